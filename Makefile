@@ -1,0 +1,137 @@
+# stencilmap - build, run, check, bench, install.
+#   make            build ./stencilmap
+#   make run        install missing Debian packages, build, open the workbench
+#   make check      every test suite (unit, sanitized, script); ends "N passed, N failed"
+#   make bench      benchmarks (tests/bench), not part of check
+#   make fuzz       run each loader's libFuzzer target (clang) for FUZZ_SECONDS
+#   make install    PREFIX=/usr/local DESTDIR=
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+DATADIR = $(PREFIX)/share/stencilmap
+FUZZ_SECONDS ?= 60
+
+CC ?= gcc
+STD = -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN = -Wall -Wextra -Werror
+OPT ?= -O2 -g
+TCL_INC ?= -I/usr/include/tcl8.6
+TCL_LIB ?= -ltcl8.6
+LP_INC ?= -I/usr/include/lpsolve
+LP_LIB ?= -llpsolve55 -lcolamd -ldl
+CURSES_LIB ?= -lncursesw
+CFLAGS_ALL = $(STD) $(WARN) $(OPT) $(CPPFLAGS) $(CFLAGS)
+LIBS = -lcjson -lm
+
+SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+CORE_SRC = $(wildcard core/*.c)
+SOLVER_SRC = $(wildcard solvers/*.c)
+TUI_SRC = $(filter-out tui/tui_fallback.c,$(wildcard tui/*.c))
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+
+B = build
+LIB_OBJ = $(CORE_SRC:%.c=$(B)/%.o) $(SOLVER_SRC:%.c=$(B)/%.o)
+TUI_OBJ = $(TUI_SRC:%.c=$(B)/%.o) $(B)/embedded.o
+SAN_LIB_OBJ = $(CORE_SRC:%.c=$(B)/san/%.o) $(SOLVER_SRC:%.c=$(B)/san/%.o)
+SAN_TUI_OBJ = $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/embedded.o
+
+# The ncurses workbench replaces tui_fallback.c once tui/pane_*.c exist.
+ifeq ($(wildcard tui/pane_*.c),)
+TUI_OBJ += $(B)/tui/tui_fallback.o
+SAN_TUI_OBJ += $(B)/san/tui/tui_fallback.o
+APP_LIBS = $(TCL_LIB)
+else
+APP_LIBS = $(TCL_LIB) $(CURSES_LIB)
+endif
+
+.PHONY: all run check unit-tests script-tests bench fuzz install uninstall deps clean
+all: stencilmap
+
+stencilmap: $(TUI_OBJ) $(B)/libsm.a
+	$(CC) $(OPT) -o $@ $(TUI_OBJ) $(B)/libsm.a $(APP_LIBS) $(LP_LIB) $(LIBS)
+
+$(B)/libsm.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	ar rcs $@ $^
+
+$(B)/san/libsm.a: $(SAN_LIB_OBJ)
+	@mkdir -p $(@D)
+	ar rcs $@ $^
+
+$(B)/%.o: %.c $(wildcard core/*.h solvers/*.h tui/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(TCL_INC) $(LP_INC) -c $< -o $@
+
+$(B)/san/%.o: %.c $(wildcard core/*.h solvers/*.h tui/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(TCL_INC) $(LP_INC) -c $< -o $@
+
+$(B)/embedded.c: samples/default.json scripts/lib.tcl tools/embed.sh
+	@mkdir -p $(@D)
+	{ sh tools/embed.sh sm_default_scenario samples/default.json; \
+	  sh tools/embed.sh sm_tcl_library scripts/lib.tcl; } > $@.tmp && mv $@.tmp $@
+
+$(B)/embedded.o: $(B)/embedded.c
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+$(B)/san/embedded.o: $(B)/embedded.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(SAN) -c $< -o $@
+
+# The sanitized program runs the script tests.
+$(B)/san/stencilmap: $(SAN_TUI_OBJ) $(B)/san/libsm.a
+	$(CC) $(OPT) $(SAN) -o $@ $(SAN_TUI_OBJ) $(B)/san/libsm.a $(APP_LIBS) $(LP_LIB) $(LIBS)
+
+# Unit tests: cmocka, built with AddressSanitizer and UBSan.
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/san/tests/%)
+$(B)/san/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/san/libsm.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< $(B)/san/libsm.a $(LP_LIB) -lcmocka $(LIBS)
+
+# The fuzz targets' corpus replay runs in check (gcc, sanitized).
+FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(B)/san/fuzz/%)
+$(B)/san/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(B)/san/libsm.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
+
+check: stencilmap $(B)/san/stencilmap $(UNIT_BIN) $(FUZZ_REPLAY)
+	@sh tests/run-all.sh $(B)
+
+bench: stencilmap
+	@sh tests/bench/run.sh
+
+# libFuzzer needs clang; each target runs FUZZ_SECONDS on its seed corpus.
+fuzz:
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+deps:
+	@sh tools/deps.sh
+
+run: deps
+	@$(MAKE) --no-print-directory stencilmap
+	./stencilmap
+
+install: stencilmap
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	    $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/samples/topologies \
+	    $(DESTDIR)$(DATADIR)/samples/grids $(DESTDIR)$(DATADIR)/scripts $(DESTDIR)$(DATADIR)/themes
+	install -m 755 stencilmap $(DESTDIR)$(BINDIR)/stencilmap
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
+	install -m 644 samples/*.json $(DESTDIR)$(DATADIR)/samples/
+	install -m 644 samples/topologies/*.json $(DESTDIR)$(DATADIR)/samples/topologies/
+	install -m 644 samples/grids/*.json $(DESTDIR)$(DATADIR)/samples/grids/
+	install -m 644 scripts/*.tcl $(DESTDIR)$(DATADIR)/scripts/
+	if ls themes/*.json >/dev/null 2>&1; then install -m 644 themes/*.json $(DESTDIR)$(DATADIR)/themes/; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/stencilmap $(DESTDIR)$(MANDIR)/man1/stencilmap.1 \
+	    $(DESTDIR)$(MANDIR)/man5/stencilmap-formats.5 $(DESTDIR)$(MANDIR)/man7/stencilmap-*.7
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf $(B) stencilmap

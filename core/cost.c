@@ -1,0 +1,323 @@
+/* cost.c - incremental evaluation of SPEC 3. */
+#include "cost.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util.h"
+
+#define LINK_CACHE_MAX 512
+
+void sm_cost_link(const sm_cost *c, int p, int q, double *tpc, double *epc)
+{
+    if (c->ltpc) {
+        size_t k = (size_t)p * (size_t)c->nprocs + (size_t)q;
+        *tpc = c->ltpc[k];
+        *epc = c->lepc[k];
+    } else {
+        sm_topo_link(c->topo, p, q, tpc, epc);
+    }
+}
+
+static void pair_slot_grow(sm_cost *c)
+{
+    sm_heap_grow(&c->hmu, c->pairs.n);
+    sm_heap_grow(&c->hmu1, c->pairs.n);
+    if (c->pairs.n <= c->mu_cap) return;
+    int cap = c->mu_cap ? c->mu_cap : 64;
+    while (cap < c->pairs.n) cap *= 2;
+    c->mu = sm_xrealloc(c->mu, sizeof(int64_t) * (size_t)cap);
+    c->mu1 = sm_xrealloc(c->mu1, sizeof(int64_t) * (size_t)cap);
+    for (int i = c->mu_cap; i < cap; i++) c->mu[i] = c->mu1[i] = 0;
+    c->mu_cap = cap;
+}
+
+/* Add (s=+1) or remove (s=-1) cut edge e between processors ps -> pd. */
+static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
+{
+    const sm_edge *ed = &c->grid->edges[e];
+    double tpc, epc;
+    sm_cost_link(c, ps, pd, &tpc, &epc);
+    int64_t k = sm_quanta((double)ed->cells * tpc, c->model.round_time);
+    double eta = (double)ed->cells * epc;
+    c->messages += s;
+    c->edges += s * k;
+    if (c->topo->procs[ps].node == c->topo->procs[pd].node) {
+        c->edges_intra += s * k;
+        c->comm_intra += s * eta;
+    } else {
+        c->edges_inter += s * k;
+        c->comm_inter += s * eta;
+    }
+    c->comm_energy[ps] += s * eta;
+    c->deg[ps] += s * k;
+    c->deg[pd] += s * k;
+    c->deg1[ps] += s;
+    c->deg1[pd] += s;
+    sm_heap_set(&c->hdeg, ps, (double)c->deg[ps]);
+    sm_heap_set(&c->hdeg, pd, (double)c->deg[pd]);
+    sm_heap_set(&c->hdeg1, ps, (double)c->deg1[ps]);
+    sm_heap_set(&c->hdeg1, pd, (double)c->deg1[pd]);
+    int slot = sm_pairmap_get(&c->pairs, ps, pd, 1, NULL);
+    pair_slot_grow(c);
+    c->mu[slot] += s * k;
+    c->mu1[slot] += s;
+    sm_heap_set(&c->hmu, slot, (double)c->mu[slot]);
+    sm_heap_set(&c->hmu1, slot, (double)c->mu1[slot]);
+}
+
+/* Add (s=+1) or remove (s=-1) block u's cells on processor p. */
+static void cells_contrib(sm_cost *c, int u, int p, int s)
+{
+    int64_t d = c->grid->task_cells[u];
+    int was_used = c->blocks[p] > 0;
+    int was_over = c->mem_cells[p] >= 0 && c->cells[p] > c->mem_cells[p];
+    c->cells[p] += s * d;
+    c->blocks[p] += s;
+    double dcomp = c->tpc[p] * (double)d * s;
+    c->dyn += c->epc[p] * (double)d * s;
+    c->stat += c->p0[p] * dcomp;
+    c->idle_comp += c->pidle[p] * dcomp;
+    sm_heap_set(&c->comp, p, c->tpc[p] * (double)c->cells[p]);
+    int used = c->blocks[p] > 0;
+    if (used != was_used) {
+        c->procs_used += used ? 1 : -1;
+        c->pidle_used += used ? c->pidle[p] : -c->pidle[p];
+    }
+    int over = c->mem_cells[p] >= 0 && c->cells[p] > c->mem_cells[p];
+    c->mem_over += over - was_over;
+}
+
+sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
+                     const int *map)
+{
+    sm_cost *c = sm_xcalloc(1, sizeof *c);
+    c->grid = g;
+    c->topo = t;
+    c->model = *m;
+    int P = t->nprocs, n = g->ntasks;
+    c->nprocs = P;
+    c->map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    memcpy(c->map, map, sizeof(int) * (size_t)n);
+    c->tpc = sm_xcalloc((size_t)P, sizeof(double));
+    c->epc = sm_xcalloc((size_t)P, sizeof(double));
+    c->p0 = sm_xcalloc((size_t)P, sizeof(double));
+    c->pidle = sm_xcalloc((size_t)P, sizeof(double));
+    c->mem_cells = sm_xcalloc((size_t)P, sizeof(int64_t));
+    c->cells = sm_xcalloc((size_t)P, sizeof(int64_t));
+    c->blocks = sm_xcalloc((size_t)P, sizeof(int64_t));
+    c->deg = sm_xcalloc((size_t)P, sizeof(int64_t));
+    c->deg1 = sm_xcalloc((size_t)P, sizeof(int64_t));
+    c->comm_energy = sm_xcalloc((size_t)P, sizeof(double));
+    for (int p = 0; p < P; p++) {
+        const sm_params *pa = sm_type_params(&t->types[t->procs[p].type]);
+        c->tpc[p] = pa->time_per_cell;
+        c->epc[p] = pa->energy_per_cell;
+        c->p0[p] = pa->p0;
+        c->pidle[p] = pa->p_idle;
+        c->mem_cells[p] = pa->memory > 0
+                              ? (int64_t)floor(pa->memory / pa->bytes_per_cell)
+                              : -1;
+        c->pidle_all += pa->p_idle;
+    }
+    if (P <= LINK_CACHE_MAX) {
+        c->ltpc = sm_xmalloc(sizeof(double) * (size_t)P * (size_t)P);
+        c->lepc = sm_xmalloc(sizeof(double) * (size_t)P * (size_t)P);
+        for (int p = 0; p < P; p++)
+            for (int q = 0; q < P; q++)
+                sm_topo_link(t, p, q, &c->ltpc[p * P + q], &c->lepc[p * P + q]);
+    }
+    sm_heap_init(&c->comp, P);
+    sm_heap_init(&c->hdeg, P);
+    sm_heap_init(&c->hdeg1, P);
+    sm_heap_init(&c->hmu, 0);
+    sm_heap_init(&c->hmu1, 0);
+    sm_pairmap_init(&c->pairs);
+    for (int u = 0; u < n; u++) cells_contrib(c, u, c->map[u], +1);
+    for (int e = 0; e < g->nedges; e++) {
+        int ps = c->map[g->edges[e].src], pd = c->map[g->edges[e].dst];
+        if (ps != pd) edge_contrib(c, e, ps, pd, +1);
+    }
+    return c;
+}
+
+void sm_cost_free(sm_cost *c)
+{
+    if (!c) return;
+    free(c->map);
+    free(c->tpc);
+    free(c->epc);
+    free(c->p0);
+    free(c->pidle);
+    free(c->mem_cells);
+    free(c->cells);
+    free(c->blocks);
+    free(c->deg);
+    free(c->deg1);
+    free(c->comm_energy);
+    free(c->mu);
+    free(c->mu1);
+    free(c->ltpc);
+    free(c->lepc);
+    sm_heap_free(&c->comp);
+    sm_heap_free(&c->hdeg);
+    sm_heap_free(&c->hdeg1);
+    sm_heap_free(&c->hmu);
+    sm_heap_free(&c->hmu1);
+    sm_pairmap_free(&c->pairs);
+    free(c);
+}
+
+void sm_cost_move(sm_cost *c, int u, int b)
+{
+    int a = c->map[u];
+    if (a == b) return;
+    const sm_grid *g = c->grid;
+    for (int k = g->inc_off[u]; k < g->inc_off[u + 1]; k++) {
+        int e = g->inc[k];
+        const sm_edge *ed = &g->edges[e];
+        int out = ed->src == u;
+        int pw = c->map[out ? ed->dst : ed->src];
+        if (pw != a) {
+            if (out) edge_contrib(c, e, a, pw, -1);
+            else edge_contrib(c, e, pw, a, -1);
+        }
+        if (pw != b) {
+            if (out) edge_contrib(c, e, b, pw, +1);
+            else edge_contrib(c, e, pw, b, +1);
+        }
+    }
+    cells_contrib(c, u, a, -1);
+    c->map[u] = b;
+    cells_contrib(c, u, b, +1);
+}
+
+void sm_cost_swap(sm_cost *c, int b1, int b2)
+{
+    int p1 = c->map[b1], p2 = c->map[b2];
+    if (p1 == p2) return;
+    sm_cost_move(c, b1, p2);
+    sm_cost_move(c, b2, p1);
+}
+
+void sm_cost_set_model(sm_cost *c, const sm_model *m)
+{
+    /* Quanta depend on the round time: rebuild the communication sums. */
+    if (m->round_time != c->model.round_time) {
+        int *map = c->map;
+        c->map = NULL;
+        sm_cost *fresh = sm_cost_new(c->grid, c->topo, m, map);
+        free(map);
+        /* Swap contents so the caller's pointer stays valid. */
+        sm_cost tmp = *c;
+        *c = *fresh;
+        *fresh = tmp;
+        sm_cost_free(fresh);
+        return;
+    }
+    c->model = *m;
+}
+
+sm_pairmu *sm_cost_pairs(const sm_cost *c, int messages, int *n)
+{
+    sm_pairmu *v = sm_xmalloc(sizeof(sm_pairmu) * (size_t)(c->pairs.n + 1));
+    int k = 0;
+    for (int s = 0; s < c->pairs.n; s++) {
+        int64_t mu = messages ? c->mu1[s] : c->mu[s];
+        if (mu > 0) v[k++] = (sm_pairmu){c->pairs.p[s], c->pairs.q[s], mu};
+    }
+    *n = k;
+    return v;
+}
+
+void sm_cost_schedule(const sm_cost *c, sm_schedule *s)
+{
+    int n;
+    sm_pairmu *v = sm_cost_pairs(c, 0, &n);
+    int64_t lb;
+    sm_schedule_build(v, n, c->nprocs, s, &lb);
+    free(v);
+}
+
+/* Fill time and energy from comp max, rounds and the running sums. */
+static void finish(const sm_cost *c, sm_eval *o)
+{
+    const sm_model *m = &c->model;
+    o->comp_time = sm_heap_max(&c->comp);
+    o->comm_time = (double)o->rounds * m->round_time;
+    o->time = m->overlap ? (o->comp_time > o->comm_time ? o->comp_time : o->comm_time)
+                         : o->comp_time + o->comm_time;
+    o->energy_dynamic = c->dyn;
+    o->energy_static = c->stat;
+    double pid = m->unused_idle ? c->pidle_all : c->pidle_used;
+    o->energy_idle = o->time * pid - c->idle_comp;
+    if (o->energy_idle < 0 && o->energy_idle > -1e-12 * (o->time * pid + 1))
+        o->energy_idle = 0;
+    o->energy_comm_intra = c->comm_intra;
+    o->energy_comm_inter = c->comm_inter;
+    o->energy_comm = c->comm_intra + c->comm_inter;
+    o->energy = o->energy_dynamic + o->energy_static + o->energy_idle +
+                o->energy_comm;
+    o->messages = c->messages;
+    o->edges = c->edges;
+    o->edges_intra = c->edges_intra;
+    o->edges_inter = c->edges_inter;
+    o->procs_used = c->procs_used;
+    o->memory_ok = c->mem_over == 0;
+    o->feasible = o->memory_ok &&
+                  (!m->has_deadline || o->time <= m->deadline * (1 + 1e-9));
+}
+
+static void eval_common(const sm_cost *c, sm_eval *o, int exact)
+{
+    memset(o, 0, sizeof *o);
+    int64_t D = (int64_t)sm_heap_max(&c->hdeg), D1 = (int64_t)sm_heap_max(&c->hdeg1);
+    switch (c->model.rounds) {
+    case SM_ROUNDS_MAXDEG:
+        o->rounds = o->rounds_lower = D;
+        o->message_rounds = o->message_rounds_lower = D1;
+        break;
+    case SM_ROUNDS_VIZING:
+        o->rounds = D + (int64_t)sm_heap_max(&c->hmu);
+        o->message_rounds = D1 + (int64_t)sm_heap_max(&c->hmu1);
+        o->rounds_lower = D;
+        o->message_rounds_lower = D1;
+        break;
+    case SM_ROUNDS_COLOURING:
+        if (!exact) {
+            o->rounds = o->rounds_lower = D;
+            o->message_rounds = o->message_rounds_lower = D1;
+            break;
+        }
+        for (int msg = 0; msg < 2; msg++) {
+            int n;
+            sm_pairmu *v = sm_cost_pairs(c, msg, &n);
+            int64_t lb, col = sm_schedule_build(v, n, c->nprocs, NULL, &lb);
+            free(v);
+            if (msg) { o->message_rounds = col; o->message_rounds_lower = lb; }
+            else { o->rounds = col; o->rounds_lower = lb; }
+        }
+        break;
+    }
+    finish(c, o);
+}
+
+void sm_cost_eval(const sm_cost *c, sm_eval *o) { eval_common(c, o, 1); }
+void sm_cost_eval_fast(const sm_cost *c, sm_eval *o) { eval_common(c, o, 0); }
+
+void sm_cost_proc(const sm_cost *c, const sm_eval *ev, int p, sm_proc_eval *o)
+{
+    memset(o, 0, sizeof *o);
+    o->blocks = c->blocks[p];
+    o->cells = c->cells[p];
+    o->comp_time = c->tpc[p] * (double)c->cells[p];
+    int counts = c->blocks[p] > 0 || c->model.unused_idle;
+    o->idle_time = counts ? ev->time - o->comp_time : 0;
+    if (o->idle_time < 0) o->idle_time = 0;
+    o->energy_dynamic = c->epc[p] * (double)c->cells[p];
+    o->energy_static = c->p0[p] * o->comp_time;
+    o->energy_idle = c->pidle[p] * o->idle_time;
+    o->energy_comm = c->comm_energy[p];
+    o->energy = o->energy_dynamic + o->energy_static + o->energy_idle +
+                o->energy_comm;
+}

@@ -1,0 +1,78 @@
+/* cost.h - the cost model of SPEC 3, kept up to date incrementally:
+ * moving or swapping a block costs time proportional to its degree
+ * (times log P for the heaps that track maxima). */
+#ifndef SM_COST_H
+#define SM_COST_H
+
+#include <stdint.h>
+#include "grid.h"
+#include "heap.h"
+#include "model.h"
+#include "pairmap.h"
+#include "schedule.h"
+#include "topo.h"
+
+typedef struct sm_cost {
+    const sm_grid *grid;
+    const sm_topo *topo;
+    sm_model model;
+    int nprocs;
+    int *map;              /* block -> processor (owned) */
+
+    /* Per processor: coefficients and state. */
+    double *tpc, *epc, *p0, *pidle;
+    int64_t *mem_cells;    /* capacity in cells, or -1 */
+    int64_t *cells, *blocks, *deg, *deg1;
+    double *comm_energy;   /* cut-edge energy charged to the sender */
+    sm_heap comp, hdeg, hdeg1;
+
+    /* Per processor pair: multiplicities and their maxima. */
+    sm_pairmap pairs;
+    int64_t *mu, *mu1;
+    int mu_cap;
+    sm_heap hmu, hmu1;
+
+    /* Link cache for small machines: P x P per-cell time and energy. */
+    double *ltpc, *lepc;
+
+    /* Running sums. */
+    double dyn, stat, idle_comp, pidle_used, pidle_all;
+    double comm_intra, comm_inter;
+    int64_t messages, edges, edges_intra, edges_inter;
+    int procs_used, mem_over;
+} sm_cost;
+
+/* Build for a mapping (copied). */
+sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
+                     const int *map);
+void sm_cost_free(sm_cost *c);
+void sm_cost_set_model(sm_cost *c, const sm_model *m);
+
+void sm_cost_move(sm_cost *c, int block, int proc);
+void sm_cost_swap(sm_cost *c, int b1, int b2);
+/* Evaluate the current state. The colouring model builds a schedule. */
+void sm_cost_eval(const sm_cost *c, sm_eval *out);
+/* Cheap evaluation: under colouring uses the lower bound, not a schedule. */
+void sm_cost_eval_fast(const sm_cost *c, sm_eval *out);
+/* The multigraph M (or M1) as a pair list; caller frees. */
+sm_pairmu *sm_cost_pairs(const sm_cost *c, int messages, int *n);
+/* Build the schedule of M under the model. */
+void sm_cost_schedule(const sm_cost *c, sm_schedule *s);
+
+typedef struct sm_proc_eval {
+    int64_t blocks, cells;
+    double comp_time, idle_time;
+    double energy, energy_dynamic, energy_static, energy_idle, energy_comm;
+} sm_proc_eval;
+/* Per processor figures for the evaluation ev. */
+void sm_cost_proc(const sm_cost *c, const sm_eval *ev, int p, sm_proc_eval *o);
+
+/* Link per-cell time and energy between two processors. */
+void sm_cost_link(const sm_cost *c, int p, int q, double *tpc, double *epc);
+
+/* Reference evaluation from scratch, independent of the incremental state,
+ * used to check it. */
+void sm_eval_reference(const sm_grid *g, const sm_topo *t, const sm_model *m,
+                       const int *map, sm_eval *out);
+
+#endif

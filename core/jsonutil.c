@@ -1,0 +1,261 @@
+/* jsonutil.c - strict JSON readers; every error names the path. */
+#include "jsonutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+cJSON *sm_json_parse(const char *text, size_t len, sm_err *e)
+{
+    if (len == 0) {
+        sm_err_set(e, "(root): expected a JSON object, the file is empty");
+        return NULL;
+    }
+    if (memchr(text, '\0', len)) {
+        sm_err_set(e, "(root): expected JSON text, found a NUL byte "
+                      "(binary file?)");
+        return NULL;
+    }
+    const char *end = NULL;
+    cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (j && end) {
+        /* Only white space may follow the value. */
+        const char *p = end;
+        while (p < text + len && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+        if (p < text + len) {
+            cJSON_Delete(j);
+            j = NULL;
+            end = p;
+        }
+    }
+    if (!j) {
+        const char *at = end;
+        if (!at || at < text || at > text + len) at = cJSON_GetErrorPtr();
+        int line = 1, col = 1;
+        if (at && at >= text && at <= text + len)
+            for (const char *p = text; p < at; p++) {
+                if (*p == '\n') { line++; col = 1; }
+                else col++;
+            }
+        sm_err_set(e, "(root): malformed or truncated JSON near line %d, "
+                      "column %d",
+                   line, col);
+        return NULL;
+    }
+    return j;
+}
+
+char *sm_json_print(const cJSON *j)
+{
+    char *s = cJSON_Print(j);
+    if (!s) return NULL;
+    size_t n = strlen(s);
+    char *t = sm_xmalloc(n + 2);
+    memcpy(t, s, n);
+    t[n] = '\n';
+    t[n + 1] = '\0';
+    cJSON_free(s);
+    return t;
+}
+
+const char *sm_jpath_key(char *buf, size_t n, const char *parent,
+                         const char *key)
+{
+    if (!parent || !parent[0]) snprintf(buf, n, "%s", key);
+    else snprintf(buf, n, "%s.%s", parent, key);
+    return buf;
+}
+
+const char *sm_jpath_idx(char *buf, size_t n, const char *parent, int i)
+{
+    snprintf(buf, n, "%s[%d]", parent && parent[0] ? parent : "", i);
+    return buf;
+}
+
+static const char *kind_of(const cJSON *j)
+{
+    if (cJSON_IsNumber(j)) return "a number";
+    if (cJSON_IsString(j)) return "a string";
+    if (cJSON_IsArray(j)) return "an array";
+    if (cJSON_IsObject(j)) return "an object";
+    if (cJSON_IsBool(j)) return "a boolean";
+    if (cJSON_IsNull(j)) return "null";
+    return "something else";
+}
+
+int sm_json_expect_object(const cJSON *j, const char *path, sm_err *e)
+{
+    if (cJSON_IsObject(j)) return 0;
+    sm_err_set(e, "%s: expected an object, got %s", path[0] ? path : "(root)",
+               kind_of(j));
+    return -1;
+}
+
+static const cJSON *child(const cJSON *obj, const char *path, const char *key,
+                          int required, char *p, size_t pn, sm_err *e,
+                          int *rc)
+{
+    sm_jpath_key(p, pn, path, key);
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!c) {
+        if (required) {
+            sm_err_set(e, "%s: missing (required)", p);
+            *rc = -1;
+        } else *rc = 0;
+        return NULL;
+    }
+    *rc = 1;
+    return c;
+}
+
+static int check_number(const cJSON *c, const char *p, double lo, double hi,
+                        double *out, sm_err *e)
+{
+    if (!cJSON_IsNumber(c)) {
+        sm_err_set(e, "%s: expected a number, got %s", p, kind_of(c));
+        return -1;
+    }
+    double v = c->valuedouble;
+    if (!isfinite(v)) {
+        sm_err_set(e, "%s: expected a finite number", p);
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        sm_err_set(e, "%s: expected a number in [%g, %g], got %g", p, lo, hi,
+                   v);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int sm_json_number(const cJSON *obj, const char *path, const char *key,
+                   int required, double lo, double hi, double *out, sm_err *e)
+{
+    char p[512];
+    int rc;
+    const cJSON *c = child(obj, path, key, required, p, sizeof p, e, &rc);
+    if (rc <= 0) return rc;
+    return check_number(c, p, lo, hi, out, e) ? -1 : 1;
+}
+
+static int check_int(const cJSON *c, const char *p, int64_t lo, int64_t hi,
+                     int64_t *out, sm_err *e)
+{
+    double v;
+    if (check_number(c, p, -9.2e18, 9.2e18, &v, e)) return -1;
+    if (v != floor(v)) {
+        sm_err_set(e, "%s: expected a whole number, got %g", p, v);
+        return -1;
+    }
+    if (v < (double)lo || v > (double)hi) {
+        sm_err_set(e, "%s: expected a whole number in [%lld, %lld], got %.17g",
+                   p, (long long)lo, (long long)hi, v);
+        return -1;
+    }
+    *out = (int64_t)v;
+    return 0;
+}
+
+int sm_json_integer(const cJSON *obj, const char *path, const char *key,
+                    int required, int64_t lo, int64_t hi, int64_t *out,
+                    sm_err *e)
+{
+    char p[512];
+    int rc;
+    const cJSON *c = child(obj, path, key, required, p, sizeof p, e, &rc);
+    if (rc <= 0) return rc;
+    return check_int(c, p, lo, hi, out, e) ? -1 : 1;
+}
+
+int sm_json_string(const cJSON *obj, const char *path, const char *key,
+                   int required, const char **out, sm_err *e)
+{
+    char p[512];
+    int rc;
+    const cJSON *c = child(obj, path, key, required, p, sizeof p, e, &rc);
+    if (rc <= 0) return rc;
+    if (!cJSON_IsString(c)) {
+        sm_err_set(e, "%s: expected a string, got %s", p, kind_of(c));
+        return -1;
+    }
+    if (c->valuestring[0] == '\0') {
+        sm_err_set(e, "%s: expected a non-empty string", p);
+        return -1;
+    }
+    *out = c->valuestring;
+    return 1;
+}
+
+int sm_json_int_array(const cJSON *obj, const char *path, const char *key,
+                      int required, int minlen, int maxlen, int64_t lo,
+                      int64_t hi, int64_t *out, int *len, sm_err *e)
+{
+    char p[512], q[560];
+    int rc;
+    const cJSON *c = child(obj, path, key, required, p, sizeof p, e, &rc);
+    if (rc <= 0) return rc;
+    if (!cJSON_IsArray(c)) {
+        sm_err_set(e, "%s: expected an array, got %s", p, kind_of(c));
+        return -1;
+    }
+    int n = cJSON_GetArraySize(c);
+    if (n < minlen || n > maxlen) {
+        if (minlen == maxlen)
+            sm_err_set(e, "%s: expected %d numbers, got %d", p, minlen, n);
+        else
+            sm_err_set(e, "%s: expected %d to %d numbers, got %d", p, minlen,
+                       maxlen, n);
+        return -1;
+    }
+    int i = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, c) {
+        sm_jpath_idx(q, sizeof q, p, i);
+        if (check_int(it, q, lo, hi, &out[i], e)) return -1;
+        i++;
+    }
+    if (len) *len = n;
+    return 1;
+}
+
+int sm_json_only_keys(const cJSON *obj, const char *path,
+                      const char *const *allowed, sm_err *e)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, obj) {
+        int ok = 0;
+        for (const char *const *a = allowed; *a; a++)
+            if (it->string && strcmp(it->string, *a) == 0) { ok = 1; break; }
+        if (!ok) {
+            char p[512];
+            sm_jpath_key(p, sizeof p, path, it->string ? it->string : "?");
+            sm_err_set(e, "%s: unknown key", p);
+            return -1;
+        }
+        /* Duplicate keys: cJSON keeps both; the second would be ignored. */
+        for (const cJSON *o = obj->child; o && o != it; o = o->next)
+            if (o->string && it->string && strcmp(o->string, it->string) == 0) {
+                char p[512];
+                sm_jpath_key(p, sizeof p, path, it->string);
+                sm_err_set(e, "%s: duplicate key", p);
+                return -1;
+            }
+    }
+    return 0;
+}
+
+int sm_json_check_format(const cJSON *root, const char *format, sm_err *e)
+{
+    if (sm_json_expect_object(root, "", e)) return -1;
+    const char *f = NULL;
+    if (sm_json_string(root, "", "format", 1, &f, e) < 0) return -1;
+    if (strcmp(f, format) != 0) {
+        sm_err_set(e, "format: expected \"%s\", got \"%s\"", format, f);
+        return -1;
+    }
+    int64_t v;
+    if (sm_json_integer(root, "", "version", 1, 1, 1, &v, e) < 0) return -1;
+    return 0;
+}

@@ -1,0 +1,39 @@
+/* jsonutil.h - strict cJSON readers that name the JSON path on error. */
+#ifndef SM_JSONUTIL_H
+#define SM_JSONUTIL_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include "util.h"
+
+/* Parse text; on failure the message gives line and column. */
+cJSON *sm_json_parse(const char *text, size_t len, sm_err *e);
+/* Serialise with a trailing newline; caller frees. */
+char *sm_json_print(const cJSON *j);
+
+/* Child path "parent.key" or "parent[i]" into buf. */
+const char *sm_jpath_key(char *buf, size_t n, const char *parent,
+                         const char *key);
+const char *sm_jpath_idx(char *buf, size_t n, const char *parent, int i);
+
+/* Each getter: 1 found and valid, 0 absent (and not required), -1 error.
+ * Numbers must be finite and within [lo, hi]. */
+int sm_json_number(const cJSON *obj, const char *path, const char *key,
+                   int required, double lo, double hi, double *out, sm_err *e);
+int sm_json_integer(const cJSON *obj, const char *path, const char *key,
+                    int required, int64_t lo, int64_t hi, int64_t *out,
+                    sm_err *e);
+int sm_json_string(const cJSON *obj, const char *path, const char *key,
+                   int required, const char **out, sm_err *e);
+/* Fixed-length array of integers. */
+int sm_json_int_array(const cJSON *obj, const char *path, const char *key,
+                      int required, int minlen, int maxlen, int64_t lo,
+                      int64_t hi, int64_t *out, int *len, sm_err *e);
+/* Object check: reject keys not in the NULL-terminated allowed list. */
+int sm_json_only_keys(const cJSON *obj, const char *path,
+                      const char *const *allowed, sm_err *e);
+int sm_json_expect_object(const cJSON *j, const char *path, sm_err *e);
+/* Check "format" and "version": 1. */
+int sm_json_check_format(const cJSON *root, const char *format, sm_err *e);
+
+#endif

@@ -1,0 +1,187 @@
+/* mapping.c - mapping files: JSON and METIS/Scotch partition vectors. */
+#include "mapping.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "jsonutil.h"
+
+int sm_mapping_from_array(const cJSON *arr, const char *path, const sm_topo *t,
+                          int nblocks, int *map, sm_err *e)
+{
+    if (!cJSON_IsArray(arr)) {
+        sm_err_set(e, "%s: expected an array of processor names or indices",
+                   path);
+        return -1;
+    }
+    int n = cJSON_GetArraySize(arr);
+    if (n != nblocks) {
+        sm_err_set(e, "%s: expected %d entries (one per block), got %d", path,
+                   nblocks, n);
+        return -1;
+    }
+    int i = 0;
+    const cJSON *it;
+    char p[600];
+    cJSON_ArrayForEach(it, arr) {
+        sm_jpath_idx(p, sizeof p, path, i);
+        if (cJSON_IsString(it)) {
+            int q = sm_topo_find_proc(t, it->valuestring);
+            if (q < 0) {
+                sm_err_set(e, "%s: unknown processor \"%s\"", p, it->valuestring);
+                return -1;
+            }
+            map[i] = q;
+        } else if (cJSON_IsNumber(it)) {
+            double v = it->valuedouble;
+            if (v != (int)v || v < 0 || v >= t->nprocs) {
+                sm_err_set(e, "%s: expected a processor index in [0, %d), got %g",
+                           p, t->nprocs, v);
+                return -1;
+            }
+            map[i] = (int)v;
+        } else {
+            sm_err_set(e, "%s: expected a processor name or index", p);
+            return -1;
+        }
+        i++;
+    }
+    return 0;
+}
+
+cJSON *sm_mapping_to_array(const sm_topo *t, const int *map, int nblocks)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < nblocks; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(t->procs[map[i]].name));
+    return a;
+}
+
+int sm_mapping_parse_text(const char *text, size_t len, const char *name,
+                          const sm_topo *t, int nblocks, int *map, sm_err *e)
+{
+    static const char *const keys[] = {"format", "version", "name", "comment",
+                                       "blocks", "mapping", NULL};
+    cJSON *j = sm_json_parse(text, len, e);
+    int rc = -1;
+    int *tmp = sm_xmalloc(sizeof(int) * (size_t)(nblocks ? nblocks : 1));
+    if (!j) goto out;
+    if (sm_json_check_format(j, "stencilmap/mapping", e) ||
+        sm_json_only_keys(j, "", keys, e))
+        goto out;
+    int64_t nb;
+    int r = sm_json_integer(j, "", "blocks", 0, 0, SM_MAX_TASKS, &nb, e);
+    if (r < 0) goto out;
+    if (r == 1 && nb != nblocks) {
+        sm_err_set(e, "blocks: expected %d (the grid's blocks), got %lld",
+                   nblocks, (long long)nb);
+        goto out;
+    }
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "mapping");
+    if (!m) {
+        sm_err_set(e, "mapping: missing (required)");
+        goto out;
+    }
+    if (sm_mapping_from_array(m, "mapping", t, nblocks, tmp, e)) goto out;
+    memcpy(map, tmp, sizeof(int) * (size_t)nblocks);
+    rc = 0;
+out:
+    free(tmp);
+    cJSON_Delete(j);
+    if (rc) sm_err_prefix(e, "%s: ", name);
+    return rc;
+}
+
+int sm_mapping_load(const char *file, const sm_topo *t, int nblocks, int *map,
+                    sm_err *e)
+{
+    size_t len;
+    char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, e);
+    if (!text) return -1;
+    int rc = sm_mapping_parse_text(text, len, file, t, nblocks, map, e);
+    free(text);
+    return rc;
+}
+
+int sm_mapping_save(const char *file, const sm_topo *t, const int *map,
+                    int nblocks, sm_err *e)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "format", "stencilmap/mapping");
+    cJSON_AddNumberToObject(j, "version", 1);
+    cJSON_AddNumberToObject(j, "blocks", nblocks);
+    cJSON_AddItemToObject(j, "mapping", sm_mapping_to_array(t, map, nblocks));
+    char *s = sm_json_print(j);
+    cJSON_Delete(j);
+    int rc = sm_write_file_atomic(file, s, strlen(s), e);
+    free(s);
+    return rc;
+}
+
+int sm_part_parse_text(const char *text, size_t len, const char *name,
+                       int nprocs, int nblocks, int *map, sm_err *e)
+{
+    int *tmp = sm_xmalloc(sizeof(int) * (size_t)(nblocks ? nblocks : 1));
+    int n = 0, line = 1;
+    size_t i = 0;
+    while (i < len) {
+        /* One integer per line; blank lines and '%' comments are skipped. */
+        size_t s = i;
+        while (i < len && text[i] != '\n') i++;
+        size_t end = i;
+        if (i < len) i++;
+        while (s < end && isspace((unsigned char)text[s])) s++;
+        while (end > s && isspace((unsigned char)text[end - 1])) end--;
+        if (s == end || text[s] == '%') { line++; continue; }
+        long v = 0;
+        size_t k = s;
+        for (; k < end && isdigit((unsigned char)text[k]) && v < 100000000; k++)
+            v = v * 10 + (text[k] - '0');
+        if (k != end || v >= nprocs) {
+            sm_err_set(e, "%s: line %d: expected a processor index in [0, %d)",
+                       name, line, nprocs);
+            free(tmp);
+            return -1;
+        }
+        if (n == nblocks) {
+            sm_err_set(e, "%s: line %d: more lines than the %d blocks", name,
+                       line, nblocks);
+            free(tmp);
+            return -1;
+        }
+        tmp[n++] = (int)v;
+        line++;
+    }
+    if (n != nblocks) {
+        sm_err_set(e, "%s: expected %d lines (one per block), got %d", name,
+                   nblocks, n);
+        free(tmp);
+        return -1;
+    }
+    memcpy(map, tmp, sizeof(int) * (size_t)nblocks);
+    free(tmp);
+    return 0;
+}
+
+int sm_part_load(const char *file, int nprocs, int nblocks, int *map,
+                 sm_err *e)
+{
+    size_t len;
+    char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, e);
+    if (!text) return -1;
+    int rc = sm_part_parse_text(text, len, file, nprocs, nblocks, map, e);
+    free(text);
+    return rc;
+}
+
+int sm_part_save(const char *file, const int *map, int nblocks, sm_err *e)
+{
+    size_t cap = (size_t)nblocks * 8 + 16, n = 0;
+    char *s = sm_xmalloc(cap);
+    for (int i = 0; i < nblocks; i++)
+        n += (size_t)snprintf(s + n, cap - n, "%d\n", map[i]);
+    int rc = sm_write_file_atomic(file, s, n, e);
+    free(s);
+    return rc;
+}

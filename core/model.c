@@ -1,0 +1,47 @@
+/* model.c - model options and the objective order. */
+#include "model.h"
+
+#include <math.h>
+#include <string.h>
+
+void sm_model_default(sm_model *m)
+{
+    memset(m, 0, sizeof *m);
+    m->rounds = SM_ROUNDS_MAXDEG;
+    m->overlap = 1;
+    m->round_time = 1e-6;
+    m->unused_idle = 1;
+}
+
+static const char *rounds_names[] = {"maxdeg", "vizing", "colouring"};
+
+const char *sm_rounds_name(sm_rounds_model r) { return rounds_names[r]; }
+
+int sm_rounds_parse(const char *s, sm_rounds_model *out)
+{
+    for (int i = 0; i < 3; i++)
+        if (strcmp(s, rounds_names[i]) == 0) {
+            *out = (sm_rounds_model)i;
+            return 0;
+        }
+    return -1;
+}
+
+int64_t sm_quanta(double delta, double round_time)
+{
+    double k = ceil(delta / round_time - 1e-9);
+    if (!(k >= 1)) return 1;
+    if (k > 4e18) return (int64_t)4e18;
+    return (int64_t)k;
+}
+
+int sm_eval_compare(const sm_eval *a, const sm_eval *b)
+{
+    if (a->feasible != b->feasible) return a->feasible ? -1 : 1;
+    double tol = 1e-12 * (fabs(a->energy) + fabs(b->energy));
+    if (a->energy < b->energy - tol) return -1;
+    if (a->energy > b->energy + tol) return 1;
+    if (a->time < b->time) return -1;
+    if (a->time > b->time) return 1;
+    return 0;
+}

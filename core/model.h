@@ -1,0 +1,45 @@
+/* model.h - the options of the cost model and the evaluation result
+ * (SPEC 3). */
+#ifndef SM_MODEL_H
+#define SM_MODEL_H
+
+#include <stdint.h>
+
+typedef enum {
+    SM_ROUNDS_MAXDEG,
+    SM_ROUNDS_VIZING,
+    SM_ROUNDS_COLOURING
+} sm_rounds_model;
+
+typedef struct sm_model {
+    sm_rounds_model rounds;
+    int overlap;        /* T = max(comp, comm) when 1, else the sum */
+    double round_time;  /* theta, seconds */
+    int has_deadline;
+    double deadline;
+    int unused_idle;    /* processors with no block count as idle */
+} sm_model;
+
+void sm_model_default(sm_model *m);
+const char *sm_rounds_name(sm_rounds_model r);
+int sm_rounds_parse(const char *s, sm_rounds_model *out);
+
+/* Quanta a message of duration delta occupies. */
+int64_t sm_quanta(double delta, double round_time);
+
+typedef struct sm_eval {
+    double time, comp_time, comm_time;
+    double energy, energy_dynamic, energy_static, energy_idle;
+    double energy_comm, energy_comm_intra, energy_comm_inter;
+    int64_t messages, edges, edges_intra, edges_inter;
+    int64_t rounds, message_rounds;
+    int64_t rounds_lower, message_rounds_lower; /* certified lower bounds */
+    int procs_used;
+    int feasible;
+    int memory_ok;
+} sm_eval;
+
+/* Objective order: feasible first, then energy, then time. <0 if a better. */
+int sm_eval_compare(const sm_eval *a, const sm_eval *b);
+
+#endif

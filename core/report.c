@@ -1,0 +1,142 @@
+/* report.c - what `report` writes: totals, then one row per processor. */
+#include "report.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fields.h"
+#include "grid_json.h"
+#include "jsonutil.h"
+#include "scenario.h"
+
+int sm_report_format_parse(const char *s, sm_report_format *out)
+{
+    if (strcmp(s, "text") == 0) *out = SM_REPORT_TEXT;
+    else if (strcmp(s, "json") == 0) *out = SM_REPORT_JSON;
+    else if (strcmp(s, "csv") == 0) *out = SM_REPORT_CSV;
+    else return -1;
+    return 0;
+}
+
+typedef struct { char *s; size_t n, cap; } sbuf;
+
+static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(sbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+        va_end(ap);
+        if (k >= 0 && (size_t)k < b->cap - b->n) {
+            b->n += (size_t)k;
+            return;
+        }
+        b->cap = b->cap * 2 + (size_t)(k > 0 ? k : 64) + 64;
+        b->s = sm_xrealloc(b->s, b->cap);
+    }
+}
+
+static char *json_report(const sm_session *s, const sm_eval *ev)
+{
+    const sm_cost *c = s->cost;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "format", "stencilmap/report");
+    cJSON_AddNumberToObject(j, "version", 1);
+    cJSON_AddItemToObject(j, "grid", sm_grid_spec_to_json(&s->grid->spec, 0));
+    cJSON_AddItemToObject(j, "model", sm_model_to_json(&s->model));
+    cJSON *e = cJSON_AddObjectToObject(j, "eval");
+#define X(k, kind, expr) cJSON_AddNumberToObject(e, #k, (double)(expr));
+    SM_EVAL_FIELDS(X)
+#undef X
+    cJSON *procs = cJSON_AddArrayToObject(j, "procs");
+    for (int p = 0; p < c->nprocs; p++) {
+        sm_proc_eval pev, *pe = &pev;
+        sm_cost_proc(c, ev, p, pe);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", s->topo->procs[p].name);
+        cJSON_AddStringToObject(o, "type", s->topo->types[s->topo->procs[p].type].name);
+        cJSON_AddNumberToObject(o, "node", s->topo->procs[p].node);
+#define X(k, kind, expr) cJSON_AddNumberToObject(o, #k, (double)(expr));
+        SM_PROC_FIELDS(X)
+#undef X
+        cJSON_AddItemToArray(procs, o);
+    }
+    char *out = sm_json_print(j);
+    cJSON_Delete(j);
+    return out;
+}
+
+static void csv_report(sbuf *b, const sm_session *s, const sm_eval *ev)
+{
+    const sm_cost *c = s->cost;
+    put(b, "name,type,node");
+#define X(k, kind, expr) put(b, "," #k);
+    SM_PROC_FIELDS(X)
+#undef X
+    put(b, "\n");
+    for (int p = 0; p < c->nprocs; p++) {
+        sm_proc_eval pev, *pe = &pev;
+        sm_cost_proc(c, ev, p, pe);
+        put(b, "%s,%s,%d", s->topo->procs[p].name,
+            s->topo->types[s->topo->procs[p].type].name, s->topo->procs[p].node);
+#define X(k, kind, expr) put(b, ",%.10g", (double)(expr));
+        SM_PROC_FIELDS(X)
+#undef X
+        put(b, "\n");
+    }
+    int64_t cells = 0;
+    for (int u = 0; u < s->grid->ntasks; u++) cells += s->grid->task_cells[u];
+    /* Totals under the same columns; time_per_cell and idle_time stay empty. */
+    put(b, "TOTAL,,,,%d,%lld,%.10g,,%.10g,%.10g,%.10g,%.10g,%.10g\n",
+        s->grid->ntasks, (long long)cells, ev->comp_time, ev->energy,
+        ev->energy_dynamic, ev->energy_static, ev->energy_idle, ev->energy_comm);
+}
+
+static void text_report(sbuf *b, const sm_session *s, const sm_eval *ev)
+{
+    const sm_grid_spec *g = &s->grid->spec;
+    put(b, "grid      %d x %d x %d blocks (%d), %s, halo %d, periodic %d%d%d\n",
+        g->blocks[0], g->blocks[1], g->blocks[2], s->grid->ntasks,
+        sm_stencil_name(g->stencil), g->halo, g->periodic[0], g->periodic[1],
+        g->periodic[2]);
+    put(b, "machine   %d processors on %d nodes, %s network\n", s->topo->nprocs,
+        s->topo->nnodes, s->topo->net->ops->kind);
+    put(b, "model     rounds %s, overlap %d, round_time %g s, deadline ",
+        sm_rounds_name(s->model.rounds), s->model.overlap, s->model.round_time);
+    if (s->model.has_deadline) put(b, "%g s\n", s->model.deadline);
+    else put(b, "none\n");
+    put(b, "time      %.6e s (compute %.6e s, communication %.6e s)%s\n", ev->time,
+        ev->comp_time, ev->comm_time, ev->feasible ? "" : "  INFEASIBLE");
+    put(b, "energy    %.6f J = dynamic %.6f + static %.6f + idle %.6f + comm "
+           "%.6f (intra %.6f, inter %.6f)\n",
+        ev->energy, ev->energy_dynamic, ev->energy_static, ev->energy_idle,
+        ev->energy_comm, ev->energy_comm_intra, ev->energy_comm_inter);
+    put(b, "comm      %lld messages, %lld edges (%lld intra, %lld inter), %lld "
+           "rounds, %lld message rounds\n",
+        (long long)ev->messages, (long long)ev->edges, (long long)ev->edges_intra,
+        (long long)ev->edges_inter, (long long)ev->rounds,
+        (long long)ev->message_rounds);
+    put(b, "\n%-12s %-8s %5s %7s %12s %12s %12s %12s\n", "processor", "type",
+        "node", "blocks", "cells", "comp (s)", "idle (s)", "energy (J)");
+    for (int p = 0; p < s->topo->nprocs; p++) {
+        sm_proc_eval pe;
+        sm_cost_proc(s->cost, ev, p, &pe);
+        put(b, "%-12s %-8s %5d %7lld %12lld %12.6e %12.6e %12.6f\n",
+            s->topo->procs[p].name, s->topo->types[s->topo->procs[p].type].name,
+            s->topo->procs[p].node, (long long)pe.blocks, (long long)pe.cells,
+            pe.comp_time, pe.idle_time, pe.energy);
+    }
+}
+
+char *sm_report(const sm_session *s, sm_report_format f)
+{
+    sm_eval ev;
+    sm_cost_eval(s->cost, &ev);
+    if (f == SM_REPORT_JSON) return json_report(s, &ev);
+    sbuf b = {sm_xmalloc(4096), 0, 4096};
+    if (f == SM_REPORT_CSV) csv_report(&b, s, &ev);
+    else text_report(&b, s, &ev);
+    return b.s;
+}

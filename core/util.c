@@ -1,0 +1,182 @@
+/* util.c - allocation that never returns NULL, atomic file writes. */
+#define _POSIX_C_SOURCE 200809L
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void sm_err_set(sm_err *e, const char *fmt, ...)
+{
+    if (!e) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+}
+
+void sm_err_prefix(sm_err *e, const char *fmt, ...)
+{
+    if (!e) return;
+    char pre[512], old[sizeof e->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pre, sizeof pre, fmt, ap);
+    va_end(ap);
+    memcpy(old, e->msg, sizeof old);
+    size_t n = strlen(pre);
+    if (n >= sizeof e->msg) n = sizeof e->msg - 1;
+    memcpy(e->msg, pre, n);
+    size_t m = strlen(old);
+    if (n + m >= sizeof e->msg) m = sizeof e->msg - 1 - n;
+    memcpy(e->msg + n, old, m);
+    e->msg[n + m] = '\0';
+}
+
+static void oom(void)
+{
+    fputs("stencilmap: out of memory\n", stderr);
+    abort();
+}
+
+void *sm_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) oom();
+    return p;
+}
+
+void *sm_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) oom();
+    return p;
+}
+
+void *sm_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) oom();
+    return q;
+}
+
+char *sm_xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = sm_xmalloc(n);
+    memcpy(d, s, n);
+    return d;
+}
+
+char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        sm_err_set(e, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = sm_xmalloc(cap + 1);
+    for (;;) {
+        if (n == cap) {
+            if (cap >= max_bytes) {
+                sm_err_set(e, "%s: file larger than %zu bytes", path,
+                           max_bytes);
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            cap *= 2;
+            buf = sm_xrealloc(buf, cap + 1);
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        sm_err_set(e, "%s: read error", path);
+        free(buf);
+        return NULL;
+    }
+    if (n > max_bytes) {
+        sm_err_set(e, "%s: file larger than %zu bytes", path, max_bytes);
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (len) *len = n;
+    return buf;
+}
+
+char *sm_dirname(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return sm_xstrdup(".");
+    if (slash == path) return sm_xstrdup("/");
+    size_t n = (size_t)(slash - path);
+    char *d = sm_xmalloc(n + 1);
+    memcpy(d, path, n);
+    d[n] = '\0';
+    return d;
+}
+
+char *sm_path_join(const char *dir, const char *rel)
+{
+    if (rel[0] == '/' || !dir || !dir[0]) return sm_xstrdup(rel);
+    size_t n = strlen(dir) + strlen(rel) + 2;
+    char *p = sm_xmalloc(n);
+    snprintf(p, n, "%s/%s", dir, rel);
+    return p;
+}
+
+int sm_write_file_atomic(const char *path, const char *data, size_t len,
+                         sm_err *e)
+{
+    char *dir = sm_dirname(path);
+    size_t n = strlen(path) + 32;
+    char *tmp = sm_xmalloc(n);
+    snprintf(tmp, n, "%s.tmpXXXXXX", path);
+    free(dir);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        sm_err_set(e, "%s: cannot create temporary file: %s", path,
+                   strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            sm_err_set(e, "%s: write failed: %s", path, strerror(errno));
+            close(fd);
+            unlink(tmp);
+            free(tmp);
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    fchmod(fd, 0644);
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        sm_err_set(e, "%s: write failed: %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        sm_err_set(e, "%s: cannot replace file: %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}

@@ -1,0 +1,36 @@
+/* util.h - allocation, error messages and small helpers shared by core/. */
+#ifndef SM_UTIL_H
+#define SM_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Errors travel up as a message buffer; the first module to fail writes it. */
+typedef struct sm_err {
+    char msg[1024];
+} sm_err;
+
+void sm_err_set(sm_err *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Prefix an existing message ("file: " + msg). */
+void sm_err_prefix(sm_err *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+void *sm_xmalloc(size_t n);
+void *sm_xcalloc(size_t n, size_t size);
+void *sm_xrealloc(void *p, size_t n);
+char *sm_xstrdup(const char *s);
+
+/* Whole file into memory (NUL-terminated); refuses files above max_bytes. */
+char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e);
+/* Write atomically: temporary file in the same directory, fsync, rename. */
+int sm_write_file_atomic(const char *path, const char *data, size_t len,
+                         sm_err *e);
+/* Directory part of a path ("." when none), newly allocated. */
+char *sm_dirname(const char *path);
+/* Join dir and a relative path (absolute paths are returned as they are). */
+char *sm_path_join(const char *dir, const char *rel);
+
+#define SM_MAX_FILE_BYTES (64u * 1024u * 1024u)
+
+#endif

@@ -1,0 +1,32 @@
+# lib.tcl - helpers written in Tcl, loaded into every stencilmap
+# interpreter at start (batch, -e and the workbench). Compiled into the
+# binary, so an installed stencilmap needs no library path.
+
+namespace eval ::stencilmap {
+    namespace export fmt_energy eval_row compare_eval
+}
+
+# One line for an eval dict: energy, time, rounds, feasibility.
+proc ::stencilmap::eval_row {ev} {
+    format "energy %.4f J  time %.4e s  edges %d  message_rounds %d  %s" \
+        [dict get $ev energy] [dict get $ev time] [dict get $ev edges] \
+        [dict get $ev message_rounds] \
+        [expr {[dict get $ev feasible] ? "feasible" : "INFEASIBLE"}]
+}
+
+# Relative difference of two numbers, for checks in scripts.
+proc ::stencilmap::reldiff {a b} {
+    set d [expr {abs($a - $b)}]
+    set m [expr {max(abs($a), abs($b))}]
+    expr {$m == 0 ? 0.0 : $d / $m}
+}
+
+# with_model {-deadline 3e-3} {script}: run a script under other model
+# options, then put the model back as it was.
+proc ::stencilmap::with_model {opts script} {
+    set saved [model configure]
+    model configure {*}$opts
+    set rc [catch {uplevel 1 $script} res opt]
+    model configure {*}$saved
+    return -options $opt $res
+}

@@ -1,0 +1,220 @@
+/* solver.c - the registry, option parsing and best-so-far bookkeeping. */
+#include "solver.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const sm_solver_ops *const registry[] = {
+    &sm_solver_lb,
+    NULL,
+};
+
+const sm_solver_ops *const *sm_solver_list(void) { return registry; }
+
+const sm_solver_ops *sm_solver_find(const char *name)
+{
+    for (int i = 0; registry[i]; i++)
+        if (strcmp(registry[i]->name, name) == 0) return registry[i];
+    return NULL;
+}
+
+static int opt_index(const sm_solver_ops *ops, const char *name)
+{
+    for (int i = 0; ops->opts[i].name; i++)
+        if (strcmp(ops->opts[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int enum_has(const char *choices, const char *v)
+{
+    size_t n = strlen(v);
+    const char *p = choices;
+    while (*p) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == n && strncmp(p, v, n) == 0) return 1;
+        if (!bar) break;
+        p = bar + 1;
+    }
+    return 0;
+}
+
+static int parse_value(const sm_solver_ops *ops, const sm_opt_spec *sp,
+                       const char *v, sm_opt_value *out, sm_err *e)
+{
+    char *end;
+    memset(out, 0, sizeof *out);
+    switch (sp->kind) {
+    case SM_OPT_INT: {
+        long long x = strtoll(v, &end, 10);
+        if (!*v || *end || x < sp->lo || x > sp->hi) {
+            sm_err_set(e, "%s: -%s expects a whole number in [%.0f, %.0f], got \"%s\"",
+                       ops->name, sp->name, sp->lo, sp->hi, v);
+            return -1;
+        }
+        out->i = x;
+        out->d = (double)x;
+        break;
+    }
+    case SM_OPT_DOUBLE: {
+        double x = strtod(v, &end);
+        if (!*v || *end || !isfinite(x) || x < sp->lo || x > sp->hi) {
+            sm_err_set(e, "%s: -%s expects a number in [%g, %g], got \"%s\"",
+                       ops->name, sp->name, sp->lo, sp->hi, v);
+            return -1;
+        }
+        out->d = x;
+        break;
+    }
+    case SM_OPT_ENUM:
+        if (!enum_has(sp->choices, v)) {
+            sm_err_set(e, "%s: -%s expects one of %s, got \"%s\"", ops->name,
+                       sp->name, sp->choices, v);
+            return -1;
+        }
+        break;
+    case SM_OPT_STRING:
+        break;
+    }
+    if (strlen(v) >= sizeof out->s) {
+        sm_err_set(e, "%s: -%s: value too long", ops->name, sp->name);
+        return -1;
+    }
+    snprintf(out->s, sizeof out->s, "%s", v);
+    out->set = 1;
+    return 0;
+}
+
+sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
+                         const sm_topo *t, const sm_model *m,
+                         const int *start_map, int argc, const char *const *argv,
+                         sm_err *e)
+{
+    sm_solver *s = sm_xcalloc(1, sizeof *s);
+    s->ops = ops;
+    s->grid = g;
+    s->topo = t;
+    s->model = *m;
+    s->start_map = start_map;
+    for (int i = 0; ops->opts[i].name; i++)
+        if (ops->opts[i].def &&
+            parse_value(ops, &ops->opts[i], ops->opts[i].def, &s->opt[i], e)) {
+            free(s);
+            return NULL;
+        }
+    for (int i = 0; i < argc; i += 2) {
+        const char *k = argv[i];
+        int idx = k[0] == '-' ? opt_index(ops, k + 1) : -1;
+        if (idx < 0) {
+            char list[512] = "";
+            for (int j = 0; ops->opts[j].name; j++) {
+                strncat(list, j ? ", -" : "-", sizeof list - strlen(list) - 1);
+                strncat(list, ops->opts[j].name, sizeof list - strlen(list) - 1);
+            }
+            sm_err_set(e, "%s: unknown option \"%s\" (expected %s)", ops->name, k,
+                       list[0] ? list : "no options");
+            free(s);
+            return NULL;
+        }
+        if (i + 1 >= argc) {
+            sm_err_set(e, "%s: option %s needs a value", ops->name, k);
+            free(s);
+            return NULL;
+        }
+        if (parse_value(ops, &ops->opts[idx], argv[i + 1], &s->opt[idx], e)) {
+            free(s);
+            return NULL;
+        }
+    }
+    s->best_map = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
+    snprintf(s->status, sizeof s->status, "running");
+    if (ops->init(s, e)) {
+        if (ops->release) ops->release(s);
+        free(s->best_map);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+long long sm_solver_step(sm_solver *s, long long n)
+{
+    long long k = 0;
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    while (k < n && !s->done) {
+        s->ops->step(s);
+        s->iteration++;
+        k++;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    s->seconds += (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+    if (s->done && strcmp(s->status, "running") == 0)
+        snprintf(s->status, sizeof s->status, "done");
+    return k;
+}
+
+void sm_solver_stop(sm_solver *s)
+{
+    if (s->done) return;
+    s->done = 1;
+    s->stopped = 1;
+    snprintf(s->status, sizeof s->status, "stopped");
+}
+
+void sm_solver_free(sm_solver *s)
+{
+    if (!s) return;
+    if (s->ops->release) s->ops->release(s);
+    free(s->best_map);
+    free(s);
+}
+
+const sm_opt_value *sm_solver_opt(const sm_solver *s, const char *name)
+{
+    int i = opt_index(s->ops, name);
+    return i >= 0 ? &s->opt[i] : NULL;
+}
+
+long long sm_opt_int(const sm_solver *s, const char *name)
+{
+    const sm_opt_value *v = sm_solver_opt(s, name);
+    return v && v->set ? v->i : 0;
+}
+
+double sm_opt_double(const sm_solver *s, const char *name)
+{
+    const sm_opt_value *v = sm_solver_opt(s, name);
+    return v && v->set ? v->d : 0;
+}
+
+const char *sm_opt_str(const sm_solver *s, const char *name)
+{
+    const sm_opt_value *v = sm_solver_opt(s, name);
+    return v && v->set ? v->s : NULL;
+}
+
+int sm_solver_offer(sm_solver *s, const int *map, const sm_eval *ev)
+{
+    if (s->has_best && sm_eval_compare(ev, &s->best) >= 0) return 0;
+    s->best = *ev;
+    s->has_best = 1;
+    memcpy(s->best_map, map, sizeof(int) * (size_t)s->grid->ntasks);
+    return 1;
+}
+
+void sm_solver_set_stat(sm_solver *s, const char *key, double v)
+{
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, key) == 0) {
+            s->stats[i].value = v;
+            return;
+        }
+    if (s->nstats < (int)(sizeof s->stats / sizeof s->stats[0])) {
+        snprintf(s->stats[s->nstats].key, sizeof s->stats[0].key, "%s", key);
+        s->stats[s->nstats++].value = v;
+    }
+}

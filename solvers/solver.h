@@ -1,0 +1,105 @@
+/* solver.h - the one stepper interface every solver sits behind (SPEC 4):
+ * create with options, step one unit, query state, stop, take the best. */
+#ifndef SM_SOLVER_H
+#define SM_SOLVER_H
+
+#include "../core/cost.h"
+#include "../core/grid.h"
+#include "../core/model.h"
+#include "../core/topo.h"
+#include "../core/util.h"
+
+typedef enum { SM_OPT_INT, SM_OPT_DOUBLE, SM_OPT_ENUM, SM_OPT_STRING } sm_opt_kind;
+
+/* An option a solver accepts, declared once: parsing, defaults and the
+ * help text all come from this table. */
+typedef struct sm_opt_spec {
+    const char *name;      /* without the dash */
+    sm_opt_kind kind;
+    const char *def;       /* default, as text; NULL = unset */
+    const char *choices;   /* enum: "ijk|jik|kij|random" */
+    double lo, hi;         /* numeric range */
+    const char *help;
+} sm_opt_spec;
+
+#define SM_MAX_OPTS 24
+
+typedef struct sm_opt_value {
+    int set;
+    long long i;
+    double d;
+    char s[256];
+} sm_opt_value;
+
+typedef struct sm_solver sm_solver;
+
+typedef struct sm_solver_ops {
+    const char *name;
+    const char *summary;
+    const sm_opt_spec *opts; /* terminated by {NULL} */
+    int (*init)(sm_solver *s, sm_err *e);
+    /* One unit of work; sets s->done when finished. */
+    void (*step)(sm_solver *s);
+    void (*release)(sm_solver *s);
+} sm_solver_ops;
+
+/* A named statistic shown in `solver state` (incumbent, bound, nodes…). */
+typedef struct sm_stat {
+    char key[32];
+    double value;
+} sm_stat;
+
+struct sm_solver {
+    const sm_solver_ops *ops;
+    const sm_grid *grid;
+    const sm_topo *topo;
+    sm_model model;
+    const int *start_map;       /* the session's mapping when created */
+    sm_opt_value opt[SM_MAX_OPTS];
+
+    long long iteration;
+    int done;
+    int stopped;                /* interrupted by the user */
+    char status[64];            /* running, done, optimal, timeout, … */
+    char last_move[160];
+
+    int has_current;
+    sm_eval current;
+    int has_best;
+    sm_eval best;
+    int *best_map;
+
+    int nstats;
+    sm_stat stats[16];
+    double seconds;             /* time spent in step() */
+    void *priv;
+};
+
+const sm_solver_ops *sm_solver_find(const char *name);
+/* All registered solvers, NULL-terminated. */
+const sm_solver_ops *const *sm_solver_list(void);
+
+/* argv: alternating "-name" "value". Errors name the option. */
+sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
+                         const sm_topo *t, const sm_model *m,
+                         const int *start_map, int argc, const char *const *argv,
+                         sm_err *e);
+/* Steps up to n units; returns units done. */
+long long sm_solver_step(sm_solver *s, long long n);
+void sm_solver_stop(sm_solver *s);
+void sm_solver_free(sm_solver *s);
+
+/* Option access by name (declared in the ops table). */
+const sm_opt_value *sm_solver_opt(const sm_solver *s, const char *name);
+long long sm_opt_int(const sm_solver *s, const char *name);
+double sm_opt_double(const sm_solver *s, const char *name);
+const char *sm_opt_str(const sm_solver *s, const char *name);
+
+/* Offer a complete mapping: evaluates it and keeps it if it is the best.
+ * Returns 1 when it became the best. */
+int sm_solver_offer(sm_solver *s, const int *map, const sm_eval *ev);
+void sm_solver_set_stat(sm_solver *s, const char *key, double v);
+
+extern const sm_solver_ops sm_solver_lb;
+
+#endif

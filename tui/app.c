@@ -1,0 +1,41 @@
+/* app.c - program state: the session starts on the built-in scenario. */
+#include "app.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+sm_app *sm_app_new(Tcl_Interp *interp, sm_err *e)
+{
+    sm_scenario sc;
+    if (sm_scenario_parse_text(sm_default_scenario, strlen(sm_default_scenario),
+                               "(built-in scenario)", ".", &sc, e))
+        return NULL;
+    sm_app *app = sm_xcalloc(1, sizeof *app);
+    app->interp = interp;
+    app->session = sm_session_new(sc.grid, sc.topo, &sc.model, sc.map);
+    free(sc.map);
+    return app;
+}
+
+void sm_app_free(sm_app *app)
+{
+    if (!app) return;
+    sm_solver_free(app->solver);
+    sm_session_free(app->session);
+    if (app->hook_step) Tcl_DecrRefCount(app->hook_step);
+    if (app->hook_solved) Tcl_DecrRefCount(app->hook_solved);
+    if (app->hook_changed) Tcl_DecrRefCount(app->hook_changed);
+    if (app->record) fclose(app->record);
+    free(app->record_path);
+    free(app);
+}
+
+void sm_cmd_register_all(sm_app *app)
+{
+    sm_register_scenario_cmds(app);
+    sm_register_model_cmds(app);
+    sm_register_map_cmds(app);
+    sm_register_solve_cmds(app);
+    sm_register_session_cmds(app);
+}

@@ -1,0 +1,36 @@
+/* app.h - the program's state shared by the Tcl commands and the TUI:
+ * one session, at most one running solver, hooks and the recorder. */
+#ifndef SM_APP_H
+#define SM_APP_H
+
+#include <stdio.h>
+#include <tcl.h>
+#include "../core/session.h"
+#include "../solvers/solver.h"
+
+typedef struct sm_app {
+    Tcl_Interp *interp;
+    sm_session *session;
+    sm_solver *solver;
+    Tcl_Obj *hook_step, *hook_solved, *hook_changed;
+    FILE *record;
+    char *record_path;
+    int replaying;
+    int depth;              /* nesting of our commands, for recording */
+    int dirty_since_save;
+    volatile int interrupt; /* set by SIGINT or the TUI to stop a run */
+    /* The TUI installs this to redraw while long work runs. */
+    void (*progress)(struct sm_app *app);
+    void *tui;
+} sm_app;
+
+/* The default scenario compiled into the binary (samples/default.json). */
+extern const char sm_default_scenario[];
+
+sm_app *sm_app_new(Tcl_Interp *interp, sm_err *e);
+void sm_app_free(sm_app *app);
+
+/* Register every command (SPEC 5). */
+void sm_cmd_register_all(sm_app *app);
+
+#endif

@@ -1,0 +1,162 @@
+/* cmd.c - shared pieces of the command layer. */
+#include "cmd.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/fields.h"
+
+int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
+{
+    char buf[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    Tcl_SetObjResult(in, Tcl_NewStringObj(buf, -1));
+    Tcl_SetErrorCode(in, "STENCILMAP", code, NULL);
+    return TCL_ERROR;
+}
+
+int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
+                const sm_subcmd *subs)
+{
+    if (objc < 2) {
+        Tcl_WrongNumArgs(in, 1, objv, "subcommand ?arg ...?");
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    int idx;
+    if (Tcl_GetIndexFromObjStruct(in, objv[1], subs, sizeof(sm_subcmd),
+                                  "subcommand", 0, &idx) != TCL_OK) {
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    const sm_subcmd *s = &subs[idx];
+    int nargs = objc - 2;
+    if (nargs < s->min || (s->max >= 0 && nargs > s->max)) {
+        Tcl_WrongNumArgs(in, 2, objv, s->usage);
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    sm_app_record(app, objc, objv);
+    app->depth++;
+    int rc = s->fn(app, in, objc, objv);
+    app->depth--;
+    return rc;
+}
+
+void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[])
+{
+    if (!app->record || app->depth > 0 || app->replaying) return;
+    Tcl_Obj *l = Tcl_NewListObj(objc, objv);
+    Tcl_IncrRefCount(l);
+    fprintf(app->record, "%s\n", Tcl_GetString(l));
+    fflush(app->record);
+    Tcl_DecrRefCount(l);
+}
+
+int sm_app_changed(sm_app *app)
+{
+    if (!app->hook_changed) return TCL_OK;
+    int rc = Tcl_EvalObjEx(app->interp, app->hook_changed, TCL_EVAL_GLOBAL);
+    if (rc == TCL_ERROR)
+        Tcl_AddErrorInfo(app->interp, "\n    (\"on changed\" hook)");
+    return rc;
+}
+
+Tcl_Obj *sm_eval_dict(const sm_eval *ev)
+{
+    Tcl_Obj *d = Tcl_NewDictObj();
+#define D(x) Tcl_NewDoubleObj((double)(x))
+#define I(x) Tcl_NewWideIntObj((Tcl_WideInt)(x))
+#define X(k, kind, expr) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(#k, -1), kind(expr));
+    SM_EVAL_FIELDS(X)
+#undef X
+    return d;
+}
+
+Tcl_Obj *sm_proc_dicts(const sm_app *app, const sm_eval *ev)
+{
+    const sm_cost *c = app->session->cost;
+    const sm_topo *t = app->session->topo;
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    for (int p = 0; p < c->nprocs; p++) {
+        sm_proc_eval pev, *pe = &pev;
+        sm_cost_proc(c, ev, p, pe);
+        Tcl_Obj *d = Tcl_NewDictObj();
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("name", -1),
+                       Tcl_NewStringObj(t->procs[p].name, -1));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("type", -1),
+                       Tcl_NewStringObj(t->types[t->procs[p].type].name, -1));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("node", -1),
+                       Tcl_NewIntObj(t->procs[p].node));
+#define X(k, kind, expr) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(#k, -1), kind(expr));
+        SM_PROC_FIELDS(X)
+#undef X
+        Tcl_ListObjAppendElement(NULL, l, d);
+    }
+#undef D
+#undef I
+    return l;
+}
+
+int sm_get_block(sm_app *app, Tcl_Interp *in, Tcl_Obj *o, int *block)
+{
+    const sm_grid *g = app->session->grid;
+    int len;
+    if (Tcl_ListObjLength(NULL, o, &len) == TCL_OK && len == 3) {
+        int c[3];
+        for (int a = 0; a < 3; a++) {
+            Tcl_Obj *el;
+            Tcl_ListObjIndex(NULL, o, a, &el);
+            if (Tcl_GetIntFromObj(NULL, el, &c[a]) != TCL_OK || c[a] < 0 ||
+                c[a] >= g->spec.blocks[a])
+                return sm_tcl_error(in, "ARGS",
+                                    "block {%s}: expected coordinates within "
+                                    "%d %d %d",
+                                    Tcl_GetString(o), g->spec.blocks[0],
+                                    g->spec.blocks[1], g->spec.blocks[2]);
+        }
+        *block = c[0] + c[1] * g->spec.blocks[0] +
+                 c[2] * g->spec.blocks[0] * g->spec.blocks[1];
+        return TCL_OK;
+    }
+    int b;
+    if (Tcl_GetIntFromObj(NULL, o, &b) != TCL_OK || b < 0 || b >= g->ntasks)
+        return sm_tcl_error(in, "ARGS",
+                            "block \"%s\": expected a block id in [0, %d) or "
+                            "{i j k}",
+                            Tcl_GetString(o), g->ntasks);
+    *block = b;
+    return TCL_OK;
+}
+
+int sm_get_proc(sm_app *app, Tcl_Interp *in, Tcl_Obj *o, int *proc)
+{
+    const sm_topo *t = app->session->topo;
+    int p = sm_topo_find_proc(t, Tcl_GetString(o));
+    if (p < 0) {
+        int v;
+        if (Tcl_GetIntFromObj(NULL, o, &v) == TCL_OK && v >= 0 && v < t->nprocs)
+            p = v;
+    }
+    if (p < 0)
+        return sm_tcl_error(in, "ARGS",
+                            "processor \"%s\": expected a processor name or an "
+                            "index in [0, %d)",
+                            Tcl_GetString(o), t->nprocs);
+    *proc = p;
+    return TCL_OK;
+}
+
+int sm_get_opt_index(Tcl_Interp *in, Tcl_Obj *o, const char *const *names,
+                     int *idx)
+{
+    if (Tcl_GetIndexFromObj(in, o, names, "option", 0, idx) != TCL_OK) {
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    return TCL_OK;
+}

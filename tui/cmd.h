@@ -1,0 +1,46 @@
+/* cmd.h - helpers for the Tcl command layer: errors with
+ * -errorcode {STENCILMAP CODE}, subcommand tables, result builders. */
+#ifndef SM_CMD_H
+#define SM_CMD_H
+
+#include <tcl.h>
+#include "../core/cost.h"
+#include "app.h"
+
+/* Sets the result and -errorcode {STENCILMAP code}; returns TCL_ERROR. */
+int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A subcommand: objv[0] is the command, objv[1] the subcommand. */
+typedef struct sm_subcmd {
+    const char *name;
+    int (*fn)(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);
+    int min, max;        /* argument count after the subcommand (-1 any) */
+    const char *usage;   /* for Tcl_WrongNumArgs */
+} sm_subcmd;
+
+int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
+                const sm_subcmd *subs);
+
+/* Record the command when `session record` is on; nesting-aware. */
+void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[]);
+/* After the mapping or model changed: run `on changed` hooks. */
+int sm_app_changed(sm_app *app);
+
+Tcl_Obj *sm_eval_dict(const sm_eval *ev);
+Tcl_Obj *sm_proc_dicts(const sm_app *app, const sm_eval *ev);
+
+/* BLOCK: an id or a list {i j k}. PROC: a name or an index. */
+int sm_get_block(sm_app *app, Tcl_Interp *in, Tcl_Obj *o, int *block);
+int sm_get_proc(sm_app *app, Tcl_Interp *in, Tcl_Obj *o, int *proc);
+/* Parse "-opt value" pairs against a list of option names. */
+int sm_get_opt_index(Tcl_Interp *in, Tcl_Obj *o, const char *const *names,
+                     int *idx);
+
+void sm_register_scenario_cmds(sm_app *app);
+void sm_register_model_cmds(sm_app *app);
+void sm_register_map_cmds(sm_app *app);
+void sm_register_solve_cmds(sm_app *app);
+void sm_register_session_cmds(sm_app *app);
+
+#endif

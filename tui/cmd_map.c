@@ -1,0 +1,203 @@
+/* cmd_map.c - map get|set|swap|list|load|save|undo|redo|import|export and
+ * graph export. Every change is one undoable session edit. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/graph_export.h"
+#include "../core/mapping.h"
+#include "cmd.h"
+
+static int changed(sm_app *app, Tcl_Interp *in, int n)
+{
+    if (n > 0 && sm_app_changed(app) != TCL_OK) return TCL_ERROR;
+    Tcl_SetObjResult(in, Tcl_NewIntObj(n));
+    return TCL_OK;
+}
+
+static int map_get(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    int b;
+    if (sm_get_block(app, in, objv[2], &b)) return TCL_ERROR;
+    Tcl_SetObjResult(in, Tcl_NewStringObj(app->session->topo->procs[sm_session_map(app->session)[b]].name, -1));
+    return TCL_OK;
+}
+
+static int map_set(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    int b, p;
+    if (sm_get_block(app, in, objv[2], &b) || sm_get_proc(app, in, objv[3], &p)) return TCL_ERROR;
+    char label[96];
+    snprintf(label, sizeof label, "map set %d %s", b, app->session->topo->procs[p].name);
+    return changed(app, in, sm_session_move(app->session, b, p, label));
+}
+
+static int map_swap(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    int a, b;
+    if (sm_get_block(app, in, objv[2], &a) || sm_get_block(app, in, objv[3], &b)) return TCL_ERROR;
+    char label[96];
+    snprintf(label, sizeof label, "map swap %d %d", a, b);
+    return changed(app, in, sm_session_swap(app->session, a, b, label));
+}
+
+static int map_list(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    const sm_session *s = app->session;
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    for (int u = 0; u < s->grid->ntasks; u++)
+        Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(s->topo->procs[sm_session_map(s)[u]].name, -1));
+    Tcl_SetObjResult(in, l);
+    return TCL_OK;
+}
+
+static int apply_loaded(sm_app *app, Tcl_Interp *in, int *map, int rc, const sm_err *e,
+                        const char *label)
+{
+    if (rc) {
+        free(map);
+        return sm_tcl_error(in, "LOAD", "%s", e->msg);
+    }
+    int n = sm_session_apply(app->session, map, label);
+    free(map);
+    return changed(app, in, n);
+}
+
+static int map_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    sm_session *s = app->session;
+    int *map = sm_xmalloc(sizeof(int) * (size_t)s->grid->ntasks);
+    sm_err e;
+    int rc = sm_mapping_load(Tcl_GetString(objv[2]), s->topo, s->grid->ntasks, map, &e);
+    return apply_loaded(app, in, map, rc, &e, "map load");
+}
+
+static int map_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    sm_session *s = app->session;
+    sm_err e;
+    if (sm_mapping_save(Tcl_GetString(objv[2]), s->topo, sm_session_map(s), s->grid->ntasks, &e))
+        return sm_tcl_error(in, "IO", "%s", e.msg);
+    Tcl_SetObjResult(in, objv[2]);
+    return TCL_OK;
+}
+
+static int map_undo(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    if (sm_session_undo(app->session)) return sm_tcl_error(in, "STATE", "map undo: nothing to undo");
+    return changed(app, in, 1);
+}
+
+static int map_redo(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    if (sm_session_redo(app->session)) return sm_tcl_error(in, "STATE", "map redo: nothing to redo");
+    return changed(app, in, 1);
+}
+
+/* -format FMT FILE, with FMT checked against choices. */
+static int format_args(Tcl_Interp *in, int objc, Tcl_Obj *const objv[], const char *what,
+                       const char *const *choices, int *fmt, const char **file)
+{
+    if (objc != 5 || strcmp(Tcl_GetString(objv[2]), "-format") != 0)
+        return sm_tcl_error(in, "ARGS", "wrong # args: should be \"%s -format FORMAT FILE\"", what);
+    if (Tcl_GetIndexFromObj(in, objv[3], choices, "format", 0, fmt) != TCL_OK) {
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    *file = Tcl_GetString(objv[4]);
+    return TCL_OK;
+}
+
+static int map_import(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    static const char *const fmts[] = {"part", NULL};
+    int fmt;
+    const char *file;
+    if (format_args(in, objc, objv, "map import", fmts, &fmt, &file)) return TCL_ERROR;
+    sm_session *s = app->session;
+    int *map = sm_xmalloc(sizeof(int) * (size_t)s->grid->ntasks);
+    sm_err e;
+    int rc = sm_part_load(file, s->topo->nprocs, s->grid->ntasks, map, &e);
+    return apply_loaded(app, in, map, rc, &e, "map import");
+}
+
+static int write_text(Tcl_Interp *in, const char *file, char *text, size_t len)
+{
+    sm_err e;
+    int rc = sm_write_file_atomic(file, text, len, &e);
+    free(text);
+    if (rc) return sm_tcl_error(in, "IO", "%s", e.msg);
+    Tcl_SetObjResult(in, Tcl_NewStringObj(file, -1));
+    return TCL_OK;
+}
+
+static int map_export(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    static const char *const fmts[] = {"part", "graphml", NULL};
+    int fmt;
+    const char *file;
+    if (format_args(in, objc, objv, "map export", fmts, &fmt, &file)) return TCL_ERROR;
+    sm_session *s = app->session;
+    if (fmt == 0) {
+        sm_err e;
+        if (sm_part_save(file, sm_session_map(s), s->grid->ntasks, &e))
+            return sm_tcl_error(in, "IO", "%s", e.msg);
+        Tcl_SetObjResult(in, Tcl_NewStringObj(file, -1));
+        return TCL_OK;
+    }
+    size_t len;
+    char *text = sm_graph_export(s->grid, SM_GFMT_GRAPHML, sm_session_map(s), s->topo, &len);
+    return write_text(in, file, text, len);
+}
+
+static const sm_subcmd map_subs[] = {
+    {"get", map_get, 1, 1, "BLOCK"},
+    {"set", map_set, 2, 2, "BLOCK PROC"},
+    {"swap", map_swap, 2, 2, "BLOCK1 BLOCK2"},
+    {"list", map_list, 0, 0, ""},
+    {"load", map_load, 1, 1, "FILE"},
+    {"save", map_save, 1, 1, "FILE"},
+    {"undo", map_undo, 0, 0, ""},
+    {"redo", map_redo, 0, 0, ""},
+    {"import", map_import, 3, 3, "-format part FILE"},
+    {"export", map_export, 3, 3, "-format part|graphml FILE"},
+    {NULL, NULL, 0, 0, NULL},
+};
+
+static int graph_export(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    static const char *const fmts[] = {"metis", "scotch", "graphml", NULL};
+    int fmt;
+    const char *file;
+    if (format_args(in, objc, objv, "graph export", fmts, &fmt, &file)) return TCL_ERROR;
+    size_t len;
+    char *text = sm_graph_export(app->session->grid, (sm_graph_format)fmt, NULL, NULL, &len);
+    return write_text(in, file, text, len);
+}
+
+static const sm_subcmd graph_subs[] = {
+    {"export", graph_export, 3, 3, "-format metis|scotch|graphml FILE"},
+    {NULL, NULL, 0, 0, NULL},
+};
+
+static int map_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    return sm_dispatch(cd, in, objc, objv, map_subs);
+}
+static int graph_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    return sm_dispatch(cd, in, objc, objv, graph_subs);
+}
+
+void sm_register_map_cmds(sm_app *app)
+{
+    Tcl_CreateObjCommand(app->interp, "map", map_cmd, app, NULL);
+    Tcl_CreateObjCommand(app->interp, "graph", graph_cmd, app, NULL);
+}

@@ -1,0 +1,161 @@
+/* cmd_model.c - model configure | eval | procs | metrics | rounds. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/metrics.h"
+#include "cmd.h"
+
+static Tcl_Obj *model_dict(const sm_model *m)
+{
+    Tcl_Obj *d = Tcl_NewDictObj();
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("-rounds", -1), Tcl_NewStringObj(sm_rounds_name(m->rounds), -1));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("-overlap", -1), Tcl_NewIntObj(m->overlap));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("-round_time", -1), Tcl_NewDoubleObj(m->round_time));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("-deadline", -1),
+                   m->has_deadline ? Tcl_NewDoubleObj(m->deadline) : Tcl_NewStringObj("none", -1));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("-unused", -1),
+                   Tcl_NewStringObj(m->unused_idle ? "idle" : "off", -1));
+    return d;
+}
+
+static int positive(Tcl_Interp *in, Tcl_Obj *o, const char *opt, double *out)
+{
+    double v;
+    if (Tcl_GetDoubleFromObj(NULL, o, &v) != TCL_OK || !isfinite(v) || v <= 0)
+        return sm_tcl_error(in, "ARGS", "%s: expected a positive number of seconds, got \"%s\"",
+                            opt, Tcl_GetString(o));
+    *out = v;
+    return TCL_OK;
+}
+
+static int model_configure(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    static const char *const opts[] = {"-rounds", "-overlap", "-round_time", "-deadline",
+                                       "-unused", NULL};
+    sm_model m = app->session->model;
+    if (objc == 2) {
+        Tcl_SetObjResult(in, model_dict(&m));
+        return TCL_OK;
+    }
+    if ((objc - 2) % 2)
+        return sm_tcl_error(in, "ARGS", "model configure: options come in pairs: -option value");
+    for (int i = 2; i < objc; i += 2) {
+        int idx;
+        if (sm_get_opt_index(in, objv[i], opts, &idx)) return TCL_ERROR;
+        Tcl_Obj *v = objv[i + 1];
+        const char *s = Tcl_GetString(v);
+        switch (idx) {
+        case 0:
+            if (sm_rounds_parse(s, &m.rounds))
+                return sm_tcl_error(in, "ARGS", "-rounds: expected maxdeg, vizing or colouring, got \"%s\"", s);
+            break;
+        case 1: {
+            int b;
+            if (Tcl_GetBooleanFromObj(NULL, v, &b) != TCL_OK)
+                return sm_tcl_error(in, "ARGS", "-overlap: expected 0 or 1, got \"%s\"", s);
+            m.overlap = b;
+            break;
+        }
+        case 2:
+            if (positive(in, v, "-round_time", &m.round_time)) return TCL_ERROR;
+            break;
+        case 3:
+            if (strcmp(s, "none") == 0 || s[0] == '\0') m.has_deadline = 0;
+            else {
+                if (positive(in, v, "-deadline", &m.deadline)) return TCL_ERROR;
+                m.has_deadline = 1;
+            }
+            break;
+        case 4:
+            if (strcmp(s, "idle") == 0) m.unused_idle = 1;
+            else if (strcmp(s, "off") == 0) m.unused_idle = 0;
+            else return sm_tcl_error(in, "ARGS", "-unused: expected idle or off, got \"%s\"", s);
+            break;
+        }
+    }
+    sm_session_set_model(app->session, &m);
+    if (sm_app_changed(app) != TCL_OK) return TCL_ERROR;
+    Tcl_SetObjResult(in, model_dict(&m));
+    return TCL_OK;
+}
+
+static int model_eval(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    sm_eval ev;
+    sm_cost_eval(app->session->cost, &ev);
+    Tcl_SetObjResult(in, sm_eval_dict(&ev));
+    return TCL_OK;
+}
+
+static int model_procs(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    sm_eval ev;
+    sm_cost_eval(app->session->cost, &ev);
+    Tcl_SetObjResult(in, sm_proc_dicts(app, &ev));
+    return TCL_OK;
+}
+
+static int model_metrics(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    sm_metrics m;
+    sm_session *s = app->session;
+    sm_metrics_compute(s->grid, s->topo, sm_session_map(s), &m);
+    Tcl_Obj *d = Tcl_NewDictObj();
+#define PUT(k) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(#k, -1), Tcl_NewWideIntObj(m.k))
+    PUT(hops);
+    PUT(hop_cells);
+    PUT(dilation_max);
+    PUT(congestion);
+    PUT(cardinality);
+#undef PUT
+    Tcl_SetObjResult(in, d);
+    return TCL_OK;
+}
+
+/* The schedule under the current rounds model: for maxdeg and vizing the
+ * program's colouring is shown, since those models only count. */
+static int model_rounds(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    sm_session *s = app->session;
+    sm_schedule sch;
+    sm_cost_schedule(s->cost, &sch);
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    for (int r = 0; r < sch.nrounds; r++) {
+        Tcl_Obj *round = Tcl_NewListObj(0, NULL);
+        for (int k = 0; k < sch.rounds[r].count; k++) {
+            const sm_round_entry *en = &sch.entries[sch.rounds[r].first + k];
+            Tcl_Obj *e[3] = {Tcl_NewStringObj(s->topo->procs[en->p].name, -1),
+                             Tcl_NewStringObj(s->topo->procs[en->q].name, -1),
+                             Tcl_NewDoubleObj((double)en->quanta * s->model.round_time)};
+            Tcl_ListObjAppendElement(NULL, round, Tcl_NewListObj(3, e));
+        }
+        Tcl_ListObjAppendElement(NULL, l, round);
+    }
+    sm_schedule_free(&sch);
+    Tcl_SetObjResult(in, l);
+    return TCL_OK;
+}
+
+static const sm_subcmd model_subs[] = {
+    {"configure", model_configure, 0, -1,
+     "?-rounds maxdeg|vizing|colouring? ?-overlap 0|1? ?-round_time S? ?-deadline S|none? ?-unused idle|off?"},
+    {"eval", model_eval, 0, 0, ""},
+    {"procs", model_procs, 0, 0, ""},
+    {"metrics", model_metrics, 0, 0, ""},
+    {"rounds", model_rounds, 0, 0, ""},
+    {NULL, NULL, 0, 0, NULL},
+};
+
+static int model_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    return sm_dispatch(cd, in, objc, objv, model_subs);
+}
+
+void sm_register_model_cmds(sm_app *app)
+{
+    Tcl_CreateObjCommand(app->interp, "model", model_cmd, app, NULL);
+}

@@ -1,0 +1,344 @@
+/* cmd_scenario.c - scenario, grid and topo: loading, saving, building
+ * and describing what the session holds. A failed load leaves the
+ * session exactly as it was. */
+#include <stdlib.h>
+#include <string.h>
+#include "../core/grid_json.h"
+#include "../core/scenario.h"
+#include "cmd.h"
+
+static int load_err(Tcl_Interp *in, const sm_err *e)
+{
+    return sm_tcl_error(in, "LOAD", "%s", e->msg);
+}
+
+static int after_change(sm_app *app, Tcl_Interp *in)
+{
+    int rc = sm_app_changed(app);
+    if (rc == TCL_OK) Tcl_ResetResult(in);
+    return rc;
+}
+
+static Tcl_Obj *grid_info(const sm_grid *g)
+{
+    Tcl_Obj *d = Tcl_NewDictObj();
+    Tcl_Obj *cells = Tcl_NewListObj(0, NULL), *blocks = Tcl_NewListObj(0, NULL),
+            *per = Tcl_NewListObj(0, NULL);
+    for (int a = 0; a < 3; a++) {
+        Tcl_ListObjAppendElement(NULL, cells, Tcl_NewWideIntObj(g->spec.cells[a]));
+        Tcl_ListObjAppendElement(NULL, blocks, Tcl_NewIntObj(g->spec.blocks[a]));
+        Tcl_ListObjAppendElement(NULL, per, Tcl_NewIntObj(g->spec.periodic[a]));
+    }
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("cells", -1), cells);
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("blocks", -1), blocks);
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("periodic", -1), per);
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("stencil", -1),
+                   Tcl_NewStringObj(sm_stencil_name(g->spec.stencil), -1));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("halo", -1), Tcl_NewIntObj(g->spec.halo));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("tasks", -1), Tcl_NewIntObj(g->ntasks));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("edges", -1), Tcl_NewIntObj(g->nedges));
+    int64_t total = 0;
+    for (int u = 0; u < g->ntasks; u++) total += g->task_cells[u];
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("total_cells", -1), Tcl_NewWideIntObj(total));
+    return d;
+}
+
+static Tcl_Obj *topo_info(const sm_topo *t)
+{
+    Tcl_Obj *d = Tcl_NewDictObj();
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("processors", -1), Tcl_NewIntObj(t->nprocs));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("nodes", -1), Tcl_NewIntObj(t->nnodes));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("network", -1),
+                   Tcl_NewStringObj(t->net->ops->kind, -1));
+    Tcl_Obj *types = Tcl_NewDictObj();
+    for (int i = 0; i < t->ntypes; i++) {
+        const sm_type *T = &t->types[i];
+        const sm_params *p = sm_type_params(T);
+        Tcl_Obj *o = Tcl_NewDictObj();
+        int count = 0;
+        for (int k = 0; k < t->nprocs; k++) count += t->procs[k].type == i;
+        Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("count", -1), Tcl_NewIntObj(count));
+        Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("time_per_cell", -1), Tcl_NewDoubleObj(p->time_per_cell));
+        Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("energy_per_cell", -1), Tcl_NewDoubleObj(p->energy_per_cell));
+        Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("p0", -1), Tcl_NewDoubleObj(p->p0));
+        Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("p_idle", -1), Tcl_NewDoubleObj(p->p_idle));
+        Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("roofline", -1), Tcl_NewIntObj(p->roofline));
+        Tcl_Obj *states = Tcl_NewListObj(0, NULL);
+        for (int k = 0; k < T->nstates; k++)
+            Tcl_ListObjAppendElement(NULL, states, Tcl_NewStringObj(T->state_names[k], -1));
+        Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("states", -1), states);
+        Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("state", -1),
+                       Tcl_NewStringObj(T->state >= 0 ? T->state_names[T->state] : "", -1));
+        Tcl_DictObjPut(NULL, types, Tcl_NewStringObj(T->name, -1), o);
+    }
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("types", -1), types);
+    return d;
+}
+
+/* ---- scenario ---- */
+
+static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    sm_scenario sc;
+    sm_err e;
+    if (sm_scenario_load(Tcl_GetString(objv[2]), &sc, &e)) return load_err(in, &e);
+    if (app->solver) { sm_solver_free(app->solver); app->solver = NULL; }
+    sm_session_replace(app->session, &sc);
+    return after_change(app, in);
+}
+
+static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    sm_session *s = app->session;
+    sm_err e;
+    if (sm_scenario_save(Tcl_GetString(objv[2]), s->grid, s->topo, &s->model,
+                         sm_session_map(s), &e))
+        return sm_tcl_error(in, "IO", "%s", e.msg);
+    s->dirty = 0;
+    Tcl_SetObjResult(in, objv[2]);
+    return TCL_OK;
+}
+
+static int scenario_info(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    sm_session *s = app->session;
+    Tcl_Obj *d = Tcl_NewDictObj();
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("grid", -1), grid_info(s->grid));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("topology", -1), topo_info(s->topo));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("dirty", -1), Tcl_NewIntObj(s->dirty));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("undo", -1), Tcl_NewIntObj(s->pos));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("redo", -1), Tcl_NewIntObj(s->nhist - s->pos));
+    Tcl_SetObjResult(in, d);
+    return TCL_OK;
+}
+
+static const sm_subcmd scenario_subs[] = {
+    {"load", scenario_load, 1, 1, "FILE"},
+    {"save", scenario_save, 1, 1, "FILE"},
+    {"info", scenario_info, 0, 0, ""},
+    {NULL, NULL, 0, 0, NULL},
+};
+
+/* ---- grid ---- */
+
+static int get_triple(Tcl_Interp *in, Tcl_Obj *o, const char *opt, long long lo,
+                      long long hi, long long out[3])
+{
+    int len;
+    Tcl_Obj **el;
+    if (Tcl_ListObjGetElements(NULL, o, &len, &el) != TCL_OK || len < 2 || len > 3)
+        return sm_tcl_error(in, "ARGS", "%s: expected a list of 2 or 3 whole numbers, got \"%s\"",
+                            opt, Tcl_GetString(o));
+    out[2] = 1;
+    for (int a = 0; a < len; a++) {
+        Tcl_WideInt v;
+        if (Tcl_GetWideIntFromObj(NULL, el[a], &v) != TCL_OK || v < lo || v > hi)
+            return sm_tcl_error(in, "ARGS", "%s: expected whole numbers in [%lld, %lld], got \"%s\"",
+                                opt, lo, hi, Tcl_GetString(el[a]));
+        out[a] = v;
+    }
+    return TCL_OK;
+}
+
+static int grid_create(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    static const char *const opts[] = {"-blocks", "-cells", "-periodic", "-stencil",
+                                       "-halo", NULL};
+    sm_grid_spec s;
+    sm_grid_spec_default(&s);
+    int have_blocks = 0, have_cells = 0;
+    long long v[3];
+    if ((objc - 2) % 2)
+        return sm_tcl_error(in, "ARGS", "grid create: options come in pairs: -option value");
+    for (int i = 2; i < objc; i += 2) {
+        int idx;
+        if (sm_get_opt_index(in, objv[i], opts, &idx)) return TCL_ERROR;
+        Tcl_Obj *val = objv[i + 1];
+        switch (idx) {
+        case 0:
+            if (get_triple(in, val, "-blocks", 1, SM_MAX_TASKS, v)) return TCL_ERROR;
+            for (int a = 0; a < 3; a++) s.blocks[a] = (int)v[a];
+            have_blocks = 1;
+            break;
+        case 1:
+            if (get_triple(in, val, "-cells", 1, SM_MAX_CELLS_AXIS, v)) return TCL_ERROR;
+            for (int a = 0; a < 3; a++) s.cells[a] = v[a];
+            have_cells = 1;
+            break;
+        case 2:
+            if (get_triple(in, val, "-periodic", 0, 1, v)) return TCL_ERROR;
+            for (int a = 0; a < 3; a++) s.periodic[a] = (int)v[a];
+            break;
+        case 3:
+            if (sm_stencil_parse(Tcl_GetString(val), &s.stencil))
+                return sm_tcl_error(in, "ARGS", "-stencil: expected 5pt, 9pt, 7pt or 27pt, got \"%s\"",
+                                    Tcl_GetString(val));
+            break;
+        case 4: {
+            int h;
+            if (Tcl_GetIntFromObj(NULL, val, &h) != TCL_OK || h < 1)
+                return sm_tcl_error(in, "ARGS", "-halo: expected a positive width, got \"%s\"",
+                                    Tcl_GetString(val));
+            s.halo = h;
+            break;
+        }
+        }
+    }
+    if (!have_blocks) return sm_tcl_error(in, "ARGS", "grid create: -blocks is required");
+    if (!have_cells)
+        for (int a = 0; a < 3; a++)
+            s.cells[a] = (a == 2 && s.blocks[2] == 1 &&
+                          (s.stencil == SM_ST_5PT || s.stencil == SM_ST_9PT))
+                             ? 1 : 64LL * s.blocks[a];
+    sm_err e;
+    sm_grid *g = sm_grid_build(&s, &e);
+    if (!g) return sm_tcl_error(in, "ARGS", "grid create: %s", e.msg);
+    if (app->solver) { sm_solver_free(app->solver); app->solver = NULL; }
+    sm_session_set_grid(app->session, g);
+    int rc = after_change(app, in);
+    if (rc == TCL_OK) Tcl_SetObjResult(in, grid_info(app->session->grid));
+    return rc;
+}
+
+static int grid_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    sm_err e;
+    sm_grid *g = sm_grid_load(Tcl_GetString(objv[2]), &e);
+    if (!g) return load_err(in, &e);
+    if (app->solver) { sm_solver_free(app->solver); app->solver = NULL; }
+    sm_session_set_grid(app->session, g);
+    return after_change(app, in);
+}
+
+static int grid_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    sm_err e;
+    if (sm_grid_save(app->session->grid, Tcl_GetString(objv[2]), &e))
+        return sm_tcl_error(in, "IO", "%s", e.msg);
+    Tcl_SetObjResult(in, objv[2]);
+    return TCL_OK;
+}
+
+static int grid_info_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    Tcl_SetObjResult(in, grid_info(app->session->grid));
+    return TCL_OK;
+}
+
+static const sm_subcmd grid_subs[] = {
+    {"create", grid_create, 2, -1, "-blocks {BX BY BZ} ?-cells {X Y Z}? ?-periodic {0 0 0}? ?-stencil 7pt? ?-halo 1?"},
+    {"load", grid_load, 1, 1, "FILE"},
+    {"save", grid_save, 1, 1, "FILE"},
+    {"info", grid_info_cmd, 0, 0, ""},
+    {NULL, NULL, 0, 0, NULL},
+};
+
+/* ---- topo ---- */
+
+static int topo_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    sm_err e;
+    sm_topo *t = sm_topo_load(Tcl_GetString(objv[2]), &e);
+    if (!t) return load_err(in, &e);
+    if (app->solver) { sm_solver_free(app->solver); app->solver = NULL; }
+    sm_session_set_topo(app->session, t);
+    return after_change(app, in);
+}
+
+static int topo_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    sm_err e;
+    if (sm_topo_save(app->session->topo, Tcl_GetString(objv[2]), &e))
+        return sm_tcl_error(in, "IO", "%s", e.msg);
+    Tcl_SetObjResult(in, objv[2]);
+    return TCL_OK;
+}
+
+static int topo_info_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    Tcl_SetObjResult(in, topo_info(app->session->topo));
+    return TCL_OK;
+}
+
+static int topo_procs(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    const sm_topo *t = app->session->topo;
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    for (int p = 0; p < t->nprocs; p++) {
+        Tcl_Obj *d = Tcl_NewDictObj();
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("name", -1), Tcl_NewStringObj(t->procs[p].name, -1));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("type", -1),
+                       Tcl_NewStringObj(t->types[t->procs[p].type].name, -1));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("node", -1), Tcl_NewIntObj(t->procs[p].node));
+        Tcl_ListObjAppendElement(NULL, l, d);
+    }
+    Tcl_SetObjResult(in, l);
+    return TCL_OK;
+}
+
+/* topo state TYPE ?STATE|base?: query or select a DVFS state. */
+static int topo_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_session *s = app->session;
+    int ty = sm_topo_find_type(s->topo, Tcl_GetString(objv[2]));
+    if (ty < 0) return sm_tcl_error(in, "ARGS", "topo state: unknown type \"%s\"", Tcl_GetString(objv[2]));
+    if (objc == 4) {
+        const char *st = Tcl_GetString(objv[3]);
+        sm_topo *t = sm_topo_clone(s->topo);
+        if (sm_topo_set_state(t, ty, strcmp(st, "base") == 0 ? NULL : st)) {
+            sm_topo_free(t);
+            return sm_tcl_error(in, "ARGS", "topo state: type \"%s\" has no state \"%s\"",
+                                Tcl_GetString(objv[2]), st);
+        }
+        /* Same processors: keep the mapping, rebuild the cost model. */
+        int n = s->grid->ntasks;
+        int *map = sm_xmalloc(sizeof(int) * (size_t)n);
+        memcpy(map, sm_session_map(s), sizeof(int) * (size_t)n);
+        sm_session_set_topo(s, t);
+        sm_session_apply(s, map, "topo state");
+        free(map);
+        if (after_change(app, in) != TCL_OK) return TCL_ERROR;
+    }
+    const sm_type *T = &s->topo->types[ty];
+    Tcl_SetObjResult(in, Tcl_NewStringObj(T->state >= 0 ? T->state_names[T->state] : "base", -1));
+    return TCL_OK;
+}
+
+static const sm_subcmd topo_subs[] = {
+    {"load", topo_load, 1, 1, "FILE"},
+    {"save", topo_save, 1, 1, "FILE"},
+    {"info", topo_info_cmd, 0, 0, ""},
+    {"procs", topo_procs, 0, 0, ""},
+    {"state", topo_state, 1, 2, "TYPE ?STATE|base?"},
+    {NULL, NULL, 0, 0, NULL},
+};
+
+static int scenario_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    return sm_dispatch(cd, in, objc, objv, scenario_subs);
+}
+static int grid_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    return sm_dispatch(cd, in, objc, objv, grid_subs);
+}
+static int topo_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    return sm_dispatch(cd, in, objc, objv, topo_subs);
+}
+
+void sm_register_scenario_cmds(sm_app *app)
+{
+    Tcl_CreateObjCommand(app->interp, "scenario", scenario_cmd, app, NULL);
+    Tcl_CreateObjCommand(app->interp, "grid", grid_cmd, app, NULL);
+    Tcl_CreateObjCommand(app->interp, "topo", topo_cmd, app, NULL);
+}

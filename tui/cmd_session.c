@@ -1,0 +1,149 @@
+/* cmd_session.c - report, and session record|stop|replay. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "../core/report.h"
+#include "cmd.h"
+
+static int report_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_app *app = cd;
+    static const char *const fmts[] = {"text", "json", "csv", NULL};
+    int fmt = 0, i = 1;
+    const char *file = NULL;
+    if (i < objc && strcmp(Tcl_GetString(objv[i]), "-format") == 0) {
+        if (i + 1 >= objc) return sm_tcl_error(in, "ARGS", "report: -format needs a value");
+        if (Tcl_GetIndexFromObj(in, objv[i + 1], fmts, "format", 0, &fmt) != TCL_OK) {
+            Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+            return TCL_ERROR;
+        }
+        i += 2;
+    }
+    if (i < objc) file = Tcl_GetString(objv[i++]);
+    if (i < objc) {
+        Tcl_WrongNumArgs(in, 1, objv, "?-format text|json|csv? ?FILE?");
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    sm_app_record(app, objc, objv);
+    char *text = sm_report(app->session, (sm_report_format)fmt);
+    if (!file) {
+        Tcl_SetObjResult(in, Tcl_NewStringObj(text, -1));
+        free(text);
+        return TCL_OK;
+    }
+    sm_err e;
+    int rc = sm_write_file_atomic(file, text, strlen(text), &e);
+    free(text);
+    if (rc) return sm_tcl_error(in, "IO", "%s", e.msg);
+    Tcl_SetObjResult(in, Tcl_NewStringObj(file, -1));
+    return TCL_OK;
+}
+
+static int session_record(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    const char *file = Tcl_GetString(objv[2]);
+    FILE *f = fopen(file, "w");
+    if (!f) return sm_tcl_error(in, "IO", "%s: cannot open for writing", file);
+    if (app->record) fclose(app->record);
+    free(app->record_path);
+    app->record = f;
+    app->record_path = sm_xstrdup(file);
+    fprintf(f, "# stencilmap session, replay with: session replay %s\n", file);
+    fflush(f);
+    Tcl_SetObjResult(in, objv[2]);
+    return TCL_OK;
+}
+
+static int session_stop(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    if (!app->record) return sm_tcl_error(in, "STATE", "session stop: not recording");
+    fclose(app->record);
+    app->record = NULL;
+    Tcl_SetObjResult(in, Tcl_NewStringObj(app->record_path, -1));
+    free(app->record_path);
+    app->record_path = NULL;
+    return TCL_OK;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&t, &t) != 0) {}
+}
+
+/* Replays whole commands one at a time, redrawing in between. */
+static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    int delay = app->tui ? 300 : 0;
+    if (objc == 5) {
+        if (strcmp(Tcl_GetString(objv[3]), "-delay") != 0 ||
+            Tcl_GetIntFromObj(NULL, objv[4], &delay) != TCL_OK || delay < 0 || delay > 60000)
+            return sm_tcl_error(in, "ARGS", "session replay: expected FILE ?-delay MS? with MS in [0, 60000]");
+    } else if (objc != 3) {
+        return sm_tcl_error(in, "ARGS", "wrong # args: should be \"session replay FILE ?-delay MS?\"");
+    }
+    const char *file = Tcl_GetString(objv[2]);
+    sm_err e;
+    size_t len;
+    char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, &e);
+    if (!text) return sm_tcl_error(in, "LOAD", "%s", e.msg);
+    Tcl_DString cmd;
+    Tcl_DStringInit(&cmd);
+    int rc = TCL_OK, count = 0, depth = app->depth, line = 0;
+    app->depth = 0;
+    char *p = text;
+    while (*p && rc == TCL_OK) {
+        char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        Tcl_DStringAppend(&cmd, p, (int)n);
+        p += n;
+        line++;
+        if (!Tcl_CommandComplete(Tcl_DStringValue(&cmd))) continue;
+        const char *c = Tcl_DStringValue(&cmd);
+        while (*c == ' ' || *c == '\t') c++;
+        if (*c && *c != '\n' && *c != '#') {
+            rc = Tcl_EvalEx(in, Tcl_DStringValue(&cmd), -1, TCL_EVAL_GLOBAL);
+            count++;
+            if (rc == TCL_ERROR) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "\n    (replaying \"%s\" line %d)", file, line);
+                Tcl_AddErrorInfo(in, msg);
+            }
+            if (app->progress) app->progress(app);
+            if (delay) sleep_ms(delay);
+        }
+        Tcl_DStringSetLength(&cmd, 0);
+    }
+    app->depth = depth;
+    Tcl_DStringFree(&cmd);
+    free(text);
+    if (rc == TCL_OK) Tcl_SetObjResult(in, Tcl_NewIntObj(count));
+    return rc;
+}
+
+static const sm_subcmd session_subs[] = {
+    {"record", session_record, 1, 1, "FILE"},
+    {"stop", session_stop, 0, 0, ""},
+    {"replay", session_replay, 1, 3, "FILE ?-delay MS?"},
+    {NULL, NULL, 0, 0, NULL},
+};
+
+static int session_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_app *app = cd;
+    /* Session commands themselves are not recorded. */
+    app->depth++;
+    int rc = sm_dispatch(app, in, objc, objv, session_subs);
+    app->depth--;
+    return rc;
+}
+
+void sm_register_session_cmds(sm_app *app)
+{
+    Tcl_CreateObjCommand(app->interp, "report", report_cmd, app, NULL);
+    Tcl_CreateObjCommand(app->interp, "session", session_cmd, app, NULL);
+}

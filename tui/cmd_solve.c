@@ -1,0 +1,300 @@
+/* cmd_solve.c - solve NAME ?options?, the solver stepper, and hooks
+ * (on step|solved|changed). A run can be interrupted (SIGINT, or a key in
+ * the TUI) and keeps the best mapping found. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cmd.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static Tcl_Obj *objective_dict(const sm_eval *ev)
+{
+    Tcl_Obj *d = Tcl_NewDictObj();
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("energy", -1), Tcl_NewDoubleObj(ev->energy));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("time", -1), Tcl_NewDoubleObj(ev->time));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("feasible", -1), Tcl_NewIntObj(ev->feasible));
+    return d;
+}
+
+static void put_stats(Tcl_Obj *d, const sm_solver *s)
+{
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("solver", -1), Tcl_NewStringObj(s->ops->name, -1));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("status", -1), Tcl_NewStringObj(s->status, -1));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("iterations", -1), Tcl_NewWideIntObj(s->iteration));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("seconds", -1), Tcl_NewDoubleObj(s->seconds));
+    for (int i = 0; i < s->nstats; i++)
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(s->stats[i].key, -1),
+                       Tcl_NewDoubleObj(s->stats[i].value));
+}
+
+static Tcl_Obj *state_dict(const sm_solver *s)
+{
+    Tcl_Obj *d = Tcl_NewDictObj();
+    put_stats(d, s);
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("done", -1), Tcl_NewIntObj(s->done));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("last_move", -1), Tcl_NewStringObj(s->last_move, -1));
+    if (s->has_current)
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("current", -1), objective_dict(&s->current));
+    if (s->has_best)
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("best", -1), objective_dict(&s->best));
+    return d;
+}
+
+static sm_app *sigint_app;
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (sigint_app) sigint_app->interrupt = 1;
+}
+
+/* Step until done (or max units), running hooks and showing progress. */
+static int run(sm_app *app, Tcl_Interp *in, long long max)
+{
+    sm_solver *s = app->solver;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigint_app = app;
+    app->interrupt = 0;
+    sigaction(SIGINT, &sa, &old);
+    double last = now();
+    long long done = 0;
+    int rc = TCL_OK;
+    while (!s->done && done < max) {
+        long long chunk = app->hook_step ? 1 : 64;
+        if (chunk > max - done) chunk = max - done;
+        done += sm_solver_step(s, chunk);
+        if (app->hook_step) {
+            rc = Tcl_EvalObjEx(in, app->hook_step, TCL_EVAL_GLOBAL);
+            if (rc == TCL_BREAK) { sm_solver_stop(s); rc = TCL_OK; }
+            if (rc != TCL_OK) {
+                Tcl_AddErrorInfo(in, "\n    (\"on step\" hook)");
+                break;
+            }
+        }
+        if (app->interrupt) sm_solver_stop(s);
+        if (app->progress && now() - last > 0.05) {
+            app->progress(app);
+            last = now();
+        }
+    }
+    sigaction(SIGINT, &old, NULL);
+    sigint_app = NULL;
+    if (rc == TCL_OK && s->done && app->hook_solved) {
+        rc = Tcl_EvalObjEx(in, app->hook_solved, TCL_EVAL_GLOBAL);
+        if (rc == TCL_ERROR) Tcl_AddErrorInfo(in, "\n    (\"on solved\" hook)");
+    }
+    return rc;
+}
+
+static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], int first)
+{
+    const char *name = Tcl_GetString(objv[first]);
+    const sm_solver_ops *ops = sm_solver_find(name);
+    if (!ops) {
+        char list[512] = "";
+        const sm_solver_ops *const *all = sm_solver_list();
+        for (int i = 0; all[i]; i++) {
+            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, all[i]->name, sizeof list - strlen(list) - 1);
+        }
+        return sm_tcl_error(in, "ARGS", "unknown solver \"%s\" (expected %s)", name, list);
+    }
+    int argc = objc - first - 1;
+    if (argc % 2)
+        return sm_tcl_error(in, "ARGS", "%s: options come in pairs: -option value", name);
+    const char **argv = sm_xmalloc(sizeof(char *) * (size_t)(argc + 1));
+    for (int i = 0; i < argc; i++) argv[i] = Tcl_GetString(objv[first + 1 + i]);
+    sm_err e;
+    sm_session *ss = app->session;
+    sm_solver *s = sm_solver_new(ops, ss->grid, ss->topo, &ss->model, sm_session_map(ss),
+                                 argc, argv, &e);
+    free(argv);
+    if (!s) return sm_tcl_error(in, "ARGS", "%s", e.msg);
+    sm_solver_free(app->solver);
+    app->solver = s;
+    return TCL_OK;
+}
+
+static int apply_best(sm_app *app, Tcl_Interp *in)
+{
+    sm_solver *s = app->solver;
+    if (!s->has_best) return sm_tcl_error(in, "SOLVER", "%s: no mapping found yet", s->ops->name);
+    char label[96];
+    snprintf(label, sizeof label, "solve %s", s->ops->name);
+    if (sm_session_apply(app->session, s->best_map, label) > 0 && sm_app_changed(app) != TCL_OK)
+        return TCL_ERROR;
+    return TCL_OK;
+}
+
+static int solve_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_app *app = cd;
+    if (objc < 2) {
+        Tcl_WrongNumArgs(in, 1, objv, "NAME ?-option value ...?");
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    sm_app_record(app, objc, objv);
+    app->depth++;
+    int rc = start(app, in, objc, objv, 1);
+    if (rc == TCL_OK) rc = run(app, in, (long long)9e18);
+    if (rc == TCL_OK) rc = apply_best(app, in);
+    if (rc == TCL_OK) {
+        sm_eval ev;
+        sm_cost_eval(app->session->cost, &ev);
+        Tcl_Obj *d = sm_eval_dict(&ev);
+        put_stats(d, app->solver);
+        Tcl_SetObjResult(in, d);
+    }
+    app->depth--;
+    return rc;
+}
+
+static int need_solver(sm_app *app, Tcl_Interp *in)
+{
+    if (app->solver) return TCL_OK;
+    return sm_tcl_error(in, "STATE", "no solver: use \"solver start NAME\" first");
+}
+
+static int solver_start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    if (start(app, in, objc, objv, 2)) return TCL_ERROR;
+    Tcl_SetObjResult(in, state_dict(app->solver));
+    return TCL_OK;
+}
+
+static int solver_step(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    if (need_solver(app, in)) return TCL_ERROR;
+    Tcl_WideInt n = 1;
+    if (objc == 3 && (Tcl_GetWideIntFromObj(NULL, objv[2], &n) != TCL_OK || n < 1))
+        return sm_tcl_error(in, "ARGS", "solver step: expected a positive count, got \"%s\"",
+                            Tcl_GetString(objv[2]));
+    if (run(app, in, n)) return TCL_ERROR;
+    Tcl_SetObjResult(in, state_dict(app->solver));
+    return TCL_OK;
+}
+
+static int solver_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    if (need_solver(app, in) || run(app, in, (long long)9e18)) return TCL_ERROR;
+    Tcl_SetObjResult(in, state_dict(app->solver));
+    return TCL_OK;
+}
+
+static int solver_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    if (need_solver(app, in)) return TCL_ERROR;
+    Tcl_SetObjResult(in, state_dict(app->solver));
+    return TCL_OK;
+}
+
+static int solver_stop(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    if (need_solver(app, in)) return TCL_ERROR;
+    sm_solver_stop(app->solver);
+    Tcl_SetObjResult(in, state_dict(app->solver));
+    return TCL_OK;
+}
+
+static int solver_apply(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    if (need_solver(app, in) || apply_best(app, in)) return TCL_ERROR;
+    sm_eval ev;
+    sm_cost_eval(app->session->cost, &ev);
+    Tcl_SetObjResult(in, sm_eval_dict(&ev));
+    return TCL_OK;
+}
+
+static int solver_list(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)app; (void)objc; (void)objv;
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    const sm_solver_ops *const *all = sm_solver_list();
+    for (int i = 0; all[i]; i++) Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(all[i]->name, -1));
+    Tcl_SetObjResult(in, l);
+    return TCL_OK;
+}
+
+/* solver options NAME: the declared options with defaults and help. */
+static int solver_options(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)app; (void)objc;
+    const sm_solver_ops *ops = sm_solver_find(Tcl_GetString(objv[2]));
+    if (!ops) return sm_tcl_error(in, "ARGS", "unknown solver \"%s\"", Tcl_GetString(objv[2]));
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    for (int i = 0; ops->opts[i].name; i++) {
+        const sm_opt_spec *o = &ops->opts[i];
+        Tcl_Obj *d = Tcl_NewDictObj();
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("name", -1), Tcl_ObjPrintf("-%s", o->name));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("default", -1), Tcl_NewStringObj(o->def ? o->def : "", -1));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("choices", -1), Tcl_NewStringObj(o->choices ? o->choices : "", -1));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("help", -1), Tcl_NewStringObj(o->help ? o->help : "", -1));
+        Tcl_ListObjAppendElement(NULL, l, d);
+    }
+    Tcl_SetObjResult(in, l);
+    return TCL_OK;
+}
+
+static const sm_subcmd solver_subs[] = {
+    {"start", solver_start, 1, -1, "NAME ?-option value ...?"},
+    {"step", solver_step, 0, 1, "?N?"},
+    {"run", solver_run, 0, 0, ""},
+    {"state", solver_state, 0, 0, ""},
+    {"stop", solver_stop, 0, 0, ""},
+    {"apply", solver_apply, 0, 0, ""},
+    {"list", solver_list, 0, 0, ""},
+    {"options", solver_options, 1, 1, "NAME"},
+    {NULL, NULL, 0, 0, NULL},
+};
+
+static int solver_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    return sm_dispatch(cd, in, objc, objv, solver_subs);
+}
+
+static int on_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_app *app = cd;
+    static const char *const events[] = {"step", "solved", "changed", NULL};
+    if (objc < 2 || objc > 3) {
+        Tcl_WrongNumArgs(in, 1, objv, "step|solved|changed ?SCRIPT?");
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    int idx;
+    if (sm_get_opt_index(in, objv[1], events, &idx)) return TCL_ERROR;
+    Tcl_Obj **slot = idx == 0 ? &app->hook_step : idx == 1 ? &app->hook_solved : &app->hook_changed;
+    if (objc == 3) {
+        sm_app_record(app, objc, objv);
+        if (*slot) Tcl_DecrRefCount(*slot);
+        *slot = NULL;
+        if (Tcl_GetCharLength(objv[2]) > 0) {
+            *slot = objv[2];
+            Tcl_IncrRefCount(*slot);
+        }
+    }
+    Tcl_SetObjResult(in, *slot ? *slot : Tcl_NewObj());
+    return TCL_OK;
+}
+
+void sm_register_solve_cmds(sm_app *app)
+{
+    Tcl_CreateObjCommand(app->interp, "solve", solve_cmd, app, NULL);
+    Tcl_CreateObjCommand(app->interp, "solver", solver_cmd, app, NULL);
+    Tcl_CreateObjCommand(app->interp, "on", on_cmd, app, NULL);
+}
