@@ -251,8 +251,8 @@ static void finish(const sm_cost *c, sm_eval *o)
     o->energy_static = c->stat;
     double pid = m->unused_idle ? c->pidle_all : c->pidle_used;
     o->energy_idle = o->time * pid - c->idle_comp;
-    if (o->energy_idle < 0 && o->energy_idle > -1e-12 * (o->time * pid + 1))
-        o->energy_idle = 0;
+    /* Cancellation leaves dust where every counted processor is busy. */
+    if (fabs(o->energy_idle) <= 1e-12 * o->time * pid) o->energy_idle = 0;
     o->energy_comm_intra = c->comm_intra;
     o->energy_comm_inter = c->comm_inter;
     o->energy_comm = c->comm_intra + c->comm_inter;

@@ -235,8 +235,33 @@ static int64_t lower_bound(const sm_pairmu *pairs, int n, int nprocs)
     return lb;
 }
 
+static int cmp_pq(const void *a, const void *b)
+{
+    const sm_pairmu *x = a, *y = b;
+    int xp = x->p < x->q ? x->p : x->q, yp = y->p < y->q ? y->p : y->q;
+    int xq = x->p < x->q ? x->q : x->p, yq = y->p < y->q ? y->q : y->p;
+    if (xp != yp) return xp - yp;
+    return xq - yq;
+}
+
+static int64_t build(const sm_pairmu *pairs, int n, int nprocs,
+                     sm_schedule *out, int64_t *lower);
+
+/* The schedule depends on the multigraph only, not on the order in which
+ * its pairs are listed: sort a copy first. */
 int64_t sm_schedule_build(const sm_pairmu *pairs, int n, int nprocs,
                           sm_schedule *out, int64_t *lower)
+{
+    sm_pairmu *v = sm_xmalloc(sizeof(sm_pairmu) * (size_t)(n ? n : 1));
+    memcpy(v, pairs, sizeof(sm_pairmu) * (size_t)n);
+    qsort(v, (size_t)n, sizeof(sm_pairmu), cmp_pq);
+    int64_t r = build(v, n, nprocs, out, lower);
+    free(v);
+    return r;
+}
+
+static int64_t build(const sm_pairmu *pairs, int n, int nprocs,
+                     sm_schedule *out, int64_t *lower)
 {
     if (out) memset(out, 0, sizeof *out);
     int act[5], na = 0;

@@ -1,0 +1,86 @@
+/* testutil.h - shared helpers for the cmocka unit tests. */
+#ifndef SM_TESTUTIL_H
+#define SM_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../core/cost.h"
+#include "../../core/fill.h"
+#include "../../core/grid.h"
+#include "../../core/grid_json.h"
+#include "../../core/topo.h"
+
+#define BLOCK_CELLS 262144.0
+#define MSG_CELLS 4096.0
+
+static inline sm_grid *tu_grid(int bx, int by, int bz, int px, int py, int pz,
+                               sm_stencil st)
+{
+    sm_grid_spec s;
+    sm_grid_spec_default(&s);
+    int b[3] = {bx, by, bz}, p[3] = {px, py, pz};
+    for (int a = 0; a < 3; a++) {
+        s.blocks[a] = b[a];
+        s.periodic[a] = p[a];
+        s.cells[a] = (a == 2 && (st == SM_ST_5PT || st == SM_ST_9PT)) ? 1 : 64LL * b[a];
+    }
+    s.stencil = st;
+    sm_err e;
+    sm_grid *g = sm_grid_build(&s, &e);
+    if (!g) fail_msg("grid: %s", e.msg);
+    return g;
+}
+
+static inline sm_topo *tu_topo_text(const char *text)
+{
+    sm_err e;
+    sm_topo *t = sm_topo_parse_text(text, strlen(text), "test.json", &e);
+    if (!t) fail_msg("topology: %s", e.msg);
+    return t;
+}
+
+/* The thesis's single-node machine with the given processor kinds, e.g.
+ * "cpu gpu gpu". */
+static inline sm_topo *tu_thesis(const char *kinds)
+{
+    char procs[2048] = "", buf[128];
+    int n = 0, nc = 0, ng = 0;
+    char tmp[256];
+    snprintf(tmp, sizeof tmp, "%s", kinds);
+    for (char *k = strtok(tmp, " "); k; k = strtok(NULL, " ")) {
+        int gpu = strcmp(k, "gpu") == 0;
+        snprintf(buf, sizeof buf, "%s{\"name\":\"%s%d\",\"type\":\"%s\",\"node\":0}",
+                 n ? "," : "", k, gpu ? ng++ : nc++, k);
+        strcat(procs, buf);
+        n++;
+    }
+    char *text = malloc(8192);
+    snprintf(text, 8192,
+             "{\"format\":\"stencilmap/topology\",\"version\":1,"
+             "\"types\":{\"cpu\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g,\"p0\":90,\"p_idle\":10},"
+             "\"gpu\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g,\"p0\":74,\"p_idle\":30}},"
+             "\"processors\":[%s],\"network\":{\"kind\":\"single\"},"
+             "\"links\":{\"intra\":{\"*\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g}}}}",
+             218e-6 / BLOCK_CELLS, 7645e-6 / BLOCK_CELLS, 28e-6 / BLOCK_CELLS,
+             1443e-6 / BLOCK_CELLS, procs, 4e-6 / MSG_CELLS, 55768e-6 / MSG_CELLS);
+    sm_topo *t = tu_topo_text(text);
+    free(text);
+    return t;
+}
+
+static inline void tu_assert_close(double a, double b, double rel, const char *what)
+{
+    double m = fmax(fabs(a), fabs(b));
+    if (fabs(a - b) > rel * m + 1e-300)
+        fail_msg("%s: %.17g vs %.17g (rel %.3g)", what, a, b, m ? fabs(a - b) / m : 0);
+}
+
+#endif
