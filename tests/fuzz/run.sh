@@ -1,0 +1,24 @@
+#!/bin/sh
+# run.sh SECONDS - builds each loader's libFuzzer target with clang
+# (AddressSanitizer + UBSan) and runs it for SECONDS on a copy of its seed
+# corpus. New crashing inputs are left in tests/fuzz/work/; add them to the
+# corpus once fixed so `make check` replays them.
+set -e
+secs=${1:-60}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang)"; exit 1; }
+mkdir -p tests/fuzz/work
+src="core/*.c"
+for t in tests/fuzz/fuzz_*.c; do
+    name=$(basename "$t" .c)
+    corpus=tests/fuzz/corpus/${name#fuzz_}
+    work=tests/fuzz/work/${name#fuzz_}
+    mkdir -p "$work"
+    cp "$corpus"/* "$work"/ 2>/dev/null || true
+    clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
+        -o tests/fuzz/work/$name "$t" $src -lcjson -lm
+    echo "== $name: ${secs}s"
+    (cd tests/fuzz/work && ./$name -max_total_time="$secs" -max_len=65536 -timeout=10 \
+        -artifact_prefix="$name-" "${name#fuzz_}" 2>&1 | tail -3)
+done
