@@ -49,14 +49,7 @@ static void lb_step(sm_solver *s)
     snprintf(s->last_move, sizeof s->last_move, "place block %d on %s", u,
              s->topo->procs[st->proc].name);
     if (st->next == s->grid->ntasks) {
-        sm_cost *c = sm_cost_new(s->grid, s->topo, &s->model, st->map);
-        sm_eval ev;
-        sm_cost_eval(c, &ev);
-        sm_cost_free(c);
-        s->current = ev;
-        s->has_current = 1;
-        sm_solver_offer(s, st->map, &ev);
-        s->done = 1;
+        sm_solver_finish_with(s, st->map);
     }
     sm_solver_set_stat(s, "placed", st->next);
 }

@@ -9,6 +9,11 @@
 
 static const sm_solver_ops *const registry[] = {
     &sm_solver_lb,
+    &sm_solver_dm,
+    &sm_solver_mm,
+    &sm_solver_na,
+    &sm_solver_proportional,
+    &sm_solver_ilp,
     NULL,
 };
 
@@ -217,4 +222,19 @@ void sm_solver_set_stat(sm_solver *s, const char *key, double v)
         snprintf(s->stats[s->nstats].key, sizeof s->stats[0].key, "%s", key);
         s->stats[s->nstats++].value = v;
     }
+}
+
+void sm_solver_evaluate(const sm_solver *s, const int *map, sm_eval *ev)
+{
+    sm_cost *c = sm_cost_new(s->grid, s->topo, &s->model, map);
+    sm_cost_eval(c, ev);
+    sm_cost_free(c);
+}
+
+void sm_solver_finish_with(sm_solver *s, const int *map)
+{
+    sm_solver_evaluate(s, map, &s->current);
+    s->has_current = 1;
+    sm_solver_offer(s, map, &s->current);
+    s->done = 1;
 }

@@ -73,6 +73,12 @@ struct sm_solver {
     sm_stat stats[16];
     double seconds;             /* time spent in step() */
     void *priv;
+
+    /* Set by the caller: long steps (the ILP) poll the interrupt flag and
+     * call progress a few times a second. */
+    volatile int *interrupt;
+    void (*progress)(sm_solver *s, void *ctx);
+    void *progress_ctx;
 };
 
 const sm_solver_ops *sm_solver_find(const char *name);
@@ -99,7 +105,13 @@ const char *sm_opt_str(const sm_solver *s, const char *name);
  * Returns 1 when it became the best. */
 int sm_solver_offer(sm_solver *s, const int *map, const sm_eval *ev);
 void sm_solver_set_stat(sm_solver *s, const char *key, double v);
+/* A constructive solver's last step: evaluate its complete mapping, make
+ * it current and best, and finish. */
+void sm_solver_finish_with(sm_solver *s, const int *map);
+/* Evaluate a complete mapping under the solver's model. */
+void sm_solver_evaluate(const sm_solver *s, const int *map, sm_eval *ev);
 
-extern const sm_solver_ops sm_solver_lb;
+extern const sm_solver_ops sm_solver_lb, sm_solver_dm, sm_solver_mm, sm_solver_na,
+    sm_solver_proportional, sm_solver_ilp;
 
 #endif

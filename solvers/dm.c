@@ -1,0 +1,28 @@
+/* dm.c - Degree Minimisation: every block starts with its full degree,
+ * which drops as its neighbours are placed; the next block is always the
+ * one of least remaining degree (lowest id on ties), so processors grow
+ * from the grid's boundary inward without leaving isolated holes. */
+#include "greedy.h"
+
+static long by_remaining_degree(const sm_greedy *g, int u)
+{
+    return (long)g->unmapped_nbrs[u];
+}
+
+static int pick(const sm_greedy *g) { return sm_greedy_argmin(g, by_remaining_degree); }
+
+static const sm_opt_spec opts[] = {
+    SM_GREEDY_OPTS,
+    {NULL, 0, NULL, NULL, 0, 0, NULL},
+};
+
+static int init(sm_solver *s, sm_err *e)
+{
+    (void)e;
+    return sm_greedy_init(s, pick, 0);
+}
+
+const sm_solver_ops sm_solver_dm = {
+    "dm", "Degree Minimisation: least remaining degree first",
+    opts, init, sm_greedy_step, sm_greedy_release,
+};
