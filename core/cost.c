@@ -50,6 +50,9 @@ static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
         c->comm_inter += s * eta;
     }
     c->comm_energy[ps] += s * eta;
+    /* Running sums drift; where nothing is left they are exactly zero. */
+    if (c->edges_intra == 0) c->comm_intra = 0;
+    if (c->edges_inter == 0) c->comm_inter = 0;
     c->deg[ps] += s * k;
     c->deg[pd] += s * k;
     c->deg1[ps] += s;

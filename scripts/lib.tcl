@@ -30,3 +30,28 @@ proc ::stencilmap::with_model {opts script} {
     model configure {*}$saved
     return -options $opt $res
 }
+
+# sweep SOLVER DEADLINES ?solver options?: run the solver from the same
+# starting mapping at each deadline; returns one dict per deadline (the
+# eval dict plus deadline, status and seconds). The session's mapping and
+# model are restored afterwards.
+proc ::stencilmap::sweep {solver deadlines args} {
+    set saved_model [model configure]
+    close [file tempfile start .json]
+    map save $start
+    set rows {}
+    try {
+        foreach d $deadlines {
+            map load $start
+            model configure -deadline $d
+            set r [solve $solver {*}$args]
+            dict set r deadline $d
+            lappend rows $r
+        }
+    } finally {
+        model configure {*}$saved_model
+        map load $start
+        file delete $start
+    }
+    return $rows
+}

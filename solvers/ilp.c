@@ -31,7 +31,7 @@ typedef struct {
     int *map;
     sm_solver *s;
     double warm_energy;
-    int aborted_by_user, timed_out;
+    int aborted_by_user, timed_out, hopeless;
 } ilp_state;
 
 static const sm_opt_spec opts[] = {
@@ -173,6 +173,11 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
     for (int p = 0; p < P; p++) speed += 1.0 / sm_type_params(&t->types[t->procs[p].type])->time_per_cell;
     double tlo = total / speed;
     double thi = m->has_deadline ? m->deadline * (1 + 1e-9) : big;
+    /* Not even a perfect balance meets the deadline. */
+    if (thi < tlo) {
+        thi = tlo;
+        st->hopeless = 1;
+    }
     st->Tcol = new_col(lp, tlo, thi, 0, "T");
     st->Ccol = new_col(lp, tlo, thi, 0, "C");
     st->Rcol = new_col(lp, 0, big, 0, "R");
@@ -425,7 +430,7 @@ static void step(sm_solver *s)
     /* Warm start: only strictly better mappings are worth exploring. */
     if (s->has_best && s->best.feasible)
         set_break_at_value(lp, -1e30), set_obj_bound(lp, s->best.energy * (1 - 1e-9));
-    int rc = solve(lp);
+    int rc = st->hopeless ? INFEASIBLE : solve(lp);
     if (rc == OPTIMAL || rc == PRESOLVED || rc == SUBOPTIMAL) {
         read_map(st, lp->best_solution + lp->rows);
         sm_eval ev;
@@ -435,7 +440,7 @@ static void step(sm_solver *s)
     const char *status;
     if (st->aborted_by_user) status = s->has_best ? "stopped: feasible" : "stopped";
     else if (st->timed_out || rc == SUBOPTIMAL) status = s->has_best ? "timeout: feasible with gap" : "timeout";
-    else if (rc == OPTIMAL || rc == PRESOLVED) status = "optimal";
+    else if (rc == OPTIMAL || rc == PRESOLVED) status = s->best.feasible ? "optimal" : "infeasible";
     else if (rc == INFEASIBLE) status = s->has_best && s->best.feasible ? "optimal" : "infeasible";
     else status = "error";
     snprintf(s->status, sizeof s->status, "%s", status);

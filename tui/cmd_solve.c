@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "cmd.h"
 
 static double now(void)
@@ -89,11 +90,29 @@ static int run(sm_app *app, Tcl_Interp *in, long long max)
     }
     sigaction(SIGINT, &old, NULL);
     sigint_app = NULL;
+    if (!app->progress && isatty(2) && s->nstats && s->seconds > 0.5) fputs("\n", stderr);
     if (rc == TCL_OK && s->done && app->hook_solved) {
         rc = Tcl_EvalObjEx(in, app->hook_solved, TCL_EVAL_GLOBAL);
         if (rc == TCL_ERROR) Tcl_AddErrorInfo(in, "\n    (\"on solved\" hook)");
     }
     return rc;
+}
+
+/* Progress inside a long step (the ILP): the TUI redraws; a batch run on a
+ * terminal gets one status line on stderr. */
+static void solver_progress(sm_solver *s, void *ctx)
+{
+    sm_app *app = ctx;
+    if (app->progress) {
+        app->progress(app);
+        return;
+    }
+    if (!isatty(2)) return;
+    fprintf(stderr, "\r%s: %s", s->ops->name, s->status);
+    for (int i = 0; i < s->nstats; i++)
+        fprintf(stderr, "  %s %.6g", s->stats[i].key, s->stats[i].value);
+    fprintf(stderr, "\033[K");
+    fflush(stderr);
 }
 
 static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], int first)
@@ -120,6 +139,9 @@ static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], i
                                  argc, argv, &e);
     free(argv);
     if (!s) return sm_tcl_error(in, "ARGS", "%s", e.msg);
+    s->interrupt = &app->interrupt;
+    s->progress = solver_progress;
+    s->progress_ctx = app;
     sm_solver_free(app->solver);
     app->solver = s;
     return TCL_OK;
