@@ -13,6 +13,7 @@ static const sm_solver_ops *const registry[] = {
     &sm_solver_mm,
     &sm_solver_na,
     &sm_solver_proportional,
+    &sm_solver_rcb,
     &sm_solver_ilp,
     NULL,
 };
