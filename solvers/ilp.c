@@ -182,8 +182,12 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
     double total = 0, speed = 0;
     for (int u = 0; u < n; u++) total += (double)g->task_cells[u];
     for (int p = 0; p < P; p++) speed += 1.0 / sm_type_params(&t->types[t->procs[p].type])->time_per_cell;
+    /* Times are modelled in units of tlo (the perfectly balanced
+     * makespan), so T and C are of order one and lp_solve stays accurate. */
     double tlo = total / speed;
-    double thi = m->has_deadline ? m->deadline * (1 + 1e-9) : big;
+    double TS = 1.0 / tlo;
+    double thi = m->has_deadline ? m->deadline * (1 + 1e-9) * TS : big;
+    tlo = 1.0;
     /* Not even a perfect balance meets the deadline. */
     if (thi < tlo) {
         thi = tlo;
@@ -207,7 +211,7 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
             obj[c] = (double)g->task_cells[u] *
                      (pa->energy_per_cell + (pa->p0 - pa->p_idle) * pa->time_per_cell);
         }
-    obj[st->Tcol] = pid;
+    obj[st->Tcol] = pid / TS;
     set_add_rowmode(lp, TRUE);
     int cols[64];
     double val[64];
@@ -225,7 +229,7 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
         const sm_params *pa = sm_type_params(&t->types[t->procs[p].type]);
         int k = 0;
         for (int u = 0; u < n; u++)
-            if (st->x[u * P + p]) { rc[k] = st->x[u * P + p]; rv[k++] = pa->time_per_cell * (double)g->task_cells[u]; }
+            if (st->x[u * P + p]) { rc[k] = st->x[u * P + p]; rv[k++] = pa->time_per_cell * (double)g->task_cells[u] * TS; }
         rc[k] = st->Ccol;
         rv[k++] = -1;
         add_constraintex(lp, k, rv, rc, LE, 0);
@@ -237,7 +241,7 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
         }
     }
     /* T against compute and communication. */
-    double theta = m->round_time;
+    double theta = m->round_time * TS;
     if (m->overlap) {
         cols[0] = st->Ccol; val[0] = 1; cols[1] = st->Tcol; val[1] = -1;
         add_constraintex(lp, 2, val, cols, LE, 0);
@@ -270,8 +274,8 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
             double tp, ep;
             sm_topo_link(t, 0, 1, &tp, &ep);
             double K = 0;
-            if (st->cuv[i]) K += (double)sm_quanta((double)st->cuv[i] * tp, theta);
-            if (st->cvu[i]) K += (double)sm_quanta((double)st->cvu[i] * tp, theta);
+            if (st->cuv[i]) K += (double)sm_quanta((double)st->cuv[i] * tp, m->round_time);
+            if (st->cvu[i]) K += (double)sm_quanta((double)st->cvu[i] * tp, m->round_time);
             int z = base;
             obj[z] = (double)(st->cuv[i] + st->cvu[i]) * ep;
             for (int p = 0; p < P; p++) {
@@ -311,8 +315,8 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
                     }
                     obj[c] = (double)st->cuv[i] * epq + (double)st->cvu[i] * eqp;
                     double K = 0;
-                    if (st->cuv[i]) K += (double)sm_quanta((double)st->cuv[i] * tpq, theta);
-                    if (st->cvu[i]) K += (double)sm_quanta((double)st->cvu[i] * tqp, theta);
+                    if (st->cuv[i]) K += (double)sm_quanta((double)st->cuv[i] * tpq, m->round_time);
+                    if (st->cvu[i]) K += (double)sm_quanta((double)st->cvu[i] * tqp, m->round_time);
                     DEG_ADD(p, c, K);
                     DEG_ADD(q, c, K);
                     c++;
@@ -438,10 +442,20 @@ static void step(sm_solver *s)
     put_abortfunc(lp, on_abort, st);
     put_msgfunc(lp, on_msg, st, MSG_MILPBETTER | MSG_MILPFEASIBLE);
     set_bb_floorfirst(lp, BRANCH_CEILING);
-    /* Warm start: only strictly better mappings are worth exploring. */
-    if (s->has_best && s->best.feasible)
-        set_break_at_value(lp, -1e30), set_obj_bound(lp, s->best.energy * (1 - 1e-9));
+    /* Warm start: only strictly better mappings are worth exploring. The
+     * cutoff is an explicit row (objective <= warm energy): lp_solve's own
+     * bound setting ends in accuracy errors on these models. */
+    int cut_row = 0;
+    if (s->has_best && s->best.feasible) {
+        int nc = get_Ncolumns(lp);
+        REAL *row = sm_xcalloc((size_t)nc + 1, sizeof(REAL));
+        for (int c = 1; c <= nc; c++) row[c] = get_mat(lp, 0, c);
+        add_constraint(lp, row, LE, s->best.energy * (1 - 1e-7));
+        free(row);
+        cut_row = get_Nrows(lp);
+    }
     int rc = st->hopeless ? INFEASIBLE : solve(lp);
+    if (cut_row) del_constraint(lp, cut_row);
     if (rc == OPTIMAL || rc == PRESOLVED || rc == SUBOPTIMAL) {
         read_map(st, lp->best_solution + lp->rows);
         sm_eval ev;
@@ -453,7 +467,11 @@ static void step(sm_solver *s)
     else if (st->timed_out || rc == SUBOPTIMAL) status = s->has_best ? "timeout: feasible with gap" : "timeout";
     else if (rc == OPTIMAL || rc == PRESOLVED) status = s->best.feasible ? "optimal" : "infeasible";
     else if (rc == INFEASIBLE) status = s->has_best && s->best.feasible ? "optimal" : "infeasible";
-    else status = "error";
+    else {
+        static char buf[48];
+        snprintf(buf, sizeof buf, "error (lp_solve status %d)", rc);
+        status = buf;
+    }
     snprintf(s->status, sizeof s->status, "%s", status);
     report(st);
     if (strcmp(status, "optimal") == 0) sm_solver_set_stat(s, "gap", 0);
