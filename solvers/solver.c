@@ -15,6 +15,7 @@ static const sm_solver_ops *const registry[] = {
     &sm_solver_proportional,
     &sm_solver_rcb,
     &sm_solver_ilp,
+    &sm_solver_tabu,
     NULL,
 };
 

@@ -1,0 +1,342 @@
+/* tabu.c - Task Movement, the tabu search of SPEC 4 (tabu), on the
+ * incremental cost model.
+ *
+ * Neighbourhoods: move (one block to another processor), swap (two blocks
+ * on different processors) and edge move (both ends of a task edge to one
+ * other processor). Each step samples -candidates moves from each, mostly
+ * around cut edges (where moves can pay) and some at random (for load and
+ * for emptying processors); every candidate is applied, scored and undone
+ * incrementally, so a step costs its sample size times a block's degree.
+ * A move is tabu only if all its attributes are: "block u leaves p" and
+ * "block u joins q"; after u moves a -> b, joining a is tabu for
+ * -tenure-add steps and leaving b for -tenure-remove. Aspiration admits a
+ * tabu move that beats the best. Scores: deadline and memory violation
+ * first, then energy, then time. Under the colouring rounds model the
+ * search scores with the incremental lower bound and the accepted mapping
+ * is evaluated with the exact schedule. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/fill.h"
+#include "solver.h"
+
+typedef struct {
+    double violation, energy, time;
+} score;
+
+typedef struct {
+    int kind;        /* 0 move, 1 swap, 2 edge move */
+    int u, v, p, q;  /* blocks and destination processors */
+} cand;
+
+typedef struct {
+    sm_cost *c;
+    int n, P;
+    int *join_until, *leave_until; /* n x P iteration stamps */
+    long long *qadd, *qrem;        /* expiry queues for the list size */
+    int qadd_head, qadd_tail, qrem_head, qrem_tail, qcap;
+    unsigned long long rng;
+    int ncand;
+    int colouring;
+    score best_score;
+    long long it;
+} tabu_state;
+
+static const sm_opt_spec opts[] = {
+    {"iters", SM_OPT_INT, "1000", NULL, 1, 1e9, "iterations (one per step)"},
+    {"tenure-add", SM_OPT_INT, "12", NULL, 0, 1e6, "steps a block may not rejoin the processor it left"},
+    {"tenure-remove", SM_OPT_INT, "5", NULL, 0, 1e6, "steps a block may not leave the processor it joined"},
+    {"candidates", SM_OPT_INT, "48", NULL, 1, 1e6, "moves sampled per neighbourhood per step"},
+    {"seed", SM_OPT_INT, "1", NULL, 0, 9.2e18, "random seed"},
+    {"from", SM_OPT_ENUM, "best", "best|heuristics|current", 0, 0,
+     "start: best of lb/dm/mm/na and rcb; heuristics: lb/dm/mm/na only; or the current mapping"},
+    {NULL, 0, NULL, NULL, 0, 0, NULL},
+};
+
+static score score_of(const sm_solver *s, const sm_cost *c, const sm_eval *ev)
+{
+    score r;
+    r.violation = (double)c->mem_over;
+    if (s->model.has_deadline && ev->time > s->model.deadline * (1 + 1e-9))
+        r.violation += (ev->time - s->model.deadline) / s->model.deadline;
+    r.energy = ev->energy;
+    r.time = ev->time;
+    return r;
+}
+
+static int better(const score *a, const score *b)
+{
+    if (a->violation != b->violation) return a->violation < b->violation;
+    double tol = 1e-12 * (fabs(a->energy) + fabs(b->energy));
+    if (a->energy < b->energy - tol) return 1;
+    if (a->energy > b->energy + tol) return 0;
+    return a->time < b->time;
+}
+
+static unsigned rnd(tabu_state *t, unsigned n) { return (unsigned)(sm_rand_next(&t->rng) % n); }
+
+static int random_cut_edge(tabu_state *t, const sm_grid *g)
+{
+    for (int tries = 0; tries < 64 && g->nedges; tries++) {
+        int e = (int)rnd(t, (unsigned)g->nedges);
+        if (t->c->map[g->edges[e].src] != t->c->map[g->edges[e].dst]) return e;
+    }
+    return -1;
+}
+
+static void apply(sm_cost *c, const cand *m)
+{
+    if (m->kind == 0) sm_cost_move(c, m->u, m->p);
+    else if (m->kind == 1) sm_cost_swap(c, m->u, m->v);
+    else { sm_cost_move(c, m->u, m->p); sm_cost_move(c, m->v, m->p); }
+}
+
+/* Undo, given where the blocks were. */
+static void undo(sm_cost *c, const cand *m, int pu, int pv)
+{
+    if (m->kind == 0) sm_cost_move(c, m->u, pu);
+    else if (m->kind == 1) sm_cost_swap(c, m->u, m->v);
+    else { sm_cost_move(c, m->v, pv); sm_cost_move(c, m->u, pu); }
+}
+
+static int is_tabu(const tabu_state *t, const cand *m)
+{
+    const int *map = t->c->map;
+    long long it = t->it;
+    int P = t->P;
+#define LEAVE(b, p) (t->leave_until[(size_t)(b) * P + (p)] > it)
+#define JOIN(b, p) (t->join_until[(size_t)(b) * P + (p)] > it)
+    if (m->kind == 0) return LEAVE(m->u, map[m->u]) && JOIN(m->u, m->p);
+    if (m->kind == 1)
+        return LEAVE(m->u, map[m->u]) && JOIN(m->u, map[m->v]) && LEAVE(m->v, map[m->v]) &&
+               JOIN(m->v, map[m->u]);
+    return LEAVE(m->u, map[m->u]) && JOIN(m->u, m->p) && LEAVE(m->v, map[m->v]) && JOIN(m->v, m->p);
+#undef LEAVE
+#undef JOIN
+}
+
+static void push_expiry(tabu_state *t, long long *q, int *tail, long long v)
+{
+    q[*tail % t->qcap] = v;
+    (*tail)++;
+}
+
+static void make_tabu(sm_solver *s, tabu_state *t, int b, int from, int to)
+{
+    long long ta = sm_opt_int(s, "tenure-add"), tr = sm_opt_int(s, "tenure-remove");
+    t->join_until[(size_t)b * t->P + from] = (int)(t->it + 1 + ta);
+    t->leave_until[(size_t)b * t->P + to] = (int)(t->it + 1 + tr);
+    push_expiry(t, t->qadd, &t->qadd_tail, t->it + 1 + ta);
+    push_expiry(t, t->qrem, &t->qrem_tail, t->it + 1 + tr);
+}
+
+static int tabu_size(tabu_state *t)
+{
+    while (t->qadd_head < t->qadd_tail && t->qadd[t->qadd_head % t->qcap] <= t->it) t->qadd_head++;
+    while (t->qrem_head < t->qrem_tail && t->qrem[t->qrem_head % t->qcap] <= t->it) t->qrem_head++;
+    return (t->qadd_tail - t->qadd_head) + (t->qrem_tail - t->qrem_head);
+}
+
+/* A processor near block u: one of its neighbours', else any. */
+static int near_proc(tabu_state *t, const sm_grid *g, int u)
+{
+    int deg = g->nbr_off[u + 1] - g->nbr_off[u];
+    if (deg && rnd(t, 4) != 0) return t->c->map[g->nbr[g->nbr_off[u] + (int)rnd(t, (unsigned)deg)]];
+    return (int)rnd(t, (unsigned)t->P);
+}
+
+static int sample(tabu_state *t, const sm_grid *g, int kind, cand *m)
+{
+    const int *map = t->c->map;
+    int e = random_cut_edge(t, g);
+    m->kind = kind;
+    if (kind == 0) {
+        if (e >= 0 && rnd(t, 4) != 0) {
+            int a = g->edges[e].src, b = g->edges[e].dst;
+            if (rnd(t, 2)) { m->u = a; m->p = map[b]; } else { m->u = b; m->p = map[a]; }
+        } else {
+            m->u = (int)rnd(t, (unsigned)t->n);
+            m->p = (int)rnd(t, (unsigned)t->P);
+        }
+        return m->p != map[m->u];
+    }
+    if (kind == 1) {
+        if (e < 0) return 0;
+        int a = g->edges[e].src, b = g->edges[e].dst;
+        /* a goes to b's processor in exchange for a block there near b. */
+        int deg = g->nbr_off[b + 1] - g->nbr_off[b];
+        int w = deg ? g->nbr[g->nbr_off[b] + (int)rnd(t, (unsigned)deg)] : -1;
+        if (w < 0 || map[w] != map[b] || w == a) w = b;
+        m->u = a;
+        m->v = w;
+        return map[a] != map[w];
+    }
+    if (e < 0) return 0;
+    m->u = g->edges[e].src;
+    m->v = g->edges[e].dst;
+    m->p = near_proc(t, g, rnd(t, 2) ? m->u : m->v);
+    return !(map[m->u] == m->p && map[m->v] == m->p);
+}
+
+/* The best heuristic start and, unless given, the deadline of the
+ * fastest heuristic. */
+static void initial(sm_solver *s, int *start, int with_rcb)
+{
+    static const char *const runs[][3] = {
+        {"lb", "-order", "ijk"}, {"lb", "-order", "jik"}, {"lb", "-order", "kij"},
+        {"dm", NULL, NULL}, {"mm", NULL, NULL}, {"na", "-f", "0.5"}, {"na", "-f", "0.9"},
+    };
+    int n = s->grid->ntasks, nt = s->topo->ntypes;
+    int *maps = sm_xmalloc(sizeof(int) * (size_t)n * (size_t)(8 + nt));
+    sm_eval *evs = sm_xmalloc(sizeof(sm_eval) * (size_t)(8 + nt));
+    double fastest = INFINITY;
+    int nr = 0;
+    for (int r = 0; r < 7; r++) {
+        const char *argv[2] = {runs[r][1], runs[r][2]};
+        sm_err e;
+        sm_model m = s->model;
+        m.has_deadline = 0;
+        sm_solver *h = sm_solver_new(sm_solver_find(runs[r][0]), s->grid, s->topo, &m, s->start_map,
+                                     runs[r][1] ? 2 : 0, argv, &e);
+        if (!h) continue;
+        sm_solver_step(h, (long long)n + 1);
+        memcpy(maps + (size_t)nr * n, h->best_map, sizeof(int) * (size_t)n);
+        if (h->best.time < fastest) fastest = h->best.time;
+        nr++;
+        sm_solver_free(h);
+    }
+    if (!s->model.has_deadline) {
+        s->model.has_deadline = 1;
+        s->model.deadline = fastest;
+        sm_solver_set_stat(s, "deadline", fastest);
+    }
+    /* Geometric bisection over all processors and over each type alone:
+     * starts a local search cannot reach by single moves (sliding a whole
+     * cut plane). */
+    for (int ty = -1; with_rcb && ty < nt; ty++) {
+        const char *argv[2] = {"-types", ty >= 0 ? s->topo->types[ty].name : NULL};
+        sm_err e;
+        sm_solver *h = sm_solver_new(&sm_solver_rcb, s->grid, s->topo, &s->model, s->start_map,
+                                     ty >= 0 ? 2 : 0, argv, &e);
+        if (!h) continue;
+        sm_solver_step(h, (long long)n + 1);
+        memcpy(maps + (size_t)nr * n, h->best_map, sizeof(int) * (size_t)n);
+        nr++;
+        sm_solver_free(h);
+    }
+    int best = 0;
+    for (int r = 0; r < nr; r++) {
+        sm_solver_evaluate(s, maps + (size_t)r * n, &evs[r]);
+        if (sm_eval_compare(&evs[r], &evs[best]) < 0) best = r;
+    }
+    memcpy(start, maps + (size_t)best * n, sizeof(int) * (size_t)n);
+    free(maps);
+    free(evs);
+}
+
+static int init(sm_solver *s, sm_err *e)
+{
+    (void)e;
+    tabu_state *t = sm_xcalloc(1, sizeof *t);
+    s->priv = t;
+    int n = s->grid->ntasks, P = s->topo->nprocs;
+    t->n = n;
+    t->P = P;
+    int *start = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (strcmp(sm_opt_str(s, "from"), "current") == 0) memcpy(start, s->start_map, sizeof(int) * (size_t)n);
+    else initial(s, start, strcmp(sm_opt_str(s, "from"), "best") == 0);
+    t->c = sm_cost_new(s->grid, s->topo, &s->model, start);
+    free(start);
+    t->join_until = sm_xcalloc((size_t)n * (size_t)P, sizeof(int));
+    t->leave_until = sm_xcalloc((size_t)n * (size_t)P, sizeof(int));
+    t->qcap = 4 * (int)(sm_opt_int(s, "tenure-add") + sm_opt_int(s, "tenure-remove") + 4);
+    t->qadd = sm_xmalloc(sizeof(long long) * (size_t)t->qcap);
+    t->qrem = sm_xmalloc(sizeof(long long) * (size_t)t->qcap);
+    t->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
+    t->ncand = (int)sm_opt_int(s, "candidates");
+    t->colouring = s->model.rounds == SM_ROUNDS_COLOURING;
+    sm_cost_eval(t->c, &s->current);
+    s->has_current = 1;
+    sm_solver_offer(s, t->c->map, &s->current);
+    t->best_score = score_of(s, t->c, &s->current);
+    if (n == 0 || P < 2) s->done = 1;
+    return 0;
+}
+
+static void step(sm_solver *s)
+{
+    tabu_state *t = s->priv;
+    const sm_grid *g = s->grid;
+    sm_cost *c = t->c;
+    cand best_m = {-1, 0, 0, 0, 0};
+    score best_sc = {INFINITY, INFINITY, INFINITY};
+    int examined = 0;
+    for (int kind = 0; kind < 3; kind++)
+        for (int k = 0; k < t->ncand; k++) {
+            cand m;
+            if (!sample(t, g, kind, &m)) continue;
+            int pu = c->map[m.u], pv = m.kind ? c->map[m.v] : -1;
+            int tabu = is_tabu(t, &m);
+            apply(c, &m);
+            sm_eval ev;
+            sm_cost_eval_fast(c, &ev);
+            score sc = score_of(s, c, &ev);
+            undo(c, &m, pu, pv);
+            examined++;
+            /* Aspiration: a tabu move is admitted if it beats the best. */
+            if (tabu && !better(&sc, &t->best_score)) continue;
+            if (best_m.kind < 0 || better(&sc, &best_sc)) { best_m = m; best_sc = sc; }
+        }
+    t->it++;
+    if (best_m.kind >= 0) {
+        const cand *m = &best_m;
+        int pu = c->map[m->u], pv = m->kind ? c->map[m->v] : -1;
+        const char *pn = s->topo->procs[m->kind == 1 ? pv : m->p].name;
+        if (m->kind == 0)
+            snprintf(s->last_move, sizeof s->last_move, "move block %d %s -> %s", m->u,
+                     s->topo->procs[pu].name, pn);
+        else if (m->kind == 1)
+            snprintf(s->last_move, sizeof s->last_move, "swap block %d (%s) with block %d (%s)", m->u,
+                     s->topo->procs[pu].name, m->v, s->topo->procs[pv].name);
+        else
+            snprintf(s->last_move, sizeof s->last_move, "edge move blocks %d, %d -> %s", m->u, m->v, pn);
+        apply(c, m);
+        if (m->kind == 0) make_tabu(s, t, m->u, pu, m->p);
+        else if (m->kind == 1) { make_tabu(s, t, m->u, pu, pv); make_tabu(s, t, m->v, pv, pu); }
+        else { make_tabu(s, t, m->u, pu, m->p); if (pv != m->p) make_tabu(s, t, m->v, pv, m->p); }
+        if (t->colouring) sm_cost_eval(c, &s->current);
+        else sm_cost_eval_fast(c, &s->current);
+        score sc = score_of(s, c, &s->current);
+        if (better(&sc, &t->best_score)) {
+            t->best_score = sc;
+            sm_solver_offer(s, c->map, &s->current);
+        }
+    } else {
+        snprintf(s->last_move, sizeof s->last_move, "no admissible move");
+    }
+    sm_solver_set_stat(s, "examined", examined);
+    sm_solver_set_stat(s, "tabu_size", tabu_size(t));
+    sm_solver_set_stat(s, "current_energy", s->current.energy);
+    sm_solver_set_stat(s, "current_time", s->current.time);
+    sm_solver_set_stat(s, "best_energy", s->best.energy);
+    sm_solver_set_stat(s, "best_time", s->best.time);
+    if (t->it >= sm_opt_int(s, "iters")) s->done = 1;
+}
+
+static void release(sm_solver *s)
+{
+    tabu_state *t = s->priv;
+    if (!t) return;
+    sm_cost_free(t->c);
+    free(t->join_until);
+    free(t->leave_until);
+    free(t->qadd);
+    free(t->qrem);
+    free(t);
+}
+
+const sm_solver_ops sm_solver_tabu = {
+    "tabu", "Task Movement: tabu search over move, swap and edge-move neighbourhoods",
+    opts, init, step, release,
+};
