@@ -65,6 +65,7 @@ struct sm_solver {
 
     int has_current;
     sm_eval current;
+    const int *current_map;     /* local searches: the mapping now, or NULL */
     int has_best;
     sm_eval best;
     int *best_map;

@@ -258,6 +258,7 @@ static int init(sm_solver *s, sm_err *e)
     t->colouring = s->model.rounds == SM_ROUNDS_COLOURING;
     sm_cost_eval(t->c, &s->current);
     s->has_current = 1;
+    s->current_map = t->c->map;
     sm_solver_offer(s, t->c->map, &s->current);
     t->best_score = score_of(s, t->c, &s->current);
     if (n == 0 || P < 2) s->done = 1;
