@@ -1,0 +1,88 @@
+# bench_tabu.tcl - tabu against METIS (gpmetis, target part weights
+# proportional to processor speed) and Scotch (gmap onto a weighted
+# complete target), all evaluated by our model on the same instances.
+# Needs the Debian packages metis and scotch (benchmark only); a peer that
+# is missing is reported, not faked. TABU_ITERS (environment) sets the
+# iterations (default 40000).
+set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
+set samples [file join $top samples]
+set iters [expr {[info exists ::env(TABU_ITERS)] ? $::env(TABU_ITERS) : 40000}]
+set tmp [file join [expr {[info exists ::env(TMPDIR)] ? $::env(TMPDIR) : "/tmp"}] sm-bench-[pid]]
+file mkdir $tmp
+
+proc have {cmd} { expr {[auto_execok $cmd] ne ""} }
+
+# Relative speeds from the model, one per processor.
+proc speeds {} { lmap p [model procs] {expr {1.0 / [dict get $p time_per_cell]}} }
+
+proc metis_map {tmp} {
+    set g [file join $tmp g.metis]
+    graph export -format metis $g
+    set sp [speeds]
+    set total [tcl::mathop::+ {*}$sp]
+    set f [open [file join $tmp tpwgts] w]
+    set i 0
+    foreach s $sp { puts $f "$i = [format %.6f [expr {$s / $total}]]"; incr i }
+    close $f
+    # Fractions must sum to 1 within METIS's tolerance: fix the last one.
+    exec gpmetis -tpwgts=[file join $tmp tpwgts] $g [llength $sp] >/dev/null
+    map import -format part $g.part.[llength $sp]
+}
+
+proc scotch_map {tmp} {
+    set g [file join $tmp g.grf]
+    graph export -format scotch $g
+    set sp [speeds]
+    set min [tcl::mathfunc::min {*}$sp]
+    set f [open [file join $tmp t.tgt] w]
+    puts $f "cmpltw"
+    puts $f [llength $sp]
+    puts $f [join [lmap s $sp {expr {max(1, round(100.0 * $s / $min))}}] " "]
+    close $f
+    exec scotch_gmap $g [file join $tmp t.tgt] [file join $tmp out.map] >/dev/null 2>@1
+    set ch [open [file join $tmp out.map]]
+    set lines [lrange [split [string trim [read $ch]] \n] 1 end]
+    close $ch
+    set part [lrepeat [llength $lines] 0]
+    foreach l $lines { lset part [lindex $l 0] [lindex $l 1] }
+    set f [open [file join $tmp s.part] w]
+    puts $f [join $part \n]
+    close $f
+    map import -format part [file join $tmp s.part]
+}
+
+set cases {
+    cuboid-2cpu-2gpu.json 3.22e-3
+    sphere-2cpu-2gpu.json 3.22e-3
+    summit-like.json {}
+    piz-daint-like.json {}
+    fugaku-like.json {}
+}
+puts "tabu ($iters iterations) against METIS and Scotch, every mapping evaluated by stencilmap's model"
+puts [format "%-22s %-7s %11s %11s %4s %8s  %9s %9s" instance mapper energy(J) time(s) ok seconds E/E_tabu T/T_tabu]
+foreach {file deadline} $cases {
+    scenario load [file join $samples $file]
+    if {$deadline ne ""} { model configure -deadline $deadline }
+    set t0 [clock microseconds]
+    set r [solve tabu -iters $iters]
+    set tabu [list [dict get $r energy] [dict get $r time] [dict get $r feasible] [expr {([clock microseconds] - $t0) / 1e6}]]
+    set rows [list tabu $tabu]
+    foreach {peer cmd proc} {metis gpmetis metis_map scotch scotch_gmap scotch_map} {
+        if {![have $cmd]} { lappend rows $peer {}; continue }
+        scenario load [file join $samples $file]
+        if {$deadline ne ""} { model configure -deadline $deadline }
+        set t0 [clock microseconds]
+        if {[catch {$proc $tmp} msg]} { lappend rows $peer [list error $msg]; continue }
+        set e [model eval]
+        lappend rows $peer [list [dict get $e energy] [dict get $e time] [dict get $e feasible] \
+            [expr {([clock microseconds] - $t0) / 1e6}]]
+    }
+    foreach {who v} $rows {
+        if {$v eq ""} { puts [format "%-22s %-7s %s" $file $who "(not installed: apt-get install metis scotch)"]; continue }
+        if {[lindex $v 0] eq "error"} { puts [format "%-22s %-7s error: %s" $file $who [lindex $v 1]]; continue }
+        lassign $v en tm ok secs
+        puts [format "%-22s %-7s %11.4f %11.4e %4s %8.2f  %9.3f %9.3f" $file $who $en $tm \
+            [expr {$ok ? "yes" : "no"}] $secs [expr {$en / [lindex $tabu 0]}] [expr {$tm / [lindex $tabu 1]}]]
+    }
+}
+file delete -force $tmp
