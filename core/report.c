@@ -1,7 +1,6 @@
 /* report.c - what `report` writes: totals, then one row per processor. */
 #include "report.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 #include "grid_json.h"
 #include "jsonutil.h"
 #include "scenario.h"
+#include "strbuf.h"
 
 int sm_report_format_parse(const char *s, sm_report_format *out)
 {
@@ -17,25 +17,6 @@ int sm_report_format_parse(const char *s, sm_report_format *out)
     else if (strcmp(s, "csv") == 0) *out = SM_REPORT_CSV;
     else return -1;
     return 0;
-}
-
-typedef struct { char *s; size_t n, cap; } sbuf;
-
-static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(sbuf *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
-        va_end(ap);
-        if (k >= 0 && (size_t)k < b->cap - b->n) {
-            b->n += (size_t)k;
-            return;
-        }
-        b->cap = b->cap * 2 + (size_t)(k > 0 ? k : 64) + 64;
-        b->s = sm_xrealloc(b->s, b->cap);
-    }
 }
 
 static char *json_report(const sm_session *s, const sm_eval *ev)
@@ -68,62 +49,62 @@ static char *json_report(const sm_session *s, const sm_eval *ev)
     return out;
 }
 
-static void csv_report(sbuf *b, const sm_session *s, const sm_eval *ev)
+static void csv_report(sm_strbuf *b, const sm_session *s, const sm_eval *ev)
 {
     const sm_cost *c = s->cost;
-    put(b, "name,type,node");
-#define X(k, kind, expr) put(b, "," #k);
+    sm_strbuf_put(b, "name,type,node");
+#define X(k, kind, expr) sm_strbuf_put(b, "," #k);
     SM_PROC_FIELDS(X)
 #undef X
-    put(b, "\n");
+    sm_strbuf_put(b, "\n");
     for (int p = 0; p < c->nprocs; p++) {
         sm_proc_eval pev, *pe = &pev;
         sm_cost_proc(c, ev, p, pe);
-        put(b, "%s,%s,%d", s->topo->procs[p].name,
+        sm_strbuf_put(b, "%s,%s,%d", s->topo->procs[p].name,
             s->topo->types[s->topo->procs[p].type].name, s->topo->procs[p].node);
-#define X(k, kind, expr) put(b, ",%.10g", (double)(expr));
+#define X(k, kind, expr) sm_strbuf_put(b, ",%.10g", (double)(expr));
         SM_PROC_FIELDS(X)
 #undef X
-        put(b, "\n");
+        sm_strbuf_put(b, "\n");
     }
     int64_t cells = 0;
     for (int u = 0; u < s->grid->ntasks; u++) cells += s->grid->task_cells[u];
     /* Totals under the same columns; time_per_cell and idle_time stay empty. */
-    put(b, "TOTAL,,,,%d,%lld,%.10g,,%.10g,%.10g,%.10g,%.10g,%.10g\n",
+    sm_strbuf_put(b, "TOTAL,,,,%d,%lld,%.10g,,%.10g,%.10g,%.10g,%.10g,%.10g\n",
         s->grid->ntasks, (long long)cells, ev->comp_time, ev->energy,
         ev->energy_dynamic, ev->energy_static, ev->energy_idle, ev->energy_comm);
 }
 
-static void text_report(sbuf *b, const sm_session *s, const sm_eval *ev)
+static void text_report(sm_strbuf *b, const sm_session *s, const sm_eval *ev)
 {
     const sm_grid_spec *g = &s->grid->spec;
-    put(b, "grid      %d x %d x %d blocks (%d), %s, halo %d, periodic %d%d%d\n",
+    sm_strbuf_put(b, "grid      %d x %d x %d blocks (%d), %s, halo %d, periodic %d%d%d\n",
         g->blocks[0], g->blocks[1], g->blocks[2], s->grid->ntasks,
         sm_stencil_name(g->stencil), g->halo, g->periodic[0], g->periodic[1],
         g->periodic[2]);
-    put(b, "machine   %d processors on %d nodes, %s network\n", s->topo->nprocs,
+    sm_strbuf_put(b, "machine   %d processors on %d nodes, %s network\n", s->topo->nprocs,
         s->topo->nnodes, s->topo->net->ops->kind);
-    put(b, "model     rounds %s, overlap %d, round_time %g s, deadline ",
+    sm_strbuf_put(b, "model     rounds %s, overlap %d, round_time %g s, deadline ",
         sm_rounds_name(s->model.rounds), s->model.overlap, s->model.round_time);
-    if (s->model.has_deadline) put(b, "%g s\n", s->model.deadline);
-    else put(b, "none\n");
-    put(b, "time      %.6e s (compute %.6e s, communication %.6e s)%s\n", ev->time,
+    if (s->model.has_deadline) sm_strbuf_put(b, "%g s\n", s->model.deadline);
+    else sm_strbuf_put(b, "none\n");
+    sm_strbuf_put(b, "time      %.6e s (compute %.6e s, communication %.6e s)%s\n", ev->time,
         ev->comp_time, ev->comm_time, ev->feasible ? "" : "  INFEASIBLE");
-    put(b, "energy    %.6f J = dynamic %.6f + static %.6f + idle %.6f + comm "
+    sm_strbuf_put(b, "energy    %.6f J = dynamic %.6f + static %.6f + idle %.6f + comm "
            "%.6f (intra %.6f, inter %.6f)\n",
         ev->energy, ev->energy_dynamic, ev->energy_static, ev->energy_idle,
         ev->energy_comm, ev->energy_comm_intra, ev->energy_comm_inter);
-    put(b, "comm      %lld messages, %lld edges (%lld intra, %lld inter), %lld "
+    sm_strbuf_put(b, "comm      %lld messages, %lld edges (%lld intra, %lld inter), %lld "
            "rounds, %lld message rounds\n",
         (long long)ev->messages, (long long)ev->edges, (long long)ev->edges_intra,
         (long long)ev->edges_inter, (long long)ev->rounds,
         (long long)ev->message_rounds);
-    put(b, "\n%-12s %-8s %5s %7s %12s %12s %12s %12s\n", "processor", "type",
+    sm_strbuf_put(b, "\n%-12s %-8s %5s %7s %12s %12s %12s %12s\n", "processor", "type",
         "node", "blocks", "cells", "comp (s)", "idle (s)", "energy (J)");
     for (int p = 0; p < s->topo->nprocs; p++) {
         sm_proc_eval pe;
         sm_cost_proc(s->cost, ev, p, &pe);
-        put(b, "%-12s %-8s %5d %7lld %12lld %12.6e %12.6e %12.6f\n",
+        sm_strbuf_put(b, "%-12s %-8s %5d %7lld %12lld %12.6e %12.6e %12.6f\n",
             s->topo->procs[p].name, s->topo->types[s->topo->procs[p].type].name,
             s->topo->procs[p].node, (long long)pe.blocks, (long long)pe.cells,
             pe.comp_time, pe.idle_time, pe.energy);
@@ -135,7 +116,8 @@ char *sm_report(const sm_session *s, sm_report_format f)
     sm_eval ev;
     sm_cost_eval(s->cost, &ev);
     if (f == SM_REPORT_JSON) return json_report(s, &ev);
-    sbuf b = {sm_xmalloc(4096), 0, 4096};
+    sm_strbuf b;
+    sm_strbuf_init(&b);
     if (f == SM_REPORT_CSV) csv_report(&b, s, &ev);
     else text_report(&b, s, &ev);
     return b.s;

@@ -11,11 +11,6 @@ static long by_remaining_degree(const sm_greedy *g, int u)
 
 static int pick(const sm_greedy *g) { return sm_greedy_argmin(g, by_remaining_degree); }
 
-static const sm_opt_spec opts[] = {
-    SM_GREEDY_OPTS,
-    {NULL, 0, NULL, NULL, 0, 0, NULL},
-};
-
 static int init(sm_solver *s, sm_err *e)
 {
     (void)e;
@@ -24,5 +19,5 @@ static int init(sm_solver *s, sm_err *e)
 
 const sm_solver_ops sm_solver_dm = {
     "dm", "Degree Minimisation: least remaining degree first",
-    opts, init, sm_greedy_step, sm_greedy_release,
+    sm_greedy_speeds_only, init, sm_greedy_step, sm_greedy_release,
 };

@@ -82,3 +82,8 @@ int sm_greedy_argmin(const sm_greedy *g, long (*key)(const sm_greedy *, int))
     }
     return best;
 }
+
+const sm_opt_spec sm_greedy_speeds_only[] = {
+    SM_GREEDY_OPTS,
+    {NULL, 0, NULL, NULL, 0, 0, NULL},
+};

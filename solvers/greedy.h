@@ -27,6 +27,8 @@ typedef struct sm_greedy {
      "relative speeds: 1/time_per_block, or floor(max_t/t_i)"}
 
 int sm_greedy_init(sm_solver *s, int (*pick)(const sm_greedy *), double f);
+/* Options of a fill heuristic with nothing but -speeds. */
+extern const sm_opt_spec sm_greedy_speeds_only[];
 void sm_greedy_step(sm_solver *s);
 void sm_greedy_release(sm_solver *s);
 
