@@ -92,23 +92,15 @@ static void warm_start(sm_solver *s)
             for (int k = 1; k < 4 && runs[r][k]; k++) argv[argc++] = runs[r][k];
             argv[argc++] = "-speeds";
             argv[argc++] = sp ? "floor" : "exact";
-            sm_err e;
-            sm_solver *h = sm_solver_new(sm_solver_find(runs[r][0]), s->grid, s->topo, &s->model,
-                                         s->start_map, argc, argv, &e);
-            if (!h) continue;
-            sm_solver_step(h, (long long)s->grid->ntasks + 1);
-            if (h->has_best) sm_solver_offer(s, h->best_map, &h->best);
+            sm_solver *h = sm_solver_run_sub(s, sm_solver_find(runs[r][0]), NULL, argc, argv);
+            if (h && h->has_best) sm_solver_offer(s, h->best_map, &h->best);
             sm_solver_free(h);
         }
     /* Geometric bisection over all processors and over each type alone. */
     for (int ty = -1; ty < s->topo->ntypes; ty++) {
         const char *argv[2] = {"-types", ty >= 0 ? s->topo->types[ty].name : NULL};
-        sm_err e;
-        sm_solver *h = sm_solver_new(&sm_solver_rcb, s->grid, s->topo, &s->model, s->start_map,
-                                     ty >= 0 ? 2 : 0, argv, &e);
-        if (!h) continue;
-        sm_solver_step(h, (long long)s->grid->ntasks + 1);
-        if (h->has_best) sm_solver_offer(s, h->best_map, &h->best);
+        sm_solver *h = sm_solver_run_sub(s, &sm_solver_rcb, NULL, ty >= 0 ? 2 : 0, argv);
+        if (h && h->has_best) sm_solver_offer(s, h->best_map, &h->best);
         sm_solver_free(h);
     }
     /* The mapping the session had is a candidate too. */

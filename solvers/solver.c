@@ -240,3 +240,12 @@ void sm_solver_finish_with(sm_solver *s, const int *map)
     sm_solver_offer(s, map, &s->current);
     s->done = 1;
 }
+
+sm_solver *sm_solver_run_sub(const sm_solver *s, const sm_solver_ops *ops, const sm_model *m,
+                             int argc, const char *const *argv)
+{
+    sm_err e;
+    sm_solver *h = sm_solver_new(ops, s->grid, s->topo, m ? m : &s->model, s->start_map, argc, argv, &e);
+    if (h) sm_solver_step(h, (long long)s->grid->ntasks + 1);
+    return h;
+}

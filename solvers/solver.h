@@ -109,6 +109,11 @@ void sm_solver_set_stat(sm_solver *s, const char *key, double v);
 /* A constructive solver's last step: evaluate its complete mapping, make
  * it current and best, and finish. */
 void sm_solver_finish_with(sm_solver *s, const int *map);
+/* Run another solver to the end on s's grid, machine and start mapping,
+ * under model m (NULL: s's model); NULL when it refuses the options.
+ * Caller frees. Used for warm starts. */
+sm_solver *sm_solver_run_sub(const sm_solver *s, const sm_solver_ops *ops, const sm_model *m,
+                             int argc, const char *const *argv);
 /* Evaluate a complete mapping under the solver's model. */
 void sm_solver_evaluate(const sm_solver *s, const int *map, sm_eval *ev);
 

@@ -180,30 +180,26 @@ static int sample(tabu_state *t, const sm_grid *g, int kind, cand *m)
 }
 
 /* The best heuristic start and, unless given, the deadline of the
- * fastest heuristic. */
-static void initial(sm_solver *s, int *start, int with_rcb)
+ * fastest heuristic. Candidates go through sm_solver_offer, so s->best_map
+ * ends as the start. */
+static void initial(sm_solver *s, int with_rcb)
 {
     static const char *const runs[][3] = {
         {"lb", "-order", "ijk"}, {"lb", "-order", "jik"}, {"lb", "-order", "kij"},
         {"dm", NULL, NULL}, {"mm", NULL, NULL}, {"na", "-f", "0.5"}, {"na", "-f", "0.9"},
     };
-    int n = s->grid->ntasks, nt = s->topo->ntypes;
-    int *maps = sm_xmalloc(sizeof(int) * (size_t)n * (size_t)(8 + nt));
-    sm_eval *evs = sm_xmalloc(sizeof(sm_eval) * (size_t)(8 + nt));
+    int n = s->grid->ntasks, nr = 0;
+    int *maps = sm_xmalloc(sizeof(int) * (size_t)n * 7);
     double fastest = INFINITY;
-    int nr = 0;
+    sm_model free_time = s->model;
+    free_time.has_deadline = 0;
     for (int r = 0; r < 7; r++) {
         const char *argv[2] = {runs[r][1], runs[r][2]};
-        sm_err e;
-        sm_model m = s->model;
-        m.has_deadline = 0;
-        sm_solver *h = sm_solver_new(sm_solver_find(runs[r][0]), s->grid, s->topo, &m, s->start_map,
-                                     runs[r][1] ? 2 : 0, argv, &e);
-        if (!h) continue;
-        sm_solver_step(h, (long long)n + 1);
-        memcpy(maps + (size_t)nr * n, h->best_map, sizeof(int) * (size_t)n);
-        if (h->best.time < fastest) fastest = h->best.time;
-        nr++;
+        sm_solver *h = sm_solver_run_sub(s, sm_solver_find(runs[r][0]), &free_time, runs[r][1] ? 2 : 0, argv);
+        if (h && h->has_best) {
+            memcpy(maps + (size_t)nr++ * n, h->best_map, sizeof(int) * (size_t)n);
+            if (h->best.time < fastest) fastest = h->best.time;
+        }
         sm_solver_free(h);
     }
     if (!s->model.has_deadline) {
@@ -211,28 +207,22 @@ static void initial(sm_solver *s, int *start, int with_rcb)
         s->model.deadline = fastest;
         sm_solver_set_stat(s, "deadline", fastest);
     }
+    /* Judged again now that the deadline is known. */
+    for (int r = 0; r < nr; r++) {
+        sm_eval ev;
+        sm_solver_evaluate(s, maps + (size_t)r * n, &ev);
+        sm_solver_offer(s, maps + (size_t)r * n, &ev);
+    }
+    free(maps);
     /* Geometric bisection over all processors and over each type alone:
      * starts a local search cannot reach by single moves (sliding a whole
      * cut plane). */
-    for (int ty = -1; with_rcb && ty < nt; ty++) {
+    for (int ty = -1; with_rcb && ty < s->topo->ntypes; ty++) {
         const char *argv[2] = {"-types", ty >= 0 ? s->topo->types[ty].name : NULL};
-        sm_err e;
-        sm_solver *h = sm_solver_new(&sm_solver_rcb, s->grid, s->topo, &s->model, s->start_map,
-                                     ty >= 0 ? 2 : 0, argv, &e);
-        if (!h) continue;
-        sm_solver_step(h, (long long)n + 1);
-        memcpy(maps + (size_t)nr * n, h->best_map, sizeof(int) * (size_t)n);
-        nr++;
+        sm_solver *h = sm_solver_run_sub(s, &sm_solver_rcb, NULL, ty >= 0 ? 2 : 0, argv);
+        if (h && h->has_best) sm_solver_offer(s, h->best_map, &h->best);
         sm_solver_free(h);
     }
-    int best = 0;
-    for (int r = 0; r < nr; r++) {
-        sm_solver_evaluate(s, maps + (size_t)r * n, &evs[r]);
-        if (sm_eval_compare(&evs[r], &evs[best]) < 0) best = r;
-    }
-    memcpy(start, maps + (size_t)best * n, sizeof(int) * (size_t)n);
-    free(maps);
-    free(evs);
 }
 
 static int init(sm_solver *s, sm_err *e)
@@ -243,11 +233,9 @@ static int init(sm_solver *s, sm_err *e)
     int n = s->grid->ntasks, P = s->topo->nprocs;
     t->n = n;
     t->P = P;
-    int *start = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    if (strcmp(sm_opt_str(s, "from"), "current") == 0) memcpy(start, s->start_map, sizeof(int) * (size_t)n);
-    else initial(s, start, strcmp(sm_opt_str(s, "from"), "best") == 0);
-    t->c = sm_cost_new(s->grid, s->topo, &s->model, start);
-    free(start);
+    const char *from = sm_opt_str(s, "from");
+    if (strcmp(from, "current") != 0) initial(s, strcmp(from, "best") == 0);
+    t->c = sm_cost_new(s->grid, s->topo, &s->model, s->has_best ? s->best_map : s->start_map);
     t->join_until = sm_xcalloc((size_t)n * (size_t)P, sizeof(int));
     t->leave_until = sm_xcalloc((size_t)n * (size_t)P, sizeof(int));
     t->qcap = 4 * (int)(sm_opt_int(s, "tenure-add") + sm_opt_int(s, "tenure-remove") + 4);

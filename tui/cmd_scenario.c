@@ -12,6 +12,13 @@ static int load_err(Tcl_Interp *in, const sm_err *e)
     return sm_tcl_error(in, "LOAD", "%s", e->msg);
 }
 
+/* A solver started on the old grid or machine cannot go on. */
+static void drop_solver(sm_app *app)
+{
+    sm_solver_free(app->solver);
+    app->solver = NULL;
+}
+
 static int after_change(sm_app *app, Tcl_Interp *in)
 {
     int rc = sm_app_changed(app);
@@ -83,7 +90,7 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     sm_scenario sc;
     sm_err e;
     if (sm_scenario_load(Tcl_GetString(objv[2]), &sc, &e)) return load_err(in, &e);
-    if (app->solver) { sm_solver_free(app->solver); app->solver = NULL; }
+    drop_solver(app);
     sm_session_replace(app->session, &sc);
     return after_change(app, in);
 }
@@ -196,7 +203,7 @@ static int grid_create(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     sm_err e;
     sm_grid *g = sm_grid_build(&s, &e);
     if (!g) return sm_tcl_error(in, "ARGS", "grid create: %s", e.msg);
-    if (app->solver) { sm_solver_free(app->solver); app->solver = NULL; }
+    drop_solver(app);
     sm_session_set_grid(app->session, g);
     int rc = after_change(app, in);
     if (rc == TCL_OK) Tcl_SetObjResult(in, grid_info(app->session->grid));
@@ -209,7 +216,7 @@ static int grid_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_err e;
     sm_grid *g = sm_grid_load(Tcl_GetString(objv[2]), &e);
     if (!g) return load_err(in, &e);
-    if (app->solver) { sm_solver_free(app->solver); app->solver = NULL; }
+    drop_solver(app);
     sm_session_set_grid(app->session, g);
     return after_change(app, in);
 }
@@ -247,7 +254,7 @@ static int topo_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_err e;
     sm_topo *t = sm_topo_load(Tcl_GetString(objv[2]), &e);
     if (!t) return load_err(in, &e);
-    if (app->solver) { sm_solver_free(app->solver); app->solver = NULL; }
+    drop_solver(app);
     sm_session_set_topo(app->session, t);
     return after_change(app, in);
 }
