@@ -22,7 +22,7 @@ TCL_LIB ?= -ltcl8.6
 LP_INC ?= -I/usr/include/lpsolve
 LP_LIB ?= -llpsolve55 -lcolamd -ldl
 CURSES_LIB ?= -lncursesw
-CFLAGS_ALL = $(STD) $(WARN) $(OPT) $(CPPFLAGS) $(CFLAGS)
+CFLAGS_ALL = $(STD) $(WARN) $(OPT) -DSM_DATADIR='"$(DATADIR)"' $(CPPFLAGS) $(CFLAGS)
 LIBS = -lcjson -lm
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -69,10 +69,11 @@ $(B)/san/%.o: %.c $(wildcard core/*.h solvers/*.h tui/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) $(TCL_INC) $(LP_INC) -c $< -o $@
 
-$(B)/embedded.c: samples/default.json scripts/lib.tcl tools/embed.sh
+$(B)/embedded.c: samples/default.json scripts/lib.tcl themes/default.json tools/embed.sh
 	@mkdir -p $(@D)
 	{ sh tools/embed.sh sm_default_scenario samples/default.json; \
-	  sh tools/embed.sh sm_tcl_library scripts/lib.tcl; } > $@.tmp && mv $@.tmp $@
+	  sh tools/embed.sh sm_tcl_library scripts/lib.tcl; \
+	  sh tools/embed.sh sm_default_theme themes/default.json; } > $@.tmp && mv $@.tmp $@
 
 $(B)/embedded.o: $(B)/embedded.c
 	$(CC) $(CFLAGS_ALL) -c $< -o $@

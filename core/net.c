@@ -95,3 +95,8 @@ int sm_net_load_dims(sm_net *n, const cJSON *j, const char *path,
     }
     return 0;
 }
+
+int sm_net_group(const sm_net *n, int node)
+{
+    return n->ops->group ? n->ops->group(n, node) : 0;
+}

@@ -26,6 +26,9 @@ typedef struct sm_net_ops {
     /* The physical links a message a -> b crosses under dimension-order
      * routing, as opaque ids; returns the count (at most max). */
     int (*route)(const sm_net *n, int a, int b, uint64_t *links, int max);
+    /* The network group a node sits in (leaf switch, board, torus line),
+     * for grouping in the workbench; NULL: one group. */
+    int (*group)(const sm_net *n, int node);
 } sm_net_ops;
 
 struct sm_net {
@@ -43,6 +46,7 @@ extern const sm_net_ops sm_net_single, sm_net_tree, sm_net_torus,
 sm_net *sm_net_load(const cJSON *j, const char *path, sm_err *e);
 cJSON *sm_net_save(const sm_net *n);
 sm_net *sm_net_clone(const sm_net *n);
+int sm_net_group(const sm_net *n, int node);
 void sm_net_free(sm_net *n);
 
 /* Helpers shared by the grid-shaped kinds. */

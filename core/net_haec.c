@@ -75,5 +75,8 @@ static int route(const sm_net *n, int a, int b, uint64_t *l, int max)
     return k;
 }
 
+/* A network group is a board. */
+static int group(const sm_net *n, int node) { return node / (n->dims[1] * n->dims[2]); }
+
 const sm_net_ops sm_net_haec = {"haec", 1, load, save, capacity,
-                                distance, distance, route};
+                                distance, distance, route, group};

@@ -22,4 +22,4 @@ static int route(const sm_net *n, int a, int b, uint64_t *l, int max)
 }
 
 const sm_net_ops sm_net_single = {"single", 0, load, save, capacity,
-                                  distance, distance, route};
+                                  distance, distance, route, NULL};

@@ -67,7 +67,10 @@ static int route_mesh(const sm_net *n, int a, int b, uint64_t *l, int m)
     return route(n, a, b, l, m, 0);
 }
 
+/* A network group is a line of nodes along the first axis. */
+static int group(const sm_net *n, int node) { return node / n->dims[0]; }
+
 const sm_net_ops sm_net_torus = {"torus", 1, load, save, capacity,
-                                 dist_torus, dist_torus, route_torus};
+                                 dist_torus, dist_torus, route_torus, group};
 const sm_net_ops sm_net_mesh = {"mesh", 1, load, save, capacity,
-                                dist_mesh, dist_mesh, route_mesh};
+                                dist_mesh, dist_mesh, route_mesh, group};

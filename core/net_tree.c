@@ -48,5 +48,8 @@ static int route(const sm_net *n, int a, int b, uint64_t *l, int max)
     return k;
 }
 
+/* A network group is the first-level switch (or dragonfly router). */
+static int group(const sm_net *n, int node) { return node / n->dims[0]; }
+
 const sm_net_ops sm_net_tree = {"tree", 0, load, save, capacity,
-                                distance, hops, route};
+                                distance, hops, route, group};

@@ -47,6 +47,32 @@ int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
     return rc;
 }
 
+static struct {
+    const char *name;
+    const sm_subcmd *subs;
+} ensembles[32];
+static int nensembles;
+
+void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
+                        const sm_subcmd *subs)
+{
+    Tcl_CreateObjCommand(app->interp, name, proc, app, NULL);
+    for (int i = 0; i < nensembles; i++)
+        if (strcmp(ensembles[i].name, name) == 0) return;
+    if (nensembles < (int)(sizeof ensembles / sizeof ensembles[0])) {
+        ensembles[nensembles].name = name;
+        ensembles[nensembles].subs = subs;
+        nensembles++;
+    }
+}
+
+const sm_subcmd *sm_ensemble_subs(const char *name)
+{
+    for (int i = 0; i < nensembles; i++)
+        if (strcmp(ensembles[i].name, name) == 0) return ensembles[i].subs;
+    return NULL;
+}
+
 void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[])
 {
     if (!app->record || app->depth > 0 || app->replaying) return;
@@ -59,6 +85,7 @@ void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[])
 
 int sm_app_changed(sm_app *app)
 {
+    sm_app_sync_view(app);
     if (!app->hook_changed) return TCL_OK;
     int rc = Tcl_EvalObjEx(app->interp, app->hook_changed, TCL_EVAL_GLOBAL);
     if (rc == TCL_ERROR)

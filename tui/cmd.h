@@ -19,6 +19,12 @@ typedef struct sm_subcmd {
     const char *usage;   /* for Tcl_WrongNumArgs */
 } sm_subcmd;
 
+/* Create the command NAME; subs (may be NULL) is remembered so that the
+ * console can complete subcommand names. */
+void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
+                        const sm_subcmd *subs);
+const sm_subcmd *sm_ensemble_subs(const char *name);
+
 int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
                 const sm_subcmd *subs);
 
@@ -42,5 +48,6 @@ void sm_register_model_cmds(sm_app *app);
 void sm_register_map_cmds(sm_app *app);
 void sm_register_solve_cmds(sm_app *app);
 void sm_register_session_cmds(sm_app *app);
+void sm_register_view_cmds(sm_app *app);
 
 #endif

@@ -83,8 +83,34 @@ static int map_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     sm_err e;
     if (sm_mapping_save(Tcl_GetString(objv[2]), s->topo, sm_session_map(s), s->grid->ntasks, &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
+    s->dirty = 0;
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
+}
+
+/* map move PROC BLOCK ?BLOCK ...?: several blocks, one undoable edit. */
+static int map_move(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_session *s = app->session;
+    int p;
+    if (sm_get_proc(app, in, objv[2], &p)) return TCL_ERROR;
+    int n = s->grid->ntasks;
+    int *map = sm_xmalloc(sizeof(int) * (size_t)n);
+    memcpy(map, sm_session_map(s), sizeof(int) * (size_t)n);
+    for (int i = 3; i < objc; i++) {
+        int b;
+        if (sm_get_block(app, in, objv[i], &b)) {
+            free(map);
+            return TCL_ERROR;
+        }
+        map[b] = p;
+    }
+    char label[96];
+    if (objc == 4) snprintf(label, sizeof label, "map move %s %s", s->topo->procs[p].name, Tcl_GetString(objv[3]));
+    else snprintf(label, sizeof label, "map move %s (%d blocks)", s->topo->procs[p].name, objc - 3);
+    int changed_n = sm_session_apply(s, map, label);
+    free(map);
+    return changed(app, in, changed_n);
 }
 
 static int map_undo(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
@@ -161,6 +187,7 @@ static const sm_subcmd map_subs[] = {
     {"get", map_get, 1, 1, "BLOCK"},
     {"set", map_set, 2, 2, "BLOCK PROC"},
     {"swap", map_swap, 2, 2, "BLOCK1 BLOCK2"},
+    {"move", map_move, 2, -1, "PROC BLOCK ?BLOCK ...?"},
     {"list", map_list, 0, 0, ""},
     {"load", map_load, 1, 1, "FILE"},
     {"save", map_save, 1, 1, "FILE"},
@@ -198,6 +225,6 @@ static int graph_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const obj
 
 void sm_register_map_cmds(sm_app *app)
 {
-    Tcl_CreateObjCommand(app->interp, "map", map_cmd, app, NULL);
-    Tcl_CreateObjCommand(app->interp, "graph", graph_cmd, app, NULL);
+    sm_create_ensemble(app, "map", map_cmd, map_subs);
+    sm_create_ensemble(app, "graph", graph_cmd, graph_subs);
 }

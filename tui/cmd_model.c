@@ -157,5 +157,5 @@ static int model_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const obj
 
 void sm_register_model_cmds(sm_app *app)
 {
-    Tcl_CreateObjCommand(app->interp, "model", model_cmd, app, NULL);
+    sm_create_ensemble(app, "model", model_cmd, model_subs);
 }

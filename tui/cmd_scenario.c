@@ -17,6 +17,8 @@ static void drop_solver(sm_app *app)
 {
     sm_solver_free(app->solver);
     app->solver = NULL;
+    app->view->show_solver = 0;
+    app->view->running = 0;
 }
 
 static int after_change(sm_app *app, Tcl_Interp *in)
@@ -92,6 +94,8 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     if (sm_scenario_load(Tcl_GetString(objv[2]), &sc, &e)) return load_err(in, &e);
     drop_solver(app);
     sm_session_replace(app->session, &sc);
+    free(app->scenario_path);
+    app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
     return after_change(app, in);
 }
 
@@ -104,6 +108,8 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
                          sm_session_map(s), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
     s->dirty = 0;
+    free(app->scenario_path);
+    app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -345,7 +351,7 @@ static int topo_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv
 
 void sm_register_scenario_cmds(sm_app *app)
 {
-    Tcl_CreateObjCommand(app->interp, "scenario", scenario_cmd, app, NULL);
-    Tcl_CreateObjCommand(app->interp, "grid", grid_cmd, app, NULL);
-    Tcl_CreateObjCommand(app->interp, "topo", topo_cmd, app, NULL);
+    sm_create_ensemble(app, "scenario", scenario_cmd, scenario_subs);
+    sm_create_ensemble(app, "grid", grid_cmd, grid_subs);
+    sm_create_ensemble(app, "topo", topo_cmd, topo_subs);
 }

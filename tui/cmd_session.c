@@ -144,6 +144,6 @@ static int session_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const o
 
 void sm_register_session_cmds(sm_app *app)
 {
-    Tcl_CreateObjCommand(app->interp, "report", report_cmd, app, NULL);
-    Tcl_CreateObjCommand(app->interp, "session", session_cmd, app, NULL);
+    sm_create_ensemble(app, "report", report_cmd, NULL);
+    sm_create_ensemble(app, "session", session_cmd, session_subs);
 }

@@ -74,6 +74,9 @@ static int run(sm_app *app, Tcl_Interp *in, long long max)
         long long chunk = app->hook_step ? 1 : 64;
         if (chunk > max - done) chunk = max - done;
         done += sm_solver_step(s, chunk);
+        if (s->has_best)
+            sm_view_spark_add(app->view, s->has_current ? s->current.energy : s->best.energy,
+                              s->best.energy);
         if (app->hook_step) {
             rc = Tcl_EvalObjEx(in, app->hook_step, TCL_EVAL_GLOBAL);
             if (rc == TCL_BREAK) { sm_solver_stop(s); rc = TCL_OK; }
@@ -144,6 +147,9 @@ static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], i
     s->progress_ctx = app;
     sm_solver_free(app->solver);
     app->solver = s;
+    sm_view_spark_reset(app->view);
+    app->view->show_solver = s->current_map != NULL;
+    app->view->running = 0;
     return TCL_OK;
 }
 
@@ -153,6 +159,7 @@ static int apply_best(sm_app *app, Tcl_Interp *in)
     if (!s->has_best) return sm_tcl_error(in, "SOLVER", "%s: no mapping found yet", s->ops->name);
     char label[96];
     snprintf(label, sizeof label, "solve %s", s->ops->name);
+    app->view->show_solver = 0;
     if (sm_session_apply(app->session, s->best_map, label) > 0 && sm_app_changed(app) != TCL_OK)
         return TCL_ERROR;
     return TCL_OK;
@@ -316,7 +323,7 @@ static int on_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
 
 void sm_register_solve_cmds(sm_app *app)
 {
-    Tcl_CreateObjCommand(app->interp, "solve", solve_cmd, app, NULL);
-    Tcl_CreateObjCommand(app->interp, "solver", solver_cmd, app, NULL);
-    Tcl_CreateObjCommand(app->interp, "on", on_cmd, app, NULL);
+    sm_create_ensemble(app, "solve", solve_cmd, NULL);
+    sm_create_ensemble(app, "solver", solver_cmd, solver_subs);
+    sm_create_ensemble(app, "on", on_cmd, NULL);
 }

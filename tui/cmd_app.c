@@ -1,4 +1,5 @@
-/* app.c - program state: the session starts on the built-in scenario. */
+/* cmd_app.c - program state: the session starts on the built-in
+ * scenario; command registration. */
 #include "app.h"
 
 #include <stdlib.h>
@@ -15,6 +16,8 @@ sm_app *sm_app_new(Tcl_Interp *interp, sm_err *e)
     app->interp = interp;
     app->session = sm_session_new(sc.grid, sc.topo, &sc.model, sc.map);
     free(sc.map);
+    app->view = sm_view_new();
+    sm_app_sync_view(app);
     return app;
 }
 
@@ -28,7 +31,18 @@ void sm_app_free(sm_app *app)
     if (app->hook_changed) Tcl_DecrRefCount(app->hook_changed);
     if (app->record) fclose(app->record);
     free(app->record_path);
+    free(app->scenario_path);
+    sm_view_free(app->view);
     free(app);
+}
+
+void sm_app_sync_view(sm_app *app)
+{
+    const sm_grid *g = app->session->grid;
+    sm_view *v = app->view;
+    if (memcmp(v->dims, g->spec.blocks, sizeof v->dims) != 0 || v->ntasks != g->ntasks ||
+        v->proc >= app->session->topo->nprocs)
+        sm_view_resize(v, g->spec.blocks, app->session->topo->nprocs);
 }
 
 void sm_cmd_register_all(sm_app *app)
@@ -38,4 +52,5 @@ void sm_cmd_register_all(sm_app *app)
     sm_register_map_cmds(app);
     sm_register_solve_cmds(app);
     sm_register_session_cmds(app);
+    sm_register_view_cmds(app);
 }

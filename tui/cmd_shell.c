@@ -1,0 +1,161 @@
+/* cmd_shell.c - the Tcl side of shell.h: evaluation for key actions and
+ * the console, and completion from the interpreter and the subcommand
+ * tables. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+#include "shell.h"
+
+int sm_shell_eval(sm_app *app, const char *script, int flags)
+{
+    sm_view *v = app->view;
+    if (flags & SM_SHELL_ECHO) sm_view_log(v, SM_LOG_CMD, "%s", script);
+    if (flags & SM_SHELL_HISTORY) sm_view_history_add(v, script);
+    int rc = Tcl_EvalEx(app->interp, script, -1, TCL_EVAL_GLOBAL);
+    const char *r = Tcl_GetStringResult(app->interp);
+    if (rc == TCL_ERROR) {
+        if (!(flags & SM_SHELL_ECHO)) sm_view_log(v, SM_LOG_CMD, "%s", script);
+        sm_view_log(v, SM_LOG_ERROR, "error: %s", r);
+        return -1;
+    }
+    if ((flags & SM_SHELL_RESULT) && *r) sm_view_log(v, SM_LOG_RESULT, "%s", r);
+    return 0;
+}
+
+const char *sm_shell_result(sm_app *app)
+{
+    return Tcl_GetStringResult(app->interp);
+}
+
+void sm_shell_quote(const char *word, char *out, size_t n)
+{
+    Tcl_Obj *o = Tcl_NewListObj(0, NULL);
+    Tcl_IncrRefCount(o);
+    Tcl_ListObjAppendElement(NULL, o, Tcl_NewStringObj(word, -1));
+    snprintf(out, n, "%s", Tcl_GetString(o));
+    Tcl_DecrRefCount(o);
+}
+
+typedef struct list {
+    char **v;
+    int n, cap;
+} list;
+
+static void add(list *l, const char *s, const char *prefix)
+{
+    if (strncmp(s, prefix, strlen(prefix)) != 0) return;
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], s) == 0) return;
+    if (l->n == l->cap) l->v = sm_xrealloc(l->v, sizeof(char *) * (size_t)(l->cap = l->cap ? 2 * l->cap : 16));
+    l->v[l->n++] = sm_xstrdup(s);
+}
+
+static int cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void add_procs(sm_app *app, list *l, const char *prefix)
+{
+    const sm_topo *t = app->session->topo;
+    for (int p = 0; p < t->nprocs; p++) add(l, t->procs[p].name, prefix);
+}
+
+static void add_solvers(list *l, const char *prefix)
+{
+    const sm_solver_ops *const *all = sm_solver_list();
+    for (int i = 0; all[i]; i++) add(l, all[i]->name, prefix);
+}
+
+/* The arguments a command takes at word w (w >= 2), by what it is. */
+static void add_args(sm_app *app, list *l, char **words, int w, const char *prefix)
+{
+    const char *c = words[0], *sub = w > 1 ? words[1] : "";
+    if (strcmp(c, "solve") == 0 || (strcmp(c, "solver") == 0 && (strcmp(sub, "start") == 0 ||
+                                                                 strcmp(sub, "options") == 0))) {
+        int first = strcmp(c, "solve") == 0 ? 1 : 2;
+        if (w == first) {
+            add_solvers(l, prefix);
+        } else if (prefix[0] == '-') {
+            const sm_solver_ops *ops = sm_solver_find(words[first]);
+            for (int i = 0; ops && ops->opts[i].name; i++) {
+                char o[64];
+                snprintf(o, sizeof o, "-%s", ops->opts[i].name);
+                add(l, o, prefix);
+            }
+        }
+        return;
+    }
+    if (strcmp(c, "theme") == 0 && strcmp(sub, "load") == 0) {
+        int n;
+        char **names = sm_theme_list(&n);
+        for (int i = 0; i < n; i++) {
+            add(l, names[i], prefix);
+            free(names[i]);
+        }
+        free(names);
+        add(l, "default", prefix);
+        return;
+    }
+    if (strcmp(c, "view") == 0 && strcmp(sub, "focus") == 0) {
+        for (int i = 0; i < SM_PANE_COUNT; i++) add(l, sm_pane_names[i], prefix);
+        return;
+    }
+    if (strcmp(c, "view") == 0 && strcmp(sub, "procs") == 0) {
+        static const char *const o[] = {"-sort", "-order", "-filter", "-group", NULL};
+        for (int i = 0; o[i]; i++) add(l, o[i], prefix);
+        for (int i = 0; i < SM_SORT_COUNT; i++) add(l, sm_sort_names[i], prefix);
+        return;
+    }
+    add_procs(app, l, prefix);
+}
+
+char **sm_shell_complete(sm_app *app, const char *line, int *n, int *start)
+{
+    /* The current command starts after the last ; [ or newline. */
+    int cmd0 = 0;
+    for (int i = 0; line[i]; i++)
+        if (line[i] == ';' || line[i] == '[' || line[i] == '\n') cmd0 = i + 1;
+    int len = (int)strlen(line);
+    *start = len;
+    while (*start > cmd0 && line[*start - 1] != ' ' && line[*start - 1] != '\t') (*start)--;
+    const char *prefix = line + *start;
+
+    char *copy = sm_xstrdup(line + cmd0);
+    char *words[64];
+    int nw = 0;
+    for (char *t = strtok(copy, " \t"); t && nw < 64; t = strtok(NULL, " \t")) words[nw++] = t;
+    int w = nw - (*prefix ? 1 : 0);   /* index of the word being completed */
+
+    list l = {0};
+    if (w == 0) {
+        Tcl_Obj *cmds = NULL;
+        if (Tcl_EvalEx(app->interp, "info commands", -1, TCL_EVAL_GLOBAL) == TCL_OK)
+            cmds = Tcl_GetObjResult(app->interp);
+        if (cmds) {
+            Tcl_IncrRefCount(cmds);
+            Tcl_Obj **items;
+            int ni;
+            if (Tcl_ListObjGetElements(NULL, cmds, &ni, &items) == TCL_OK)
+                for (int i = 0; i < ni; i++) add(&l, Tcl_GetString(items[i]), prefix);
+            Tcl_DecrRefCount(cmds);
+        }
+        Tcl_ResetResult(app->interp);
+    } else if (w == 1 && sm_ensemble_subs(words[0])) {
+        const sm_subcmd *subs = sm_ensemble_subs(words[0]);
+        for (int i = 0; subs[i].name; i++) add(&l, subs[i].name, prefix);
+    } else if (w >= 1) {
+        add_args(app, &l, words, w, prefix);
+    }
+    free(copy);
+    qsort(l.v, (size_t)l.n, sizeof(char *), cmp);
+    *n = l.n;
+    return l.v;
+}
+
+void sm_shell_free_list(char **l, int n)
+{
+    for (int i = 0; i < n; i++) free(l[i]);
+    free(l);
+}

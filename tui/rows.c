@@ -1,0 +1,139 @@
+/* rows.c - list-pane rows (see rows.h). */
+#include "rows.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "../core/net.h"
+
+static int group_of(const sm_topo *t, int p, int by_net)
+{
+    int node = t->procs[p].node;
+    return by_net ? sm_net_group(t->net, node) : node;
+}
+
+static const sm_app *sort_app;
+static const sm_proc_row *sort_rows;
+
+static int key_cmp(const sm_proc_row *a, const sm_proc_row *b)
+{
+    const sm_view *v = sort_app->view;
+    const sm_topo *t = sort_app->session->topo;
+    double x = 0, y = 0;
+    switch (v->sort) {
+    case SM_SORT_name: return strcmp(t->procs[a->proc].name, t->procs[b->proc].name);
+    case SM_SORT_load: x = a->pe.comp_time; y = b->pe.comp_time; break;
+    case SM_SORT_energy: x = a->pe.energy; y = b->pe.energy; break;
+    case SM_SORT_blocks: x = (double)a->pe.blocks; y = (double)b->pe.blocks; break;
+    case SM_SORT_idle: x = a->pe.idle_time; y = b->pe.idle_time; break;
+    default: break;
+    }
+    return (x > y) - (x < y);
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+    const sm_proc_row *a = pa, *b = pb;
+    if (a->group != b->group) return (a->group > b->group) - (a->group < b->group);
+    int c = key_cmp(a, b);
+    if (sort_app->view->sort_desc) c = -c;
+    return c ? c : a->proc - b->proc;
+}
+
+static int matches(const sm_topo *t, int p, const char *f)
+{
+    if (!*f) return 1;
+    char node[32];
+    snprintf(node, sizeof node, "n%d", t->procs[p].node);
+    return strstr(t->procs[p].name, f) || strstr(t->types[t->procs[p].type].name, f) ||
+           strcmp(node, f) == 0;
+}
+
+sm_proc_row *sm_proc_rows(const sm_app *app, const sm_eval *ev, int *n)
+{
+    const sm_session *s = app->session;
+    const sm_topo *t = s->topo;
+    sm_proc_row *r = sm_xmalloc(sizeof *r * (size_t)(2 * t->nprocs + 1));
+    int m = 0;
+    for (int p = 0; p < t->nprocs; p++) {
+        if (!matches(t, p, app->view->filter)) continue;
+        r[m].proc = p;
+        r[m].group = group_of(t, p, app->view->group_by_net);
+        sm_cost_proc(s->cost, ev, p, &r[m].pe);
+        m++;
+    }
+    sort_app = app;
+    sort_rows = r;
+    qsort(r, (size_t)m, sizeof *r, row_cmp);
+    /* Headings before each group. */
+    sm_proc_row *out = r + m;
+    int k = 0;
+    for (int i = 0; i < m; i++) {
+        if (i == 0 || r[i].group != r[i - 1].group) {
+            memset(&out[k], 0, sizeof out[k]);
+            out[k].proc = -1;
+            out[k].group = r[i].group;
+            k++;
+        }
+        out[k++] = r[i];
+    }
+    memmove(r, out, sizeof *r * (size_t)k);
+    *n = k;
+    return r;
+}
+
+static int pq_cmp(const void *pa, const void *pb)
+{
+    const sm_pair_row *a = pa, *b = pb;
+    return a->p != b->p ? a->p - b->p : a->q - b->q;
+}
+
+static int pair_cmp(const void *pa, const void *pb)
+{
+    const sm_pair_row *a = pa, *b = pb;
+    if (a->mu != b->mu) return a->mu < b->mu ? 1 : -1;
+    if (a->p != b->p) return a->p - b->p;
+    return a->q - b->q;
+}
+
+sm_pair_row *sm_pair_rows(const sm_app *app, int *n)
+{
+    const sm_session *s = app->session;
+    int np;
+    sm_pairmu *pm = sm_cost_pairs(s->cost, 0, &np);
+    sm_pair_row *r = sm_xmalloc(sizeof *r * (size_t)(np + 1));
+    for (int i = 0; i < np; i++) {
+        r[i].p = pm[i].p < pm[i].q ? pm[i].p : pm[i].q;
+        r[i].q = pm[i].p < pm[i].q ? pm[i].q : pm[i].p;
+        r[i].mu = pm[i].mu;
+        r[i].cells = 0;
+        r[i].inter = s->topo->procs[pm[i].p].node != s->topo->procs[pm[i].q].node;
+    }
+    free(pm);
+    qsort(r, (size_t)np, sizeof *r, pq_cmp);
+    /* Halo volume per pair from the cut edges. */
+    const sm_grid *g = s->grid;
+    const int *map = sm_session_map(s);
+    for (int e = 0; e < g->nedges; e++) {
+        int p = map[g->edges[e].src], q = map[g->edges[e].dst];
+        if (p == q) continue;
+        sm_pair_row key = {p < q ? p : q, p < q ? q : p, 0, 0, 0};
+        sm_pair_row *hit = bsearch(&key, r, (size_t)np, sizeof *r, pq_cmp);
+        if (hit) hit->cells += g->edges[e].cells;
+    }
+    qsort(r, (size_t)np, sizeof *r, pair_cmp);
+    *n = np;
+    return r;
+}
+
+int sm_block_in_pair(const sm_app *app, const int *map, int b)
+{
+    const sm_view *v = app->view;
+    if (v->pair_p < 0) return 0;
+    int pb = map[b];
+    if (pb != v->pair_p && pb != v->pair_q) return 0;
+    int other = pb == v->pair_p ? v->pair_q : v->pair_p;
+    const sm_grid *g = app->session->grid;
+    for (int i = g->nbr_off[b]; i < g->nbr_off[b + 1]; i++)
+        if (map[g->nbr[i]] == other) return 1;
+    return 0;
+}

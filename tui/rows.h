@@ -1,0 +1,31 @@
+/* rows.h - the rows of the list panes, in display order: processors
+ * sorted, filtered and grouped; processor pairs of the multigraph. Shared
+ * by drawing, key actions and mouse clicks; no curses. */
+#ifndef SM_ROWS_H
+#define SM_ROWS_H
+
+#include "app.h"
+
+typedef struct sm_proc_row {
+    int proc;       /* -1: a group heading */
+    int group;      /* node, or network group */
+    sm_proc_eval pe;
+} sm_proc_row;
+
+/* Rows for the Processors pane under ev; caller frees. */
+sm_proc_row *sm_proc_rows(const sm_app *app, const sm_eval *ev, int *n);
+
+typedef struct sm_pair_row {
+    int p, q;
+    int64_t mu;           /* messages p <-> q */
+    int64_t cells;        /* halo cells both ways */
+    int inter;            /* different nodes */
+} sm_pair_row;
+
+/* Pairs by multiplicity, largest first; caller frees. */
+sm_pair_row *sm_pair_rows(const sm_app *app, int *n);
+
+/* Is block b next to the highlighted pair's other processor? */
+int sm_block_in_pair(const sm_app *app, const int *map, int b);
+
+#endif

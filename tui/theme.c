@@ -1,0 +1,316 @@
+/* theme.c - reading themes/NAME.json and the colour arithmetic behind the
+ * 8-colour fallback. */
+#include "theme.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/jsonutil.h"
+
+#ifndef SM_DATADIR
+#define SM_DATADIR "/usr/local/share/stencilmap"
+#endif
+
+const char *const sm_element_keys[SM_EL_COUNT] = {
+#define X(id, key, help) key,
+    SM_ELEMENTS(X)
+#undef X
+};
+
+static const char *const basic[8] = {"black", "red", "green", "yellow",
+                                     "blue", "magenta", "cyan", "white"};
+
+/* xterm's default 16 colours. */
+static const int ansi16[16][3] = {
+    {0, 0, 0}, {205, 0, 0}, {0, 205, 0}, {205, 205, 0}, {0, 0, 238}, {205, 0, 205},
+    {0, 205, 205}, {229, 229, 229}, {127, 127, 127}, {255, 0, 0}, {0, 255, 0},
+    {255, 255, 0}, {92, 92, 255}, {255, 0, 255}, {0, 255, 255}, {255, 255, 255}};
+
+void sm_color_rgb(int c, int rgb[3])
+{
+    if (c < 0) c = 0;
+    if (c < 16) {
+        memcpy(rgb, ansi16[c], sizeof ansi16[c]);
+    } else if (c < 232) {
+        static const int lvl[6] = {0, 95, 135, 175, 215, 255};
+        c -= 16;
+        rgb[0] = lvl[c / 36];
+        rgb[1] = lvl[(c / 6) % 6];
+        rgb[2] = lvl[c % 6];
+    } else {
+        int g = 8 + 10 * (c - 232);
+        rgb[0] = rgb[1] = rgb[2] = g;
+    }
+}
+
+/* Nearest basic colour by hue class rather than raw distance: on an
+ * 8-colour terminal a dark orange should stay "yellow", not "black". */
+int sm_color_nearest8(int c)
+{
+    if (c < 0) return -1;
+    if (c < 8) return c;
+    if (c < 16) return c - 8;
+    int rgb[3];
+    sm_color_rgb(c, rgb);
+    int mx = rgb[0], mn = rgb[0];
+    for (int i = 1; i < 3; i++) {
+        if (rgb[i] > mx) mx = rgb[i];
+        if (rgb[i] < mn) mn = rgb[i];
+    }
+    if (mx - mn < 40) return mx < 100 ? 0 : 7;   /* greys */
+    int bits = 0;
+    for (int i = 0; i < 3; i++)
+        if (rgb[i] * 2 >= mx + mn && rgb[i] > mn) bits |= 1 << i;
+    if (bits == 0) bits = 7;
+    return bits;   /* red=1, green=2, yellow=3, blue=4, magenta=5, cyan=6 */
+}
+
+int sm_color_contrast(int c)
+{
+    int rgb[3];
+    sm_color_rgb(c < 0 ? 0 : c, rgb);
+    int lum = (299 * rgb[0] + 587 * rgb[1] + 114 * rgb[2]) / 1000;
+    return lum > 140 ? 0 : 15;
+}
+
+int sm_color_parse(const char *s, short *out)
+{
+    if (strcmp(s, "default") == 0) { *out = -1; return 0; }
+    for (int i = 0; i < 8; i++) {
+        if (strcmp(s, basic[i]) == 0) { *out = (short)i; return 0; }
+        if (strncmp(s, "bright-", 7) == 0 && strcmp(s + 7, basic[i]) == 0) {
+            *out = (short)(i + 8);
+            return 0;
+        }
+    }
+    if (s[0] == '#' && strlen(s) == 7) {
+        char *end;
+        long v = strtol(s + 1, &end, 16);
+        if (*end) return -1;
+        int r = (int)(v >> 16) & 255, g = (int)(v >> 8) & 255, b = (int)v & 255;
+        /* Nearest entry of the 6x6x6 cube or the grey ramp. */
+        int best = 16, bestd = 1 << 30;
+        for (int c = 16; c < 256; c++) {
+            int rgb[3];
+            sm_color_rgb(c, rgb);
+            int d = (rgb[0] - r) * (rgb[0] - r) + (rgb[1] - g) * (rgb[1] - g) + (rgb[2] - b) * (rgb[2] - b);
+            if (d < bestd) { bestd = d; best = c; }
+        }
+        *out = (short)best;
+        return 0;
+    }
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s && !*end && v >= 0 && v <= 255) { *out = (short)v; return 0; }
+    return -1;
+}
+
+static int color_item(const cJSON *j, const char *path, short *out, sm_err *e)
+{
+    if (cJSON_IsNumber(j)) {
+        double d = j->valuedouble;
+        if (d != (int)d || d < 0 || d > 255) {
+            sm_err_set(e, "%s: expected a colour number 0-255, got %g", path, d);
+            return -1;
+        }
+        *out = (short)d;
+        return 0;
+    }
+    if (!cJSON_IsString(j) || sm_color_parse(j->valuestring, out)) {
+        sm_err_set(e, "%s: expected a colour (a name such as \"red\" or \"bright-blue\", "
+                   "\"default\", \"#rrggbb\" or 0-255)", path);
+        return -1;
+    }
+    return 0;
+}
+
+static int style_item(const cJSON *j, const char *path, sm_style *st, sm_err *e)
+{
+    static const char *const keys[] = {"fg", "bg", "attrs", NULL};
+    if (sm_json_expect_object(j, path, e) || sm_json_only_keys(j, path, keys, e)) return -1;
+    char p[256];
+    const cJSON *c;
+    if ((c = cJSON_GetObjectItemCaseSensitive(j, "fg")) &&
+        color_item(c, sm_jpath_key(p, sizeof p, path, "fg"), &st->fg, e))
+        return -1;
+    if ((c = cJSON_GetObjectItemCaseSensitive(j, "bg")) &&
+        color_item(c, sm_jpath_key(p, sizeof p, path, "bg"), &st->bg, e))
+        return -1;
+    if ((c = cJSON_GetObjectItemCaseSensitive(j, "attrs"))) {
+        static const char *const names[] = {"bold", "underline", "reverse", "dim"};
+        st->attrs = 0;
+        if (!cJSON_IsArray(c)) {
+            sm_err_set(e, "%s: expected an array of bold|underline|reverse|dim",
+                       sm_jpath_key(p, sizeof p, path, "attrs"));
+            return -1;
+        }
+        int i = 0;
+        const cJSON *a;
+        cJSON_ArrayForEach(a, c) {
+            int k = 0;
+            while (k < 4 && !(cJSON_IsString(a) && strcmp(a->valuestring, names[k]) == 0)) k++;
+            if (k == 4) {
+                char q[256];
+                sm_jpath_idx(q, sizeof q, sm_jpath_key(p, sizeof p, path, "attrs"), i);
+                sm_err_set(e, "%s: expected bold, underline, reverse or dim", q);
+                return -1;
+            }
+            st->attrs |= 1 << k;
+            i++;
+        }
+    }
+    return 0;
+}
+
+void sm_theme_builtin(sm_theme *t)
+{
+    sm_err e;
+    if (sm_theme_parse(sm_default_theme, strlen(sm_default_theme), "(built-in theme)", t, &e)) {
+        /* Only reachable if themes/default.json is broken at build time;
+         * the tests load it, so keep a plain monochrome theme. */
+        memset(t, 0, sizeof *t);
+        snprintf(t->name, sizeof t->name, "plain");
+        for (int i = 0; i < SM_EL_COUNT; i++) t->el[i].fg = t->el[i].bg = -1;
+        t->nproc = 8;
+        for (int i = 0; i < 8; i++) t->proc[i] = (short)i;
+    }
+}
+
+int sm_theme_parse(const char *text, size_t len, const char *file, sm_theme *out, sm_err *e)
+{
+    cJSON *root = sm_json_parse(text, len, e);
+    if (!root) {
+        sm_err_prefix(e, "%s: ", file);
+        return -1;
+    }
+    static const char *const keys[] = {"format", "version", "name", "description",
+                                       "elements", "processors", NULL};
+    sm_theme t;
+    memset(&t, 0, sizeof t);
+    for (int i = 0; i < SM_EL_COUNT; i++) t.el[i].fg = t.el[i].bg = -1;
+    int rc = -1;
+    const char *name = NULL;
+    if (sm_json_check_format(root, "stencilmap/theme", e) || sm_json_only_keys(root, "", keys, e) ||
+        sm_json_string(root, "", "name", 1, &name, e) < 0)
+        goto out;
+    snprintf(t.name, sizeof t.name, "%s", name);
+    const cJSON *els = cJSON_GetObjectItemCaseSensitive(root, "elements");
+    if (!els) {
+        sm_err_set(e, "elements: expected an object of colour elements");
+        goto out;
+    }
+    if (sm_json_expect_object(els, "elements", e)) goto out;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, els) {
+        int k = 0;
+        while (k < SM_EL_COUNT && strcmp(sm_element_keys[k], it->string) != 0) k++;
+        char p[256];
+        sm_jpath_key(p, sizeof p, "elements", it->string);
+        if (k == SM_EL_COUNT) {
+            sm_err_set(e, "%s: unknown colour element (see stencilmap(1), THEMES)", p);
+            goto out;
+        }
+        if (style_item(it, p, &t.el[k], e)) goto out;
+    }
+    const cJSON *procs = cJSON_GetObjectItemCaseSensitive(root, "processors");
+    if (!cJSON_IsArray(procs) || cJSON_GetArraySize(procs) < 8 ||
+        cJSON_GetArraySize(procs) > SM_THEME_MAX_PROCS) {
+        sm_err_set(e, "processors: expected an array of 8 to %d colours", SM_THEME_MAX_PROCS);
+        goto out;
+    }
+    cJSON_ArrayForEach(it, procs) {
+        char p[64];
+        if (color_item(it, sm_jpath_idx(p, sizeof p, "processors", t.nproc), &t.proc[t.nproc], e))
+            goto out;
+        t.nproc++;
+    }
+    *out = t;
+    rc = 0;
+out:
+    if (rc) sm_err_prefix(e, "%s: ", file);
+    cJSON_Delete(root);
+    return rc;
+}
+
+static const char *search_dirs(int i)
+{
+    static char buf[1024];
+    switch (i) {
+    case 0: {
+        const char *d = getenv("STENCILMAP_THEMES");
+        return d && *d ? d : "";
+    }
+    case 1: return "themes";
+    case 2:
+        snprintf(buf, sizeof buf, "%s/themes", SM_DATADIR);
+        return buf;
+    default: return NULL;
+    }
+}
+
+static int load_file(const char *path, sm_theme *t, sm_err *e)
+{
+    size_t len;
+    char *text = sm_read_file(path, 1 << 20, &len, e);
+    if (!text) return -1;
+    int rc = sm_theme_parse(text, len, path, t, e);
+    free(text);
+    return rc;
+}
+
+int sm_theme_load(const char *name, sm_theme *t, sm_err *e)
+{
+    size_t n = strlen(name);
+    if (strchr(name, '/') || (n > 5 && strcmp(name + n - 5, ".json") == 0))
+        return load_file(name, t, e);
+    for (const char *c = name; *c; c++)
+        if (!(*c == '-' || *c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              (*c >= '0' && *c <= '9'))) {
+            sm_err_set(e, "theme \"%s\": expected a theme name or a path to a .json file", name);
+            return -1;
+        }
+    for (int i = 0; search_dirs(i); i++) {
+        const char *d = search_dirs(i);
+        if (!*d) continue;
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s.json", d, name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        fclose(f);
+        return load_file(path, t, e);
+    }
+    if (strcmp(name, "default") == 0) {
+        sm_theme_builtin(t);
+        return 0;
+    }
+    sm_err_set(e, "theme \"%s\": not found in $STENCILMAP_THEMES, ./themes or %s/themes", name,
+               SM_DATADIR);
+    return -1;
+}
+
+char **sm_theme_list(int *n)
+{
+    char **out = NULL;
+    *n = 0;
+    int cap = 0;
+    for (int i = 0; search_dirs(i); i++) {
+        const char *d = search_dirs(i);
+        DIR *dir = *d ? opendir(d) : NULL;
+        if (!dir) continue;
+        struct dirent *de;
+        while ((de = readdir(dir))) {
+            size_t len = strlen(de->d_name);
+            if (len <= 5 || strcmp(de->d_name + len - 5, ".json") != 0) continue;
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)(len - 5), de->d_name);
+            int dup = 0;
+            for (int k = 0; k < *n; k++) dup |= strcmp(out[k], name) == 0;
+            if (dup) continue;
+            if (*n == cap) out = sm_xrealloc(out, sizeof *out * (size_t)(cap = cap ? 2 * cap : 8));
+            out[(*n)++] = sm_xstrdup(name);
+        }
+        closedir(dir);
+    }
+    return out;
+}

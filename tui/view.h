@@ -1,0 +1,134 @@
+/* view.h - what the workbench shows, apart from the model itself: cursor,
+ * selection, focused pane, sorting, the log, the solver's history and key
+ * bindings. No curses and no Tcl: the `view` commands change it, the panes
+ * read it, and batch mode keeps it too, so recorded sessions replay. */
+#ifndef SM_VIEW_H
+#define SM_VIEW_H
+
+#include "theme.h"
+
+/* The panes, in Tab order. X(id, name, title) */
+#define SM_PANES(X)                         \
+    X(GRID, grid, "Grid")                   \
+    X(PROCS, procs, "Processors")           \
+    X(COMM, comm, "Communication")          \
+    X(ENERGY, energy, "Energy")             \
+    X(SOLVER, solver, "Solver")             \
+    X(CONSOLE, console, "Console")
+
+typedef enum {
+#define X(id, name, title) SM_PANE_##id,
+    SM_PANES(X)
+#undef X
+    SM_PANE_COUNT
+} sm_pane_id;
+
+extern const char *const sm_pane_names[SM_PANE_COUNT];
+extern const char *const sm_pane_titles[SM_PANE_COUNT];
+
+/* Processor ordering in the Processors pane. */
+#define SM_PROC_SORTS(X) X(index) X(name) X(load) X(energy) X(blocks) X(idle)
+typedef enum {
+#define X(n) SM_SORT_##n,
+    SM_PROC_SORTS(X)
+#undef X
+    SM_SORT_COUNT
+} sm_proc_sort;
+extern const char *const sm_sort_names[SM_SORT_COUNT];
+
+typedef enum { SM_LOG_CMD, SM_LOG_RESULT, SM_LOG_ERROR, SM_LOG_NOTE } sm_log_kind;
+
+#define SM_LOG_MAX 500
+#define SM_LOG_LINE 240
+#define SM_SPARK_MAX 256
+#define SM_HISTORY_LINES 200
+
+typedef struct sm_log_line {
+    sm_log_kind kind;
+    char text[SM_LOG_LINE];
+} sm_log_line;
+
+typedef struct sm_binding {
+    char key[24];
+    char *script;
+} sm_binding;
+
+typedef struct sm_view {
+    unsigned long long version;    /* bumped on every change, for redraws */
+    int focus;                     /* sm_pane_id */
+    int zoom;                      /* the focused pane fills the screen */
+    int help;                      /* the key list is shown */
+
+    int dims[3];                   /* block grid the view was sized for */
+    int cur[3];                    /* cursor block coordinates */
+    int ntasks;
+    unsigned char *sel;            /* selected blocks */
+    int nsel;
+
+    int proc;                      /* chosen processor, -1 none */
+    int sort, sort_desc;
+    int group_by_net;              /* group rows by network group, not node */
+    char filter[64];               /* processor name/type/node substring */
+
+    int pair_p, pair_q;            /* highlighted pair, -1 none */
+    int comm_row;
+    int solver_row;                /* solver picked in the Solver pane */
+    int show_solver;               /* Grid shows the solver's current map */
+    int running;                   /* the TUI steps the solver each frame */
+    long long stepn;               /* what N steps */
+
+    sm_log_line log[SM_LOG_MAX];
+    int log_head, log_n;           /* ring buffer */
+
+    /* Solver objective history, for the sparkline. */
+    double spark_cur[SM_SPARK_MAX], spark_best[SM_SPARK_MAX];
+    int spark_n;
+
+    /* Console input history (oldest first). */
+    char *history[SM_HISTORY_LINES];
+    int nhistory;
+
+    sm_binding *binds;
+    int nbinds;
+
+    sm_theme theme;
+    unsigned long long theme_version;
+
+    int quit;
+    /* Set by the TUI: renders the screen as text (caller frees), or NULL
+     * with no screen. */
+    char *(*dump)(void *tui);
+    void *tui;
+} sm_view;
+
+sm_view *sm_view_new(void);
+void sm_view_free(sm_view *v);
+/* The grid changed shape: clamp the cursor, clear the selection. */
+void sm_view_resize(sm_view *v, const int dims[3], int nprocs);
+void sm_view_touch(sm_view *v);
+
+int sm_view_cursor_block(const sm_view *v);
+void sm_view_set_cursor(sm_view *v, int i, int j, int k);
+void sm_view_select(sm_view *v, int block, int on);
+void sm_view_select_clear(sm_view *v);
+/* The selected blocks in id order, or the cursor block when none;
+ * returns the count, fills out (caller's array of ntasks). */
+int sm_view_targets(const sm_view *v, int *out);
+
+void sm_view_log(sm_view *v, sm_log_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* i-th line from the newest (0 = newest); NULL past the end. */
+const sm_log_line *sm_view_log_line(const sm_view *v, int i);
+
+void sm_view_spark_reset(sm_view *v);
+void sm_view_spark_add(sm_view *v, double cur, double best);
+
+void sm_view_history_add(sm_view *v, const char *line);
+
+/* Bindings override the key table; script NULL or "" removes. */
+void sm_view_bind(sm_view *v, const char *key, const char *script);
+const char *sm_view_binding(const sm_view *v, const char *key);
+
+int sm_view_pane_index(const char *name);
+
+#endif
