@@ -14,7 +14,7 @@ DATADIR = $(PREFIX)/share/stencilmap
 FUZZ_SECONDS ?= 60
 
 CC ?= gcc
-STD = -std=c11 -D_POSIX_C_SOURCE=200809L
+STD = -std=c11 -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -DNCURSES_WIDECHAR=1
 WARN = -Wall -Wextra -Werror
 OPT ?= -O2 -g
 TCL_INC ?= -I/usr/include/tcl8.6

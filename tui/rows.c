@@ -52,7 +52,7 @@ sm_proc_row *sm_proc_rows(const sm_app *app, const sm_eval *ev, int *n)
 {
     const sm_session *s = app->session;
     const sm_topo *t = s->topo;
-    sm_proc_row *r = sm_xmalloc(sizeof *r * (size_t)(2 * t->nprocs + 1));
+    sm_proc_row *r = sm_xmalloc(sizeof *r * (size_t)(3 * t->nprocs + 1)); /* rows, then rows + headings */
     int m = 0;
     for (int p = 0; p < t->nprocs; p++) {
         if (!matches(t, p, app->view->filter)) continue;

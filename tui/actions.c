@@ -1,0 +1,200 @@
+/* actions.c - key actions as Tcl commands (see actions.h). */
+#include "actions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rows.h"
+#include "shell.h"
+
+static void run(sm_do *d, const char *fmt, const char *a, const char *b)
+{
+    d->kind = SM_DO_RUN;
+    snprintf(d->cmd, sizeof d->cmd, fmt, a ? a : "", b ? b : "");
+}
+
+static void message(sm_do *d, const char *text)
+{
+    d->kind = SM_DO_MESSAGE;
+    snprintf(d->cmd, sizeof d->cmd, "%s", text);
+}
+
+static const char *proc_name(const sm_app *app, int p)
+{
+    return app->session->topo->procs[p].name;
+}
+
+/* The selected blocks as command words: a short list spelled out, a long
+ * one through the selection itself (which the recording also replays). */
+static void target_words(const sm_app *app, char *out, size_t n, int *count)
+{
+    int *b = sm_xmalloc(sizeof(int) * (size_t)(app->view->ntasks + 1));
+    int k = sm_view_targets(app->view, b);
+    *count = k;
+    if (k > 32) {
+        snprintf(out, n, "{*}[view select]");
+    } else {
+        size_t len = 0;
+        out[0] = '\0';
+        for (int i = 0; i < k && len < n; i++) len += (size_t)snprintf(out + len, n - len, "%s%d", i ? " " : "", b[i]);
+    }
+    free(b);
+}
+
+static void activate(sm_app *app, sm_do *d)
+{
+    sm_view *v = app->view;
+    switch (v->focus) {
+    case SM_PANE_PROCS:
+        if (v->proc >= 0) run(d, "view select proc %s", proc_name(app, v->proc), NULL);
+        break;
+    case SM_PANE_COMM: {
+        int n;
+        sm_pair_row *r = sm_pair_rows(app, &n);
+        if (v->comm_row < n) {
+            char cmd[512];
+            snprintf(cmd, sizeof cmd, "view pair %s %s", proc_name(app, r[v->comm_row].p),
+                     proc_name(app, r[v->comm_row].q));
+            run(d, "%s", cmd, NULL);
+        } else {
+            message(d, "no communicating pair here");
+        }
+        free(r);
+        break;
+    }
+    case SM_PANE_SOLVER: {
+        const sm_solver_ops *ops = sm_solver_list()[v->solver_row];
+        d->kind = SM_DO_PROMPT;
+        snprintf(d->label, sizeof d->label, ":");
+        snprintf(d->cmd, sizeof d->cmd, "solver start %s ", ops->name);
+        d->tmpl[0] = '\0';
+        d->complete = SM_COMPLETE_TCL;
+        break;
+    }
+    default: run(d, "view select toggle", NULL, NULL); break;
+    }
+}
+
+void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
+{
+    sm_view *v = app->view;
+    memset(d, 0, sizeof *d);
+    char words[4096], buf[256];
+    int count;
+    switch (a) {
+    case SM_ACT_CURSOR_LEFT: run(d, "view cursor left", NULL, NULL); break;
+    case SM_ACT_CURSOR_RIGHT: run(d, "view cursor right", NULL, NULL); break;
+    case SM_ACT_CURSOR_UP: run(d, "view cursor up", NULL, NULL); break;
+    case SM_ACT_CURSOR_DOWN: run(d, "view cursor down", NULL, NULL); break;
+    case SM_ACT_PLANE_PREV: run(d, "view plane prev", NULL, NULL); break;
+    case SM_ACT_PLANE_NEXT: run(d, "view plane next", NULL, NULL); break;
+    case SM_ACT_ACTIVATE: activate(app, d); break;
+    case SM_ACT_SELECT: run(d, "view select toggle", NULL, NULL); break;
+    case SM_ACT_SELECT_PROC: {
+        int p = v->proc >= 0 ? v->proc : sm_session_map(app->session)[sm_view_cursor_block(v)];
+        run(d, "view select proc %s", proc_name(app, p), NULL);
+        break;
+    }
+    case SM_ACT_SELECT_CLEAR: run(d, "view select clear", NULL, NULL); break;
+    case SM_ACT_MOVE:
+        target_words(app, words, sizeof words, &count);
+        d->kind = SM_DO_PROMPT;
+        snprintf(d->label, sizeof d->label, "move %d block%s to processor: ", count, count == 1 ? "" : "s");
+        snprintf(d->cmd, sizeof d->cmd, "%s", v->proc >= 0 ? proc_name(app, v->proc) : "");
+        snprintf(d->tmpl, sizeof d->tmpl, "map move %%s %s", words);
+        d->complete = SM_COMPLETE_PROCS;
+        break;
+    case SM_ACT_SWAP: {
+        int cur = sm_view_cursor_block(v), other = -1, second = cur;
+        for (int b = 0; b < v->ntasks; b++) {
+            if (!v->sel[b]) continue;
+            if (other < 0) other = b;
+            else second = b;
+        }
+        if (v->nsel == 0 || v->nsel > 2 || other == second) {
+            message(d, "swap: select one block (x), put the cursor on another, press s; or select two");
+            break;
+        }
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "map swap %d %d", other, second);
+        run(d, "%s", cmd, NULL);
+        break;
+    }
+    case SM_ACT_UNDO: run(d, "map undo", NULL, NULL); break;
+    case SM_ACT_REDO: run(d, "map redo", NULL, NULL); break;
+    case SM_ACT_START: {
+        const sm_solver_ops *ops = sm_solver_list()[v->solver_row];
+        d->kind = SM_DO_PROMPT;
+        snprintf(d->label, sizeof d->label, ":");
+        snprintf(d->cmd, sizeof d->cmd, "solver start %s ", ops->name);
+        d->complete = SM_COMPLETE_TCL;
+        break;
+    }
+    case SM_ACT_STEP: run(d, "solver step", NULL, NULL); break;
+    case SM_ACT_STEPN:
+        snprintf(buf, sizeof buf, "%lld", v->stepn);
+        run(d, "solver step %s", buf, NULL);
+        break;
+    case SM_ACT_RUN: run(d, "view run toggle", NULL, NULL); break;
+    case SM_ACT_APPLY: run(d, "solver apply", NULL, NULL); break;
+    case SM_ACT_STOP: run(d, "solver stop", NULL, NULL); break;
+    case SM_ACT_SOURCE: run(d, "view source %s", v->show_solver ? "session" : "solver", NULL); break;
+    case SM_ACT_SORT: run(d, "view procs -sort %s", sm_sort_names[(v->sort + 1) % SM_SORT_COUNT], NULL); break;
+    case SM_ACT_GROUP: run(d, "view procs -group %s", v->group_by_net ? "node" : "net", NULL); break;
+    case SM_ACT_FILTER:
+        d->kind = SM_DO_PROMPT;
+        snprintf(d->label, sizeof d->label, "filter processors (name, type or nN): ");
+        snprintf(d->cmd, sizeof d->cmd, "%s", v->filter);
+        snprintf(d->tmpl, sizeof d->tmpl, "view procs -filter %%s");
+        d->complete = SM_COMPLETE_PROCS;
+        break;
+    case SM_ACT_FOCUS_NEXT: run(d, "view focus next", NULL, NULL); break;
+    case SM_ACT_FOCUS_PREV: run(d, "view focus prev", NULL, NULL); break;
+    case SM_ACT_ZOOM: run(d, "view zoom toggle", NULL, NULL); break;
+    case SM_ACT_THEME: {
+        int n;
+        char **names = sm_theme_list(&n);
+        const char *next = "default";
+        for (int i = 0; i < n; i++)
+            if (strcmp(names[i], v->theme.name) == 0) next = names[(i + 1) % n];
+        if (n && strcmp(next, "default") == 0 && strcmp(v->theme.name, "default") == 0) next = names[0];
+        snprintf(buf, sizeof buf, "%s", next);
+        for (int i = 0; i < n; i++) free(names[i]);
+        free(names);
+        run(d, "theme load %s", buf, NULL);
+        break;
+    }
+    case SM_ACT_SAVE:
+        d->kind = SM_DO_PROMPT;
+        snprintf(d->label, sizeof d->label, "save scenario (grid, machine, model, mapping) as: ");
+        snprintf(d->cmd, sizeof d->cmd, "%s", app->scenario_path ? app->scenario_path : "scenario.json");
+        snprintf(d->tmpl, sizeof d->tmpl, "scenario save %%s");
+        d->complete = SM_COMPLETE_FILES;
+        break;
+    case SM_ACT_CONSOLE:
+        d->kind = SM_DO_PROMPT;
+        snprintf(d->label, sizeof d->label, ":");
+        d->complete = SM_COMPLETE_TCL;
+        break;
+    case SM_ACT_HELP: run(d, "view help toggle", NULL, NULL); break;
+    case SM_ACT_REFRESH: run(d, "view refresh", NULL, NULL); break;
+    case SM_ACT_QUIT:
+        if (app->session->dirty) d->kind = SM_DO_CONFIRM_QUIT;
+        else run(d, "view quit", NULL, NULL);
+        break;
+    case SM_ACT_COUNT: break;
+    }
+}
+
+void sm_action_finish(const sm_do *d, const char *input, char *cmd, size_t n)
+{
+    if (!d->tmpl[0]) {
+        snprintf(cmd, n, "%s", input);
+        return;
+    }
+    char q[1024];
+    sm_shell_quote(input, q, sizeof q);
+    /* tmpl holds exactly one %s, put there by sm_action_plan. */
+    const char *at = strstr(d->tmpl, "%s");
+    snprintf(cmd, n, "%.*s%s%s", (int)(at - d->tmpl), d->tmpl, q, at + 2);
+}

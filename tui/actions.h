@@ -1,0 +1,33 @@
+/* actions.h - what each key action does, as the Tcl command it runs (or
+ * the prompt that collects the rest of one). No curses: the TUI loop
+ * shows prompts and runs the commands through shell.h. */
+#ifndef SM_ACTIONS_H
+#define SM_ACTIONS_H
+
+#include "app.h"
+#include "keys.h"
+
+typedef enum {
+    SM_DO_NOTHING,
+    SM_DO_RUN,          /* run cmd, echoed in the log */
+    SM_DO_PROMPT,       /* ask for a line; tmpl "%s" takes it (empty: raw Tcl) */
+    SM_DO_CONFIRM_QUIT, /* unsaved changes: ask before "view quit -force" */
+    SM_DO_MESSAGE       /* tell the user why nothing happened (cmd) */
+} sm_do_kind;
+
+/* What a prompt completes. */
+typedef enum { SM_COMPLETE_TCL, SM_COMPLETE_PROCS, SM_COMPLETE_FILES } sm_complete_kind;
+
+typedef struct sm_do {
+    sm_do_kind kind;
+    char cmd[4096];       /* RUN: the command; PROMPT: the initial text */
+    char label[128];      /* PROMPT: shown before the input */
+    char tmpl[4096];      /* PROMPT: command with %s for the quoted input */
+    sm_complete_kind complete;
+} sm_do;
+
+void sm_action_plan(sm_app *app, sm_action a, sm_do *out);
+/* The command a prompt's answer makes. */
+void sm_action_finish(const sm_do *d, const char *input, char *cmd, size_t n);
+
+#endif

@@ -1,0 +1,108 @@
+/* pane_procs.c - every processor grouped by node (or network group):
+ * glyph, name, type, a load bar (compute time against T, with the
+ * deadline marked), blocks, cells, energy and idle time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "pane.h"
+#include "rows.h"
+
+static unsigned long long stamp(const sm_pane *p, const sm_app *app)
+{
+    (void)p;
+    return app->session->version * 1000003ULL + app->view->version * 7919ULL + app->view->theme_version;
+}
+
+static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
+{
+    const sm_view *v = app->view;
+    const sm_topo *t = app->session->topo;
+    const sm_model *m = &app->session->model;
+    WINDOW *w = p->win;
+    werase(w);
+    char title[160];
+    snprintf(title, sizeof title, "Processors  by %s, sort %s%s%s%s", v->group_by_net ? "net" : "node",
+             sm_sort_names[v->sort], v->sort_desc ? " desc" : "", v->filter[0] ? "  filter " : "", v->filter);
+    sm_ui_frame(p, app, title);
+    int iw = p->w - 2, ih = p->h - 2;
+    if (iw < 20 || ih < 2) return;
+
+    int n;
+    sm_proc_row *r = sm_proc_rows(app, &f->ev, &n);
+    double T = f->ev.time;
+    double scale = m->has_deadline && m->deadline > T ? m->deadline : T;
+    /* Columns that fit: glyph name [type] bar blocks [cells] energy [idle]. */
+    int wide = iw >= 74, mid = iw >= 60, typed = iw >= 44;
+    int fixed = 1 + 9 + (typed ? 6 : 0) + 6 + 10 + (mid ? 9 : 0) + (wide ? 10 : 0);
+    int barw = iw - fixed - 1;
+    if (barw < 4) barw = 4;
+    if (barw > 40) barw = 40;
+    char hdr[256];
+    int x = snprintf(hdr, sizeof hdr, "  %-8.8s %s%-*s %5s", "name", typed ? "type  " : "", barw, "compute/T",
+                     "blk");
+    if (mid) x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %8s", "cells");
+    x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "energy");
+    if (wide) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "idle");
+    sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%s", hdr);
+
+    /* Keep the chosen processor's row visible. */
+    int sel_row = -1;
+    for (int i = 0; i < n; i++)
+        if (r[i].proc >= 0 && r[i].proc == v->proc) sel_row = i;
+    int rows = ih - 1;
+    if (sel_row >= 0) {
+        if (sel_row < p->top) p->top = sel_row > 0 && r[sel_row - 1].proc < 0 ? sel_row - 1 : sel_row;
+        if (sel_row >= p->top + rows) p->top = sel_row - rows + 1;
+    }
+    if (p->top > n - rows) p->top = n - rows;
+    if (p->top < 0) p->top = 0;
+    for (int i = 0; i < rows && p->top + i < n; i++) {
+        const sm_proc_row *row = &r[p->top + i];
+        int y = 2 + i;
+        if (row->proc < 0) {
+            sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_HEADER), "%s %d", v->group_by_net ? "net group" : "node",
+                       row->group);
+            continue;
+        }
+        int q = row->proc;
+        attr_t base = q == v->proc ? sm_ui_attr(SM_EL_CURSOR) : sm_ui_attr(SM_EL_TEXT);
+        wattrset(w, sm_ui_proc_attr(q));
+        mvwaddch(w, y, 1, (chtype)(unsigned char)sm_ui_glyph(q));
+        int bx = typed ? 18 : 12;
+        if (typed) sm_ui_text(w, y, 2, 16, base, " %-8.8s %-5.5s ", t->procs[q].name, t->types[t->procs[q].type].name);
+        else sm_ui_text(w, y, 2, 10, base, " %-8.8s ", t->procs[q].name);
+        sm_ui_bar(w, y, bx, barw, row->pe.comp_time, scale, SM_EL_BAR_COMP, '#');
+        /* T and the deadline, as marks on the bar. */
+        if (scale > 0 && T < scale) {
+            int tx = (int)(barw * T / scale);
+            if (tx < barw) sm_ui_text(w, y, bx + tx, 1, sm_ui_attr(SM_EL_DIM), "T");
+        }
+        if (m->has_deadline && scale > 0) {
+            int dx = (int)(barw * m->deadline / scale);
+            if (dx >= barw) dx = barw - 1;
+            sm_ui_text(w, y, bx + dx, 1, sm_ui_attr(SM_EL_DEADLINE), "|");
+        }
+        char e[32], idle[32], line[128];
+        int lx = snprintf(line, sizeof line, " %5lld", (long long)row->pe.blocks);
+        if (mid) lx += snprintf(line + lx, sizeof line - (size_t)lx, " %8.3g", (double)row->pe.cells);
+        lx += snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_joules(row->pe.energy, e, sizeof e));
+        if (wide) snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_seconds(row->pe.idle_time, idle, sizeof idle));
+        sm_ui_text(w, y, bx + barw, iw - (bx + barw) + 1, base, "%s", line);
+    }
+    free(r);
+}
+
+static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n)
+{
+    (void)x;
+    int cnt;
+    sm_proc_row *r = sm_proc_rows(app, &f->ev, &cnt);
+    int i = p->top + y - 2, ok = 0;
+    if (y >= 2 && i < cnt && r[i].proc >= 0) {
+        snprintf(cmd, n, "view proc %s", app->session->topo->procs[r[i].proc].name);
+        ok = 1;
+    }
+    free(r);
+    return ok;
+}
+
+const sm_pane_ops sm_pane_procs = {SM_PANE_PROCS, stamp, draw, click, NULL};

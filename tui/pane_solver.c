@@ -1,0 +1,78 @@
+/* pane_solver.c - pick a solver (Up/Down, Enter or S starts it with its
+ * options), then watch it: status, iteration, current and best objective
+ * with a sparkline of their history, the last move and the statistics. */
+#include <stdio.h>
+#include <string.h>
+#include "pane.h"
+
+static unsigned long long stamp(const sm_pane *p, const sm_app *app)
+{
+    (void)p;
+    unsigned long long s = app->view->version * 7919ULL + app->view->theme_version;
+    if (app->solver)
+        s += (unsigned long long)app->solver->iteration * 1000003ULL + (unsigned long long)app->solver->done * 3ULL +
+             (unsigned long long)app->solver->nstats * 5ULL + (unsigned long long)(app->solver->seconds * 10.0);
+    return s + (unsigned long long)(size_t)app->solver;
+}
+
+static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
+{
+    const sm_view *v = app->view;
+    const sm_solver *s = app->solver;
+    WINDOW *w = p->win;
+    werase(w);
+    sm_ui_frame(p, app, "Solver");
+    int iw = p->w - 2, ih = p->h - 2;
+    if (iw < 16 || ih < 3) return;
+    const sm_solver_ops *pick = sm_solver_list()[v->solver_row];
+    sm_ui_text(w, 1, 1, iw, v->focus == SM_PANE_SOLVER ? sm_ui_attr(SM_EL_CURSOR) : sm_ui_attr(SM_EL_HEADER),
+               "< %s >  %s", pick->name, pick->summary);
+    int y = 2;
+    if (!s) {
+        /* The picked solver's options with their defaults. */
+        for (int i = 0; pick->opts[i].name && y <= ih; i++, y++)
+            sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "-%s %s  %s", pick->opts[i].name,
+                       pick->opts[i].def ? pick->opts[i].def : "-", pick->opts[i].help ? pick->opts[i].help : "");
+        if (y <= ih) sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_TEXT), "Enter/S start, n step, Space run");
+        return;
+    }
+    char b1[32], b2[32];
+    sm_ui_text(w, y++, 1, iw, sm_ui_attr(s->done ? SM_EL_GOOD : SM_EL_TEXT), "%s %s%s  it %lld  %.1f s",
+               s->ops->name, s->status, v->running ? " (running)" : "", s->iteration, s->seconds);
+    if (y > ih) return;
+    if (s->has_current || s->has_best) {
+        sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "cur %s  best %s",
+                   s->has_current ? sm_ui_joules(s->current.energy, b1, sizeof b1) : "-",
+                   s->has_best ? sm_ui_joules(s->best.energy, b2, sizeof b2) : "-");
+    }
+    if (y > ih) return;
+    if (v->spark_n > 1) {
+        double lo = v->spark_best[0], hi = v->spark_cur[0];
+        for (int i = 0; i < v->spark_n; i++) {
+            if (v->spark_best[i] < lo) lo = v->spark_best[i];
+            if (v->spark_cur[i] > hi) hi = v->spark_cur[i];
+            if (v->spark_cur[i] < lo) lo = v->spark_cur[i];
+        }
+        int half = iw / 2 - 1;
+        sm_ui_sparkline(w, y, 1, half, v->spark_cur, v->spark_n, lo, hi, SM_EL_SPARK_CUR, f->utf8);
+        sm_ui_sparkline(w, y, 2 + half, iw - half - 1, v->spark_best, v->spark_n, lo, hi, SM_EL_SPARK_BEST, f->utf8);
+        y++;
+    }
+    if (y <= ih && s->last_move[0]) sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_HIGHLIGHT), "%s", s->last_move);
+    char line[256];
+    int len = 0;
+    line[0] = '\0';
+    for (int i = 0; i < s->nstats && y <= ih; i++) {
+        char item[64];
+        int n = snprintf(item, sizeof item, "%s %.6g  ", s->stats[i].key, s->stats[i].value);
+        if (len + n > iw) {
+            sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", line);
+            len = 0;
+            line[0] = '\0';
+        }
+        len += snprintf(line + len, sizeof line - (size_t)len, "%s", item);
+    }
+    if (len && y <= ih) sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", line);
+}
+
+const sm_pane_ops sm_pane_solver = {SM_PANE_SOLVER, stamp, draw, NULL, NULL};

@@ -1,0 +1,168 @@
+/* pane_util.c - colour pairs from the theme (a table indexed by colour
+ * element, as htop's CRT.c does) and the drawing helpers panes share. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "pane.h"
+
+static attr_t el_attr[SM_EL_COUNT];
+static attr_t proc_attr[SM_THEME_MAX_PROCS];
+static int nproc_styles = 1;
+static int fallback8;   /* few colours: glyphs and patterns carry identity */
+
+static short map_color(short c)
+{
+    if (c < 0) return -1;
+    if (COLORS >= 256) return c;
+    if (COLORS >= 16 && c < 16) return c;
+    return (short)sm_color_nearest8(c);
+}
+
+static attr_t style_attrs(int a)
+{
+    attr_t r = 0;
+    if (a & SM_ATTR_BOLD) r |= A_BOLD;
+    if (a & SM_ATTR_UNDERLINE) r |= A_UNDERLINE;
+    if (a & SM_ATTR_REVERSE) r |= A_REVERSE;
+    if (a & SM_ATTR_DIM) r |= A_DIM;
+    return r;
+}
+
+void sm_ui_apply_theme(const sm_theme *t)
+{
+    int pair = 1;
+    int colours = has_colors() && COLORS >= 8;
+    fallback8 = !colours || COLORS < 16;
+    for (int e = 0; e < SM_EL_COUNT; e++) {
+        el_attr[e] = style_attrs(t->el[e].attrs);
+        if (colours && pair < COLOR_PAIRS) {
+            init_pair((short)pair, map_color(t->el[e].fg), map_color(t->el[e].bg));
+            el_attr[e] |= COLOR_PAIR(pair);
+            pair++;
+        }
+    }
+    nproc_styles = t->nproc;
+    for (int p = 0; p < t->nproc; p++) {
+        if (colours && pair < COLOR_PAIRS) {
+            short bg = map_color(t->proc[p]);
+            short fg = (short)sm_color_contrast(bg);
+            if (COLORS < 16) fg = fg == 15 ? COLOR_WHITE : COLOR_BLACK;
+            init_pair((short)pair, fg, bg);
+            proc_attr[p] = COLOR_PAIR(pair);
+            pair++;
+        } else {
+            proc_attr[p] = (p % 2) ? A_REVERSE : A_NORMAL;
+        }
+    }
+}
+
+attr_t sm_ui_attr(sm_element e) { return el_attr[e]; }
+
+static int utf8_lines;
+void sm_ui_set_utf8(int on) { utf8_lines = on; }
+
+/* In a UTF-8 locale draw the box with Unicode line characters, so what
+ * the terminal (and a capture of it) holds is plain text. */
+void sm_ui_box(WINDOW *w)
+{
+    if (utf8_lines) box_set(w, WACS_VLINE, WACS_HLINE);
+    else box(w, 0, 0);
+}
+
+attr_t sm_ui_proc_attr(int p)
+{
+    attr_t a = proc_attr[p % nproc_styles];
+    /* On 8 colours many processors share a colour: bold and underline
+     * tell the rounds of the palette apart, the glyph does the rest. */
+    if (fallback8) {
+        int lap = (p / nproc_styles) + (p % nproc_styles) / 8;
+        if (lap % 2) a |= A_BOLD;
+        if ((lap / 2) % 2) a |= A_UNDERLINE;
+    }
+    return a;
+}
+
+char sm_ui_glyph(int p)
+{
+    static const char g[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    return p >= 0 && p < (int)sizeof g - 1 ? g[p] : '+';
+}
+
+void sm_ui_frame(sm_pane *p, const sm_app *app, const char *title)
+{
+    int focus = app->view->focus == p->ops->id;
+    attr_t a = sm_ui_attr(focus ? SM_EL_FRAME_FOCUS : SM_EL_FRAME);
+    wattrset(p->win, a);
+    sm_ui_box(p->win);
+    wattrset(p->win, sm_ui_attr(SM_EL_TITLE));
+    char t[256];
+    snprintf(t, sizeof t, "%s%s%s", focus ? "[" : " ", title, focus ? "]" : " ");
+    sm_ui_text(p->win, 0, 2, p->w - 4, sm_ui_attr(SM_EL_TITLE) | (focus ? A_BOLD : 0), "%s", t);
+}
+
+void sm_ui_text(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, ...)
+{
+    if (width <= 0) return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    wattrset(w, a);
+    mvwaddnstr(w, y, x, buf, width);
+    wattrset(w, A_NORMAL);
+}
+
+void sm_ui_bar(WINDOW *w, int y, int x, int width, double value, double scale, sm_element el, char ch)
+{
+    if (width <= 0) return;
+    int fill = scale > 0 ? (int)lround(width * value / scale) : 0;
+    if (value > 0 && fill == 0) fill = 1;
+    if (fill > width) fill = width;
+    wattrset(w, sm_ui_attr(el));
+    for (int i = 0; i < fill; i++) mvwaddch(w, y, x + i, (chtype)ch);
+    wattrset(w, sm_ui_attr(SM_EL_DIM));
+    for (int i = fill; i < width; i++) mvwaddch(w, y, x + i, (chtype)' ');
+    wattrset(w, A_NORMAL);
+}
+
+void sm_ui_sparkline(WINDOW *w, int y, int x, int width, const double *v, int n, double lo,
+                     double hi, sm_element el, int utf8)
+{
+    static const char *const bars[] = {"\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
+                                       "\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88"};
+    static const char ascii[] = "_.-:=+*#";
+    int first = n > width ? n - width : 0;
+    wattrset(w, sm_ui_attr(el));
+    for (int i = first; i < n; i++) {
+        double t = hi > lo ? (v[i] - lo) / (hi - lo) : 0.5;
+        int k = (int)(t * 7.999);
+        if (k < 0) k = 0;
+        if (k > 7) k = 7;
+        if (utf8) mvwaddstr(w, y, x + i - first, bars[k]);
+        else mvwaddch(w, y, x + i - first, (chtype)ascii[k]);
+    }
+    wattrset(w, A_NORMAL);
+}
+
+const char *sm_ui_joules(double j, char *buf, size_t n)
+{
+    double a = fabs(j);
+    if (a >= 1e6) snprintf(buf, n, "%.4g MJ", j / 1e6);
+    else if (a >= 1e3) snprintf(buf, n, "%.4g kJ", j / 1e3);
+    else if (a >= 1 || a == 0) snprintf(buf, n, "%.4f J", j);
+    else if (a >= 1e-3) snprintf(buf, n, "%.4g mJ", j * 1e3);
+    else snprintf(buf, n, "%.4g uJ", j * 1e6);
+    return buf;
+}
+
+const char *sm_ui_seconds(double s, char *buf, size_t n)
+{
+    double a = fabs(s);
+    if (a >= 1 || a == 0) snprintf(buf, n, "%.4g s", s);
+    else if (a >= 1e-3) snprintf(buf, n, "%.4g ms", s * 1e3);
+    else if (a >= 1e-6) snprintf(buf, n, "%.4g us", s * 1e6);
+    else snprintf(buf, n, "%.4g ns", s * 1e9);
+    return buf;
+}

@@ -1,0 +1,666 @@
+/* tui_loop.c - the workbench's one main loop (as htop's ScreenManager):
+ * lay the panes out, redraw the ones whose inputs changed, read a key,
+ * turn it into a Tcl command through the key table and run it. While a
+ * solver runs, each idle frame steps it by a slice sized to ~40 ms. */
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "actions.h"
+#include "keys.h"
+#include "pane.h"
+#include "shell.h"
+#include "tui.h"
+
+#define MIN_COLS 80
+#define MIN_LINES 24
+
+typedef struct tui {
+    sm_app *app;
+    sm_pane panes[SM_PANE_COUNT];
+    sm_pane help;
+    WINDOW *status, *bottom;
+    int lines, cols, small;
+    int zoom, focus;                       /* layout they were made for */
+    unsigned long long theme_version;
+    int utf8;
+
+    /* The prompt line. */
+    int prompting;
+    sm_do pending;
+    char line[1024];
+    int pos, hist;                          /* cursor, history index */
+    int confirm_quit;
+    char message[256];
+
+    /* Evaluation cache and the solver's last move. */
+    unsigned long long eval_version;
+    const void *eval_session;
+    sm_eval ev;
+    int *solver_prev;
+    unsigned char *moved;
+    int moved_n;
+    long long solver_iter;
+    const void *solver_seen;
+    long long slice;                        /* steps per frame when running */
+} tui;
+
+static const sm_pane_ops *const pane_ops[SM_PANE_COUNT] = {
+    &sm_pane_grid, &sm_pane_procs, &sm_pane_comm, &sm_pane_energy, &sm_pane_solver, &sm_pane_console};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- layout ---- */
+
+static void place(sm_pane *p, int y, int x, int h, int w)
+{
+    if (p->win) delwin(p->win);
+    p->win = NULL;
+    p->y = y; p->x = x; p->h = h; p->w = w;
+    p->stamp = 0;
+    if (h > 0 && w > 0) p->win = newwin(h, w, y, x);
+}
+
+static void layout(tui *t)
+{
+    const sm_view *v = t->app->view;
+    t->lines = LINES;
+    t->cols = COLS;
+    t->zoom = v->zoom;
+    t->focus = v->focus;
+    t->small = LINES < MIN_LINES || COLS < MIN_COLS;
+    clear();
+    if (t->status) delwin(t->status);
+    if (t->bottom) delwin(t->bottom);
+    t->status = newwin(1, COLS, 0, 0);
+    t->bottom = newwin(1, COLS, LINES - 1, 0);
+    for (int i = 0; i < SM_PANE_COUNT; i++) place(&t->panes[i], 0, 0, 0, 0);
+    place(&t->help, 0, 0, 0, 0);
+    if (t->small) return;
+    int H = LINES, W = COLS;
+    int ch = H >= 40 ? 9 : H >= 30 ? 6 : 4;          /* console */
+    int mh = H - 2 - ch;                              /* panes above it */
+    if (v->zoom) {
+        if (v->focus == SM_PANE_CONSOLE) place(&t->panes[SM_PANE_CONSOLE], 1, 0, H - 2, W);
+        else {
+            place(&t->panes[v->focus], 1, 0, mh, W);
+            place(&t->panes[SM_PANE_CONSOLE], 1 + mh, 0, ch, W);
+        }
+    } else {
+        int top = mh / 2 + (mh % 2 ? 0 : 0);
+        if (mh - top < 9) top = mh - 9;
+        int gw = W * 55 / 100;
+        place(&t->panes[SM_PANE_GRID], 1, 0, top, gw);
+        place(&t->panes[SM_PANE_PROCS], 1, gw, top, W - gw);
+        int cw = W * 36 / 100, ew = W * 32 / 100;
+        place(&t->panes[SM_PANE_COMM], 1 + top, 0, mh - top, cw);
+        place(&t->panes[SM_PANE_ENERGY], 1 + top, cw, mh - top, ew);
+        place(&t->panes[SM_PANE_SOLVER], 1 + top, cw + ew, mh - top, W - cw - ew);
+        place(&t->panes[SM_PANE_CONSOLE], 1 + mh, 0, ch, W);
+    }
+    int hh = H - 4 < 40 ? H - 4 : 40, hw = W - 4 < 110 ? W - 4 : 110;
+    place(&t->help, (H - hh) / 2, (W - hw) / 2, hh, hw);
+}
+
+/* ---- per-frame data ---- */
+
+static void prepare(tui *t, sm_frame *f)
+{
+    sm_app *app = t->app;
+    sm_session *s = app->session;
+    if (t->eval_version != s->version || t->eval_session != s) {
+        sm_cost_eval(s->cost, &t->ev);
+        t->eval_version = s->version;
+        t->eval_session = s;
+    }
+    f->ev = t->ev;
+    f->map = sm_session_map(s);
+    f->moved = NULL;
+    f->utf8 = t->utf8;
+    f->colors = has_colors() ? COLORS : 0;
+    const sm_solver *sv = app->solver;
+    if (!(app->view->show_solver && sv && sv->current_map)) return;
+    int n = s->grid->ntasks;
+    if (t->moved_n != n || t->solver_seen != sv) {
+        free(t->moved);
+        free(t->solver_prev);
+        t->moved = sm_xcalloc((size_t)n, 1);
+        t->solver_prev = sm_xmalloc(sizeof(int) * (size_t)n);
+        memcpy(t->solver_prev, sv->current_map, sizeof(int) * (size_t)n);
+        t->moved_n = n;
+        t->solver_seen = sv;
+        t->solver_iter = sv->iteration;
+    }
+    if (sv->iteration != t->solver_iter) {
+        for (int b = 0; b < n; b++) t->moved[b] = sv->current_map[b] != t->solver_prev[b];
+        memcpy(t->solver_prev, sv->current_map, sizeof(int) * (size_t)n);
+        t->solver_iter = sv->iteration;
+    }
+    f->map = sv->current_map;
+    f->moved = t->moved;
+}
+
+/* ---- drawing ---- */
+
+static void draw_status(tui *t, const sm_frame *f)
+{
+    sm_app *app = t->app;
+    WINDOW *w = t->status;
+    werase(w);
+    wbkgd(w, sm_ui_attr(SM_EL_STATUS));
+    char e[32], ts[32], d[48] = "";
+    const sm_model *m = &app->session->model;
+    if (m->has_deadline) {
+        char b[32];
+        snprintf(d, sizeof d, " %s %s", f->ev.time <= m->deadline ? "<=" : "> ", sm_ui_seconds(m->deadline, b, sizeof b));
+    }
+    const char *name = app->scenario_path ? app->scenario_path : "(built-in scenario)";
+    sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_STATUS), " stencilmap  %s%s  E %s  T %s%s  theme %s", name,
+               app->session->dirty ? " [modified]" : "", sm_ui_joules(f->ev.energy, e, sizeof e),
+               sm_ui_seconds(f->ev.time, ts, sizeof ts), d, app->view->theme.name);
+    wnoutrefresh(w);
+}
+
+static void draw_bottom(tui *t)
+{
+    WINDOW *w = t->bottom;
+    werase(w);
+    if (t->confirm_quit) {
+        sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
+                   "Unsaved changes. Quit anyway? y quits, w saves first, any other key stays.");
+    } else if (t->prompting) {
+        const char *label = t->pending.label;
+        int lw = (int)strlen(label);
+        int avail = COLS - lw - 1;
+        int start = t->pos > avail ? t->pos - avail : 0;
+        sm_ui_text(w, 0, 0, lw, sm_ui_attr(SM_EL_PROMPT), "%s", label);
+        sm_ui_text(w, 0, lw, avail + 1, sm_ui_attr(SM_EL_TEXT), "%s", t->line + start);
+        wmove(w, 0, lw + t->pos - start);
+    } else if (t->message[0]) {
+        sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_DIM), "%s", t->message);
+    } else {
+        const sm_app *app = t->app;
+        sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_DIM),
+                   "%s? keys  : console  Tab pane  m move  s swap  u undo  n/N step  Space run  q quit",
+                   app->view->running ? "[running] " : "");
+    }
+    wnoutrefresh(w);
+}
+
+static void draw(tui *t, int force)
+{
+    sm_app *app = t->app;
+    sm_view *v = app->view;
+    if (t->theme_version != v->theme_version) {
+        sm_ui_apply_theme(&v->theme);
+        t->theme_version = v->theme_version;
+        bkgd(sm_ui_attr(SM_EL_TEXT));
+        force = 1;
+        clearok(curscr, TRUE);
+    }
+    if (LINES != t->lines || COLS != t->cols || v->zoom != t->zoom || (v->zoom && v->focus != t->focus))
+        layout(t), force = 1;
+    if (force) {
+        wnoutrefresh(stdscr);
+        for (int i = 0; i < SM_PANE_COUNT; i++) t->panes[i].stamp = 0;
+        t->help.stamp = 0;
+    }
+    if (t->small) {
+        erase();
+        mvprintw(LINES / 2, 0, "stencilmap needs at least %dx%d (now %dx%d); q quits", MIN_COLS, MIN_LINES, COLS,
+                 LINES);
+        wnoutrefresh(stdscr);
+        doupdate();
+        return;
+    }
+    sm_frame f;
+    prepare(t, &f);
+    draw_status(t, &f);
+    int help_changed = 0;
+    for (int i = 0; i < SM_PANE_COUNT; i++) {
+        sm_pane *p = &t->panes[i];
+        if (!p->win) continue;
+        unsigned long long s = p->ops->stamp(p, app) ^ (unsigned long long)(v->focus == i) << 62;
+        if (s == p->stamp && p->stamp) continue;
+        p->ops->draw(p, app, &f);
+        p->stamp = s ? s : 1;
+        wnoutrefresh(p->win);
+        help_changed = 1;
+    }
+    if (v->help && t->help.win && (help_changed || !t->help.stamp)) {
+        t->help.ops->draw(&t->help, app, &f);
+        t->help.stamp = 1;
+        wnoutrefresh(t->help.win);
+    } else if (!v->help && t->help.stamp) {
+        t->help.stamp = 0;
+        for (int i = 0; i < SM_PANE_COUNT; i++) {
+            if (!t->panes[i].win) continue;
+            touchwin(t->panes[i].win);
+            wnoutrefresh(t->panes[i].win);
+        }
+    }
+    draw_bottom(t);
+    curs_set(t->prompting ? 1 : 0);
+    doupdate();
+}
+
+/* ---- running commands ---- */
+
+static void run_cmd(tui *t, const char *cmd, int flags)
+{
+    t->message[0] = '\0';
+    if (sm_shell_eval(t->app, cmd, flags))
+        snprintf(t->message, sizeof t->message, "error: %.240s", sm_shell_result(t->app));
+}
+
+static void start_prompt(tui *t, const sm_do *d)
+{
+    t->pending = *d;
+    t->prompting = 1;
+    snprintf(t->line, sizeof t->line, "%.1000s", d->cmd);
+    t->pos = (int)strlen(t->line);
+    t->hist = t->app->view->nhistory;
+}
+
+static void do_action(tui *t, sm_action a)
+{
+    sm_do d;
+    sm_action_plan(t->app, a, &d);
+    switch (d.kind) {
+    case SM_DO_RUN: run_cmd(t, d.cmd, SM_SHELL_ECHO); break;
+    case SM_DO_PROMPT: start_prompt(t, &d); break;
+    case SM_DO_CONFIRM_QUIT: t->confirm_quit = 1; break;
+    case SM_DO_MESSAGE:
+        snprintf(t->message, sizeof t->message, "%.250s", d.cmd);
+        sm_view_log(t->app->view, SM_LOG_NOTE, "%s", d.cmd);
+        break;
+    case SM_DO_NOTHING: break;
+    }
+}
+
+/* ---- keys ---- */
+
+static const char *keyname_of(int code, int is_key, char *buf, size_t n)
+{
+    if (is_key) {
+        if (code >= KEY_F(1) && code <= KEY_F(12)) {
+            snprintf(buf, n, "F%d", code - KEY_F(0));
+            return buf;
+        }
+        switch (code) {
+        case KEY_LEFT: return "Left";
+        case KEY_RIGHT: return "Right";
+        case KEY_UP: return "Up";
+        case KEY_DOWN: return "Down";
+        case KEY_PPAGE: return "PgUp";
+        case KEY_NPAGE: return "PgDn";
+        case KEY_HOME: return "Home";
+        case KEY_END: return "End";
+        case KEY_ENTER: return "Enter";
+        case KEY_BTAB: return "BTab";
+        case KEY_BACKSPACE: return "Backspace";
+        case KEY_DC: return "Delete";
+        case KEY_IC: return "Insert";
+        default: return NULL;
+        }
+    }
+    switch (code) {
+    case '\t': return "Tab";
+    case '\r': case '\n': return "Enter";
+    case 27: return "Esc";
+    case ' ': return "Space";
+    case 127: case 8: return "Backspace";
+    default: break;
+    }
+    if (code >= 1 && code <= 26) {
+        snprintf(buf, n, "C-%c", 'a' + code - 1);
+        return buf;
+    }
+    if (code > ' ' && code < 127) {
+        snprintf(buf, n, "%c", code);
+        return buf;
+    }
+    return NULL;
+}
+
+static void complete(tui *t)
+{
+    sm_app *app = t->app;
+    t->line[t->pos] = '\0';
+    char **c = NULL;
+    int n = 0, start = 0;
+    if (t->pending.complete == SM_COMPLETE_PROCS) {
+        start = 0;
+        const sm_topo *tp = app->session->topo;
+        for (int p = 0; p < tp->nprocs; p++)
+            if (strncmp(tp->procs[p].name, t->line, strlen(t->line)) == 0) {
+                c = sm_xrealloc(c, sizeof(char *) * (size_t)(n + 1));
+                c[n++] = sm_xstrdup(tp->procs[p].name);
+            }
+    } else if (t->pending.complete == SM_COMPLETE_TCL) {
+        c = sm_shell_complete(app, t->line, &n, &start);
+    }
+    if (n == 0) {
+        snprintf(t->message, sizeof t->message, "no completions");
+    } else {
+        /* Longest common prefix of the candidates. */
+        size_t common = strlen(c[0]);
+        for (int i = 1; i < n; i++) {
+            size_t k = 0;
+            while (k < common && c[i][k] == c[0][k]) k++;
+            common = k;
+        }
+        char tail[1024];
+        snprintf(tail, sizeof tail, "%.*s%s", (int)common, c[0], n == 1 ? " " : "");
+        t->line[start] = '\0';
+        strncat(t->line, tail, sizeof t->line - strlen(t->line) - 1);
+        t->pos = (int)strlen(t->line);
+        if (n > 1) {
+            char list[1024];
+            size_t len = 0;
+            list[0] = '\0';
+            for (int i = 0; i < n && len < sizeof list - 1; i++)
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s ", c[i]);
+            sm_view_log(app->view, SM_LOG_RESULT, "%s", list);
+        }
+    }
+    for (int i = 0; i < n; i++) free(c[i]);
+    free(c);
+}
+
+static void prompt_key(tui *t, int code, int is_key)
+{
+    sm_view *v = t->app->view;
+    int len = (int)strlen(t->line);
+    char nb[16];
+    const char *k = keyname_of(code, is_key, nb, sizeof nb);
+    if (k && strcmp(k, "Enter") == 0) {
+        t->prompting = 0;
+        char cmd[8192];
+        sm_action_finish(&t->pending, t->line, cmd, sizeof cmd);
+        if (!t->line[0] && t->pending.tmpl[0]) return;
+        if (!cmd[0]) return;
+        run_cmd(t, cmd, SM_SHELL_ECHO | SM_SHELL_HISTORY | (t->pending.tmpl[0] ? 0 : SM_SHELL_RESULT));
+        return;
+    }
+    if (k && (strcmp(k, "Esc") == 0 || strcmp(k, "C-c") == 0 || strcmp(k, "C-g") == 0)) {
+        t->prompting = 0;
+        return;
+    }
+    if (k && strcmp(k, "Tab") == 0) { complete(t); return; }
+    if (k && strcmp(k, "Backspace") == 0) {
+        if (t->pos > 0) {
+            memmove(t->line + t->pos - 1, t->line + t->pos, (size_t)(len - t->pos + 1));
+            t->pos--;
+        }
+        return;
+    }
+    if (k && strcmp(k, "Delete") == 0) {
+        if (t->pos < len) memmove(t->line + t->pos, t->line + t->pos + 1, (size_t)(len - t->pos));
+        return;
+    }
+    if (k && (strcmp(k, "Left") == 0 || strcmp(k, "C-b") == 0)) { if (t->pos > 0) t->pos--; return; }
+    if (k && (strcmp(k, "Right") == 0 || strcmp(k, "C-f") == 0)) { if (t->pos < len) t->pos++; return; }
+    if (k && (strcmp(k, "Home") == 0 || strcmp(k, "C-a") == 0)) { t->pos = 0; return; }
+    if (k && (strcmp(k, "End") == 0 || strcmp(k, "C-e") == 0)) { t->pos = len; return; }
+    if (k && strcmp(k, "C-u") == 0) {
+        memmove(t->line, t->line + t->pos, (size_t)(len - t->pos + 1));
+        t->pos = 0;
+        return;
+    }
+    if (k && strcmp(k, "C-k") == 0) { t->line[t->pos] = '\0'; return; }
+    if (k && strcmp(k, "C-w") == 0) {
+        int s = t->pos;
+        while (s > 0 && t->line[s - 1] == ' ') s--;
+        while (s > 0 && t->line[s - 1] != ' ') s--;
+        memmove(t->line + s, t->line + t->pos, (size_t)(len - t->pos + 1));
+        t->pos = s;
+        return;
+    }
+    if (k && (strcmp(k, "Up") == 0 || strcmp(k, "Down") == 0)) {
+        if (!v->nhistory) return;
+        t->hist += strcmp(k, "Up") == 0 ? -1 : 1;
+        if (t->hist < 0) t->hist = 0;
+        if (t->hist >= v->nhistory) {
+            t->hist = v->nhistory;
+            t->line[0] = '\0';
+        } else {
+            snprintf(t->line, sizeof t->line, "%.1000s", v->history[t->hist]);
+        }
+        t->pos = (int)strlen(t->line);
+        return;
+    }
+    if (!is_key && code >= ' ' && code != 127 && len + 4 < (int)sizeof t->line) {
+        /* Insert the character, UTF-8 encoded. */
+        char enc[4];
+        int m = 0;
+        unsigned c = (unsigned)code;
+        if (c < 0x80) enc[m++] = (char)c;
+        else if (c < 0x800) { enc[m++] = (char)(0xC0 | c >> 6); enc[m++] = (char)(0x80 | (c & 63)); }
+        else if (c < 0x10000) { enc[m++] = (char)(0xE0 | c >> 12); enc[m++] = (char)(0x80 | ((c >> 6) & 63)); enc[m++] = (char)(0x80 | (c & 63)); }
+        else return;
+        memmove(t->line + t->pos + m, t->line + t->pos, (size_t)(len - t->pos + 1));
+        memcpy(t->line + t->pos, enc, (size_t)m);
+        t->pos += m;
+    }
+}
+
+static void mouse(tui *t)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))) return;
+    if (ev.bstate & BUTTON1_RELEASED && !(ev.bstate & BUTTON1_CLICKED)) return;
+    for (int i = 0; i < SM_PANE_COUNT; i++) {
+        sm_pane *p = &t->panes[i];
+        if (!p->win || ev.y < p->y || ev.y >= p->y + p->h || ev.x < p->x || ev.x >= p->x + p->w) continue;
+        char cmd[512];
+        if (t->app->view->focus != i) {
+            snprintf(cmd, sizeof cmd, "view focus %s", sm_pane_names[i]);
+            run_cmd(t, cmd, SM_SHELL_ECHO);
+        }
+        sm_frame f;
+        prepare(t, &f);
+        if (p->ops->click && p->ops->click(p, t->app, &f, ev.y - p->y, ev.x - p->x, cmd, sizeof cmd))
+            run_cmd(t, cmd, SM_SHELL_ECHO);
+        return;
+    }
+}
+
+static void handle_key(tui *t, int code, int is_key)
+{
+    sm_app *app = t->app;
+    if (is_key && code == KEY_RESIZE) return;
+    if (is_key && code == KEY_MOUSE) { mouse(t); return; }
+    if (t->confirm_quit) {
+        t->confirm_quit = 0;
+        if (!is_key && (code == 'y' || code == 'Y')) run_cmd(t, "view quit -force", SM_SHELL_ECHO);
+        else if (!is_key && code == 'w') do_action(t, SM_ACT_SAVE);
+        else sm_view_log(app->view, SM_LOG_NOTE, "quit cancelled");
+        return;
+    }
+    if (t->prompting) { prompt_key(t, code, is_key); return; }
+    char nb[16];
+    const char *k = keyname_of(code, is_key, nb, sizeof nb);
+    if (!k) return;
+    t->message[0] = '\0';
+    if (app->view->help && strcmp(k, "?") != 0 && strcmp(k, "F1") != 0) {
+        run_cmd(t, "view help off", SM_SHELL_ECHO);
+        return;
+    }
+    const char *script = sm_view_binding(app->view, k);
+    if (script) { run_cmd(t, script, SM_SHELL_ECHO | SM_SHELL_RESULT); return; }
+    int a = sm_key_action(k);
+    if (a >= 0) do_action(t, (sm_action)a);
+    else snprintf(t->message, sizeof t->message, "%s: no action (? lists the keys)", k);
+}
+
+/* One slice of a running solver, sized to take about 40 ms. */
+static void run_slice(tui *t)
+{
+    sm_app *app = t->app;
+    sm_solver *s = app->solver;
+    if (!s || s->done) {
+        if (app->view->running) {
+            app->view->running = 0;
+            if (s) sm_view_log(app->view, SM_LOG_NOTE, "%s finished: %s; a applies its best", s->ops->name, s->status);
+        }
+        return;
+    }
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "solver step %lld", t->slice);
+    double t0 = now();
+    if (sm_shell_eval(app, cmd, 0)) {
+        app->view->running = 0;
+        return;
+    }
+    double dt = now() - t0;
+    if (dt < 0.02 && t->slice < (1LL << 20)) t->slice *= 2;
+    else if (dt > 0.08 && t->slice > 1) t->slice /= 2;
+    if (s->done || s->stopped) {
+        app->view->running = 0;
+        sm_view_log(app->view, SM_LOG_NOTE, "%s %s after %lld iterations; a applies its best", s->ops->name,
+                    s->status, s->iteration);
+    }
+}
+
+/* ---- hooks the command layer calls ---- */
+
+static tui *the_tui;
+
+/* Long commands (the ILP, replays with a delay) redraw through this, and
+ * Esc or C-c interrupts a run. */
+static void progress(sm_app *app)
+{
+    tui *t = the_tui;
+    if (!t) return;
+    draw(t, 0);
+    nodelay(stdscr, TRUE);
+    int c = getch();
+    nodelay(stdscr, FALSE);
+    if (c == 27 || c == 3 || c == 'q') app->interrupt = 1;
+}
+
+static void put_utf8(char **out, size_t *len, size_t *cap, const char *s, size_t n)
+{
+    if (*len + n + 2 > *cap) *out = sm_xrealloc(*out, *cap = (*cap + n) * 2);
+    memcpy(*out + *len, s, n);
+    *len += n;
+}
+
+/* The screen as text: what a terminal shows, box drawing included. */
+static char *dump(void *ctx)
+{
+    (void)ctx;
+    size_t len = 0, cap = 4096;
+    char *out = sm_xmalloc(cap);
+    for (int y = 0; y < LINES; y++) {
+        size_t line_start = len;
+        for (int x = 0; x < COLS; x++) {
+            cchar_t cc;
+            wchar_t wc[CCHARW_MAX + 1];
+            attr_t a;
+            short pair;
+            char buf[16];
+            if (mvwin_wch(curscr, y, x, &cc) == ERR || getcchar(&cc, wc, &a, &pair, NULL) == ERR) {
+                put_utf8(&out, &len, &cap, " ", 1);
+                continue;
+            }
+            wchar_t c = wc[0];
+            if (a & A_ALTCHARSET) {
+                static const char *const acs[][2] = {{"q", "\xe2\x94\x80"}, {"x", "\xe2\x94\x82"},
+                    {"l", "\xe2\x94\x8c"}, {"k", "\xe2\x94\x90"}, {"m", "\xe2\x94\x94"},
+                    {"j", "\xe2\x94\x98"}, {"t", "\xe2\x94\x9c"}, {"u", "\xe2\x94\xa4"},
+                    {"w", "\xe2\x94\xac"}, {"v", "\xe2\x94\xb4"}, {"n", "\xe2\x94\xbc"}};
+                const char *r = "+";
+                for (size_t i = 0; i < sizeof acs / sizeof acs[0]; i++)
+                    if ((wchar_t)acs[i][0][0] == c) r = acs[i][1];
+                put_utf8(&out, &len, &cap, r, strlen(r));
+                continue;
+            }
+            if (c == 0) c = ' ';
+            int n = (int)wctomb(buf, c);
+            if (n <= 0) { buf[0] = '?'; n = 1; }
+            put_utf8(&out, &len, &cap, buf, (size_t)n);
+        }
+        while (len > line_start && out[len - 1] == ' ') len--;
+        put_utf8(&out, &len, &cap, "\n", 1);
+    }
+    out[len] = '\0';
+    return out;
+}
+
+int sm_tui_run(sm_app *app)
+{
+    if (!isatty(0) || !isatty(1)) {
+        fputs("stencilmap: the workbench needs a terminal; run scripts with -b FILE\n", stderr);
+        return 1;
+    }
+    setlocale(LC_ALL, "");
+    tui t;
+    memset(&t, 0, sizeof t);
+    t.app = app;
+    t.slice = 1;
+    t.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    sm_ui_set_utf8(t.utf8);
+    if (!getenv("ESCDELAY")) set_escdelay(25);
+    if (!initscr()) {
+        fputs("stencilmap: cannot initialise the terminal (check TERM)\n", stderr);
+        return 1;
+    }
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    if (has_colors()) {
+        start_color();
+        use_default_colors();
+    }
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+    mouseinterval(0);
+    for (int i = 0; i < SM_PANE_COUNT; i++) t.panes[i].ops = pane_ops[i];
+    t.help.ops = &sm_pane_help;
+    the_tui = &t;
+    app->progress = progress;
+    app->tui = &t;
+    app->view->dump = dump;
+    app->view->tui = &t;
+    sm_view_log(app->view, SM_LOG_NOTE, "stencilmap: ? lists the keys, : opens the Tcl console");
+    layout(&t);
+    draw(&t, 1);
+    while (!app->view->quit) {
+        sm_app_sync_view(app);
+        timeout(app->view->running ? 0 : 200);
+        wint_t wc;
+        int rc = get_wch(&wc);
+        if (rc == ERR) {
+            if (app->view->running) run_slice(&t);
+        } else {
+            handle_key(&t, (int)wc, rc == KEY_CODE_YES);
+        }
+        if (!app->view->quit) draw(&t, 0);
+    }
+    app->progress = NULL;
+    app->tui = NULL;
+    app->view->dump = NULL;
+    app->view->tui = NULL;
+    the_tui = NULL;
+    for (int i = 0; i < SM_PANE_COUNT; i++) {
+        if (t.panes[i].ops->release) t.panes[i].ops->release(&t.panes[i]);
+        if (t.panes[i].win) delwin(t.panes[i].win);
+    }
+    if (t.help.win) delwin(t.help.win);
+    if (t.status) delwin(t.status);
+    if (t.bottom) delwin(t.bottom);
+    endwin();
+    free(t.moved);
+    free(t.solver_prev);
+    return 0;
+}
