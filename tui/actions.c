@@ -192,8 +192,12 @@ void sm_action_finish(const sm_do *d, const char *input, char *cmd, size_t n)
         snprintf(cmd, n, "%s", input);
         return;
     }
-    char q[1024];
-    sm_shell_quote(input, q, sizeof q);
+    /* A value, not a command line: surrounding blanks are not part of it. */
+    char word[1024], q[1100];
+    while (*input == ' ') input++;
+    snprintf(word, sizeof word, "%s", input);
+    for (size_t l = strlen(word); l && word[l - 1] == ' '; l--) word[l - 1] = '\0';
+    sm_shell_quote(word, q, sizeof q);
     /* tmpl holds exactly one %s, put there by sm_action_plan. */
     const char *at = strstr(d->tmpl, "%s");
     snprintf(cmd, n, "%.*s%s%s", (int)(at - d->tmpl), d->tmpl, q, at + 2);

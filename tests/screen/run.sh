@@ -1,0 +1,227 @@
+#!/bin/sh
+# run.sh - screen tests: drive the workbench through tmux (start it, send
+# keys, capture the pane) and compare with golden screens in golden/.
+# UPDATE_GOLDEN=1 rewrites the golden files from this run (review the diff).
+# Ends with "screen: N passed, N failed".
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+BIN=${STENCILMAP_BIN:-$top/build/san/stencilmap}
+[ -x "$BIN" ] || BIN=$top/stencilmap
+GOLD=tests/screen/golden
+WORK=$(mktemp -d)
+SOCK="sm-screen-$$"
+export LC_ALL=C.UTF-8
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0
+T="tmux -L $SOCK -f /dev/null"
+pass=0
+fail=0
+trap '$T kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
+
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "screen tests need tmux (apt-get install tmux)"
+    echo "screen: 0 passed, 1 failed"
+    exit 1
+fi
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; }
+
+# start NAME COLS ROWS TERM ARGS...: the program in a fresh session; its
+# exit status lands in $WORK/NAME.exit and stderr in $WORK/NAME.err.
+start() {
+    name=$1 cols=$2 rows=$3 term=$4
+    shift 4
+    $T kill-session -t "$name" 2>/dev/null
+    $T new-session -d -s "$name" -x "$cols" -y "$rows" \
+        "cd '$top' && TERM=$term '$BIN' $* 2>'$WORK/$name.err'; echo \$? >'$WORK/$name.exit'; sleep 30"
+    wait_for "$name" "Console" || true
+}
+cap() { $T capture-pane -p -t "$1"; }
+keys() { n=$1; shift; $T send-keys -t "$n" "$@"; }
+# wait_for NAME TEXT: until the screen shows TEXT (up to ~5 s).
+wait_for() {
+    i=0
+    while [ $i -lt 50 ]; do
+        cap "$1" 2>/dev/null | grep -qF -- "$2" && { sleep 0.1; return 0; }
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+# settle NAME: until two captures agree.
+settle() {
+    prev=""
+    i=0
+    while [ $i -lt 30 ]; do
+        cur=$(cap "$1")
+        [ "$cur" = "$prev" ] && return 0
+        prev=$cur
+        sleep 0.15
+        i=$((i + 1))
+    done
+}
+# golden NAME FILE: compare the screen with golden/FILE.
+golden() {
+    settle "$1"
+    cap "$1" >"$WORK/$2"
+    if [ -n "$UPDATE_GOLDEN" ]; then
+        cp "$WORK/$2" "$GOLD/$2"
+        ok "$2 (golden updated)"
+    elif diff -u "$GOLD/$2" "$WORK/$2" >"$WORK/$2.diff"; then
+        ok "$2"
+    else
+        bad "$2" "screen differs from $GOLD/$2:"
+        cat "$WORK/$2.diff"
+    fi
+}
+exited() { # exited NAME: the program ended, with status 0
+    i=0
+    while [ $i -lt 50 ]; do
+        [ -f "$WORK/$1.exit" ] && break
+        sleep 0.1
+        i=$((i + 1))
+    done
+    [ -f "$WORK/$1.exit" ] && [ "$(cat "$WORK/$1.exit")" = 0 ]
+}
+no_sanitizer_errors() {
+    if grep -q "ERROR: AddressSanitizer\|runtime error" "$WORK/$1.err" 2>/dev/null; then
+        bad "$1 sanitizers" "$(head -20 "$WORK/$1.err")"
+    else
+        ok "$1 ran clean under ASan/UBSan"
+    fi
+}
+# The number after "total" in the Energy pane.
+screen_energy() { cap "$1" | sed -n 's/.*total \([0-9.eE+-]*\) J.*/\1/p' | head -1; }
+
+S=samples/cuboid-cpu-gpu.json
+
+# 1. The first screen, at 100x30 and at the 80x24 minimum.
+start first 100 30 xterm-256color $S
+golden first start-100x30.txt
+start small 80 24 xterm-256color samples/cuboid-2cpu-2gpu.json
+golden small start-80x24.txt
+
+# 2. Keys: cursor, selection, move through the prompt; each echoed as Tcl.
+keys first l l j x
+keys first m
+wait_for first "to processor:" && ok "m asks for a processor" || bad "m prompt" "no prompt"
+keys first C-u g p u Tab Enter
+wait_for first "map move gpu0 10" && ok "m echoes map move gpu0 10" || bad "move echo" "$(cap first | tail -6)"
+golden first after-move-100x30.txt
+
+# 3. A move typed at the console changes the on-screen energy to batch's value.
+keys first : "map set 5 gpu0" Enter
+wait_for first "% map set 5 gpu0" || true
+settle first
+e_screen=$(screen_energy first)
+e_batch=$("$BIN" -e "scenario load $S; map move gpu0 10; map set 5 gpu0; format %.6g [dict get [model eval] energy]" 2>/dev/null)
+if [ -n "$e_screen" ] && [ "$e_screen" = "$e_batch" ]; then ok "console move: screen energy $e_screen J = batch"
+else bad "console move energy" "screen '$e_screen' vs batch '$e_batch'"; fi
+
+# 4. Undo and redo are keys too; undo restores the energy before the move.
+keys first u
+wait_for first "% map undo" || true
+settle first
+e_undo=$(screen_energy first)
+e_before=$("$BIN" -e "scenario load $S; map move gpu0 10; format %.6g [dict get [model eval] energy]")
+[ "$e_undo" = "$e_before" ] && ok "u: energy back to $e_undo J" || bad "undo energy" "'$e_undo' vs '$e_before'"
+keys first C-r
+wait_for first "% map redo" && ok "C-r redoes" || bad "redo" "no map redo in the log"
+
+# 5. Help lists every key of the key table.
+keys first ?
+wait_for first "Keys" || true
+settle first
+missing=""
+for k in $("$BIN" -e 'join [lsort -unique [lmap e [key list] {lindex $e 0}]] " "'); do
+    cap first | grep -qF -- "$k" || missing="$missing $k"
+done
+[ -z "$missing" ] && ok "help shows every key" || bad "help" "keys missing:$missing"
+keys first Escape
+settle first
+
+# 6. Screen dump writes what the terminal shows (above the console, which
+# gains the command's own echo after the dump).
+keys first : "screen dump $WORK/dump.txt" Enter
+settle first
+cap first >"$WORK/cap.txt"
+if [ -f "$WORK/dump.txt" ] && [ "$(head -n 23 "$WORK/dump.txt" | sed 's/ *$//')" = "$(head -n 23 "$WORK/cap.txt" | sed 's/ *$//')" ]; then
+    ok "screen dump matches the terminal"
+else
+    bad "screen dump" "$(diff "$WORK/dump.txt" "$WORK/cap.txt" | head -10)"
+fi
+
+# 7. Themes: load one by name; the status line says which.
+keys first : "theme load colorblind" Enter
+wait_for first "theme colorblind" && ok "theme load colorblind" || bad "theme" "status line unchanged"
+
+# 8. Stepping tabu: n once, N ten times; the pane shows batch's best.
+keys first : "solver start tabu -iters 100 -seed 3" Enter
+wait_for first "% solver start tabu" || true
+keys first n N
+wait_for first "it 11" && ok "n and N step tabu to iteration 11" || bad "step" "$(cap first | grep -F 'it ')"
+best_batch=$("$BIN" -e "scenario load $S; map move gpu0 10; map set 5 gpu0; solver start tabu -iters 100 -seed 3; solver step 11; format %.4f [dict get [solver state] best energy]")
+cap first | grep -qF "best $best_batch J" && ok "tabu best on screen = batch ($best_batch J)" || bad "tabu best" "want best $best_batch J: $(cap first | grep -F best)"
+
+# 9. Quit with unsaved changes asks; n stays, q y leaves with status 0.
+keys first q
+wait_for first "Unsaved changes" && ok "q asks about unsaved changes" || bad "quit prompt" "no question"
+keys first n
+wait_for first "quit cancelled" && ok "any other key stays" || bad "quit cancel" "not cancelled"
+keys first q y
+exited first && ok "q y quits with status 0" || bad "quit" "did not exit 0"
+no_sanitizer_errors first
+
+# 10. Quit without changes does not ask.
+start clean 90 28 xterm-256color $S
+keys clean q
+exited clean && ok "q quits at once when nothing changed" || bad "clean quit" "still running"
+
+# 11. Resize: down to 80x24 (same screen as a fresh 80x24 start), below
+# it (a message), and back up.
+start rs 100 30 xterm-256color samples/cuboid-2cpu-2gpu.json
+$T resize-window -t rs -x 80 -y 24
+settle rs
+golden rs start-80x24.txt
+$T resize-window -t rs -x 60 -y 20
+wait_for rs "needs at least 80x24" && ok "below 80x24 says so" || bad "too small" "$(cap rs | head -3)"
+$T resize-window -t rs -x 120 -y 40
+wait_for rs "Energy" && ok "grows back after a small size" || bad "regrow" "no panes"
+keys rs q
+exited rs && ok "quit after resizing" || bad "resize quit" "did not exit"
+no_sanitizer_errors rs
+
+# 12. 8 colours (TERM=xterm): 16+ processors keep distinct glyphs, and no
+# 256-colour escapes reach the terminal.
+start x8 100 30 xterm samples/summit-like.json
+glyphs=$(cap x8 | sed -n '3,12p' | cut -c2-60 | tr -c '0-9A-Za-z\n' ' ' | tr ' ' '\n' | grep -c '^[0-9A-Z]$')
+distinct=$(cap x8 | sed -n '3,12p' | cut -c2-60 | tr -c '0-9A-Za-z\n' ' ' | tr ' ' '\n' | grep '^[0-9A-Z]$' | sort -u | wc -l)
+[ "$distinct" -ge 16 ] && ok "TERM=xterm: $distinct distinct processor glyphs" || bad "8-colour glyphs" "only $distinct ($glyphs)"
+if $T capture-pane -e -p -t x8 | grep -q '38;5;\|48;5;'; then bad "TERM=xterm colours" "256-colour escapes on an 8-colour terminal"
+else ok "TERM=xterm: basic colours only"; fi
+start x256 100 30 xterm-256color samples/summit-like.json
+$T capture-pane -e -p -t x256 | grep -q '48;5;' && ok "TERM=xterm-256color: palette colours" || bad "256 colours" "no palette escapes"
+
+# 13. Mouse: a click on a block moves the cursor there and selects it.
+start ms 100 30 xterm-256color $S
+$T send-keys -t ms -l "$(printf '\033[<0;12;5M\033[<0;12;5m')"
+wait_for ms "view select toggle" && ok "click selects a block" || bad "mouse" "$(cap ms | tail -5)"
+
+# 14. Record in the workbench, replay in batch: same mapping.
+start rec 100 30 xterm-256color $S
+keys rec : "session record $WORK/rec.tcl" Enter
+keys rec l x m C-u c p u 0 Enter
+wait_for rec "map move cpu0" || true
+keys rec : "map save $WORK/rec-map.json" Enter
+wait_for rec "% map save" || true
+keys rec : "session stop" Enter
+settle rec
+if "$BIN" -e "scenario load $S; session replay $WORK/rec.tcl -delay 0; map save $WORK/replayed.json" >/dev/null 2>&1 &&
+   cmp -s "$WORK/rec-map.json" "$WORK/replayed.json"; then
+    ok "a recorded workbench session replays to the same mapping"
+else
+    bad "record/replay" "$(cat "$WORK/rec.tcl" 2>/dev/null | head)"
+fi
+
+echo "screen: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
