@@ -93,6 +93,10 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     if (!text) return sm_tcl_error(in, "LOAD", "%s", e.msg);
     Tcl_DString cmd;
     Tcl_DStringInit(&cmd);
+    /* Demos find their samples relative to the file being replayed. */
+    Tcl_Obj *abs = Tcl_FSGetNormalizedPath(in, objv[2]);
+    Tcl_SetVar2Ex(in, "::stencilmap::replaying", NULL, abs ? abs : objv[2], TCL_GLOBAL_ONLY);
+    app->interrupt = 0;
     int rc = TCL_OK, count = 0, depth = app->depth, line = 0;
     app->depth = 0;
     char *p = text;
@@ -115,6 +119,10 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
             }
             if (app->progress) app->progress(app);
             if (delay) sleep_ms(delay);
+            if (rc == TCL_OK && app->interrupt) {
+                app->interrupt = 0;
+                rc = sm_tcl_error(in, "STATE", "session replay: interrupted at \"%s\" line %d", file, line);
+            }
         }
         Tcl_DStringSetLength(&cmd, 0);
     }
