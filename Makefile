@@ -1,7 +1,7 @@
 # stencilmap - build, run, check, bench, install.
 #   make            build ./stencilmap
 #   make run        install missing Debian packages, build, open the workbench
-#   make check      every test suite (unit, sanitized, script); ends "N passed, N failed"
+#   make check      every test suite (unit, sanitized, script, screen); ends "N passed, N failed"
 #   make bench      benchmarks (tests/bench), not part of check
 #   make fuzz       run each loader's libFuzzer target (clang) for FUZZ_SECONDS
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -29,7 +29,7 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 
 CORE_SRC = $(wildcard core/*.c)
 SOLVER_SRC = $(wildcard solvers/*.c)
-TUI_SRC = $(filter-out tui/tui_fallback.c,$(wildcard tui/*.c))
+TUI_SRC = $(wildcard tui/*.c)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 
 B = build
@@ -38,14 +38,7 @@ TUI_OBJ = $(TUI_SRC:%.c=$(B)/%.o) $(B)/embedded.o
 SAN_LIB_OBJ = $(CORE_SRC:%.c=$(B)/san/%.o) $(SOLVER_SRC:%.c=$(B)/san/%.o)
 SAN_TUI_OBJ = $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/embedded.o
 
-# The ncurses workbench replaces tui_fallback.c once tui/pane_*.c exist.
-ifeq ($(wildcard tui/pane_*.c),)
-TUI_OBJ += $(B)/tui/tui_fallback.o
-SAN_TUI_OBJ += $(B)/san/tui/tui_fallback.o
-APP_LIBS = $(TCL_LIB)
-else
 APP_LIBS = $(TCL_LIB) $(CURSES_LIB)
-endif
 
 .PHONY: all run check unit-tests script-tests bench fuzz install uninstall deps clean
 all: stencilmap
