@@ -90,6 +90,10 @@ FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(B)/san/fuzz/%)
 $(B)/san/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(B)/san/libsm.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
+# The theme loader lives in tui/ but needs neither curses nor Tcl.
+$(B)/san/fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c tui/theme.c tui/theme.h tests/fuzz/replay_main.c $(B)/san/libsm.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tui/theme.c tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
 
 check: stencilmap $(B)/san/stencilmap $(UNIT_BIN) $(FUZZ_REPLAY)
 	@sh tests/run-all.sh $(B)
