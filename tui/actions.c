@@ -41,6 +41,16 @@ static void target_words(const sm_app *app, char *out, size_t n, int *count)
     free(b);
 }
 
+/* "solver start NAME " for the solver picked in the Solver pane, to edit. */
+static void start_prompt(const sm_app *app, sm_do *d)
+{
+    const sm_solver_ops *ops = sm_solver_list()[app->view->solver_row];
+    d->kind = SM_DO_PROMPT;
+    snprintf(d->label, sizeof d->label, ":");
+    snprintf(d->cmd, sizeof d->cmd, "solver start %s ", ops->name);
+    d->complete = SM_COMPLETE_TCL;
+}
+
 static void activate(sm_app *app, sm_do *d)
 {
     sm_view *v = app->view;
@@ -62,15 +72,7 @@ static void activate(sm_app *app, sm_do *d)
         free(r);
         break;
     }
-    case SM_PANE_SOLVER: {
-        const sm_solver_ops *ops = sm_solver_list()[v->solver_row];
-        d->kind = SM_DO_PROMPT;
-        snprintf(d->label, sizeof d->label, ":");
-        snprintf(d->cmd, sizeof d->cmd, "solver start %s ", ops->name);
-        d->tmpl[0] = '\0';
-        d->complete = SM_COMPLETE_TCL;
-        break;
-    }
+    case SM_PANE_SOLVER: start_prompt(app, d); break;
     default: run(d, "view select toggle", NULL, NULL); break;
     }
 }
@@ -122,14 +124,7 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
     }
     case SM_ACT_UNDO: run(d, "map undo", NULL, NULL); break;
     case SM_ACT_REDO: run(d, "map redo", NULL, NULL); break;
-    case SM_ACT_START: {
-        const sm_solver_ops *ops = sm_solver_list()[v->solver_row];
-        d->kind = SM_DO_PROMPT;
-        snprintf(d->label, sizeof d->label, ":");
-        snprintf(d->cmd, sizeof d->cmd, "solver start %s ", ops->name);
-        d->complete = SM_COMPLETE_TCL;
-        break;
-    }
+    case SM_ACT_START: start_prompt(app, d); break;
     case SM_ACT_STEP: run(d, "solver step", NULL, NULL); break;
     case SM_ACT_STEPN:
         snprintf(buf, sizeof buf, "%lld", v->stepn);
@@ -154,11 +149,10 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
     case SM_ACT_THEME: {
         int n;
         char **names = sm_theme_list(&n);
-        const char *next = "default";
+        int next = 0;
         for (int i = 0; i < n; i++)
-            if (strcmp(names[i], v->theme.name) == 0) next = names[(i + 1) % n];
-        if (n && strcmp(next, "default") == 0 && strcmp(v->theme.name, "default") == 0) next = names[0];
-        snprintf(buf, sizeof buf, "%s", next);
+            if (strcmp(names[i], v->theme.name) == 0) next = (i + 1) % n;
+        snprintf(buf, sizeof buf, "%s", names[next]);
         for (int i = 0; i < n; i++) free(names[i]);
         free(names);
         run(d, "theme load %s", buf, NULL);

@@ -95,7 +95,6 @@ static void add_args(sm_app *app, list *l, char **words, int w, const char *pref
             free(names[i]);
         }
         free(names);
-        add(l, "default", prefix);
         return;
     }
     if (strcmp(c, "view") == 0 && strcmp(sub, "focus") == 0) {

@@ -337,19 +337,9 @@ static int view_source(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
 
 static int view_note(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    Tcl_Obj *l = Tcl_NewListObj(objc - 2, objv + 2);
-    Tcl_IncrRefCount(l);
-    Tcl_Obj *s = Tcl_NewStringObj("", 0);
-    Tcl_Obj **items;
-    int n;
-    Tcl_ListObjGetElements(NULL, l, &n, &items);
-    for (int i = 0; i < n; i++) {
-        if (i) Tcl_AppendToObj(s, " ", 1);
-        Tcl_AppendObjToObj(s, items[i]);
-    }
-    sm_view_log(app->view, SM_LOG_NOTE, "%s", Tcl_GetString(s));
-    Tcl_DecrRefCount(l);
-    Tcl_SetObjResult(in, s);
+    Tcl_Obj *text = Tcl_ConcatObj(objc - 2, objv + 2);
+    sm_view_log(app->view, SM_LOG_NOTE, "%s", Tcl_GetString(text));
+    Tcl_SetObjResult(in, text);
     return TCL_OK;
 }
 
@@ -450,21 +440,13 @@ static int theme_list(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     int n;
     char **names = sm_theme_list(&n);
     Tcl_Obj *l = Tcl_NewListObj(0, NULL);
-    int has_default = 0;
     for (int i = 0; i < n; i++) {
-        has_default |= strcmp(names[i], "default") == 0;
         Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(names[i], -1));
         free(names[i]);
     }
     free(names);
-    if (!has_default) Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("default", -1));
-    Tcl_Obj *cmd[2] = {Tcl_NewStringObj("lsort", -1), l};
-    Tcl_IncrRefCount(cmd[0]);
-    Tcl_IncrRefCount(cmd[1]);
-    int rc = Tcl_EvalObjv(in, 2, cmd, 0);
-    Tcl_DecrRefCount(cmd[0]);
-    Tcl_DecrRefCount(cmd[1]);
-    return rc;
+    Tcl_SetObjResult(in, l);
+    return TCL_OK;
 }
 
 static int theme_get(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])

@@ -14,7 +14,6 @@ typedef struct sm_frame {
     const int *map;             /* what the Grid shows */
     const unsigned char *moved; /* blocks the solver's last step moved, or NULL */
     int utf8;                   /* the terminal takes UTF-8 */
-    int colors;                 /* COLORS (8 or 256, 0 for none) */
 } sm_frame;
 
 typedef struct sm_pane sm_pane;

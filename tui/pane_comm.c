@@ -95,8 +95,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     if (c->nrows == 0) sm_ui_text(w, 2, 1, iw, sm_ui_attr(SM_EL_DIM), "no cut edges: nothing to send");
 
     /* The schedule: one chip per round, coloured, with its duration. */
-    int y = 1 + ih - round_lines + 1 - 1, x = 1;
-    double theta = app->session->model.round_time;
+    int y = 1 + ih - round_lines, x = 1;
     char head[64];
     int hl = snprintf(head, sizeof head, "rounds %d=%lldq ", c->sched.nrounds, (long long)c->sched.colours);
     sm_ui_text(w, y, x, iw, sm_ui_attr(SM_EL_HEADER), "%s", head);
@@ -111,7 +110,6 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         sm_ui_text(w, y, x, len, sm_ui_proc_attr(r), "%s", chip);
         x += len + 1;
     }
-    (void)theta;
 }
 
 static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n)

@@ -12,7 +12,6 @@ static int group_of(const sm_topo *t, int p, int by_net)
 }
 
 static const sm_app *sort_app;
-static const sm_proc_row *sort_rows;
 
 static int key_cmp(const sm_proc_row *a, const sm_proc_row *b)
 {
@@ -62,7 +61,6 @@ sm_proc_row *sm_proc_rows(const sm_app *app, const sm_eval *ev, int *n)
         m++;
     }
     sort_app = app;
-    sort_rows = r;
     qsort(r, (size_t)m, sizeof *r, row_cmp);
     /* Headings before each group. */
     sm_proc_row *out = r + m;

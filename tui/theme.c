@@ -289,11 +289,17 @@ int sm_theme_load(const char *name, sm_theme *t, sm_err *e)
     return -1;
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 char **sm_theme_list(int *n)
 {
-    char **out = NULL;
-    *n = 0;
-    int cap = 0;
+    char **out = sm_xmalloc(sizeof *out * 8);
+    int cap = 8;
+    out[0] = sm_xstrdup("default");   /* always there: it is built in */
+    *n = 1;
     for (int i = 0; search_dirs(i); i++) {
         const char *d = search_dirs(i);
         DIR *dir = *d ? opendir(d) : NULL;
@@ -312,5 +318,6 @@ char **sm_theme_list(int *n)
         }
         closedir(dir);
     }
+    qsort(out, (size_t)*n, sizeof *out, name_cmp);
     return out;
 }

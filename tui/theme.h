@@ -73,7 +73,8 @@ int sm_theme_parse(const char *text, size_t len, const char *file, sm_theme *t, 
  * "default" falls back to the built-in copy. */
 int sm_theme_load(const char *name, sm_theme *t, sm_err *e);
 void sm_theme_builtin(sm_theme *t);
-/* Theme names found on the search path (caller frees each and the array). */
+/* Theme names on the search path and "default", sorted (caller frees
+ * each and the array). */
 char **sm_theme_list(int *n);
 
 /* xterm's RGB for a colour number, and the nearest of the 8 basic colours

@@ -95,7 +95,7 @@ static void layout(tui *t)
             place(&t->panes[SM_PANE_CONSOLE], 1 + mh, 0, ch, W);
         }
     } else {
-        int top = mh / 2 + (mh % 2 ? 0 : 0);
+        int top = mh / 2;
         if (mh - top < 9) top = mh - 9;
         int gw = W * 55 / 100;
         place(&t->panes[SM_PANE_GRID], 1, 0, top, gw);
@@ -125,7 +125,6 @@ static void prepare(tui *t, sm_frame *f)
     f->map = sm_session_map(s);
     f->moved = NULL;
     f->utf8 = t->utf8;
-    f->colors = has_colors() ? COLORS : 0;
     const sm_solver *sv = app->solver;
     if (!(app->view->show_solver && sv && sv->current_map)) return;
     int n = s->grid->ntasks;
@@ -224,7 +223,7 @@ static void draw(tui *t, int force)
     sm_frame f;
     prepare(t, &f);
     draw_status(t, &f);
-    int help_changed = 0;
+    int redrawn = 0;   /* a pane drawn under the help: draw the help on top again */
     for (int i = 0; i < SM_PANE_COUNT; i++) {
         sm_pane *p = &t->panes[i];
         if (!p->win) continue;
@@ -233,9 +232,9 @@ static void draw(tui *t, int force)
         p->ops->draw(p, app, &f);
         p->stamp = s ? s : 1;
         wnoutrefresh(p->win);
-        help_changed = 1;
+        redrawn = 1;
     }
-    if (v->help && t->help.win && (help_changed || !t->help.stamp)) {
+    if (v->help && t->help.win && (redrawn || !t->help.stamp)) {
         t->help.ops->draw(&t->help, app, &f);
         t->help.stamp = 1;
         wnoutrefresh(t->help.win);
@@ -456,8 +455,7 @@ static void prompt_key(tui *t, int code, int is_key)
 static void mouse(tui *t)
 {
     MEVENT ev;
-    if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))) return;
-    if (ev.bstate & BUTTON1_RELEASED && !(ev.bstate & BUTTON1_CLICKED)) return;
+    if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))) return;
     for (int i = 0; i < SM_PANE_COUNT; i++) {
         sm_pane *p = &t->panes[i];
         if (!p->win || ev.y < p->y || ev.y >= p->y + p->h || ev.x < p->x || ev.x >= p->x + p->w) continue;
