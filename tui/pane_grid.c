@@ -3,6 +3,7 @@
  * edges to the right and below; cursor, selection, the highlighted pair
  * and the solver's last move stand out. */
 #include <stdio.h>
+#include <stdlib.h>
 #include "pane.h"
 #include "rows.h"
 
@@ -87,12 +88,12 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 
     /* Legend: the processors that own blocks in this plane. */
     int x = 1, y = p->h - 2;
-    unsigned char seen[SM_THEME_MAX_PROCS * 4] = {0};
+    unsigned char *seen = sm_xcalloc((size_t)t->nprocs, 1);
     int shown = 0, total = 0;
     for (int b = bx * by * k; b < bx * by * (k + 1); b++) {
         int q = map[b];
-        if (q < (int)sizeof seen && seen[q]) continue;
-        if (q < (int)sizeof seen) seen[q] = 1;
+        if (seen[q]) continue;
+        seen[q] = 1;
         total++;
         char item[80];
         int len = snprintf(item, sizeof item, "%s ", t->procs[q].name);
@@ -104,6 +105,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         shown++;
     }
     if (shown < total) sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), "+%d", total - shown);
+    free(seen);
 }
 
 static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n)

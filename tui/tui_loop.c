@@ -613,7 +613,9 @@ int sm_tui_run(sm_app *app)
         fputs("stencilmap: cannot initialise the terminal (check TERM)\n", stderr);
         return 1;
     }
-    cbreak();
+    /* raw, not cbreak: C-c must reach us as a key (it interrupts long
+     * work) instead of killing the workbench and the unsaved session. */
+    raw();
     noecho();
     nonl();
     keypad(stdscr, TRUE);

@@ -172,8 +172,13 @@ keys first q y
 exited first && ok "q y quits with status 0" || bad "quit" "did not exit 0"
 no_sanitizer_errors first
 
-# 10. Quit without changes does not ask.
+# 10. C-c does not kill the workbench (it only interrupts long work);
+# quit without changes does not ask.
 start clean 90 28 xterm-256color $S
+keys clean C-c
+sleep 0.5
+[ ! -f "$WORK/clean.exit" ] && cap clean | grep -qF "Console" && ok "C-c leaves the workbench running" ||
+    bad "C-c" "the workbench ended"
 keys clean q
 exited clean && ok "q quits at once when nothing changed" || bad "clean quit" "still running"
 
