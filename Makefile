@@ -29,8 +29,9 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 
 CORE_SRC = $(wildcard core/*.c)
 SOLVER_SRC = $(wildcard solvers/*.c)
-TUI_SRC = $(wildcard tui/*.c)
+TUI_SRC = $(wildcard tui/*.c tui/cmd/*.c tui/pane/*.c)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
+HDRS = $(wildcard core/*.h solvers/*.h tui/*.h tui/cmd/*.h tui/pane/*.h)
 
 B = build
 LIB_OBJ = $(CORE_SRC:%.c=$(B)/%.o) $(SOLVER_SRC:%.c=$(B)/%.o)
@@ -54,11 +55,11 @@ $(B)/san/libsm.a: $(SAN_LIB_OBJ)
 	@mkdir -p $(@D)
 	ar rcs $@ $^
 
-$(B)/%.o: %.c $(wildcard core/*.h solvers/*.h tui/*.h)
+$(B)/%.o: %.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(TCL_INC) $(LP_INC) -c $< -o $@
 
-$(B)/san/%.o: %.c $(wildcard core/*.h solvers/*.h tui/*.h)
+$(B)/san/%.o: %.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) $(TCL_INC) $(LP_INC) -c $< -o $@
 

@@ -6,7 +6,7 @@
 #include <tcl.h>
 #include "../core/scenario.h"
 #include "app.h"
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "tui.h"
 
 #ifndef SM_VERSION

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "actions.h"
-#include "keys.h"
+#include "../actions.h"
+#include "../keys.h"
 #include "pane.h"
-#include "shell.h"
-#include "tui.h"
+#include "../shell.h"
+#include "../tui.h"
 
 #define MIN_COLS 80
 #define MIN_LINES 24

@@ -3,8 +3,8 @@
  * session exactly as it was. */
 #include <stdlib.h>
 #include <string.h>
-#include "../core/grid_json.h"
-#include "../core/scenario.h"
+#include "../../core/grid_json.h"
+#include "../../core/scenario.h"
 #include "cmd.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)

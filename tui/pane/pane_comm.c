@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
-#include "rows.h"
+#include "../rows.h"
 
 typedef struct comm_cache {
     unsigned long long version;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "../core/report.h"
+#include "../../core/report.h"
 #include "cmd.h"
 
 static int report_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])

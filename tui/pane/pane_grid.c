@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "pane.h"
-#include "rows.h"
+#include "../rows.h"
 
 static unsigned long long stamp(const sm_pane *p, const sm_app *app)
 {

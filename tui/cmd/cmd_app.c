@@ -1,6 +1,6 @@
 /* cmd_app.c - program state: the session starts on the built-in
  * scenario; command registration. */
-#include "app.h"
+#include "../app.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* pane_help.c - '?': every key and what it does, generated from the key
  * table (keys.h), plus the user's own bindings. Drawn over the panes. */
 #include <stdio.h>
-#include "keys.h"
+#include "../keys.h"
 #include "pane.h"
 
 static unsigned long long stamp(const sm_pane *p, const sm_app *app)

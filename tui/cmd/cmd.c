@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/fields.h"
+#include "../../core/fields.h"
 
 int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
 {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "keys.h"
-#include "rows.h"
+#include "../keys.h"
+#include "../rows.h"
 
 static int toggle_arg(Tcl_Interp *in, Tcl_Obj *o, int *flag, const char *what)
 {

@@ -6,7 +6,7 @@
 
 #include <curses.h>
 #include <stddef.h>
-#include "app.h"
+#include "../app.h"
 
 /* Computed once per frame and shared by every pane. */
 typedef struct sm_frame {

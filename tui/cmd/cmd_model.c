@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/metrics.h"
+#include "../../core/metrics.h"
 #include "cmd.h"
 
 static Tcl_Obj *model_dict(const sm_model *m)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "shell.h"
+#include "../shell.h"
 
 int sm_shell_eval(sm_app *app, const char *script, int flags)
 {
