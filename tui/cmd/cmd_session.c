@@ -78,7 +78,7 @@ static void sleep_ms(int ms)
 /* Replays whole commands one at a time, redrawing in between. */
 static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    int delay = app->tui ? 300 : 0;
+    int delay = app->screen ? 300 : 0;
     if (objc == 5) {
         if (strcmp(Tcl_GetString(objv[3]), "-delay") != 0 ||
             Tcl_GetIntFromObj(NULL, objv[4], &delay) != TCL_OK || delay < 0 || delay > 60000)
@@ -117,7 +117,7 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
                 snprintf(msg, sizeof msg, "\n    (replaying \"%s\" line %d)", file, line);
                 Tcl_AddErrorInfo(in, msg);
             }
-            if (app->progress) app->progress(app);
+            sm_app_progress(app);
             if (delay) sleep_ms(delay);
             if (rc == TCL_OK && app->interrupt) {
                 app->interrupt = 0;
