@@ -24,6 +24,7 @@ typedef struct sm_screen_ops {
 
 typedef struct sm_app {
     struct Tcl_Interp *interp;
+    struct Tcl_Interp *safe; /* -safe scripts run here (a child of interp) */
     sm_session *session;
     sm_solver *solver;
     struct Tcl_Obj *hook_step, *hook_solved, *hook_changed;
@@ -31,6 +32,7 @@ typedef struct sm_app {
     char *record_path;
     int replaying;
     int depth;              /* nesting of our commands, for recording */
+    int solver_depth;       /* >0 while solver steps run (hooks run inside) */
     volatile int interrupt; /* set by SIGINT or the TUI to stop a run */
     /* The one door from the command layer to the screen: set while the
      * workbench runs (tui_loop.c), NULL in batch mode. */
