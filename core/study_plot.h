@@ -1,0 +1,24 @@
+/* study_plot.h - a scatter plot as text: braille cells (2x4 dots each),
+ * for terminals, batch output and the Study pane. No curses here. */
+#ifndef SM_STUDY_PLOT_H
+#define SM_STUDY_PLOT_H
+
+typedef struct sm_plot {
+    int width, height;         /* in character cells */
+    double xmin, xmax, ymin, ymax;
+    unsigned char *dots;       /* width*height braille bit masks */
+} sm_plot;
+
+/* Fit the ranges to the points (non-finite points are ignored). */
+void sm_plot_init(sm_plot *pl, int width, int height, const double *x,
+                  const double *y, int n);
+void sm_plot_free(sm_plot *pl);
+/* The dot for (x, y): column 0..2*width-1, row 0..4*height-1 from the top.
+ * Returns 0 when the point is outside the ranges or not finite. */
+int sm_plot_dot(const sm_plot *pl, double x, double y, int *col, int *row);
+void sm_plot_point(sm_plot *pl, double x, double y);
+/* The cells as UTF-8 lines (U+2800 + mask; blank cells are U+2800),
+ * with a y label column and an x axis line; caller frees. */
+char *sm_plot_text(const sm_plot *pl, const char *xlabel, const char *ylabel);
+
+#endif
