@@ -98,6 +98,15 @@ int sm_study_get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st)
         char *text = sm_read_file(s, 1 << 24, &len, &e);
         int rc = text ? sm_study_from_json(st, text, len, s, &e) : -1;
         free(text);
+        /* Scenario files are named relative to the SPEC file, like the
+         * topology and grid files a scenario names. */
+        char *dir = sm_dirname(s);
+        for (int i = 0; rc == 0 && i < st->nscen; i++) {
+            char *p = sm_path_join(dir, st->scen[i]);
+            free(st->scen[i]);
+            st->scen[i] = p;
+        }
+        free(dir);
         return rc < 0 ? sm_tcl_error(in, "STUDY", "%s", e.msg) : TCL_OK;
     }
     if (looks_like_json(s)) {

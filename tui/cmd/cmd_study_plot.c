@@ -117,6 +117,7 @@ static int gnuplot_plot(Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky,
             Tcl_SetObjResult(in, Tcl_NewStringObj(out, -1));
     }
     unlink(gp);
+    unlink(dat);
     free(data.s);
     free(sc.s);
     free(dat);
