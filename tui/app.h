@@ -21,6 +21,7 @@ typedef struct sm_app {
     char *record_path;
     int replaying;
     int depth;              /* nesting of our commands, for recording */
+    int solver_depth;       /* >0 while solver steps run (hooks run inside) */
     volatile int interrupt; /* set by SIGINT or the TUI to stop a run */
     /* The TUI installs this to redraw while long work runs. */
     void (*progress)(struct sm_app *app);

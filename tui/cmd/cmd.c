@@ -83,6 +83,33 @@ void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[])
     Tcl_DecrRefCount(l);
 }
 
+int sm_app_check_change(sm_app *app, Tcl_Interp *in, const char *what)
+{
+    if (app->solver_depth == 0 || !app->solver) return TCL_OK;
+    return sm_tcl_error(in, "BUSY",
+                        "%s: not while %s is stepping (called from a hook); "
+                        "stop it first (solver stop, or break from the step hook)",
+                        what, app->solver->ops->name);
+}
+
+void sm_app_detach_solver(sm_app *app, const char *what)
+{
+    if (!app->solver || app->solver->detached) return;
+    char why[128];
+    snprintf(why, sizeof why, "%s changed the session it was solving", what);
+    sm_solver_detach(app->solver, why);
+    app->view->show_solver = 0;
+    app->view->running = 0;
+}
+
+void sm_app_drop_solver(sm_app *app)
+{
+    sm_solver_free(app->solver);
+    app->solver = NULL;
+    app->view->show_solver = 0;
+    app->view->running = 0;
+}
+
 int sm_app_changed(sm_app *app)
 {
     sm_app_sync_view(app);

@@ -30,6 +30,16 @@ int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
 
 /* Record the command when `session record` is on; nesting-aware. */
 void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[]);
+/* Before a command replaces the grid, machine, type states or model:
+ * refused (STENCILMAP BUSY) while solver steps are running, that is from
+ * an `on step` hook or a progress callback; otherwise TCL_OK. Call it
+ * before doing any work so a refusal leaves everything as it was. */
+int sm_app_check_change(sm_app *app, Tcl_Interp *in, const char *what);
+/* The change is going ahead: a started solver is stopped for good (its
+ * state says why) before the objects it points into are freed. */
+void sm_app_detach_solver(sm_app *app, const char *what);
+/* A whole new scenario: the old solver is discarded (no solver). */
+void sm_app_drop_solver(sm_app *app);
 /* After the mapping or model changed: run `on changed` hooks. */
 int sm_app_changed(sm_app *app);
 

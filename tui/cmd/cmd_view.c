@@ -292,6 +292,9 @@ static int view_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     if (objc == 3 && toggle_arg(in, objv[2], &want, "run")) return TCL_ERROR;
     if (want && !app->solver)
         return sm_tcl_error(in, "STATE", "no solver: use \"solver start NAME\" first");
+    if (want && app->solver->detached)
+        return sm_tcl_error(in, "STATE", "%s was stopped: %s; start it again",
+                            app->solver->ops->name, app->solver->reason);
     if (want && app->solver->done)
         return sm_tcl_error(in, "STATE", "%s has finished: \"solver apply\" takes its best",
                             app->solver->ops->name);
