@@ -22,8 +22,11 @@ TCL_LIB ?= -ltcl8.6
 LP_INC ?= -I/usr/include/lpsolve
 LP_LIB ?= -llpsolve55 -lcolamd -ldl
 CURSES_LIB ?= -lncursesw
-CFLAGS_ALL = $(STD) $(WARN) $(OPT) -DSM_DATADIR='"$(DATADIR)"' $(CPPFLAGS) $(CFLAGS)
-LIBS = -lcjson -lm
+# libhwloc is optional: with it, topo detect/import work (core/hwloc.c).
+HWLOC_FLAGS := $(shell pkg-config --exists hwloc 2>/dev/null && echo -DSM_HAVE_HWLOC $$(pkg-config --cflags hwloc))
+HWLOC_LIB := $(shell pkg-config --exists hwloc 2>/dev/null && pkg-config --libs hwloc)
+CFLAGS_ALL = $(STD) $(WARN) $(OPT) -DSM_DATADIR='"$(DATADIR)"' $(HWLOC_FLAGS) $(CPPFLAGS) $(CFLAGS)
+LIBS = -lcjson -lm $(HWLOC_LIB)
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
