@@ -3,6 +3,8 @@
  * the ordinary commands (built as lists, never pasted strings) and turns
  * result files into Tcl dicts. */
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -170,7 +172,19 @@ static void json_add_dict(cJSON *obj, Tcl_Obj *dict, const char *rename_seconds)
     Tcl_DictObjDone(&s);
 }
 
-static int run_job(Tcl_Interp *in, const sm_study *st, long number, const char *dir)
+/* A job whose solver was interrupted is not written: its result would be
+ * partial, and a written job is never run again. */
+static int interrupted(sm_app *app, Tcl_Interp *in, long number)
+{
+    Tcl_SetObjResult(in, Tcl_ObjPrintf("study run: interrupted in job %ld; finished jobs "
+                                       "are kept, run the same command to go on", number));
+    Tcl_SetErrorCode(in, "STENCILMAP", "STUDY", "INTERRUPTED", NULL);
+    app->interrupt = 0;
+    return TCL_ERROR;
+}
+
+static int run_job(sm_app *app, Tcl_Interp *in, const sm_study *st, long number,
+                   const char *dir)
 {
     sm_study_job job;
     sm_study_job_at(st, number, &job);
@@ -206,6 +220,7 @@ static int run_job(Tcl_Interp *in, const sm_study *st, long number, const char *
     Tcl_DecrRefCount(words);
     int rc = Tcl_EvalObjEx(in, cmd, TCL_EVAL_DIRECT);
     Tcl_DecrRefCount(cmd);
+    if (app->interrupt) return interrupted(app, in, number);
     if (rc != TCL_OK) goto fail;
     Tcl_Obj *result = Tcl_GetObjResult(in);
     Tcl_IncrRefCount(result);
@@ -293,9 +308,30 @@ static void restore_session(Tcl_Interp *in, const char *dir, char *scen)
     free(map);
 }
 
+/* SIGINT between jobs (a solve installs its own handler while it runs,
+ * which sets the same flag). */
+static sm_app *study_app;
+static void study_sigint(int sig)
+{
+    (void)sig;
+    if (study_app) study_app->interrupt = 1;
+}
+
+/* One status line on a terminal in batch; the workbench redraws. */
+static void progress(sm_app *app, long done, long todo, long job, double t0)
+{
+    if (app->progress) {
+        app->progress(app);
+        return;
+    }
+    if (!isatty(2)) return;
+    fprintf(stderr, "\rstudy: job %ld, %ld of %ld run here, %.1f s\033[K", job, done, todo,
+            now_seconds() - t0);
+    fflush(stderr);
+}
+
 static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    (void)app;
     static const char *const opts[] = {"-shard", "-out", NULL};
     const char *dir = NULL;
     long shard = 0, nshards = 1;
@@ -330,18 +366,39 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
         return sm_tcl_error(in, "IO", "study run: %s", e.msg);
     }
     char *stash = stash_session(in, dir);
-    long ran = 0, total = sm_study_njobs(&st);
+    long ran = 0, total = sm_study_njobs(&st), todo = 0;
+    for (long j = shard; j < total; j += nshards) {
+        char *path = sm_study_job_path(dir, j, "json");
+        todo += access(path, F_OK) != 0;
+        free(path);
+    }
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = study_sigint;
+    sigemptyset(&sa.sa_mask);
+    study_app = app;
+    app->interrupt = 0;
+    sigaction(SIGINT, &sa, &old);
+    double t0 = now_seconds();
     int rc = TCL_OK;
     for (long j = shard; j < total && rc == TCL_OK; j += nshards) {
         char *path = sm_study_job_path(dir, j, "json");
         int exists = access(path, F_OK) == 0;
         free(path);
         if (exists) continue;
-        rc = run_job(in, &st, j, dir);
-        if (rc == TCL_OK) ran++;
         /* Every job is on disk: an interrupt loses at most the current one. */
+        if (app->interrupt) {
+            rc = interrupted(app, in, j);
+            break;
+        }
+        progress(app, ran, todo, j, t0);
+        rc = run_job(app, in, &st, j, dir);
+        if (rc == TCL_OK) ran++;
         if (rc == TCL_OK && Tcl_LimitExceeded(in)) rc = TCL_ERROR;
     }
+    sigaction(SIGINT, &old, NULL);
+    study_app = NULL;
+    if (!app->progress && isatty(2) && todo) fputs("\n", stderr);
     restore_session(in, dir, stash);
     sm_study_free(&st);
     if (rc != TCL_OK) return rc;
