@@ -14,6 +14,7 @@ void sm_plot_init(sm_plot *pl, int width, int height, const double *x,
     pl->width = width < 4 ? 4 : width;
     pl->height = height < 2 ? 2 : height;
     pl->dots = sm_xcalloc((size_t)pl->width * (size_t)pl->height, 1);
+    pl->marks = sm_xcalloc((size_t)pl->width * (size_t)pl->height, 1);
     pl->xmin = pl->ymin = INFINITY;
     pl->xmax = pl->ymax = -INFINITY;
     for (int i = 0; i < n; i++) {
@@ -33,7 +34,8 @@ void sm_plot_init(sm_plot *pl, int width, int height, const double *x,
 void sm_plot_free(sm_plot *pl)
 {
     free(pl->dots);
-    pl->dots = NULL;
+    free(pl->marks);
+    pl->dots = pl->marks = NULL;
 }
 
 int sm_plot_dot(const sm_plot *pl, double x, double y, int *col, int *row)
@@ -60,6 +62,13 @@ void sm_plot_point(sm_plot *pl, double x, double y)
     pl->dots[(r / 4) * pl->width + c / 2] |= braille_bit[c % 2][r % 4];
 }
 
+void sm_plot_mark(sm_plot *pl, double x, double y)
+{
+    int c, r;
+    if (!sm_plot_dot(pl, x, y, &c, &r)) return;
+    pl->marks[(r / 4) * pl->width + c / 2] = 1;
+}
+
 static void put_braille(sm_strbuf *b, unsigned char mask)
 {
     unsigned cp = 0x2800u + mask;
@@ -77,7 +86,10 @@ char *sm_plot_text(const sm_plot *pl, const char *xlabel, const char *ylabel)
         if (r == 0) sm_strbuf_put(&b, "%11.4g |", pl->ymax);
         else if (r == pl->height - 1) sm_strbuf_put(&b, "%11.4g |", pl->ymin);
         else sm_strbuf_put(&b, "%11s |", "");
-        for (int c = 0; c < pl->width; c++) put_braille(&b, pl->dots[r * pl->width + c]);
+        for (int c = 0; c < pl->width; c++) {
+            if (pl->marks[r * pl->width + c]) sm_strbuf_put(&b, "%s", "\xe2\x97\x86");
+            else put_braille(&b, pl->dots[r * pl->width + c]);
+        }
         sm_strbuf_put(&b, "%s", "\n");
     }
     sm_strbuf_put(&b, "%11s +", "");

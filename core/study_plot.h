@@ -7,6 +7,7 @@ typedef struct sm_plot {
     int width, height;         /* in character cells */
     double xmin, xmax, ymin, ymax;
     unsigned char *dots;       /* width*height braille bit masks */
+    unsigned char *marks;      /* width*height: 1 where a reference point is */
 } sm_plot;
 
 /* Fit the ranges to the points (non-finite points are ignored). */
@@ -17,6 +18,9 @@ void sm_plot_free(sm_plot *pl);
  * Returns 0 when the point is outside the ranges or not finite. */
 int sm_plot_dot(const sm_plot *pl, double x, double y, int *col, int *row);
 void sm_plot_point(sm_plot *pl, double x, double y);
+/* A reference point (a published optimum): its whole cell shows a mark
+ * (U+25C6) instead of dots. */
+void sm_plot_mark(sm_plot *pl, double x, double y);
 /* The cells as UTF-8 lines (U+2800 + mask; blank cells are U+2800),
  * with a y label column and an x axis line; caller frees. */
 char *sm_plot_text(const sm_plot *pl, const char *xlabel, const char *ylabel);

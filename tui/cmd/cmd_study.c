@@ -567,7 +567,7 @@ static int study_merge(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
 static const sm_subcmd study_subs[] = {
     {"run", study_run, 1, 5, "SPEC ?-shard I/N? -out DIR"},
     {"merge", study_merge, 1, 3, "DIR ?-format list|csv|json?"},
-    {"plot", sm_study_plot_cmd, 1, -1, "DIR -x KEY -y KEY ?-by KEY? ?-o FILE? ?-width W? ?-height H?"},
+    {"plot", sm_study_plot_cmd, 1, -1, "DIR -x KEY -y KEY ?-by KEY? ?-o FILE? ?-width W? ?-height H? ?-published BOOL?"},
     {NULL, NULL, 0, 0, NULL},
 };
 

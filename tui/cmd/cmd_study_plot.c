@@ -7,6 +7,7 @@
 #include "cmd_study.h"
 #include "../../core/strbuf.h"
 #include "../../core/study_plot.h"
+#include "../../core/study_ref.h"
 
 /* gnuplot on PATH, found at run time: it is an optional dependency. */
 static int have_gnuplot(void)
@@ -31,6 +32,35 @@ static int numeric(Tcl_Obj *row, Tcl_Obj *key, double *v)
            Tcl_GetDoubleFromObj(NULL, o, v) == TCL_OK;
 }
 
+/* The published optima of the scenarios in the table (SPEC §7), once per
+ * scenario sample; x and y get deadline and energy. Caller frees. */
+static int ref_points(Tcl_Obj *rows, double **rx, double **ry)
+{
+    int nr, n = 0;
+    Tcl_Obj **r;
+    Tcl_ListObjGetElements(NULL, rows, &nr, &r);
+    const sm_ref_point *seen[8];
+    int nseen = 0;
+    *rx = *ry = NULL;
+    for (int i = 0; i < nr; i++) {
+        Tcl_Obj *sc = NULL;
+        Tcl_DictObjGet(NULL, r[i], Tcl_NewStringObj("scenario", -1), &sc);
+        const sm_ref_point *pts;
+        int np = sc ? sm_study_ref_points(Tcl_GetString(sc), &pts) : 0;
+        int dup = 0;
+        for (int k = 0; k < nseen; k++) dup |= seen[k] == pts;
+        if (!np || dup || nseen == 8) continue;
+        seen[nseen++] = pts;
+        *rx = sm_xrealloc(*rx, sizeof **rx * (size_t)(n + np));
+        *ry = sm_xrealloc(*ry, sizeof **ry * (size_t)(n + np));
+        for (int k = 0; k < np; k++, n++) {
+            (*rx)[n] = pts[k].deadline;
+            (*ry)[n] = pts[k].energy;
+        }
+    }
+    return n;
+}
+
 static int safe_text(const char *s) { return !strpbrk(s, "'\"\n\r\\"); }
 
 /* Runs a command given as words, as a list: data never becomes code. */
@@ -48,7 +78,8 @@ static int run_words(Tcl_Interp *in, int n, const char *const w[])
  * series label, and a script that plots each block; names are checked by
  * safe_text before they go in single quotes. */
 static int gnuplot_plot(Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky,
-                        Tcl_Obj *kby, const char *out)
+                        Tcl_Obj *kby, const char *out, int nref, const double *rx,
+                        const double *ry)
 {
     size_t n = strlen(out);
     int png = n > 4 && strcmp(out + n - 4, ".png") == 0;
@@ -91,6 +122,11 @@ static int gnuplot_plot(Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky,
         }
         sm_strbuf_put(&data, "\n\n");
     }
+    if (nref) {
+        sm_strbuf_put(&data, "\"published optimum\"\n");
+        for (int k = 0; k < nref; k++) sm_strbuf_put(&data, "%.17g %.17g\n", rx[k], ry[k]);
+        sm_strbuf_put(&data, "\n\n");
+    }
     size_t pn = n + 16;
     char *dat = sm_xmalloc(pn), *gp = sm_xmalloc(pn);
     snprintf(dat, pn, "%s.dat", out);
@@ -100,9 +136,13 @@ static int gnuplot_plot(Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky,
     sm_strbuf_put(&sc, "set terminal %s size 900,600\nset output '%s'\n"
                   "set xlabel '%s'\nset ylabel '%s'\nset key outside\n"
                   "plot for [i=0:%d] '%s' index i using 1:2 with linespoints "
-                  "title columnheader(1)\n",
+                  "title columnheader(1)",
                   png ? "png" : "svg", out, Tcl_GetString(kx), Tcl_GetString(ky),
                   nl > 0 ? nl - 1 : 0, dat);
+    if (nref)
+        sm_strbuf_put(&sc, ", '%s' index %d using 1:2 with points pt 7 ps 1.5 "
+                      "title columnheader(1)", dat, nl);
+    sm_strbuf_put(&sc, "\n");
     sm_err e;
     int rc = TCL_OK;
     if (sm_write_file_atomic(dat, data.s ? data.s : "", data.n, &e) < 0 ||
@@ -127,20 +167,30 @@ static int gnuplot_plot(Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky,
     return rc;
 }
 
-static Tcl_Obj *text_plot(Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky, int w, int h)
+static Tcl_Obj *text_plot(Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky, int w, int h, int nref,
+                          const double *rx, const double *ry)
 {
     int nr;
     Tcl_Obj **r;
     Tcl_ListObjGetElements(NULL, rows, &nr, &r);
-    double *x = sm_xcalloc((size_t)nr + 1, sizeof *x), *y = sm_xcalloc((size_t)nr + 1, sizeof *y);
+    size_t cap = (size_t)nr + (size_t)nref + 1;
+    double *x = sm_xcalloc(cap, sizeof *x), *y = sm_xcalloc(cap, sizeof *y);
     int n = 0;
     for (int i = 0; i < nr; i++)
         if (numeric(r[i], kx, &x[n]) && numeric(r[i], ky, &y[n])) n++;
+    /* The ranges hold the reference points too. */
+    for (int i = 0; i < nref; i++) {
+        x[n + i] = rx[i];
+        y[n + i] = ry[i];
+    }
     sm_plot pl;
-    sm_plot_init(&pl, w, h, x, y, n);
+    sm_plot_init(&pl, w, h, x, y, n + nref);
     for (int i = 0; i < n; i++) sm_plot_point(&pl, x[i], y[i]);
+    for (int i = 0; i < nref; i++) sm_plot_mark(&pl, rx[i], ry[i]);
     char *text = sm_plot_text(&pl, Tcl_GetString(kx), Tcl_GetString(ky));
     Tcl_Obj *o = Tcl_NewStringObj(text, -1);
+    if (nref)
+        Tcl_AppendToObj(o, "\xe2\x97\x86 published optimum (thesis Table 6.4, SPEC \xc2\xa7" "7)\n", -1);
     free(text);
     sm_plot_free(&pl);
     free(x);
@@ -151,8 +201,9 @@ static Tcl_Obj *text_plot(Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky, int w, int h)
 int sm_study_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     (void)app;
-    static const char *const opts[] = {"-x", "-y", "-by", "-o", "-width", "-height", NULL};
-    Tcl_Obj *val[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    static const char *const opts[] = {"-x", "-y", "-by", "-o", "-width", "-height",
+                                       "-published", NULL};
+    Tcl_Obj *val[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     for (int i = 3; i < objc; i += 2) {
         int idx;
         if (sm_get_opt_index(in, objv[i], opts, &idx) != TCL_OK) return TCL_ERROR;
@@ -167,16 +218,26 @@ int sm_study_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
         (val[5] && (Tcl_GetIntFromObj(NULL, val[5], &h) != TCL_OK || h < 2 || h > 1000)))
         return sm_tcl_error(in, "ARGS", "study plot: -width expects 4..1000 and -height "
                             "2..1000 character cells");
+    /* Published optima: by default when plotting energy against deadline. */
+    int published = strcmp(Tcl_GetString(val[0]), "deadline") == 0 &&
+                    strcmp(Tcl_GetString(val[1]), "energy") == 0;
+    if (val[6] && Tcl_GetBooleanFromObj(NULL, val[6], &published) != TCL_OK)
+        return sm_tcl_error(in, "ARGS", "study plot: -published expects a boolean, got \"%s\"",
+                            Tcl_GetString(val[6]));
     Tcl_Obj *rows;
     if (sm_study_merge_table(in, Tcl_GetString(objv[2]), &rows) != TCL_OK) return TCL_ERROR;
     Tcl_IncrRefCount(rows);
+    double *rx = NULL, *ry = NULL;
+    int nref = published ? ref_points(rows, &rx, &ry) : 0;
     Tcl_Obj *by = val[2] ? val[2] : Tcl_NewStringObj("solver", -1);
     Tcl_IncrRefCount(by);
     int rc = TCL_OK;
     if (val[3] && have_gnuplot())
-        rc = gnuplot_plot(in, rows, val[0], val[1], by, Tcl_GetString(val[3]));
+        rc = gnuplot_plot(in, rows, val[0], val[1], by, Tcl_GetString(val[3]), nref, rx, ry);
     else
-        Tcl_SetObjResult(in, text_plot(rows, val[0], val[1], w, h));
+        Tcl_SetObjResult(in, text_plot(rows, val[0], val[1], w, h, nref, rx, ry));
+    free(rx);
+    free(ry);
     Tcl_DecrRefCount(by);
     Tcl_DecrRefCount(rows);
     return rc;
