@@ -320,8 +320,8 @@ static void study_sigint(int sig)
 /* One status line on a terminal in batch; the workbench redraws. */
 static void progress(sm_app *app, long done, long todo, long job, double t0)
 {
-    if (app->progress) {
-        app->progress(app);
+    if (app->screen) {
+        sm_app_progress(app);
         return;
     }
     if (!isatty(2)) return;
@@ -398,7 +398,7 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     }
     sigaction(SIGINT, &old, NULL);
     study_app = NULL;
-    if (!app->progress && isatty(2) && todo) fputs("\n", stderr);
+    if (!app->screen && isatty(2) && todo) fputs("\n", stderr);
     restore_session(in, dir, stash);
     sm_study_free(&st);
     if (rc != TCL_OK) return rc;
