@@ -227,6 +227,20 @@ int sm_study_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     Tcl_Obj *rows;
     if (sm_study_merge_table(in, Tcl_GetString(objv[2]), &rows) != TCL_OK) return TCL_ERROR;
     Tcl_IncrRefCount(rows);
+    /* Nothing to plot is an error that names the keys, not a blank plot. */
+    int nr, npts = 0;
+    Tcl_Obj **r;
+    Tcl_ListObjGetElements(NULL, rows, &nr, &r);
+    for (int i = 0; i < nr; i++) {
+        double a, b;
+        npts += numeric(r[i], val[0], &a) && numeric(r[i], val[1], &b);
+    }
+    if (npts == 0) {
+        Tcl_DecrRefCount(rows);
+        return sm_tcl_error(in, "STUDY", "study plot: %s: none of its %d results has "
+                            "numbers for both %s and %s", Tcl_GetString(objv[2]), nr,
+                            Tcl_GetString(val[0]), Tcl_GetString(val[1]));
+    }
     double *rx = NULL, *ry = NULL;
     int nref = published ? ref_points(rows, &rx, &ry) : 0;
     Tcl_Obj *by = val[2] ? val[2] : Tcl_NewStringObj("solver", -1);
