@@ -19,6 +19,17 @@ if [ $# -ne 2 ]; then
     echo "usage: sbatch scripts/study-slurm.sh SPEC DIR" >&2
     exit 2
 fi
-# sbatch runs a copy of this file, so find study.tcl from the submit dir.
-here=${SLURM_SUBMIT_DIR:-$(dirname "$0")/..}
-exec "${STENCILMAP:-stencilmap}" -b "${STENCILMAP_STUDY_TCL:-$here/scripts/study.tcl}" "$1" "$2"
+# sbatch runs a copy of this file from its spool, so study.tcl is looked
+# for in the submit directory's scripts/, then where make install puts it.
+tcl=${STENCILMAP_STUDY_TCL:-}
+if [ -z "$tcl" ]; then
+    for c in "${SLURM_SUBMIT_DIR:-.}/scripts/study.tcl" "$(dirname "$0")/study.tcl" \
+             /usr/local/share/stencilmap/scripts/study.tcl /usr/share/stencilmap/scripts/study.tcl; do
+        if [ -f "$c" ]; then tcl=$c; break; fi
+    done
+fi
+if [ -z "$tcl" ]; then
+    echo "study-slurm.sh: scripts/study.tcl not found; set STENCILMAP_STUDY_TCL" >&2
+    exit 2
+fi
+exec "${STENCILMAP:-stencilmap}" -b "$tcl" "$1" "$2"
