@@ -15,7 +15,14 @@ if {$argc < 2 || $argc > 3} {
 lassign $argv spec dir shard
 set args [list $spec -out $dir]
 if {$shard ne ""} { lappend args -shard $shard }
+if {$shard ne ""} {
+    set which $shard
+} elseif {[info exists ::env(SLURM_ARRAY_TASK_ID)] && [info exists ::env(SLURM_ARRAY_TASK_COUNT)]} {
+    set which "$::env(SLURM_ARRAY_TASK_ID)/$::env(SLURM_ARRAY_TASK_COUNT) (Slurm)"
+} else {
+    set which all
+}
 set t0 [clock milliseconds]
 set n [study run {*}$args]
-puts [format "shard %s: %d jobs run in %.2f s" \
-    [expr {$shard ne "" ? $shard : "all"}] $n [expr {([clock milliseconds] - $t0) / 1000.0}]]
+puts [format "shard %s: %d jobs run in %.2f s" $which $n \
+    [expr {([clock milliseconds] - $t0) / 1000.0}]]
