@@ -15,6 +15,8 @@ void sm_plot_init(sm_plot *pl, int width, int height, const double *x,
     pl->height = height < 2 ? 2 : height;
     pl->dots = sm_xcalloc((size_t)pl->width * (size_t)pl->height, 1);
     pl->marks = sm_xcalloc((size_t)pl->width * (size_t)pl->height, 1);
+    pl->series = sm_xmalloc((size_t)pl->width * (size_t)pl->height);
+    memset(pl->series, -1, (size_t)pl->width * (size_t)pl->height);
     pl->xmin = pl->ymin = INFINITY;
     pl->xmax = pl->ymax = -INFINITY;
     for (int i = 0; i < n; i++) {
@@ -35,7 +37,9 @@ void sm_plot_free(sm_plot *pl)
 {
     free(pl->dots);
     free(pl->marks);
+    free(pl->series);
     pl->dots = pl->marks = NULL;
+    pl->series = NULL;
 }
 
 int sm_plot_dot(const sm_plot *pl, double x, double y, int *col, int *row)
@@ -60,6 +64,21 @@ void sm_plot_point(sm_plot *pl, double x, double y)
     int c, r;
     if (!sm_plot_dot(pl, x, y, &c, &r)) return;
     pl->dots[(r / 4) * pl->width + c / 2] |= braille_bit[c % 2][r % 4];
+}
+
+const char *const sm_plot_glyph[SM_PLOT_NGLYPHS] = {
+    "\xe2\x97\x8f", "\xe2\x97\x8b", "\xe2\x96\xa0", "\xe2\x96\xa1",   /* filled/open circle, square */
+    "\xe2\x96\xb2", "\xe2\x96\xb3", "\xe2\x96\xbc", "\xe2\x96\xbd"};  /* triangles up, down */
+
+void sm_plot_series_point(sm_plot *pl, double x, double y, int k)
+{
+    int c, r;
+    pl->glyphs = 1;
+    if (!sm_plot_dot(pl, x, y, &c, &r)) return;
+    int cell = (r / 4) * pl->width + c / 2;
+    pl->dots[cell] |= braille_bit[c % 2][r % 4];
+    int s = k % SM_PLOT_NGLYPHS;
+    pl->series[cell] = pl->series[cell] == -1 || pl->series[cell] == s ? (signed char)s : -2;
 }
 
 void sm_plot_mark(sm_plot *pl, double x, double y)
@@ -87,8 +106,12 @@ char *sm_plot_text(const sm_plot *pl, const char *xlabel, const char *ylabel)
         else if (r == pl->height - 1) sm_strbuf_put(&b, "%11.4g |", pl->ymin);
         else sm_strbuf_put(&b, "%11s |", "");
         for (int c = 0; c < pl->width; c++) {
-            if (pl->marks[r * pl->width + c]) sm_strbuf_put(&b, "%s", "\xe2\x97\x86");
-            else put_braille(&b, pl->dots[r * pl->width + c]);
+            int cell = r * pl->width + c;
+            if (pl->marks[cell]) sm_strbuf_put(&b, "%s", "\xe2\x97\x86");
+            else if (!pl->glyphs) put_braille(&b, pl->dots[cell]);
+            else if (pl->series[cell] == -1) sm_strbuf_put(&b, "%s", " ");
+            else if (pl->series[cell] == -2) sm_strbuf_put(&b, "%s", "*");
+            else sm_strbuf_put(&b, "%s", sm_plot_glyph[(int)pl->series[cell]]);
         }
         sm_strbuf_put(&b, "%s", "\n");
     }

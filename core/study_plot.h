@@ -8,7 +8,14 @@ typedef struct sm_plot {
     double xmin, xmax, ymin, ymax;
     unsigned char *dots;       /* width*height braille bit masks */
     unsigned char *marks;      /* width*height: 1 where a reference point is */
+    signed char *series;       /* width*height: series of the cell's points,
+                                  -1 none, -2 several (glyph plots) */
+    int glyphs;                /* draw a glyph a series instead of braille */
 } sm_plot;
+
+/* Series glyphs, in order; SM_PLOT_NGLYPHS of them, then they repeat. */
+#define SM_PLOT_NGLYPHS 8
+extern const char *const sm_plot_glyph[SM_PLOT_NGLYPHS];
 
 /* Fit the ranges to the points (non-finite points are ignored). */
 void sm_plot_init(sm_plot *pl, int width, int height, const double *x,
@@ -18,6 +25,9 @@ void sm_plot_free(sm_plot *pl);
  * Returns 0 when the point is outside the ranges or not finite. */
 int sm_plot_dot(const sm_plot *pl, double x, double y, int *col, int *row);
 void sm_plot_point(sm_plot *pl, double x, double y);
+/* A point of series k (0-based): its cell shows the series' glyph, or '*'
+ * when points of several series share it; sets glyphs. */
+void sm_plot_series_point(sm_plot *pl, double x, double y, int k);
 /* A reference point (a published optimum): its whole cell shows a mark
  * (U+25C6) instead of dots. */
 void sm_plot_mark(sm_plot *pl, double x, double y);

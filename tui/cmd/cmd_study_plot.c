@@ -167,17 +167,39 @@ static int gnuplot_plot(Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky,
     return rc;
 }
 
-static Tcl_Obj *text_plot(Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky, int w, int h, int nref,
-                          const double *rx, const double *ry)
+/* The series label of a row ("-" when it has no KEY); its index in
+ * labels, appended when new. */
+static int series_of(Tcl_Obj *row, Tcl_Obj *kby, Tcl_Obj *labels)
+{
+    Tcl_Obj *lab = NULL, **l;
+    int nl;
+    Tcl_DictObjGet(NULL, row, kby, &lab);
+    const char *s = lab ? Tcl_GetString(lab) : "-";
+    Tcl_ListObjGetElements(NULL, labels, &nl, &l);
+    for (int k = 0; k < nl; k++)
+        if (strcmp(Tcl_GetString(l[k]), s) == 0) return k;
+    Tcl_ListObjAppendElement(NULL, labels, Tcl_NewStringObj(s, -1));
+    return nl;
+}
+
+/* Braille dots, or with kby a glyph a series and a legend. */
+static Tcl_Obj *text_plot(Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky, Tcl_Obj *kby, int w, int h,
+                          int nref, const double *rx, const double *ry)
 {
     int nr;
     Tcl_Obj **r;
     Tcl_ListObjGetElements(NULL, rows, &nr, &r);
     size_t cap = (size_t)nr + (size_t)nref + 1;
     double *x = sm_xcalloc(cap, sizeof *x), *y = sm_xcalloc(cap, sizeof *y);
+    int *ser = sm_xcalloc(cap, sizeof *ser);
+    Tcl_Obj *labels = Tcl_NewListObj(0, NULL);
+    Tcl_IncrRefCount(labels);
     int n = 0;
     for (int i = 0; i < nr; i++)
-        if (numeric(r[i], kx, &x[n]) && numeric(r[i], ky, &y[n])) n++;
+        if (numeric(r[i], kx, &x[n]) && numeric(r[i], ky, &y[n])) {
+            ser[n] = kby ? series_of(r[i], kby, labels) : 0;
+            n++;
+        }
     /* The ranges hold the reference points too. */
     for (int i = 0; i < nref; i++) {
         x[n + i] = rx[i];
@@ -185,16 +207,28 @@ static Tcl_Obj *text_plot(Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky, int w, int h,
     }
     sm_plot pl;
     sm_plot_init(&pl, w, h, x, y, n + nref);
-    for (int i = 0; i < n; i++) sm_plot_point(&pl, x[i], y[i]);
+    for (int i = 0; i < n; i++) {
+        if (kby) sm_plot_series_point(&pl, x[i], y[i], ser[i]);
+        else sm_plot_point(&pl, x[i], y[i]);
+    }
     for (int i = 0; i < nref; i++) sm_plot_mark(&pl, rx[i], ry[i]);
     char *text = sm_plot_text(&pl, Tcl_GetString(kx), Tcl_GetString(ky));
     Tcl_Obj *o = Tcl_NewStringObj(text, -1);
+    int nl;
+    Tcl_Obj **l;
+    Tcl_ListObjGetElements(NULL, labels, &nl, &l);
+    for (int k = 0; k < nl; k++)
+        Tcl_AppendStringsToObj(o, sm_plot_glyph[k % SM_PLOT_NGLYPHS], " ", Tcl_GetString(kby),
+                               " ", Tcl_GetString(l[k]), "\n", (char *)NULL);
+    if (nl > 1) Tcl_AppendToObj(o, "* several\n", -1);
     if (nref)
         Tcl_AppendToObj(o, "\xe2\x97\x86 published optimum (thesis Table 6.4, SPEC \xc2\xa7" "7)\n", -1);
+    Tcl_DecrRefCount(labels);
     free(text);
     sm_plot_free(&pl);
     free(x);
     free(y);
+    free(ser);
     return o;
 }
 
@@ -249,7 +283,7 @@ int sm_study_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     if (val[3] && have_gnuplot())
         rc = gnuplot_plot(in, rows, val[0], val[1], by, Tcl_GetString(val[3]), nref, rx, ry);
     else
-        Tcl_SetObjResult(in, text_plot(rows, val[0], val[1], w, h, nref, rx, ry));
+        Tcl_SetObjResult(in, text_plot(rows, val[0], val[1], val[2], w, h, nref, rx, ry));
     free(rx);
     free(ry);
     Tcl_DecrRefCount(by);
