@@ -6,6 +6,7 @@
 #include "../../core/grid_json.h"
 #include "../../core/scenario.h"
 #include "cmd.h"
+#include "cmd_topo_hwloc.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
 {
@@ -69,6 +70,8 @@ static Tcl_Obj *topo_info(const sm_topo *t)
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("states", -1), states);
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("state", -1),
                        Tcl_NewStringObj(T->state >= 0 ? T->state_names[T->state] : "", -1));
+        if (T->estimated)
+            Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("estimated", -1), Tcl_NewStringObj(T->estimated, -1));
         Tcl_DictObjPut(NULL, types, Tcl_NewStringObj(T->name, -1), o);
     }
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("types", -1), types);
@@ -362,6 +365,8 @@ static const sm_subcmd topo_subs[] = {
     {"info", topo_info_cmd, 0, 0, ""},
     {"procs", topo_procs, 0, 0, ""},
     {"state", topo_state, 1, 2, "TYPE ?STATE|base?"},
+    {"detect", sm_topo_detect_cmd, 0, 4, "?-per package|numa? ?-nodes N?"},
+    {"import", sm_topo_import_cmd, 3, -1, "-format hwloc ?-per package|numa? ?-nodes N? FILE ?FILE ...?"},
     {NULL, NULL, 0, 0, NULL},
 };
 
