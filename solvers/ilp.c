@@ -418,6 +418,11 @@ static int init(sm_solver *s, sm_err *e)
 
 static void finish(sm_solver *s)
 {
+    if (!s->has_best) { /* nothing meets the deadline: keep the start */
+        sm_eval ev;
+        sm_solver_evaluate(s, s->start_map, &ev);
+        sm_solver_offer(s, s->start_map, &ev);
+    }
     if (s->has_best) {
         s->current = s->best;
         s->has_current = 1;
