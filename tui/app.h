@@ -14,6 +14,7 @@ struct Tcl_Obj;
 
 typedef struct sm_app {
     struct Tcl_Interp *interp;
+    struct Tcl_Interp *safe; /* -safe scripts run here (a child of interp) */
     sm_session *session;
     sm_solver *solver;
     struct Tcl_Obj *hook_step, *hook_solved, *hook_changed;

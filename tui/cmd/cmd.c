@@ -49,6 +49,7 @@ int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
 
 static struct {
     const char *name;
+    Tcl_ObjCmdProc *proc;
     const sm_subcmd *subs;
 } ensembles[32];
 static int nensembles;
@@ -61,9 +62,16 @@ void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
         if (strcmp(ensembles[i].name, name) == 0) return;
     if (nensembles < (int)(sizeof ensembles / sizeof ensembles[0])) {
         ensembles[nensembles].name = name;
+        ensembles[nensembles].proc = proc;
         ensembles[nensembles].subs = subs;
         nensembles++;
     }
+}
+
+void sm_create_all_in(sm_app *app, Tcl_Interp *in)
+{
+    for (int i = 0; i < nensembles; i++)
+        Tcl_CreateObjCommand(in, ensembles[i].name, ensembles[i].proc, app, NULL);
 }
 
 const sm_subcmd *sm_ensemble_subs(const char *name)

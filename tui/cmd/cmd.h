@@ -24,6 +24,19 @@ typedef struct sm_subcmd {
 void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
                         const sm_subcmd *subs);
 const sm_subcmd *sm_ensemble_subs(const char *name);
+/* Create every stencilmap command in another interpreter (the safe one). */
+void sm_create_all_in(sm_app *app, Tcl_Interp *in);
+
+/* The safe interpreter (-safe, session replay -safe): created on first
+ * use, a child of app->interp, with the stencilmap commands and none of
+ * exec, open, file, socket, cd, load or source. NULL with the reason in
+ * app->interp's result if it cannot be made. */
+Tcl_Interp *sm_safe_interp(sm_app *app);
+#define SM_SAFE_NAME "stencilmap-safe"
+/* Script set from interp `in` (a hook): as the main interpreter must run
+ * it. From the safe interpreter it becomes the list
+ * {interp eval stencilmap-safe SCRIPT}, so it runs there, never here. */
+Tcl_Obj *sm_script_for_main(sm_app *app, Tcl_Interp *in, Tcl_Obj *script);
 
 int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
                 const sm_subcmd *subs);

@@ -58,6 +58,18 @@ static void on_sigint(int sig)
     if (sigint_app) sigint_app->interrupt = 1;
 }
 
+/* Hooks run in the main interpreter (one set from the safe interpreter is
+ * wrapped to run there, see sm_script_for_main); the outcome is handed to
+ * the interpreter whose command is running. */
+static int hook(sm_app *app, Tcl_Interp *in, Tcl_Obj *script)
+{
+    Tcl_IncrRefCount(script);
+    int rc = Tcl_EvalObjEx(app->interp, script, TCL_EVAL_GLOBAL);
+    Tcl_DecrRefCount(script);
+    if (in != app->interp) Tcl_TransferResult(app->interp, rc, in);
+    return rc;
+}
+
 /* Step until done (or max units), running hooks and showing progress. */
 static int run(sm_app *app, Tcl_Interp *in, long long max)
 {
@@ -81,7 +93,7 @@ static int run(sm_app *app, Tcl_Interp *in, long long max)
             sm_view_spark_add(app->view, s->has_current ? s->current.energy : s->best.energy,
                               s->best.energy);
         if (app->hook_step) {
-            rc = Tcl_EvalObjEx(in, app->hook_step, TCL_EVAL_GLOBAL);
+            rc = hook(app, in, app->hook_step);
             if (rc == TCL_BREAK) { sm_solver_stop(s); rc = TCL_OK; }
             if (rc != TCL_OK) {
                 Tcl_AddErrorInfo(in, "\n    (\"on step\" hook)");
@@ -99,7 +111,7 @@ static int run(sm_app *app, Tcl_Interp *in, long long max)
     sigint_app = NULL;
     if (!app->progress && isatty(2) && s->nstats && s->seconds > 0.5) fputs("\n", stderr);
     if (rc == TCL_OK && s->done && app->hook_solved) {
-        rc = Tcl_EvalObjEx(in, app->hook_solved, TCL_EVAL_GLOBAL);
+        rc = hook(app, in, app->hook_solved);
         if (rc == TCL_ERROR) Tcl_AddErrorInfo(in, "\n    (\"on solved\" hook)");
     }
     return rc;
@@ -328,7 +340,7 @@ static int on_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
         if (*slot) Tcl_DecrRefCount(*slot);
         *slot = NULL;
         if (Tcl_GetCharLength(objv[2]) > 0) {
-            *slot = objv[2];
+            *slot = sm_script_for_main(app, in, objv[2]);
             Tcl_IncrRefCount(*slot);
         }
     }
