@@ -1,0 +1,118 @@
+/* cost_colour.c - the rounds model "colouring" kept up to date as blocks
+ * move (SPEC 3; issue 14).
+ *
+ * The first evaluation builds both schedules (M and M1) in full; after
+ * that every cut edge that comes or goes repairs them locally
+ * (schedule_inc.c) in time proportional to the rounds the two processors
+ * share. At evaluation a schedule is rebuilt in full only when
+ * - at most four processors communicate (the build is exact there, and
+ *   cheap), or
+ * - its colours exceed the maximum degree by more than the last full
+ *   build's did, plus a slack of max(1, Delta/50) quanta (the repair
+ *   drifted from what a rebuild achieves).
+ * So what an evaluation reports is a proper colouring covering M with
+ * colours <= Delta + (colours - Delta of the last full build) +
+ * max(1, Delta/50), exact for m <= 4, beside the certified lower bound. */
+#include "cost.h"
+#include "cost_colour.h"
+
+#include <stdlib.h>
+#include "schedule_inc.h"
+#include "util.h"
+
+struct sm_cost_colouring {
+    int live;
+    sm_isched *s[2];    /* M, M1 */
+    int64_t excess[2];  /* colours - Delta at the last full build */
+    long rebuilds;
+};
+
+struct sm_cost_colouring *sm_cost_colouring_new(int nprocs)
+{
+    struct sm_cost_colouring *h = sm_xcalloc(1, sizeof *h);
+    h->s[0] = sm_isched_new(nprocs);
+    h->s[1] = sm_isched_new(nprocs);
+    return h;
+}
+
+void sm_cost_colouring_free(struct sm_cost_colouring *h)
+{
+    if (!h) return;
+    sm_isched_free(h->s[0]);
+    sm_isched_free(h->s[1]);
+    free(h);
+}
+
+void sm_cost_colouring_reset(struct sm_cost_colouring *h) { h->live = 0; }
+
+void sm_cost_colouring_edge(struct sm_cost_colouring *h, int p, int q, int64_t dk, int64_t dm)
+{
+    if (!h->live) return;
+    sm_isched_add(h->s[0], p, q, dk);
+    sm_isched_add(h->s[1], p, q, dm);
+}
+
+static void rebuild(const sm_cost *c, int msg, int64_t delta)
+{
+    struct sm_cost_colouring *h = c->col;
+    int n;
+    sm_pairmu *v = sm_cost_pairs(c, msg, &n);
+    sm_schedule full;
+    int64_t lb;
+    sm_schedule_build(v, n, c->nprocs, &full, &lb);
+    free(v);
+    sm_isched_load(h->s[msg], &full);
+    h->excess[msg] = full.colours - delta;
+    sm_schedule_free(&full);
+    h->rebuilds++;
+}
+
+/* How far the repair may drift beyond the last rebuild's excess: 2 % of
+ * the maximum degree, at least one quantum. */
+static int64_t slack(int64_t delta) { return delta / 50 > 1 ? delta / 50 : 1; }
+
+/* Bring schedule msg up to the rule above; returns Delta. */
+static int64_t sync(const sm_cost *c, int msg)
+{
+    struct sm_cost_colouring *h = c->col;
+    int64_t delta = (int64_t)sm_heap_max(msg ? &c->hdeg1 : &c->hdeg);
+    int active = 0;
+    const int64_t *deg = msg ? c->deg1 : c->deg;
+    for (int p = 0; p < c->nprocs && active <= 4; p++) active += deg[p] > 0;
+    if (!h->live) {
+        rebuild(c, 0, (int64_t)sm_heap_max(&c->hdeg));
+        rebuild(c, 1, (int64_t)sm_heap_max(&c->hdeg1));
+        h->live = 1;
+    } else if (active <= 4 || sm_isched_colours(h->s[msg]) - delta > h->excess[msg] + slack(delta)) {
+        rebuild(c, msg, delta);
+    }
+    return delta;
+}
+
+void sm_cost_colouring_rounds(const sm_cost *c, int messages, int64_t *rounds, int64_t *lower)
+{
+    int64_t delta = sync(c, messages);
+    int64_t col = sm_isched_colours(c->col->s[messages]);
+    int n;
+    sm_pairmu *v = sm_cost_pairs(c, messages, &n);
+    int64_t lb = sm_schedule_lower(v, n, c->nprocs);
+    free(v);
+    /* With at most four processors the schedule is exact. */
+    int active = 0;
+    const int64_t *deg = messages ? c->deg1 : c->deg;
+    for (int p = 0; p < c->nprocs && active <= 4; p++) active += deg[p] > 0;
+    if (active <= 4 || lb > col) lb = col;
+    if (lb < delta) lb = delta;
+    *rounds = col;
+    *lower = lb;
+}
+
+void sm_cost_schedule(const sm_cost *c, sm_schedule *s)
+{
+    int64_t rounds, lower;
+    sm_cost_colouring_rounds(c, 0, &rounds, &lower);
+    sm_isched_export(c->col->s[0], s);
+    s->lower = lower;
+}
+
+long sm_cost_colouring_rebuilds(const sm_cost *c) { return c->col->rebuilds; }
