@@ -12,7 +12,9 @@
  *   drifted from what a rebuild achieves).
  * So what an evaluation reports is a proper colouring covering M with
  * colours <= Delta + (colours - Delta of the last full build) +
- * max(1, Delta/50), exact for m <= 4, beside the certified lower bound. */
+ * max(1, Delta/50), exact for m <= 4, beside a certified lower bound:
+ * the larger of Delta and the last rebuild's bound less the quanta taken
+ * away since (the full bound costs as much as a rebuild). */
 #include "cost.h"
 #include "cost_colour.h"
 
@@ -24,6 +26,8 @@ struct sm_cost_colouring {
     int live;
     sm_isched *s[2];    /* M, M1 */
     int64_t excess[2];  /* colours - Delta at the last full build */
+    int64_t lower[2];   /* its certified lower bound */
+    int64_t removed[2]; /* quanta taken away since: each lowers it by at most one */
     long rebuilds;
 };
 
@@ -50,6 +54,8 @@ void sm_cost_colouring_edge(struct sm_cost_colouring *h, int p, int q, int64_t d
     if (!h->live) return;
     sm_isched_add(h->s[0], p, q, dk);
     sm_isched_add(h->s[1], p, q, dm);
+    if (dk < 0) h->removed[0] -= dk;
+    if (dm < 0) h->removed[1] -= dm;
 }
 
 static void rebuild(const sm_cost *c, int msg, int64_t delta)
@@ -63,6 +69,8 @@ static void rebuild(const sm_cost *c, int msg, int64_t delta)
     free(v);
     sm_isched_load(h->s[msg], &full);
     h->excess[msg] = full.colours - delta;
+    h->lower[msg] = lb;
+    h->removed[msg] = 0;
     sm_schedule_free(&full);
     h->rebuilds++;
 }
@@ -91,18 +99,14 @@ static int64_t sync(const sm_cost *c, int msg)
 
 void sm_cost_colouring_rounds(const sm_cost *c, int messages, int64_t *rounds, int64_t *lower)
 {
+    struct sm_cost_colouring *h = c->col;
     int64_t delta = sync(c, messages);
-    int64_t col = sm_isched_colours(c->col->s[messages]);
-    int n;
-    sm_pairmu *v = sm_cost_pairs(c, messages, &n);
-    int64_t lb = sm_schedule_lower(v, n, c->nprocs);
-    free(v);
-    /* With at most four processors the schedule is exact. */
-    int active = 0;
-    const int64_t *deg = messages ? c->deg1 : c->deg;
-    for (int p = 0; p < c->nprocs && active <= 4; p++) active += deg[p] > 0;
-    if (active <= 4 || lb > col) lb = col;
+    int64_t col = sm_isched_colours(h->s[messages]);
+    /* The rebuild's bound less what was taken away since (removing one
+     * quantum lowers the chromatic index by at most one), and Delta. */
+    int64_t lb = h->lower[messages] - h->removed[messages];
     if (lb < delta) lb = delta;
+    if (lb > col) lb = col;
     *rounds = col;
     *lower = lb;
 }

@@ -202,18 +202,27 @@ static void give(sm_isched *s, int p, int q, int64_t delta)
         delta -= g;
     }
     if (delta <= 0) return;
-    /* Rounds where both are idle, longest first would be best; any
-     * order keeps the count, so take them as they come. */
+    /* Rounds where both are idle: the shortest that holds all of it (one
+     * entry, long rounds kept for others), else the longest ones, so the
+     * pair is split into as few pieces as possible. */
     if (++s->stamp == 0) {
         memset(s->mark, 0, sizeof(unsigned) * (size_t)s->nr);
         s->stamp = 1;
     }
     for (int i = 0; i < s->pent[p].n; i++) s->mark[s->ent[s->pent[p].v[i]].round] = s->stamp;
     for (int i = 0; i < s->pent[q].n; i++) s->mark[s->ent[s->pent[q].v[i]].round] = s->stamp;
-    for (int r = 0; r < s->nr && delta > 0; r++) {
-        if (s->dur[r] <= 0 || s->mark[r] == s->stamp) continue;
+    while (delta > 0) {
+        int fit = -1, longest = -1;
+        for (int r = 0; r < s->nr; r++) {
+            if (s->dur[r] <= 0 || s->mark[r] == s->stamp) continue;
+            if (s->dur[r] >= delta && (fit < 0 || s->dur[r] < s->dur[fit])) fit = r;
+            if (longest < 0 || s->dur[r] > s->dur[longest]) longest = r;
+        }
+        int r = fit >= 0 ? fit : longest;
+        if (r < 0) break;
         int64_t g = s->dur[r] < delta ? s->dur[r] : delta;
         new_entry(s, r, p, q, g);
+        s->mark[r] = s->stamp;
         delta -= g;
     }
     if (delta > 0) new_entry(s, new_round(s, delta), p, q, delta);
