@@ -180,3 +180,27 @@ int sm_write_file_atomic(const char *path, const char *data, size_t len,
     free(tmp);
     return 0;
 }
+
+/* Bottom-up merge sort through one scratch buffer: stable, O(n log n),
+ * and reentrant because the comparator's state travels in ctx. */
+void sm_sort_r(void *base, size_t n, size_t size, sm_cmp_fn cmp, void *ctx)
+{
+    if (n < 2) return;
+    char *a = base, *b = sm_xmalloc(n * size), *src = a, *dst = b;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                if (cmp(src + j * size, src + i * size, ctx) < 0) memcpy(dst + k++ * size, src + j++ * size, size);
+                else memcpy(dst + k++ * size, src + i++ * size, size);
+            }
+            memcpy(dst + k * size, src + i * size, (mid - i) * size);
+            k += mid - i;
+            memcpy(dst + k * size, src + j * size, (hi - j) * size);
+        }
+        char *t = src; src = dst; dst = t;
+    }
+    if (src != a) memcpy(a, src, n * size);
+    free(b);
+}

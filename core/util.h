@@ -31,6 +31,11 @@ char *sm_dirname(const char *path);
 /* Join dir and a relative path (absolute paths are returned as they are). */
 char *sm_path_join(const char *dir, const char *rel);
 
+/* Stable sort with an explicit context (no file-static comparator state, so
+ * two evaluations can sort at once); cmp as qsort's, plus ctx. */
+typedef int (*sm_cmp_fn)(const void *a, const void *b, void *ctx);
+void sm_sort_r(void *base, size_t n, size_t size, sm_cmp_fn cmp, void *ctx);
+
 #define SM_MAX_FILE_BYTES (64u * 1024u * 1024u)
 
 #endif

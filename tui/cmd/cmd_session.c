@@ -80,7 +80,7 @@ static void sleep_ms(int ms)
  * interpreter. */
 static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    int delay = app->tui ? 300 : 0;
+    int delay = app->screen ? 300 : 0;
     int safe = in != app->interp, i = 2;
     if (i < objc && strcmp(Tcl_GetString(objv[i]), "-safe") == 0) {
         safe = 1;
@@ -132,7 +132,7 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
                 snprintf(msg, sizeof msg, "\n    (replaying \"%s\" line %d)", file, line);
                 Tcl_AddErrorInfo(run_in, msg);
             }
-            if (app->progress) app->progress(app);
+            sm_app_progress(app);
             if (delay) sleep_ms(delay);
             if (rc == TCL_OK && app->interrupt) {
                 app->interrupt = 0;
