@@ -352,6 +352,13 @@ void ilp_counts_solve(ilp_counts *c, ilp_state *st)
     double open_min = INFINITY; /* bounds of vectors solved but not closed */
     int i = 0;
     for (; i < c->nv; i++) {
+        /* Between subproblems lp_solve's callback is silent: poll here. */
+        if (s->interrupt && *s->interrupt) st->aborted_by_user = 1;
+        else if (ilp_now() - st->start > st->timeout) st->timed_out = 1;
+        if (st->aborted_by_user || st->timed_out) {
+            interrupted = 1;
+            break;
+        }
         double inc = incumbent(s);
         st->dbound = fmin(open_min, c->v[i].lb);
         if (c->v[i].lb >= inc * (1 - 1e-9)) break;
