@@ -46,12 +46,86 @@ static int window(const sm_grid *g, const int *pos, int limit, int *dropped)
     return w;
 }
 
+/* A second bound where the slowest axis a wraps: a set with b_i blocks in
+ * slice i has at least g(b_i) pairs cut inside each slice (g: the slice's
+ * own exact profile, by enumeration) and at least |b_i - b_i+1| between
+ * neighbouring slices, around the cycle. The least such sum over the ways
+ * to share b blocks among the slices bounds f(b); f keeps the larger. */
+static void cyclic_bound(const sm_grid *g, const int *pos, int a, int *f)
+{
+    int n = g->ntasks, L = g->spec.blocks[a], S = n / L;
+    if (L < 3 || S > ISO_MAX_WINDOW) return; /* two slices: merged pairs */
+    /* The pairs inside slice 0, as slice-local positions. */
+    int npair = 0, cap = 64;
+    int *pa = malloc(sizeof(int) * (size_t)cap), *pb = malloc(sizeof(int) * (size_t)cap);
+    int *gs = malloc(sizeof(int) * (size_t)(S + 1));
+    int width = n / 2 + 1;
+    int *dp = malloc(sizeof(int) * (size_t)(S + 1) * (size_t)width);
+    int *nx = malloc(sizeof(int) * (size_t)(S + 1) * (size_t)width);
+    if (!pa || !pb || !gs || !dp || !nx) goto out;
+    for (int u = 0; u < n; u++)
+        for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
+            int v = g->nbr[k];
+            if (v <= u || pos[u] / S != 0 || pos[v] / S != 0) continue;
+            if (npair == cap) {
+                cap *= 2;
+                int *x = realloc(pa, sizeof(int) * (size_t)cap), *y = x ? realloc(pb, sizeof(int) * (size_t)cap) : NULL;
+                if (x) pa = x;
+                if (y) pb = y;
+                if (!x || !y) goto out;
+            }
+            pa[npair] = pos[u];
+            pb[npair++] = pos[v];
+        }
+    for (int b = 0; b <= S; b++) gs[b] = 1 << 29;
+    for (uint32_t m = 0; m < (1u << S); m++) {
+        int cut = 0;
+        for (int i = 0; i < npair; i++) cut += ((m >> pa[i]) ^ (m >> pb[i])) & 1;
+        int b = __builtin_popcount(m);
+        if (cut < gs[b]) gs[b] = cut;
+    }
+    const int INF = 1 << 29;
+    int *best = malloc(sizeof(int) * (size_t)width);
+    if (!best) goto out;
+    for (int t = 0; t < width; t++) best[t] = INF;
+    for (int b0 = 0; b0 <= S && b0 < width; b0++) {
+        for (int i = 0; i < (S + 1) * width; i++) dp[i] = INF;
+        dp[b0 * width + b0] = gs[b0];
+        for (int sl = 1; sl < L; sl++) {
+            for (int i = 0; i < (S + 1) * width; i++) nx[i] = INF;
+            for (int x = 0; x <= S; x++)
+                for (int t = 0; t < width; t++) {
+                    int v = dp[x * width + t];
+                    if (v >= INF) continue;
+                    for (int y = 0; y <= S && t + y < width; y++) {
+                        int c = v + gs[y] + abs(x - y);
+                        if (c < nx[y * width + t + y]) nx[y * width + t + y] = c;
+                    }
+                }
+            int *tmp = dp; dp = nx; nx = tmp;
+        }
+        for (int x = 0; x <= S; x++)
+            for (int t = 0; t < width; t++) {
+                int v = dp[x * width + t];
+                if (v < INF && v + abs(x - b0) < best[t]) best[t] = v + abs(x - b0);
+            }
+    }
+    for (int b = 0; b < width; b++)
+        if (best[b] < INF && best[b] > f[b]) {
+            f[b] = best[b];
+            f[n - b] = best[b];
+        }
+    free(best);
+out:
+    free(pa); free(pb); free(gs); free(dp); free(nx);
+}
+
 int *sm_iso_profile(const sm_grid *g, int *exact)
 {
     int n = g->ntasks;
     if (n < 1) return NULL;
     int *pos = malloc(sizeof(int) * (size_t)n), *bestpos = malloc(sizeof(int) * (size_t)n);
-    int bestw = ISO_MAX_WINDOW + 1, bestdrop = 0;
+    int bestw = ISO_MAX_WINDOW + 1, bestdrop = 0, besta = 0;
     if (!pos || !bestpos) goto fail;
     /* The slowest axis: no dropped pairs if possible, then the narrowest
      * window. Only the wrap of a periodic slowest axis is ever dropped. */
@@ -65,6 +139,7 @@ int *sm_iso_profile(const sm_grid *g, int *exact)
         if (bestw > ISO_MAX_WINDOW || drop < bestdrop || (drop == bestdrop && w < bestw)) {
             bestw = w;
             bestdrop = drop;
+            besta = a;
             memcpy(bestpos, pos, sizeof(int) * (size_t)n);
         }
     }
@@ -123,6 +198,7 @@ int *sm_iso_profile(const sm_grid *g, int *exact)
         f[n - b] = best; /* a set and its complement share their boundary */
     }
     free(nm); free(dp); free(nx);
+    if (bestdrop) cyclic_bound(g, bestpos, besta, f);
     free(pos); free(bestpos);
     *exact = bestdrop == 0;
     return f;

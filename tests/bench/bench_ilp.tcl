@@ -10,9 +10,10 @@ set rows {
     {cuboid-cpu-cpu   14.00e-3 {}}
     {cuboid-2cpu-2gpu 3.46e-3 {}}
     {cuboid-2cpu-2gpu 3.59e-3 {}}
-    {sphere-2cpu-2gpu 3.59e-3 {}}
-    {sphere-cpu-gpu   3.59e-3 {}}
     {sphere-2cpu-2gpu 3.22e-3 {}}
+    {sphere-cpu-gpu   3.22e-3 {}}
+    {sphere-cpu-cpu   14.00e-3 {}}
+    {sphere-2cpu-2gpu 3.59e-3 {}}
 }
 proc run {file deadline args} {
     scenario load [file join [file dirname [info script]] ../../samples $file.json]

@@ -61,6 +61,16 @@ static void profile_matches_brute_force(void **st)
     assert_int_equal(f[127], 3);
     free(f);
     sm_grid_free(g);
+    /* Sphere (periodic I and J): a bound, tight where the answer is known
+     * (a block has 5 neighbours on a K face; half the grid is a slab of
+     * four I-slices with two 4x4 faces). */
+    g = tu_grid(8, 4, 4, 1, 1, 0, SM_ST_7PT);
+    f = sm_iso_profile(g, &exact);
+    assert_false(exact);
+    assert_int_equal(f[1], 5);
+    assert_int_equal(f[64], 32);
+    free(f);
+    sm_grid_free(g);
 }
 
 /* Every mapping of a tiny instance, best by the objective order. */
