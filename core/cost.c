@@ -68,7 +68,7 @@ static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
     c->mu1[slot] += s;
     sm_heap_set(&c->hmu, slot, (double)c->mu[slot]);
     sm_heap_set(&c->hmu1, slot, (double)c->mu1[slot]);
-    sm_cost_colouring_edge(c->col, ps, pd, s * k, s);
+    sm_cost_colouring_edge(c->col, slot, s * k, s);
 }
 
 /* Add (s=+1) or remove (s=-1) block u's cells on processor p. */

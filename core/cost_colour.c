@@ -2,9 +2,10 @@
  * move (SPEC 3; issue 14).
  *
  * The first evaluation builds both schedules (M and M1) in full; after
- * that every cut edge that comes or goes repairs them locally
- * (schedule_inc.c) in time proportional to the rounds the two processors
- * share. At evaluation a schedule is rebuilt in full only when
+ * that every cut edge that comes or goes is noted per processor pair in
+ * O(1), and the next evaluation repairs the schedules locally
+ * (schedule_inc.c) for the pairs whose multiplicity really changed (a
+ * search's trial move and its undo cancel and cost nothing). At evaluation a schedule is rebuilt in full only when
  * - at most four processors communicate (the build is exact there, and
  *   cheap), or
  * - its colours exceed the maximum degree by more than the last full
@@ -19,11 +20,17 @@
 #include "cost_colour.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include "schedule_inc.h"
 #include "util.h"
 
 struct sm_cost_colouring {
     int live;
+    /* Changes since the last evaluation, per processor-pair slot: a
+     * trial move and its undo cancel here and cost nothing. */
+    int64_t *pend[2];
+    char *dirty;
+    int *dirty_list, ndirty, cap;
     sm_isched *s[2];    /* M, M1 */
     int64_t excess[2];  /* colours - Delta at the last full build */
     int64_t lower[2];   /* its certified lower bound */
@@ -44,18 +51,57 @@ void sm_cost_colouring_free(struct sm_cost_colouring *h)
     if (!h) return;
     sm_isched_free(h->s[0]);
     sm_isched_free(h->s[1]);
+    free(h->pend[0]);
+    free(h->pend[1]);
+    free(h->dirty);
+    free(h->dirty_list);
     free(h);
 }
 
-void sm_cost_colouring_reset(struct sm_cost_colouring *h) { h->live = 0; }
-
-void sm_cost_colouring_edge(struct sm_cost_colouring *h, int p, int q, int64_t dk, int64_t dm)
+void sm_cost_colouring_edge(struct sm_cost_colouring *h, int slot, int64_t dk, int64_t dm)
 {
     if (!h->live) return;
-    sm_isched_add(h->s[0], p, q, dk);
-    sm_isched_add(h->s[1], p, q, dm);
-    if (dk < 0) h->removed[0] -= dk;
-    if (dm < 0) h->removed[1] -= dm;
+    if (slot >= h->cap) {
+        int cap = h->cap ? h->cap : 64;
+        while (cap <= slot) cap *= 2;
+        for (int k = 0; k < 2; k++) {
+            h->pend[k] = sm_xrealloc(h->pend[k], sizeof(int64_t) * (size_t)cap);
+            for (int i = h->cap; i < cap; i++) h->pend[k][i] = 0;
+        }
+        h->dirty = sm_xrealloc(h->dirty, (size_t)cap);
+        memset(h->dirty + h->cap, 0, (size_t)(cap - h->cap));
+        h->dirty_list = sm_xrealloc(h->dirty_list, sizeof(int) * (size_t)cap);
+        h->cap = cap;
+    }
+    h->pend[0][slot] += dk;
+    h->pend[1][slot] += dm;
+    if (!h->dirty[slot]) {
+        h->dirty[slot] = 1;
+        h->dirty_list[h->ndirty++] = slot;
+    }
+}
+
+/* Apply the pending changes: removals first, so additions find room. */
+static void apply_pending(const sm_cost *c)
+{
+    struct sm_cost_colouring *h = c->col;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < h->ndirty; i++) {
+            int slot = h->dirty_list[i];
+            for (int k = 0; k < 2; k++) {
+                int64_t d = h->pend[k][slot];
+                if ((pass == 0 && d < 0) || (pass == 1 && d > 0)) {
+                    sm_isched_add(h->s[k], c->pairs.p[slot], c->pairs.q[slot], d);
+                    if (d < 0) h->removed[k] -= d;
+                }
+            }
+        }
+    for (int i = 0; i < h->ndirty; i++) {
+        int slot = h->dirty_list[i];
+        h->pend[0][slot] = h->pend[1][slot] = 0;
+        h->dirty[slot] = 0;
+    }
+    h->ndirty = 0;
 }
 
 static void rebuild(const sm_cost *c, int msg, int64_t delta)
@@ -87,6 +133,7 @@ static int64_t sync(const sm_cost *c, int msg)
     int active = 0;
     const int64_t *deg = msg ? c->deg1 : c->deg;
     for (int p = 0; p < c->nprocs && active <= 4; p++) active += deg[p] > 0;
+    apply_pending(c);
     if (!h->live) {
         rebuild(c, 0, (int64_t)sm_heap_max(&c->hdeg));
         rebuild(c, 1, (int64_t)sm_heap_max(&c->hdeg1));

@@ -8,10 +8,9 @@
 struct sm_cost_colouring;
 struct sm_cost_colouring *sm_cost_colouring_new(int nprocs);
 void sm_cost_colouring_free(struct sm_cost_colouring *h);
-/* A cut edge between p and q came (+) or went (-): quanta dk on M, dm
- * messages on M1. Nothing to do until the colouring is first asked for. */
-void sm_cost_colouring_edge(struct sm_cost_colouring *h, int p, int q, int64_t dk, int64_t dm);
-/* Forget the schedule (the quanta changed with the model). */
-void sm_cost_colouring_reset(struct sm_cost_colouring *h);
+/* A cut edge of processor-pair slot (sm_cost's pairmap) came (+) or went
+ * (-): quanta dk on M, dm messages on M1. Noted until the next evaluation;
+ * nothing at all until the colouring is first asked for. */
+void sm_cost_colouring_edge(struct sm_cost_colouring *h, int slot, int64_t dk, int64_t dm);
 
 #endif
