@@ -146,7 +146,10 @@ int *sm_iso_profile(const sm_grid *g, int *exact)
     if (bestw > ISO_MAX_WINDOW) goto fail;
     int W = bestw < 1 ? 1 : bestw;
     int cap = n / 2;
-    if (((size_t)1 << W) * (size_t)(cap + 1) > ((size_t)1 << 25)) goto fail;
+    /* Memory and work (about a second per 1e9 state updates) stay bounded. */
+    if (((size_t)1 << W) * (size_t)(cap + 1) > ((size_t)1 << 25) ||
+        (double)n * (double)((size_t)1 << W) * (double)(cap + 1) > 2e9)
+        goto fail;
     /* Backward-neighbour mask of each position: bit d-1 = the block d back. */
     uint32_t *nm = calloc((size_t)n, sizeof(uint32_t));
     size_t states = (size_t)1 << W, width = (size_t)cap + 1;
