@@ -1,11 +1,13 @@
 /* cmd.c - shared pieces of the command layer. */
 #include "cmd.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../../core/fields.h"
+#include "../../core/journal.h"
 
 int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
 {
@@ -87,7 +89,15 @@ void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[])
     Tcl_Obj *l = Tcl_NewListObj(objc, objv);
     Tcl_IncrRefCount(l);
     fprintf(app->record, "%s\n", Tcl_GetString(l));
-    fflush(app->record);
+    if (fflush(app->record) != 0 || ferror(app->record)) {
+        /* Never a silently truncated recording: stop, and say so. */
+        sm_view_log(app->view, SM_LOG_ERROR, "recording to %s failed (%s): recording stopped",
+                    app->record_path, strerror(errno));
+        fprintf(stderr, "stencilmap: recording to %s failed (%s): recording stopped\n",
+                app->record_path, strerror(errno));
+        fclose(app->record);
+        app->record = NULL;
+    }
     Tcl_DecrRefCount(l);
 }
 
@@ -121,6 +131,11 @@ void sm_app_drop_solver(sm_app *app)
 int sm_app_changed(sm_app *app)
 {
     sm_app_sync_view(app);
+    if (app->journal) {
+        sm_err e;
+        if (sm_journal_sync(app->journal, app->session, &e))
+            sm_view_log(app->view, SM_LOG_ERROR, "journal: %s (edits are not protected)", e.msg);
+    }
     if (!app->hook_changed) return TCL_OK;
     int rc = Tcl_EvalObjEx(app->interp, app->hook_changed, TCL_EVAL_GLOBAL);
     if (rc == TCL_ERROR)
