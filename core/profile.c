@@ -1,6 +1,13 @@
 /* profile.c - interpolation in measured profiles. */
 #include "profile.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util.h"
+
 int sm_profile_at(const sm_profile_pt *pt, int n, int64_t b, double *time,
                   double *energy)
 {
@@ -53,4 +60,156 @@ double sm_proc_block_time(const sm_topo *t, int p, double avg_cells)
         return last->time > 0 ? last->time / last->blocks : 1e-30;
     }
     return sm_type_params(ty)->time_per_cell * avg_cells;
+}
+
+/* Orders row indices by size, then file order (qsort has no context). */
+static const sm_profile_pt *sort_rows;
+static int cmp_row(const void *a, const void *b)
+{
+    int i = *(const int *)a, j = *(const int *)b;
+    int x = sort_rows[i].blocks, y = sort_rows[j].blocks;
+    if (x != y) return (x > y) - (x < y);
+    return (i > j) - (i < j);
+}
+
+/* Split a line at commas in place; returns the field count (at most max). */
+static int split_csv(char *line, char **f, int max)
+{
+    int k = 0;
+    char *p = line;
+    while (k < max) {
+        while (*p == ' ' || *p == '\t') p++;
+        f[k++] = p;
+        char *c = strchr(p, ',');
+        char *end = c ? c : p + strlen(p);
+        while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n')) end--;
+        if (!c) { *end = 0; break; }
+        *end = 0;
+        p = c + 1;
+        if (k == max) return max + 1;
+    }
+    return k;
+}
+
+int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e)
+{
+    static const char *const names[3] = {"blocks", "time", "energy"};
+    *out = NULL;
+    *n = 0;
+    FILE *fp = fopen(file, "r");
+    if (!fp) {
+        sm_err_set(e, "%s: cannot open: %s", file, strerror(errno));
+        return -1;
+    }
+    int col[3] = {0, 1, 2}; /* field index of blocks, time, energy */
+    int cap = 64, cnt = 0, lineno = 0, seen_data = 0;
+    sm_profile_pt *v = sm_xmalloc(sizeof *v * (size_t)cap);
+    int *lines = sm_xmalloc(sizeof(int) * (size_t)cap);
+    char buf[4096];
+    int rc = -1;
+    while (fgets(buf, sizeof buf, fp)) {
+        lineno++;
+        if (!strchr(buf, '\n') && !feof(fp)) {
+            sm_err_set(e, "%s: line %d: longer than %d characters", file, lineno, (int)sizeof buf - 2);
+            goto out;
+        }
+        char *s = buf;
+        while (*s == ' ' || *s == '\t') s++;
+        if (*s == '#' || *s == '\n' || *s == '\r' || !*s) continue;
+        char *f[4];
+        int nf = split_csv(s, f, 3);
+        if (!seen_data && nf == 3 && (f[0][0] < '0' || f[0][0] > '9') && f[0][0] != '.') {
+            /* A header: the three names in some order. */
+            for (int c = 0; c < 3; c++) {
+                int found = -1;
+                for (int k = 0; k < 3; k++)
+                    if (strcmp(f[k], names[c]) == 0) found = k;
+                if (found < 0) {
+                    sm_err_set(e, "%s: line %d: expected a header naming blocks,time,energy, or numbers",
+                               file, lineno);
+                    goto out;
+                }
+                col[c] = found;
+            }
+            seen_data = 1;
+            continue;
+        }
+        seen_data = 1;
+        if (nf != 3) {
+            sm_err_set(e, "%s: line %d: expected 3 columns (blocks,time,energy), got %d", file, lineno,
+                       nf > 3 ? 4 : nf);
+            goto out;
+        }
+        double val[3];
+        for (int c = 0; c < 3; c++) {
+            char *end;
+            const char *txt = f[col[c]];
+            val[c] = strtod(txt, &end);
+            if (!*txt || *end || !isfinite(val[c]) || val[c] < 0 ||
+                (c == 0 && (val[c] != floor(val[c]) || val[c] > SM_MAX_PROCS * 64.0))) {
+                sm_err_set(e, "%s: line %d, column %d (%s): expected %s, got \"%s\"", file, lineno,
+                           col[c] + 1, names[c],
+                           c == 0 ? "a whole number of blocks" : "a non-negative number", txt);
+                goto out;
+            }
+        }
+        if (cnt == cap) {
+            cap *= 2;
+            v = sm_xrealloc(v, sizeof *v * (size_t)cap);
+            lines = sm_xrealloc(lines, sizeof(int) * (size_t)cap);
+        }
+        if (cnt >= 1000000) {
+            sm_err_set(e, "%s: line %d: more than 1000000 rows", file, lineno);
+            goto out;
+        }
+        lines[cnt] = lineno;
+        v[cnt++] = (sm_profile_pt){(int)val[0], val[1], val[2]};
+    }
+    if (ferror(fp)) {
+        sm_err_set(e, "%s: read error", file);
+        goto out;
+    }
+    if (cnt == 0) {
+        sm_err_set(e, "%s: expected at least one row blocks,time,energy", file);
+        goto out;
+    }
+    /* Sort by size, the file lines alongside, to name both duplicates. */
+    int *ord = sm_xmalloc(sizeof(int) * (size_t)cnt);
+    for (int i = 0; i < cnt; i++) ord[i] = i;
+    sort_rows = v;
+    qsort(ord, (size_t)cnt, sizeof(int), cmp_row);
+    sm_profile_pt *sorted = sm_xmalloc(sizeof *v * (size_t)cnt);
+    for (int i = 0; i < cnt; i++) sorted[i] = v[ord[i]];
+    for (int i = 1; i < cnt; i++)
+        if (sorted[i].blocks == sorted[i - 1].blocks) {
+            sm_err_set(e, "%s: line %d: size %d was already given on line %d", file,
+                       lines[ord[i]], sorted[i].blocks, lines[ord[i - 1]]);
+            free(ord);
+            free(sorted);
+            goto out;
+        }
+    free(ord);
+    free(v);
+    v = sorted;
+    *out = v;
+    *n = cnt;
+    v = NULL;
+    rc = 0;
+out:
+    free(v);
+    free(lines);
+    fclose(fp);
+    return rc;
+}
+
+void sm_topo_set_profile(sm_topo *t, int ty, const sm_profile_pt *pts, int n)
+{
+    sm_type *T = &t->types[ty];
+    free(T->profile);
+    T->profile = NULL;
+    T->nprofile = 0;
+    if (n <= 0) return;
+    T->profile = sm_xmalloc(sizeof *pts * (size_t)n);
+    memcpy(T->profile, pts, sizeof *pts * (size_t)n);
+    T->nprofile = n;
 }

@@ -25,4 +25,14 @@ int sm_proc_work(const sm_topo *t, int p, int64_t blocks, int64_t cells,
  * block at its largest size. */
 double sm_proc_block_time(const sm_topo *t, int p, double avg_cells);
 
+/* Read measurements from a CSV file: one row per size with columns
+ * blocks,time,energy (a header naming them, in any order, is optional;
+ * blank lines and lines starting with # are skipped). Rows may come in any
+ * order; they are sorted by size, and a size given twice is an error.
+ * Errors name the file, the line and the column. */
+int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e);
+
+/* Replace type ty's profile (copied; n = 0 removes it). */
+void sm_topo_set_profile(sm_topo *t, int ty, const sm_profile_pt *pts, int n);
+
 #endif
