@@ -259,6 +259,12 @@ static void start_tree(sm_solver *s, popta_state *st, int kind, double T, sm_pt_
     st->tree_live = 1;
 }
 
+/* A bound strictly below v by more than summation-order noise. */
+static double below(double v)
+{
+    return isfinite(v) ? v - 1e-12 * fabs(v) : v;
+}
+
 /* Begin the next search of the current phase, or advance the phase. */
 static void next_search(sm_solver *s, popta_state *st)
 {
@@ -278,11 +284,13 @@ static void next_search(sm_solver *s, popta_state *st)
                 double T = st->Ts[st->iT++];
                 sm_solver_set_stat(s, "T", T);
                 if (st->objective == OBJ_PARETO) {
-                    if (st->lastE <= st->emin) { st->phase = PH_END; continue; }
-                    start_tree(s, st, KIND_ENERGY, T, SM_PT_SUM, st->lastE);
+                    if (st->lastE <= st->emin * (1 + 1e-12)) { st->phase = PH_END; continue; }
+                    /* Strictly less energy; the margin keeps summation
+                     * order from passing a point off as new. */
+                    start_tree(s, st, KIND_ENERGY, T, SM_PT_SUM, below(st->lastE));
                 } else {
                     if (total_floor(s, st, T) >= st->best_total) { st->phase = PH_END; continue; }
-                    start_tree(s, st, KIND_TOTAL, T, SM_PT_SUM, st->best_total);
+                    start_tree(s, st, KIND_TOTAL, T, SM_PT_SUM, below(st->best_total));
                 }
             }
             return;

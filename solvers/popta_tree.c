@@ -37,6 +37,12 @@ void sm_pt_proc_init(sm_pt_proc *p, const sm_pt_point *pts, int n)
         p->max_size_upto[k] = m;
     }
     p->min_cost = n ? p->by_cost[0].cost : INFINITY;
+    p->min_rate = INFINITY;
+    for (int k = 0; k < n; k++) {
+        if (pts[k].cost < 0) p->min_rate = -INFINITY;
+        if (pts[k].size > 0 && pts[k].cost / pts[k].size < p->min_rate)
+            p->min_rate = pts[k].cost / pts[k].size;
+    }
 }
 
 void sm_pt_proc_free(sm_pt_proc *p)
@@ -100,10 +106,13 @@ void sm_pt_start(sm_pt_tree *t, const sm_pt_proc *procs, int P, int n,
     }
     t->reach = sm_xcalloc((size_t)P + 1, sizeof(int));
     t->rest_min = sm_xcalloc((size_t)P + 1, sizeof(double));
+    t->rate_min = sm_xmalloc(sizeof(double) * ((size_t)P + 1));
+    t->rate_min[P] = INFINITY;
     for (int i = P - 1; i >= 0; i--) {
         int m = procs[i].n ? procs[i].by_size[procs[i].n - 1].size : 0;
         t->reach[i] = t->reach[i + 1] + m;
         if (t->reach[i] > n) t->reach[i] = n;
+        t->rate_min[i] = fmin(t->rate_min[i + 1], procs[i].min_rate);
         t->rest_min[i] = op == SM_PT_SUM ? t->rest_min[i + 1] + procs[i].min_cost
                                          : fmax(t->rest_min[i + 1], procs[i].min_cost);
     }
@@ -169,6 +178,15 @@ static int enter(sm_pt_tree *t)
         deliver(t, INFINITY);
         return 1;
     }
+    /* Sum of non-negative costs: rem blocks cost at least rem x the
+     * cheapest rate of the levels left. */
+    if (t->op == SM_PT_SUM && f->rem > 0 && t->rate_min[f->level] > 0 &&
+        f->rem * t->rate_min[f->level] >= f->bound) {
+        t->pruned++;
+        if (f->bound > t->lower[k]) t->lower[k] = f->bound;
+        deliver(t, INFINITY);
+        return 1;
+    }
     double sigma = size_threshold(t, f->level, f->bound);
     t->sigma = sigma;
     if (f->rem > sigma || f->rem > t->reach[f->level]) {
@@ -206,6 +224,11 @@ int sm_pt_step(sm_pt_tree *t)
             f->k++;
             int left = f->rem - c->size;
             if (left < 0 || left > t->reach[f->level + 1]) continue;
+            if (t->op == SM_PT_SUM && left > 0 && t->rate_min[f->level + 1] > 0 &&
+                c->cost + left * t->rate_min[f->level + 1] >= limit) {
+                t->pruned++;
+                continue;
+            }
             f->cur_x = c->size;
             f->cur_cost = c->cost;
             double sub = t->op == SM_PT_MAX ? limit : limit - c->cost;
@@ -241,6 +264,7 @@ void sm_pt_free(sm_pt_tree *t)
     free(t->choice);
     free(t->reach);
     free(t->rest_min);
+    free(t->rate_min);
     free(t->stack);
     memset(t, 0, sizeof *t);
 }

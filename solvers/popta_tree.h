@@ -25,6 +25,7 @@ typedef struct sm_pt_proc {
     sm_pt_point *by_size;  /* ascending size */
     double *max_size_upto; /* by_cost prefix maxima of size */
     double min_cost;
+    double min_rate;       /* least cost per block over sizes > 0 */
 } sm_pt_proc;
 
 typedef enum { SM_PT_MAX, SM_PT_SUM } sm_pt_op;
@@ -46,6 +47,8 @@ typedef struct sm_pt_tree {
     int *choice;     /* size chosen at the optimum */
     int *reach;      /* P+1: most blocks levels i.. can hold at all */
     double *rest_min;/* P+1: least cost levels i.. can add (sum) */
+    double *rate_min;/* P+1: least cost per block of levels i.. (sum,
+                        costs >= 0): rem blocks cost at least rem x this */
     sm_pt_frame *stack;
     int depth;
     int done;
