@@ -39,8 +39,9 @@ typedef struct {
     double bound;
     int phase;
     double tstar, emin, best_total;
-    double *Ts;
+    struct sweep_pt { double T; int proc; } *Ts; /* thresholds and who sets them */
     int nT, iT;
+    int force;             /* processor held to a point of time T, or -1 */
     double lastE;
     int64_t pruned, nodes, memo;
     int *counts, *map;
@@ -125,7 +126,7 @@ static void build_units(sm_solver *s, popta_state *st, int kind, double T, sm_pt
         if (st->levels == 1) {
             int p = st->unit_procs[a];
             for (int i = 0; i < st->nraw[p]; i++)
-                if (st->raw[p][i].time <= T)
+                if (st->raw[p][i].time <= T && (p != st->force || st->raw[p][i].time == T))
                     buf[k++] = (sm_pt_point){st->raw[p][i].size, point_cost(s, p, &st->raw[p][i], kind, T)};
         } else {
             /* f(r): best over the node's processors handled so far. */
@@ -136,7 +137,7 @@ static void build_units(sm_solver *s, popta_state *st, int kind, double T, sm_pt
                 for (int r = 0; r <= n; r++) { g[r] = INFINITY; ch[r] = -1; }
                 for (int i = 0; i < st->nraw[p]; i++) {
                     const raw_pt *q = &st->raw[p][i];
-                    if (q->time > T) continue;
+                    if (q->time > T || (p == st->force && q->time != T)) continue;
                     double c = point_cost(s, p, q, kind, T);
                     for (int r = q->size; r <= n; r++) {
                         if (!isfinite(f[r - q->size]) && f[r - q->size] > 0) continue;
@@ -204,6 +205,15 @@ static void set_result(popta_state *st, const int *counts)
 
 static void add_front(popta_state *st, const int *counts)
 {
+    double T, E;
+    profile_of(st, counts, &T, &E);
+    if (st->part.nfront && st->part.front[st->part.nfront - 1].time == T) {
+        /* Same makespan, less energy: the earlier point is dominated. */
+        sm_part_point *f = &st->part.front[st->part.nfront - 1];
+        memcpy(f->counts, counts, sizeof(int) * (size_t)st->P);
+        f->energy = E;
+        return;
+    }
     if (st->part.nfront == st->front_cap) {
         st->front_cap = st->front_cap ? 2 * st->front_cap : 16;
         st->part.front = sm_xrealloc(st->part.front, sizeof(sm_part_point) * (size_t)st->front_cap);
@@ -214,26 +224,31 @@ static void add_front(popta_state *st, const int *counts)
     profile_of(st, counts, &f->time, &f->energy);
 }
 
-static int cmp_double(const void *a, const void *b)
+static int cmp_sweep(const void *a, const void *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    const struct sweep_pt *x = a, *y = b;
+    if (x->T != y->T) return x->T < y->T ? -1 : 1;
+    return x->proc - y->proc;
 }
 
-/* The thresholds of the sweep: every distinct time at or above t*. */
+/* The thresholds of the sweep: every distinct (time, processor) at or
+ * above t*. A solution of makespan T has a processor at a point of time
+ * exactly T, so each search holds that processor to such points: a new
+ * front point (or a better total) at T must use one of them. */
 static void collect_thresholds(popta_state *st)
 {
     size_t cap = 0;
     for (int p = 0; p < st->P; p++) cap += (size_t)st->nraw[p];
-    st->Ts = sm_xmalloc(sizeof(double) * (cap ? cap : 1));
+    st->Ts = sm_xmalloc(sizeof *st->Ts * (cap ? cap : 1));
     int k = 0;
     for (int p = 0; p < st->P; p++)
         for (int i = 0; i < st->nraw[p]; i++)
-            if (st->raw[p][i].time >= st->tstar) st->Ts[k++] = st->raw[p][i].time;
-    qsort(st->Ts, (size_t)k, sizeof(double), cmp_double);
+            if (st->raw[p][i].time >= st->tstar && st->raw[p][i].size > 0)
+                st->Ts[k++] = (struct sweep_pt){st->raw[p][i].time, p};
+    qsort(st->Ts, (size_t)k, sizeof *st->Ts, cmp_sweep);
     int m = 0;
     for (int i = 0; i < k; i++)
-        if (m == 0 || st->Ts[i] != st->Ts[m - 1]) st->Ts[m++] = st->Ts[i];
+        if (m == 0 || cmp_sweep(&st->Ts[i], &st->Ts[m - 1]) != 0) st->Ts[m++] = st->Ts[i];
     st->nT = m;
     st->iT = 0;
 }
@@ -281,7 +296,8 @@ static void next_search(sm_solver *s, popta_state *st)
         case PH_SWEEP:
             if (st->iT >= st->nT) { st->phase = PH_END; continue; }
             {
-                double T = st->Ts[st->iT++];
+                double T = st->Ts[st->iT].T;
+                st->force = st->Ts[st->iT++].proc;
                 sm_solver_set_stat(s, "T", T);
                 if (st->objective == OBJ_PARETO) {
                     if (st->lastE <= st->emin * (1 + 1e-12)) { st->phase = PH_END; continue; }
@@ -384,6 +400,8 @@ static void finish_solver(sm_solver *s, popta_state *st)
     snprintf(s->status, sizeof s->status, s->stopped ? "stopped" : "optimal");
 }
 
+static void sync(sm_solver *s);
+
 static int init(sm_solver *s, sm_err *e)
 {
     popta_state *st = sm_xcalloc(1, sizeof *st);
@@ -428,6 +446,8 @@ static int init(sm_solver *s, sm_err *e)
     st->tstar = INFINITY;
     s->partition = &st->part;
     st->phase = PH_FASTEST;
+    st->force = -1;
+    s->sync = sync;
     return 0;
 }
 
@@ -439,6 +459,15 @@ static void step(sm_solver *s)
         if (!st->tree_live) { finish_solver(s, st); return; }
     }
     if (sm_pt_step(&st->tree)) search_done(s, st);
+    if (st->phase == PH_END && !st->tree_live) finish_solver(s, st);
+}
+
+/* The solver's statistics: the root threshold (best so far in this
+ * search), sigma (the size threshold at the last node), pruned and
+ * expanded nodes, memo hits. */
+static void sync(sm_solver *s)
+{
+    popta_state *st = s->priv;
     sm_pt_tree *t = &st->tree;
     int live = st->tree_live;
     if (live && isfinite(t->threshold)) sm_solver_set_stat(s, "threshold", t->threshold);
@@ -446,11 +475,9 @@ static void step(sm_solver *s)
     sm_solver_set_stat(s, "pruned", (double)(st->pruned + (live ? t->pruned : 0)));
     sm_solver_set_stat(s, "nodes", (double)(st->nodes + (live ? t->nodes : 0)));
     sm_solver_set_stat(s, "memo_hits", (double)(st->memo + (live ? t->memo_hits : 0)));
-    if (live)
+    if (live && t->depth)
         snprintf(s->last_move, sizeof s->last_move, "expand level %d, %d blocks left, threshold %.6g",
-                 t->depth ? t->stack[t->depth - 1].level : 0, t->depth ? t->stack[t->depth - 1].rem : 0,
-                 t->threshold);
-    if (st->phase == PH_END && !st->tree_live) finish_solver(s, st);
+                 t->stack[t->depth - 1].level, t->stack[t->depth - 1].rem, t->threshold);
 }
 
 static void release(sm_solver *s)

@@ -158,6 +158,7 @@ long long sm_solver_step(sm_solver *s, long long n)
         s->iteration++;
         k++;
     }
+    if (s->sync) s->sync(s);
     clock_gettime(CLOCK_MONOTONIC, &b);
     s->seconds += (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
     if (s->done && strcmp(s->status, "running") == 0)

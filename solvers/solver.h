@@ -90,6 +90,9 @@ struct sm_solver {
     sm_stat stats[16];
     double seconds;             /* time spent in step() */
     const sm_partition *partition; /* popta: counts and front, or NULL */
+    /* Optional, set by init: bring stats and last_move up to date once
+     * per batch of steps rather than in every step. */
+    void (*sync)(sm_solver *s);
     void *priv;
 
     /* Set by the caller: long steps (the ILP) poll the interrupt flag and
