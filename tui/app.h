@@ -14,6 +14,7 @@ struct Tcl_Obj;
 
 typedef struct sm_app {
     struct Tcl_Interp *interp;
+    struct Tcl_Interp *safe; /* -safe scripts run here (a child of interp) */
     sm_session *session;
     sm_solver *solver;
     struct Tcl_Obj *hook_step, *hook_solved, *hook_changed;
@@ -21,6 +22,7 @@ typedef struct sm_app {
     char *record_path;
     int replaying;
     int depth;              /* nesting of our commands, for recording */
+    int solver_depth;       /* >0 while solver steps run (hooks run inside) */
     volatile int interrupt; /* set by SIGINT or the TUI to stop a run */
     /* The TUI installs this to redraw while long work runs. */
     void (*progress)(struct sm_app *app);

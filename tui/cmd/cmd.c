@@ -49,6 +49,7 @@ int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
 
 static struct {
     const char *name;
+    Tcl_ObjCmdProc *proc;
     const sm_subcmd *subs;
 } ensembles[32];
 static int nensembles;
@@ -61,9 +62,16 @@ void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
         if (strcmp(ensembles[i].name, name) == 0) return;
     if (nensembles < (int)(sizeof ensembles / sizeof ensembles[0])) {
         ensembles[nensembles].name = name;
+        ensembles[nensembles].proc = proc;
         ensembles[nensembles].subs = subs;
         nensembles++;
     }
+}
+
+void sm_create_all_in(sm_app *app, Tcl_Interp *in)
+{
+    for (int i = 0; i < nensembles; i++)
+        Tcl_CreateObjCommand(in, ensembles[i].name, ensembles[i].proc, app, NULL);
 }
 
 const sm_subcmd *sm_ensemble_subs(const char *name)
@@ -81,6 +89,33 @@ void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[])
     fprintf(app->record, "%s\n", Tcl_GetString(l));
     fflush(app->record);
     Tcl_DecrRefCount(l);
+}
+
+int sm_app_check_change(sm_app *app, Tcl_Interp *in, const char *what)
+{
+    if (app->solver_depth == 0 || !app->solver) return TCL_OK;
+    return sm_tcl_error(in, "BUSY",
+                        "%s: not while %s is stepping (called from a hook); "
+                        "stop it first (solver stop, or break from the step hook)",
+                        what, app->solver->ops->name);
+}
+
+void sm_app_detach_solver(sm_app *app, const char *what)
+{
+    if (!app->solver || app->solver->detached) return;
+    char why[128];
+    snprintf(why, sizeof why, "%s changed the session it was solving", what);
+    sm_solver_detach(app->solver, why);
+    app->view->show_solver = 0;
+    app->view->running = 0;
+}
+
+void sm_app_drop_solver(sm_app *app)
+{
+    sm_solver_free(app->solver);
+    app->solver = NULL;
+    app->view->show_solver = 0;
+    app->view->running = 0;
 }
 
 int sm_app_changed(sm_app *app)

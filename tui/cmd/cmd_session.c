@@ -75,18 +75,33 @@ static void sleep_ms(int ms)
     while (nanosleep(&t, &t) != 0) {}
 }
 
-/* Replays whole commands one at a time, redrawing in between. */
+/* Replays whole commands one at a time, redrawing in between. With -safe
+ * (and always when called from a safe script) the commands run in the safe
+ * interpreter. */
 static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     int delay = app->tui ? 300 : 0;
-    if (objc == 5) {
-        if (strcmp(Tcl_GetString(objv[3]), "-delay") != 0 ||
-            Tcl_GetIntFromObj(NULL, objv[4], &delay) != TCL_OK || delay < 0 || delay > 60000)
-            return sm_tcl_error(in, "ARGS", "session replay: expected FILE ?-delay MS? with MS in [0, 60000]");
-    } else if (objc != 3) {
-        return sm_tcl_error(in, "ARGS", "wrong # args: should be \"session replay FILE ?-delay MS?\"");
+    int safe = in != app->interp, i = 2;
+    if (i < objc && strcmp(Tcl_GetString(objv[i]), "-safe") == 0) {
+        safe = 1;
+        i++;
     }
-    const char *file = Tcl_GetString(objv[2]);
+    if (i >= objc)
+        return sm_tcl_error(in, "ARGS", "wrong # args: should be \"session replay ?-safe? FILE ?-delay MS?\"");
+    Tcl_Obj *fileobj = objv[i++];
+    if (i + 2 == objc) {
+        if (strcmp(Tcl_GetString(objv[i]), "-delay") != 0 ||
+            Tcl_GetIntFromObj(NULL, objv[i + 1], &delay) != TCL_OK || delay < 0 || delay > 60000)
+            return sm_tcl_error(in, "ARGS", "session replay: expected ?-safe? FILE ?-delay MS? with MS in [0, 60000]");
+    } else if (i != objc) {
+        return sm_tcl_error(in, "ARGS", "wrong # args: should be \"session replay ?-safe? FILE ?-delay MS?\"");
+    }
+    Tcl_Interp *run_in = in;
+    if (safe && in == app->interp) {
+        run_in = sm_safe_interp(app);
+        if (!run_in) return TCL_ERROR;
+    }
+    const char *file = Tcl_GetString(fileobj);
     sm_err e;
     size_t len;
     char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, &e);
@@ -94,8 +109,8 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     Tcl_DString cmd;
     Tcl_DStringInit(&cmd);
     /* Demos find their samples relative to the file being replayed. */
-    Tcl_Obj *abs = Tcl_FSGetNormalizedPath(in, objv[2]);
-    Tcl_SetVar2Ex(in, "::stencilmap::replaying", NULL, abs ? abs : objv[2], TCL_GLOBAL_ONLY);
+    Tcl_Obj *abs = Tcl_FSGetNormalizedPath(NULL, fileobj);
+    Tcl_SetVar2Ex(run_in, "::stencilmap::replaying", NULL, abs ? abs : fileobj, TCL_GLOBAL_ONLY);
     app->interrupt = 0;
     int rc = TCL_OK, count = 0, depth = app->depth, line = 0;
     app->depth = 0;
@@ -110,18 +125,18 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
         const char *c = Tcl_DStringValue(&cmd);
         while (*c == ' ' || *c == '\t') c++;
         if (*c && *c != '\n' && *c != '#') {
-            rc = Tcl_EvalEx(in, Tcl_DStringValue(&cmd), -1, TCL_EVAL_GLOBAL);
+            rc = Tcl_EvalEx(run_in, Tcl_DStringValue(&cmd), -1, TCL_EVAL_GLOBAL);
             count++;
             if (rc == TCL_ERROR) {
                 char msg[160];
                 snprintf(msg, sizeof msg, "\n    (replaying \"%s\" line %d)", file, line);
-                Tcl_AddErrorInfo(in, msg);
+                Tcl_AddErrorInfo(run_in, msg);
             }
             if (app->progress) app->progress(app);
             if (delay) sleep_ms(delay);
             if (rc == TCL_OK && app->interrupt) {
                 app->interrupt = 0;
-                rc = sm_tcl_error(in, "STATE", "session replay: interrupted at \"%s\" line %d", file, line);
+                rc = sm_tcl_error(run_in, "STATE", "session replay: interrupted at \"%s\" line %d", file, line);
             }
         }
         Tcl_DStringSetLength(&cmd, 0);
@@ -129,6 +144,15 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     app->depth = depth;
     Tcl_DStringFree(&cmd);
     free(text);
+    if (run_in != in && rc != TCL_OK) {
+        /* The error, its code and its trace, as the safe script raised it. */
+        Tcl_Obj *opts = Tcl_GetReturnOptions(run_in, rc);
+        Tcl_IncrRefCount(opts);
+        Tcl_SetObjResult(in, Tcl_GetObjResult(run_in));
+        rc = Tcl_SetReturnOptions(in, opts);
+        Tcl_DecrRefCount(opts);
+        Tcl_ResetResult(run_in);
+    }
     if (rc == TCL_OK) Tcl_SetObjResult(in, Tcl_NewIntObj(count));
     return rc;
 }
@@ -136,7 +160,7 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
 static const sm_subcmd session_subs[] = {
     {"record", session_record, 1, 1, "FILE"},
     {"stop", session_stop, 0, 0, ""},
-    {"replay", session_replay, 1, 3, "FILE ?-delay MS?"},
+    {"replay", session_replay, 1, 4, "?-safe? FILE ?-delay MS?"},
     {NULL, NULL, 0, 0, NULL},
 };
 

@@ -292,6 +292,9 @@ static int view_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     if (objc == 3 && toggle_arg(in, objv[2], &want, "run")) return TCL_ERROR;
     if (want && !app->solver)
         return sm_tcl_error(in, "STATE", "no solver: use \"solver start NAME\" first");
+    if (want && app->solver->detached)
+        return sm_tcl_error(in, "STATE", "%s was stopped: %s; start it again",
+                            app->solver->ops->name, app->solver->reason);
     if (want && app->solver->done)
         return sm_tcl_error(in, "STATE", "%s has finished: \"solver apply\" takes its best",
                             app->solver->ops->name);
@@ -472,6 +475,9 @@ static int key_bind(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
         return sm_tcl_error(in, "ARGS", "key bind: \"%s\" is not a key name (a character, C-a..C-z, "
                             "Left Right Up Down PgUp PgDn Home End Enter Esc Tab BTab Space "
                             "Backspace Delete Insert or F1-F12)", key);
+    /* A binding runs later in the main interpreter: not from a safe script. */
+    if (objc == 4 && in != app->interp)
+        return sm_tcl_error(in, "SAFE", "key bind: not available to a safe script");
     if (objc == 4) sm_view_bind(app->view, key, Tcl_GetString(objv[3]));
     const char *s = sm_view_binding(app->view, key);
     if (!s) {

@@ -7,6 +7,7 @@
 #include <curses.h>
 #include <stddef.h>
 #include "../app.h"
+#include "../words.h"
 
 /* Computed once per frame and shared by every pane. */
 typedef struct sm_frame {
@@ -18,13 +19,16 @@ typedef struct sm_frame {
 
 typedef struct sm_pane sm_pane;
 
+#define SM_CLICK_MAX 2
+
 typedef struct sm_pane_ops {
     int id; /* sm_pane_id */
     /* A stamp of everything the pane shows: it is redrawn when it changes. */
     unsigned long long (*stamp)(const sm_pane *p, const sm_app *app);
     void (*draw)(sm_pane *p, sm_app *app, const sm_frame *f);
-    /* Click at (y, x) relative to the pane: writes a command, returns 1. */
-    int (*click)(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n);
+    /* Click at (y, x) relative to the pane: fills up to SM_CLICK_MAX
+     * commands (as words, so names stay words) and returns how many. */
+    int (*click)(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds);
     void (*release)(sm_pane *p);
 } sm_pane_ops;
 

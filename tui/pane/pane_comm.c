@@ -112,14 +112,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     }
 }
 
-static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n)
+static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {
     (void)f; (void)x;
     comm_cache *c = cache(p, app);
     int i = p->top + y - 2;
     if (y < 2 || i >= c->nrows) return 0;
-    snprintf(cmd, n, "view pair %s %s", app->session->topo->procs[c->rows[i].p].name,
-             app->session->topo->procs[c->rows[i].q].name);
+    sm_words_lit(&cmds[0], "view pair");
+    sm_words_add(&cmds[0], app->session->topo->procs[c->rows[i].p].name);
+    sm_words_add(&cmds[0], app->session->topo->procs[c->rows[i].q].name);
     return 1;
 }
 

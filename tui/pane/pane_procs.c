@@ -91,14 +91,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     free(r);
 }
 
-static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n)
+static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {
     (void)x;
     int cnt;
     sm_proc_row *r = sm_proc_rows(app, &f->ev, &cnt);
     int i = p->top + y - 2, ok = 0;
     if (y >= 2 && i < cnt && r[i].proc >= 0) {
-        snprintf(cmd, n, "view proc %s", app->session->topo->procs[r[i].proc].name);
+        sm_words_lit(&cmds[0], "view proc");
+        sm_words_add(&cmds[0], app->session->topo->procs[r[i].proc].name);
         ok = 1;
     }
     free(r);
