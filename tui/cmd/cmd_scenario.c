@@ -350,6 +350,7 @@ static int topo_profile(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
     if (ty < 0) return sm_tcl_error(in, "ARGS", "topo profile: unknown type \"%s\"", Tcl_GetString(objv[2]));
     if (objc == 4) {
         const char *file = Tcl_GetString(objv[3]);
+        if (sm_app_check_change(app, in, "topo profile")) return TCL_ERROR;
         sm_profile_pt *pts = NULL;
         int n = 0;
         sm_err e;
@@ -365,7 +366,7 @@ static int topo_profile(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
         int nb = s->grid->ntasks;
         int *map = sm_xmalloc(sizeof(int) * (size_t)(nb ? nb : 1));
         memcpy(map, sm_session_map(s), sizeof(int) * (size_t)nb);
-        drop_solver(app);
+        sm_app_detach_solver(app, "topo profile");
         sm_session_set_topo(s, t);
         sm_session_apply(s, map, "topo profile");
         free(map);
