@@ -11,7 +11,8 @@ static unsigned long long stamp(const sm_pane *p, const sm_app *app)
     unsigned long long s = app->view->version * 7919ULL + app->view->theme_version;
     if (app->solver)
         s += (unsigned long long)app->solver->iteration * 1000003ULL + (unsigned long long)app->solver->done * 3ULL +
-             (unsigned long long)app->solver->nstats * 5ULL + (unsigned long long)(app->solver->seconds * 10.0);
+             (unsigned long long)app->solver->nstats * 5ULL + (unsigned long long)(app->solver->seconds * 10.0) +
+             app->session->version * 31ULL; /* the front marks the applied point */
     return s + (unsigned long long)(size_t)app->solver;
 }
 
@@ -62,7 +63,10 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     char line[256];
     int len = 0;
     line[0] = '\0';
-    for (int i = 0; i < s->nstats && y <= ih; i++) {
+    /* A front takes the rows below, the statistics on one line above it. */
+    int front = s->partition && s->partition->has_front && s->partition->nfront && ih - y >= 5;
+    int stat_end = front ? y : ih;
+    for (int i = 0; i < s->nstats && y <= stat_end; i++) {
         char item[64];
         int n = snprintf(item, sizeof item, "%s %.6g  ", s->stats[i].key, s->stats[i].value);
         if (len + n > iw) {
@@ -72,7 +76,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         }
         len += snprintf(line + len, sizeof line - (size_t)len, "%s", item);
     }
-    if (len && y <= ih) sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", line);
+    if (len && y <= stat_end) sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", line);
+    if (front && ih - y + 1 >= 4) sm_front_draw(w, y, 1, ih - y + 1, iw, app, s);
 }
 
-const sm_pane_ops sm_pane_solver = {SM_PANE_SOLVER, stamp, draw, NULL, NULL};
+static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
+{
+    (void)p;
+    (void)f;
+    return sm_front_click(app, y, x, &cmds[0]);
+}
+
+const sm_pane_ops sm_pane_solver = {SM_PANE_SOLVER, stamp, draw, click, NULL};
