@@ -248,6 +248,9 @@ $T send-keys -t pf -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' $((col + 3)) "$ro
 wait_for pf "% map counts {4 12 112}" && ok "a click on a front point applies it (map counts)" ||
     bad "pareto click" "$(cap pf | tail -6)"
 wait_for pf "@" && ok "the applied point is marked" || bad "pareto mark" "$(cap pf | head -30)"
+keys pf : "solve popta -objective time" Enter
+wait_for pf "128 blocks" && cap pf | grep -q '2222' && ok "profile plot for a single objective" ||
+    bad "profile plot" "$(cap pf | head -30)"
 no_sanitizer_errors pf
 
 # 15. Data never becomes code: processor, theme and path names built to run

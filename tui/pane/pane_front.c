@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "../../core/profile.h"
 #include "pane.h"
 
 /* Where the last draw put the plot and the table (one Solver pane). */
@@ -23,11 +24,58 @@ static int matches(const sm_app *app, const sm_part_point *pt, int P)
     return 1;
 }
 
+/* Without a front: the processors' profiles, computation time against
+ * blocks (measured, or from the cost model), each in its processor's
+ * glyph, with the count the solver chose marked. */
+static int profile_draw(WINDOW *w, int y, int x, int h, int width, const sm_app *app, const sm_partition *pt)
+{
+    const sm_topo *t = app->session->topo;
+    const sm_grid *g = app->session->grid;
+    int n = g->ntasks, P = t->nprocs, lw = 10, pw = width - lw, ph = h - 1;
+    if (pw < 10 || n == 0) return 0;
+    double cells = 0, tmax = 0;
+    for (int u = 0; u < n; u++) cells += (double)g->task_cells[u];
+    double avg = cells / n;
+    int shown = P < 8 ? P : 8;
+    for (int p = 0; p < shown; p++) {
+        double tm, en;
+        sm_proc_work(t, p, n, llround(n * avg), &tm, &en);
+        if (tm > tmax) tmax = tm;
+    }
+    if (!(tmax > 0)) return 0;
+    char b1[32];
+    sm_ui_text(w, y, x, lw - 1, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_seconds(tmax, b1, sizeof b1));
+    sm_ui_text(w, y + ph - 1, x, lw - 1, sm_ui_attr(SM_EL_DIM), "0 s");
+    sm_ui_text(w, y + ph, x + lw, pw, sm_ui_attr(SM_EL_DIM), "0 blocks");
+    char right[32];
+    snprintf(right, sizeof right, "%d blocks", n);
+    sm_ui_text(w, y + ph, x + lw + pw - (int)strlen(right), (int)strlen(right), sm_ui_attr(SM_EL_DIM), "%s", right);
+    for (int p = 0; p < shown; p++) {
+        char gl[2] = {sm_ui_glyph(p), 0};
+        for (int c = 0; c < pw; c++) {
+            int b = (int)lround((double)c / (pw - 1) * n);
+            double tm, en;
+            int over = sm_proc_work(t, p, b, llround(b * avg), &tm, &en);
+            if (over) break; /* beyond the measured sizes */
+            int r = (int)lround((1 - tm / tmax) * (ph - 1));
+            if (r >= 0 && r < ph) sm_ui_text(w, y + r, x + lw + c, 1, sm_ui_proc_attr(p), "%s", gl);
+        }
+        int b = pt->counts[p];
+        double tm, en;
+        sm_proc_work(t, p, b, llround(b * avg), &tm, &en);
+        int c = (int)lround((double)b / n * (pw - 1)), r = (int)lround((1 - tm / tmax) * (ph - 1));
+        if (r >= 0 && r < ph) sm_ui_text(w, y + r, x + lw + c, 1, sm_ui_attr(SM_EL_HIGHLIGHT), "@");
+    }
+    return h;
+}
+
 int sm_front_draw(WINDOW *w, int y, int x, int h, int width, const sm_app *app, const sm_solver *s)
 {
     const sm_partition *pt = s ? s->partition : NULL;
     geo.n = 0;
-    if (!pt || !pt->has_front || pt->nfront == 0 || h < 4 || width < 30) return 0;
+    if (!pt || pt->time < 0 || h < 4 || width < 30) return 0;
+    if (!pt->has_front) return profile_draw(w, y, x, h, width, app, pt);
+    if (pt->nfront == 0) return 0;
     int n = pt->nfront, P = pt->nprocs;
     double t0 = pt->front[0].time, t1 = pt->front[n - 1].time;
     double e1 = pt->front[0].energy, e0 = pt->front[n - 1].energy;

@@ -64,7 +64,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int len = 0;
     line[0] = '\0';
     /* A front takes the rows below, the statistics on one line above it. */
-    int front = s->partition && s->partition->has_front && s->partition->nfront && ih - y >= 5;
+    int front = s->partition && s->partition->time >= 0 && ih - y >= 5;
     int stat_end = front ? y : ih;
     for (int i = 0; i < s->nstats && y <= stat_end; i++) {
         char item[64];
