@@ -316,7 +316,33 @@ static void next_search(sm_solver *s, popta_state *st)
     }
 }
 
-/* A search finished: take its result and move on. */
+/* Contiguous runs in block-id order, processors in list order. */
+static void apply_counts(sm_solver *s, popta_state *st, const int *counts)
+{
+    int u = 0;
+    for (int p = 0; p < st->P; p++)
+        for (int k = 0; k < counts[p] && u < st->n; k++) st->map[u++] = p;
+    while (u < st->n) st->map[u++] = st->P - 1;
+    sm_solver_evaluate(s, st->map, &s->current);
+    s->has_current = 1;
+    s->best = s->current;
+    s->has_best = 1;
+    memcpy(s->best_map, st->map, sizeof(int) * (size_t)st->n);
+}
+
+/* Pareto: the least energy meeting the deadline, else the fastest. */
+static void pick_front(sm_solver *s, popta_state *st)
+{
+    int pick = 0;
+    if (s->model.has_deadline)
+        for (int i = 0; i < st->part.nfront; i++)
+            if (st->part.front[i].time <= s->model.deadline * (1 + 1e-9)) pick = i;
+    set_result(st, st->part.front[pick].counts);
+    sm_solver_set_stat(s, "front_index", pick);
+}
+
+/* A search finished: take its result and move on. What is complete so
+ * far becomes the solver's best, so an interrupted run keeps it. */
 static void search_done(sm_solver *s, popta_state *st)
 {
     st->pruned += st->tree.pruned;
@@ -333,6 +359,7 @@ static void search_done(sm_solver *s, popta_state *st)
         st->tstar = v;
         set_result(st, st->counts);
         sm_solver_set_stat(s, "best", v);
+        if (st->objective != OBJ_ENERGY) apply_counts(s, st, st->part.counts);
         st->phase = PH_LEAST;
         break;
     case PH_LEAST:
@@ -356,41 +383,22 @@ static void search_done(sm_solver *s, popta_state *st)
             st->lastE = st->part.front[st->part.nfront - 1].energy;
             sm_solver_set_stat(s, "front", st->part.nfront);
             sm_solver_set_stat(s, "best", st->lastE);
+            pick_front(s, st);
+            apply_counts(s, st, st->part.counts);
         } else {
             st->best_total = total_of(s, st, st->counts);
             set_result(st, st->counts);
             sm_solver_set_stat(s, "best", st->best_total);
+            apply_counts(s, st, st->part.counts);
         }
         break;
     }
 }
 
-/* Contiguous runs in block-id order, processors in list order. */
-static void apply_counts(sm_solver *s, popta_state *st, const int *counts)
-{
-    int u = 0;
-    for (int p = 0; p < st->P; p++)
-        for (int k = 0; k < counts[p] && u < st->n; k++) st->map[u++] = p;
-    while (u < st->n) st->map[u++] = st->P - 1;
-    sm_solver_evaluate(s, st->map, &s->current);
-    s->has_current = 1;
-    s->best = s->current;
-    s->has_best = 1;
-    memcpy(s->best_map, st->map, sizeof(int) * (size_t)st->n);
-}
-
 static void finish_solver(sm_solver *s, popta_state *st)
 {
     s->done = 1;
-    if (st->objective == OBJ_PARETO && st->part.nfront) {
-        /* The least energy meeting the deadline, else the fastest. */
-        int pick = 0;
-        if (s->model.has_deadline)
-            for (int i = 0; i < st->part.nfront; i++)
-                if (st->part.front[i].time <= s->model.deadline * (1 + 1e-9)) pick = i;
-        set_result(st, st->part.front[pick].counts);
-        sm_solver_set_stat(s, "front_index", pick);
-    }
+    if (st->objective == OBJ_PARETO && st->part.nfront) pick_front(s, st);
     if (st->part.time < 0) {
         snprintf(s->status, sizeof s->status, "infeasible");
         return;
@@ -413,7 +421,7 @@ static int init(sm_solver *s, sm_err *e)
     if (st->levels < 1) st->levels = 1;
     st->n = s->grid->ntasks;
     st->P = s->topo->nprocs;
-    if ((double)st->P * (st->n + 1.0) > 4e8) {
+    if ((double)st->P * (st->n + 1.0) > 2e7) { /* memo: 20 bytes a state */
         sm_err_set(e, "popta: %d processors x %d blocks is too large for the memo tables", st->P, st->n);
         return -1;
     }
