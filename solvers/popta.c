@@ -42,6 +42,7 @@ typedef struct {
     struct sweep_pt { double T; int proc; } *Ts; /* thresholds and who sets them */
     int nT, iT;
     int force;             /* processor held to a point of time T, or -1 */
+    int *order;            /* tree level -> unit: the held one first */
     double lastE;
     int64_t pruned, nodes, memo;
     int *counts, *map;
@@ -121,7 +122,7 @@ static void build_units(sm_solver *s, popta_state *st, int kind, double T, sm_pt
     double *f = sm_xmalloc(sizeof(double) * (size_t)(n + 1));
     double *g = sm_xmalloc(sizeof(double) * (size_t)(n + 1));
     for (int u = 0; u < st->nunits; u++) {
-        int a = st->unit_first[u], b = st->unit_first[u + 1];
+        int a = st->unit_first[st->order[u]], b = st->unit_first[st->order[u] + 1];
         int k = 0;
         if (st->levels == 1) {
             int p = st->unit_procs[a];
@@ -164,7 +165,7 @@ static void tree_counts(popta_state *st, int *counts)
     int *uc = sm_xmalloc(sizeof(int) * (size_t)st->nunits);
     sm_pt_counts(&st->tree, uc);
     for (int u = 0; u < st->nunits; u++) {
-        int a = st->unit_first[u], b = st->unit_first[u + 1];
+        int a = st->unit_first[st->order[u]], b = st->unit_first[st->order[u] + 1];
         if (st->levels == 1) { counts[st->unit_procs[a]] = uc[u]; continue; }
         int r = uc[u];
         for (int j = b - 1; j >= a; j--) {
@@ -269,6 +270,16 @@ static double total_floor(const sm_solver *s, const popta_state *st, double T)
 
 static void start_tree(sm_solver *s, popta_state *st, int kind, double T, sm_pt_op op, double bound)
 {
+    /* The held processor's unit at the root: its few admissible points
+     * fix the blocks left for all the others from the first level on. */
+    int held = -1;
+    for (int u = 0; u < st->nunits && st->force >= 0; u++)
+        for (int j = st->unit_first[u]; j < st->unit_first[u + 1]; j++)
+            if (st->unit_procs[j] == st->force) held = u;
+    int k = 0;
+    if (held >= 0) st->order[k++] = held;
+    for (int u = 0; u < st->nunits; u++)
+        if (u != held) st->order[k++] = u;
     build_units(s, st, kind, T, op);
     sm_pt_start(&st->tree, st->units, st->nunits, st->n, op, bound);
     st->tree_live = 1;
@@ -445,6 +456,7 @@ static int init(sm_solver *s, sm_err *e)
         st->inner = sm_xmalloc(sizeof(int) * (size_t)P * (size_t)(st->n + 1));
     }
     st->units = sm_xcalloc((size_t)st->nunits, sizeof(sm_pt_proc));
+    st->order = sm_xmalloc(sizeof(int) * (size_t)(st->nunits ? st->nunits : 1));
     st->counts = sm_xcalloc((size_t)P, sizeof(int));
     st->map = sm_xmalloc(sizeof(int) * (size_t)(st->n ? st->n : 1));
     st->part.nprocs = P;
@@ -500,6 +512,7 @@ static void release(sm_solver *s)
     free(st->units);
     free(st->unit_first);
     free(st->unit_procs);
+    free(st->order);
     free(st->inner);
     free(st->Ts);
     free(st->counts);

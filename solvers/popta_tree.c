@@ -210,12 +210,19 @@ int sm_pt_step(sm_pt_tree *t)
         }
         const sm_pt_proc *p = &t->procs[f->level];
         double limit = f->best < f->bound ? f->best : f->bound;
+        /* Sum: whatever this processor takes, the levels after it hold at
+         * least rem - (its largest size) blocks at their cheapest rate. */
+        double rest_floor = t->rest_min[f->level + 1];
+        if (t->op == SM_PT_SUM && t->rate_min[f->level + 1] > 0) {
+            int most = p->n ? p->by_size[p->n - 1].size : 0;
+            if (f->rem > most) rest_floor = fmax(rest_floor, (f->rem - most) * t->rate_min[f->level + 1]);
+        }
         int pushed = 0;
         while (f->k < p->n) {
             const sm_pt_point *c = &p->by_cost[f->k];
             /* Objective-sorted: once a child cannot beat the threshold,
              * none after it can. */
-            double floor_after = t->op == SM_PT_MAX ? c->cost : c->cost + t->rest_min[f->level + 1];
+            double floor_after = t->op == SM_PT_MAX ? c->cost : c->cost + rest_floor;
             if (floor_after >= limit) {
                 t->pruned += p->n - f->k;
                 f->k = p->n;

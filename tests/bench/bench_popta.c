@@ -158,6 +158,9 @@ int main(void)
     static const int cases[][2] = {{4, 100}, {8, 1000}, {16, 1000}, {16, 10000}, {64, 1000}, {64, 10000}};
     const int m = 100;
     const double ilp_timeout = 10;
+    /* BENCH_POPTA=pareto: only the last table (for profiling). */
+    const char *only = getenv("BENCH_POPTA");
+    if (only && strcmp(only, "pareto") == 0) goto pareto;
     printf("popta (HPOPTA, -objective time) vs exact DP vs lp_solve MILP; %d-point profiles, ILP timeout %.0f s\n",
            m, ilp_timeout);
     printf("%4s %6s %12s %12s %12s %9s %9s %9s %s\n", "p", "n", "popta (s)", "DP (s)", "ILP (s)", "DP/popta",
@@ -205,6 +208,7 @@ int main(void)
         sm_topo_free(t);
         for (int i = 0; i < P; i++) free(pr[i].pts);
     }
+pareto:
     printf("\npopta pareto (HEPOPTA) vs a DP per time threshold (the same front, point by point)\n");
     printf("%4s %6s %8s %12s %12s %9s %9s\n", "p", "n", "points", "pareto (s)", "DP sweep (s)", "DP/popta", "same");
     static const int pc[][2] = {{4, 100}, {8, 1000}, {16, 1000}};
