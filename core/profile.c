@@ -62,12 +62,12 @@ double sm_proc_block_time(const sm_topo *t, int p, double avg_cells)
     return sm_type_params(ty)->time_per_cell * avg_cells;
 }
 
-/* Orders row indices by size, then file order (qsort has no context). */
-static const sm_profile_pt *sort_rows;
-static int cmp_row(const void *a, const void *b)
+/* Orders row indices by size, then file order. */
+static int cmp_row(const void *a, const void *b, void *ctx)
 {
+    const sm_profile_pt *rows = ctx;
     int i = *(const int *)a, j = *(const int *)b;
-    int x = sort_rows[i].blocks, y = sort_rows[j].blocks;
+    int x = rows[i].blocks, y = rows[j].blocks;
     if (x != y) return (x > y) - (x < y);
     return (i > j) - (i < j);
 }
@@ -96,21 +96,29 @@ int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e
     static const char *const names[3] = {"blocks", "time", "energy"};
     *out = NULL;
     *n = 0;
-    FILE *fp = fopen(file, "r");
-    if (!fp) {
-        sm_err_set(e, "%s: cannot open: %s", file, strerror(errno));
-        return -1;
-    }
+    size_t flen;
+    char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &flen, e); /* regular files only */
+    if (!text) return -1;
+    const char *cur = text, *endp = text + flen;
     int col[3] = {0, 1, 2}; /* field index of blocks, time, energy */
     int cap = 64, cnt = 0, lineno = 0, seen_data = 0;
     sm_profile_pt *v = sm_xmalloc(sizeof *v * (size_t)cap);
     int *lines = sm_xmalloc(sizeof(int) * (size_t)cap);
     char buf[4096];
     int rc = -1;
-    while (fgets(buf, sizeof buf, fp)) {
+    while (cur < endp) {
+        const char *nl = memchr(cur, '\n', (size_t)(endp - cur));
+        size_t ll = nl ? (size_t)(nl - cur) : (size_t)(endp - cur);
         lineno++;
-        if (!strchr(buf, '\n') && !feof(fp)) {
+        if (ll >= sizeof buf - 1) {
             sm_err_set(e, "%s: line %d: longer than %d characters", file, lineno, (int)sizeof buf - 2);
+            goto out;
+        }
+        memcpy(buf, cur, ll);
+        buf[ll] = 0;
+        cur = nl ? nl + 1 : endp;
+        if (memchr(buf, 0, ll)) {
+            sm_err_set(e, "%s: line %d: expected text, found a NUL byte", file, lineno);
             goto out;
         }
         char *s = buf;
@@ -165,10 +173,6 @@ int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e
         lines[cnt] = lineno;
         v[cnt++] = (sm_profile_pt){(int)val[0], val[1], val[2]};
     }
-    if (ferror(fp)) {
-        sm_err_set(e, "%s: read error", file);
-        goto out;
-    }
     if (cnt == 0) {
         sm_err_set(e, "%s: expected at least one row blocks,time,energy", file);
         goto out;
@@ -176,8 +180,7 @@ int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e
     /* Sort by size, the file lines alongside, to name both duplicates. */
     int *ord = sm_xmalloc(sizeof(int) * (size_t)cnt);
     for (int i = 0; i < cnt; i++) ord[i] = i;
-    sort_rows = v;
-    qsort(ord, (size_t)cnt, sizeof(int), cmp_row);
+    sm_sort_r(ord, (size_t)cnt, sizeof(int), cmp_row, v);
     sm_profile_pt *sorted = sm_xmalloc(sizeof *v * (size_t)cnt);
     for (int i = 0; i < cnt; i++) sorted[i] = v[ord[i]];
     for (int i = 1; i < cnt; i++)
@@ -198,7 +201,7 @@ int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e
 out:
     free(v);
     free(lines);
-    fclose(fp);
+    free(text);
     return rc;
 }
 

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rows.h"
 #include "shell.h"
 
 /* RUN: fixed words (a literal of the program), then data words (names),
@@ -54,27 +53,25 @@ static void start_prompt(const sm_app *app, sm_do *d)
     d->complete = SM_COMPLETE_TCL;
 }
 
+/* Enter: the focused pane knows what is under its cursor (the loop asks
+ * it); the Solver pane opens the start prompt; the Grid toggles. */
 static void activate(sm_app *app, sm_do *d)
 {
-    sm_view *v = app->view;
-    switch (v->focus) {
-    case SM_PANE_PROCS:
-        if (v->proc >= 0) run(d, "view select proc", proc_name(app, v->proc), NULL);
-        break;
-    case SM_PANE_COMM: {
-        int n;
-        sm_pair_row *r = sm_pair_rows(app, &n);
-        if (v->comm_row < n)
-            run(d, "view pair", proc_name(app, r[v->comm_row].p), proc_name(app, r[v->comm_row].q));
-        else {
-            message(d, "no communicating pair here");
-        }
-        free(r);
-        break;
+    if (app->view->focus == SM_PANE_SOLVER) {
+        start_prompt(app, d);
+        return;
     }
-    case SM_PANE_SOLVER: start_prompt(app, d); break;
-    default: run(d, "view select toggle", NULL, NULL); break;
-    }
+    run(d, "view select toggle", NULL, NULL);
+    d->kind = SM_DO_PANE_ACTIVATE;
+}
+
+/* Up/Down/PgUp/PgDn/Home/End: list panes move their cursor; the Grid runs
+ * the fallback command. */
+static void pane_move(sm_do *d, int delta, const char *fallback)
+{
+    if (fallback) run(d, fallback, NULL, NULL);
+    d->kind = SM_DO_PANE_MOVE;
+    d->delta = delta;
 }
 
 void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
@@ -86,10 +83,12 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
     switch (a) {
     case SM_ACT_CURSOR_LEFT: run(d, "view cursor left", NULL, NULL); break;
     case SM_ACT_CURSOR_RIGHT: run(d, "view cursor right", NULL, NULL); break;
-    case SM_ACT_CURSOR_UP: run(d, "view cursor up", NULL, NULL); break;
-    case SM_ACT_CURSOR_DOWN: run(d, "view cursor down", NULL, NULL); break;
-    case SM_ACT_PLANE_PREV: run(d, "view plane prev", NULL, NULL); break;
-    case SM_ACT_PLANE_NEXT: run(d, "view plane next", NULL, NULL); break;
+    case SM_ACT_CURSOR_UP: pane_move(d, -1, "view cursor up"); break;
+    case SM_ACT_CURSOR_DOWN: pane_move(d, 1, "view cursor down"); break;
+    case SM_ACT_PLANE_PREV: pane_move(d, -SM_DO_PAGE, "view plane prev"); break;
+    case SM_ACT_PLANE_NEXT: pane_move(d, SM_DO_PAGE, "view plane next"); break;
+    case SM_ACT_ROW_FIRST: pane_move(d, SM_DO_FIRST, NULL); break;
+    case SM_ACT_ROW_LAST: pane_move(d, SM_DO_LAST, NULL); break;
     case SM_ACT_ACTIVATE: activate(app, d); break;
     case SM_ACT_SELECT: run(d, "view select toggle", NULL, NULL); break;
     case SM_ACT_SELECT_PROC: {

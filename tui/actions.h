@@ -13,7 +13,11 @@ typedef enum {
     SM_DO_RUN,          /* run cmd, echoed in the log */
     SM_DO_PROMPT,       /* ask for a line; tmpl "%s" takes it (empty: raw Tcl) */
     SM_DO_CONFIRM_QUIT, /* unsaved changes: ask before "view quit -force" */
-    SM_DO_MESSAGE       /* tell the user why nothing happened (cmd) */
+    SM_DO_MESSAGE,      /* tell the user why nothing happened (cmd) */
+    SM_DO_PANE_MOVE,    /* ask the focused pane to move its cursor by
+                           delta rows; panes without rows run cmd */
+    SM_DO_PANE_ACTIVATE /* ask the focused pane for the command on the
+                           object under its cursor; else run cmd */
 } sm_do_kind;
 
 /* What a prompt completes. */
@@ -29,7 +33,13 @@ typedef struct sm_do {
     int hole;
     int empty_ok;         /* PROMPT: an empty answer is a value (clears) */
     sm_complete_kind complete;
+    int delta;            /* PANE_MOVE: rows, +-1, +-SM_DO_PAGE or first/last */
 } sm_do;
+
+/* PANE_MOVE deltas the pane resolves against its own height and length. */
+#define SM_DO_PAGE 1000000
+#define SM_DO_FIRST (-(1 << 30))
+#define SM_DO_LAST (1 << 30)
 
 /* Fills out (which the caller releases with sm_do_free). */
 void sm_action_plan(sm_app *app, sm_action a, sm_do *out);

@@ -66,6 +66,11 @@ int sm_get_proc(sm_app *app, Tcl_Interp *in, Tcl_Obj *o, int *proc);
 int sm_get_opt_index(Tcl_Interp *in, Tcl_Obj *o, const char *const *names,
                      int *idx);
 
+/* The app on the built-in scenario; freed with its hooks. */
+sm_app *sm_app_new(Tcl_Interp *interp, sm_err *e);
+void sm_app_free(sm_app *app);
+/* Register every command (SPEC 5). */
+void sm_cmd_register_all(sm_app *app);
 void sm_register_scenario_cmds(sm_app *app);
 void sm_register_model_cmds(sm_app *app);
 void sm_register_map_cmds(sm_app *app);

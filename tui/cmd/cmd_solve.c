@@ -125,15 +125,15 @@ static int run(sm_app *app, Tcl_Interp *in, long long max)
             }
         }
         if (app->interrupt) sm_solver_stop(s);
-        if (app->progress && now() - last > 0.05) {
-            app->progress(app);
+        if (app->screen && now() - last > 0.05) {
+            sm_app_progress(app);
             last = now();
         }
     }
     app->solver_depth--;
     sigaction(SIGINT, &old, NULL);
     sigint_app = NULL;
-    if (!app->progress && isatty(2) && s->nstats && s->seconds > 0.5) fputs("\n", stderr);
+    if (!app->screen && isatty(2) && s->nstats && s->seconds > 0.5) fputs("\n", stderr);
     if (rc == TCL_OK && s->done && app->hook_solved) {
         rc = hook(app, in, app->hook_solved);
         if (rc == TCL_ERROR) Tcl_AddErrorInfo(in, "\n    (\"on solved\" hook)");
@@ -146,8 +146,8 @@ static int run(sm_app *app, Tcl_Interp *in, long long max)
 static void solver_progress(sm_solver *s, void *ctx)
 {
     sm_app *app = ctx;
-    if (app->progress) {
-        app->progress(app);
+    if (app->screen) {
+        sm_app_progress(app);
         return;
     }
     if (!isatty(2)) return;

@@ -5,16 +5,23 @@
  * `map counts`. The point the session's mapping matches is marked. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "../../core/profile.h"
 #include "pane.h"
 
-/* Where the last draw put the plot and the table (one Solver pane). */
+/* Where the last draw put the plot and the table: the Solver pane's
+ * cache (p->priv), read back by clicks. */
 typedef struct {
     int y, x, h, pw, tx, tw, top, n;
     double t0, t1, e0, e1;
 } front_geo;
-static front_geo geo;
+
+static front_geo *geo_of(sm_pane *p)
+{
+    if (!p->priv) p->priv = sm_xcalloc(1, sizeof(front_geo));
+    return p->priv;
+}
 
 static int matches(const sm_app *app, const sm_part_point *pt, int P)
 {
@@ -69,10 +76,13 @@ static int profile_draw(WINDOW *w, int y, int x, int h, int width, const sm_app 
     return h;
 }
 
-int sm_front_draw(WINDOW *w, int y, int x, int h, int width, const sm_app *app, const sm_solver *s)
+int sm_front_draw(sm_pane *pane, int y, int x, int h, int width, const sm_app *app, const sm_solver *s)
 {
+    WINDOW *w = pane->win;
     const sm_partition *pt = s ? s->partition : NULL;
-    geo.n = 0;
+    front_geo *g = geo_of(pane);
+    if (!g) return 0;
+    g->n = 0;
     if (!pt || pt->time < 0 || h < 4 || width < 30) return 0;
     if (!pt->has_front) return profile_draw(w, y, x, h, width, app, pt);
     if (pt->nfront == 0) return 0;
@@ -87,7 +97,7 @@ int sm_front_draw(WINDOW *w, int y, int x, int h, int width, const sm_app *app, 
     int lw = 10, pw = width * 11 / 20 - lw, tw = width - lw - pw - 1;
     if (pw < 10) return 0;
     int px = x + lw;
-    geo = (front_geo){y, px, h, pw, px + pw + 1, tw, 0, n, t0, t1, e0, e1};
+    *g = (front_geo){y, px, h, pw, px + pw + 1, tw, 0, n, t0, t1, e0, e1};
     char b1[32], b2[32];
     int ph = h - 1;
     sm_ui_text(w, y, x, lw - 1, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_joules(e1, b1, sizeof b1));
@@ -112,8 +122,8 @@ int sm_front_draw(WINDOW *w, int y, int x, int h, int width, const sm_app *app, 
     for (int i = 0; i < n; i++)
         if (matches(app, &pt->front[i], P)) sel = i;
     int top = sel >= rows ? sel - rows + 1 : 0;
-    geo.top = top;
-    sm_ui_text(w, y, geo.tx, tw, sm_ui_attr(SM_EL_HEADER), " #  time        energy     counts");
+    g->top = top;
+    sm_ui_text(w, y, g->tx, tw, sm_ui_attr(SM_EL_HEADER), " #  time        energy     counts");
     for (int r = 0; r < rows && top + r < n; r++) {
         const sm_part_point *q = &pt->front[top + r];
         char counts[128];
@@ -122,7 +132,7 @@ int sm_front_draw(WINDOW *w, int y, int x, int h, int width, const sm_app *app, 
         for (int p = 0; p < P && len < (int)sizeof counts - 12; p++)
             len += snprintf(counts + len, sizeof counts - (size_t)len, "%s%d", p ? "," : "", q->counts[p]);
         int meets = !m->has_deadline || q->time <= m->deadline * (1 + 1e-9);
-        sm_ui_text(w, y + 1 + r, geo.tx, tw,
+        sm_ui_text(w, y + 1 + r, g->tx, tw,
                    sm_ui_attr(top + r == sel ? SM_EL_CURSOR : meets ? SM_EL_TEXT : SM_EL_DIM), "%2d %-11s %-10s %s",
                    top + r, sm_ui_seconds(q->time, b1, sizeof b1), sm_ui_joules(q->energy, b2, sizeof b2), counts);
     }
@@ -140,24 +150,25 @@ static void counts_cmd(const sm_partition *pt, int i, sm_words *cmd)
     sm_words_add(cmd, buf); /* numbers only: one list word */
 }
 
-int sm_front_click(const sm_app *app, int y, int x, sm_words *cmd)
+int sm_front_click(sm_pane *pane, const sm_app *app, int y, int x, sm_words *cmd)
 {
     const sm_partition *pt = app->solver ? app->solver->partition : NULL;
-    if (!geo.n || !pt || !pt->has_front || pt->nfront != geo.n) return 0;
-    if (x >= geo.tx && y > geo.y && y < geo.y + geo.h) {
-        int i = geo.top + y - geo.y - 1;
-        if (i >= geo.n) return 0;
+    const front_geo *g = pane->priv;
+    if (!g || !g->n || !pt || !pt->has_front || pt->nfront != g->n) return 0;
+    if (x >= g->tx && y > g->y && y < g->y + g->h) {
+        int i = g->top + y - g->y - 1;
+        if (i >= g->n) return 0;
         counts_cmd(pt, i, cmd);
         return 1;
     }
-    if (x >= geo.x && x < geo.x + geo.pw && y >= geo.y && y < geo.y + geo.h - 1) {
+    if (x >= g->x && x < g->x + g->pw && y >= g->y && y < g->y + g->h - 1) {
         /* The point nearest the click, in plot cells. */
         int best = -1;
         double bd = 1e300;
-        for (int i = 0; i < geo.n; i++) {
-            double cx = (pt->front[i].time - geo.t0) / (geo.t1 - geo.t0) * (geo.pw - 1);
-            double cy = (geo.e1 - pt->front[i].energy) / (geo.e1 - geo.e0) * (geo.h - 2);
-            double d = hypot(cx - (x - geo.x), 2 * (cy - (y - geo.y)));
+        for (int i = 0; i < g->n; i++) {
+            double cx = (pt->front[i].time - g->t0) / (g->t1 - g->t0) * (g->pw - 1);
+            double cy = (g->e1 - pt->front[i].energy) / (g->e1 - g->e0) * (g->h - 2);
+            double d = hypot(cx - (x - g->x), 2 * (cy - (y - g->y)));
             if (d < bd) { bd = d; best = i; }
         }
         if (best < 0 || bd > 4) return 0;

@@ -7,15 +7,6 @@
 #include "pane.h"
 #include "../rows.h"
 
-static unsigned long long stamp(const sm_pane *p, const sm_app *app)
-{
-    (void)p;
-    unsigned long long s = app->session->version * 1000003ULL + app->view->version * 7919ULL +
-                           app->view->theme_version;
-    if (app->view->show_solver && app->solver) s += (unsigned long long)app->solver->iteration * 31ULL;
-    return s;
-}
-
 /* First visible index so that cur stays on screen. */
 static int scroll_to(int cur, int n, int visible, int old)
 {
@@ -124,4 +115,6 @@ static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_wo
     return 2;
 }
 
-const sm_pane_ops sm_pane_grid = {SM_PANE_GRID, stamp, draw, click, NULL};
+const sm_pane_ops sm_pane_grid = {
+    .deps = SM_DEP_MAPPING | SM_DEP_SESSION | SM_DEP_VIEW, .draw = draw, .click = click,
+};

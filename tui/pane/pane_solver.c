@@ -2,19 +2,9 @@
  * options), then watch it: status, iteration, current and best objective
  * with a sparkline of their history, the last move and the statistics. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "pane.h"
-
-static unsigned long long stamp(const sm_pane *p, const sm_app *app)
-{
-    (void)p;
-    unsigned long long s = app->view->version * 7919ULL + app->view->theme_version;
-    if (app->solver)
-        s += (unsigned long long)app->solver->iteration * 1000003ULL + (unsigned long long)app->solver->done * 3ULL +
-             (unsigned long long)app->solver->nstats * 5ULL + (unsigned long long)(app->solver->seconds * 10.0) +
-             app->session->version * 31ULL; /* the front marks the applied point */
-    return s + (unsigned long long)(size_t)app->solver;
-}
 
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
@@ -77,14 +67,48 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         len += snprintf(line + len, sizeof line - (size_t)len, "%s", item);
     }
     if (len && y <= stat_end) sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", line);
-    if (front && ih - y + 1 >= 4) sm_front_draw(w, y, 1, ih - y + 1, iw, app, s);
+    if (front && ih - y + 1 >= 4) sm_front_draw(p, y, 1, ih - y + 1, iw, app, s);
 }
 
+static int nsolvers(void)
+{
+    int n = 0;
+    while (sm_solver_list()[n]) n++;
+    return n;
+}
+
+static int rows(sm_pane *p, sm_app *app, const sm_frame *f, int *cursor)
+{
+    (void)p; (void)f;
+    *cursor = app->view->solver_row;
+    return nsolvers();
+}
+
+static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_words *cmd)
+{
+    (void)p; (void)f;
+    sm_words_lit(cmd, "view row solver");
+    sm_words_addf(cmd, "%d", sm_pane_step(app->view->solver_row, delta, nsolvers()));
+    return 1;
+}
+
+/* No activate: Enter on a solver opens the start prompt (actions.c). */
+/* Pareto mode: a click on a front point or row applies it. */
 static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {
-    (void)p;
     (void)f;
-    return sm_front_click(app, y, x, &cmds[0]);
+    return sm_front_click(p, app, y, x, &cmds[0]);
 }
 
-const sm_pane_ops sm_pane_solver = {SM_PANE_SOLVER, stamp, draw, click, NULL};
+static void release(sm_pane *p)
+{
+    free(p->priv);
+    p->priv = NULL;
+}
+
+/* The mapping and the model too: the front marks the point the mapping
+ * is, and draws the deadline. */
+const sm_pane_ops sm_pane_solver = {
+    .deps = SM_DEP_SOLVER | SM_DEP_VIEW | SM_DEP_MAPPING | SM_DEP_SESSION, .draw = draw, .rows = rows,
+    .move_cursor = move_row, .click = click, .release = release,
+};

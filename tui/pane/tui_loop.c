@@ -36,6 +36,12 @@ typedef struct tui {
     int confirm_quit;
     char message[256];
 
+    /* What the panes were last drawn from: the change mask compares these. */
+    unsigned long long seen_map, seen_view, seen_log, seen_spark;
+    const void *seen_session, *seen_solver;
+    long long seen_iter;
+    int seen_done, seen_nstats, seen_show;
+
     /* Evaluation cache and the solver's last move. */
     unsigned long long eval_version;
     const void *eval_session;
@@ -48,8 +54,16 @@ typedef struct tui {
     long long slice;                        /* steps per frame when running */
 } tui;
 
-static const sm_pane_ops *const pane_ops[SM_PANE_COUNT] = {
-    &sm_pane_grid, &sm_pane_procs, &sm_pane_comm, &sm_pane_energy, &sm_pane_solver, &sm_pane_console};
+/* The pane table (SM_PANES, view.h): ops, band and width of each. */
+static const struct {
+    const sm_pane_ops *ops;
+    sm_pane_slot slot;
+    int width;
+} pane_table[SM_PANE_COUNT] = {
+#define X(id, name, title, slot, width) {&sm_pane_##name, slot, width},
+    SM_PANES(X)
+#undef X
+};
 
 static double now(void)
 {
@@ -65,7 +79,7 @@ static void place(sm_pane *p, int y, int x, int h, int w)
     if (p->win) delwin(p->win);
     p->win = NULL;
     p->y = y; p->x = x; p->h = h; p->w = w;
-    p->stamp = 0;
+    p->drawn = 0;
     if (h > 0 && w > 0) p->win = newwin(h, w, y, x);
 }
 
@@ -97,14 +111,27 @@ static void layout(tui *t)
     } else {
         int top = mh / 2;
         if (mh - top < 9) top = mh - 9;
-        int gw = W * 55 / 100;
-        place(&t->panes[SM_PANE_GRID], 1, 0, top, gw);
-        place(&t->panes[SM_PANE_PROCS], 1, gw, top, W - gw);
-        int cw = W * 36 / 100, ew = W * 32 / 100;
-        place(&t->panes[SM_PANE_COMM], 1 + top, 0, mh - top, cw);
-        place(&t->panes[SM_PANE_ENERGY], 1 + top, cw, mh - top, ew);
-        place(&t->panes[SM_PANE_SOLVER], 1 + top, cw + ew, mh - top, W - cw - ew);
-        place(&t->panes[SM_PANE_CONSOLE], 1 + mh, 0, ch, W);
+        /* Each band split by the table's widths; the last pane takes the
+         * rounding. A band with no panes gives its lines to the other. */
+        int any[2] = {0, 0};
+        for (int i = 0; i < SM_PANE_COUNT; i++)
+            if (pane_table[i].slot != SM_SLOT_CONSOLE) any[pane_table[i].slot] = 1;
+        if (!any[SM_SLOT_BOTTOM]) top = mh;
+        if (!any[SM_SLOT_TOP]) top = 0;
+        for (int band = SM_SLOT_TOP; band <= SM_SLOT_BOTTOM; band++) {
+            int total = 0, x = 0, last = -1;
+            for (int i = 0; i < SM_PANE_COUNT; i++)
+                if (pane_table[i].slot == (sm_pane_slot)band) total += pane_table[i].width, last = i;
+            int y = band == SM_SLOT_TOP ? 1 : 1 + top, h = band == SM_SLOT_TOP ? top : mh - top;
+            for (int i = 0; i < SM_PANE_COUNT; i++) {
+                if (pane_table[i].slot != (sm_pane_slot)band) continue;
+                int w = i == last ? W - x : W * pane_table[i].width / total;
+                place(&t->panes[i], y, x, h, w);
+                x += w;
+            }
+        }
+        for (int i = 0; i < SM_PANE_COUNT; i++)
+            if (pane_table[i].slot == SM_SLOT_CONSOLE) place(&t->panes[i], 1 + mh, 0, ch, W);
     }
     int hh = H - 4 < 40 ? H - 4 : 40, hw = W - 4 < 110 ? W - 4 : 110;
     place(&t->help, (H - hh) / 2, (W - hw) / 2, hh, hw);
@@ -145,6 +172,39 @@ static void prepare(tui *t, sm_frame *f)
     }
     f->map = sv->current_map;
     f->moved = t->moved;
+}
+
+/* Which SM_DEP_* inputs changed since the last frame. The mapping the
+ * panes show is the solver's while they follow it, so its steps count as
+ * mapping changes then. */
+static unsigned changes(tui *t)
+{
+    const sm_app *app = t->app;
+    const sm_session *s = app->session;
+    const sm_view *v = app->view;
+    const sm_solver *sv = app->solver;
+    unsigned c = 0;
+    long long iter = sv ? sv->iteration : -1;
+    int done = sv ? sv->done : 0, nstats = sv ? sv->nstats : 0;
+    if (t->seen_session != s) c |= SM_DEP_SESSION | SM_DEP_MAPPING;
+    if (t->seen_map != s->version) c |= SM_DEP_MAPPING;
+    if (t->seen_view != v->version) c |= SM_DEP_VIEW;
+    if (t->seen_log != v->log_version) c |= SM_DEP_LOG;
+    if (t->seen_solver != sv || t->seen_iter != iter || t->seen_done != done || t->seen_nstats != nstats ||
+        t->seen_spark != v->spark_version)
+        c |= SM_DEP_SOLVER;
+    if (t->seen_show != v->show_solver || (v->show_solver && (c & SM_DEP_SOLVER))) c |= SM_DEP_MAPPING;
+    t->seen_session = s;
+    t->seen_map = s->version;
+    t->seen_view = v->version;
+    t->seen_log = v->log_version;
+    t->seen_solver = sv;
+    t->seen_iter = iter;
+    t->seen_done = done;
+    t->seen_nstats = nstats;
+    t->seen_spark = v->spark_version;
+    t->seen_show = v->show_solver;
+    return c;
 }
 
 /* ---- drawing ---- */
@@ -209,8 +269,8 @@ static void draw(tui *t, int force)
         layout(t), force = 1;
     if (force) {
         wnoutrefresh(stdscr);
-        for (int i = 0; i < SM_PANE_COUNT; i++) t->panes[i].stamp = 0;
-        t->help.stamp = 0;
+        for (int i = 0; i < SM_PANE_COUNT; i++) t->panes[i].drawn = 0;
+        t->help.drawn = 0;
     }
     if (t->small) {
         erase();
@@ -223,23 +283,25 @@ static void draw(tui *t, int force)
     sm_frame f;
     prepare(t, &f);
     draw_status(t, &f);
+    unsigned changed = changes(t);
     int redrawn = 0;   /* a pane drawn under the help: draw the help on top again */
     for (int i = 0; i < SM_PANE_COUNT; i++) {
         sm_pane *p = &t->panes[i];
         if (!p->win) continue;
-        unsigned long long s = p->ops->stamp(p, app) ^ (unsigned long long)(v->focus == i) << 62;
-        if (s == p->stamp && p->stamp) continue;
+        int focused = v->focus == i;
+        if (p->drawn && !(changed & p->ops->deps) && focused == p->drawn_focus) continue;
         p->ops->draw(p, app, &f);
-        p->stamp = s ? s : 1;
+        p->drawn = 1;
+        p->drawn_focus = focused;
         wnoutrefresh(p->win);
         redrawn = 1;
     }
-    if (v->help && t->help.win && (redrawn || !t->help.stamp)) {
+    if (v->help && t->help.win && (redrawn || !t->help.drawn || (changed & t->help.ops->deps))) {
         t->help.ops->draw(&t->help, app, &f);
-        t->help.stamp = 1;
+        t->help.drawn = 1;
         wnoutrefresh(t->help.win);
-    } else if (!v->help && t->help.stamp) {
-        t->help.stamp = 0;
+    } else if (!v->help && t->help.drawn) {
+        t->help.drawn = 0;
         for (int i = 0; i < SM_PANE_COUNT; i++) {
             if (!t->panes[i].win) continue;
             touchwin(t->panes[i].win);
@@ -280,11 +342,38 @@ static void start_prompt(tui *t, sm_do *d)
     t->hist = t->app->view->nhistory;
 }
 
+/* Up/Down/PgUp/PgDn/Home/End and Enter go to the focused pane, which
+ * answers from the rows it drew; panes without rows run the fallback. */
+static void pane_action(tui *t, const sm_do *d)
+{
+    sm_app *app = t->app;
+    sm_pane *p = &t->panes[app->view->focus];
+    sm_words cmd;
+    sm_words_init(&cmd);
+    sm_frame f;
+    prepare(t, &f);
+    if (d->kind == SM_DO_PANE_MOVE && p->ops->move_cursor && p->ops->rows) {
+        int delta = d->delta;
+        if (delta == SM_DO_FIRST) delta = SM_ROW_FIRST;
+        else if (delta == SM_DO_LAST) delta = SM_ROW_LAST;
+        else if (delta == SM_DO_PAGE || delta == -SM_DO_PAGE) delta = delta > 0 ? sm_pane_page(p) : -sm_pane_page(p);
+        if (p->ops->move_cursor(p, app, &f, delta, &cmd)) run_words(t, &cmd, SM_SHELL_ECHO);
+    } else if (d->kind == SM_DO_PANE_ACTIVATE && p->ops->activate) {
+        if (p->ops->activate(p, app, &f, &cmd)) run_words(t, &cmd, SM_SHELL_ECHO);
+        else snprintf(t->message, sizeof t->message, "nothing here to choose");
+    } else if (d->run.n) {
+        run_words(t, &d->run, SM_SHELL_ECHO);
+    }
+    sm_words_free(&cmd);
+}
+
 static void do_action(tui *t, sm_action a)
 {
     sm_do d;
     sm_action_plan(t->app, a, &d);
     switch (d.kind) {
+    case SM_DO_PANE_MOVE:
+    case SM_DO_PANE_ACTIVATE: pane_action(t, &d); break;
     case SM_DO_RUN: run_words(t, &d.run, SM_SHELL_ECHO); break;
     case SM_DO_PROMPT: start_prompt(t, &d); break;
     case SM_DO_CONFIRM_QUIT: t->confirm_quit = 1; break;
@@ -559,13 +648,14 @@ static tui *the_tui;
  * Esc or C-c interrupts a run. */
 static void progress(sm_app *app)
 {
+    (void)app;
     tui *t = the_tui;
     if (!t) return;
     draw(t, 0);
     nodelay(stdscr, TRUE);
     int c = getch();
     nodelay(stdscr, FALSE);
-    if (c == 27 || c == 3 || c == 'q') app->interrupt = 1;
+    if (c == 27 || c == 3 || c == 'q') t->app->interrupt = 1;
 }
 
 static void put_utf8(char **out, size_t *len, size_t *cap, const char *s, size_t n)
@@ -576,9 +666,9 @@ static void put_utf8(char **out, size_t *len, size_t *cap, const char *s, size_t
 }
 
 /* The screen as text: what a terminal shows, box drawing included. */
-static char *dump(void *ctx)
+static char *dump(sm_app *app)
 {
-    (void)ctx;
+    (void)app;
     size_t len = 0, cap = 4096;
     char *out = sm_xmalloc(cap);
     for (int y = 0; y < LINES; y++) {
@@ -617,6 +707,8 @@ static char *dump(void *ctx)
     return out;
 }
 
+static const sm_screen_ops screen_ops = {progress, dump};
+
 int sm_tui_run(sm_app *app)
 {
     if (!isatty(0) || !isatty(1)) {
@@ -647,13 +739,15 @@ int sm_tui_run(sm_app *app)
     }
     mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
     mouseinterval(0);
-    for (int i = 0; i < SM_PANE_COUNT; i++) t.panes[i].ops = pane_ops[i];
+    for (int i = 0; i < SM_PANE_COUNT; i++) {
+        t.panes[i].ops = pane_table[i].ops;
+        t.panes[i].id = i;
+    }
     t.help.ops = &sm_pane_help;
+    t.help.id = SM_PANE_COUNT;
     the_tui = &t;
-    app->progress = progress;
-    app->tui = &t;
-    app->view->dump = dump;
-    app->view->tui = &t;
+    app->screen = &screen_ops;
+    app->screen_ctx = &t;
     sm_view_log(app->view, SM_LOG_NOTE, "stencilmap: ? lists the keys, : opens the Tcl console");
     layout(&t);
     draw(&t, 1);
@@ -669,10 +763,8 @@ int sm_tui_run(sm_app *app)
         }
         if (!app->view->quit) draw(&t, 0);
     }
-    app->progress = NULL;
-    app->tui = NULL;
-    app->view->dump = NULL;
-    app->view->tui = NULL;
+    app->screen = NULL;
+    app->screen_ctx = NULL;
     the_tui = NULL;
     for (int i = 0; i < SM_PANE_COUNT; i++) {
         if (t.panes[i].ops->release) t.panes[i].ops->release(&t.panes[i]);
