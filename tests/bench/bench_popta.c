@@ -153,6 +153,31 @@ static sm_grid *line_grid(int n)
     return sm_grid_build(&s, &e);
 }
 
+/* One instance: profiles, the machine that carries them, a line of n
+ * blocks. */
+typedef struct {
+    int P, n;
+    ref_proc pr[64];
+    sm_topo *t;
+    sm_grid *g;
+} instance;
+
+static void instance_make(instance *in, int P, int n, int m, unsigned long long seed)
+{
+    in->P = P;
+    in->n = n;
+    make_profiles(P, n, m, seed, in->pr);
+    in->t = profile_topo(in->pr, P);
+    in->g = line_grid(n);
+}
+
+static void instance_free(instance *in)
+{
+    sm_grid_free(in->g);
+    sm_topo_free(in->t);
+    for (int i = 0; i < in->P; i++) free(in->pr[i].pts);
+}
+
 int main(void)
 {
     static const int cases[][2] = {{4, 100}, {8, 1000}, {16, 1000}, {16, 10000}, {64, 1000}, {64, 10000}};
@@ -167,10 +192,11 @@ int main(void)
            "ILP/popta", "popta=DP", "ILP status (gap to the optimum)");
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         int P = cases[c][0], n = cases[c][1];
-        ref_proc pr[64];
-        make_profiles(P, n, m, 1000 + c, pr);
-        sm_topo *t = profile_topo(pr, P);
-        sm_grid *g = line_grid(n);
+        instance I;
+        instance_make(&I, P, n, m, 1000 + c);
+        const ref_proc *pr = I.pr;
+        const sm_topo *t = I.t;
+        const sm_grid *g = I.g;
         double pt, pe;
         double tp = run_popta(g, t, "time", 1, &pt, &pe, NULL);
         double t0 = now();
@@ -183,18 +209,17 @@ int main(void)
                pt == dp ? "yes" : "NO", ist);
         if (!isnan(ib)) printf(" (%+.2g%%)", 100 * (ib - dp) / dp);
         printf("\n");
-        sm_grid_free(g);
-        sm_topo_free(t);
-        for (int i = 0; i < P; i++) free(pr[i].pts);
+        instance_free(&I);
     }
     printf("\npopta energy (HEOPTA) and -levels 2 (HiPOPTA, 4 processors per node) vs exact DP\n");
     printf("%4s %6s %12s %12s %12s %9s %9s\n", "p", "n", "energy (s)", "DP (s)", "levels 2 (s)", "DP/popta", "same opt");
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         int P = cases[c][0], n = cases[c][1];
-        ref_proc pr[64];
-        make_profiles(P, n, m, 1000 + c, pr);
-        sm_topo *t = profile_topo(pr, P);
-        sm_grid *g = line_grid(n);
+        instance I;
+        instance_make(&I, P, n, m, 1000 + c);
+        const ref_proc *pr = I.pr;
+        const sm_topo *t = I.t;
+        const sm_grid *g = I.g;
         double pt, pe, pt2, pe2;
         double tp = run_popta(g, t, "energy", 1, &pt, &pe, NULL);
         double t0 = now();
@@ -204,9 +229,7 @@ int main(void)
         double dpt = ref_dp(pr, P, n, 0, INFINITY, NULL);
         printf("%4d %6d %12.4g %12.4g %12.4g %9.1f %9s\n", P, n, tp, td, tl, td / tp,
                fabs(pe - dp) <= 1e-9 * dp && pt2 == dpt ? "yes" : "NO");
-        sm_grid_free(g);
-        sm_topo_free(t);
-        for (int i = 0; i < P; i++) free(pr[i].pts);
+        instance_free(&I);
     }
 pareto:
     printf("\npopta pareto (HEPOPTA) vs a DP per time threshold (the same front, point by point)\n");
@@ -214,10 +237,11 @@ pareto:
     static const int pc[][2] = {{4, 100}, {8, 1000}, {16, 1000}};
     for (size_t c = 0; c < sizeof pc / sizeof pc[0]; c++) {
         int P = pc[c][0], n = pc[c][1];
-        ref_proc pr[64];
-        make_profiles(P, n, m, 2000 + c, pr);
-        sm_topo *t = profile_topo(pr, P);
-        sm_grid *g = line_grid(n);
+        instance I;
+        instance_make(&I, P, n, m, 2000 + c);
+        const ref_proc *pr = I.pr;
+        const sm_topo *t = I.t;
+        const sm_grid *g = I.g;
         double pt, pe;
         int nf;
         double tp = run_popta(g, t, "pareto", 1, &pt, &pe, &nf);
@@ -238,9 +262,7 @@ pareto:
         double td = now() - t0;
         printf("%4d %6d %8d %12.4g %12.4g %9.1f %9s\n", P, n, nf, tp, td, td / tp, rf == nf ? "yes" : "NO");
         free(ts);
-        sm_grid_free(g);
-        sm_topo_free(t);
-        for (int i = 0; i < P; i++) free(pr[i].pts);
+        instance_free(&I);
     }
     return 0;
 }

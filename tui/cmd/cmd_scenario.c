@@ -311,6 +311,21 @@ static int topo_procs(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     return TCL_OK;
 }
 
+/* Same processors, other figures (a type's state or profile): keep the
+ * mapping, rebuild the cost model, one undoable edit named label. */
+static int replace_topo_keep_map(sm_app *app, Tcl_Interp *in, sm_topo *t, const char *label)
+{
+    sm_session *s = app->session;
+    int n = s->grid->ntasks;
+    int *map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    memcpy(map, sm_session_map(s), sizeof(int) * (size_t)n);
+    sm_app_detach_solver(app, label);
+    sm_session_set_topo(s, t);
+    sm_session_apply(s, map, label);
+    free(map);
+    return after_change(app, in);
+}
+
 /* topo state TYPE ?STATE|base?: query or select a DVFS state. */
 static int topo_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
@@ -326,15 +341,7 @@ static int topo_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
             return sm_tcl_error(in, "ARGS", "topo state: type \"%s\" has no state \"%s\"",
                                 Tcl_GetString(objv[2]), st);
         }
-        /* Same processors: keep the mapping, rebuild the cost model. */
-        int n = s->grid->ntasks;
-        int *map = sm_xmalloc(sizeof(int) * (size_t)n);
-        memcpy(map, sm_session_map(s), sizeof(int) * (size_t)n);
-        sm_app_detach_solver(app, "topo state");
-        sm_session_set_topo(s, t);
-        sm_session_apply(s, map, "topo state");
-        free(map);
-        if (after_change(app, in) != TCL_OK) return TCL_ERROR;
+        if (replace_topo_keep_map(app, in, t, "topo state") != TCL_OK) return TCL_ERROR;
     }
     const sm_type *T = &s->topo->types[ty];
     Tcl_SetObjResult(in, Tcl_NewStringObj(T->state >= 0 ? T->state_names[T->state] : "base", -1));
@@ -364,14 +371,7 @@ static int topo_profile(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
         sm_topo *t = sm_topo_clone(s->topo);
         sm_topo_set_profile(t, ty, pts, n);
         free(pts);
-        int nb = s->grid->ntasks;
-        int *map = sm_xmalloc(sizeof(int) * (size_t)(nb ? nb : 1));
-        memcpy(map, sm_session_map(s), sizeof(int) * (size_t)nb);
-        sm_app_detach_solver(app, "topo profile");
-        sm_session_set_topo(s, t);
-        sm_session_apply(s, map, "topo profile");
-        free(map);
-        if (after_change(app, in) != TCL_OK) return TCL_ERROR;
+        if (replace_topo_keep_map(app, in, t, "topo profile") != TCL_OK) return TCL_ERROR;
     }
     const sm_type *T = &s->topo->types[ty];
     Tcl_Obj *l = Tcl_NewListObj(0, NULL);
