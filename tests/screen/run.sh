@@ -230,7 +230,7 @@ else
     bad "record/replay" "$(cat "$WORK/rec.tcl" 2>/dev/null | head)"
 fi
 
-# 16. Pareto mode: popta's front in the zoomed Solver pane (plot with the
+# 18. Pareto mode: popta's front in the zoomed Solver pane (plot with the
 # deadline as a line, table of points); a click on a row applies it.
 start pf 120 40 xterm-256color samples/profiles-cpu-gpu.json
 keys pf : "model configure -deadline 0.0034" Enter
