@@ -322,5 +322,34 @@ exited j3 >/dev/null 2>&1 || true
 left=$(ls "$ST"/stencilmap/ 2>/dev/null | wc -l)
 [ "$left" = 0 ] && ok "a clean quit leaves no journal" || bad "journal cleanup" "$(ls "$ST"/stencilmap/)"
 
+# 17. The quit prompt's w saves everything to the file this session loaded
+# and quits; a save over a file it did not load asks first (n leaves it).
+"$BIN" -e "scenario load $S; scenario save $WORK/mine.json; scenario save $WORK/other.json" >/dev/null 2>&1
+cp "$WORK/other.json" "$WORK/other.orig"
+start qs 100 30 xterm-256color "$WORK/mine.json"
+keys qs : "map move gpu0 10; model configure -overlap 0" Enter
+wait_for qs "% map move" || true
+keys qs q
+wait_for qs "Unsaved changes" || true
+keys qs w
+wait_for qs "save scenario" || true
+keys qs C-u "$WORK/other.json" Enter
+wait_for qs "Overwrite it?" && ok "a save over a file not loaded here asks first" || bad "overwrite ask" "$(cap qs | tail -2)"
+keys qs n
+wait_for qs "save cancelled" || true
+cmp -s "$WORK/other.json" "$WORK/other.orig" && [ ! -f "$WORK/qs.exit" ] &&
+    ok "n leaves that file as it was and stays" || bad "overwrite cancel" "file changed or exited"
+keys qs q
+wait_for qs "Unsaved changes" || true
+keys qs w
+wait_for qs "save scenario" || true
+keys qs Enter
+if exited qs && "$BIN" -e "scenario load $WORK/mine.json; puts [list [map get 10] [dict get [model configure] -overlap]]" 2>&1 | grep -qx "gpu0 0"; then
+    ok "q w Enter saves mapping and model to the loaded file, then quits"
+else
+    bad "quit save" "exit $(cat "$WORK/qs.exit" 2>/dev/null): $("$BIN" -e "scenario load $WORK/mine.json; puts [list [map get 10] [model configure]]" 2>&1 | head -2)"
+fi
+no_sanitizer_errors qs
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "../../core/journal.h"
@@ -37,6 +38,8 @@ typedef struct tui {
     char line[1024];
     int pos, hist;                          /* cursor, history index */
     int confirm_quit;
+    int quit_after_save;     /* the quit prompt's w: quit once saved */
+    sm_words overwrite;      /* a save over a file this session did not load, asked first */
     char message[256];
 
     /* What the panes were last drawn from: the change mask compares these. */
@@ -238,6 +241,10 @@ static void draw_bottom(tui *t)
     if (t->recover) {
         sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
                    "A stopped workbench left unsaved work. Recover it? y recovers, any other key keeps this session.");
+    } else if (t->overwrite.n) {
+        sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
+                   "%s exists and was not loaded here. Overwrite it? y overwrites, any other key cancels.",
+                   t->overwrite.w[t->overwrite.n - 1]);
     } else if (t->confirm_quit) {
         sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
                    "Unsaved changes. Quit anyway? y quits, w saves first, any other key stays.");
@@ -482,6 +489,35 @@ static void complete(tui *t)
     free(c);
 }
 
+/* A TUI save (s, or the quit prompt's w) over an existing file other than
+ * the one this session loaded or saved asks first: a typo must not replace
+ * someone's scenario. */
+static int save_needs_confirm(const tui *t, const sm_words *cmd)
+{
+    if (cmd->n != 3 || strcmp(cmd->w[0], "scenario") != 0 || strcmp(cmd->w[1], "save") != 0)
+        return 0;
+    struct stat st;
+    if (stat(cmd->w[2], &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    const char *mine = t->app->scenario_path;
+    if (!mine) return 1;
+    char *a = realpath(cmd->w[2], NULL), *b = realpath(mine, NULL);
+    int same = a && b && strcmp(a, b) == 0;
+    free(a);
+    free(b);
+    return !same;
+}
+
+/* Run the prompt's command; after the quit prompt's w, a save that left
+ * nothing unsaved quits, a failed one stays (the error is on screen). */
+static void run_save(tui *t, const sm_words *cmd)
+{
+    run_words(t, cmd, SM_SHELL_ECHO | SM_SHELL_HISTORY);
+    if (!t->quit_after_save) return;
+    t->quit_after_save = 0;
+    if (!t->app->session->dirty) run_cmd(t, "view quit -force", SM_SHELL_ECHO);
+    else sm_view_log(t->app->view, SM_LOG_NOTE, "not saved; quit cancelled");
+}
+
 static void prompt_key(tui *t, int code, int is_key)
 {
     sm_view *v = t->app->view;
@@ -493,7 +529,12 @@ static void prompt_key(tui *t, int code, int is_key)
         sm_words cmd;
         sm_words_init(&cmd);
         int kind = sm_action_finish(&t->pending, t->line, &cmd);
-        if (kind == 1) run_words(t, &cmd, SM_SHELL_ECHO | SM_SHELL_HISTORY);
+        if (kind == 1 && save_needs_confirm(t, &cmd)) {
+            sm_words_copy(&t->overwrite, &cmd);
+            sm_words_free(&cmd);
+            return;
+        }
+        if (kind == 1) run_save(t, &cmd);
         else if (kind == 0)
             run_cmd(t, t->line, SM_SHELL_ECHO | SM_SHELL_HISTORY | SM_SHELL_RESULT);
         sm_words_free(&cmd);
@@ -501,6 +542,8 @@ static void prompt_key(tui *t, int code, int is_key)
     }
     if (k && (strcmp(k, "Esc") == 0 || strcmp(k, "C-c") == 0 || strcmp(k, "C-g") == 0)) {
         t->prompting = 0;
+        if (t->quit_after_save) sm_view_log(t->app->view, SM_LOG_NOTE, "quit cancelled");
+        t->quit_after_save = 0;
         return;
     }
     if (k && strcmp(k, "Tab") == 0) { complete(t); return; }
@@ -609,10 +652,25 @@ static void handle_key(tui *t, int code, int is_key)
         free(path);
         return;
     }
+    if (t->overwrite.n) {
+        sm_words cmd = t->overwrite;
+        memset(&t->overwrite, 0, sizeof t->overwrite);
+        t->message[0] = '\0';
+        if (!is_key && (code == 'y' || code == 'Y')) run_save(t, &cmd);
+        else {
+            sm_view_log(app->view, SM_LOG_NOTE, "save cancelled; %s left as it was", cmd.w[cmd.n - 1]);
+            t->quit_after_save = 0;
+        }
+        sm_words_free(&cmd);
+        return;
+    }
     if (t->confirm_quit) {
         t->confirm_quit = 0;
         if (!is_key && (code == 'y' || code == 'Y')) run_cmd(t, "view quit -force", SM_SHELL_ECHO);
-        else if (!is_key && code == 'w') do_action(t, SM_ACT_SAVE);
+        else if (!is_key && code == 'w') {
+            t->quit_after_save = 1;
+            do_action(t, SM_ACT_SAVE);
+        }
         else sm_view_log(app->view, SM_LOG_NOTE, "quit cancelled");
         return;
     }
@@ -837,6 +895,7 @@ int sm_tui_run(sm_app *app)
     free(t.solver_prev);
     free(t.recover);
     sm_do_free(&t.pending);
+    sm_words_free(&t.overwrite);
     /* A clean quit leaves nothing to recover; a signal keeps the journal. */
     const char *jpath = app->journal ? sm_journal_path(app->journal) : NULL;
     if (got_signal && jpath)
