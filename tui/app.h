@@ -20,6 +20,8 @@ typedef struct sm_screen_ops {
     void (*progress)(struct sm_app *app);
     /* The screen as text (caller frees). */
     char *(*dump)(struct sm_app *app);
+    /* Ask the user a yes/no QUESTION on the prompt line; 1 for y. */
+    int (*confirm)(struct sm_app *app, const char *question);
 } sm_screen_ops;
 
 typedef struct sm_app {
@@ -54,5 +56,7 @@ extern const char sm_default_scenario[];
  * without a screen (batch mode) both are no-ops. */
 void sm_app_progress(sm_app *app);
 char *sm_app_screen_dump(sm_app *app);
+/* Ask the workbench's user QUESTION; 1 for yes, and 1 in batch mode. */
+int sm_app_confirm(sm_app *app, const char *question);
 
 #endif

@@ -351,5 +351,31 @@ else
 fi
 no_sanitizer_errors qs
 
+# 18. scenario load and session replay over unsaved work ask first in the
+# workbench: n keeps the edit (CANCELLED), y goes ahead.
+start ld 100 30 xterm-256color "$WORK/mine.json"
+keys ld : "map move cpu0 12; map move gpu0 12" Enter
+wait_for ld "% map move" || true
+keys ld : "scenario load $WORK/other.json" Enter
+wait_for ld "Unsaved changes (mapping). scenario load" && ok "scenario load over unsaved work asks first" || bad "load ask" "$(cap ld | tail -2)"
+keys ld n
+wait_for ld "cancelled, the unsaved changes (mapping) are kept" && ok "n keeps the unsaved work" || bad "load cancel" "$(cap ld | tail -3)"
+printf 'map move cpu0 12\n' >"$WORK/rp.tcl"
+keys ld : "session replay $WORK/rp.tcl" Enter
+wait_for ld "Unsaved changes (mapping). session replay" && ok "session replay over unsaved work asks first" || bad "replay ask" "$(cap ld | tail -2)"
+keys ld n
+wait_for ld "session replay: cancelled" || true
+keys ld : "puts kept=[map get 12]" Enter
+wait_for ld "kept=gpu0" && ok "n kept the edit" || bad "kept" "$(cap ld | tail -3)"
+keys ld : "scenario load $WORK/other.json" Enter
+wait_for ld "Unsaved changes" || true
+keys ld y
+sleep 0.5
+keys ld : "puts \"unsaved=[dict get [scenario info] unsaved]=\"" Enter
+wait_for ld "unsaved==" && ok "y loads the scenario (nothing unsaved after)" || bad "load yes" "$(cap ld | tail -3)"
+keys ld q
+exited ld || bad "load quit" "did not exit"
+no_sanitizer_errors ld
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -110,6 +110,21 @@ int sm_app_check_change(sm_app *app, Tcl_Interp *in, const char *what)
                         what, app->solver->ops->name);
 }
 
+int sm_app_may_replace(sm_app *app, Tcl_Interp *in, const char *what)
+{
+    const sm_session *s = app->session;
+    if (!s->dirty || app->replaying || !app->screen) return TCL_OK;
+    static const char *const parts[] = {"grid", "topology", "model", "mapping"};
+    char list[64] = "", q[512];
+    for (int i = 0; i < 4; i++)
+        if (s->dirty_parts & (1u << i))
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? ", " : "", parts[i]);
+    snprintf(q, sizeof q, "Unsaved changes (%s). %.300s replaces them: go ahead? y goes ahead, any other key keeps them.",
+             list, what);
+    if (sm_app_confirm(app, q)) return TCL_OK;
+    return sm_tcl_error(in, "CANCELLED", "%s: cancelled, the unsaved changes (%s) are kept", what, list);
+}
+
 void sm_app_detach_solver(sm_app *app, const char *what)
 {
     if (!app->solver || app->solver->detached) return;

@@ -48,6 +48,11 @@ void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[]);
  * an `on step` hook or a progress callback; otherwise TCL_OK. Call it
  * before doing any work so a refusal leaves everything as it was. */
 int sm_app_check_change(sm_app *app, Tcl_Interp *in, const char *what);
+/* Before work that replaces the whole session (scenario load, session
+ * replay): in the workbench, with unsaved changes, the user is asked
+ * first; "no" is a STENCILMAP CANCELLED error. Batch mode and commands
+ * run by a replay proceed, as scripts expect. */
+int sm_app_may_replace(sm_app *app, Tcl_Interp *in, const char *what);
 /* The change is going ahead: a started solver is stopped for good (its
  * state says why) before the objects it points into are freed. */
 void sm_app_detach_solver(sm_app *app, const char *what);

@@ -84,6 +84,10 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     sm_err e;
     if (sm_app_check_change(app, in, "scenario load")) return TCL_ERROR;
     if (sm_scenario_load(Tcl_GetString(objv[2]), &sc, &e)) return load_err(in, &e);
+    if (sm_app_may_replace(app, in, "scenario load") != TCL_OK) {
+        sm_scenario_release(&sc);
+        return TCL_ERROR;
+    }
     sm_app_drop_solver(app);
     sm_session_replace(app->session, &sc);
     sm_clean_stale_temps(Tcl_GetString(objv[2]));

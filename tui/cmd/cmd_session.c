@@ -114,6 +114,10 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     size_t len;
     char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, &e);
     if (!text) return sm_tcl_error(in, "LOAD", "%s", e.msg);
+    if (sm_app_may_replace(app, in, "session replay") != TCL_OK) {
+        free(text);
+        return TCL_ERROR;
+    }
     Tcl_DString cmd;
     Tcl_DStringInit(&cmd);
     /* Demos find their samples relative to the file being replayed. */

@@ -38,6 +38,7 @@ typedef struct tui {
     char line[1024];
     int pos, hist;                          /* cursor, history index */
     int confirm_quit;
+    const char *asking;      /* a command's yes/no question (confirm op) */
     int quit_after_save;     /* the quit prompt's w: quit once saved */
     sm_words overwrite;      /* a save over a file this session did not load, asked first */
     char message[256];
@@ -238,7 +239,9 @@ static void draw_bottom(tui *t)
 {
     WINDOW *w = t->bottom;
     werase(w);
-    if (t->recover) {
+    if (t->asking) {
+        sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT), "%s", t->asking);
+    } else if (t->recover) {
         sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
                    "A stopped workbench left unsaved work. Recover it? y recovers, any other key keeps this session.");
     } else if (t->overwrite.n) {
@@ -790,11 +793,38 @@ static char *dump(sm_app *app)
     return out;
 }
 
-static const sm_screen_ops screen_ops = {progress, dump};
-
 /* SIGTERM and SIGHUP end the workbench cleanly: the terminal is restored
  * and the journal kept for `session recover`. */
 static volatile sig_atomic_t got_signal;
+
+/* A yes/no question on the prompt line, answered before anything else
+ * runs (a command asked it and waits for the answer). */
+static int confirm(sm_app *app, const char *question)
+{
+    (void)app;
+    tui *t = the_tui;
+    if (!t) return 1;
+    t->asking = question;
+    draw(t, 1);
+    int yes = 0;
+    for (;;) {
+        timeout(-1);
+        wint_t wc;
+        int rc = get_wch(&wc);
+        if (rc == ERR || (rc == KEY_CODE_YES && (wc == KEY_RESIZE || wc == KEY_MOUSE))) {
+            if (got_signal) break;
+            continue;
+        }
+        yes = rc != KEY_CODE_YES && (wc == 'y' || wc == 'Y');
+        break;
+    }
+    t->asking = NULL;
+    draw(t, 1);
+    return yes;
+}
+
+static const sm_screen_ops screen_ops = {progress, dump, confirm};
+
 static void on_term(int sig)
 {
     got_signal = sig;
