@@ -25,8 +25,3 @@ char *sm_app_screen_dump(sm_app *app)
 {
     return app->screen && app->screen->dump ? app->screen->dump(app) : NULL;
 }
-
-int sm_app_confirm(sm_app *app, const char *question)
-{
-    return app->screen && app->screen->confirm ? app->screen->confirm(app, question) : 1;
-}

@@ -20,7 +20,7 @@ typedef struct sm_screen_ops {
     void (*progress)(struct sm_app *app);
     /* The screen as text (caller frees). */
     char *(*dump)(struct sm_app *app);
-    /* Ask the user a yes/no QUESTION on the prompt line; 1 for y. */
+    /* Ask the user a yes/no question on the prompt line; 1 for yes. */
     int (*confirm)(struct sm_app *app, const char *question);
 } sm_screen_ops;
 
@@ -33,6 +33,7 @@ typedef struct sm_app {
     FILE *record;
     char *record_path;
     int replaying;
+    int in_replay;          /* session replay running: it asked once already */
     int depth;              /* nesting of our commands, for recording */
     int solver_depth;       /* >0 while solver steps run (hooks run inside) */
     volatile int interrupt; /* set by SIGINT or the TUI to stop a run */
@@ -56,7 +57,5 @@ extern const char sm_default_scenario[];
  * without a screen (batch mode) both are no-ops. */
 void sm_app_progress(sm_app *app);
 char *sm_app_screen_dump(sm_app *app);
-/* Ask the workbench's user QUESTION; 1 for yes, and 1 in batch mode. */
-int sm_app_confirm(sm_app *app, const char *question);
 
 #endif

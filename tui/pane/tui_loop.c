@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "../../core/journal.h"
@@ -38,9 +37,7 @@ typedef struct tui {
     char line[1024];
     int pos, hist;                          /* cursor, history index */
     int confirm_quit;
-    const char *asking;      /* a command's yes/no question (confirm op) */
-    int quit_after_save;     /* the quit prompt's w: quit once saved */
-    sm_words overwrite;      /* a save over a file this session did not load, asked first */
+    int quit_after_save;     /* the quit prompt's w: save everything, then quit */
     char message[256];
 
     /* What the panes were last drawn from: the change mask compares these. */
@@ -239,18 +236,19 @@ static void draw_bottom(tui *t)
 {
     WINDOW *w = t->bottom;
     werase(w);
-    if (t->asking) {
-        sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT), "%s", t->asking);
-    } else if (t->recover) {
+    if (t->recover) {
         sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
                    "A stopped workbench left unsaved work. Recover it? y recovers, any other key keeps this session.");
-    } else if (t->overwrite.n) {
-        sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
-                   "%s exists and was not loaded here. Overwrite it? y overwrites, any other key cancels.",
-                   t->overwrite.w[t->overwrite.n - 1]);
     } else if (t->confirm_quit) {
+        static const char *const parts[] = {"grid", "topology", "model", "mapping"};
+        char list[64] = "";
+        for (int i = 0; i < 4; i++)
+            if (t->app->session->dirty_parts & (1u << i)) {
+                strncat(list, list[0] ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, parts[i], sizeof list - strlen(list) - 1);
+            }
         sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
-                   "Unsaved changes. Quit anyway? y quits, w saves first, any other key stays.");
+                   "Unsaved: %s. y quits without saving, w saves it all and quits, any other key stays.", list);
     } else if (t->prompting) {
         const char *label = t->pending.label;
         int lw = (int)strlen(label);
@@ -492,35 +490,6 @@ static void complete(tui *t)
     free(c);
 }
 
-/* A TUI save (s, or the quit prompt's w) over an existing file other than
- * the one this session loaded or saved asks first: a typo must not replace
- * someone's scenario. */
-static int save_needs_confirm(const tui *t, const sm_words *cmd)
-{
-    if (cmd->n != 3 || strcmp(cmd->w[0], "scenario") != 0 || strcmp(cmd->w[1], "save") != 0)
-        return 0;
-    struct stat st;
-    if (stat(cmd->w[2], &st) != 0 || !S_ISREG(st.st_mode)) return 0;
-    const char *mine = t->app->scenario_path;
-    if (!mine) return 1;
-    char *a = realpath(cmd->w[2], NULL), *b = realpath(mine, NULL);
-    int same = a && b && strcmp(a, b) == 0;
-    free(a);
-    free(b);
-    return !same;
-}
-
-/* Run the prompt's command; after the quit prompt's w, a save that left
- * nothing unsaved quits, a failed one stays (the error is on screen). */
-static void run_save(tui *t, const sm_words *cmd)
-{
-    run_words(t, cmd, SM_SHELL_ECHO | SM_SHELL_HISTORY);
-    if (!t->quit_after_save) return;
-    t->quit_after_save = 0;
-    if (!t->app->session->dirty) run_cmd(t, "view quit -force", SM_SHELL_ECHO);
-    else sm_view_log(t->app->view, SM_LOG_NOTE, "not saved; quit cancelled");
-}
-
 static void prompt_key(tui *t, int code, int is_key)
 {
     sm_view *v = t->app->view;
@@ -532,20 +501,18 @@ static void prompt_key(tui *t, int code, int is_key)
         sm_words cmd;
         sm_words_init(&cmd);
         int kind = sm_action_finish(&t->pending, t->line, &cmd);
-        if (kind == 1 && save_needs_confirm(t, &cmd)) {
-            sm_words_copy(&t->overwrite, &cmd);
-            sm_words_free(&cmd);
-            return;
-        }
-        if (kind == 1) run_save(t, &cmd);
+        if (kind == 1) run_words(t, &cmd, SM_SHELL_ECHO | SM_SHELL_HISTORY);
         else if (kind == 0)
             run_cmd(t, t->line, SM_SHELL_ECHO | SM_SHELL_HISTORY | SM_SHELL_RESULT);
         sm_words_free(&cmd);
+        /* Quit only once everything is on disk (a failed or refused save
+         * keeps the workbench open). */
+        if (t->quit_after_save && !t->app->session->dirty) run_cmd(t, "view quit -force", SM_SHELL_ECHO);
+        t->quit_after_save = 0;
         return;
     }
     if (k && (strcmp(k, "Esc") == 0 || strcmp(k, "C-c") == 0 || strcmp(k, "C-g") == 0)) {
         t->prompting = 0;
-        if (t->quit_after_save) sm_view_log(t->app->view, SM_LOG_NOTE, "quit cancelled");
         t->quit_after_save = 0;
         return;
     }
@@ -653,18 +620,6 @@ static void handle_key(tui *t, int code, int is_key)
                         "(session recover FILE restores it)", path);
         }
         free(path);
-        return;
-    }
-    if (t->overwrite.n) {
-        sm_words cmd = t->overwrite;
-        memset(&t->overwrite, 0, sizeof t->overwrite);
-        t->message[0] = '\0';
-        if (!is_key && (code == 'y' || code == 'Y')) run_save(t, &cmd);
-        else {
-            sm_view_log(app->view, SM_LOG_NOTE, "save cancelled; %s left as it was", cmd.w[cmd.n - 1]);
-            t->quit_after_save = 0;
-        }
-        sm_words_free(&cmd);
         return;
     }
     if (t->confirm_quit) {
@@ -793,38 +748,33 @@ static char *dump(sm_app *app)
     return out;
 }
 
-/* SIGTERM and SIGHUP end the workbench cleanly: the terminal is restored
- * and the journal kept for `session recover`. */
-static volatile sig_atomic_t got_signal;
-
-/* A yes/no question on the prompt line, answered before anything else
- * runs (a command asked it and waits for the answer). */
+/* A yes/no question on the prompt line, answered before anything else. */
 static int confirm(sm_app *app, const char *question)
 {
-    (void)app;
     tui *t = the_tui;
     if (!t) return 1;
-    t->asking = question;
-    draw(t, 1);
-    int yes = 0;
-    for (;;) {
-        timeout(-1);
-        wint_t wc;
-        int rc = get_wch(&wc);
-        if (rc == ERR || (rc == KEY_CODE_YES && (wc == KEY_RESIZE || wc == KEY_MOUSE))) {
-            if (got_signal) break;
-            continue;
-        }
-        yes = rc != KEY_CODE_YES && (wc == 'y' || wc == 'Y');
-        break;
-    }
-    t->asking = NULL;
-    draw(t, 1);
+    (void)app;
+    draw(t, 0);
+    WINDOW *w = t->bottom;
+    werase(w);
+    sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT), "%s", question);
+    wnoutrefresh(w);
+    doupdate();
+    timeout(-1);
+    wint_t wc;
+    int rc;
+    do rc = get_wch(&wc);
+    while (rc == KEY_CODE_YES && (wc == KEY_RESIZE || wc == KEY_MOUSE));
+    int yes = rc == OK && (wc == 'y' || wc == 'Y');
+    sm_view_log(t->app->view, SM_LOG_NOTE, "%s %s", question, yes ? "yes" : "no");
     return yes;
 }
 
 static const sm_screen_ops screen_ops = {progress, dump, confirm};
 
+/* SIGTERM and SIGHUP end the workbench cleanly: the terminal is restored
+ * and the journal kept for `session recover`. */
+static volatile sig_atomic_t got_signal;
 static void on_term(int sig)
 {
     got_signal = sig;
@@ -925,7 +875,6 @@ int sm_tui_run(sm_app *app)
     free(t.solver_prev);
     free(t.recover);
     sm_do_free(&t.pending);
-    sm_words_free(&t.overwrite);
     /* A clean quit leaves nothing to recover; a signal keeps the journal. */
     const char *jpath = app->journal ? sm_journal_path(app->journal) : NULL;
     if (got_signal && jpath)
