@@ -297,6 +297,17 @@ int sm_json_only_keys(const cJSON *obj, const char *path,
             sm_err_set(e, "%s: unknown key", p);
             return -1;
         }
+        /* Descriptive keys are text wherever a format allows them: a
+         * number or object there is a mistake, not a label. */
+        if ((strcmp(it->string, "name") == 0 ||
+             strcmp(it->string, "comment") == 0 ||
+             strcmp(it->string, "description") == 0) &&
+            !cJSON_IsString(it)) {
+            char p[512];
+            sm_jpath_key(p, sizeof p, path, it->string);
+            sm_err_set(e, "%s: expected a string, got %s", p, kind_of(it));
+            return -1;
+        }
         /* Duplicate keys: cJSON keeps both; the second would be ignored. */
         for (const cJSON *o = obj->child; o && o != it; o = o->next)
             if (o->string && it->string && strcmp(o->string, it->string) == 0) {

@@ -49,6 +49,22 @@ static char *json_report(const sm_session *s, const sm_eval *ev)
     return out;
 }
 
+/* One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF,
+ * with quotes doubled, so a name never shifts the columns. */
+static void csv_field(sm_strbuf *b, const char *v)
+{
+    if (!strpbrk(v, ",\"\r\n")) {
+        sm_strbuf_put(b, "%s", v);
+        return;
+    }
+    sm_strbuf_put(b, "\"");
+    for (const char *c = v; *c; c++) {
+        if (*c == '"') sm_strbuf_put(b, "\"");
+        sm_strbuf_put(b, "%c", *c);
+    }
+    sm_strbuf_put(b, "\"");
+}
+
 static void csv_report(sm_strbuf *b, const sm_session *s, const sm_eval *ev)
 {
     const sm_cost *c = s->cost;
@@ -60,8 +76,10 @@ static void csv_report(sm_strbuf *b, const sm_session *s, const sm_eval *ev)
     for (int p = 0; p < c->nprocs; p++) {
         sm_proc_eval pev, *pe = &pev;
         sm_cost_proc(c, ev, p, pe);
-        sm_strbuf_put(b, "%s,%s,%d", s->topo->procs[p].name,
-            s->topo->types[s->topo->procs[p].type].name, s->topo->procs[p].node);
+        csv_field(b, s->topo->procs[p].name);
+        sm_strbuf_put(b, ",");
+        csv_field(b, s->topo->types[s->topo->procs[p].type].name);
+        sm_strbuf_put(b, ",%d", s->topo->procs[p].node);
 #define X(k, kind, expr) sm_strbuf_put(b, ",%.10g", (double)(expr));
         SM_PROC_FIELDS(X)
 #undef X

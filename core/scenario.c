@@ -92,8 +92,6 @@ int sm_scenario_parse_text(const char *text, size_t len, const char *name,
     }
     sm_grid_spec spec;
     if (sm_grid_spec_from_json(g, "grid", 1, &spec, e)) goto fail;
-    out->grid = sm_grid_build(&spec, e);
-    if (!out->grid) goto fail;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "topology");
     if (!t) {
         sm_err_set(e, "topology: missing (required)");
@@ -115,6 +113,10 @@ int sm_scenario_parse_text(const char *text, size_t len, const char *name,
             goto fail;
         }
     }
+    /* The grid is built only once the machine is known good: a bad
+     * topology costs no allocation of a large grid. */
+    out->grid = sm_grid_build(&spec, e);
+    if (!out->grid) goto fail;
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "model");
     if (m && sm_model_from_json(m, "model", &out->model, e)) goto fail;
     const cJSON *mp = cJSON_GetObjectItemCaseSensitive(j, "mapping");
