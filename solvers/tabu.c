@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/fill.h"
+#include "consolidate.h"
 #include "solver.h"
 
 typedef struct {
@@ -214,6 +215,9 @@ static void initial(sm_solver *s, int with_rcb)
         sm_solver_offer(s, maps + (size_t)r * n, &ev);
     }
     free(maps);
+    /* At a loose deadline the optimum empties processors, which single
+     * moves cannot reach: start from packed mappings too. */
+    sm_consolidation_starts(s);
     /* Geometric bisection over all processors and over each type alone:
      * starts a local search cannot reach by single moves (sliding a whole
      * cut plane). */
