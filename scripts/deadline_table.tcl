@@ -28,7 +28,14 @@ if {[llength $argv] >= 2} {
         }
     }
 }
-puts [format "%-18s %9s %10s %5s %8s %10s %8s  %s" scenario deadline tabu(J) procs tabu(s) ilp(J) ilp(s) "ilp status"]
+# The published optima (SPEC 7; "<=" rows are the table's truncated bounds).
+set published {
+    cuboid-cpu-cpu {27.91 3.7690 26.97 4.8625 14.00 5.2745}
+    cuboid-cpu-gpu {3.59 0.4858 3.46 1.7076 3.34 2.2389 3.22 2.6586}
+    cuboid-2cpu-2gpu {3.59 0.6291 3.46 1.74 3.34 2.17 3.22 2.2703}
+}
+puts [format "%-18s %9s %10s %5s %8s %9s %8s %10s %8s  %s" scenario deadline tabu(J) procs tabu(s) \
+    SPEC(J) tabu/SPEC ilp(J) ilp(s) "ilp status"]
 foreach {scenario deadlines} $rows {
     scenario load $scenario
     set name [file rootname [file tail $scenario]]
@@ -39,7 +46,13 @@ foreach {scenario deadlines} $rows {
         set is [expr {$e eq "" ? "-" : [format %.2f [dict get $e seconds]]}]
         set st [expr {$e eq "" ? "" : [dict get $e status]}]
         if {$e ne "" && [dict exists $e gap]} { append st [format " gap %.1f%%" [expr {100 * [dict get $e gap]}]] }
-        puts [format "%-18s %8.2fm %10.4f %5d %8.2f %10s %8s  %s" $name [expr {$d * 1e3}] \
-            [dict get $t energy] [dict get $t procs_used] [dict get $t seconds] $ie $is $st]
+        set ref -; set ratio -
+        set key [format %.2f [expr {$d * 1e3}]]
+        if {[dict exists $published $name $key]} {
+            set ref [dict get $published $name $key]
+            set ratio [format %.4f [expr {[dict get $t energy] / $ref}]]
+        }
+        puts [format "%-18s %8.2fm %10.4f %5d %8.2f %9s %8s %10s %8s  %s" $name $key \
+            [dict get $t energy] [dict get $t procs_used] [dict get $t seconds] $ref $ratio $ie $is $st]
     }
 }

@@ -51,7 +51,7 @@ static const sm_opt_spec opts[] = {
     {"candidates", SM_OPT_INT, "48", NULL, 1, 1e6, "moves sampled per neighbourhood per step"},
     {"seed", SM_OPT_INT, "1", NULL, 0, 9.2e18, "random seed"},
     {"from", SM_OPT_ENUM, "best", "best|heuristics|current", 0, 0,
-     "start: best of lb/dm/mm/na and rcb; heuristics: lb/dm/mm/na only; or the current mapping"},
+     "start: best of lb/dm/mm/na, rcb and the consolidated (deadline-packed) mappings; heuristics: lb/dm/mm/na only; or the current mapping"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
@@ -216,8 +216,9 @@ static void initial(sm_solver *s, int with_rcb)
     }
     free(maps);
     /* At a loose deadline the optimum empties processors, which single
-     * moves cannot reach: start from packed mappings too. */
-    sm_consolidation_starts(s);
+     * moves cannot reach: start from packed mappings too (not under
+     * -from heuristics, which keeps the published starts). */
+    if (with_rcb) sm_consolidation_starts(s);
     /* Geometric bisection over all processors and over each type alone:
      * starts a local search cannot reach by single moves (sliding a whole
      * cut plane). */
