@@ -105,9 +105,13 @@ int sm_consolidation_starts(sm_solver *s)
     /* Processor orders: by marginal energy, and on small machines each
      * processor first with the rest by marginal energy. */
     int nporders = P <= 8 ? P + 1 : 1;
-    /* Block orders: all seven both ways on small grids, fewer when large. */
-    int nblock = n <= 65536 ? 14 : 2;
-    int nslack = n <= 65536 ? 4 : 2;
+    /* Block orders: all seven both ways, four slacks; each start costs an
+     * evaluation in O(n), so large grids keep the growing cubes and two
+     * slacks within a budget of a few million block visits. */
+    int nblock = 14, nslack = 4;
+    const double budget = 4e6;
+    if ((double)nblock * nporders * nslack * n > budget) nporders = 1;
+    if ((double)nblock * nporders * nslack * n > budget) { nblock = 2; nslack = 2; }
     int *order = sm_xmalloc(sizeof(int) * (size_t)n);
     int *map = sm_xmalloc(sizeof(int) * (size_t)n);
     keyed *tmp = sm_xmalloc(sizeof(keyed) * (size_t)n);
