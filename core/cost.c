@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cost_colour.h"
+#include "profile.h"
 #include "util.h"
 
 #define LINK_CACHE_MAX 512
@@ -71,25 +72,45 @@ static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
     sm_cost_colouring_edge(c->col, slot, s * k, s);
 }
 
+/* Computation time and dynamic energy of processor p as it stands; a
+ * processor beyond its profile counts as over capacity. */
+static int proc_work(const sm_cost *c, int p, double *time, double *energy)
+{
+    return sm_proc_work(c->topo, p, c->blocks[p], c->cells[p], time, energy);
+}
+
 /* Add (s=+1) or remove (s=-1) block u's cells on processor p. */
 static void cells_contrib(sm_cost *c, int u, int p, int s)
 {
     int64_t d = c->grid->task_cells[u];
     int was_used = c->blocks[p] > 0;
     int was_over = c->mem_cells[p] >= 0 && c->cells[p] > c->mem_cells[p];
+    int profiled = c->topo->types[c->topo->procs[p].type].nprofile > 0;
+    double t0 = 0, e0 = 0, t1, e1;
+    if (profiled) was_over |= proc_work(c, p, &t0, &e0);
     c->cells[p] += s * d;
     c->blocks[p] += s;
-    double dcomp = c->tpc[p] * (double)d * s;
-    c->dyn += c->epc[p] * (double)d * s;
+    double dcomp;
+    int prof_over = 0;
+    if (profiled) {
+        prof_over = proc_work(c, p, &t1, &e1);
+        dcomp = t1 - t0;
+        c->dyn += e1 - e0;
+        sm_heap_set(&c->comp, p, t1);
+    } else {
+        dcomp = c->tpc[p] * (double)d * s;
+        c->dyn += c->epc[p] * (double)d * s;
+        sm_heap_set(&c->comp, p, c->tpc[p] * (double)c->cells[p]);
+    }
     c->stat += c->p0[p] * dcomp;
     c->idle_comp += c->pidle[p] * dcomp;
-    sm_heap_set(&c->comp, p, c->tpc[p] * (double)c->cells[p]);
     int used = c->blocks[p] > 0;
     if (used != was_used) {
         c->procs_used += used ? 1 : -1;
         c->pidle_used += used ? c->pidle[p] : -c->pidle[p];
     }
     int over = c->mem_cells[p] >= 0 && c->cells[p] > c->mem_cells[p];
+    over |= prof_over;
     c->mem_over += over - was_over;
 }
 
@@ -302,11 +323,12 @@ void sm_cost_proc(const sm_cost *c, const sm_eval *ev, int p, sm_proc_eval *o)
     memset(o, 0, sizeof *o);
     o->blocks = c->blocks[p];
     o->cells = c->cells[p];
-    o->comp_time = c->tpc[p] * (double)c->cells[p];
+    double dyn;
+    proc_work(c, p, &o->comp_time, &dyn);
     int counts = c->blocks[p] > 0 || c->model.unused_idle;
     o->idle_time = counts ? ev->time - o->comp_time : 0;
     if (o->idle_time < 0) o->idle_time = 0;
-    o->energy_dynamic = c->epc[p] * (double)c->cells[p];
+    o->energy_dynamic = dyn;
     o->energy_static = c->p0[p] * o->comp_time;
     o->energy_idle = c->pidle[p] * o->idle_time;
     o->energy_comm = c->comm_energy[p];

@@ -394,6 +394,14 @@ static void __WINAPI on_msg(lprec *lp, void *handle, int msg)
 
 static int init(sm_solver *s, sm_err *e)
 {
+    /* The model is linear in cells; a measured profile is not. */
+    for (int k = 0; k < s->topo->ntypes; k++)
+        if (s->topo->types[k].nprofile) {
+            sm_err_set(e, "ilp: type \"%s\" has a measured profile, which this "
+                          "linear model does not represent; use popta",
+                       s->topo->types[k].name);
+            return -1;
+        }
     ilp_state *st = sm_xcalloc(1, sizeof *st);
     s->priv = st;
     st->s = s;

@@ -230,6 +230,31 @@ else
     bad "record/replay" "$(cat "$WORK/rec.tcl" 2>/dev/null | head)"
 fi
 
+# 16. Pareto mode: popta's front in the zoomed Solver pane (plot with the
+# deadline as a line, table of points); a click on a row applies it.
+start pf 120 40 xterm-256color samples/profiles-cpu-gpu.json
+keys pf : "model configure -deadline 0.0034" Enter
+keys pf : "solver start popta -objective pareto" Enter
+keys pf : "solver run" Enter
+wait_for pf "% solver run" || true
+keys pf : "view focus solver" Enter
+keys pf : "view zoom on" Enter
+wait_for pf "energy     counts" && ok "Pareto mode: the table of front points" || bad "pareto table" "$(cap pf | head -12)"
+cap pf >"$WORK/pf.txt"
+grep -q ' 0 3.172 ms *344.9 mJ *12,12,104' "$WORK/pf.txt" && grep -q ' 2 3.588 ms *246 mJ *0,8,120' "$WORK/pf.txt" &&
+    grep -q 'deadline' "$WORK/pf.txt" && [ "$(grep -c '|' "$WORK/pf.txt")" -ge 20 ] &&
+    ok "Pareto mode: fastest first, the deadline as a line" || bad "pareto plot" "$(head -32 "$WORK/pf.txt")"
+row=$(grep -n ' 1 3.218 ms' "$WORK/pf.txt" | cut -d: -f1)
+col=$(grep ' 1 3.218 ms' "$WORK/pf.txt" | awk '{print index($0, " 1 3.218")}')
+$T send-keys -t pf -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' $((col + 3)) "$row" $((col + 3)) "$row")"
+wait_for pf "% map counts {4 12 112}" && ok "a click on a front point applies it (map counts)" ||
+    bad "pareto click" "$(cap pf | tail -6)"
+wait_for pf "@" && ok "the applied point is marked" || bad "pareto mark" "$(cap pf | head -30)"
+keys pf : "solve popta -objective time" Enter
+wait_for pf "128 blocks" && cap pf | grep -q '2222' && ok "profile plot for a single objective" ||
+    bad "profile plot" "$(cap pf | head -30)"
+no_sanitizer_errors pf
+
 # 15. Data never becomes code: processor, theme and path names built to run
 # `touch` if pasted into Tcl. Every key of the key table, in every pane,
 # followed by Enter (answering any prompt with its default) and Esc. Nothing
