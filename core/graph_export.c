@@ -17,6 +17,49 @@ int sm_graph_format_parse(const char *s, sm_graph_format *out)
     return 0;
 }
 
+/* METIS (idx_t) and most Scotch builds hold weights and their sums in 32
+ * bits: 8192 blocks of 64^3 cells already sum to 2^31 and gpmetis then
+ * silently returns one part. Sums are kept below this. */
+#define WEIGHT_SUM_LIMIT ((int64_t)1 << 28)
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* Divisor that brings the weights' sum under the limit: their common
+ * divisor when that is enough (ratios stay exact), else a rounded
+ * proportional scale; {1, 1} when no scaling is needed. */
+typedef struct {
+    int64_t div;  /* exact divisor */
+    double scale; /* applied after div when the sum is still too large */
+} weight_scale;
+
+static weight_scale scale_for(int64_t sum, int64_t gcd)
+{
+    weight_scale w = {1, 1.0};
+    if (sum <= WEIGHT_SUM_LIMIT) return w;
+    if (gcd > 1) {
+        w.div = gcd;
+        sum /= gcd;
+    }
+    if (sum > WEIGHT_SUM_LIMIT) w.scale = (double)WEIGHT_SUM_LIMIT / (double)sum;
+    return w;
+}
+
+static long long scaled(const weight_scale *w, int64_t v)
+{
+    if (w->div == 1 && w->scale == 1.0) return (long long)v;
+    double x = (double)(v / w->div) * w->scale;
+    long long r = (long long)(x + 0.5);
+    return r < 1 ? 1 : r;
+}
+
 /* Weight of the undirected edge u-v: cells both ways. */
 static int64_t merged(const sm_grid *g, int u, int v)
 {
@@ -47,21 +90,40 @@ char *sm_graph_export(const sm_grid *g, sm_graph_format f, const int *map,
     sm_strbuf b;
     sm_strbuf_init(&b);
     int n = g->ntasks, m = g->nbr_off[n] / 2;
+    weight_scale vs = {1, 1.0}, es = {1, 1.0};
+    if (f != SM_GFMT_GRAPHML) {
+        int64_t vsum = 0, vg = 0, esum = 0, eg = 0;
+        for (int u = 0; u < n; u++) {
+            vsum += g->task_cells[u];
+            vg = gcd64(vg, g->task_cells[u]);
+        }
+        /* Each undirected edge appears twice in the adjacency lists. */
+        for (int e = 0; e < g->nedges; e++) {
+            esum += 2 * g->edges[e].cells;
+            eg = gcd64(eg, g->edges[e].cells);
+        }
+        vs = scale_for(vsum, vg);
+        es = scale_for(esum, eg);
+    }
     if (f == SM_GFMT_METIS) {
         sm_strbuf_put(&b, "%% stencilmap task graph: vertex weight = cells, edge weight = halo cells\n");
+        if (vs.div != 1 || vs.scale != 1.0 || es.div != 1 || es.scale != 1.0)
+            sm_strbuf_put(&b, "%% weights scaled to fit 32 bits: vertex = cells / %lld * %.9g, "
+                               "edge = halo cells / %lld * %.9g (rounded, at least 1)\n",
+                          (long long)vs.div, vs.scale, (long long)es.div, es.scale);
         sm_strbuf_put(&b, "%d %d 011\n", n, m);
         for (int u = 0; u < n; u++) {
-            sm_strbuf_put(&b, "%lld", (long long)g->task_cells[u]);
+            sm_strbuf_put(&b, "%lld", scaled(&vs, g->task_cells[u]));
             for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++)
-                sm_strbuf_put(&b, " %d %lld", g->nbr[k] + 1, (long long)merged(g, u, g->nbr[k]));
+                sm_strbuf_put(&b, " %d %lld", g->nbr[k] + 1, scaled(&es, merged(g, u, g->nbr[k])));
             sm_strbuf_put(&b, "\n");
         }
     } else if (f == SM_GFMT_SCOTCH) {
         sm_strbuf_put(&b, "0\n%d %d\n0 011\n", n, 2 * m);
         for (int u = 0; u < n; u++) {
-            sm_strbuf_put(&b, "%lld %d", (long long)g->task_cells[u], g->nbr_off[u + 1] - g->nbr_off[u]);
+            sm_strbuf_put(&b, "%lld %d", scaled(&vs, g->task_cells[u]), g->nbr_off[u + 1] - g->nbr_off[u]);
             for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++)
-                sm_strbuf_put(&b, " %lld %d", (long long)merged(g, u, g->nbr[k]), g->nbr[k]);
+                sm_strbuf_put(&b, " %lld %d", scaled(&es, merged(g, u, g->nbr[k])), g->nbr[k]);
             sm_strbuf_put(&b, "\n");
         }
     } else {

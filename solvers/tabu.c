@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/fill.h"
+#include "consolidate.h"
 #include "solver.h"
 
 typedef struct {
@@ -50,7 +51,7 @@ static const sm_opt_spec opts[] = {
     {"candidates", SM_OPT_INT, "48", NULL, 1, 1e6, "moves sampled per neighbourhood per step"},
     {"seed", SM_OPT_INT, "1", NULL, 0, 9.2e18, "random seed"},
     {"from", SM_OPT_ENUM, "best", "best|heuristics|current", 0, 0,
-     "start: best of lb/dm/mm/na and rcb; heuristics: lb/dm/mm/na only; or the current mapping"},
+     "start: best of lb/dm/mm/na, rcb and the consolidated (deadline-packed) mappings; heuristics: lb/dm/mm/na only; or the current mapping"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
@@ -214,6 +215,10 @@ static void initial(sm_solver *s, int with_rcb)
         sm_solver_offer(s, maps + (size_t)r * n, &ev);
     }
     free(maps);
+    /* At a loose deadline the optimum empties processors, which single
+     * moves cannot reach: start from packed mappings too (not under
+     * -from heuristics, which keeps the published starts). */
+    if (with_rcb) sm_consolidation_starts(s);
     /* Geometric bisection over all processors and over each type alone:
      * starts a local search cannot reach by single moves (sliding a whole
      * cut plane). */

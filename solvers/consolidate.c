@@ -1,0 +1,151 @@
+/* consolidate.c - starts that pack the blocks onto as few, as efficient
+ * processors as the deadline allows (issue #14, loose deadlines).
+ *
+ * At a loose deadline the optimum empties processors: everything on one
+ * GPU, or 123 blocks on one CPU and a compact corner of 5 on the other.
+ * Local moves cannot get there from a balanced start, because emptying a
+ * processor pays only once the last block has left it. These starts fill
+ * processors in order of marginal energy per cell up to the cells the
+ * deadline lets each compute (less a little slack for communication),
+ * along orders whose tail (the spill onto the next processor) is a
+ * compact corner: axis sweeps and growing cubes, from either end. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "consolidate.h"
+
+typedef struct {
+    long long key;
+    int u;
+} keyed;
+
+static int by_key(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->u > y->u) - (x->u < y->u);
+}
+
+/* Block order number `which`: 0..5 axis permutations (first axis
+ * fastest), 6 growing cubes from block (0,0,0); reversed when rev. */
+static void make_order(const sm_grid *g, int which, int rev, int *order, keyed *tmp)
+{
+    static const int perm[6][3] = {{0, 1, 2}, {1, 0, 2}, {2, 0, 1}, {0, 2, 1}, {1, 2, 0}, {2, 1, 0}};
+    const int *B = g->spec.blocks;
+    int n = g->ntasks;
+    for (int u = 0; u < n; u++) {
+        int c[3] = {u % B[0], (u / B[0]) % B[1], u / (B[0] * B[1])};
+        long long key;
+        if (which < 6) {
+            const int *a = perm[which];
+            key = c[a[0]] + (long long)B[a[0]] * (c[a[1]] + (long long)B[a[1]] * c[a[2]]);
+        } else {
+            int shell = c[0] > c[1] ? c[0] : c[1];
+            if (c[2] > shell) shell = c[2];
+            key = (long long)shell * n + u;
+        }
+        tmp[u].key = rev ? -key : key;
+        tmp[u].u = u;
+    }
+    qsort(tmp, (size_t)n, sizeof *tmp, by_key);
+    for (int i = 0; i < n; i++) order[i] = tmp[i].u;
+}
+
+/* Energy a cell adds on p when the makespan stays put: its dynamic
+ * energy plus static power instead of idle power while it computes. */
+static double marginal(const sm_topo *t, int p)
+{
+    const sm_params *q = sm_type_params(&t->types[t->procs[p].type]);
+    return q->energy_per_cell + (q->p0 - q->p_idle) * q->time_per_cell;
+}
+
+static const sm_topo *sort_topo;
+
+static int by_marginal(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    double mx = marginal(sort_topo, x), my = marginal(sort_topo, y);
+    if (mx != my) return mx < my ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* Fill along order: each processor of procs in turn takes blocks while
+ * its cells stay within its capacity; what is left goes to the last. */
+static void fill(const sm_grid *g, const int *order, const int *procs, int np, const double *cap, int *map)
+{
+    int k = 0;
+    double cells = 0;
+    for (int i = 0; i < g->ntasks; i++) {
+        int u = order[i];
+        while (k < np - 1 && cells + (double)g->task_cells[u] > cap[procs[k]]) {
+            k++;
+            cells = 0;
+        }
+        map[u] = procs[k];
+        cells += (double)g->task_cells[u];
+    }
+}
+
+int sm_consolidation_starts(sm_solver *s)
+{
+    const sm_grid *g = s->grid;
+    const sm_topo *t = s->topo;
+    int n = g->ntasks, P = t->nprocs, offered = 0;
+    if (n == 0 || P < 2 || !s->model.has_deadline) return 0;
+    double deadline = s->model.deadline * (1 + 1e-9);
+    double avg = 0;
+    for (int u = 0; u < n; u++) avg += (double)g->task_cells[u];
+    avg /= n;
+
+    int *sorted = sm_xmalloc(sizeof(int) * (size_t)P);
+    for (int p = 0; p < P; p++) sorted[p] = p;
+    sort_topo = t;
+    qsort(sorted, (size_t)P, sizeof(int), by_marginal);
+
+    /* Processor orders: by marginal energy, and on small machines each
+     * processor first with the rest by marginal energy. */
+    int nporders = P <= 8 ? P + 1 : 1;
+    /* Block orders: all seven both ways, four slacks; each start costs an
+     * evaluation in O(n), so large grids keep the growing cubes and two
+     * slacks within a budget of a few million block visits. */
+    int nblock = 14, nslack = 4;
+    const double budget = 4e6;
+    if ((double)nblock * nporders * nslack * n > budget) nporders = 1;
+    if ((double)nblock * nporders * nslack * n > budget) { nblock = 2; nslack = 2; }
+    int *order = sm_xmalloc(sizeof(int) * (size_t)n);
+    int *map = sm_xmalloc(sizeof(int) * (size_t)n);
+    keyed *tmp = sm_xmalloc(sizeof(keyed) * (size_t)n);
+    int *procs = sm_xmalloc(sizeof(int) * (size_t)P);
+    double *cap = sm_xmalloc(sizeof(double) * (size_t)P);
+    for (int b = 0; b < nblock; b++) {
+        int which = nblock == 14 ? b / 2 : 6, rev = b % 2;
+        make_order(g, which, rev, order, tmp);
+        for (int po = 0; po < nporders; po++) {
+            int np = 0;
+            if (po > 0) procs[np++] = po - 1;
+            for (int i = 0; i < P; i++)
+                if (po == 0 || sorted[i] != po - 1) procs[np++] = sorted[i];
+            for (int slack = 0; slack < nslack; slack++) {
+                for (int p = 0; p < P; p++) {
+                    const sm_params *q = sm_type_params(&t->types[t->procs[p].type]);
+                    double c = q->time_per_cell > 0 ? floor(deadline / q->time_per_cell) : INFINITY;
+                    if (q->memory > 0 && q->bytes_per_cell > 0 && q->memory / q->bytes_per_cell < c)
+                        c = floor(q->memory / q->bytes_per_cell);
+                    cap[p] = c - slack * avg;
+                }
+                fill(g, order, procs, np, cap, map);
+                sm_eval ev;
+                sm_solver_evaluate(s, map, &ev);
+                sm_solver_offer(s, map, &ev);
+                offered++;
+            }
+        }
+    }
+    free(order);
+    free(map);
+    free(tmp);
+    free(procs);
+    free(cap);
+    free(sorted);
+    return offered;
+}
