@@ -14,7 +14,10 @@ static int pick(const sm_greedy *g) { return sm_greedy_argmin(g, by_remaining_de
 static int init(sm_solver *s, sm_err *e)
 {
     (void)e;
-    return sm_greedy_init(s, pick, 0);
+    if (sm_greedy_init(s, pick, 0)) return -1;
+    static long (*const keys[])(const sm_greedy *, int) = {by_remaining_degree};
+    sm_greedy_keys(s->priv, 1, keys);
+    return 0;
 }
 
 const sm_solver_ops sm_solver_dm = {

@@ -19,6 +19,12 @@ typedef struct sm_greedy {
     double f;          /* na's load factor */
     /* Chooses the next block for g->proc. */
     int (*pick)(const struct sm_greedy *g);
+    /* One min-heap of unmapped blocks ordered by (key, id) per key a
+     * heuristic asks for: keys change only around a placed block and
+     * at a processor change, so a fill costs O(n deg log n). */
+    struct sm_greedy_heap *heaps;
+    int nheaps;
+    int *touched, ntouched; /* blocks with N(u) > 0 on this processor */
 } sm_greedy;
 
 /* The fill options every fill-based heuristic accepts. */
@@ -34,5 +40,7 @@ void sm_greedy_release(sm_solver *s);
 
 /* Lowest-id unmapped block minimising key(u) (NULL key: largest deg). */
 int sm_greedy_argmin(const sm_greedy *g, long (*key)(const sm_greedy *, int));
+/* Declares the keys pick uses (at most 4), before the first step. */
+void sm_greedy_keys(sm_greedy *g, int nkeys, long (*const *keys)(const sm_greedy *, int));
 
 #endif

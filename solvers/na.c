@@ -33,7 +33,10 @@ static const sm_opt_spec opts[] = {
 static int init(sm_solver *s, sm_err *e)
 {
     (void)e;
-    return sm_greedy_init(s, pick, sm_opt_double(s, "f"));
+    if (sm_greedy_init(s, pick, sm_opt_double(s, "f"))) return -1;
+    static long (*const keys[])(const sm_greedy *, int) = {by_accumulation, by_degree, by_boundary};
+    sm_greedy_keys(s->priv, 3, keys);
+    return 0;
 }
 
 const sm_solver_ops sm_solver_na = {
