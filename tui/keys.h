@@ -28,7 +28,7 @@
     X(RUN, "run / pause the solver")                                               \
     X(APPLY, "apply the solver's best mapping")                                    \
     X(STOP, "stop the solver, keeping its best")                                   \
-    X(SOURCE, "Grid shows the session's mapping or the solver's current one")      \
+    X(SOURCE, "all panes show the session's mapping or the solver's current one") \
     X(SORT, "cycle the Processors sort key")                                       \
     X(GROUP, "group processors by node or by network group")                       \
     X(FILTER, "filter processors by name, type or node")                           \

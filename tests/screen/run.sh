@@ -228,5 +228,28 @@ else
     bad "record/replay" "$(cat "$WORK/rec.tcl" 2>/dev/null | head)"
 fi
 
+# 15. The panes follow the solver: every pane shows its current mapping
+# (status line says SOLVER, the Energy total is the solver's current
+# energy as batch computes it); v switches all back to the session's.
+start fol 100 30 xterm-256color $S
+keys fol : "solver start tabu" Enter
+wait_for fol "% solver start tabu" || true
+keys fol : "solver step 5" Enter
+wait_for fol "[SOLVER tabu it 5]" && ok "the status line says the panes show the solver's mapping" ||
+    bad "follow" "$(cap fol | head -2)"
+settle fol
+e_sol=$(screen_energy fol)
+e_cur=$("$BIN" -e "scenario load $S; solver start tabu; solver step 5; format %.6g [dict get [solver state] current energy]")
+[ -n "$e_sol" ] && [ "$e_sol" = "$e_cur" ] && ok "Energy shows the solver's current $e_sol J" ||
+    bad "follow energy" "screen '$e_sol' vs solver's current '$e_cur'"
+cap fol | grep -q "Energy  solver vs session" && cap fol | grep -q "total $e_sol J  -" &&
+    ok "Energy pane is titled for the solver and compares with the session" || bad "follow energy title" "$(cap fol | sed -n 18,22p)"
+keys fol Escape v
+wait_for fol "[session]" || true
+settle fol
+e_ses=$(screen_energy fol)
+e_start=$("$BIN" -e "scenario load $S; format %.6g [dict get [model eval] energy]")
+[ "$e_ses" = "$e_start" ] && ok "v: every pane back on the session ($e_ses J)" || bad "v" "'$e_ses' vs '$e_start'"
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -42,7 +42,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 
     procs_cache *c = cache(p);
     free(c->r);
-    c->r = sm_proc_rows(app, &f->ev, &c->n);
+    c->r = sm_proc_rows(app, f->cost, &f->ev, &c->n);
     int n = c->n;
     const sm_proc_row *r = c->r;
     double T = f->ev.time;
