@@ -29,6 +29,8 @@ typedef struct sm_do {
     char tmpl[4096];      /* PROMPT: command with %s for the quoted input */
     sm_complete_kind complete;
     int delta;            /* PANE_MOVE: rows, +-1, +-SM_DO_PAGE or first/last */
+    int quiet;            /* navigation: recorded, but not echoed in the log */
+    int empty_ok;         /* PROMPT: an empty answer runs too (clears) */
 } sm_do;
 
 /* PANE_MOVE deltas the pane resolves against its own height and length. */

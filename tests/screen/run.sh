@@ -251,5 +251,33 @@ e_ses=$(screen_energy fol)
 e_start=$("$BIN" -e "scenario load $S; format %.6g [dict get [model eval] energy]")
 [ "$e_ses" = "$e_start" ] && ok "v: every pane back on the session ($e_ses J)" || bad "v" "'$e_ses' vs '$e_start'"
 
+# 16. Console and keys: puts and puts stderr land in the Console (the
+# screen stays whole); navigation keys are not logged; O reverses the
+# sort; an empty / clears the filter; PgUp in the Console scrolls back.
+start con 100 30 xterm-256color $S
+keys con : "puts hello-from-puts; puts stderr oops-on-stderr" Enter
+wait_for con "hello-from-puts" && cap con | grep -q "oops-on-stderr" && cap con | head -1 | grep -q "stencilmap" &&
+    ok "puts and puts stderr go to the Console" || bad "puts" "$(cap con | tail -8)"
+keys con l l j j
+settle con
+cap con | grep -q "% view cursor" && bad "navigation logged" "$(cap con | tail -6)" || ok "navigation keys are not logged"
+keys con Tab O
+wait_for con "% view procs -order desc" && wait_for con "sort index desc" && ok "O reverses the sort" ||
+    bad "O" "$(cap con | sed -n 2,3p)"
+keys con / g p u Enter
+wait_for con "% view procs -filter gpu" || true
+keys con / C-u Enter
+wait_for con "% view procs -filter {}" && ok "an empty / clears the filter" || bad "empty filter" "$(cap con | tail -5)"
+[ "$("$BIN" -e 'view procs -filter gpu; view procs -filter {}; dict get [view procs] filter')" = "" ] &&
+    ok "view procs -filter {} clears" || bad "filter clear" "batch"
+keys con : "for {set i 0} {\$i < 40} {incr i} {puts line-\$i}" Enter
+wait_for con "line-39" || true
+keys con Tab Tab Tab Tab
+keys con PgUp
+wait_for con "lines back" && ok "PgUp scrolls the Console back" || bad "console scroll" "$(cap con | tail -8)"
+keys con PgDn PgDn PgDn
+settle con
+cap con | grep -q "line-39" && ok "PgDn comes back to the newest line" || bad "console PgDn" "$(cap con | tail -4)"
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -411,7 +411,7 @@ static void pane_action(tui *t, const sm_do *d)
         if (delta == SM_DO_FIRST) delta = SM_ROW_FIRST;
         else if (delta == SM_DO_LAST) delta = SM_ROW_LAST;
         else if (delta == SM_DO_PAGE || delta == -SM_DO_PAGE) delta = delta > 0 ? sm_pane_page(p) : -sm_pane_page(p);
-        if (p->ops->move_cursor(p, app, &f, delta, cmd, sizeof cmd)) run_cmd(t, cmd, SM_SHELL_ECHO);
+        if (p->ops->move_cursor(p, app, &f, delta, cmd, sizeof cmd)) run_cmd(t, cmd, d->quiet ? 0 : SM_SHELL_ECHO);
         return;
     }
     if (d->kind == SM_DO_PANE_ACTIVATE && p->ops->activate) {
@@ -419,7 +419,7 @@ static void pane_action(tui *t, const sm_do *d)
         else snprintf(t->message, sizeof t->message, "nothing here to choose");
         return;
     }
-    if (d->cmd[0]) run_cmd(t, d->cmd, SM_SHELL_ECHO);
+    if (d->cmd[0]) run_cmd(t, d->cmd, d->quiet ? 0 : SM_SHELL_ECHO);
 }
 
 static void do_action(tui *t, sm_action a)
@@ -429,7 +429,7 @@ static void do_action(tui *t, sm_action a)
     switch (d.kind) {
     case SM_DO_PANE_MOVE:
     case SM_DO_PANE_ACTIVATE: pane_action(t, &d); break;
-    case SM_DO_RUN: run_cmd(t, d.cmd, SM_SHELL_ECHO); break;
+    case SM_DO_RUN: run_cmd(t, d.cmd, d.quiet ? 0 : SM_SHELL_ECHO); break;
     case SM_DO_PROMPT: start_prompt(t, &d); break;
     case SM_DO_CONFIRM_QUIT: t->confirm_quit = 1; break;
     case SM_DO_MESSAGE:
@@ -540,7 +540,7 @@ static void prompt_key(tui *t, int code, int is_key)
         t->prompting = 0;
         char cmd[8192];
         sm_action_finish(&t->pending, t->line, cmd, sizeof cmd);
-        if (!t->line[0] && t->pending.tmpl[0]) return;
+        if (!t->line[0] && t->pending.tmpl[0] && !t->pending.empty_ok) return;
         if (!cmd[0]) return;
         run_cmd(t, cmd, SM_SHELL_ECHO | SM_SHELL_HISTORY | (t->pending.tmpl[0] ? 0 : SM_SHELL_RESULT));
         return;
@@ -610,11 +610,20 @@ static void prompt_key(tui *t, int code, int is_key)
 static void mouse(tui *t)
 {
     MEVENT ev;
-    if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))) return;
+    if (getmouse(&ev) != OK) return;
+    /* The wheel scrolls the list pane under the pointer, 3 rows a notch. */
+    int wheel = ev.bstate & BUTTON4_PRESSED ? -3 : ev.bstate & BUTTON5_PRESSED ? 3 : 0;
+    if (!wheel && !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))) return;
     for (int i = 0; i < SM_PANE_COUNT; i++) {
         sm_pane *p = &t->panes[i];
         if (!p->win || ev.y < p->y || ev.y >= p->y + p->h || ev.x < p->x || ev.x >= p->x + p->w) continue;
         char cmd[512];
+        if (wheel) {
+            sm_frame f;
+            prepare(t, &f);
+            if (p->ops->move_cursor && p->ops->move_cursor(p, t->app, &f, wheel, cmd, sizeof cmd)) run_cmd(t, cmd, 0);
+            return;
+        }
         if (t->app->view->focus != i) {
             snprintf(cmd, sizeof cmd, "view focus %s", sm_pane_names[i]);
             run_cmd(t, cmd, SM_SHELL_ECHO);
@@ -781,7 +790,7 @@ int sm_tui_run(sm_app *app)
         start_color();
         use_default_colors();
     }
-    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     mouseinterval(0);
     for (int i = 0; i < SM_PANE_COUNT; i++) {
         t.panes[i].ops = pane_table[i].ops;
