@@ -23,9 +23,13 @@ char *sm_xstrdup(const char *s);
 
 /* Whole file into memory (NUL-terminated); refuses files above max_bytes. */
 char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e);
-/* Write atomically: temporary file in the same directory, fsync, rename. */
+/* Write atomically (fileio.c): temporary file beside the target, fsync,
+ * rename; keeps the target's mode, follows symlinks, refuses read-only
+ * targets; devices (/dev/full) are written in place, errors reported. */
 int sm_write_file_atomic(const char *path, const char *data, size_t len,
                          sm_err *e);
+/* Remove temporary files a crashed save of path left behind. */
+void sm_clean_stale_temps(const char *path);
 /* Directory part of a path ("." when none), newly allocated. */
 char *sm_dirname(const char *path);
 /* Join dir and a relative path (absolute paths are returned as they are). */

@@ -228,7 +228,50 @@ else
     bad "record/replay" "$(cat "$WORK/rec.tcl" 2>/dev/null | head)"
 fi
 
-# 15. The panes follow the solver: every pane shows its current mapping
+# 15. Data never becomes code: processor, theme and path names built to run
+# `touch` if pasted into Tcl. Every key of the key table, in every pane,
+# followed by Enter (answering any prompt with its default) and Esc. Nothing
+# may be created, and the workbench must still quit normally.
+H=$WORK/hostile
+HD="$H/d} [exec touch pwned_path] {"
+mkdir -p "$HD" "$H/themes"
+mkdir -p "$HD/topologies"
+sed -e 's/"cpu0"/"[exec touch pwned_p1]"/' -e 's/"gpu0"/"x} [exec touch pwned_p2] {"/' \
+    samples/topologies/cpu-gpu.json >"$HD/topologies/cpu-gpu.json"
+grep -v '"mapping"' samples/cuboid-cpu-gpu.json >"$HD/s.json"
+sed 's/"name": *"[^"]*"/"name": "[exec touch pwned_t]"/' themes/light.json >"$H/themes/[exec touch pwned_t].json"
+printf '#!/bin/sh\ncd "$1" && STENCILMAP_THEMES="$1/themes" TERM=xterm-256color exec "$2" "$3"\n' >"$H/run.sh"
+$T kill-session -t hk 2>/dev/null
+$T new-session -d -s hk -x 120 -y 36 "sh '$H/run.sh' '$H' '$BIN' '$HD/s.json' 2>'$WORK/hk.err'; echo \$? >'$WORK/hk.exit'; sleep 30"
+wait_for hk "Console" || true
+walk=$("$BIN" -e 'set r {}; foreach k [key list] { set n [lindex $k 0]; if {$n ni {q : Tab BTab C-c}} { lappend r $n } }; join $r " "')
+for pane in 1 2 3 4 5 6; do
+    for k in $walk; do
+        case $k in
+        C-?) tk=$k ;; PgUp) tk=PPage ;; PgDn) tk=NPage ;; Esc) tk=Escape ;; Space) tk=Space ;;
+        Backspace) tk=BSpace ;; Delete) tk=DC ;; Insert) tk=IC ;; *) tk=$k ;;
+        esac
+        keys hk "$tk"
+        sleep 0.02
+        keys hk Enter
+        sleep 0.02
+        keys hk Escape
+    done
+    keys hk Tab
+    settle hk
+done
+keys hk q
+sleep 0.3
+keys hk y
+exited hk >/dev/null 2>&1 || true
+made=$(find "$H" -name "pwned*")
+if [ -z "$made" ] && [ "$(cat "$WORK/hk.exit" 2>/dev/null)" = 0 ]; then
+    ok "every key in every pane with hostile names and paths: nothing ran"
+else
+    bad "hostile names" "created: $made; exit $(cat "$WORK/hk.exit" 2>/dev/null); $(tail -3 "$WORK/hk.err" 2>/dev/null)"
+fi
+
+# 16. The panes follow the solver: every pane shows its current mapping
 # (status line says SOLVER, the Energy total is the solver's current
 # energy as batch computes it); v switches all back to the session's.
 start fol 100 30 xterm-256color $S
@@ -251,7 +294,7 @@ e_ses=$(screen_energy fol)
 e_start=$("$BIN" -e "scenario load $S; format %.6g [dict get [model eval] energy]")
 [ "$e_ses" = "$e_start" ] && ok "v: every pane back on the session ($e_ses J)" || bad "v" "'$e_ses' vs '$e_start'"
 
-# 16. Console and keys: puts and puts stderr land in the Console (the
+# 17. Console and keys: puts and puts stderr land in the Console (the
 # screen stays whole); navigation keys are not logged; O reverses the
 # sort; an empty / clears the filter; PgUp in the Console scrolls back.
 start con 100 30 xterm-256color $S

@@ -1,6 +1,7 @@
 /* cmd.c - shared pieces of the command layer. */
 #include "cmd.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +88,15 @@ void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[])
     Tcl_Obj *l = Tcl_NewListObj(objc, objv);
     Tcl_IncrRefCount(l);
     fprintf(app->record, "%s\n", Tcl_GetString(l));
-    fflush(app->record);
+    if (fflush(app->record) != 0 || ferror(app->record)) {
+        /* Never a silently truncated recording: stop, and say so. */
+        sm_view_log(app->view, SM_LOG_ERROR, "recording to %s failed (%s): recording stopped",
+                    app->record_path, strerror(errno));
+        fprintf(stderr, "stencilmap: recording to %s failed (%s): recording stopped\n",
+                app->record_path, strerror(errno));
+        fclose(app->record);
+        app->record = NULL;
+    }
     Tcl_DecrRefCount(l);
 }
 

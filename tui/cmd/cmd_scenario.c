@@ -86,6 +86,7 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     if (sm_scenario_load(Tcl_GetString(objv[2]), &sc, &e)) return load_err(in, &e);
     sm_app_drop_solver(app);
     sm_session_replace(app->session, &sc);
+    sm_clean_stale_temps(Tcl_GetString(objv[2]));
     free(app->scenario_path);
     app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
     return after_change(app, in);

@@ -1,4 +1,5 @@
 /* cmd_session.c - report, and session record|stop|replay. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,13 +47,18 @@ static int session_record(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     (void)objc;
     const char *file = Tcl_GetString(objv[2]);
     FILE *f = fopen(file, "w");
-    if (!f) return sm_tcl_error(in, "IO", "%s: cannot open for writing", file);
+    if (!f) return sm_tcl_error(in, "IO", "%s: cannot open for writing: %s", file, strerror(errno));
+    /* The header goes out at once, so a full disk is an error now. */
+    fprintf(f, "# stencilmap session, replay with: session replay %s\n", file);
+    if (fflush(f) != 0 || ferror(f)) {
+        int err = errno;
+        fclose(f);
+        return sm_tcl_error(in, "IO", "%s: write failed: %s", file, strerror(err));
+    }
     if (app->record) fclose(app->record);
     free(app->record_path);
     app->record = f;
     app->record_path = sm_xstrdup(file);
-    fprintf(f, "# stencilmap session, replay with: session replay %s\n", file);
-    fflush(f);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }

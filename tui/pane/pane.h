@@ -26,8 +26,9 @@
  *  - release: free p->priv (caches) when the workbench ends.
  * Commands are what the pane hands back, never run by the pane itself: the
  * loop runs them through the shell, so the console echoes them and
- * recordings replay them. Build words with sm_shell_quote (shell.h) or a
- * Tcl list; never paste names raw.
+ * recordings replay them. Commands are words (words.h: sm_words_lit for
+ * the program's own literal words, sm_words_add for a name), evaluated as
+ * a Tcl list: a name is always one word, never pasted into a script.
  *
  * Caches: a pane may keep derived data (sorted rows, a schedule) in
  * p->priv; rebuild it in draw when its inputs changed, and only while the
@@ -39,6 +40,7 @@
 #include <curses.h>
 #include <stddef.h>
 #include "../app.h"
+#include "../words.h"
 
 /* Computed once per frame and shared by every pane. */
 typedef struct sm_frame {
@@ -73,17 +75,22 @@ enum {
 
 typedef struct sm_pane sm_pane;
 
+#define SM_CLICK_MAX 2
+
 typedef struct sm_pane_ops {
     unsigned deps; /* SM_DEP_* bits */
     void (*draw)(sm_pane *p, sm_app *app, const sm_frame *f);
     /* List panes: rows shown; *cursor gets the cursor row (-1 none). */
     int (*rows)(sm_pane *p, sm_app *app, const sm_frame *f, int *cursor);
+    /* Commands are words (words.h): a name is always one word, never
+     * pasted into a script. */
     /* Command moving the cursor by delta rows; returns 1 if written. */
-    int (*move_cursor)(sm_pane *p, sm_app *app, const sm_frame *f, int delta, char *cmd, size_t n);
+    int (*move_cursor)(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_words *cmd);
     /* Command for Enter on the object under the cursor; 0: nothing there. */
-    int (*activate)(sm_pane *p, sm_app *app, const sm_frame *f, char *cmd, size_t n);
-    /* Click at (y, x) relative to the pane: writes a command, returns 1. */
-    int (*click)(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n);
+    int (*activate)(sm_pane *p, sm_app *app, const sm_frame *f, sm_words *cmd);
+    /* Click at (y, x) relative to the pane: fills up to SM_CLICK_MAX
+     * commands and returns how many. */
+    int (*click)(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds);
     void (*release)(sm_pane *p);
 } sm_pane_ops;
 

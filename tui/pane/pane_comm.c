@@ -110,14 +110,13 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     }
 }
 
-/* "view pair P Q" for row i of the cache. */
-static int pair_cmd(const sm_app *app, const comm_cache *c, int i, char *cmd, size_t n)
+/* "view pair P Q" for row i of the cache: names as words. */
+static int pair_cmd(const sm_app *app, const comm_cache *c, int i, sm_words *cmd)
 {
     if (i < 0 || i >= c->nrows) return 0;
-    char qp[256], qq[256];
-    sm_shell_quote(app->session->topo->procs[c->rows[i].p].name, qp, sizeof qp);
-    sm_shell_quote(app->session->topo->procs[c->rows[i].q].name, qq, sizeof qq);
-    snprintf(cmd, n, "view pair %s %s", qp, qq);
+    sm_words_lit(cmd, "view pair");
+    sm_words_add(cmd, app->session->topo->procs[c->rows[i].p].name);
+    sm_words_add(cmd, app->session->topo->procs[c->rows[i].q].name);
     return 1;
 }
 
@@ -132,26 +131,27 @@ static int rows(sm_pane *p, sm_app *app, const sm_frame *f, int *cursor)
     return n;
 }
 
-static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, char *cmd, size_t n)
+static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_words *cmd)
 {
     int cur, cnt = rows(p, app, f, &cur);
     if (cnt == 0) return 0;
-    snprintf(cmd, n, "view row comm %d", sm_pane_step(cur, delta, cnt));
+    sm_words_lit(cmd, "view row comm");
+    sm_words_addf(cmd, "%d", sm_pane_step(cur, delta, cnt));
     return 1;
 }
 
-static int activate(sm_pane *p, sm_app *app, const sm_frame *f, char *cmd, size_t n)
+static int activate(sm_pane *p, sm_app *app, const sm_frame *f, sm_words *cmd)
 {
     int cur;
     rows(p, app, f, &cur);
-    return p->priv && pair_cmd(app, p->priv, cur, cmd, n);
+    return p->priv && pair_cmd(app, p->priv, cur, cmd);
 }
 
-static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n)
+static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {
     (void)f; (void)x;
     if (!p->priv || y < 2) return 0;
-    return pair_cmd(app, p->priv, p->top + y - 2, cmd, n);
+    return pair_cmd(app, p->priv, p->top + y - 2, &cmds[0]);
 }
 
 static void release(sm_pane *p)

@@ -36,13 +36,14 @@ static int rows(sm_pane *p, sm_app *app, const sm_frame *f, int *cursor)
 }
 
 /* Up/PgUp go back in time: a negative delta scrolls up the log. */
-static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, char *cmd, size_t n)
+static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_words *cmd)
 {
     (void)p; (void)f;
     const sm_view *v = app->view;
     if (v->log_n == 0) return 0;
     int back = delta == SM_ROW_FIRST ? SM_ROW_LAST : delta == SM_ROW_LAST ? SM_ROW_FIRST : -delta;
-    snprintf(cmd, n, "view scroll %d", sm_pane_step(v->log_scroll, back, v->log_n));
+    sm_words_lit(cmd, "view scroll");
+    sm_words_addf(cmd, "%d", sm_pane_step(v->log_scroll, back, v->log_n));
     return 1;
 }
 

@@ -99,7 +99,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     free(seen);
 }
 
-static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n)
+static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {
     (void)f;
     const sm_grid *g = app->session->grid;
@@ -107,8 +107,12 @@ static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char 
     int r = (y - 2) / p->unit_h, c = (x - 1) / p->unit_w;
     int i = p->left + c, j = p->top + r;
     if (i >= g->spec.blocks[0] || j >= g->spec.blocks[1]) return 0;
-    snprintf(cmd, n, "view cursor %d %d %d; view select toggle", i, j, app->view->cur[2]);
-    return 1;
+    sm_words_lit(&cmds[0], "view cursor");
+    sm_words_addf(&cmds[0], "%d", i);
+    sm_words_addf(&cmds[0], "%d", j);
+    sm_words_addf(&cmds[0], "%d", app->view->cur[2]);
+    sm_words_lit(&cmds[1], "view select toggle");
+    return 2;
 }
 
 const sm_pane_ops sm_pane_grid = {

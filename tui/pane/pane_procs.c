@@ -107,11 +107,10 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     }
 }
 
-static int choose(const sm_app *app, int proc, char *cmd, size_t n)
+static int choose(const sm_app *app, int proc, sm_words *cmd)
 {
-    char q[256];
-    sm_shell_quote(app->session->topo->procs[proc].name, q, sizeof q);
-    snprintf(cmd, n, "view proc %s", q);
+    sm_words_lit(cmd, "view proc");
+    sm_words_add(cmd, app->session->topo->procs[proc].name);
     return 1;
 }
 
@@ -124,7 +123,7 @@ static int rows(sm_pane *p, sm_app *app, const sm_frame *f, int *cursor)
 }
 
 /* Down the rows in display order, over the group headings. */
-static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, char *cmd, size_t n)
+static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_words *cmd)
 {
     (void)f;
     procs_cache *c = cache(p);
@@ -137,26 +136,25 @@ static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, char 
         for (j = i; j >= 0 && j < c->n && c->r[j].proc < 0; j -= dir) {}
     if (j < 0 || j >= c->n) return 0;
     i = j;
-    return choose(app, c->r[i].proc, cmd, n);
+    return choose(app, c->r[i].proc, cmd);
 }
 
-static int activate(sm_pane *p, sm_app *app, const sm_frame *f, char *cmd, size_t n)
+static int activate(sm_pane *p, sm_app *app, const sm_frame *f, sm_words *cmd)
 {
     (void)p; (void)f;
     if (app->view->proc < 0) return 0;
-    char q[256];
-    sm_shell_quote(app->session->topo->procs[app->view->proc].name, q, sizeof q);
-    snprintf(cmd, n, "view select proc %s", q);
+    sm_words_lit(cmd, "view select proc");
+    sm_words_add(cmd, app->session->topo->procs[app->view->proc].name);
     return 1;
 }
 
-static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n)
+static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {
     (void)x; (void)f;
     procs_cache *c = cache(p);
     int i = p->top + y - 2;
     if (y < 2 || i >= c->n || c->r[i].proc < 0) return 0;
-    return choose(app, c->r[i].proc, cmd, n);
+    return choose(app, c->r[i].proc, &cmds[0]);
 }
 
 static void release(sm_pane *p)

@@ -103,10 +103,11 @@ static int rows(sm_pane *p, sm_app *app, const sm_frame *f, int *cursor)
     return nsolvers();
 }
 
-static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, char *cmd, size_t n)
+static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_words *cmd)
 {
     (void)p; (void)f;
-    snprintf(cmd, n, "view row solver %d", sm_pane_step(app->view->solver_row, delta, nsolvers()));
+    sm_words_lit(cmd, "view row solver");
+    sm_words_addf(cmd, "%d", sm_pane_step(app->view->solver_row, delta, nsolvers()));
     return 1;
 }
 

@@ -388,11 +388,22 @@ static void run_cmd(tui *t, const char *cmd, int flags)
         snprintf(t->message, sizeof t->message, "error: %.240s", sm_shell_result(t->app));
 }
 
-static void start_prompt(tui *t, const sm_do *d)
+/* A command as words: how every key and click runs what it means. */
+static void run_words(tui *t, const sm_words *cmd, int flags)
 {
+    t->message[0] = '\0';
+    if (sm_shell_run(t->app, cmd, flags))
+        snprintf(t->message, sizeof t->message, "error: %.240s", sm_shell_result(t->app));
+}
+
+/* The prompt takes over d (its words are freed when the prompt ends). */
+static void start_prompt(tui *t, sm_do *d)
+{
+    sm_do_free(&t->pending);
     t->pending = *d;
+    memset(d, 0, sizeof *d);
     t->prompting = 1;
-    snprintf(t->line, sizeof t->line, "%.1000s", d->cmd);
+    snprintf(t->line, sizeof t->line, "%.1000s", t->pending.text);
     t->pos = (int)strlen(t->line);
     t->hist = t->app->view->nhistory;
 }
@@ -403,7 +414,8 @@ static void pane_action(tui *t, const sm_do *d)
 {
     sm_app *app = t->app;
     sm_pane *p = &t->panes[app->view->focus];
-    char cmd[1024];
+    sm_words cmd;
+    sm_words_init(&cmd);
     sm_frame f;
     prepare(t, &f);
     if (d->kind == SM_DO_PANE_MOVE && p->ops->move_cursor && p->ops->rows) {
@@ -411,15 +423,14 @@ static void pane_action(tui *t, const sm_do *d)
         if (delta == SM_DO_FIRST) delta = SM_ROW_FIRST;
         else if (delta == SM_DO_LAST) delta = SM_ROW_LAST;
         else if (delta == SM_DO_PAGE || delta == -SM_DO_PAGE) delta = delta > 0 ? sm_pane_page(p) : -sm_pane_page(p);
-        if (p->ops->move_cursor(p, app, &f, delta, cmd, sizeof cmd)) run_cmd(t, cmd, d->quiet ? 0 : SM_SHELL_ECHO);
-        return;
-    }
-    if (d->kind == SM_DO_PANE_ACTIVATE && p->ops->activate) {
-        if (p->ops->activate(p, app, &f, cmd, sizeof cmd)) run_cmd(t, cmd, SM_SHELL_ECHO);
+        if (p->ops->move_cursor(p, app, &f, delta, &cmd)) run_words(t, &cmd, d->quiet ? 0 : SM_SHELL_ECHO);
+    } else if (d->kind == SM_DO_PANE_ACTIVATE && p->ops->activate) {
+        if (p->ops->activate(p, app, &f, &cmd)) run_words(t, &cmd, SM_SHELL_ECHO);
         else snprintf(t->message, sizeof t->message, "nothing here to choose");
-        return;
+    } else if (d->run.n) {
+        run_words(t, &d->run, d->quiet ? 0 : SM_SHELL_ECHO);
     }
-    if (d->cmd[0]) run_cmd(t, d->cmd, d->quiet ? 0 : SM_SHELL_ECHO);
+    sm_words_free(&cmd);
 }
 
 static void do_action(tui *t, sm_action a)
@@ -429,15 +440,16 @@ static void do_action(tui *t, sm_action a)
     switch (d.kind) {
     case SM_DO_PANE_MOVE:
     case SM_DO_PANE_ACTIVATE: pane_action(t, &d); break;
-    case SM_DO_RUN: run_cmd(t, d.cmd, d.quiet ? 0 : SM_SHELL_ECHO); break;
+    case SM_DO_RUN: run_words(t, &d.run, d.quiet ? 0 : SM_SHELL_ECHO); break;
     case SM_DO_PROMPT: start_prompt(t, &d); break;
     case SM_DO_CONFIRM_QUIT: t->confirm_quit = 1; break;
     case SM_DO_MESSAGE:
-        snprintf(t->message, sizeof t->message, "%.250s", d.cmd);
-        sm_view_log(t->app->view, SM_LOG_NOTE, "%s", d.cmd);
+        snprintf(t->message, sizeof t->message, "%.250s", d.text);
+        sm_view_log(t->app->view, SM_LOG_NOTE, "%s", d.text);
         break;
     case SM_DO_NOTHING: break;
     }
+    sm_do_free(&d);
 }
 
 /* ---- keys ---- */
@@ -538,11 +550,13 @@ static void prompt_key(tui *t, int code, int is_key)
     const char *k = keyname_of(code, is_key, nb, sizeof nb);
     if (k && strcmp(k, "Enter") == 0) {
         t->prompting = 0;
-        char cmd[8192];
-        sm_action_finish(&t->pending, t->line, cmd, sizeof cmd);
-        if (!t->line[0] && t->pending.tmpl[0] && !t->pending.empty_ok) return;
-        if (!cmd[0]) return;
-        run_cmd(t, cmd, SM_SHELL_ECHO | SM_SHELL_HISTORY | (t->pending.tmpl[0] ? 0 : SM_SHELL_RESULT));
+        sm_words cmd;
+        sm_words_init(&cmd);
+        int kind = sm_action_finish(&t->pending, t->line, &cmd);
+        if (kind == 1) run_words(t, &cmd, SM_SHELL_ECHO | SM_SHELL_HISTORY);
+        else if (kind == 0)
+            run_cmd(t, t->line, SM_SHELL_ECHO | SM_SHELL_HISTORY | SM_SHELL_RESULT);
+        sm_words_free(&cmd);
         return;
     }
     if (k && (strcmp(k, "Esc") == 0 || strcmp(k, "C-c") == 0 || strcmp(k, "C-g") == 0)) {
@@ -617,21 +631,26 @@ static void mouse(tui *t)
     for (int i = 0; i < SM_PANE_COUNT; i++) {
         sm_pane *p = &t->panes[i];
         if (!p->win || ev.y < p->y || ev.y >= p->y + p->h || ev.x < p->x || ev.x >= p->x + p->w) continue;
-        char cmd[512];
+        sm_words cmds[SM_CLICK_MAX];
+        for (int k = 0; k < SM_CLICK_MAX; k++) sm_words_init(&cmds[k]);
         if (wheel) {
             sm_frame f;
             prepare(t, &f);
-            if (p->ops->move_cursor && p->ops->move_cursor(p, t->app, &f, wheel, cmd, sizeof cmd)) run_cmd(t, cmd, 0);
+            if (p->ops->move_cursor && p->ops->move_cursor(p, t->app, &f, wheel, &cmds[0])) run_words(t, &cmds[0], 0);
+            for (int k = 0; k < SM_CLICK_MAX; k++) sm_words_free(&cmds[k]);
             return;
         }
         if (t->app->view->focus != i) {
-            snprintf(cmd, sizeof cmd, "view focus %s", sm_pane_names[i]);
-            run_cmd(t, cmd, SM_SHELL_ECHO);
+            sm_words_lit(&cmds[0], "view focus");
+            sm_words_add(&cmds[0], sm_pane_names[i]);
+            run_words(t, &cmds[0], SM_SHELL_ECHO);
+            sm_words_clear(&cmds[0]);
         }
         sm_frame f;
         prepare(t, &f);
-        if (p->ops->click && p->ops->click(p, t->app, &f, ev.y - p->y, ev.x - p->x, cmd, sizeof cmd))
-            run_cmd(t, cmd, SM_SHELL_ECHO);
+        int n = p->ops->click ? p->ops->click(p, t->app, &f, ev.y - p->y, ev.x - p->x, cmds) : 0;
+        for (int k = 0; k < n && k < SM_CLICK_MAX; k++) run_words(t, &cmds[k], SM_SHELL_ECHO);
+        for (int k = 0; k < SM_CLICK_MAX; k++) sm_words_free(&cmds[k]);
         return;
     }
 }
@@ -676,10 +695,14 @@ static void run_slice(tui *t)
         }
         return;
     }
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "solver step %lld", t->slice);
+    sm_words cmd;
+    sm_words_init(&cmd);
+    sm_words_lit(&cmd, "solver step");
+    sm_words_addf(&cmd, "%lld", t->slice);
     double t0 = now();
-    if (sm_shell_eval(app, cmd, 0)) {
+    int rc = sm_shell_run(app, &cmd, 0);
+    sm_words_free(&cmd);
+    if (rc) {
         app->view->running = 0;
         return;
     }
@@ -828,5 +851,6 @@ int sm_tui_run(sm_app *app)
     if (t.bottom) delwin(t.bottom);
     endwin();
     shown_reset(&t.shown);
+    sm_do_free(&t.pending);
     return 0;
 }
