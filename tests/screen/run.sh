@@ -322,5 +322,19 @@ keys con PgDn PgDn PgDn
 settle con
 cap con | grep -q "line-39" && ok "PgDn comes back to the newest line" || bad "console PgDn" "$(cap con | tail -4)"
 
+# 18. Long processor names that differ only at the end stay apart: the
+# name column widens, and what does not fit is cut in the middle.
+LN=$WORK/longnames
+mkdir -p "$LN/topologies"
+sed -e 's/"cpu0"/"rack12-chassis3-node0345-cpu0"/' -e 's/"gpu0"/"rack12-chassis3-node0345-gpu0"/' \
+    samples/topologies/cpu-gpu.json >"$LN/topologies/cpu-gpu.json"
+grep -v '"mapping"' samples/cuboid-cpu-gpu.json >"$LN/s.json"
+start ln 100 30 xterm-256color "$LN/s.json"
+settle ln
+c1=$(cap ln | grep -c "rack12[^ ]*~[^ ]*-cpu0\|rack12-chassis3-node0345-cpu0")
+c2=$(cap ln | grep -c "rack12[^ ]*~[^ ]*-gpu0\|rack12-chassis3-node0345-gpu0")
+[ "$c1" -ge 1 ] && [ "$c2" -ge 1 ] && ok "long processor names are told apart (elided in the middle)" ||
+    bad "long names" "$(cap ln | sed -n 2,6p)"
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
