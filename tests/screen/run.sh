@@ -11,6 +11,8 @@ GOLD=tests/screen/golden
 WORK=$(mktemp -d)
 SOCK="sm-screen-$$"
 export LC_ALL=C.UTF-8
+# Journals of these runs stay in WORK, never in the user's state directory.
+export XDG_STATE_HOME="$WORK/xdg-state"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0
 T="tmux -L $SOCK -f /dev/null"
 pass=0
@@ -271,7 +273,56 @@ else
     bad "hostile names" "created: $made; exit $(cat "$WORK/hk.exit" 2>/dev/null); $(tail -3 "$WORK/hk.err" 2>/dev/null)"
 fi
 
-# 16. The panes follow the solver: every pane shows its current mapping
+# 16. No lost edit: the journal. Edits by key and console, then kill -9:
+# `session recover` restores mapping and model exactly. SIGTERM ends the
+# workbench with status 143 and keeps the journal; the next workbench
+# offers it (y recovers). A clean quit leaves no journal.
+ST=$WORK/state
+jstart() { # jstart NAME: the workbench on the default scenario, journal in $ST
+    $T kill-session -t "$1" 2>/dev/null
+    rm -f "$WORK/$1.exit"
+    $T new-session -d -s "$1" -x 120 -y 36 \
+        "cd '$top' && XDG_STATE_HOME='$ST' TERM=xterm-256color '$BIN' 2>'$WORK/$1.err'; echo \$? >'$WORK/$1.exit'; sleep 30"
+    wait_for "$1" "Console" || true
+}
+jpid() { pgrep -f "^$BIN\$" | head -1; }
+jstart j1
+keys j1 : "map set 0 {cpu0}" Enter
+keys j1 : "model configure -deadline 4e-3" Enter
+keys j1 l l x m C-u gpu0 Enter
+wait_for j1 "map move gpu0" || true
+keys j1 : "map save $WORK/j-expected.json" Enter
+wait_for j1 "% map save" || true
+settle j1
+kill -9 "$(jpid)" 2>/dev/null
+sleep 0.3
+out=$(XDG_STATE_HOME=$ST "$BIN" -e "session recover; map save $WORK/j-recovered.json; dict get [model configure] -deadline" 2>&1)
+if cmp -s "$WORK/j-expected.json" "$WORK/j-recovered.json" && [ "$out" = 0.004 ]; then
+    ok "kill -9: session recover restores every edit (mapping and model)"
+else
+    bad "journal after kill -9" "$out"
+fi
+jstart j2
+keys j2 : "map set 5 gpu0" Enter
+keys j2 : "map save $WORK/j2-expected.json" Enter
+wait_for j2 "% map save" || true
+kill -TERM "$(jpid)" 2>/dev/null
+exited j2 >/dev/null 2>&1 || true
+[ "$(cat "$WORK/j2.exit" 2>/dev/null)" = 143 ] && ls "$ST"/stencilmap/session-*.journal >/dev/null 2>&1 &&
+    ok "SIGTERM: status 143, journal kept" || bad "SIGTERM" "exit $(cat "$WORK/j2.exit" 2>/dev/null)"
+jstart j3
+wait_for j3 "Recover it?" && ok "the next workbench offers the stopped one's work" || bad "recover offer" "$(cap j3 | tail -2)"
+keys j3 y
+wait_for j3 "session recover" || true
+keys j3 : "map save $WORK/j3-recovered.json" Enter
+wait_for j3 "% map save" || true
+cmp -s "$WORK/j2-expected.json" "$WORK/j3-recovered.json" && ok "y recovers it" || bad "recover by y" "$(cap j3 | tail -4)"
+keys j3 q y
+exited j3 >/dev/null 2>&1 || true
+left=$(ls "$ST"/stencilmap/ 2>/dev/null | wc -l)
+[ "$left" = 0 ] && ok "a clean quit leaves no journal" || bad "journal cleanup" "$(ls "$ST"/stencilmap/)"
+
+# 17. The panes follow the solver: every pane shows its current mapping
 # (status line says SOLVER, the Energy total is the solver's current
 # energy as batch computes it); v switches all back to the session's.
 start fol 100 30 xterm-256color $S
@@ -294,7 +345,7 @@ e_ses=$(screen_energy fol)
 e_start=$("$BIN" -e "scenario load $S; format %.6g [dict get [model eval] energy]")
 [ "$e_ses" = "$e_start" ] && ok "v: every pane back on the session ($e_ses J)" || bad "v" "'$e_ses' vs '$e_start'"
 
-# 17. Console and keys: puts and puts stderr land in the Console (the
+# 18. Console and keys: puts and puts stderr land in the Console (the
 # screen stays whole); navigation keys are not logged; O reverses the
 # sort; an empty / clears the filter; PgUp in the Console scrolls back.
 start con 100 30 xterm-256color $S
@@ -322,7 +373,7 @@ keys con PgDn PgDn PgDn
 settle con
 cap con | grep -q "line-39" && ok "PgDn comes back to the newest line" || bad "console PgDn" "$(cap con | tail -4)"
 
-# 18. Long processor names that differ only at the end stay apart: the
+# 19. Long processor names that differ only at the end stay apart: the
 # name column widens, and what does not fit is cut in the middle.
 LN=$WORK/longnames
 mkdir -p "$LN/topologies"

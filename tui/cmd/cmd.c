@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../core/fields.h"
+#include "../../core/journal.h"
 
 int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
 {
@@ -130,6 +131,11 @@ void sm_app_drop_solver(sm_app *app)
 int sm_app_changed(sm_app *app)
 {
     sm_app_sync_view(app);
+    if (app->journal) {
+        sm_err e;
+        if (sm_journal_sync(app->journal, app->session, &e))
+            sm_view_log(app->view, SM_LOG_ERROR, "journal: %s (edits are not protected)", e.msg);
+    }
     if (!app->hook_changed) return TCL_OK;
     int rc = Tcl_EvalObjEx(app->interp, app->hook_changed, TCL_EVAL_GLOBAL);
     if (rc == TCL_ERROR)

@@ -100,7 +100,7 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     if (sm_scenario_save(Tcl_GetString(objv[2]), s->grid, s->topo, &s->model,
                          sm_session_map(s), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    s->dirty = 0;
+    sm_session_saved(s, SM_PART_ALL);
     free(app->scenario_path);
     app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
     Tcl_SetObjResult(in, objv[2]);
@@ -115,6 +115,13 @@ static int scenario_info(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("grid", -1), grid_info(s->grid));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("topology", -1), topo_info(s->topo));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("dirty", -1), Tcl_NewIntObj(s->dirty));
+    /* What differs from disk, part by part. */
+    static const char *const parts[] = {"grid", "topology", "model", "mapping"};
+    Tcl_Obj *unsaved = Tcl_NewListObj(0, NULL);
+    for (int i = 0; i < 4; i++)
+        if (s->dirty_parts & (1u << i))
+            Tcl_ListObjAppendElement(NULL, unsaved, Tcl_NewStringObj(parts[i], -1));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("unsaved", -1), unsaved);
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("undo", -1), Tcl_NewIntObj(s->pos));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("redo", -1), Tcl_NewIntObj(s->nhist - s->pos));
     Tcl_SetObjResult(in, d);
@@ -243,6 +250,7 @@ static int grid_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_err e;
     if (sm_grid_save(app->session->grid, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
+    sm_session_saved(app->session, SM_PART_GRID);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -282,6 +290,7 @@ static int topo_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_err e;
     if (sm_topo_save(app->session->topo, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
+    sm_session_saved(app->session, SM_PART_TOPO);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }

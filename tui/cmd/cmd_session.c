@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include "../../core/journal.h"
 #include "../../core/report.h"
 #include "cmd.h"
 
@@ -163,7 +165,44 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     return rc;
 }
 
+/* session recover ?FILE?: the session a journal holds (by default the
+ * newest one a killed workbench left), with every edit. */
+static int session_recover(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    char *path = objc == 3 ? sm_xstrdup(Tcl_GetString(objv[2])) : sm_journal_find_orphan(NULL);
+    if (!path) {
+        char *dir = sm_journal_dir();
+        int rc = sm_tcl_error(in, "STATE", "session recover: no journal left by a stopped workbench in %s", dir);
+        free(dir);
+        return rc;
+    }
+    if (sm_app_check_change(app, in, "session recover")) {
+        free(path);
+        return TCL_ERROR;
+    }
+    sm_scenario sc;
+    sm_err e;
+    if (sm_journal_read(path, &sc, &e)) {
+        free(path);
+        return sm_tcl_error(in, "LOAD", "%s", e.msg);
+    }
+    sm_app_drop_solver(app);
+    sm_session_replace(app->session, &sc);
+    /* Recovered work is not on disk anywhere but the journal. */
+    sm_session_mark(app->session, SM_PART_ALL);
+    /* Found by us: now in this process's own journal, so offered no more. */
+    if (objc == 2) unlink(path);
+    Tcl_Obj *result = Tcl_NewStringObj(path, -1);
+    free(path);
+    Tcl_IncrRefCount(result);
+    int rc = sm_app_changed(app);
+    if (rc == TCL_OK) Tcl_SetObjResult(in, result);
+    Tcl_DecrRefCount(result);
+    return rc;
+}
+
 static const sm_subcmd session_subs[] = {
+    {"recover", session_recover, 0, 1, "?FILE?"},
     {"record", session_record, 1, 1, "FILE"},
     {"stop", session_stop, 0, 0, ""},
     {"replay", session_replay, 1, 4, "?-safe? FILE ?-delay MS?"},

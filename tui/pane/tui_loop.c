@@ -3,12 +3,14 @@
  * turn it into a Tcl command through the key table and run it. While a
  * solver runs, each idle frame steps it by a slice sized to ~40 ms. */
 #include <langinfo.h>
+#include <signal.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "../../core/journal.h"
 #include "../actions.h"
 #include "../keys.h"
 #include "pane.h"
@@ -31,6 +33,7 @@ typedef struct tui {
     /* The prompt line. */
     int prompting;
     sm_do pending;
+    char *recover;           /* a stopped workbench's journal, offered at start */
     char line[1024];
     int pos, hist;                          /* cursor, history index */
     int confirm_quit;
@@ -298,7 +301,10 @@ static void draw_bottom(tui *t)
 {
     WINDOW *w = t->bottom;
     werase(w);
-    if (t->confirm_quit) {
+    if (t->recover) {
+        sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
+                   "A stopped workbench left unsaved work. Recover it? y recovers, any other key keeps this session.");
+    } else if (t->confirm_quit) {
         sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
                    "Unsaved changes. Quit anyway? y quits, w saves first, any other key stays.");
     } else if (t->prompting) {
@@ -660,6 +666,25 @@ static void handle_key(tui *t, int code, int is_key)
     sm_app *app = t->app;
     if (is_key && code == KEY_RESIZE) return;
     if (is_key && code == KEY_MOUSE) { mouse(t); return; }
+    if (t->recover) {
+        char *path = t->recover;
+        t->recover = NULL;
+        t->message[0] = '\0';
+        if (!is_key && (code == 'y' || code == 'Y')) {
+            sm_words cmd;
+            sm_words_init(&cmd);
+            sm_words_lit(&cmd, "session recover");
+            sm_words_add(&cmd, path);
+            run_words(t, &cmd, SM_SHELL_ECHO);
+            sm_words_free(&cmd);
+            unlink(path);
+        } else {
+            sm_view_log(app->view, SM_LOG_NOTE, "kept this session; the journal stays in %s "
+                        "(session recover FILE restores it)", path);
+        }
+        free(path);
+        return;
+    }
     if (t->confirm_quit) {
         t->confirm_quit = 0;
         if (!is_key && (code == 'y' || code == 'Y')) run_cmd(t, "view quit -force", SM_SHELL_ECHO);
@@ -785,6 +810,39 @@ static char *dump(sm_app *app)
 
 static const sm_screen_ops screen_ops = {progress, dump};
 
+/* SIGTERM and SIGHUP end the workbench cleanly: the terminal is restored
+ * and the journal kept for `session recover`. */
+static volatile sig_atomic_t got_signal;
+static void on_term(int sig)
+{
+    got_signal = sig;
+}
+
+static void start_journal(tui *t)
+{
+    sm_app *app = t->app;
+    sm_err e;
+    char *orphan = sm_journal_find_orphan(NULL);
+    app->journal = sm_journal_open(NULL, &e);
+    if (!app->journal)
+        sm_view_log(app->view, SM_LOG_ERROR, "journal: %s (edits are not protected)", e.msg);
+    else if (sm_journal_sync(app->journal, app->session, &e))
+        sm_view_log(app->view, SM_LOG_ERROR, "journal: %s (edits are not protected)", e.msg);
+    if (orphan) {
+        t->recover = orphan;
+        sm_view_log(app->view, SM_LOG_NOTE,
+                    "A workbench stopped with unsaved work (%s). y: recover it (session recover), "
+                    "any other key: keep this session", orphan);
+        snprintf(t->message, sizeof t->message, "unsaved work from a stopped workbench: y recovers it");
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
 int sm_tui_run(sm_app *app)
 {
     if (!isatty(0) || !isatty(1)) {
@@ -825,9 +883,10 @@ int sm_tui_run(sm_app *app)
     app->screen = &screen_ops;
     app->screen_ctx = &t;
     sm_view_log(app->view, SM_LOG_NOTE, "stencilmap: ? lists the keys, : opens the Tcl console");
+    start_journal(&t);
     layout(&t);
     draw(&t, 1);
-    while (!app->view->quit) {
+    while (!app->view->quit && !got_signal) {
         sm_app_sync_view(app);
         timeout(app->view->running ? 0 : 200);
         wint_t wc;
@@ -851,6 +910,14 @@ int sm_tui_run(sm_app *app)
     if (t.bottom) delwin(t.bottom);
     endwin();
     shown_reset(&t.shown);
+    free(t.recover);
     sm_do_free(&t.pending);
-    return 0;
+    /* A clean quit leaves nothing to recover; a signal keeps the journal. */
+    const char *jpath = app->journal ? sm_journal_path(app->journal) : NULL;
+    if (got_signal && jpath)
+        fprintf(stderr, "stencilmap: stopped by signal %d; the session is journaled in %s: "
+                "the next workbench offers it, or run `session recover`\n", (int)got_signal, jpath);
+    sm_journal_close(app->journal, !got_signal);
+    app->journal = NULL;
+    return got_signal ? 128 + (int)got_signal : 0;
 }
