@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cost_colour.h"
+#include "profile.h"
 #include "util.h"
 
 #define LINK_CACHE_MAX 512
@@ -67,6 +69,14 @@ static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
     c->mu1[slot] += s;
     sm_heap_set(&c->hmu, slot, (double)c->mu[slot]);
     sm_heap_set(&c->hmu1, slot, (double)c->mu1[slot]);
+    sm_cost_colouring_edge(c->col, slot, s * k, s);
+}
+
+/* Computation time and dynamic energy of processor p as it stands; a
+ * processor beyond its profile counts as over capacity. */
+static int proc_work(const sm_cost *c, int p, double *time, double *energy)
+{
+    return sm_proc_work(c->topo, p, c->blocks[p], c->cells[p], time, energy);
 }
 
 /* Add (s=+1) or remove (s=-1) block u's cells on processor p. */
@@ -75,19 +85,32 @@ static void cells_contrib(sm_cost *c, int u, int p, int s)
     int64_t d = c->grid->task_cells[u];
     int was_used = c->blocks[p] > 0;
     int was_over = c->mem_cells[p] >= 0 && c->cells[p] > c->mem_cells[p];
+    int profiled = c->topo->types[c->topo->procs[p].type].nprofile > 0;
+    double t0 = 0, e0 = 0, t1, e1;
+    if (profiled) was_over |= proc_work(c, p, &t0, &e0);
     c->cells[p] += s * d;
     c->blocks[p] += s;
-    double dcomp = c->tpc[p] * (double)d * s;
-    c->dyn += c->epc[p] * (double)d * s;
+    double dcomp;
+    int prof_over = 0;
+    if (profiled) {
+        prof_over = proc_work(c, p, &t1, &e1);
+        dcomp = t1 - t0;
+        c->dyn += e1 - e0;
+        sm_heap_set(&c->comp, p, t1);
+    } else {
+        dcomp = c->tpc[p] * (double)d * s;
+        c->dyn += c->epc[p] * (double)d * s;
+        sm_heap_set(&c->comp, p, c->tpc[p] * (double)c->cells[p]);
+    }
     c->stat += c->p0[p] * dcomp;
     c->idle_comp += c->pidle[p] * dcomp;
-    sm_heap_set(&c->comp, p, c->tpc[p] * (double)c->cells[p]);
     int used = c->blocks[p] > 0;
     if (used != was_used) {
         c->procs_used += used ? 1 : -1;
         c->pidle_used += used ? c->pidle[p] : -c->pidle[p];
     }
     int over = c->mem_cells[p] >= 0 && c->cells[p] > c->mem_cells[p];
+    over |= prof_over;
     c->mem_over += over - was_over;
 }
 
@@ -100,6 +123,7 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
     c->model = *m;
     int P = t->nprocs, n = g->ntasks;
     c->nprocs = P;
+    c->col = sm_cost_colouring_new(P);
     c->map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     memcpy(c->map, map, sizeof(int) * (size_t)n);
     c->tpc = sm_xcalloc((size_t)P, sizeof(double));
@@ -168,6 +192,7 @@ void sm_cost_free(sm_cost *c)
     sm_heap_free(&c->hmu);
     sm_heap_free(&c->hmu1);
     sm_pairmap_free(&c->pairs);
+    sm_cost_colouring_free(c->col);
     free(c);
 }
 
@@ -233,15 +258,6 @@ sm_pairmu *sm_cost_pairs(const sm_cost *c, int messages, int *n)
     return v;
 }
 
-void sm_cost_schedule(const sm_cost *c, sm_schedule *s)
-{
-    int n;
-    sm_pairmu *v = sm_cost_pairs(c, 0, &n);
-    int64_t lb;
-    sm_schedule_build(v, n, c->nprocs, s, &lb);
-    free(v);
-}
-
 /* Fill time and energy from comp max, rounds and the running sums. */
 static void finish(const sm_cost *c, sm_eval *o)
 {
@@ -292,14 +308,8 @@ static void eval_common(const sm_cost *c, sm_eval *o, int exact)
             o->message_rounds = o->message_rounds_lower = D1;
             break;
         }
-        for (int msg = 0; msg < 2; msg++) {
-            int n;
-            sm_pairmu *v = sm_cost_pairs(c, msg, &n);
-            int64_t lb, col = sm_schedule_build(v, n, c->nprocs, NULL, &lb);
-            free(v);
-            if (msg) { o->message_rounds = col; o->message_rounds_lower = lb; }
-            else { o->rounds = col; o->rounds_lower = lb; }
-        }
+        sm_cost_colouring_rounds(c, 0, &o->rounds, &o->rounds_lower);
+        sm_cost_colouring_rounds(c, 1, &o->message_rounds, &o->message_rounds_lower);
         break;
     }
     finish(c, o);
@@ -313,11 +323,12 @@ void sm_cost_proc(const sm_cost *c, const sm_eval *ev, int p, sm_proc_eval *o)
     memset(o, 0, sizeof *o);
     o->blocks = c->blocks[p];
     o->cells = c->cells[p];
-    o->comp_time = c->tpc[p] * (double)c->cells[p];
+    double dyn;
+    proc_work(c, p, &o->comp_time, &dyn);
     int counts = c->blocks[p] > 0 || c->model.unused_idle;
     o->idle_time = counts ? ev->time - o->comp_time : 0;
     if (o->idle_time < 0) o->idle_time = 0;
-    o->energy_dynamic = c->epc[p] * (double)c->cells[p];
+    o->energy_dynamic = dyn;
     o->energy_static = c->p0[p] * o->comp_time;
     o->energy_idle = c->pidle[p] * o->idle_time;
     o->energy_comm = c->comm_energy[p];

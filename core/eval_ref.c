@@ -42,6 +42,32 @@ static int64_t rounds_of(const sm_pairmu *v, int n, int P, sm_rounds_model r,
     return D;
 }
 
+/* A profile read point by point, on its own (not profile.c): returns 1
+ * beyond the largest size. */
+static int profile_ref(const sm_type *ty, int64_t b, double *t, double *en)
+{
+    double pb = 0, pt = 0, pe = 0;
+    *t = *en = 0;
+    if (b == 0) return 0;
+    for (int k = 0; k < ty->nprofile; k++) {
+        const sm_profile_pt *q = &ty->profile[k];
+        if (q->blocks >= b) {
+            double f = (double)(b - pb) / (double)(q->blocks - pb);
+            *t = pt + f * (q->time - pt);
+            *en = pe + f * (q->energy - pe);
+            return 0;
+        }
+        pb = q->blocks;
+        pt = q->time;
+        pe = q->energy;
+    }
+    if (pb > 0) {
+        *t = pt * (double)b / pb;
+        *en = pe * (double)b / pb;
+    }
+    return 1;
+}
+
 void sm_eval_reference(const sm_grid *g, const sm_topo *t, const sm_model *m,
                        const int *map, sm_eval *o)
 {
@@ -50,17 +76,23 @@ void sm_eval_reference(const sm_grid *g, const sm_topo *t, const sm_model *m,
     double *comp = sm_xcalloc((size_t)P, sizeof(double));
     int64_t *cells = sm_xcalloc((size_t)P, sizeof(int64_t));
     int *used = sm_xcalloc((size_t)P, sizeof(int));
+    int64_t *blocks = sm_xcalloc((size_t)P, sizeof(int64_t));
     for (int u = 0; u < g->ntasks; u++) {
         cells[map[u]] += g->task_cells[u];
+        blocks[map[u]]++;
         used[map[u]] = 1;
     }
     double cmax = 0;
     int memory_ok = 1;
     for (int p = 0; p < P; p++) {
         const sm_params *pa = sm_type_params(&t->types[t->procs[p].type]);
+        const sm_type *ty = &t->types[t->procs[p].type];
+        double dyn = pa->energy_per_cell * (double)cells[p];
         comp[p] = pa->time_per_cell * (double)cells[p];
+        if (ty->nprofile && profile_ref(ty, blocks[p], &comp[p], &dyn))
+            memory_ok = 0;
         if (comp[p] > cmax) cmax = comp[p];
-        o->energy_dynamic += pa->energy_per_cell * (double)cells[p];
+        o->energy_dynamic += dyn;
         o->energy_static += pa->p0 * comp[p];
         o->procs_used += used[p];
         if (pa->memory > 0 && (double)cells[p] * pa->bytes_per_cell > pa->memory)
@@ -107,4 +139,5 @@ void sm_eval_reference(const sm_grid *g, const sm_topo *t, const sm_model *m,
     free(comp);
     free(cells);
     free(used);
+    free(blocks);
 }

@@ -1,5 +1,6 @@
 /* fill.c - block orders and the speed-proportional fill. */
 #include "fill.h"
+#include "profile.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -49,7 +50,7 @@ void sm_fill_limits(const sm_grid *g, const sm_topo *t, sm_speeds sp,
     double avg = g->ntasks ? cells / g->ntasks : 1;
     double *tb = sm_xmalloc(sizeof(double) * (size_t)P), tmax = 0, sum = 0;
     for (int p = 0; p < P; p++) {
-        tb[p] = sm_type_params(&t->types[t->procs[p].type])->time_per_cell * avg;
+        tb[p] = sm_proc_block_time(t, p, avg);
         if (tb[p] > tmax) tmax = tb[p];
     }
     for (int p = 0; p < P; p++) {

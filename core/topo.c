@@ -156,7 +156,7 @@ static int load_type(sm_type *t, const cJSON *obj, const char *path, sm_err *e)
         "time_per_cell", "energy_per_cell", "flops", "bandwidth",
         "flops_per_cell", "bytes_per_cell", "energy_per_flop",
         "energy_per_byte", "p0", "p_idle", "memory", "states", "state",
-        "profile", NULL};
+        "profile", "estimated", NULL};
     if (sm_json_expect_object(obj, path, e) ||
         sm_json_only_keys(obj, path, keys, e))
         return -1;
@@ -167,7 +167,14 @@ static int load_type(sm_type *t, const cJSON *obj, const char *path, sm_err *e)
     if (sm_json_number(obj, path, "p0", 1, 0, 1e9, &t->base.p0, e) < 0 ||
         sm_json_number(obj, path, "p_idle", 1, 0, 1e9, &t->base.p_idle, e) < 0)
         return -1;
-    if (finish_params(obj, path, &t->base, &mode, e)) return -1;
+    /* A measured profile stands in for the per-cell figures. */
+    static const char *const percell[] = {"time_per_cell", "energy_per_cell",
+        "flops", "bandwidth", "flops_per_cell", "energy_per_flop",
+        "energy_per_byte", NULL};
+    int profile_only = cJSON_GetObjectItemCaseSensitive(obj, "profile") &&
+                       !has_any(obj, percell);
+    if (!profile_only && finish_params(obj, path, &t->base, &mode, e))
+        return -1;
     char p[512], q[600];
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(obj, "states");
     if (st) {
@@ -217,6 +224,9 @@ static int load_type(sm_type *t, const cJSON *obj, const char *path, sm_err *e)
     const cJSON *pr = cJSON_GetObjectItemCaseSensitive(obj, "profile");
     if (pr && load_profile(t, pr, sm_jpath_key(p, sizeof p, path, "profile"), e))
         return -1;
+    const char *est = NULL;
+    if (sm_json_string(obj, path, "estimated", 0, &est, e) < 0) return -1;
+    if (est) t->estimated = sm_xstrdup(est);
     return 0;
 }
 
@@ -529,7 +539,7 @@ static void params_to_json(const sm_params *p, const sm_params *base,
         PUT("energy_per_flop", energy_per_flop);
         PUT("energy_per_byte", energy_per_byte);
         PUT("bytes_per_cell", bytes_per_cell);
-    } else {
+    } else if (p->time_per_cell > 0) { /* 0: a profile stands in */
         PUT("time_per_cell", time_per_cell);
         PUT("energy_per_cell", energy_per_cell);
         if (p->bytes_per_cell > 0) PUT("bytes_per_cell", bytes_per_cell);
@@ -566,6 +576,7 @@ cJSON *sm_topo_to_json(const sm_topo *t)
                 cJSON_AddItemToArray(pr, cJSON_CreateDoubleArray(v, 3));
             }
         }
+        if (T->estimated) cJSON_AddStringToObject(o, "estimated", T->estimated);
     }
     cJSON *procs = cJSON_AddArrayToObject(j, "processors");
     for (int i = 0; i < t->nprocs; i++) {
@@ -644,6 +655,7 @@ void sm_topo_free(sm_topo *t)
         free(T->state_names);
         free(T->states);
         free(T->profile);
+        free(T->estimated);
     }
     free(t->types);
     for (int i = 0; i < t->nprocs; i++) free(t->procs[i].name);

@@ -160,3 +160,34 @@ dump("lu-haec.json",
                "periodic": [0, 0, 0], "stencil": "5pt", "halo": 1},
       "topology": "topologies/haec.json", "model": model,
       "mapping": list(range(64))})
+
+# Measured-style profiles (popta, SPEC 2.2): the thesis's CPU and GPU on
+# the Cuboid, as a benchmark run would record them - the GPU wastes time
+# on small sizes (launch latency, idle SMs) and was measured every 8 blocks
+# up to its memory (120 blocks); the CPU slows beyond its cache (32 blocks)
+# and was measured every 4 blocks; a deterministic +-3% jitter stands for
+# run-to-run noise, so the profiles are not monotone per block.
+import math
+def measured(tb, eb, sizes, shape):
+    pts = []
+    for i, b in enumerate(sizes):
+        f = shape(b) * (1 + 0.03 * math.sin(2.7 * i + 0.5))
+        pts.append([b, round(tb * b * f, 9), round(eb * b * f, 9)])
+    return pts
+cpu_prof = {"p0": 90, "p_idle": 10,
+            "profile": measured(218e-6, 7645e-6, range(4, 129, 4),
+                                lambda b: 1.0 if b <= 32 else 1.12)}
+gpu_prof = {"p0": 74, "p_idle": 30,
+            "profile": measured(28e-6, 1443e-6, range(8, 121, 8),
+                                lambda b: 1 + 6.0 / b)}
+dump("topologies/profiles-cpu-gpu.json", topo(
+    {"cpu": cpu_prof, "gpu": gpu_prof},
+    [{"name": "cpu0", "type": "cpu", "node": 0},
+     {"name": "cpu1", "type": "cpu", "node": 0},
+     {"name": "gpu0", "type": "gpu", "node": 0}],
+    {"kind": "single"}, {"*": link}))
+dump("profiles-cpu-gpu.json",
+     {"format": "stencilmap/scenario", "version": 1,
+      "name": "Cuboid on 2 CPUs + 1 GPU with measured profiles (popta)",
+      "grid": grid_cuboid, "topology": "topologies/profiles-cpu-gpu.json",
+      "model": model})

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/profile.h"
 #include "solver.h"
 
 typedef struct {
@@ -41,7 +42,11 @@ static int cmp_axis(const void *a, const void *b, void *ctx)
 
 static double speed(const sm_solver *s, int p)
 {
-    return 1.0 / sm_type_params(&s->topo->types[s->topo->procs[p].type])->time_per_cell;
+    /* Per average block, so profiled and per-cell types compare. */
+    double cells = 0;
+    for (int u = 0; u < s->grid->ntasks; u++) cells += (double)s->grid->task_cells[u];
+    double avg = s->grid->ntasks ? cells / s->grid->ntasks : 1;
+    return 1.0 / sm_proc_block_time(s->topo, p, avg);
 }
 
 static void bisect(const sm_solver *s, int *blocks, int nb, const int *procs, int np, int *map)

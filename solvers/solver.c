@@ -16,6 +16,7 @@ static const sm_solver_ops *const registry[] = {
     &sm_solver_rcb,
     &sm_solver_ilp,
     &sm_solver_tabu,
+    &sm_solver_popta,
     NULL,
 };
 
@@ -166,6 +167,7 @@ long long sm_solver_step(sm_solver *s, long long n)
         s->iteration++;
         k++;
     }
+    if (s->sync) s->sync(s);
     clock_gettime(CLOCK_MONOTONIC, &b);
     s->seconds += (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
     if (s->done && strcmp(s->status, "running") == 0)

@@ -33,6 +33,22 @@ typedef struct sm_opt_value {
 
 typedef struct sm_solver sm_solver;
 
+/* A partition by block counts (the data-partitioning solvers): counts per
+ * processor, makespan and dynamic energy from the profiles, and for a
+ * bi-objective search the Pareto front, fastest first. */
+typedef struct sm_part_point {
+    int *counts;
+    double time, energy;
+} sm_part_point;
+
+typedef struct sm_partition {
+    int nprocs;
+    int *counts;
+    double time, energy;
+    int has_front, nfront;
+    sm_part_point *front;
+} sm_partition;
+
 typedef struct sm_solver_ops {
     const char *name;
     const char *summary;
@@ -76,6 +92,10 @@ struct sm_solver {
     int nstats;
     sm_stat stats[16];
     double seconds;             /* time spent in step() */
+    const sm_partition *partition; /* popta: counts and front, or NULL */
+    /* Optional, set by init: bring stats and last_move up to date once
+     * per batch of steps rather than in every step. */
+    void (*sync)(sm_solver *s);
     void *priv;
 
     /* Set by the caller: long steps (the ILP) poll the interrupt flag and
@@ -126,6 +146,7 @@ sm_solver *sm_solver_run_sub(const sm_solver *s, const sm_solver_ops *ops, const
 void sm_solver_evaluate(const sm_solver *s, const int *map, sm_eval *ev);
 
 extern const sm_solver_ops sm_solver_lb, sm_solver_dm, sm_solver_mm, sm_solver_na,
-    sm_solver_proportional, sm_solver_rcb, sm_solver_ilp, sm_solver_tabu;
+    sm_solver_proportional, sm_solver_rcb, sm_solver_ilp, sm_solver_tabu,
+    sm_solver_popta;
 
 #endif

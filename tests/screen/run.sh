@@ -167,7 +167,7 @@ cap first | grep -qF "best $best_batch J" && ok "tabu best on screen = batch ($b
 
 # 9. Quit with unsaved changes asks; n stays, q y leaves with status 0.
 keys first q
-wait_for first "Unsaved changes" && ok "q asks about unsaved changes" || bad "quit prompt" "no question"
+wait_for first "Unsaved: mapping." && ok "q asks about unsaved changes, naming them" || bad "quit prompt" "no question"
 keys first n
 wait_for first "quit cancelled" && ok "any other key stays" || bad "quit cancel" "not cancelled"
 keys first q y
@@ -229,6 +229,31 @@ if "$BIN" -e "scenario load $S; session replay $WORK/rec.tcl -delay 0; map save 
 else
     bad "record/replay" "$(cat "$WORK/rec.tcl" 2>/dev/null | head)"
 fi
+
+# 16. Pareto mode: popta's front in the zoomed Solver pane (plot with the
+# deadline as a line, table of points); a click on a row applies it.
+start pf 120 40 xterm-256color samples/profiles-cpu-gpu.json
+keys pf : "model configure -deadline 0.0034" Enter
+keys pf : "solver start popta -objective pareto" Enter
+keys pf : "solver run" Enter
+wait_for pf "% solver run" || true
+keys pf : "view focus solver" Enter
+keys pf : "view zoom on" Enter
+wait_for pf "energy     counts" && ok "Pareto mode: the table of front points" || bad "pareto table" "$(cap pf | head -12)"
+cap pf >"$WORK/pf.txt"
+grep -q ' 0 3.172 ms *344.9 mJ *12,12,104' "$WORK/pf.txt" && grep -q ' 2 3.588 ms *246 mJ *0,8,120' "$WORK/pf.txt" &&
+    grep -q 'deadline' "$WORK/pf.txt" && [ "$(grep -c '|' "$WORK/pf.txt")" -ge 20 ] &&
+    ok "Pareto mode: fastest first, the deadline as a line" || bad "pareto plot" "$(head -32 "$WORK/pf.txt")"
+row=$(grep -n ' 1 3.218 ms' "$WORK/pf.txt" | cut -d: -f1)
+col=$(grep ' 1 3.218 ms' "$WORK/pf.txt" | awk '{print index($0, " 1 3.218")}')
+$T send-keys -t pf -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' $((col + 3)) "$row" $((col + 3)) "$row")"
+wait_for pf "% map counts {4 12 112}" && ok "a click on a front point applies it (map counts)" ||
+    bad "pareto click" "$(cap pf | tail -6)"
+wait_for pf "@" && ok "the applied point is marked" || bad "pareto mark" "$(cap pf | head -30)"
+keys pf : "solve popta -objective time" Enter
+wait_for pf "128 blocks" && cap pf | grep -q '2222' && ok "profile plot for a single objective" ||
+    bad "profile plot" "$(cap pf | head -30)"
+no_sanitizer_errors pf
 
 # 15. Data never becomes code: processor, theme and path names built to run
 # `touch` if pasted into Tcl. Every key of the key table, in every pane,
@@ -322,7 +347,32 @@ exited j3 >/dev/null 2>&1 || true
 left=$(ls "$ST"/stencilmap/ 2>/dev/null | wc -l)
 [ "$left" = 0 ] && ok "a clean quit leaves no journal" || bad "journal cleanup" "$(ls "$ST"/stencilmap/)"
 
-# 17. The panes follow the solver: every pane shows its current mapping
+# 17. Unsaved work part by part. map save keeps the model's change unsaved
+# (q still asks); scenario load over it asks (n keeps the work); the quit
+# prompt's w saves everything, asks before overwriting a file not loaded
+# here, and quits; the saved scenario holds every part.
+"$BIN" -e "scenario load $S; scenario save $WORK/u-loaded.json" >/dev/null
+echo '{}' >"$WORK/u-other.json"
+start uw 120 36 xterm-256color "$WORK/u-loaded.json"
+keys uw : "model configure -deadline 6e-3" Enter
+keys uw : "map set 3 gpu0" Enter
+keys uw : "map save $WORK/u-map.json" Enter
+wait_for uw "% map save" || true
+keys uw q
+wait_for uw "Unsaved: model." && ok "map save leaves the model unsaved: q still asks" || bad "dirty per part" "$(cap uw | tail -1)"
+keys uw n
+keys uw : "scenario load $S" Enter
+wait_for uw "would be lost. scenario load anyway?" && ok "scenario load over unsaved work asks" || bad "load asks" "$(cap uw | tail -1)"
+keys uw n
+wait_for uw "cancelled, the unsaved changes are kept" && ok "n keeps the unsaved work" || bad "load cancel" "$(cap uw | tail -3)"
+keys uw q w C-u "$WORK/u-other.json" Enter
+wait_for uw "was not loaded here. Overwrite it?" && ok "saving over a file not loaded here asks" || bad "overwrite ask" "$(cap uw | tail -1)"
+keys uw y
+exited uw && ok "w saves everything and quits" || bad "save and quit" "$(cap uw | tail -3)"
+got=$("$BIN" -e "scenario load $WORK/u-other.json; list [dict get [model configure] -deadline] [lindex [map list] 3]" 2>&1)
+[ "$got" = "0.006 gpu0" ] && ok "the saved scenario holds model and mapping" || bad "saved parts" "$got"
+
+# 18. The panes follow the solver: every pane shows its current mapping
 # (status line says SOLVER, the Energy total is the solver's current
 # energy as batch computes it); v switches all back to the session's.
 start fol 100 30 xterm-256color $S
@@ -345,7 +395,7 @@ e_ses=$(screen_energy fol)
 e_start=$("$BIN" -e "scenario load $S; format %.6g [dict get [model eval] energy]")
 [ "$e_ses" = "$e_start" ] && ok "v: every pane back on the session ($e_ses J)" || bad "v" "'$e_ses' vs '$e_start'"
 
-# 18. Console and keys: puts and puts stderr land in the Console (the
+# 19. Console and keys: puts and puts stderr land in the Console (the
 # screen stays whole); navigation keys are not logged; O reverses the
 # sort; an empty / clears the filter; PgUp in the Console scrolls back.
 start con 100 30 xterm-256color $S
@@ -373,7 +423,7 @@ keys con PgDn PgDn PgDn
 settle con
 cap con | grep -q "line-39" && ok "PgDn comes back to the newest line" || bad "console PgDn" "$(cap con | tail -4)"
 
-# 19. Long processor names that differ only at the end stay apart: the
+# 20. Long processor names that differ only at the end stay apart: the
 # name column widens, and what does not fit is cut in the middle.
 LN=$WORK/longnames
 mkdir -p "$LN/topologies"

@@ -81,6 +81,7 @@ static int map_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     (void)objc;
     sm_session *s = app->session;
     sm_err e;
+    if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_mapping_save(Tcl_GetString(objv[2]), s->topo, sm_session_map(s), s->grid->ntasks, &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
     sm_session_saved(s, SM_PART_MAP);
@@ -183,11 +184,45 @@ static int map_export(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     return write_text(in, file, text, len);
 }
 
+/* map counts {C1 C2 ...}: processor i gets C_i blocks as a contiguous run
+ * in block-id order, processors in list order (popta's distributions, a
+ * point of its Pareto front); one undoable edit. */
+static int map_counts(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    sm_session *s = app->session;
+    int nc;
+    Tcl_Obj **cv;
+    if (Tcl_ListObjGetElements(in, objv[2], &nc, &cv) != TCL_OK) return TCL_ERROR;
+    int P = s->topo->nprocs, n = s->grid->ntasks;
+    if (nc != P)
+        return sm_tcl_error(in, "ARGS", "map counts: expected %d counts (one per processor), got %d", P, (int)nc);
+    int *map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    long long u = 0;
+    for (int p = 0; p < P; p++) {
+        Tcl_WideInt c;
+        if (Tcl_GetWideIntFromObj(NULL, cv[p], &c) != TCL_OK || c < 0 || c > n - u) {
+            free(map);
+            return sm_tcl_error(in, "ARGS", "map counts: count %d: expected a whole number of blocks, at most "
+                                "the %lld left, got \"%s\"", p, (long long)(n - u), Tcl_GetString(cv[p]));
+        }
+        for (Tcl_WideInt k = 0; k < c; k++) map[u++] = p;
+    }
+    if (u != n) {
+        free(map);
+        return sm_tcl_error(in, "ARGS", "map counts: the counts add up to %lld, expected %d blocks", u, n);
+    }
+    int changed_n = sm_session_apply(s, map, "map counts");
+    free(map);
+    return changed(app, in, changed_n);
+}
+
 static const sm_subcmd map_subs[] = {
     {"get", map_get, 1, 1, "BLOCK"},
     {"set", map_set, 2, 2, "BLOCK PROC"},
     {"swap", map_swap, 2, 2, "BLOCK1 BLOCK2"},
     {"move", map_move, 2, -1, "PROC BLOCK ?BLOCK ...?"},
+    {"counts", map_counts, 1, 1, "{COUNT ...}"},
     {"list", map_list, 0, 0, ""},
     {"load", map_load, 1, 1, "FILE"},
     {"save", map_save, 1, 1, "FILE"},

@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../core/grid_json.h"
+#include "../../core/profile.h"
 #include "../../core/scenario.h"
 #include "cmd.h"
+#include "cmd_topo_hwloc.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
 {
@@ -69,6 +71,8 @@ static Tcl_Obj *topo_info(const sm_topo *t)
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("states", -1), states);
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("state", -1),
                        Tcl_NewStringObj(T->state >= 0 ? T->state_names[T->state] : "", -1));
+        if (T->estimated)
+            Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("estimated", -1), Tcl_NewStringObj(T->estimated, -1));
         Tcl_DictObjPut(NULL, types, Tcl_NewStringObj(T->name, -1), o);
     }
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("types", -1), types);
@@ -84,6 +88,10 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     sm_err e;
     if (sm_app_check_change(app, in, "scenario load")) return TCL_ERROR;
     if (sm_scenario_load(Tcl_GetString(objv[2]), &sc, &e)) return load_err(in, &e);
+    if (sm_app_confirm_discard(app, in, "scenario load")) {
+        sm_scenario_release(&sc);
+        return TCL_ERROR;
+    }
     sm_app_drop_solver(app);
     sm_session_replace(app->session, &sc);
     sm_clean_stale_temps(Tcl_GetString(objv[2]));
@@ -97,6 +105,7 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     (void)objc;
     sm_session *s = app->session;
     sm_err e;
+    if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_scenario_save(Tcl_GetString(objv[2]), s->grid, s->topo, &s->model,
                          sm_session_map(s), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
@@ -248,6 +257,7 @@ static int grid_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
 {
     (void)objc;
     sm_err e;
+    if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_grid_save(app->session->grid, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
     sm_session_saved(app->session, SM_PART_GRID);
@@ -288,6 +298,7 @@ static int topo_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
 {
     (void)objc;
     sm_err e;
+    if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_topo_save(app->session->topo, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
     sm_session_saved(app->session, SM_PART_TOPO);
@@ -319,6 +330,21 @@ static int topo_procs(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     return TCL_OK;
 }
 
+/* Same processors, other figures (a type's state or profile): keep the
+ * mapping, rebuild the cost model, one undoable edit named label. */
+static int replace_topo_keep_map(sm_app *app, Tcl_Interp *in, sm_topo *t, const char *label)
+{
+    sm_session *s = app->session;
+    int n = s->grid->ntasks;
+    int *map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    memcpy(map, sm_session_map(s), sizeof(int) * (size_t)n);
+    sm_app_detach_solver(app, label);
+    sm_session_set_topo(s, t);
+    sm_session_apply(s, map, label);
+    free(map);
+    return after_change(app, in);
+}
+
 /* topo state TYPE ?STATE|base?: query or select a DVFS state. */
 static int topo_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
@@ -334,18 +360,46 @@ static int topo_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
             return sm_tcl_error(in, "ARGS", "topo state: type \"%s\" has no state \"%s\"",
                                 Tcl_GetString(objv[2]), st);
         }
-        /* Same processors: keep the mapping, rebuild the cost model. */
-        int n = s->grid->ntasks;
-        int *map = sm_xmalloc(sizeof(int) * (size_t)n);
-        memcpy(map, sm_session_map(s), sizeof(int) * (size_t)n);
-        sm_app_detach_solver(app, "topo state");
-        sm_session_set_topo(s, t);
-        sm_session_apply(s, map, "topo state");
-        free(map);
-        if (after_change(app, in) != TCL_OK) return TCL_ERROR;
+        if (replace_topo_keep_map(app, in, t, "topo state") != TCL_OK) return TCL_ERROR;
     }
     const sm_type *T = &s->topo->types[ty];
     Tcl_SetObjResult(in, Tcl_NewStringObj(T->state >= 0 ? T->state_names[T->state] : "base", -1));
+    return TCL_OK;
+}
+
+/* topo profile TYPE ?FILE|none?: the type's measured profile as a list of
+ * {blocks time energy}; with FILE, import it from CSV first (none removes
+ * it). The mapping is kept; the model is rebuilt. */
+static int topo_profile(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_session *s = app->session;
+    int ty = sm_topo_find_type(s->topo, Tcl_GetString(objv[2]));
+    if (ty < 0) return sm_tcl_error(in, "ARGS", "topo profile: unknown type \"%s\"", Tcl_GetString(objv[2]));
+    if (objc == 4) {
+        const char *file = Tcl_GetString(objv[3]);
+        if (sm_app_check_change(app, in, "topo profile")) return TCL_ERROR;
+        sm_profile_pt *pts = NULL;
+        int n = 0;
+        sm_err e;
+        if (strcmp(file, "none") != 0 && sm_profile_read_csv(file, &pts, &n, &e))
+            return load_err(in, &e);
+        const sm_params *pa = sm_type_params(&s->topo->types[ty]);
+        if (n == 0 && !(pa->time_per_cell > 0))
+            return sm_tcl_error(in, "ARGS", "topo profile: type \"%s\" has no per-cell figures to fall back on",
+                                Tcl_GetString(objv[2]));
+        sm_topo *t = sm_topo_clone(s->topo);
+        sm_topo_set_profile(t, ty, pts, n);
+        free(pts);
+        if (replace_topo_keep_map(app, in, t, "topo profile") != TCL_OK) return TCL_ERROR;
+    }
+    const sm_type *T = &s->topo->types[ty];
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    for (int k = 0; k < T->nprofile; k++) {
+        Tcl_Obj *pt[3] = {Tcl_NewIntObj(T->profile[k].blocks), Tcl_NewDoubleObj(T->profile[k].time),
+                          Tcl_NewDoubleObj(T->profile[k].energy)};
+        Tcl_ListObjAppendElement(NULL, l, Tcl_NewListObj(3, pt));
+    }
+    Tcl_SetObjResult(in, l);
     return TCL_OK;
 }
 
@@ -355,6 +409,9 @@ static const sm_subcmd topo_subs[] = {
     {"info", topo_info_cmd, 0, 0, ""},
     {"procs", topo_procs, 0, 0, ""},
     {"state", topo_state, 1, 2, "TYPE ?STATE|base?"},
+    {"detect", sm_topo_detect_cmd, 0, 4, "?-per package|numa? ?-nodes N?"},
+    {"import", sm_topo_import_cmd, 3, -1, "-format hwloc ?-per package|numa? ?-nodes N? FILE ?FILE ...?"},
+    {"profile", topo_profile, 1, 2, "TYPE ?FILE|none?"},
     {NULL, NULL, 0, 0, NULL},
 };
 

@@ -25,6 +25,29 @@ static Tcl_Obj *objective_dict(const sm_eval *ev)
     return d;
 }
 
+/* counts, profile_time, profile_energy for a partition by counts. */
+static Tcl_Obj *partition_point(int P, const int *counts, double time, double energy, Tcl_Obj *d)
+{
+    Tcl_Obj *c = Tcl_NewListObj(0, NULL);
+    for (int p = 0; p < P; p++) Tcl_ListObjAppendElement(NULL, c, Tcl_NewIntObj(counts[p]));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("counts", -1), c);
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("profile_time", -1), Tcl_NewDoubleObj(time));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("profile_energy", -1), Tcl_NewDoubleObj(energy));
+    return d;
+}
+
+static void put_partition(Tcl_Obj *d, const sm_partition *pt)
+{
+    if (!pt || pt->time < 0) return;
+    partition_point(pt->nprocs, pt->counts, pt->time, pt->energy, d);
+    if (!pt->has_front) return;
+    Tcl_Obj *f = Tcl_NewListObj(0, NULL);
+    for (int i = 0; i < pt->nfront; i++)
+        Tcl_ListObjAppendElement(NULL, f, partition_point(pt->nprocs, pt->front[i].counts, pt->front[i].time,
+                                                          pt->front[i].energy, Tcl_NewDictObj()));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("front", -1), f);
+}
+
 static void put_stats(Tcl_Obj *d, const sm_solver *s)
 {
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("solver", -1), Tcl_NewStringObj(s->ops->name, -1));
@@ -34,6 +57,7 @@ static void put_stats(Tcl_Obj *d, const sm_solver *s)
     for (int i = 0; i < s->nstats; i++)
         Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(s->stats[i].key, -1),
                        Tcl_NewDoubleObj(s->stats[i].value));
+    put_partition(d, s->partition);
 }
 
 static Tcl_Obj *state_dict(const sm_solver *s)

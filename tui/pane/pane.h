@@ -142,4 +142,14 @@ const char *sm_ui_elide(const char *s, int width, char *out, size_t n);
 const char *sm_ui_joules(double j, char *buf, size_t n);
 const char *sm_ui_seconds(double s, char *buf, size_t n);
 
+/* ---- pane_front.c: the Solver pane's Pareto mode ---- */
+
+/* Plot and table of the solver's front in the rectangle, or without a
+ * front (popta's other objectives) a plot of the processors' profiles with
+ * the chosen counts; returns the rows used (0: nothing to show). */
+int sm_front_draw(sm_pane *p, int y, int x, int h, int width, const sm_app *app, const sm_solver *s);
+/* A click at (y, x) in the Solver pane on a row or a point: the command
+ * that applies its distribution. Returns 1 when filled. */
+int sm_front_click(sm_pane *p, const sm_app *app, int y, int x, sm_words *cmd);
+
 #endif

@@ -3,6 +3,7 @@
  * with a sparkline of their history, the last move and the statistics. */
 #include <stdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "pane.h"
 
@@ -76,7 +77,10 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     char line[256];
     int len = 0;
     line[0] = '\0';
-    for (int i = 0; i < s->nstats && y <= ih; i++) {
+    /* A front takes the rows below, the statistics on one line above it. */
+    int front = s->partition && s->partition->time >= 0 && ih - y >= 5;
+    int stat_end = front ? y : ih;
+    for (int i = 0; i < s->nstats && y <= stat_end; i++) {
         char item[64];
         int n = snprintf(item, sizeof item, "%s %.6g  ", s->stats[i].key, s->stats[i].value);
         if (len + n > iw) {
@@ -86,7 +90,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         }
         len += snprintf(line + len, sizeof line - (size_t)len, "%s", item);
     }
-    if (len && y <= ih) sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", line);
+    if (len && y <= stat_end) sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", line);
+    if (front && ih - y + 1 >= 4) sm_front_draw(p, y, 1, ih - y + 1, iw, app, s);
 }
 
 static int nsolvers(void)
@@ -112,6 +117,22 @@ static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_wo
 }
 
 /* No activate: Enter on a solver opens the start prompt (actions.c). */
+/* Pareto mode: a click on a front point or row applies it. */
+static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
+{
+    (void)f;
+    return sm_front_click(p, app, y, x, &cmds[0]);
+}
+
+static void release(sm_pane *p)
+{
+    free(p->priv);
+    p->priv = NULL;
+}
+
+/* The mapping and the model too: the front marks the point the mapping
+ * is, and draws the deadline. */
 const sm_pane_ops sm_pane_solver = {
-    .deps = SM_DEP_SOLVER | SM_DEP_VIEW, .draw = draw, .rows = rows, .move_cursor = move_row,
+    .deps = SM_DEP_SOLVER | SM_DEP_VIEW | SM_DEP_MAPPING | SM_DEP_SESSION, .draw = draw, .rows = rows,
+    .move_cursor = move_row, .click = click, .release = release,
 };

@@ -1,0 +1,179 @@
+/* pane_front.c - the Solver pane's Pareto mode: when the solver returns a
+ * front (popta -objective pareto), plot makespan against dynamic energy
+ * with the model's deadline as a line, and list the points beside the
+ * plot; a click on a row (or on a point) applies its distribution with
+ * `map counts`. The point the session's mapping matches is marked. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../core/profile.h"
+#include "pane.h"
+
+/* Where the last draw put the plot and the table: the Solver pane's
+ * cache (p->priv), read back by clicks. */
+typedef struct {
+    int y, x, h, pw, tx, tw, top, n;
+    double t0, t1, e0, e1;
+} front_geo;
+
+static front_geo *geo_of(sm_pane *p)
+{
+    if (!p->priv) p->priv = sm_xcalloc(1, sizeof(front_geo));
+    return p->priv;
+}
+
+static int matches(const sm_app *app, const sm_part_point *pt, int P)
+{
+    const sm_cost *c = app->session->cost;
+    for (int p = 0; p < P; p++)
+        if (c->blocks[p] != pt->counts[p]) return 0;
+    return 1;
+}
+
+/* Without a front: the processors' profiles, computation time against
+ * blocks (measured, or from the cost model), each in its processor's
+ * glyph, with the count the solver chose marked. */
+static int profile_draw(WINDOW *w, int y, int x, int h, int width, const sm_app *app, const sm_partition *pt)
+{
+    const sm_topo *t = app->session->topo;
+    const sm_grid *g = app->session->grid;
+    int n = g->ntasks, P = t->nprocs, lw = 10, pw = width - lw, ph = h - 1;
+    if (pw < 10 || n == 0) return 0;
+    double cells = 0, tmax = 0;
+    for (int u = 0; u < n; u++) cells += (double)g->task_cells[u];
+    double avg = cells / n;
+    int shown = P < 8 ? P : 8;
+    for (int p = 0; p < shown; p++) {
+        double tm, en;
+        sm_proc_work(t, p, n, llround(n * avg), &tm, &en);
+        if (tm > tmax) tmax = tm;
+    }
+    if (!(tmax > 0)) return 0;
+    char b1[32];
+    sm_ui_text(w, y, x, lw - 1, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_seconds(tmax, b1, sizeof b1));
+    sm_ui_text(w, y + ph - 1, x, lw - 1, sm_ui_attr(SM_EL_DIM), "0 s");
+    sm_ui_text(w, y + ph, x + lw, pw, sm_ui_attr(SM_EL_DIM), "0 blocks");
+    char right[32];
+    snprintf(right, sizeof right, "%d blocks", n);
+    sm_ui_text(w, y + ph, x + lw + pw - (int)strlen(right), (int)strlen(right), sm_ui_attr(SM_EL_DIM), "%s", right);
+    for (int p = 0; p < shown; p++) {
+        char gl[2] = {sm_ui_glyph(p), 0};
+        for (int c = 0; c < pw; c++) {
+            int b = (int)lround((double)c / (pw - 1) * n);
+            double tm, en;
+            int over = sm_proc_work(t, p, b, llround(b * avg), &tm, &en);
+            if (over) break; /* beyond the measured sizes */
+            int r = (int)lround((1 - tm / tmax) * (ph - 1));
+            if (r >= 0 && r < ph) sm_ui_text(w, y + r, x + lw + c, 1, sm_ui_proc_attr(p), "%s", gl);
+        }
+        int b = pt->counts[p];
+        double tm, en;
+        sm_proc_work(t, p, b, llround(b * avg), &tm, &en);
+        int c = (int)lround((double)b / n * (pw - 1)), r = (int)lround((1 - tm / tmax) * (ph - 1));
+        if (r >= 0 && r < ph) sm_ui_text(w, y + r, x + lw + c, 1, sm_ui_attr(SM_EL_HIGHLIGHT), "@");
+    }
+    return h;
+}
+
+int sm_front_draw(sm_pane *pane, int y, int x, int h, int width, const sm_app *app, const sm_solver *s)
+{
+    WINDOW *w = pane->win;
+    const sm_partition *pt = s ? s->partition : NULL;
+    front_geo *g = geo_of(pane);
+    if (!g) return 0;
+    g->n = 0;
+    if (!pt || pt->time < 0 || h < 4 || width < 30) return 0;
+    if (!pt->has_front) return profile_draw(w, y, x, h, width, app, pt);
+    if (pt->nfront == 0) return 0;
+    int n = pt->nfront, P = pt->nprocs;
+    double t0 = pt->front[0].time, t1 = pt->front[n - 1].time;
+    double e1 = pt->front[0].energy, e0 = pt->front[n - 1].energy;
+    const sm_model *m = &app->session->model;
+    if (m->has_deadline) { t0 = fmin(t0, m->deadline); t1 = fmax(t1, m->deadline); }
+    if (t1 <= t0) t1 = t0 + 1e-12;
+    if (e1 <= e0) e1 = e0 + 1e-12;
+    /* Energy labels in a left margin, time labels under the plot. */
+    int lw = 10, pw = width * 11 / 20 - lw, tw = width - lw - pw - 1;
+    if (pw < 10) return 0;
+    int px = x + lw;
+    *g = (front_geo){y, px, h, pw, px + pw + 1, tw, 0, n, t0, t1, e0, e1};
+    char b1[32], b2[32];
+    int ph = h - 1;
+    sm_ui_text(w, y, x, lw - 1, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_joules(e1, b1, sizeof b1));
+    sm_ui_text(w, y + ph - 1, x, lw - 1, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_joules(e0, b1, sizeof b1));
+    sm_ui_text(w, y + ph, px, pw, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_seconds(t0, b1, sizeof b1));
+    const char *right = sm_ui_seconds(t1, b2, sizeof b2);
+    sm_ui_text(w, y + ph, px + pw - (int)strlen(right), (int)strlen(right), sm_ui_attr(SM_EL_DIM), "%s", right);
+    if (m->has_deadline) {
+        int dx = px + (int)lround((m->deadline - t0) / (t1 - t0) * (pw - 1));
+        for (int r = 0; r < ph; r++)
+            sm_ui_text(w, y + r, dx, 1, sm_ui_attr(SM_EL_DEADLINE), "|");
+        sm_ui_text(w, y + ph, dx, 9, sm_ui_attr(SM_EL_DEADLINE), "deadline");
+    }
+    for (int i = 0; i < n; i++) {
+        int cx = px + (int)lround((pt->front[i].time - t0) / (t1 - t0) * (pw - 1));
+        int cy = y + (int)lround((e1 - pt->front[i].energy) / (e1 - e0) * (ph - 1));
+        int on = matches(app, &pt->front[i], P);
+        sm_ui_text(w, cy, cx, 1, sm_ui_attr(on ? SM_EL_HIGHLIGHT : SM_EL_GOOD), "%s", on ? "@" : "*");
+    }
+    /* Table: the applied point kept in view. */
+    int rows = h - 1, sel = -1;
+    for (int i = 0; i < n; i++)
+        if (matches(app, &pt->front[i], P)) sel = i;
+    int top = sel >= rows ? sel - rows + 1 : 0;
+    g->top = top;
+    sm_ui_text(w, y, g->tx, tw, sm_ui_attr(SM_EL_HEADER), " #  time        energy     counts");
+    for (int r = 0; r < rows && top + r < n; r++) {
+        const sm_part_point *q = &pt->front[top + r];
+        char counts[128];
+        int len = 0;
+        counts[0] = 0;
+        for (int p = 0; p < P && len < (int)sizeof counts - 12; p++)
+            len += snprintf(counts + len, sizeof counts - (size_t)len, "%s%d", p ? "," : "", q->counts[p]);
+        int meets = !m->has_deadline || q->time <= m->deadline * (1 + 1e-9);
+        sm_ui_text(w, y + 1 + r, g->tx, tw,
+                   sm_ui_attr(top + r == sel ? SM_EL_CURSOR : meets ? SM_EL_TEXT : SM_EL_DIM), "%2d %-11s %-10s %s",
+                   top + r, sm_ui_seconds(q->time, b1, sizeof b1), sm_ui_joules(q->energy, b2, sizeof b2), counts);
+    }
+    return h;
+}
+
+static void counts_cmd(const sm_partition *pt, int i, sm_words *cmd)
+{
+    char buf[4096];
+    int len = 0;
+    buf[0] = 0;
+    for (int p = 0; p < pt->nprocs && len < (int)sizeof buf - 16; p++)
+        len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%d", p ? " " : "", pt->front[i].counts[p]);
+    sm_words_lit(cmd, "map counts");
+    sm_words_add(cmd, buf); /* numbers only: one list word */
+}
+
+int sm_front_click(sm_pane *pane, const sm_app *app, int y, int x, sm_words *cmd)
+{
+    const sm_partition *pt = app->solver ? app->solver->partition : NULL;
+    const front_geo *g = pane->priv;
+    if (!g || !g->n || !pt || !pt->has_front || pt->nfront != g->n) return 0;
+    if (x >= g->tx && y > g->y && y < g->y + g->h) {
+        int i = g->top + y - g->y - 1;
+        if (i >= g->n) return 0;
+        counts_cmd(pt, i, cmd);
+        return 1;
+    }
+    if (x >= g->x && x < g->x + g->pw && y >= g->y && y < g->y + g->h - 1) {
+        /* The point nearest the click, in plot cells. */
+        int best = -1;
+        double bd = 1e300;
+        for (int i = 0; i < g->n; i++) {
+            double cx = (pt->front[i].time - g->t0) / (g->t1 - g->t0) * (g->pw - 1);
+            double cy = (g->e1 - pt->front[i].energy) / (g->e1 - g->e0) * (g->h - 2);
+            double d = hypot(cx - (x - g->x), 2 * (cy - (y - g->y)));
+            if (d < bd) { bd = d; best = i; }
+        }
+        if (best < 0 || bd > 4) return 0;
+        counts_cmd(pt, best, cmd);
+        return 1;
+    }
+    return 0;
+}
