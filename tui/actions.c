@@ -72,6 +72,7 @@ static void pane_move(sm_do *d, int delta, const char *fallback)
     if (fallback) run(d, fallback, NULL, NULL);
     d->kind = SM_DO_PANE_MOVE;
     d->delta = delta;
+    d->quiet = 1;
 }
 
 void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
@@ -81,8 +82,8 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
     char buf[256];
     int count;
     switch (a) {
-    case SM_ACT_CURSOR_LEFT: run(d, "view cursor left", NULL, NULL); break;
-    case SM_ACT_CURSOR_RIGHT: run(d, "view cursor right", NULL, NULL); break;
+    case SM_ACT_CURSOR_LEFT: run(d, "view cursor left", NULL, NULL), d->quiet = 1; break;
+    case SM_ACT_CURSOR_RIGHT: run(d, "view cursor right", NULL, NULL), d->quiet = 1; break;
     case SM_ACT_CURSOR_UP: pane_move(d, -1, "view cursor up"); break;
     case SM_ACT_CURSOR_DOWN: pane_move(d, 1, "view cursor down"); break;
     case SM_ACT_PLANE_PREV: pane_move(d, -SM_DO_PAGE, "view plane prev"); break;
@@ -135,6 +136,7 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
     case SM_ACT_STOP: run(d, "solver stop", NULL, NULL); break;
     case SM_ACT_SOURCE: run(d, "view source", v->show_solver ? "session" : "solver", NULL); break;
     case SM_ACT_SORT: run(d, "view procs -sort", sm_sort_names[(v->sort + 1) % SM_SORT_COUNT], NULL); break;
+    case SM_ACT_SORT_REVERSE: run(d, "view procs -order", v->sort_desc ? "asc" : "desc", NULL); break;
     case SM_ACT_GROUP: run(d, "view procs -group", v->group_by_net ? "node" : "net", NULL); break;
     case SM_ACT_FILTER:
         d->kind = SM_DO_PROMPT;
@@ -145,8 +147,8 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
         d->empty_ok = 1;
         d->complete = SM_COMPLETE_PROCS;
         break;
-    case SM_ACT_FOCUS_NEXT: run(d, "view focus next", NULL, NULL); break;
-    case SM_ACT_FOCUS_PREV: run(d, "view focus prev", NULL, NULL); break;
+    case SM_ACT_FOCUS_NEXT: run(d, "view focus next", NULL, NULL), d->quiet = 1; break;
+    case SM_ACT_FOCUS_PREV: run(d, "view focus prev", NULL, NULL), d->quiet = 1; break;
     case SM_ACT_ZOOM: run(d, "view zoom toggle", NULL, NULL); break;
     case SM_ACT_THEME: {
         int n;

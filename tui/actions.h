@@ -34,6 +34,7 @@ typedef struct sm_do {
     int empty_ok;         /* PROMPT: an empty answer is a value (clears) */
     sm_complete_kind complete;
     int delta;            /* PANE_MOVE: rows, +-1, +-SM_DO_PAGE or first/last */
+    int quiet;            /* navigation: recorded, but not echoed in the log */
 } sm_do;
 
 /* PANE_MOVE deltas the pane resolves against its own height and length. */

@@ -28,10 +28,11 @@
     X(RUN, "run / pause the solver")                                               \
     X(APPLY, "apply the solver's best mapping")                                    \
     X(STOP, "stop the solver, keeping its best")                                   \
-    X(SOURCE, "Grid shows the session's mapping or the solver's current one")      \
+    X(SOURCE, "all panes show the session's mapping or the solver's current one") \
     X(SORT, "cycle the Processors sort key")                                       \
+    X(SORT_REVERSE, "reverse the Processors sort order")                           \
     X(GROUP, "group processors by node or by network group")                       \
-    X(FILTER, "filter processors by name, type or node")                           \
+    X(FILTER, "filter processors by name, type or node (empty: all)")                  \
     X(FOCUS_NEXT, "focus the next pane")                                           \
     X(FOCUS_PREV, "focus the previous pane")                                       \
     X(ZOOM, "the focused pane fills the screen, or not")                           \
@@ -75,7 +76,7 @@ typedef enum {
     K("a", APPLY)                                               \
     K("X", STOP)                                                \
     K("v", SOURCE)                                              \
-    K("o", SORT)                                                \
+    K("o", SORT) K("O", SORT_REVERSE)                                                \
     K("G", GROUP)                                               \
     K("/", FILTER)                                              \
     K("Tab", FOCUS_NEXT)                                        \

@@ -170,7 +170,9 @@ int main(int argc, char **argv)
         }
     } else {
         if (argc == 2 && load_scenario(in, argv[1]) != TCL_OK) Tcl_Exit(1);
+        sm_console_capture(app);
         status = sm_tui_run(app);
+        sm_console_release(app);
     }
     fflush(stdout);
     Tcl_Exit(status);

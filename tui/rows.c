@@ -46,7 +46,7 @@ static int matches(const sm_topo *t, int p, const char *f)
            strcmp(node, f) == 0;
 }
 
-sm_proc_row *sm_proc_rows(const sm_app *app, const sm_eval *ev, int *n)
+sm_proc_row *sm_proc_rows(const sm_app *app, const sm_cost *cost, const sm_eval *ev, int *n)
 {
     const sm_session *s = app->session;
     const sm_topo *t = s->topo;
@@ -56,7 +56,7 @@ sm_proc_row *sm_proc_rows(const sm_app *app, const sm_eval *ev, int *n)
         if (!matches(t, p, app->view->filter)) continue;
         r[m].proc = p;
         r[m].group = group_of(t, p, app->view->group_by_net);
-        sm_cost_proc(s->cost, ev, p, &r[m].pe);
+        sm_cost_proc(cost, ev, p, &r[m].pe);
         m++;
     }
     sm_sort_r(r, (size_t)m, sizeof *r, row_cmp, (void *)app);
@@ -91,11 +91,11 @@ static int pair_cmp(const void *pa, const void *pb)
     return a->q - b->q;
 }
 
-sm_pair_row *sm_pair_rows(const sm_app *app, int *n)
+sm_pair_row *sm_pair_rows(const sm_app *app, const sm_cost *cost, const int *map, int *n)
 {
     const sm_session *s = app->session;
     int np;
-    sm_pairmu *pm = sm_cost_pairs(s->cost, 0, &np);
+    sm_pairmu *pm = sm_cost_pairs(cost, 0, &np);
     sm_pair_row *r = sm_xmalloc(sizeof *r * (size_t)(np + 1));
     for (int i = 0; i < np; i++) {
         r[i].p = pm[i].p < pm[i].q ? pm[i].p : pm[i].q;
@@ -108,7 +108,6 @@ sm_pair_row *sm_pair_rows(const sm_app *app, int *n)
     qsort(r, (size_t)np, sizeof *r, pq_cmp);
     /* Halo volume per pair from the cut edges. */
     const sm_grid *g = s->grid;
-    const int *map = sm_session_map(s);
     for (int e = 0; e < g->nedges; e++) {
         int p = map[g->edges[e].src], q = map[g->edges[e].dst];
         if (p == q) continue;

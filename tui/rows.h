@@ -12,8 +12,9 @@ typedef struct sm_proc_row {
     sm_proc_eval pe;
 } sm_proc_row;
 
-/* Rows for the Processors pane under ev; caller frees. */
-sm_proc_row *sm_proc_rows(const sm_app *app, const sm_eval *ev, int *n);
+/* Rows for the Processors pane: cost and ev of the mapping shown;
+ * caller frees. */
+sm_proc_row *sm_proc_rows(const sm_app *app, const sm_cost *cost, const sm_eval *ev, int *n);
 
 typedef struct sm_pair_row {
     int p, q;
@@ -22,8 +23,9 @@ typedef struct sm_pair_row {
     int inter;            /* different nodes */
 } sm_pair_row;
 
-/* Pairs by multiplicity, largest first; caller frees. */
-sm_pair_row *sm_pair_rows(const sm_app *app, int *n);
+/* Pairs of the mapping map (with its cost) by multiplicity, largest
+ * first; caller frees. */
+sm_pair_row *sm_pair_rows(const sm_app *app, const sm_cost *cost, const int *map, int *n);
 
 /* Is block b next to the highlighted pair's other processor? */
 int sm_block_in_pair(const sm_app *app, const int *map, int b);

@@ -89,6 +89,7 @@ typedef struct sm_view {
 
     sm_log_line log[SM_LOG_MAX];
     int log_head, log_n;           /* ring buffer */
+    int log_scroll;                /* Console: lines back from the newest */
 
     /* Solver objective history, for the sparkline. */
     double spark_cur[SM_SPARK_MAX], spark_best[SM_SPARK_MAX];

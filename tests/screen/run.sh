@@ -372,5 +372,70 @@ exited uw && ok "w saves everything and quits" || bad "save and quit" "$(cap uw 
 got=$("$BIN" -e "scenario load $WORK/u-other.json; list [dict get [model configure] -deadline] [lindex [map list] 3]" 2>&1)
 [ "$got" = "0.006 gpu0" ] && ok "the saved scenario holds model and mapping" || bad "saved parts" "$got"
 
+# 18. The panes follow the solver: every pane shows its current mapping
+# (status line says SOLVER, the Energy total is the solver's current
+# energy as batch computes it); v switches all back to the session's.
+start fol 100 30 xterm-256color $S
+keys fol : "solver start tabu" Enter
+wait_for fol "% solver start tabu" || true
+keys fol : "solver step 5" Enter
+wait_for fol "[SOLVER tabu it 5]" && ok "the status line says the panes show the solver's mapping" ||
+    bad "follow" "$(cap fol | head -2)"
+settle fol
+e_sol=$(screen_energy fol)
+e_cur=$("$BIN" -e "scenario load $S; solver start tabu; solver step 5; format %.6g [dict get [solver state] current energy]")
+[ -n "$e_sol" ] && [ "$e_sol" = "$e_cur" ] && ok "Energy shows the solver's current $e_sol J" ||
+    bad "follow energy" "screen '$e_sol' vs solver's current '$e_cur'"
+cap fol | grep -q "Energy  solver vs session" && cap fol | grep -q "total $e_sol J  -" &&
+    ok "Energy pane is titled for the solver and compares with the session" || bad "follow energy title" "$(cap fol | sed -n 18,22p)"
+keys fol Escape v
+wait_for fol "[session]" || true
+settle fol
+e_ses=$(screen_energy fol)
+e_start=$("$BIN" -e "scenario load $S; format %.6g [dict get [model eval] energy]")
+[ "$e_ses" = "$e_start" ] && ok "v: every pane back on the session ($e_ses J)" || bad "v" "'$e_ses' vs '$e_start'"
+
+# 19. Console and keys: puts and puts stderr land in the Console (the
+# screen stays whole); navigation keys are not logged; O reverses the
+# sort; an empty / clears the filter; PgUp in the Console scrolls back.
+start con 100 30 xterm-256color $S
+keys con : "puts hello-from-puts; puts stderr oops-on-stderr" Enter
+wait_for con "hello-from-puts" && cap con | grep -q "oops-on-stderr" && cap con | head -1 | grep -q "stencilmap" &&
+    ok "puts and puts stderr go to the Console" || bad "puts" "$(cap con | tail -8)"
+keys con l l j j
+settle con
+cap con | grep -q "% view cursor" && bad "navigation logged" "$(cap con | tail -6)" || ok "navigation keys are not logged"
+keys con Tab O
+wait_for con "% view procs -order desc" && wait_for con "sort index desc" && ok "O reverses the sort" ||
+    bad "O" "$(cap con | sed -n 2,3p)"
+keys con / g p u Enter
+wait_for con "% view procs -filter gpu" || true
+keys con / C-u Enter
+wait_for con "% view procs -filter {}" && ok "an empty / clears the filter" || bad "empty filter" "$(cap con | tail -5)"
+[ "$("$BIN" -e 'view procs -filter gpu; view procs -filter {}; dict get [view procs] filter')" = "" ] &&
+    ok "view procs -filter {} clears" || bad "filter clear" "batch"
+keys con : "for {set i 0} {\$i < 40} {incr i} {puts line-\$i}" Enter
+wait_for con "line-39" || true
+keys con Tab Tab Tab Tab
+keys con PgUp
+wait_for con "lines back" && ok "PgUp scrolls the Console back" || bad "console scroll" "$(cap con | tail -8)"
+keys con PgDn PgDn PgDn
+settle con
+cap con | grep -q "line-39" && ok "PgDn comes back to the newest line" || bad "console PgDn" "$(cap con | tail -4)"
+
+# 20. Long processor names that differ only at the end stay apart: the
+# name column widens, and what does not fit is cut in the middle.
+LN=$WORK/longnames
+mkdir -p "$LN/topologies"
+sed -e 's/"cpu0"/"rack12-chassis3-node0345-cpu0"/' -e 's/"gpu0"/"rack12-chassis3-node0345-gpu0"/' \
+    samples/topologies/cpu-gpu.json >"$LN/topologies/cpu-gpu.json"
+grep -v '"mapping"' samples/cuboid-cpu-gpu.json >"$LN/s.json"
+start ln 100 30 xterm-256color "$LN/s.json"
+settle ln
+c1=$(cap ln | grep -c "rack12[^ ]*~[^ ]*-cpu0\|rack12-chassis3-node0345-cpu0")
+c2=$(cap ln | grep -c "rack12[^ ]*~[^ ]*-gpu0\|rack12-chassis3-node0345-gpu0")
+[ "$c1" -ge 1 ] && [ "$c2" -ge 1 ] && ok "long processor names are told apart (elided in the middle)" ||
+    bad "long names" "$(cap ln | sed -n 2,6p)"
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -76,6 +76,10 @@ int sm_get_opt_index(Tcl_Interp *in, Tcl_Obj *o, const char *const *names,
 /* The app on the built-in scenario; freed with its hooks. */
 sm_app *sm_app_new(Tcl_Interp *interp, sm_err *e);
 void sm_app_free(sm_app *app);
+/* While the workbench runs: puts to stdout/stderr lands in the Console
+ * (cmd_console.c); release puts the standard channels back. */
+void sm_console_capture(sm_app *app);
+void sm_console_release(sm_app *app);
 /* Register every command (SPEC 5). */
 void sm_cmd_register_all(sm_app *app);
 void sm_register_scenario_cmds(sm_app *app);

@@ -230,6 +230,23 @@ static int view_row(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     return TCL_OK;
 }
 
+/* view scroll ?N?: how many lines back from the newest the Console
+ * shows (PgUp/PgDn/Home/End/wheel in the Console run this). */
+static int view_scroll(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_view *v = app->view;
+    if (objc == 3) {
+        int n;
+        if (Tcl_GetIntFromObj(NULL, objv[2], &n) != TCL_OK || n < 0)
+            return sm_tcl_error(in, "ARGS", "view scroll: expected lines back from the newest >= 0, got \"%s\"",
+                                Tcl_GetString(objv[2]));
+        v->log_scroll = n < v->log_n ? n : v->log_n > 0 ? v->log_n - 1 : 0;
+        sm_view_touch(v);
+    }
+    Tcl_SetObjResult(in, Tcl_NewIntObj(v->log_scroll));
+    return TCL_OK;
+}
+
 /* view procs ?-sort KEY? ?-order asc|desc? ?-filter TEXT? ?-group node|net? */
 static int view_procs(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
@@ -437,6 +454,7 @@ static const sm_subcmd view_subs[] = {
     {"focus", view_focus, 0, 1, "?next|prev|PANE?"},
     {"proc", view_proc, 0, 1, "?PROC|none?"},
     {"row", view_row, 1, 2, "comm|solver ?N?"},
+    {"scroll", view_scroll, 0, 1, "?N?"},
     {"procs", view_procs, 0, 8, "?-sort KEY? ?-order asc|desc? ?-filter TEXT? ?-group node|net?"},
     {"pair", view_pair, 0, 2, "?P Q | none?"},
     {"zoom", view_zoom, 0, 1, "?on|off|toggle?"},

@@ -44,9 +44,16 @@
 
 /* Computed once per frame and shared by every pane. */
 typedef struct sm_frame {
-    sm_eval ev;                 /* the session's evaluation */
-    const int *map;             /* what the Grid shows */
-    const unsigned char *moved; /* blocks the solver's last step moved, or NULL */
+    /* The mapping every pane shows: the session's, or the running
+     * solver's current one (`view source`, key v). Draw from these, never
+     * from app->session->cost, so all panes show the same mapping. */
+    int source;                 /* 0 session, 1 solver */
+    const int *map;
+    const sm_cost *cost;        /* its cost state (per processor, pairs) */
+    sm_eval ev;                 /* its evaluation */
+    unsigned long long map_version; /* changes whenever map changes: key caches on it */
+    sm_eval session_ev;         /* the session's, to compare against */
+    const unsigned char *moved; /* blocks the last change moved (highlighted) */
     int utf8;                   /* the terminal takes UTF-8 */
 } sm_frame;
 
@@ -128,6 +135,9 @@ void sm_ui_text(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, .
 void sm_ui_bar(WINDOW *w, int y, int x, int width, double value, double scale, sm_element el, char ch);
 void sm_ui_sparkline(WINDOW *w, int y, int x, int width, const double *v, int n, double lo,
                      double hi, sm_element el, int utf8);
+/* s in at most width columns: whole if it fits, else its head and tail
+ * around "~" (names differ at the end as often as at the start). */
+const char *sm_ui_elide(const char *s, int width, char *out, size_t n);
 /* Engineering formats: "2.659 J", "3.22 ms". */
 const char *sm_ui_joules(double j, char *buf, size_t n);
 const char *sm_ui_seconds(double s, char *buf, size_t n);

@@ -10,25 +10,28 @@
 #include "../shell.h"
 
 typedef struct comm_cache {
-    unsigned long long version;
-    const void *session;
+    unsigned long long version;   /* f->map_version it was built for */
+    long long builds;             /* schedules built, for the bench */
     sm_schedule sched;
     sm_pair_row *rows;
     int nrows;
 } comm_cache;
 
-static comm_cache *cache(sm_pane *p, const sm_app *app)
+/* The schedule and the pair rows of the shown mapping, built only when
+ * the pane is drawn (so only while it is shown) and the mapping changed
+ * since: edits elsewhere cost nothing here until the pane is looked at. */
+static comm_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
 {
     comm_cache *c = p->priv;
     if (!c) c = p->priv = sm_xcalloc(1, sizeof *c);
-    if (c->rows && c->version == app->session->version && c->session == app->session) return c;
+    if (c->rows && c->version == f->map_version) return c;
     sm_schedule_free(&c->sched);
     memset(&c->sched, 0, sizeof c->sched);
     free(c->rows);
-    sm_cost_schedule(app->session->cost, &c->sched);
-    c->rows = sm_pair_rows(app, &c->nrows);
-    c->version = app->session->version;
-    c->session = app->session;
+    sm_cost_schedule(f->cost, &c->sched);
+    c->rows = sm_pair_rows(app, f->cost, f->map, &c->nrows);
+    c->version = f->map_version;
+    c->builds++;
     return c;
 }
 
@@ -60,7 +63,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     const sm_view *v = app->view;
     const sm_topo *t = app->session->topo;
     WINDOW *w = p->win;
-    comm_cache *c = cache(p, app);
+    comm_cache *c = cache(p, app, f);
     werase(w);
     char title[128];
     snprintf(title, sizeof title, "Communication  %d pairs, %lld rounds", c->nrows, (long long)f->ev.rounds);

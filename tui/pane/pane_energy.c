@@ -13,7 +13,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     const sm_session *s = app->session;
     WINDOW *w = p->win;
     werase(w);
-    sm_ui_frame(p, app, "Energy");
+    sm_ui_frame(p, app, f->source ? "Energy  solver vs session" : "Energy");
     int iw = p->w - 2, ih = p->h - 2;
     if (iw < 20 || ih < 3) return;
     struct { const char *name; double v; sm_element el; } parts[] = {
@@ -33,15 +33,17 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         sm_ui_text(w, y, 9 + barw + 1, iw - barw - 8, sm_ui_attr(SM_EL_TEXT), "%10s",
                    sm_ui_joules(parts[i].v, b1, sizeof b1));
     }
-    /* The total, and what the last change did to it. */
-    double d = ev->energy - s->last_eval.energy;
-    int has_delta = s->pos > 0 && s->hist[s->pos - 1].label[0];
+    /* The total, and what the last change did to it; following the
+     * solver, how far its mapping is from the session's. */
+    double d = f->source ? ev->energy - f->session_ev.energy : ev->energy - s->last_eval.energy;
+    int has_delta = f->source || (s->pos > 0 && s->hist[s->pos - 1].label[0]);
+    const char *why = f->source ? "" : has_delta ? s->hist[s->pos - 1].label : "";
     sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_TEXT) | A_BOLD, "total %.6g J", ev->energy);
     if (has_delta) {
         int x = 1 + (int)strlen("total ") + snprintf(b1, sizeof b1, "%.6g J", ev->energy) + 2;
         sm_element el = d < 0 ? SM_EL_GOOD : d > 0 ? SM_EL_BAD : SM_EL_DIM;
         sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(el), "%s%s  %s", d > 0 ? "+" : "",
-                   sm_ui_joules(d, b2, sizeof b2), s->hist[s->pos - 1].label);
+                   sm_ui_joules(d, b2, sizeof b2), why);
     }
     y++;
     if (y > ih) return;

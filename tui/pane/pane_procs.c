@@ -3,6 +3,7 @@
  * deadline marked), blocks, cells, energy and idle time. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "pane.h"
 #include "../rows.h"
 #include "../shell.h"
@@ -42,19 +43,27 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 
     procs_cache *c = cache(p);
     free(c->r);
-    c->r = sm_proc_rows(app, &f->ev, &c->n);
+    c->r = sm_proc_rows(app, f->cost, &f->ev, &c->n);
     int n = c->n;
     const sm_proc_row *r = c->r;
     double T = f->ev.time;
     double scale = m->has_deadline && m->deadline > T ? m->deadline : T;
+    /* The name column is as wide as the longest name shown, up to a third
+     * of the pane; longer names give way in the middle, where machine
+     * names (rack12-node0345-gpu3) differ least. */
+    int nw = 4;
+    for (int i = 0; i < n; i++)
+        if (r[i].proc >= 0 && (int)strlen(t->procs[r[i].proc].name) > nw) nw = (int)strlen(t->procs[r[i].proc].name);
+    int nmax = iw / 3 > 8 ? iw / 3 : 8;
+    if (nw > nmax) nw = nmax;
     /* Columns that fit: glyph name [type] bar blocks [cells] energy [idle]. */
-    int wide = iw >= 74, mid = iw >= 60, typed = iw >= 44;
-    int fixed = 1 + 9 + (typed ? 6 : 0) + 6 + 10 + (mid ? 9 : 0) + (wide ? 10 : 0);
+    int wide = iw >= 66 + nw, mid = iw >= 52 + nw, typed = iw >= 36 + nw;
+    int fixed = 1 + nw + 1 + (typed ? 6 : 0) + 6 + 10 + (mid ? 9 : 0) + (wide ? 10 : 0);
     int barw = iw - fixed - 1;
     if (barw < 4) barw = 4;
     if (barw > 40) barw = 40;
     char hdr[256];
-    int x = snprintf(hdr, sizeof hdr, "  %-8.8s %s%-*s %5s", "name", typed ? "type  " : "", barw, "compute/T",
+    int x = snprintf(hdr, sizeof hdr, "  %-*s %s%-*s %5s", nw, "name", typed ? "type  " : "", barw, "compute/T",
                      "blk");
     if (mid) x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %8s", "cells");
     x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "energy");
@@ -84,9 +93,11 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         attr_t base = q == v->proc ? sm_ui_attr(SM_EL_CURSOR) : sm_ui_attr(SM_EL_TEXT);
         wattrset(w, sm_ui_proc_attr(q));
         mvwaddch(w, y, 1, (chtype)(unsigned char)sm_ui_glyph(q));
-        int bx = typed ? 18 : 12;
-        if (typed) sm_ui_text(w, y, 2, 16, base, " %-8.8s %-5.5s ", t->procs[q].name, t->types[t->procs[q].type].name);
-        else sm_ui_text(w, y, 2, 10, base, " %-8.8s ", t->procs[q].name);
+        int bx = 2 + nw + 2 + (typed ? 6 : 0);
+        char nm[128];
+        sm_ui_elide(t->procs[q].name, nw, nm, sizeof nm);
+        if (typed) sm_ui_text(w, y, 2, nw + 8, base, " %-*s %-5.5s ", nw, nm, t->types[t->procs[q].type].name);
+        else sm_ui_text(w, y, 2, nw + 2, base, " %-*s ", nw, nm);
         sm_ui_bar(w, y, bx, barw, row->pe.comp_time, scale, SM_EL_BAR_COMP, '#');
         /* T and the deadline, as marks on the bar. */
         if (scale > 0 && T < scale) {

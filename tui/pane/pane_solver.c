@@ -2,9 +2,18 @@
  * options), then watch it: status, iteration, current and best objective
  * with a sparkline of their history, the last move and the statistics. */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
+
+/* The solver's statistic named key, or NULL. */
+static const double *stat_of(const sm_solver *s, const char *key)
+{
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, key) == 0) return &s->stats[i].value;
+    return NULL;
+}
 
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
@@ -48,6 +57,21 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         sm_ui_sparkline(w, y, 1, half, v->spark_cur, v->spark_n, lo, hi, SM_EL_SPARK_CUR, f->utf8);
         sm_ui_sparkline(w, y, 2 + half, iw - half - 1, v->spark_best, v->spark_n, lo, hi, SM_EL_SPARK_BEST, f->utf8);
         y++;
+    }
+    /* A bounding solver (the ILP): incumbent, bound and gap; "optimal"
+     * only when the bound meets the incumbent. */
+    const double *inc = stat_of(s, "incumbent"), *bnd = stat_of(s, "bound");
+    if (y <= ih && inc && isfinite(*inc)) {
+        const double *gap = stat_of(s, "gap");
+        double g = gap ? *gap : bnd ? fmax(0, (*inc - *bnd) / fabs(*inc)) : NAN;
+        int optimal = bnd && *inc - *bnd <= 1e-9 * fabs(*inc);
+        sm_ui_text(w, y++, 1, iw, sm_ui_attr(optimal ? SM_EL_GOOD : SM_EL_TEXT), "incumbent %s  bound %s  %s",
+                   sm_ui_joules(*inc, b1, sizeof b1), bnd ? sm_ui_joules(*bnd, b2, sizeof b2) : "-",
+                   optimal ? "optimal" : "");
+        if (!optimal && isfinite(g)) {
+            int x = 1 + (int)strlen("incumbent   bound   ") + (int)strlen(b1) + (bnd ? (int)strlen(b2) : 1);
+            sm_ui_text(w, y - 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), "gap %.3g%%", 100 * g);
+        }
     }
     if (y <= ih && s->last_move[0]) sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_HIGHLIGHT), "%s", s->last_move);
     char line[256];

@@ -167,6 +167,26 @@ const char *sm_ui_seconds(double s, char *buf, size_t n)
     return buf;
 }
 
+const char *sm_ui_elide(const char *s, int width, char *out, size_t n)
+{
+    size_t len = strlen(s);
+    if (width < 1 || n < 2) {
+        if (n) out[0] = '\0';
+        return out;
+    }
+    size_t wd = (size_t)width < n - 1 ? (size_t)width : n - 1;
+    if (len <= wd) {
+        memcpy(out, s, len + 1);
+        return out;
+    }
+    size_t head = (wd - 1) / 2, tail = wd - 1 - head;
+    memcpy(out, s, head);
+    out[head] = '~';
+    memcpy(out + head + 1, s + len - tail, tail);
+    out[wd] = '\0';
+    return out;
+}
+
 /* ---- list panes ---- */
 
 int sm_pane_page(const sm_pane *p)

@@ -41,20 +41,27 @@ typedef struct tui {
     char message[256];
 
     /* What the panes were last drawn from: the change mask compares these. */
-    unsigned long long seen_map, seen_view, seen_log, seen_spark;
+    unsigned long long seen_map, seen_session_version, seen_view, seen_log, seen_spark;
     const void *seen_session, *seen_solver;
     long long seen_iter;
-    int seen_done, seen_nstats, seen_show;
+    int seen_done, seen_nstats;
 
-    /* Evaluation cache and the solver's last move. */
-    unsigned long long eval_version;
-    const void *eval_session;
-    sm_eval ev;
-    int *solver_prev;
-    unsigned char *moved;
-    int moved_n;
-    long long solver_iter;
-    const void *solver_seen;
+    /* The mapping the panes show (the session's, or the solver's current
+     * one mirrored in a cost of its own) and the blocks its last change
+     * moved. */
+    struct shown {
+        int source;                       /* 0 session, 1 solver */
+        unsigned long long version;       /* bumped when it changed */
+        const void *session;
+        unsigned long long session_version;
+        sm_eval ev, session_ev;
+        sm_cost *mirror;                  /* the solver's map, incremental */
+        const void *solver;
+        long long solver_iter;
+        int *prev;                        /* the map as last shown */
+        unsigned char *moved;
+        int n;
+    } shown;
     long long slice;                        /* steps per frame when running */
 } tui;
 
@@ -143,39 +150,86 @@ static void layout(tui *t)
 
 /* ---- per-frame data ---- */
 
+static void shown_reset(struct shown *sh)
+{
+    if (sh->mirror) sm_cost_free(sh->mirror);
+    free(sh->prev);
+    free(sh->moved);
+    unsigned long long v = sh->version;
+    memset(sh, 0, sizeof *sh);
+    sh->version = v + 1;
+    sh->source = -1;
+}
+
+/* Brings the shown mapping up to date: the session's evaluation when the
+ * session changed, the solver's mirror by the blocks its steps moved
+ * (sm_cost_move, so a step costs what it moved, not a rebuild), and the
+ * last-move highlight by comparing with the map as last shown. */
 static void prepare(tui *t, sm_frame *f)
 {
     sm_app *app = t->app;
     sm_session *s = app->session;
-    if (t->eval_version != s->version || t->eval_session != s) {
-        sm_cost_eval(s->cost, &t->ev);
-        t->eval_version = s->version;
-        t->eval_session = s;
-    }
-    f->ev = t->ev;
-    f->map = sm_session_map(s);
-    f->moved = NULL;
-    f->utf8 = t->utf8;
+    struct shown *sh = &t->shown;
     const sm_solver *sv = app->solver;
-    if (!(app->view->show_solver && sv && sv->current_map)) return;
     int n = s->grid->ntasks;
-    if (t->moved_n != n || t->solver_seen != sv) {
-        free(t->moved);
-        free(t->solver_prev);
-        t->moved = sm_xcalloc((size_t)n, 1);
-        t->solver_prev = sm_xmalloc(sizeof(int) * (size_t)n);
-        memcpy(t->solver_prev, sv->current_map, sizeof(int) * (size_t)n);
-        t->moved_n = n;
-        t->solver_seen = sv;
-        t->solver_iter = sv->iteration;
+    if (sh->session != s || sh->n != n) {
+        shown_reset(sh);
+        sh->session = s;
+        sh->n = n;
+        sh->prev = sm_xmalloc(sizeof(int) * (size_t)n);
+        sh->moved = sm_xcalloc((size_t)n, 1);
+        sh->session_version = s->version - 1;
     }
-    if (sv->iteration != t->solver_iter) {
-        for (int b = 0; b < n; b++) t->moved[b] = sv->current_map[b] != t->solver_prev[b];
-        memcpy(t->solver_prev, sv->current_map, sizeof(int) * (size_t)n);
-        t->solver_iter = sv->iteration;
+    int session_changed = sh->session_version != s->version;
+    if (session_changed) {
+        sm_cost_eval(s->cost, &sh->session_ev);
+        sh->session_version = s->version;
     }
-    f->map = sv->current_map;
-    f->moved = t->moved;
+    int source = app->view->show_solver && sv && sv->current_map ? 1 : 0;
+    const int *map = sm_session_map(s);
+    const sm_cost *cost = s->cost;
+    int changed = session_changed;
+    if (source) {
+        if (!sh->mirror || sh->solver != sv) {
+            if (sh->mirror) sm_cost_free(sh->mirror);
+            sh->mirror = sm_cost_new(s->grid, s->topo, &s->model, sv->current_map);
+            sh->solver = sv;
+            sh->solver_iter = -1;
+        }
+        changed = sh->solver_iter != sv->iteration;
+        if (changed) {
+            for (int b = 0; b < n; b++)
+                if (sv->current_map[b] != sh->mirror->map[b]) sm_cost_move(sh->mirror, b, sv->current_map[b]);
+            sm_cost_eval(sh->mirror, &sh->ev);
+            sh->solver_iter = sv->iteration;
+        }
+        map = sv->current_map;
+        cost = sh->mirror;
+    } else {
+        sh->ev = sh->session_ev;
+    }
+    if (source != sh->source) {
+        memset(sh->moved, 0, (size_t)n);
+        memcpy(sh->prev, map, sizeof(int) * (size_t)n);
+        sh->source = source;
+        sh->version++;
+    } else if (changed) {
+        int any = 0;
+        for (int b = 0; b < n && !any; b++) any = map[b] != sh->prev[b];
+        if (any) { /* a change that moved nothing keeps the last move lit */
+            for (int b = 0; b < n; b++) sh->moved[b] = map[b] != sh->prev[b];
+            memcpy(sh->prev, map, sizeof(int) * (size_t)n);
+        }
+        sh->version++;
+    }
+    f->ev = sh->ev;
+    f->session_ev = sh->session_ev;
+    f->map = map;
+    f->cost = cost;
+    f->map_version = sh->version;
+    f->source = source;
+    f->moved = sh->moved;
+    f->utf8 = t->utf8;
 }
 
 /* Which SM_DEP_* inputs changed since the last frame. The mapping the
@@ -191,15 +245,15 @@ static unsigned changes(tui *t)
     long long iter = sv ? sv->iteration : -1;
     int done = sv ? sv->done : 0, nstats = sv ? sv->nstats : 0;
     if (t->seen_session != s) c |= SM_DEP_SESSION | SM_DEP_MAPPING;
-    if (t->seen_map != s->version) c |= SM_DEP_MAPPING;
+    if (t->seen_map != t->shown.version || t->seen_session_version != s->version) c |= SM_DEP_MAPPING;
     if (t->seen_view != v->version) c |= SM_DEP_VIEW;
     if (t->seen_log != v->log_version) c |= SM_DEP_LOG;
     if (t->seen_solver != sv || t->seen_iter != iter || t->seen_done != done || t->seen_nstats != nstats ||
         t->seen_spark != v->spark_version)
         c |= SM_DEP_SOLVER;
-    if (t->seen_show != v->show_solver || (v->show_solver && (c & SM_DEP_SOLVER))) c |= SM_DEP_MAPPING;
     t->seen_session = s;
-    t->seen_map = s->version;
+    t->seen_map = t->shown.version;
+    t->seen_session_version = s->version;
     t->seen_view = v->version;
     t->seen_log = v->log_version;
     t->seen_solver = sv;
@@ -207,7 +261,6 @@ static unsigned changes(tui *t)
     t->seen_done = done;
     t->seen_nstats = nstats;
     t->seen_spark = v->spark_version;
-    t->seen_show = v->show_solver;
     return c;
 }
 
@@ -226,9 +279,22 @@ static void draw_status(tui *t, const sm_frame *f)
         snprintf(d, sizeof d, " %s %s", f->ev.time <= m->deadline ? "<=" : "> ", sm_ui_seconds(m->deadline, b, sizeof b));
     }
     const char *name = app->scenario_path ? app->scenario_path : "(built-in scenario)";
-    sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_STATUS), " stencilmap  %s%s  E %s  T %s%s  theme %s", name,
-               app->session->dirty ? " [modified]" : "", sm_ui_joules(f->ev.energy, e, sizeof e),
-               sm_ui_seconds(f->ev.time, ts, sizeof ts), d, app->view->theme.name);
+    /* Which mapping every pane shows: v switches. */
+    char src[96] = "session";
+    if (f->source)
+        snprintf(src, sizeof src, "SOLVER %s it %lld", app->solver->ops->name, app->solver->iteration);
+    char right[256], shown[512];
+    int rn = snprintf(right, sizeof right, "%s  [%s]  E %s  T %s%s  theme %s", app->session->dirty ? " [modified]" : "",
+                      src, sm_ui_joules(f->ev.energy, e, sizeof e), sm_ui_seconds(f->ev.time, ts, sizeof ts), d,
+                      app->view->theme.name);
+    /* A long path gives way in the middle: the figures stay readable. */
+    const char *title = " stencilmap  ";
+    int room = COLS - (int)strlen(title) - rn;
+    const char *base = strrchr(name, '/');
+    if ((int)strlen(name) > room && base) name = base + 1;
+    if ((int)strlen(name) > room) title = " ", room = COLS - 1 - rn;
+    sm_ui_elide(name, room < 12 ? 12 : room, shown, sizeof shown);
+    sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_STATUS), "%s%s%s", title, shown, right);
     wnoutrefresh(w);
 }
 
@@ -371,12 +437,12 @@ static void pane_action(tui *t, const sm_do *d)
         if (delta == SM_DO_FIRST) delta = SM_ROW_FIRST;
         else if (delta == SM_DO_LAST) delta = SM_ROW_LAST;
         else if (delta == SM_DO_PAGE || delta == -SM_DO_PAGE) delta = delta > 0 ? sm_pane_page(p) : -sm_pane_page(p);
-        if (p->ops->move_cursor(p, app, &f, delta, &cmd)) run_words(t, &cmd, SM_SHELL_ECHO);
+        if (p->ops->move_cursor(p, app, &f, delta, &cmd)) run_words(t, &cmd, d->quiet ? 0 : SM_SHELL_ECHO);
     } else if (d->kind == SM_DO_PANE_ACTIVATE && p->ops->activate) {
         if (p->ops->activate(p, app, &f, &cmd)) run_words(t, &cmd, SM_SHELL_ECHO);
         else snprintf(t->message, sizeof t->message, "nothing here to choose");
     } else if (d->run.n) {
-        run_words(t, &d->run, SM_SHELL_ECHO);
+        run_words(t, &d->run, d->quiet ? 0 : SM_SHELL_ECHO);
     }
     sm_words_free(&cmd);
 }
@@ -388,7 +454,7 @@ static void do_action(tui *t, sm_action a)
     switch (d.kind) {
     case SM_DO_PANE_MOVE:
     case SM_DO_PANE_ACTIVATE: pane_action(t, &d); break;
-    case SM_DO_RUN: run_words(t, &d.run, SM_SHELL_ECHO); break;
+    case SM_DO_RUN: run_words(t, &d.run, d.quiet ? 0 : SM_SHELL_ECHO); break;
     case SM_DO_PROMPT: start_prompt(t, &d); break;
     case SM_DO_CONFIRM_QUIT: t->confirm_quit = 1; break;
     case SM_DO_MESSAGE:
@@ -577,12 +643,22 @@ static void prompt_key(tui *t, int code, int is_key)
 static void mouse(tui *t)
 {
     MEVENT ev;
-    if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))) return;
+    if (getmouse(&ev) != OK) return;
+    /* The wheel scrolls the list pane under the pointer, 3 rows a notch. */
+    int wheel = ev.bstate & BUTTON4_PRESSED ? -3 : ev.bstate & BUTTON5_PRESSED ? 3 : 0;
+    if (!wheel && !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))) return;
     for (int i = 0; i < SM_PANE_COUNT; i++) {
         sm_pane *p = &t->panes[i];
         if (!p->win || ev.y < p->y || ev.y >= p->y + p->h || ev.x < p->x || ev.x >= p->x + p->w) continue;
         sm_words cmds[SM_CLICK_MAX];
         for (int k = 0; k < SM_CLICK_MAX; k++) sm_words_init(&cmds[k]);
+        if (wheel) {
+            sm_frame f;
+            prepare(t, &f);
+            if (p->ops->move_cursor && p->ops->move_cursor(p, t->app, &f, wheel, &cmds[0])) run_words(t, &cmds[0], 0);
+            for (int k = 0; k < SM_CLICK_MAX; k++) sm_words_free(&cmds[k]);
+            return;
+        }
         if (t->app->view->focus != i) {
             sm_words_lit(&cmds[0], "view focus");
             sm_words_add(&cmds[0], sm_pane_names[i]);
@@ -833,7 +909,7 @@ int sm_tui_run(sm_app *app)
         start_color();
         use_default_colors();
     }
-    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     mouseinterval(0);
     for (int i = 0; i < SM_PANE_COUNT; i++) {
         t.panes[i].ops = pane_table[i].ops;
@@ -871,8 +947,7 @@ int sm_tui_run(sm_app *app)
     if (t.status) delwin(t.status);
     if (t.bottom) delwin(t.bottom);
     endwin();
-    free(t.moved);
-    free(t.solver_prev);
+    shown_reset(&t.shown);
     free(t.recover);
     sm_do_free(&t.pending);
     /* A clean quit leaves nothing to recover; a signal keeps the journal. */
