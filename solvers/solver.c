@@ -16,6 +16,7 @@ static const sm_solver_ops *const registry[] = {
     &sm_solver_rcb,
     &sm_solver_ilp,
     &sm_solver_tabu,
+    &sm_solver_sfc,
     NULL,
 };
 
