@@ -1,0 +1,147 @@
+/* bokhari.c - Bokhari's pairwise exchange (SPEC 4) from the sweep curve:
+ * one step takes one block and exchanges it with the partner of best gain
+ * (zero-gain exchanges taken, so plateaus are crossed); gains are
+ * incremental, O(degree) per candidate. A pass over all blocks without a
+ * better best is a stall; after each stall -jumps random exchanges shake the
+ * mapping; -stall stalls in a row end the search. The best is kept. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/curve_map.h"
+#include "../core/fill.h"
+#include "../core/objective.h"
+#include "solver.h"
+
+typedef struct {
+    sm_objective *obj;
+    sm_objective_kind kind;
+    unsigned long long rng;
+    int *best;
+    double best_score;
+    int next;           /* block examined by the next step */
+    int stalls, improved_in_pass;
+    long long exchanges, jumps_done;
+} bokhari_state;
+
+static const sm_opt_spec bokhari_opts[] = {
+    {"objective", SM_OPT_ENUM, "cardinality", SM_OBJ_NAMES, 0, 0,
+     "what an exchange must improve (cardinality: higher is better)"},
+    {"jumps", SM_OPT_INT, "2", NULL, 0, 1e9, "random exchanges after a stalled pass"},
+    {"stall", SM_OPT_INT, "50", NULL, 1, 1e9, "stalled passes in a row that end the search"},
+    {"seed", SM_OPT_INT, "1", NULL, 0, 9.2e18, "random seed for the jumps"},
+    {NULL, 0, NULL, NULL, 0, 0, NULL},
+};
+
+static void publish(sm_solver *s, bokhari_state *st)
+{
+    sm_solver_set_stat(s, "objective_value", sm_objective_value(st->obj));
+    sm_solver_set_stat(s, "best_value", st->kind == SM_OBJ_CARDINALITY ? -st->best_score
+                                                                        : st->best_score);
+    sm_solver_set_stat(s, "exchanges", (double)st->exchanges);
+    sm_solver_set_stat(s, "jumps", (double)st->jumps_done);
+    sm_solver_set_stat(s, "stalls", st->stalls);
+    s->current_map = sm_objective_map(st->obj);
+}
+
+static int bokhari_init(sm_solver *s, sm_err *e)
+{
+    bokhari_state *st = sm_xcalloc(1, sizeof *st);
+    s->priv = st;
+    int n = s->grid->ntasks;
+    sm_objective_parse(sm_opt_str(s, "objective"), &st->kind);
+    st->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
+    int *map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (sm_curve_map(s->grid, s->topo, SM_CURVE_SWEEP, 1, SM_CURVE_SWEEP, SM_SPEEDS_EXACT,
+                     map, e)) {
+        free(map);
+        return -1;
+    }
+    st->obj = sm_objective_new(s->grid, s->topo, &s->model, st->kind, map);
+    st->best = map;
+    st->best_score = sm_objective_score(st->obj);
+    sm_solver_set_best(s, map);
+    publish(s, st);
+    if (n < 2) sm_solver_finish_with(s, map);
+    return 0;
+}
+
+static void end_pass(sm_solver *s, bokhari_state *st)
+{
+    int n = s->grid->ntasks;
+    if (st->improved_in_pass) st->stalls = 0;
+    else if (++st->stalls >= sm_opt_int(s, "stall")) {
+        snprintf(s->last_move, sizeof s->last_move, "stalled %d passes: best %g kept",
+                 st->stalls, sm_objective_value(st->obj));
+        publish(s, st);
+        sm_solver_finish_with(s, st->best);
+        return;
+    }
+    st->improved_in_pass = 0;
+    /* Jumps start from the best mapping, so a shake never loses it. */
+    for (int u = 0; u < n; u++)
+        if (sm_objective_map(st->obj)[u] != st->best[u])
+            sm_objective_move(st->obj, u, st->best[u]);
+    long long jumps = sm_opt_int(s, "jumps");
+    for (long long j = 0; j < jumps; j++) {
+        int a = (int)(sm_rand_next(&st->rng) % (unsigned)n);
+        int b = (int)(sm_rand_next(&st->rng) % (unsigned)n);
+        sm_objective_swap(st->obj, a, b);
+        st->jumps_done++;
+    }
+}
+
+static void bokhari_step(sm_solver *s)
+{
+    bokhari_state *st = s->priv;
+    int n = s->grid->ntasks;
+    int u = st->next;
+    double best = 0;
+    int partner = -1, zpartner = -1, zeros = 0;
+    const int *map = sm_objective_map(st->obj);
+    for (int v = 0; v < n; v++) {
+        if (v == u || map[v] == map[u]) continue;
+        double d = sm_objective_swap_delta(st->obj, u, v);
+        if (d < best - 1e-12) {
+            best = d;
+            partner = v;
+        } else if (partner < 0 && d > -1e-12 && d < 1e-12 &&
+                   sm_rand_next(&st->rng) % (unsigned)++zeros == 0) {
+            zpartner = v; /* uniform among the zero-gain partners */
+        }
+    }
+    if (partner < 0) partner = zpartner, best = 0;
+    if (partner >= 0) {
+        sm_objective_swap(st->obj, u, partner);
+        st->exchanges++;
+        snprintf(s->last_move, sizeof s->last_move, "exchange blocks %d and %d (%+g)", u,
+                 partner, st->kind == SM_OBJ_CARDINALITY ? -best : best);
+    } else {
+        snprintf(s->last_move, sizeof s->last_move, "block %d: no exchange", u);
+    }
+    double sc = sm_objective_score(st->obj);
+    if (sc < st->best_score - 1e-12) {
+        st->best_score = sc;
+        memcpy(st->best, sm_objective_map(st->obj), sizeof(int) * (size_t)n);
+        st->improved_in_pass = 1;
+        sm_solver_set_best(s, st->best);
+    }
+    publish(s, st);
+    if (++st->next == n) {
+        st->next = 0;
+        end_pass(s, st);
+    }
+}
+
+static void bokhari_release(sm_solver *s)
+{
+    bokhari_state *st = s->priv;
+    if (!st) return;
+    sm_objective_free(st->obj);
+    free(st->best);
+    free(st);
+}
+
+const sm_solver_ops sm_solver_bokhari = {
+    "bokhari", "Bokhari's pairwise exchange from the sweep curve, with random jumps",
+    bokhari_opts, bokhari_init, bokhari_step, bokhari_release,
+};
