@@ -18,6 +18,7 @@ static const sm_solver_ops *const registry[] = {
     &sm_solver_tabu,
     &sm_solver_sfc,
     &sm_solver_bokhari,
+    &sm_solver_random,
     NULL,
 };
 
