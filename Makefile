@@ -41,7 +41,7 @@ SAN_TUI_OBJ = $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/embedded.o
 
 APP_LIBS = $(TCL_LIB) $(CURSES_LIB)
 
-.PHONY: all run check unit-tests script-tests bench fuzz install uninstall deps clean
+.PHONY: all run check check-run unit-tests script-tests bench fuzz install uninstall deps clean
 all: stencilmap
 
 stencilmap: $(TUI_OBJ) $(B)/libsm.a
@@ -96,7 +96,13 @@ $(B)/san/fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c tui/theme.c tui/theme.h tests/
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tui/theme.c tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
 
-check: stencilmap $(B)/san/stencilmap $(UNIT_BIN) $(FUZZ_REPLAY)
+# check installs what is missing first (as run does), then builds and runs
+# every suite in a second make, so nothing is compiled before the headers
+# and libraries are there.
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: stencilmap $(B)/san/stencilmap $(UNIT_BIN) $(FUZZ_REPLAY)
 	@sh tests/run-all.sh $(B)
 
 bench: stencilmap

@@ -36,9 +36,10 @@ int sm_grid_spec_from_json(const cJSON *j, const char *path, int inline_ok,
     if (rc < 0) return -1;
     for (int a = 0; a < 3; a++)
         s->cells[a] = rc ? v[a] : (s->blocks[a] == 1 && a == 2 && (s->stencil == SM_ST_5PT || s->stencil == SM_ST_9PT) ? 1 : 64 * (int64_t)s->blocks[a]);
-    rc = sm_json_int_array(j, path, "periodic", 0, 3, 3, 0, 1, v, &len, e);
+    int per[3];
+    rc = sm_json_flag_array(j, path, "periodic", 0, 3, per, e);
     if (rc < 0) return -1;
-    for (int a = 0; a < 3; a++) s->periodic[a] = rc ? (int)v[a] : 0;
+    for (int a = 0; a < 3; a++) s->periodic[a] = rc ? per[a] : 0;
     int64_t halo = 1;
     if (sm_json_integer(j, path, "halo", 0, 1, 1 << 20, &halo, e) < 0) return -1;
     s->halo = (int)halo;

@@ -188,6 +188,69 @@ int sm_json_string(const cJSON *obj, const char *path, const char *key,
     return 1;
 }
 
+static int check_flag(const cJSON *c, const char *p, int *out, sm_err *e)
+{
+    if (cJSON_IsBool(c)) {
+        *out = cJSON_IsTrue(c) ? 1 : 0;
+        return 0;
+    }
+    if (cJSON_IsNumber(c) && (c->valuedouble == 0 || c->valuedouble == 1)) {
+        *out = (int)c->valuedouble;
+        return 0;
+    }
+    if (cJSON_IsNumber(c))
+        sm_err_set(e, "%s: expected true, false, 0 or 1, got %g", p, c->valuedouble);
+    else
+        sm_err_set(e, "%s: expected true, false, 0 or 1, got %s", p, kind_of(c));
+    return -1;
+}
+
+int sm_json_flag(const cJSON *obj, const char *path, const char *key,
+                 int required, int *out, sm_err *e)
+{
+    char p[512];
+    int rc;
+    const cJSON *c = child(obj, path, key, required, p, sizeof p, e, &rc);
+    if (rc <= 0) return rc;
+    return check_flag(c, p, out, e) ? -1 : 1;
+}
+
+int sm_json_flag_array(const cJSON *obj, const char *path, const char *key,
+                       int required, int len, int *out, sm_err *e)
+{
+    char p[512], q[560];
+    int rc;
+    const cJSON *c = child(obj, path, key, required, p, sizeof p, e, &rc);
+    if (rc <= 0) return rc;
+    if (!cJSON_IsArray(c)) {
+        sm_err_set(e, "%s: expected an array of %d flags, got %s", p, len, kind_of(c));
+        return -1;
+    }
+    int n = cJSON_GetArraySize(c);
+    if (n != len) {
+        sm_err_set(e, "%s: expected %d flags (true/false or 0/1), got %d", p, len, n);
+        return -1;
+    }
+    int i = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, c) {
+        sm_jpath_idx(q, sizeof q, p, i);
+        if (check_flag(it, q, &out[i], e)) return -1;
+        i++;
+    }
+    return 1;
+}
+
+int sm_json_whole(const cJSON *j, double lo, double hi, int64_t *out)
+{
+    if (!cJSON_IsNumber(j)) return -1;
+    double v = j->valuedouble;
+    /* Range first: converting an out-of-range double to an integer is UB. */
+    if (!isfinite(v) || v < lo || v > hi || v != floor(v)) return -1;
+    *out = (int64_t)v;
+    return 0;
+}
+
 int sm_json_int_array(const cJSON *obj, const char *path, const char *key,
                       int required, int minlen, int maxlen, int64_t lo,
                       int64_t hi, int64_t *out, int *len, sm_err *e)

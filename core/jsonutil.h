@@ -25,6 +25,15 @@ int sm_json_integer(const cJSON *obj, const char *path, const char *key,
                     sm_err *e);
 int sm_json_string(const cJSON *obj, const char *path, const char *key,
                    int required, const char **out, sm_err *e);
+/* A flag: JSON true/false or the numbers 0/1 (SPEC 6). */
+int sm_json_flag(const cJSON *obj, const char *path, const char *key,
+                 int required, int *out, sm_err *e);
+/* Fixed-length array of flags (true/false or 0/1 per entry). */
+int sm_json_flag_array(const cJSON *obj, const char *path, const char *key,
+                       int required, int len, int *out, sm_err *e);
+/* A JSON number that is a whole number in [lo, hi], checked before any
+ * float-to-int conversion (hostile values such as 1e300 stay defined). */
+int sm_json_whole(const cJSON *j, double lo, double hi, int64_t *out);
 /* Fixed-length array of integers. */
 int sm_json_int_array(const cJSON *obj, const char *path, const char *key,
                       int required, int minlen, int maxlen, int64_t lo,

@@ -34,10 +34,10 @@ int sm_mapping_from_array(const cJSON *arr, const char *path, const sm_topo *t,
             }
             map[i] = q;
         } else if (cJSON_IsNumber(it)) {
-            double v = it->valuedouble;
-            if (v != (int)v || v < 0 || v >= t->nprocs) {
+            int64_t v;
+            if (sm_json_whole(it, 0, t->nprocs - 1, &v)) {
                 sm_err_set(e, "%s: expected a processor index in [0, %d), got %g",
-                           p, t->nprocs, v);
+                           p, t->nprocs, it->valuedouble);
                 return -1;
             }
             map[i] = (int)v;

@@ -20,6 +20,13 @@ typedef struct sm_model {
     int unused_idle;    /* processors with no block count as idle */
 } sm_model;
 
+/* The ranges `model configure` and the loaders share, so that whatever is
+ * saved loads again (SPEC 6). Seconds. */
+#define SM_ROUND_TIME_MIN 1e-15
+#define SM_ROUND_TIME_MAX 1e6
+#define SM_DEADLINE_MIN 1e-15
+#define SM_DEADLINE_MAX 1e12
+
 void sm_model_default(sm_model *m);
 const char *sm_rounds_name(sm_rounds_model r);
 int sm_rounds_parse(const char *s, sm_rounds_model *out);

@@ -38,12 +38,12 @@ static int load(sm_net *n, const cJSON *j, const char *path, sm_err *e)
         for (int k = 0; k < N; k++) {
             const cJSON *v = cJSON_GetArrayItem(row, k);
             sm_jpath_idx(r, sizeof r, q, k);
-            if (!cJSON_IsNumber(v) || v->valuedouble != (int)v->valuedouble ||
-                v->valuedouble < 0 || v->valuedouble > 64) {
+            int64_t lv;
+            if (sm_json_whole(v, 0, 64, &lv)) {
                 sm_err_set(e, "%s: expected a whole level in [0, 64]", r);
                 return -1;
             }
-            n->matrix[i * N + k] = (int)v->valuedouble;
+            n->matrix[i * N + k] = (int)lv;
         }
     }
     for (int i = 0; i < N; i++)

@@ -23,23 +23,17 @@ int sm_model_from_json(const cJSON *j, const char *path, sm_model *m,
                    sm_jpath_key(p, sizeof p, path, "rounds"), s);
         return -1;
     }
-    const cJSON *ov = cJSON_GetObjectItemCaseSensitive(j, "overlap");
-    if (ov) {
-        if (cJSON_IsBool(ov)) m->overlap = cJSON_IsTrue(ov);
-        else {
-            int64_t v;
-            if (sm_json_integer(j, path, "overlap", 1, 0, 1, &v, e) < 0) return -1;
-            m->overlap = (int)v;
-        }
-    }
-    if (sm_json_number(j, path, "round_time", 0, 1e-15, 1e6, &m->round_time, e) < 0)
+    if (sm_json_flag(j, path, "overlap", 0, &m->overlap, e) < 0) return -1;
+    if (sm_json_number(j, path, "round_time", 0, SM_ROUND_TIME_MIN,
+                       SM_ROUND_TIME_MAX, &m->round_time, e) < 0)
         return -1;
     const cJSON *dl = cJSON_GetObjectItemCaseSensitive(j, "deadline");
     if (dl) {
         if (cJSON_IsNull(dl) || (cJSON_IsString(dl) && strcmp(dl->valuestring, "none") == 0))
             m->has_deadline = 0;
         else {
-            if (sm_json_number(j, path, "deadline", 1, 1e-15, 1e12, &m->deadline, e) < 0)
+            if (sm_json_number(j, path, "deadline", 1, SM_DEADLINE_MIN,
+                               SM_DEADLINE_MAX, &m->deadline, e) < 0)
                 return -1;
             m->has_deadline = 1;
         }

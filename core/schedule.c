@@ -95,16 +95,20 @@ static int64_t exact_small(const sm_pairmu *pairs, int n, const int *act,
     return total;
 }
 
-static const int64_t *sort_r;
-static const int64_t *sort_deg;
-static const sm_pairmu *sort_pairs;
-static int64_t sort_delta;
+/* What cmp_pair orders by: one greedy round's state. */
+typedef struct pair_order {
+    const int64_t *r, *deg;
+    const sm_pairmu *pairs;
+    int64_t delta;
+} pair_order;
 
 /* Pairs touching a busiest vertex first, then by how busy both ends are. */
-static int cmp_pair(const void *x, const void *y)
+static int cmp_pair(const void *x, const void *y, void *ctx)
 {
+    const pair_order *o = ctx;
+    const int64_t *sort_r = o->r, *sort_deg = o->deg, sort_delta = o->delta;
     int i = *(const int *)x, j = *(const int *)y;
-    const sm_pairmu *a = &sort_pairs[i], *b = &sort_pairs[j];
+    const sm_pairmu *a = &o->pairs[i], *b = &o->pairs[j];
     int ca = (sort_deg[a->p] == sort_delta) + (sort_deg[a->q] == sort_delta);
     int cb = (sort_deg[b->p] == sort_delta) + (sort_deg[b->q] == sort_delta);
     if (ca != cb) return cb - ca;
@@ -134,11 +138,8 @@ static int64_t greedy(const sm_pairmu *pairs, int n, int nprocs,
         int64_t delta = 0;
         for (int v = 0; v < nprocs; v++)
             if (deg[v] > delta) delta = deg[v];
-        sort_r = r;
-        sort_deg = deg;
-        sort_pairs = pairs;
-        sort_delta = delta;
-        qsort(live, (size_t)nlive, sizeof(int), cmp_pair);
+        pair_order o = {r, deg, pairs, delta};
+        sm_sort_r(live, (size_t)nlive, sizeof(int), cmp_pair, &o);
         int nc = 0;
         int64_t d = 0;
         for (int k = 0; k < nlive; k++) {

@@ -39,6 +39,18 @@ sm_session *sm_session_new(sm_grid *g, sm_topo *t, const sm_model *m,
     return s;
 }
 
+void sm_session_mark(sm_session *s, unsigned parts)
+{
+    s->dirty_parts |= parts;
+    s->dirty = s->dirty_parts != 0;
+}
+
+void sm_session_saved(sm_session *s, unsigned parts)
+{
+    s->dirty_parts &= ~parts;
+    s->dirty = s->dirty_parts != 0;
+}
+
 void sm_session_free(sm_session *s)
 {
     if (!s) return;
@@ -62,7 +74,8 @@ void sm_session_replace(sm_session *s, sm_scenario *sc)
     rebuild(s, sc->map);
     free(sc->map);
     memset(sc, 0, sizeof *sc);
-    s->dirty = 0;
+    s->structure++;
+    sm_session_saved(s, SM_PART_ALL);
 }
 
 void sm_session_set_grid(sm_session *s, sm_grid *g)
@@ -72,7 +85,8 @@ void sm_session_set_grid(sm_session *s, sm_grid *g)
     sm_grid_free(s->grid);
     s->grid = g;
     rebuild(s, NULL);
-    s->dirty = 1;
+    s->structure++;
+    sm_session_mark(s, SM_PART_GRID | SM_PART_MAP);
 }
 
 void sm_session_set_topo(sm_session *s, sm_topo *t)
@@ -82,7 +96,8 @@ void sm_session_set_topo(sm_session *s, sm_topo *t)
     sm_topo_free(s->topo);
     s->topo = t;
     rebuild(s, NULL);
-    s->dirty = 1;
+    s->structure++;
+    sm_session_mark(s, SM_PART_TOPO | SM_PART_MAP);
 }
 
 void sm_session_set_model(sm_session *s, const sm_model *m)
@@ -91,7 +106,8 @@ void sm_session_set_model(sm_session *s, const sm_model *m)
     s->model = *m;
     sm_cost_set_model(s->cost, m);
     s->version++;
-    s->dirty = 1;
+    s->structure++;
+    sm_session_mark(s, SM_PART_MODEL);
 }
 
 static void push(sm_session *s, sm_change *ch, int n, const char *label)
@@ -129,7 +145,7 @@ int sm_session_apply(sm_session *s, const int *map, const char *label)
         }
     push(s, ch, k, label);
     s->version++;
-    s->dirty = 1;
+    sm_session_mark(s, SM_PART_MAP);
     return k;
 }
 
@@ -142,7 +158,7 @@ int sm_session_move(sm_session *s, int block, int proc, const char *label)
     sm_cost_move(s->cost, block, proc);
     push(s, ch, 1, label);
     s->version++;
-    s->dirty = 1;
+    sm_session_mark(s, SM_PART_MAP);
     return 1;
 }
 
@@ -157,7 +173,7 @@ int sm_session_swap(sm_session *s, int b1, int b2, const char *label)
     sm_cost_swap(s->cost, b1, b2);
     push(s, ch, 2, label);
     s->version++;
-    s->dirty = 1;
+    sm_session_mark(s, SM_PART_MAP);
     return 2;
 }
 
@@ -169,7 +185,7 @@ int sm_session_undo(sm_session *s)
     for (int i = ed->n - 1; i >= 0; i--)
         sm_cost_move(s->cost, ed->ch[i].block, ed->ch[i].from);
     s->version++;
-    s->dirty = 1;
+    sm_session_mark(s, SM_PART_MAP);
     return 0;
 }
 
@@ -181,7 +197,7 @@ int sm_session_redo(sm_session *s)
     for (int i = 0; i < ed->n; i++)
         sm_cost_move(s->cost, ed->ch[i].block, ed->ch[i].to);
     s->version++;
-    s->dirty = 1;
+    sm_session_mark(s, SM_PART_MAP);
     return 0;
 }
 

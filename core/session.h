@@ -26,12 +26,21 @@ typedef struct sm_session {
     sm_cost *cost;          /* owns the mapping: cost->map */
     sm_edit *hist;
     int nhist, cap, pos;    /* hist[0..pos) applied, [pos..nhist) redoable */
-    int dirty;              /* changed since load or save */
+    int dirty;              /* something differs from disk (dirty_parts != 0) */
+    unsigned dirty_parts;   /* SM_PART_*: which parts differ from disk */
+    unsigned long long structure; /* bumped when grid, machine or model change */
     unsigned long long version; /* bumped on every change, for redraws */
     sm_eval last_eval;      /* evaluation before the latest change */
 } sm_session;
 
 #define SM_HISTORY_MAX 10000
+
+/* The parts of a session that are saved separately: `map save` saves only
+ * the mapping, `scenario save` all of them. */
+enum { SM_PART_GRID = 1, SM_PART_TOPO = 2, SM_PART_MODEL = 4, SM_PART_MAP = 8,
+       SM_PART_ALL = 15 };
+void sm_session_mark(sm_session *s, unsigned parts);
+void sm_session_saved(sm_session *s, unsigned parts);
 
 /* Takes ownership of grid and topo; map NULL starts from lb -order ijk. */
 sm_session *sm_session_new(sm_grid *g, sm_topo *t, const sm_model *m,

@@ -236,25 +236,25 @@ static int load_link(sm_link *l, const cJSON *obj, const char *path, sm_err *e)
 }
 
 /* Orders processor indices by name, or by node then type. */
-static const sm_proc *sort_procs;
-static int cmp_name(const void *a, const void *b)
+static int cmp_name(const void *a, const void *b, void *ctx)
 {
+    const sm_proc *sort_procs = ctx;
     int x = *(const int *)a, y = *(const int *)b;
     int c = strcmp(sort_procs[x].name, sort_procs[y].name);
     return c ? c : (x > y) - (x < y);
 }
-static int cmp_node(const void *a, const void *b)
+static int cmp_node(const void *a, const void *b, void *ctx)
 {
+    const sm_proc *sort_procs = ctx;
     const sm_proc *x = &sort_procs[*(const int *)a], *y = &sort_procs[*(const int *)b];
     if (x->node != y->node) return (x->node > y->node) - (x->node < y->node);
     return (x->type > y->type) - (x->type < y->type);
 }
 static void sort_procs_by(int *ord, int n, const sm_proc *procs,
-                          int (*cmp)(const void *, const void *))
+                          sm_cmp_fn cmp)
 {
     for (int k = 0; k < n; k++) ord[k] = k;
-    sort_procs = procs;
-    qsort(ord, (size_t)n, sizeof(int), cmp);
+    sm_sort_r(ord, (size_t)n, sizeof(int), cmp, (void *)procs);
 }
 
 static int type_pair_key(const sm_topo *t, int a, int b, char *buf, size_t n)

@@ -1,4 +1,5 @@
-/* util.c - allocation that never returns NULL, atomic file writes. */
+/* util.c - allocation that never returns NULL, errors, paths, sorting.
+ * Reading and writing files: fileio.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "util.h"
 
@@ -73,47 +74,6 @@ char *sm_xstrdup(const char *s)
     return d;
 }
 
-char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        sm_err_set(e, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = sm_xmalloc(cap + 1);
-    for (;;) {
-        if (n == cap) {
-            if (cap >= max_bytes) {
-                sm_err_set(e, "%s: file larger than %zu bytes", path,
-                           max_bytes);
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            cap *= 2;
-            buf = sm_xrealloc(buf, cap + 1);
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        sm_err_set(e, "%s: read error", path);
-        free(buf);
-        return NULL;
-    }
-    if (n > max_bytes) {
-        sm_err_set(e, "%s: file larger than %zu bytes", path, max_bytes);
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    if (len) *len = n;
-    return buf;
-}
 
 char *sm_dirname(const char *path)
 {
@@ -136,47 +96,27 @@ char *sm_path_join(const char *dir, const char *rel)
     return p;
 }
 
-int sm_write_file_atomic(const char *path, const char *data, size_t len,
-                         sm_err *e)
+
+/* Bottom-up merge sort through one scratch buffer: stable, O(n log n),
+ * and reentrant because the comparator's state travels in ctx. */
+void sm_sort_r(void *base, size_t n, size_t size, sm_cmp_fn cmp, void *ctx)
 {
-    char *dir = sm_dirname(path);
-    size_t n = strlen(path) + 32;
-    char *tmp = sm_xmalloc(n);
-    snprintf(tmp, n, "%s.tmpXXXXXX", path);
-    free(dir);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        sm_err_set(e, "%s: cannot create temporary file: %s", path,
-                   strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            sm_err_set(e, "%s: write failed: %s", path, strerror(errno));
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            return -1;
+    if (n < 2) return;
+    char *a = base, *b = sm_xmalloc(n * size), *src = a, *dst = b;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                if (cmp(src + j * size, src + i * size, ctx) < 0) memcpy(dst + k++ * size, src + j++ * size, size);
+                else memcpy(dst + k++ * size, src + i++ * size, size);
+            }
+            memcpy(dst + k * size, src + i * size, (mid - i) * size);
+            k += mid - i;
+            memcpy(dst + k * size, src + j * size, (hi - j) * size);
         }
-        off += (size_t)w;
+        char *t = src; src = dst; dst = t;
     }
-    fchmod(fd, 0644);
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        sm_err_set(e, "%s: write failed: %s", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        sm_err_set(e, "%s: cannot replace file: %s", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
+    if (src != a) memcpy(a, src, n * size);
+    free(b);
 }

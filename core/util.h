@@ -23,13 +23,22 @@ char *sm_xstrdup(const char *s);
 
 /* Whole file into memory (NUL-terminated); refuses files above max_bytes. */
 char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e);
-/* Write atomically: temporary file in the same directory, fsync, rename. */
+/* Write atomically (fileio.c): temporary file beside the target, fsync,
+ * rename; keeps the target's mode, follows symlinks, refuses read-only
+ * targets; devices (/dev/full) are written in place, errors reported. */
 int sm_write_file_atomic(const char *path, const char *data, size_t len,
                          sm_err *e);
+/* Remove temporary files a crashed save of path left behind. */
+void sm_clean_stale_temps(const char *path);
 /* Directory part of a path ("." when none), newly allocated. */
 char *sm_dirname(const char *path);
 /* Join dir and a relative path (absolute paths are returned as they are). */
 char *sm_path_join(const char *dir, const char *rel);
+
+/* Stable sort with an explicit context (no file-static comparator state, so
+ * two evaluations can sort at once); cmp as qsort's, plus ctx. */
+typedef int (*sm_cmp_fn)(const void *a, const void *b, void *ctx);
+void sm_sort_r(void *base, size_t n, size_t size, sm_cmp_fn cmp, void *ctx);
 
 #define SM_MAX_FILE_BYTES (64u * 1024u * 1024u)
 

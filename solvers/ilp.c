@@ -49,13 +49,13 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Columns are 1-based in lp_solve; we count as we create them. */
-static int ncols;
+/* Columns are 1-based in lp_solve; the model counts them (no static
+ * counter: two ILP solvers can build at once). */
 static int new_col(lprec *lp, double lo, double hi, int integer, const char *name)
 {
     (void)name;
     add_columnex(lp, 0, NULL, NULL);
-    int c = ++ncols;
+    int c = get_Ncolumns(lp);
     set_bounds(lp, c, lo, hi);
     if (integer) set_int(lp, c, TRUE);
     return c;
@@ -158,7 +158,6 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
         return -1;
     }
     st->lp = lp;
-    ncols = 0;
     set_verbose(lp, NEUTRAL);
     double big = 1e30;
     /* x columns, with identical processors fixed by first appearance. */
@@ -188,11 +187,11 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
     st->Tcol = new_col(lp, tlo, thi, 0, "T");
     st->Ccol = new_col(lp, tlo, thi, 0, "C");
     st->Rcol = new_col(lp, 0, big, 0, "R");
-    int pair_base = ncols; /* pair columns follow */
+    int pair_base = get_Ncolumns(lp); /* pair columns follow */
     int per_pair = st->uniform ? (P == 2 ? 1 : 1 + P) : P * (P - 1);
     for (int i = 0; i < st->npairs * per_pair; i++) new_col(lp, 0, 1, 0, "pair");
     /* Objective. */
-    double *obj = sm_xcalloc((size_t)ncols + 1, sizeof(double));
+    double *obj = sm_xcalloc((size_t)get_Ncolumns(lp) + 1, sizeof(double));
     double pid = 0;
     for (int p = 0; p < P; p++) pid += sm_type_params(&t->types[t->procs[p].type])->p_idle;
     for (int u = 0; u < n; u++)

@@ -19,10 +19,16 @@ static const sm_opt_spec opts[] = {
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
-static const sm_grid *sort_grid;
-static int sort_axis;
-static int cmp_axis(const void *a, const void *b)
+typedef struct axis_order {
+    const sm_grid *grid;
+    int axis;
+} axis_order;
+
+static int cmp_axis(const void *a, const void *b, void *ctx)
 {
+    const axis_order *o = ctx;
+    const sm_grid *sort_grid = o->grid;
+    int sort_axis = o->axis;
     int ca[3], cb[3];
     sm_grid_coords(sort_grid, *(const int *)a, ca);
     sm_grid_coords(sort_grid, *(const int *)b, cb);
@@ -62,9 +68,8 @@ static void bisect(const sm_solver *s, int *blocks, int nb, const int *procs, in
     int axis = 0;
     for (int a = 1; a < 3; a++)
         if (hi[a] - lo[a] > hi[axis] - lo[axis]) axis = a;
-    sort_grid = s->grid;
-    sort_axis = axis;
-    qsort(blocks, (size_t)nb, sizeof(int), cmp_axis);
+    axis_order o = {s->grid, axis};
+    sm_sort_r(blocks, (size_t)nb, sizeof(int), cmp_axis, &o);
     int k = (int)lround(nb * s1 / all);
     bisect(s, blocks, k, procs, h, map);
     bisect(s, blocks + k, nb - k, procs + h, np - h, map);

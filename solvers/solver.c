@@ -108,10 +108,15 @@ sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
     s->grid = g;
     s->topo = t;
     s->model = *m;
-    s->start_map = start_map;
+    /* A copy: the session's array may move or be freed while we run. */
+    s->start_copy = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
+    if (start_map) memcpy(s->start_copy, start_map, sizeof(int) * (size_t)g->ntasks);
+    else memset(s->start_copy, 0, sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
+    s->start_map = s->start_copy;
     for (int i = 0; ops->opts[i].name; i++)
         if (ops->opts[i].def &&
             parse_value(ops, &ops->opts[i], ops->opts[i].def, &s->opt[i], e)) {
+            free(s->start_copy);
             free(s);
             return NULL;
         }
@@ -126,15 +131,18 @@ sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
             }
             sm_err_set(e, "%s: unknown option \"%s\" (expected %s)", ops->name, k,
                        list[0] ? list : "no options");
+            free(s->start_copy);
             free(s);
             return NULL;
         }
         if (i + 1 >= argc) {
             sm_err_set(e, "%s: option %s needs a value", ops->name, k);
+            free(s->start_copy);
             free(s);
             return NULL;
         }
         if (parse_value(ops, &ops->opts[idx], argv[i + 1], &s->opt[idx], e)) {
+            free(s->start_copy);
             free(s);
             return NULL;
         }
@@ -144,6 +152,7 @@ sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
     if (ops->init(s, e)) {
         if (ops->release) ops->release(s);
         free(s->best_map);
+        free(s->start_copy);
         free(s);
         return NULL;
     }
@@ -175,11 +184,28 @@ void sm_solver_stop(sm_solver *s)
     snprintf(s->status, sizeof s->status, "stopped");
 }
 
+void sm_solver_detach(sm_solver *s, const char *reason)
+{
+    if (s->detached) return;
+    if (s->ops->release) s->ops->release(s);
+    s->priv = NULL;
+    s->detached = 1;
+    s->grid = NULL;
+    s->topo = NULL;
+    s->current_map = NULL;
+    s->has_current = 0;
+    s->done = 1;
+    s->stopped = 1;
+    snprintf(s->status, sizeof s->status, "stopped");
+    snprintf(s->reason, sizeof s->reason, "%s", reason);
+}
+
 void sm_solver_free(sm_solver *s)
 {
     if (!s) return;
-    if (s->ops->release) s->ops->release(s);
+    if (s->ops->release && !s->detached) s->ops->release(s);
     free(s->best_map);
+    free(s->start_copy);
     free(s);
 }
 

@@ -54,7 +54,10 @@ struct sm_solver {
     const sm_grid *grid;
     const sm_topo *topo;
     sm_model model;
-    const int *start_map;       /* the session's mapping when created */
+    const int *start_map;       /* a copy of the session's mapping when created */
+    int *start_copy;            /* owns start_map */
+    int detached;               /* the grid or machine it ran on is gone */
+    char reason[128];           /* why it was stopped, when not by the user */
     sm_opt_value opt[SM_MAX_OPTS];
 
     long long iteration;
@@ -94,6 +97,11 @@ sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
 /* Steps up to n units; returns units done. */
 long long sm_solver_step(sm_solver *s, long long n);
 void sm_solver_stop(sm_solver *s);
+/* The session's grid, machine or model is about to change under a started
+ * solver: stop it for good and release everything that points into the
+ * session, keeping only what its state reports (status, statistics, the
+ * objective values). reason says why ("topo state changed the machine"). */
+void sm_solver_detach(sm_solver *s, const char *reason);
 void sm_solver_free(sm_solver *s);
 
 /* Option access by name (declared in the ops table). */

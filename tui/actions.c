@@ -4,19 +4,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rows.h"
 #include "shell.h"
 
-static void run(sm_do *d, const char *fmt, const char *a, const char *b)
+/* RUN: fixed words (a literal of the program), then data words (names),
+ * each one word whatever it holds. */
+static void run(sm_do *d, const char *lit, const char *a, const char *b)
 {
     d->kind = SM_DO_RUN;
-    snprintf(d->cmd, sizeof d->cmd, fmt, a ? a : "", b ? b : "");
+    sm_words_lit(&d->run, lit);
+    if (a) sm_words_add(&d->run, a);
+    if (b) sm_words_add(&d->run, b);
 }
 
 static void message(sm_do *d, const char *text)
 {
     d->kind = SM_DO_MESSAGE;
-    snprintf(d->cmd, sizeof d->cmd, "%s", text);
+    snprintf(d->text, sizeof d->text, "%s", text);
+}
+
+void sm_do_free(sm_do *d)
+{
+    sm_words_free(&d->run);
+    sm_words_free(&d->tmpl);
 }
 
 static const char *proc_name(const sm_app *app, int p)
@@ -24,21 +33,14 @@ static const char *proc_name(const sm_app *app, int p)
     return app->session->topo->procs[p].name;
 }
 
-/* The selected blocks as command words: a short list spelled out, a long
- * one through the selection itself (which the recording also replays). */
-static void target_words(const sm_app *app, char *out, size_t n, int *count)
+/* The selected blocks (or the cursor's), one word each. */
+static int add_targets(const sm_app *app, sm_words *c)
 {
     int *b = sm_xmalloc(sizeof(int) * (size_t)(app->view->ntasks + 1));
     int k = sm_view_targets(app->view, b);
-    *count = k;
-    if (k > 32) {
-        snprintf(out, n, "{*}[view select]");
-    } else {
-        size_t len = 0;
-        out[0] = '\0';
-        for (int i = 0; i < k && len < n; i++) len += (size_t)snprintf(out + len, n - len, "%s%d", i ? " " : "", b[i]);
-    }
+    for (int i = 0; i < k; i++) sm_words_addf(c, "%d", b[i]);
     free(b);
+    return k;
 }
 
 /* "solver start NAME " for the solver picked in the Solver pane, to edit. */
@@ -47,63 +49,61 @@ static void start_prompt(const sm_app *app, sm_do *d)
     const sm_solver_ops *ops = sm_solver_list()[app->view->solver_row];
     d->kind = SM_DO_PROMPT;
     snprintf(d->label, sizeof d->label, ":");
-    snprintf(d->cmd, sizeof d->cmd, "solver start %s ", ops->name);
+    snprintf(d->text, sizeof d->text, "solver start %s ", ops->name);
     d->complete = SM_COMPLETE_TCL;
 }
 
+/* Enter: the focused pane knows what is under its cursor (the loop asks
+ * it); the Solver pane opens the start prompt; the Grid toggles. */
 static void activate(sm_app *app, sm_do *d)
 {
-    sm_view *v = app->view;
-    switch (v->focus) {
-    case SM_PANE_PROCS:
-        if (v->proc >= 0) run(d, "view select proc %s", proc_name(app, v->proc), NULL);
-        break;
-    case SM_PANE_COMM: {
-        int n;
-        sm_pair_row *r = sm_pair_rows(app, &n);
-        if (v->comm_row < n) {
-            char cmd[512];
-            snprintf(cmd, sizeof cmd, "view pair %s %s", proc_name(app, r[v->comm_row].p),
-                     proc_name(app, r[v->comm_row].q));
-            run(d, "%s", cmd, NULL);
-        } else {
-            message(d, "no communicating pair here");
-        }
-        free(r);
-        break;
+    if (app->view->focus == SM_PANE_SOLVER) {
+        start_prompt(app, d);
+        return;
     }
-    case SM_PANE_SOLVER: start_prompt(app, d); break;
-    default: run(d, "view select toggle", NULL, NULL); break;
-    }
+    run(d, "view select toggle", NULL, NULL);
+    d->kind = SM_DO_PANE_ACTIVATE;
+}
+
+/* Up/Down/PgUp/PgDn/Home/End: list panes move their cursor; the Grid runs
+ * the fallback command. */
+static void pane_move(sm_do *d, int delta, const char *fallback)
+{
+    if (fallback) run(d, fallback, NULL, NULL);
+    d->kind = SM_DO_PANE_MOVE;
+    d->delta = delta;
 }
 
 void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
 {
     sm_view *v = app->view;
     memset(d, 0, sizeof *d);
-    char words[4096], buf[256];
+    char buf[256];
     int count;
     switch (a) {
     case SM_ACT_CURSOR_LEFT: run(d, "view cursor left", NULL, NULL); break;
     case SM_ACT_CURSOR_RIGHT: run(d, "view cursor right", NULL, NULL); break;
-    case SM_ACT_CURSOR_UP: run(d, "view cursor up", NULL, NULL); break;
-    case SM_ACT_CURSOR_DOWN: run(d, "view cursor down", NULL, NULL); break;
-    case SM_ACT_PLANE_PREV: run(d, "view plane prev", NULL, NULL); break;
-    case SM_ACT_PLANE_NEXT: run(d, "view plane next", NULL, NULL); break;
+    case SM_ACT_CURSOR_UP: pane_move(d, -1, "view cursor up"); break;
+    case SM_ACT_CURSOR_DOWN: pane_move(d, 1, "view cursor down"); break;
+    case SM_ACT_PLANE_PREV: pane_move(d, -SM_DO_PAGE, "view plane prev"); break;
+    case SM_ACT_PLANE_NEXT: pane_move(d, SM_DO_PAGE, "view plane next"); break;
+    case SM_ACT_ROW_FIRST: pane_move(d, SM_DO_FIRST, NULL); break;
+    case SM_ACT_ROW_LAST: pane_move(d, SM_DO_LAST, NULL); break;
     case SM_ACT_ACTIVATE: activate(app, d); break;
     case SM_ACT_SELECT: run(d, "view select toggle", NULL, NULL); break;
     case SM_ACT_SELECT_PROC: {
         int p = v->proc >= 0 ? v->proc : sm_session_map(app->session)[sm_view_cursor_block(v)];
-        run(d, "view select proc %s", proc_name(app, p), NULL);
+        run(d, "view select proc", proc_name(app, p), NULL);
         break;
     }
     case SM_ACT_SELECT_CLEAR: run(d, "view select clear", NULL, NULL); break;
     case SM_ACT_MOVE:
-        target_words(app, words, sizeof words, &count);
         d->kind = SM_DO_PROMPT;
+        sm_words_lit(&d->tmpl, "map move PROC");
+        d->hole = 2;
+        count = add_targets(app, &d->tmpl);
         snprintf(d->label, sizeof d->label, "move %d block%s to processor: ", count, count == 1 ? "" : "s");
-        snprintf(d->cmd, sizeof d->cmd, "%s", v->proc >= 0 ? proc_name(app, v->proc) : "");
-        snprintf(d->tmpl, sizeof d->tmpl, "map move %%s %s", words);
+        snprintf(d->text, sizeof d->text, "%s", v->proc >= 0 ? proc_name(app, v->proc) : "");
         d->complete = SM_COMPLETE_PROCS;
         break;
     case SM_ACT_SWAP: {
@@ -117,9 +117,9 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
             message(d, "swap: select one block (x), put the cursor on another, press s; or select two");
             break;
         }
-        char cmd[64];
-        snprintf(cmd, sizeof cmd, "map swap %d %d", other, second);
-        run(d, "%s", cmd, NULL);
+        run(d, "map swap", NULL, NULL);
+        sm_words_addf(&d->run, "%d", other);
+        sm_words_addf(&d->run, "%d", second);
         break;
     }
     case SM_ACT_UNDO: run(d, "map undo", NULL, NULL); break;
@@ -128,19 +128,21 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
     case SM_ACT_STEP: run(d, "solver step", NULL, NULL); break;
     case SM_ACT_STEPN:
         snprintf(buf, sizeof buf, "%lld", v->stepn);
-        run(d, "solver step %s", buf, NULL);
+        run(d, "solver step", buf, NULL);
         break;
     case SM_ACT_RUN: run(d, "view run toggle", NULL, NULL); break;
     case SM_ACT_APPLY: run(d, "solver apply", NULL, NULL); break;
     case SM_ACT_STOP: run(d, "solver stop", NULL, NULL); break;
-    case SM_ACT_SOURCE: run(d, "view source %s", v->show_solver ? "session" : "solver", NULL); break;
-    case SM_ACT_SORT: run(d, "view procs -sort %s", sm_sort_names[(v->sort + 1) % SM_SORT_COUNT], NULL); break;
-    case SM_ACT_GROUP: run(d, "view procs -group %s", v->group_by_net ? "node" : "net", NULL); break;
+    case SM_ACT_SOURCE: run(d, "view source", v->show_solver ? "session" : "solver", NULL); break;
+    case SM_ACT_SORT: run(d, "view procs -sort", sm_sort_names[(v->sort + 1) % SM_SORT_COUNT], NULL); break;
+    case SM_ACT_GROUP: run(d, "view procs -group", v->group_by_net ? "node" : "net", NULL); break;
     case SM_ACT_FILTER:
         d->kind = SM_DO_PROMPT;
         snprintf(d->label, sizeof d->label, "filter processors (name, type or nN): ");
-        snprintf(d->cmd, sizeof d->cmd, "%s", v->filter);
-        snprintf(d->tmpl, sizeof d->tmpl, "view procs -filter %%s");
+        snprintf(d->text, sizeof d->text, "%s", v->filter);
+        sm_words_lit(&d->tmpl, "view procs -filter PATTERN");
+        d->hole = 3;
+        d->empty_ok = 1;
         d->complete = SM_COMPLETE_PROCS;
         break;
     case SM_ACT_FOCUS_NEXT: run(d, "view focus next", NULL, NULL); break;
@@ -152,17 +154,17 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
         int next = 0;
         for (int i = 0; i < n; i++)
             if (strcmp(names[i], v->theme.name) == 0) next = (i + 1) % n;
-        snprintf(buf, sizeof buf, "%s", names[next]);
+        run(d, "theme load", names[next], NULL);
         for (int i = 0; i < n; i++) free(names[i]);
         free(names);
-        run(d, "theme load %s", buf, NULL);
         break;
     }
     case SM_ACT_SAVE:
         d->kind = SM_DO_PROMPT;
         snprintf(d->label, sizeof d->label, "save scenario (grid, machine, model, mapping) as: ");
-        snprintf(d->cmd, sizeof d->cmd, "%s", app->scenario_path ? app->scenario_path : "scenario.json");
-        snprintf(d->tmpl, sizeof d->tmpl, "scenario save %%s");
+        snprintf(d->text, sizeof d->text, "%s", app->scenario_path ? app->scenario_path : "scenario.json");
+        sm_words_lit(&d->tmpl, "scenario save FILE");
+        d->hole = 2;
         d->complete = SM_COMPLETE_FILES;
         break;
     case SM_ACT_CONSOLE:
@@ -180,19 +182,19 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
     }
 }
 
-void sm_action_finish(const sm_do *d, const char *input, char *cmd, size_t n)
+int sm_action_finish(const sm_do *d, const char *input, sm_words *out)
 {
-    if (!d->tmpl[0]) {
-        snprintf(cmd, n, "%s", input);
-        return;
-    }
+    if (d->tmpl.n == 0) return input[0] ? 0 : -1;
     /* A value, not a command line: surrounding blanks are not part of it. */
-    char word[1024], q[1100];
     while (*input == ' ') input++;
-    snprintf(word, sizeof word, "%s", input);
-    for (size_t l = strlen(word); l && word[l - 1] == ' '; l--) word[l - 1] = '\0';
-    sm_shell_quote(word, q, sizeof q);
-    /* tmpl holds exactly one %s, put there by sm_action_plan. */
-    const char *at = strstr(d->tmpl, "%s");
-    snprintf(cmd, n, "%.*s%s%s", (int)(at - d->tmpl), d->tmpl, q, at + 2);
+    size_t l = strlen(input);
+    while (l && input[l - 1] == ' ') l--;
+    if (l == 0 && !d->empty_ok) return -1;
+    char *word = sm_xmalloc(l + 1);
+    memcpy(word, input, l);
+    word[l] = '\0';
+    sm_words_clear(out);
+    for (int i = 0; i < d->tmpl.n; i++) sm_words_add(out, i == d->hole ? word : d->tmpl.w[i]);
+    free(word);
+    return 1;
 }

@@ -12,8 +12,19 @@
 struct Tcl_Interp;
 struct Tcl_Obj;
 
+struct sm_app;
+
+/* What the command layer may ask of the screen (the TUI implements it). */
+typedef struct sm_screen_ops {
+    /* Redraw while long work runs; reads Esc/C-c/q into app->interrupt. */
+    void (*progress)(struct sm_app *app);
+    /* The screen as text (caller frees). */
+    char *(*dump)(struct sm_app *app);
+} sm_screen_ops;
+
 typedef struct sm_app {
     struct Tcl_Interp *interp;
+    struct Tcl_Interp *safe; /* -safe scripts run here (a child of interp) */
     sm_session *session;
     sm_solver *solver;
     struct Tcl_Obj *hook_step, *hook_solved, *hook_changed;
@@ -21,12 +32,15 @@ typedef struct sm_app {
     char *record_path;
     int replaying;
     int depth;              /* nesting of our commands, for recording */
+    int solver_depth;       /* >0 while solver steps run (hooks run inside) */
     volatile int interrupt; /* set by SIGINT or the TUI to stop a run */
-    /* The TUI installs this to redraw while long work runs. */
-    void (*progress)(struct sm_app *app);
-    void *tui;
+    /* The one door from the command layer to the screen: set while the
+     * workbench runs (tui_loop.c), NULL in batch mode. */
+    const struct sm_screen_ops *screen;
+    void *screen_ctx;
     sm_view *view;          /* cursor, selection, log: kept in batch too */
     char *scenario_path;    /* last scenario loaded or saved, or NULL */
+    struct sm_journal *journal; /* the workbench's journal (core/journal.h) */
 } sm_app;
 
 /* Fit the view to the session's grid and machine after they changed. */
@@ -35,10 +49,10 @@ void sm_app_sync_view(sm_app *app);
 /* The default scenario compiled into the binary (samples/default.json). */
 extern const char sm_default_scenario[];
 
-sm_app *sm_app_new(struct Tcl_Interp *interp, sm_err *e);
-void sm_app_free(sm_app *app);
 
-/* Register every command (SPEC 5). */
-void sm_cmd_register_all(sm_app *app);
+/* The progress hook and the screen dump go through the screen's ops;
+ * without a screen (batch mode) both are no-ops. */
+void sm_app_progress(sm_app *app);
+char *sm_app_screen_dump(sm_app *app);
 
 #endif

@@ -10,8 +10,10 @@
     X(CURSOR_RIGHT, "cursor right (Grid)")                                         \
     X(CURSOR_UP, "cursor up; previous row in lists")                               \
     X(CURSOR_DOWN, "cursor down; next row in lists")                               \
-    X(PLANE_PREV, "previous k-plane of a 3-D grid")                                \
-    X(PLANE_NEXT, "next k-plane of a 3-D grid")                                    \
+    X(PLANE_PREV, "previous k-plane of a 3-D grid; a page up in lists")           \
+    X(PLANE_NEXT, "next k-plane of a 3-D grid; a page down in lists")             \
+    X(ROW_FIRST, "first row of a list")                                            \
+    X(ROW_LAST, "last row of a list")                                              \
     X(ACTIVATE, "select the block / choose the processor / highlight the pair / start the solver") \
     X(SELECT, "add or remove the cursor block from the selection")                 \
     X(SELECT_PROC, "select every block of the chosen processor")                   \
@@ -57,6 +59,7 @@ typedef enum {
     K("Down", CURSOR_DOWN) K("j", CURSOR_DOWN)                  \
     K("PgUp", PLANE_PREV) K("<", PLANE_PREV)                    \
     K("PgDn", PLANE_NEXT) K(">", PLANE_NEXT)                    \
+    K("Home", ROW_FIRST) K("End", ROW_LAST)                     \
     K("Enter", ACTIVATE)                                        \
     K("x", SELECT)                                              \
     K("g", SELECT_PROC)                                         \

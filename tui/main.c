@@ -5,6 +5,7 @@
 #include <string.h>
 #include <tcl.h>
 #include "../core/scenario.h"
+#include "../core/util.h"
 #include "app.h"
 #include "cmd/cmd.h"
 #include "tui.h"
@@ -17,10 +18,13 @@ extern const char sm_tcl_library[];
 
 static void usage(FILE *f)
 {
-    fputs("usage: stencilmap [SCENARIO]          open the workbench\n"
-          "       stencilmap -b FILE [ARG ...]   run a Tcl script, no terminal\n"
-          "       stencilmap -e SCRIPT           evaluate and print the result\n"
+    fputs("usage: stencilmap [SCENARIO]                 open the workbench\n"
+          "       stencilmap [-safe] -b FILE [ARG ...]   run a Tcl script, no terminal\n"
+          "       stencilmap [-safe] -e SCRIPT [SCENARIO]\n"
+          "                                             evaluate (on SCENARIO) and print the result\n"
           "       stencilmap --help | --version\n"
+          "-safe runs the script in a safe interpreter: no exec, open, file, socket,\n"
+          "cd, load or source; the stencilmap commands keep working.\n"
           "See stencilmap(1) and stencilmap-script(7).\n",
           f);
 }
@@ -57,6 +61,37 @@ static int report_error(Tcl_Interp *in)
     return 1;
 }
 
+/* Load a scenario named on the command line: the path is one word of a
+ * list, never pasted into a script. */
+static int load_scenario(Tcl_Interp *in, const char *path)
+{
+    Tcl_Obj *w[3] = {Tcl_NewStringObj("scenario", -1), Tcl_NewStringObj("load", -1),
+                     Tcl_NewStringObj(path, -1)};
+    Tcl_Obj *cmd = Tcl_NewListObj(3, w);
+    Tcl_IncrRefCount(cmd);
+    int rc = Tcl_EvalObjEx(in, cmd, TCL_EVAL_GLOBAL);
+    Tcl_DecrRefCount(cmd);
+    if (rc != TCL_OK) fprintf(stderr, "stencilmap: %s\n", Tcl_GetStringResult(in));
+    return rc;
+}
+
+/* A script file for -safe -b: read by us, evaluated there (the safe
+ * interpreter cannot open files itself). */
+static int eval_file_in(Tcl_Interp *in, const char *path)
+{
+    sm_err e;
+    size_t len;
+    char *text = sm_read_file(path, SM_MAX_FILE_BYTES, &len, &e);
+    if (!text) {
+        Tcl_SetObjResult(in, Tcl_NewStringObj(e.msg, -1));
+        Tcl_SetVar2(in, "errorInfo", NULL, e.msg, TCL_GLOBAL_ONLY);
+        return TCL_ERROR;
+    }
+    int rc = Tcl_EvalEx(in, text, (int)len, TCL_EVAL_GLOBAL);
+    free(text);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
@@ -67,13 +102,21 @@ int main(int argc, char **argv)
         printf("stencilmap %s\n", SM_VERSION);
         return 0;
     }
-    int batch = argc > 1 && strcmp(argv[1], "-b") == 0;
-    int oneshot = argc > 1 && strcmp(argv[1], "-e") == 0;
-    if ((batch || oneshot) && argc < 3) {
+    int a = 1;
+    int safe = a < argc && strcmp(argv[a], "-safe") == 0;
+    if (safe) a++;
+    int batch = a < argc && strcmp(argv[a], "-b") == 0;
+    int oneshot = a < argc && strcmp(argv[a], "-e") == 0;
+    if ((batch || oneshot) && argc < a + 2) {
         usage(stderr);
         return 2;
     }
-    if (!batch && !oneshot && argc > 2) {
+    if (safe && !batch && !oneshot) {
+        fputs("stencilmap: -safe goes before -b or -e\n", stderr);
+        usage(stderr);
+        return 2;
+    }
+    if ((!batch && !oneshot && argc > 2) || (oneshot && argc > a + 3)) {
         usage(stderr);
         return 2;
     }
@@ -90,8 +133,6 @@ int main(int argc, char **argv)
          * every stencilmap command still works. */
         Tcl_ResetResult(in);
     }
-    if (batch) set_argv(in, argv[2], argc - 3, argv + 3);
-    else set_argv(in, argv[0], 0, NULL);
 
     sm_err e;
     sm_app *app = sm_app_new(in, &e);
@@ -107,27 +148,28 @@ int main(int argc, char **argv)
         report_error(in);
         Tcl_Exit(1);
     }
+    /* The script's interpreter: this one, or the safe child. */
+    Tcl_Interp *run = in;
+    if (safe && !(run = sm_safe_interp(app))) {
+        report_error(in);
+        Tcl_Exit(1);
+    }
+    if (batch) set_argv(run, argv[a + 1], argc - a - 2, argv + a + 2);
+    else set_argv(run, argv[0], 0, NULL);
 
     int status = 0;
     if (batch) {
-        if (Tcl_EvalFile(in, argv[2]) != TCL_OK) status = report_error(in);
+        int rc = safe ? eval_file_in(run, argv[a + 1]) : Tcl_EvalFile(run, argv[a + 1]);
+        if (rc != TCL_OK) status = report_error(run);
     } else if (oneshot) {
-        if (Tcl_Eval(in, argv[2]) != TCL_OK) status = report_error(in);
+        if (argc == a + 3 && load_scenario(in, argv[a + 2]) != TCL_OK) Tcl_Exit(1);
+        if (Tcl_EvalEx(run, argv[a + 1], -1, TCL_EVAL_GLOBAL) != TCL_OK) status = report_error(run);
         else {
-            const char *r = Tcl_GetStringResult(in);
+            const char *r = Tcl_GetStringResult(run);
             if (*r) printf("%s\n", r);
         }
     } else {
-        if (argc == 2) {
-            Tcl_Obj *cmd = Tcl_ObjPrintf("scenario load {%s}", argv[1]);
-            Tcl_IncrRefCount(cmd);
-            int rc = Tcl_EvalObjEx(in, cmd, TCL_EVAL_GLOBAL);
-            Tcl_DecrRefCount(cmd);
-            if (rc != TCL_OK) {
-                fprintf(stderr, "stencilmap: %s\n", Tcl_GetStringResult(in));
-                Tcl_Exit(1);
-            }
-        }
+        if (argc == 2 && load_scenario(in, argv[1]) != TCL_OK) Tcl_Exit(1);
         status = sm_tui_run(app);
     }
     fflush(stdout);

@@ -11,9 +11,7 @@ static int group_of(const sm_topo *t, int p, int by_net)
     return by_net ? sm_net_group(t->net, node) : node;
 }
 
-static const sm_app *sort_app;
-
-static int key_cmp(const sm_proc_row *a, const sm_proc_row *b)
+static int key_cmp(const sm_app *sort_app, const sm_proc_row *a, const sm_proc_row *b)
 {
     const sm_view *v = sort_app->view;
     const sm_topo *t = sort_app->session->topo;
@@ -29,11 +27,12 @@ static int key_cmp(const sm_proc_row *a, const sm_proc_row *b)
     return (x > y) - (x < y);
 }
 
-static int row_cmp(const void *pa, const void *pb)
+static int row_cmp(const void *pa, const void *pb, void *ctx)
 {
+    const sm_app *sort_app = ctx;
     const sm_proc_row *a = pa, *b = pb;
     if (a->group != b->group) return (a->group > b->group) - (a->group < b->group);
-    int c = key_cmp(a, b);
+    int c = key_cmp(sort_app, a, b);
     if (sort_app->view->sort_desc) c = -c;
     return c ? c : a->proc - b->proc;
 }
@@ -60,8 +59,7 @@ sm_proc_row *sm_proc_rows(const sm_app *app, const sm_eval *ev, int *n)
         sm_cost_proc(s->cost, ev, p, &r[m].pe);
         m++;
     }
-    sort_app = app;
-    qsort(r, (size_t)m, sizeof *r, row_cmp);
+    sm_sort_r(r, (size_t)m, sizeof *r, row_cmp, (void *)app);
     /* Headings before each group. */
     sm_proc_row *out = r + m;
     int k = 0;

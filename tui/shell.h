@@ -5,6 +5,7 @@
 #define SM_SHELL_H
 
 #include "app.h"
+#include "words.h"
 
 enum {
     SM_SHELL_ECHO = 1,     /* log the command before running it */
@@ -15,6 +16,10 @@ enum {
 /* Runs script in the global scope; errors are always logged. Returns 0,
  * or -1 on error. */
 int sm_shell_eval(sm_app *app, const char *script, int flags);
+/* Runs a command given as words: each word is one element of a Tcl list,
+ * evaluated as that list (never re-parsed), and echoed as the list's text.
+ * This is how every key and click runs its command. */
+int sm_shell_run(sm_app *app, const sm_words *cmd, int flags);
 /* The last result or error message. */
 const char *sm_shell_result(sm_app *app);
 /* Candidates for the word that ends line: command names, subcommands,
@@ -23,7 +28,5 @@ const char *sm_shell_result(sm_app *app);
  * sm_shell_free_list. */
 char **sm_shell_complete(sm_app *app, const char *line, int *n, int *start);
 void sm_shell_free_list(char **l, int n);
-/* Quote a word for a Tcl command line (braces when needed). */
-void sm_shell_quote(const char *word, char *out, size_t n);
 
 #endif

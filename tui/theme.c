@@ -109,12 +109,13 @@ int sm_color_parse(const char *s, short *out)
 static int color_item(const cJSON *j, const char *path, short *out, sm_err *e)
 {
     if (cJSON_IsNumber(j)) {
-        double d = j->valuedouble;
-        if (d != (int)d || d < 0 || d > 255) {
-            sm_err_set(e, "%s: expected a colour number 0-255, got %g", path, d);
+        int64_t c;
+        if (sm_json_whole(j, 0, 255, &c)) {
+            sm_err_set(e, "%s: expected a colour number 0-255, got %g", path,
+                       j->valuedouble);
             return -1;
         }
-        *out = (short)d;
+        *out = (short)c;
         return 0;
     }
     if (!cJSON_IsString(j) || sm_color_parse(j->valuestring, out)) {

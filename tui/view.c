@@ -7,12 +7,12 @@
 #include <string.h>
 
 const char *const sm_pane_names[SM_PANE_COUNT] = {
-#define X(id, name, title) #name,
+#define X(id, name, title, slot, width) #name,
     SM_PANES(X)
 #undef X
 };
 const char *const sm_pane_titles[SM_PANE_COUNT] = {
-#define X(id, name, title) title,
+#define X(id, name, title, slot, width) title,
     SM_PANES(X)
 #undef X
 };
@@ -131,7 +131,7 @@ void sm_view_log(sm_view *v, sm_log_kind kind, const char *fmt, ...)
         } while (len);
         line = nl && nl[1] ? nl + 1 : NULL;
     }
-    sm_view_touch(v);
+    v->log_version++;
 }
 
 const sm_log_line *sm_view_log_line(const sm_view *v, int i)
@@ -143,7 +143,7 @@ const sm_log_line *sm_view_log_line(const sm_view *v, int i)
 void sm_view_spark_reset(sm_view *v)
 {
     v->spark_n = 0;
-    sm_view_touch(v);
+    v->spark_version++;
 }
 
 /* Keeps the newest SM_SPARK_MAX samples. */
@@ -157,7 +157,7 @@ void sm_view_spark_add(sm_view *v, double cur, double best)
     v->spark_cur[v->spark_n] = cur;
     v->spark_best[v->spark_n] = best;
     v->spark_n++;
-    sm_view_touch(v);
+    v->spark_version++;
 }
 
 void sm_view_history_add(sm_view *v, const char *line)

@@ -7,17 +7,25 @@
 
 #include "theme.h"
 
-/* The panes, in Tab order. X(id, name, title) */
-#define SM_PANES(X)                         \
-    X(GRID, grid, "Grid")                   \
-    X(PROCS, procs, "Processors")           \
-    X(COMM, comm, "Communication")          \
-    X(ENERGY, energy, "Energy")             \
-    X(SOLVER, solver, "Solver")             \
-    X(CONSOLE, console, "Console")
+/* Where a pane sits in the unzoomed layout: the top band, the bottom
+ * band (each split by the panes' widths in percent), or the full-width
+ * console strip. */
+typedef enum { SM_SLOT_TOP, SM_SLOT_BOTTOM, SM_SLOT_CONSOLE } sm_pane_slot;
+
+/* THE table of panes, in Tab order: names for `view focus`, titles, and
+ * the layout; the screen takes each pane's ops from sm_pane_<name>
+ * (tui/pane/pane.h says how to add one).
+ * X(id, name, title, slot, width in percent of its band) */
+#define SM_PANES(X)                                      \
+    X(GRID, grid, "Grid", SM_SLOT_TOP, 55)               \
+    X(PROCS, procs, "Processors", SM_SLOT_TOP, 45)       \
+    X(COMM, comm, "Communication", SM_SLOT_BOTTOM, 36)   \
+    X(ENERGY, energy, "Energy", SM_SLOT_BOTTOM, 32)      \
+    X(SOLVER, solver, "Solver", SM_SLOT_BOTTOM, 32)      \
+    X(CONSOLE, console, "Console", SM_SLOT_CONSOLE, 100)
 
 typedef enum {
-#define X(id, name, title) SM_PANE_##id,
+#define X(id, name, title, slot, width) SM_PANE_##id,
     SM_PANES(X)
 #undef X
     SM_PANE_COUNT
@@ -54,7 +62,9 @@ typedef struct sm_binding {
 } sm_binding;
 
 typedef struct sm_view {
-    unsigned long long version;    /* bumped on every change, for redraws */
+    unsigned long long version;    /* bumped on every change but the two below */
+    unsigned long long log_version;   /* a line was logged */
+    unsigned long long spark_version; /* the solver history grew */
     int focus;                     /* sm_pane_id */
     int zoom;                      /* the focused pane fills the screen */
     int help;                      /* the key list is shown */
@@ -95,10 +105,6 @@ typedef struct sm_view {
     unsigned long long theme_version;
 
     int quit;
-    /* Set by the TUI: renders the screen as text (caller frees), or NULL
-     * with no screen. */
-    char *(*dump)(void *tui);
-    void *tui;
 } sm_view;
 
 sm_view *sm_view_new(void);

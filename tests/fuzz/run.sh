@@ -18,9 +18,9 @@ for t in tests/fuzz/fuzz_*.c; do
     cp "$corpus"/* "$work"/ 2>/dev/null || true
     extra=""
     [ "$name" = fuzz_theme ] && extra=tui/theme.c
-    clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
+    clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         -o tests/fuzz/work/$name "$t" $src $extra -lcjson -lm
     echo "== $name: ${secs}s"
-    (cd tests/fuzz/work && ./$name -max_total_time="$secs" -max_len=65536 -timeout=10 \
+    (cd tests/fuzz/work && ./$name -max_total_time="$secs" -max_len=65536 -timeout=120 -rss_limit_mb=4096 \
         -artifact_prefix="$name-" "${name#fuzz_}" 2>&1 | tail -3)
 done

@@ -11,6 +11,8 @@ GOLD=tests/screen/golden
 WORK=$(mktemp -d)
 SOCK="sm-screen-$$"
 export LC_ALL=C.UTF-8
+# Journals of these runs stay in WORK, never in the user's state directory.
+export XDG_STATE_HOME="$WORK/xdg-state"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0
 T="tmux -L $SOCK -f /dev/null"
 pass=0
@@ -227,6 +229,98 @@ if "$BIN" -e "scenario load $S; session replay $WORK/rec.tcl -delay 0; map save 
 else
     bad "record/replay" "$(cat "$WORK/rec.tcl" 2>/dev/null | head)"
 fi
+
+# 15. Data never becomes code: processor, theme and path names built to run
+# `touch` if pasted into Tcl. Every key of the key table, in every pane,
+# followed by Enter (answering any prompt with its default) and Esc. Nothing
+# may be created, and the workbench must still quit normally.
+H=$WORK/hostile
+HD="$H/d} [exec touch pwned_path] {"
+mkdir -p "$HD" "$H/themes"
+mkdir -p "$HD/topologies"
+sed -e 's/"cpu0"/"[exec touch pwned_p1]"/' -e 's/"gpu0"/"x} [exec touch pwned_p2] {"/' \
+    samples/topologies/cpu-gpu.json >"$HD/topologies/cpu-gpu.json"
+grep -v '"mapping"' samples/cuboid-cpu-gpu.json >"$HD/s.json"
+sed 's/"name": *"[^"]*"/"name": "[exec touch pwned_t]"/' themes/light.json >"$H/themes/[exec touch pwned_t].json"
+printf '#!/bin/sh\ncd "$1" && STENCILMAP_THEMES="$1/themes" TERM=xterm-256color exec "$2" "$3"\n' >"$H/run.sh"
+$T kill-session -t hk 2>/dev/null
+$T new-session -d -s hk -x 120 -y 36 "sh '$H/run.sh' '$H' '$BIN' '$HD/s.json' 2>'$WORK/hk.err'; echo \$? >'$WORK/hk.exit'; sleep 30"
+wait_for hk "Console" || true
+walk=$("$BIN" -e 'set r {}; foreach k [key list] { set n [lindex $k 0]; if {$n ni {q : Tab BTab C-c}} { lappend r $n } }; join $r " "')
+for pane in 1 2 3 4 5 6; do
+    for k in $walk; do
+        case $k in
+        C-?) tk=$k ;; PgUp) tk=PPage ;; PgDn) tk=NPage ;; Esc) tk=Escape ;; Space) tk=Space ;;
+        Backspace) tk=BSpace ;; Delete) tk=DC ;; Insert) tk=IC ;; *) tk=$k ;;
+        esac
+        keys hk "$tk"
+        sleep 0.02
+        keys hk Enter
+        sleep 0.02
+        keys hk Escape
+    done
+    keys hk Tab
+    settle hk
+done
+keys hk q
+sleep 0.3
+keys hk y
+exited hk >/dev/null 2>&1 || true
+made=$(find "$H" -name "pwned*")
+if [ -z "$made" ] && [ "$(cat "$WORK/hk.exit" 2>/dev/null)" = 0 ]; then
+    ok "every key in every pane with hostile names and paths: nothing ran"
+else
+    bad "hostile names" "created: $made; exit $(cat "$WORK/hk.exit" 2>/dev/null); $(tail -3 "$WORK/hk.err" 2>/dev/null)"
+fi
+
+# 16. No lost edit: the journal. Edits by key and console, then kill -9:
+# `session recover` restores mapping and model exactly. SIGTERM ends the
+# workbench with status 143 and keeps the journal; the next workbench
+# offers it (y recovers). A clean quit leaves no journal.
+ST=$WORK/state
+jstart() { # jstart NAME: the workbench on the default scenario, journal in $ST
+    $T kill-session -t "$1" 2>/dev/null
+    rm -f "$WORK/$1.exit"
+    $T new-session -d -s "$1" -x 120 -y 36 \
+        "cd '$top' && XDG_STATE_HOME='$ST' TERM=xterm-256color '$BIN' 2>'$WORK/$1.err'; echo \$? >'$WORK/$1.exit'; sleep 30"
+    wait_for "$1" "Console" || true
+}
+jpid() { pgrep -f "^$BIN\$" | head -1; }
+jstart j1
+keys j1 : "map set 0 {cpu0}" Enter
+keys j1 : "model configure -deadline 4e-3" Enter
+keys j1 l l x m C-u gpu0 Enter
+wait_for j1 "map move gpu0" || true
+keys j1 : "map save $WORK/j-expected.json" Enter
+wait_for j1 "% map save" || true
+settle j1
+kill -9 "$(jpid)" 2>/dev/null
+sleep 0.3
+out=$(XDG_STATE_HOME=$ST "$BIN" -e "session recover; map save $WORK/j-recovered.json; dict get [model configure] -deadline" 2>&1)
+if cmp -s "$WORK/j-expected.json" "$WORK/j-recovered.json" && [ "$out" = 0.004 ]; then
+    ok "kill -9: session recover restores every edit (mapping and model)"
+else
+    bad "journal after kill -9" "$out"
+fi
+jstart j2
+keys j2 : "map set 5 gpu0" Enter
+keys j2 : "map save $WORK/j2-expected.json" Enter
+wait_for j2 "% map save" || true
+kill -TERM "$(jpid)" 2>/dev/null
+exited j2 >/dev/null 2>&1 || true
+[ "$(cat "$WORK/j2.exit" 2>/dev/null)" = 143 ] && ls "$ST"/stencilmap/session-*.journal >/dev/null 2>&1 &&
+    ok "SIGTERM: status 143, journal kept" || bad "SIGTERM" "exit $(cat "$WORK/j2.exit" 2>/dev/null)"
+jstart j3
+wait_for j3 "Recover it?" && ok "the next workbench offers the stopped one's work" || bad "recover offer" "$(cap j3 | tail -2)"
+keys j3 y
+wait_for j3 "session recover" || true
+keys j3 : "map save $WORK/j3-recovered.json" Enter
+wait_for j3 "% map save" || true
+cmp -s "$WORK/j2-expected.json" "$WORK/j3-recovered.json" && ok "y recovers it" || bad "recover by y" "$(cap j3 | tail -4)"
+keys j3 q y
+exited j3 >/dev/null 2>&1 || true
+left=$(ls "$ST"/stencilmap/ 2>/dev/null | wc -l)
+[ "$left" = 0 ] && ok "a clean quit leaves no journal" || bad "journal cleanup" "$(ls "$ST"/stencilmap/)"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,11 +1,13 @@
 /* cmd.c - shared pieces of the command layer. */
 #include "cmd.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../../core/fields.h"
+#include "../../core/journal.h"
 
 int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
 {
@@ -49,6 +51,7 @@ int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
 
 static struct {
     const char *name;
+    Tcl_ObjCmdProc *proc;
     const sm_subcmd *subs;
 } ensembles[32];
 static int nensembles;
@@ -61,9 +64,16 @@ void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
         if (strcmp(ensembles[i].name, name) == 0) return;
     if (nensembles < (int)(sizeof ensembles / sizeof ensembles[0])) {
         ensembles[nensembles].name = name;
+        ensembles[nensembles].proc = proc;
         ensembles[nensembles].subs = subs;
         nensembles++;
     }
+}
+
+void sm_create_all_in(sm_app *app, Tcl_Interp *in)
+{
+    for (int i = 0; i < nensembles; i++)
+        Tcl_CreateObjCommand(in, ensembles[i].name, ensembles[i].proc, app, NULL);
 }
 
 const sm_subcmd *sm_ensemble_subs(const char *name)
@@ -79,13 +89,53 @@ void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[])
     Tcl_Obj *l = Tcl_NewListObj(objc, objv);
     Tcl_IncrRefCount(l);
     fprintf(app->record, "%s\n", Tcl_GetString(l));
-    fflush(app->record);
+    if (fflush(app->record) != 0 || ferror(app->record)) {
+        /* Never a silently truncated recording: stop, and say so. */
+        sm_view_log(app->view, SM_LOG_ERROR, "recording to %s failed (%s): recording stopped",
+                    app->record_path, strerror(errno));
+        fprintf(stderr, "stencilmap: recording to %s failed (%s): recording stopped\n",
+                app->record_path, strerror(errno));
+        fclose(app->record);
+        app->record = NULL;
+    }
     Tcl_DecrRefCount(l);
+}
+
+int sm_app_check_change(sm_app *app, Tcl_Interp *in, const char *what)
+{
+    if (app->solver_depth == 0 || !app->solver) return TCL_OK;
+    return sm_tcl_error(in, "BUSY",
+                        "%s: not while %s is stepping (called from a hook); "
+                        "stop it first (solver stop, or break from the step hook)",
+                        what, app->solver->ops->name);
+}
+
+void sm_app_detach_solver(sm_app *app, const char *what)
+{
+    if (!app->solver || app->solver->detached) return;
+    char why[128];
+    snprintf(why, sizeof why, "%s changed the session it was solving", what);
+    sm_solver_detach(app->solver, why);
+    app->view->show_solver = 0;
+    app->view->running = 0;
+}
+
+void sm_app_drop_solver(sm_app *app)
+{
+    sm_solver_free(app->solver);
+    app->solver = NULL;
+    app->view->show_solver = 0;
+    app->view->running = 0;
 }
 
 int sm_app_changed(sm_app *app)
 {
     sm_app_sync_view(app);
+    if (app->journal) {
+        sm_err e;
+        if (sm_journal_sync(app->journal, app->session, &e))
+            sm_view_log(app->view, SM_LOG_ERROR, "journal: %s (edits are not protected)", e.msg);
+    }
     if (!app->hook_changed) return TCL_OK;
     int rc = Tcl_EvalObjEx(app->interp, app->hook_changed, TCL_EVAL_GLOBAL);
     if (rc == TCL_ERROR)

@@ -24,12 +24,35 @@ typedef struct sm_subcmd {
 void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
                         const sm_subcmd *subs);
 const sm_subcmd *sm_ensemble_subs(const char *name);
+/* Create every stencilmap command in another interpreter (the safe one). */
+void sm_create_all_in(sm_app *app, Tcl_Interp *in);
+
+/* The safe interpreter (-safe, session replay -safe): created on first
+ * use, a child of app->interp, with the stencilmap commands and none of
+ * exec, open, file, socket, cd, load or source. NULL with the reason in
+ * app->interp's result if it cannot be made. */
+Tcl_Interp *sm_safe_interp(sm_app *app);
+#define SM_SAFE_NAME "stencilmap-safe"
+/* Script set from interp `in` (a hook): as the main interpreter must run
+ * it. From the safe interpreter it becomes the list
+ * {interp eval stencilmap-safe SCRIPT}, so it runs there, never here. */
+Tcl_Obj *sm_script_for_main(sm_app *app, Tcl_Interp *in, Tcl_Obj *script);
 
 int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
                 const sm_subcmd *subs);
 
 /* Record the command when `session record` is on; nesting-aware. */
 void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[]);
+/* Before a command replaces the grid, machine, type states or model:
+ * refused (STENCILMAP BUSY) while solver steps are running, that is from
+ * an `on step` hook or a progress callback; otherwise TCL_OK. Call it
+ * before doing any work so a refusal leaves everything as it was. */
+int sm_app_check_change(sm_app *app, Tcl_Interp *in, const char *what);
+/* The change is going ahead: a started solver is stopped for good (its
+ * state says why) before the objects it points into are freed. */
+void sm_app_detach_solver(sm_app *app, const char *what);
+/* A whole new scenario: the old solver is discarded (no solver). */
+void sm_app_drop_solver(sm_app *app);
 /* After the mapping or model changed: run `on changed` hooks. */
 int sm_app_changed(sm_app *app);
 
@@ -43,6 +66,11 @@ int sm_get_proc(sm_app *app, Tcl_Interp *in, Tcl_Obj *o, int *proc);
 int sm_get_opt_index(Tcl_Interp *in, Tcl_Obj *o, const char *const *names,
                      int *idx);
 
+/* The app on the built-in scenario; freed with its hooks. */
+sm_app *sm_app_new(Tcl_Interp *interp, sm_err *e);
+void sm_app_free(sm_app *app);
+/* Register every command (SPEC 5). */
+void sm_cmd_register_all(sm_app *app);
 void sm_register_scenario_cmds(sm_app *app);
 void sm_register_model_cmds(sm_app *app);
 void sm_register_map_cmds(sm_app *app);

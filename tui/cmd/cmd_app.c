@@ -1,10 +1,9 @@
-/* cmd_app.c - program state: the session starts on the built-in
- * scenario; command registration. */
-#include "../app.h"
+/* cmd_app.c - the app's life (the session starts on the built-in
+ * scenario; the Tcl hooks are released here) and command registration. */
+#include "cmd.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
 
 sm_app *sm_app_new(Tcl_Interp *interp, sm_err *e)
 {
@@ -34,15 +33,6 @@ void sm_app_free(sm_app *app)
     free(app->scenario_path);
     sm_view_free(app->view);
     free(app);
-}
-
-void sm_app_sync_view(sm_app *app)
-{
-    const sm_grid *g = app->session->grid;
-    sm_view *v = app->view;
-    if (memcmp(v->dims, g->spec.blocks, sizeof v->dims) != 0 || v->ntasks != g->ntasks ||
-        v->proc >= app->session->topo->nprocs)
-        sm_view_resize(v, g->spec.blocks, app->session->topo->nprocs);
 }
 
 void sm_cmd_register_all(sm_app *app)

@@ -19,12 +19,14 @@ static Tcl_Obj *model_dict(const sm_model *m)
     return d;
 }
 
-static int positive(Tcl_Interp *in, Tcl_Obj *o, const char *opt, double *out)
+/* Seconds in [lo, hi]: the loaders' range, so a saved model loads again. */
+static int seconds(Tcl_Interp *in, Tcl_Obj *o, const char *opt, double lo, double hi,
+                   double *out)
 {
     double v;
-    if (Tcl_GetDoubleFromObj(NULL, o, &v) != TCL_OK || !isfinite(v) || v <= 0)
-        return sm_tcl_error(in, "ARGS", "%s: expected a positive number of seconds, got \"%s\"",
-                            opt, Tcl_GetString(o));
+    if (Tcl_GetDoubleFromObj(NULL, o, &v) != TCL_OK || !isfinite(v) || v < lo || v > hi)
+        return sm_tcl_error(in, "ARGS", "%s: expected seconds in [%g, %g], got \"%s\"",
+                            opt, lo, hi, Tcl_GetString(o));
     *out = v;
     return TCL_OK;
 }
@@ -40,6 +42,7 @@ static int model_configure(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const
     }
     if ((objc - 2) % 2)
         return sm_tcl_error(in, "ARGS", "model configure: options come in pairs: -option value");
+    if (sm_app_check_change(app, in, "model configure")) return TCL_ERROR;
     for (int i = 2; i < objc; i += 2) {
         int idx;
         if (sm_get_opt_index(in, objv[i], opts, &idx)) return TCL_ERROR;
@@ -58,12 +61,14 @@ static int model_configure(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const
             break;
         }
         case 2:
-            if (positive(in, v, "-round_time", &m.round_time)) return TCL_ERROR;
+            if (seconds(in, v, "-round_time", SM_ROUND_TIME_MIN, SM_ROUND_TIME_MAX,
+                        &m.round_time)) return TCL_ERROR;
             break;
         case 3:
             if (strcmp(s, "none") == 0 || s[0] == '\0') m.has_deadline = 0;
             else {
-                if (positive(in, v, "-deadline", &m.deadline)) return TCL_ERROR;
+                if (seconds(in, v, "-deadline", SM_DEADLINE_MIN, SM_DEADLINE_MAX,
+                            &m.deadline)) return TCL_ERROR;
                 m.has_deadline = 1;
             }
             break;
@@ -74,6 +79,7 @@ static int model_configure(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const
             break;
         }
     }
+    sm_app_detach_solver(app, "model configure");
     sm_session_set_model(app->session, &m);
     if (sm_app_changed(app) != TCL_OK) return TCL_ERROR;
     Tcl_SetObjResult(in, model_dict(&m));

@@ -12,15 +12,6 @@ static int load_err(Tcl_Interp *in, const sm_err *e)
     return sm_tcl_error(in, "LOAD", "%s", e->msg);
 }
 
-/* A solver started on the old grid or machine cannot go on. */
-static void drop_solver(sm_app *app)
-{
-    sm_solver_free(app->solver);
-    app->solver = NULL;
-    app->view->show_solver = 0;
-    app->view->running = 0;
-}
-
 static int after_change(sm_app *app, Tcl_Interp *in)
 {
     int rc = sm_app_changed(app);
@@ -91,9 +82,11 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     (void)objc;
     sm_scenario sc;
     sm_err e;
+    if (sm_app_check_change(app, in, "scenario load")) return TCL_ERROR;
     if (sm_scenario_load(Tcl_GetString(objv[2]), &sc, &e)) return load_err(in, &e);
-    drop_solver(app);
+    sm_app_drop_solver(app);
     sm_session_replace(app->session, &sc);
+    sm_clean_stale_temps(Tcl_GetString(objv[2]));
     free(app->scenario_path);
     app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
     return after_change(app, in);
@@ -107,7 +100,7 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     if (sm_scenario_save(Tcl_GetString(objv[2]), s->grid, s->topo, &s->model,
                          sm_session_map(s), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    s->dirty = 0;
+    sm_session_saved(s, SM_PART_ALL);
     free(app->scenario_path);
     app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
     Tcl_SetObjResult(in, objv[2]);
@@ -122,6 +115,13 @@ static int scenario_info(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("grid", -1), grid_info(s->grid));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("topology", -1), topo_info(s->topo));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("dirty", -1), Tcl_NewIntObj(s->dirty));
+    /* What differs from disk, part by part. */
+    static const char *const parts[] = {"grid", "topology", "model", "mapping"};
+    Tcl_Obj *unsaved = Tcl_NewListObj(0, NULL);
+    for (int i = 0; i < 4; i++)
+        if (s->dirty_parts & (1u << i))
+            Tcl_ListObjAppendElement(NULL, unsaved, Tcl_NewStringObj(parts[i], -1));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("unsaved", -1), unsaved);
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("undo", -1), Tcl_NewIntObj(s->pos));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("redo", -1), Tcl_NewIntObj(s->nhist - s->pos));
     Tcl_SetObjResult(in, d);
@@ -156,6 +156,22 @@ static int get_triple(Tcl_Interp *in, Tcl_Obj *o, const char *opt, long long lo,
     return TCL_OK;
 }
 
+/* -periodic: one flag per axis, any Tcl boolean (0/1, true/false, yes/no). */
+static int get_flags(Tcl_Interp *in, Tcl_Obj *o, const char *opt, int out[3])
+{
+    int len;
+    Tcl_Obj **el;
+    if (Tcl_ListObjGetElements(NULL, o, &len, &el) != TCL_OK || len < 2 || len > 3)
+        return sm_tcl_error(in, "ARGS", "%s: expected a list of 2 or 3 flags, got \"%s\"",
+                            opt, Tcl_GetString(o));
+    out[2] = 0;
+    for (int a = 0; a < len; a++)
+        if (Tcl_GetBooleanFromObj(NULL, el[a], &out[a]) != TCL_OK)
+            return sm_tcl_error(in, "ARGS", "%s: expected a flag (0/1, true/false), got \"%s\"",
+                                opt, Tcl_GetString(el[a]));
+    return TCL_OK;
+}
+
 static int grid_create(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     static const char *const opts[] = {"-blocks", "-cells", "-periodic", "-stencil",
@@ -182,8 +198,7 @@ static int grid_create(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
             have_cells = 1;
             break;
         case 2:
-            if (get_triple(in, val, "-periodic", 0, 1, v)) return TCL_ERROR;
-            for (int a = 0; a < 3; a++) s.periodic[a] = (int)v[a];
+            if (get_flags(in, val, "-periodic", s.periodic)) return TCL_ERROR;
             break;
         case 3:
             if (sm_stencil_parse(Tcl_GetString(val), &s.stencil))
@@ -207,9 +222,10 @@ static int grid_create(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
                           (s.stencil == SM_ST_5PT || s.stencil == SM_ST_9PT))
                              ? 1 : 64LL * s.blocks[a];
     sm_err e;
+    if (sm_app_check_change(app, in, "grid create")) return TCL_ERROR;
     sm_grid *g = sm_grid_build(&s, &e);
     if (!g) return sm_tcl_error(in, "ARGS", "grid create: %s", e.msg);
-    drop_solver(app);
+    sm_app_detach_solver(app, "grid create");
     sm_session_set_grid(app->session, g);
     int rc = after_change(app, in);
     if (rc == TCL_OK) Tcl_SetObjResult(in, grid_info(app->session->grid));
@@ -220,9 +236,10 @@ static int grid_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
 {
     (void)objc;
     sm_err e;
+    if (sm_app_check_change(app, in, "grid load")) return TCL_ERROR;
     sm_grid *g = sm_grid_load(Tcl_GetString(objv[2]), &e);
     if (!g) return load_err(in, &e);
-    drop_solver(app);
+    sm_app_detach_solver(app, "grid load");
     sm_session_set_grid(app->session, g);
     return after_change(app, in);
 }
@@ -233,6 +250,7 @@ static int grid_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_err e;
     if (sm_grid_save(app->session->grid, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
+    sm_session_saved(app->session, SM_PART_GRID);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -258,9 +276,10 @@ static int topo_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
 {
     (void)objc;
     sm_err e;
+    if (sm_app_check_change(app, in, "topo load")) return TCL_ERROR;
     sm_topo *t = sm_topo_load(Tcl_GetString(objv[2]), &e);
     if (!t) return load_err(in, &e);
-    drop_solver(app);
+    sm_app_detach_solver(app, "topo load");
     sm_session_set_topo(app->session, t);
     return after_change(app, in);
 }
@@ -271,6 +290,7 @@ static int topo_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_err e;
     if (sm_topo_save(app->session->topo, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
+    sm_session_saved(app->session, SM_PART_TOPO);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -307,6 +327,7 @@ static int topo_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     if (ty < 0) return sm_tcl_error(in, "ARGS", "topo state: unknown type \"%s\"", Tcl_GetString(objv[2]));
     if (objc == 4) {
         const char *st = Tcl_GetString(objv[3]);
+        if (sm_app_check_change(app, in, "topo state")) return TCL_ERROR;
         sm_topo *t = sm_topo_clone(s->topo);
         if (sm_topo_set_state(t, ty, strcmp(st, "base") == 0 ? NULL : st)) {
             sm_topo_free(t);
@@ -317,6 +338,7 @@ static int topo_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
         int n = s->grid->ntasks;
         int *map = sm_xmalloc(sizeof(int) * (size_t)n);
         memcpy(map, sm_session_map(s), sizeof(int) * (size_t)n);
+        sm_app_detach_solver(app, "topo state");
         sm_session_set_topo(s, t);
         sm_session_apply(s, map, "topo state");
         free(map);

@@ -1,8 +1,11 @@
 /* cmd_session.c - report, and session record|stop|replay. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include "../../core/journal.h"
 #include "../../core/report.h"
 #include "cmd.h"
 
@@ -46,13 +49,18 @@ static int session_record(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     (void)objc;
     const char *file = Tcl_GetString(objv[2]);
     FILE *f = fopen(file, "w");
-    if (!f) return sm_tcl_error(in, "IO", "%s: cannot open for writing", file);
+    if (!f) return sm_tcl_error(in, "IO", "%s: cannot open for writing: %s", file, strerror(errno));
+    /* The header goes out at once, so a full disk is an error now. */
+    fprintf(f, "# stencilmap session, replay with: session replay %s\n", file);
+    if (fflush(f) != 0 || ferror(f)) {
+        int err = errno;
+        fclose(f);
+        return sm_tcl_error(in, "IO", "%s: write failed: %s", file, strerror(err));
+    }
     if (app->record) fclose(app->record);
     free(app->record_path);
     app->record = f;
     app->record_path = sm_xstrdup(file);
-    fprintf(f, "# stencilmap session, replay with: session replay %s\n", file);
-    fflush(f);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -75,18 +83,33 @@ static void sleep_ms(int ms)
     while (nanosleep(&t, &t) != 0) {}
 }
 
-/* Replays whole commands one at a time, redrawing in between. */
+/* Replays whole commands one at a time, redrawing in between. With -safe
+ * (and always when called from a safe script) the commands run in the safe
+ * interpreter. */
 static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    int delay = app->tui ? 300 : 0;
-    if (objc == 5) {
-        if (strcmp(Tcl_GetString(objv[3]), "-delay") != 0 ||
-            Tcl_GetIntFromObj(NULL, objv[4], &delay) != TCL_OK || delay < 0 || delay > 60000)
-            return sm_tcl_error(in, "ARGS", "session replay: expected FILE ?-delay MS? with MS in [0, 60000]");
-    } else if (objc != 3) {
-        return sm_tcl_error(in, "ARGS", "wrong # args: should be \"session replay FILE ?-delay MS?\"");
+    int delay = app->screen ? 300 : 0;
+    int safe = in != app->interp, i = 2;
+    if (i < objc && strcmp(Tcl_GetString(objv[i]), "-safe") == 0) {
+        safe = 1;
+        i++;
     }
-    const char *file = Tcl_GetString(objv[2]);
+    if (i >= objc)
+        return sm_tcl_error(in, "ARGS", "wrong # args: should be \"session replay ?-safe? FILE ?-delay MS?\"");
+    Tcl_Obj *fileobj = objv[i++];
+    if (i + 2 == objc) {
+        if (strcmp(Tcl_GetString(objv[i]), "-delay") != 0 ||
+            Tcl_GetIntFromObj(NULL, objv[i + 1], &delay) != TCL_OK || delay < 0 || delay > 60000)
+            return sm_tcl_error(in, "ARGS", "session replay: expected ?-safe? FILE ?-delay MS? with MS in [0, 60000]");
+    } else if (i != objc) {
+        return sm_tcl_error(in, "ARGS", "wrong # args: should be \"session replay ?-safe? FILE ?-delay MS?\"");
+    }
+    Tcl_Interp *run_in = in;
+    if (safe && in == app->interp) {
+        run_in = sm_safe_interp(app);
+        if (!run_in) return TCL_ERROR;
+    }
+    const char *file = Tcl_GetString(fileobj);
     sm_err e;
     size_t len;
     char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, &e);
@@ -94,8 +117,8 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     Tcl_DString cmd;
     Tcl_DStringInit(&cmd);
     /* Demos find their samples relative to the file being replayed. */
-    Tcl_Obj *abs = Tcl_FSGetNormalizedPath(in, objv[2]);
-    Tcl_SetVar2Ex(in, "::stencilmap::replaying", NULL, abs ? abs : objv[2], TCL_GLOBAL_ONLY);
+    Tcl_Obj *abs = Tcl_FSGetNormalizedPath(NULL, fileobj);
+    Tcl_SetVar2Ex(run_in, "::stencilmap::replaying", NULL, abs ? abs : fileobj, TCL_GLOBAL_ONLY);
     app->interrupt = 0;
     int rc = TCL_OK, count = 0, depth = app->depth, line = 0;
     app->depth = 0;
@@ -110,18 +133,18 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
         const char *c = Tcl_DStringValue(&cmd);
         while (*c == ' ' || *c == '\t') c++;
         if (*c && *c != '\n' && *c != '#') {
-            rc = Tcl_EvalEx(in, Tcl_DStringValue(&cmd), -1, TCL_EVAL_GLOBAL);
+            rc = Tcl_EvalEx(run_in, Tcl_DStringValue(&cmd), -1, TCL_EVAL_GLOBAL);
             count++;
             if (rc == TCL_ERROR) {
                 char msg[160];
                 snprintf(msg, sizeof msg, "\n    (replaying \"%s\" line %d)", file, line);
-                Tcl_AddErrorInfo(in, msg);
+                Tcl_AddErrorInfo(run_in, msg);
             }
-            if (app->progress) app->progress(app);
+            sm_app_progress(app);
             if (delay) sleep_ms(delay);
             if (rc == TCL_OK && app->interrupt) {
                 app->interrupt = 0;
-                rc = sm_tcl_error(in, "STATE", "session replay: interrupted at \"%s\" line %d", file, line);
+                rc = sm_tcl_error(run_in, "STATE", "session replay: interrupted at \"%s\" line %d", file, line);
             }
         }
         Tcl_DStringSetLength(&cmd, 0);
@@ -129,14 +152,60 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     app->depth = depth;
     Tcl_DStringFree(&cmd);
     free(text);
+    if (run_in != in && rc != TCL_OK) {
+        /* The error, its code and its trace, as the safe script raised it. */
+        Tcl_Obj *opts = Tcl_GetReturnOptions(run_in, rc);
+        Tcl_IncrRefCount(opts);
+        Tcl_SetObjResult(in, Tcl_GetObjResult(run_in));
+        rc = Tcl_SetReturnOptions(in, opts);
+        Tcl_DecrRefCount(opts);
+        Tcl_ResetResult(run_in);
+    }
     if (rc == TCL_OK) Tcl_SetObjResult(in, Tcl_NewIntObj(count));
     return rc;
 }
 
+/* session recover ?FILE?: the session a journal holds (by default the
+ * newest one a killed workbench left), with every edit. */
+static int session_recover(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    char *path = objc == 3 ? sm_xstrdup(Tcl_GetString(objv[2])) : sm_journal_find_orphan(NULL);
+    if (!path) {
+        char *dir = sm_journal_dir();
+        int rc = sm_tcl_error(in, "STATE", "session recover: no journal left by a stopped workbench in %s", dir);
+        free(dir);
+        return rc;
+    }
+    if (sm_app_check_change(app, in, "session recover")) {
+        free(path);
+        return TCL_ERROR;
+    }
+    sm_scenario sc;
+    sm_err e;
+    if (sm_journal_read(path, &sc, &e)) {
+        free(path);
+        return sm_tcl_error(in, "LOAD", "%s", e.msg);
+    }
+    sm_app_drop_solver(app);
+    sm_session_replace(app->session, &sc);
+    /* Recovered work is not on disk anywhere but the journal. */
+    sm_session_mark(app->session, SM_PART_ALL);
+    /* Found by us: now in this process's own journal, so offered no more. */
+    if (objc == 2) unlink(path);
+    Tcl_Obj *result = Tcl_NewStringObj(path, -1);
+    free(path);
+    Tcl_IncrRefCount(result);
+    int rc = sm_app_changed(app);
+    if (rc == TCL_OK) Tcl_SetObjResult(in, result);
+    Tcl_DecrRefCount(result);
+    return rc;
+}
+
 static const sm_subcmd session_subs[] = {
+    {"recover", session_recover, 0, 1, "?FILE?"},
     {"record", session_record, 1, 1, "FILE"},
     {"stop", session_stop, 0, 0, ""},
-    {"replay", session_replay, 1, 3, "FILE ?-delay MS?"},
+    {"replay", session_replay, 1, 4, "?-safe? FILE ?-delay MS?"},
     {NULL, NULL, 0, 0, NULL},
 };
 

@@ -7,15 +7,13 @@
 #include "cmd.h"
 #include "../shell.h"
 
-int sm_shell_eval(sm_app *app, const char *script, int flags)
+/* Logs, runs and reports one command: text is its echo. */
+static int finish(sm_app *app, const char *text, int rc, int flags)
 {
     sm_view *v = app->view;
-    if (flags & SM_SHELL_ECHO) sm_view_log(v, SM_LOG_CMD, "%s", script);
-    if (flags & SM_SHELL_HISTORY) sm_view_history_add(v, script);
-    int rc = Tcl_EvalEx(app->interp, script, -1, TCL_EVAL_GLOBAL);
     const char *r = Tcl_GetStringResult(app->interp);
     if (rc == TCL_ERROR) {
-        if (!(flags & SM_SHELL_ECHO)) sm_view_log(v, SM_LOG_CMD, "%s", script);
+        if (!(flags & SM_SHELL_ECHO)) sm_view_log(v, SM_LOG_CMD, "%s", text);
         sm_view_log(v, SM_LOG_ERROR, "error: %s", r);
         return -1;
     }
@@ -23,18 +21,38 @@ int sm_shell_eval(sm_app *app, const char *script, int flags)
     return 0;
 }
 
+int sm_shell_eval(sm_app *app, const char *script, int flags)
+{
+    sm_view *v = app->view;
+    if (flags & SM_SHELL_ECHO) sm_view_log(v, SM_LOG_CMD, "%s", script);
+    if (flags & SM_SHELL_HISTORY) sm_view_history_add(v, script);
+    int rc = Tcl_EvalEx(app->interp, script, -1, TCL_EVAL_GLOBAL);
+    return finish(app, script, rc, flags);
+}
+
+int sm_shell_run(sm_app *app, const sm_words *cmd, int flags)
+{
+    if (cmd->n == 0) return 0;
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    Tcl_IncrRefCount(l);
+    for (int i = 0; i < cmd->n; i++)
+        Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(cmd->w[i], -1));
+    /* The echo is the list's canonical text: copy it, since evaluating a
+     * pure list does not need (and may drop) its string form. */
+    char *text = sm_xstrdup(Tcl_GetString(l));
+    sm_view *v = app->view;
+    if (flags & SM_SHELL_ECHO) sm_view_log(v, SM_LOG_CMD, "%s", text);
+    if (flags & SM_SHELL_HISTORY) sm_view_history_add(v, text);
+    int rc = Tcl_EvalObjEx(app->interp, l, TCL_EVAL_GLOBAL);
+    Tcl_DecrRefCount(l);
+    rc = finish(app, text, rc, flags);
+    free(text);
+    return rc;
+}
+
 const char *sm_shell_result(sm_app *app)
 {
     return Tcl_GetStringResult(app->interp);
-}
-
-void sm_shell_quote(const char *word, char *out, size_t n)
-{
-    Tcl_Obj *o = Tcl_NewListObj(0, NULL);
-    Tcl_IncrRefCount(o);
-    Tcl_ListObjAppendElement(NULL, o, Tcl_NewStringObj(word, -1));
-    snprintf(out, n, "%s", Tcl_GetString(o));
-    Tcl_DecrRefCount(o);
 }
 
 typedef struct list {

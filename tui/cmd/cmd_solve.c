@@ -46,6 +46,8 @@ static Tcl_Obj *state_dict(const sm_solver *s)
         Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("current", -1), objective_dict(&s->current));
     if (s->has_best)
         Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("best", -1), objective_dict(&s->best));
+    if (s->reason[0])
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("reason", -1), Tcl_NewStringObj(s->reason, -1));
     return d;
 }
 
@@ -54,6 +56,18 @@ static void on_sigint(int sig)
 {
     (void)sig;
     if (sigint_app) sigint_app->interrupt = 1;
+}
+
+/* Hooks run in the main interpreter (one set from the safe interpreter is
+ * wrapped to run there, see sm_script_for_main); the outcome is handed to
+ * the interpreter whose command is running. */
+static int hook(sm_app *app, Tcl_Interp *in, Tcl_Obj *script)
+{
+    Tcl_IncrRefCount(script);
+    int rc = Tcl_EvalObjEx(app->interp, script, TCL_EVAL_GLOBAL);
+    Tcl_DecrRefCount(script);
+    if (in != app->interp) Tcl_TransferResult(app->interp, rc, in);
+    return rc;
 }
 
 /* Step until done (or max units), running hooks and showing progress. */
@@ -67,6 +81,7 @@ static int run(sm_app *app, Tcl_Interp *in, long long max)
     sigint_app = app;
     app->interrupt = 0;
     sigaction(SIGINT, &sa, &old);
+    app->solver_depth++;
     double last = now();
     long long done = 0;
     int rc = TCL_OK;
@@ -78,7 +93,7 @@ static int run(sm_app *app, Tcl_Interp *in, long long max)
             sm_view_spark_add(app->view, s->has_current ? s->current.energy : s->best.energy,
                               s->best.energy);
         if (app->hook_step) {
-            rc = Tcl_EvalObjEx(in, app->hook_step, TCL_EVAL_GLOBAL);
+            rc = hook(app, in, app->hook_step);
             if (rc == TCL_BREAK) { sm_solver_stop(s); rc = TCL_OK; }
             if (rc != TCL_OK) {
                 Tcl_AddErrorInfo(in, "\n    (\"on step\" hook)");
@@ -86,16 +101,17 @@ static int run(sm_app *app, Tcl_Interp *in, long long max)
             }
         }
         if (app->interrupt) sm_solver_stop(s);
-        if (app->progress && now() - last > 0.05) {
-            app->progress(app);
+        if (app->screen && now() - last > 0.05) {
+            sm_app_progress(app);
             last = now();
         }
     }
+    app->solver_depth--;
     sigaction(SIGINT, &old, NULL);
     sigint_app = NULL;
-    if (!app->progress && isatty(2) && s->nstats && s->seconds > 0.5) fputs("\n", stderr);
+    if (!app->screen && isatty(2) && s->nstats && s->seconds > 0.5) fputs("\n", stderr);
     if (rc == TCL_OK && s->done && app->hook_solved) {
-        rc = Tcl_EvalObjEx(in, app->hook_solved, TCL_EVAL_GLOBAL);
+        rc = hook(app, in, app->hook_solved);
         if (rc == TCL_ERROR) Tcl_AddErrorInfo(in, "\n    (\"on solved\" hook)");
     }
     return rc;
@@ -106,8 +122,8 @@ static int run(sm_app *app, Tcl_Interp *in, long long max)
 static void solver_progress(sm_solver *s, void *ctx)
 {
     sm_app *app = ctx;
-    if (app->progress) {
-        app->progress(app);
+    if (app->screen) {
+        sm_app_progress(app);
         return;
     }
     if (!isatty(2)) return;
@@ -120,6 +136,8 @@ static void solver_progress(sm_solver *s, void *ctx)
 
 static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], int first)
 {
+    /* Replacing the solver under its own running steps would free it. */
+    if (sm_app_check_change(app, in, "solver start")) return TCL_ERROR;
     const char *name = Tcl_GetString(objv[first]);
     const sm_solver_ops *ops = sm_solver_find(name);
     if (!ops) {
@@ -195,6 +213,15 @@ static int need_solver(sm_app *app, Tcl_Interp *in)
     return sm_tcl_error(in, "STATE", "no solver: use \"solver start NAME\" first");
 }
 
+/* A solver that can still step or apply: not stopped by a session change. */
+static int need_live_solver(sm_app *app, Tcl_Interp *in)
+{
+    if (need_solver(app, in)) return TCL_ERROR;
+    if (!app->solver->detached) return TCL_OK;
+    return sm_tcl_error(in, "STATE", "%s was stopped: %s; start it again",
+                        app->solver->ops->name, app->solver->reason);
+}
+
 static int solver_start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     if (start(app, in, objc, objv, 2)) return TCL_ERROR;
@@ -204,7 +231,7 @@ static int solver_start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
 
 static int solver_step(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    if (need_solver(app, in)) return TCL_ERROR;
+    if (need_live_solver(app, in)) return TCL_ERROR;
     Tcl_WideInt n = 1;
     if (objc == 3 && (Tcl_GetWideIntFromObj(NULL, objv[2], &n) != TCL_OK || n < 1))
         return sm_tcl_error(in, "ARGS", "solver step: expected a positive count, got \"%s\"",
@@ -217,7 +244,7 @@ static int solver_step(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
 static int solver_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     (void)objc; (void)objv;
-    if (need_solver(app, in) || run(app, in, (long long)9e18)) return TCL_ERROR;
+    if (need_live_solver(app, in) || run(app, in, (long long)9e18)) return TCL_ERROR;
     Tcl_SetObjResult(in, state_dict(app->solver));
     return TCL_OK;
 }
@@ -242,7 +269,7 @@ static int solver_stop(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
 static int solver_apply(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     (void)objc; (void)objv;
-    if (need_solver(app, in) || apply_best(app, in)) return TCL_ERROR;
+    if (need_live_solver(app, in) || apply_best(app, in)) return TCL_ERROR;
     sm_eval ev;
     sm_cost_eval(app->session->cost, &ev);
     Tcl_SetObjResult(in, sm_eval_dict(&ev));
@@ -313,7 +340,7 @@ static int on_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
         if (*slot) Tcl_DecrRefCount(*slot);
         *slot = NULL;
         if (Tcl_GetCharLength(objv[2]) > 0) {
-            *slot = objv[2];
+            *slot = sm_script_for_main(app, in, objv[2]);
             Tcl_IncrRefCount(*slot);
         }
     }

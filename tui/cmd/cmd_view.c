@@ -202,6 +202,34 @@ static int view_proc(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     return TCL_OK;
 }
 
+/* view row comm|solver ?N?: the cursor row of a list pane (the
+ * Processors pane's cursor is `view proc`). Keys in the workbench page
+ * through these; the count is the pane's, so N is only kept >= 0 here
+ * (solver rows are bounded by the solver list). */
+static int view_row(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    static const char *const panes[] = {"comm", "solver", NULL};
+    sm_view *v = app->view;
+    int which;
+    if (Tcl_GetIndexFromObj(in, objv[2], panes, "pane", 0, &which) != TCL_OK) {
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    int *row = which == 0 ? &v->comm_row : &v->solver_row;
+    if (objc == 4) {
+        int n, max = 1 << 30;
+        if (which == 1)
+            for (max = 0; sm_solver_list()[max]; max++) {}
+        if (Tcl_GetIntFromObj(NULL, objv[3], &n) != TCL_OK || n < 0 || n >= max)
+            return sm_tcl_error(in, "ARGS", "view row: expected a row 0..%d, got \"%s\"", max - 1,
+                                Tcl_GetString(objv[3]));
+        *row = n;
+        sm_view_touch(v);
+    }
+    Tcl_SetObjResult(in, Tcl_NewIntObj(*row));
+    return TCL_OK;
+}
+
 /* view procs ?-sort KEY? ?-order asc|desc? ?-filter TEXT? ?-group node|net? */
 static int view_procs(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
@@ -292,6 +320,9 @@ static int view_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     if (objc == 3 && toggle_arg(in, objv[2], &want, "run")) return TCL_ERROR;
     if (want && !app->solver)
         return sm_tcl_error(in, "STATE", "no solver: use \"solver start NAME\" first");
+    if (want && app->solver->detached)
+        return sm_tcl_error(in, "STATE", "%s was stopped: %s; start it again",
+                            app->solver->ops->name, app->solver->reason);
     if (want && app->solver->done)
         return sm_tcl_error(in, "STATE", "%s has finished: \"solver apply\" takes its best",
                             app->solver->ops->name);
@@ -393,7 +424,7 @@ static int view_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     }
     PUT("history_current", cur);
     PUT("history_best", best);
-    PUT("screen", Tcl_NewIntObj(v->dump != NULL));
+    PUT("screen", Tcl_NewIntObj(app->screen != NULL));
 #undef PUT
     Tcl_SetObjResult(in, d);
     return TCL_OK;
@@ -405,6 +436,7 @@ static const sm_subcmd view_subs[] = {
     {"select", view_select, 0, -1, "?toggle|clear|all|pair|proc PROC|BLOCK ...?"},
     {"focus", view_focus, 0, 1, "?next|prev|PANE?"},
     {"proc", view_proc, 0, 1, "?PROC|none?"},
+    {"row", view_row, 1, 2, "comm|solver ?N?"},
     {"procs", view_procs, 0, 8, "?-sort KEY? ?-order asc|desc? ?-filter TEXT? ?-group node|net?"},
     {"pair", view_pair, 0, 2, "?P Q | none?"},
     {"zoom", view_zoom, 0, 1, "?on|off|toggle?"},
@@ -472,6 +504,9 @@ static int key_bind(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
         return sm_tcl_error(in, "ARGS", "key bind: \"%s\" is not a key name (a character, C-a..C-z, "
                             "Left Right Up Down PgUp PgDn Home End Enter Esc Tab BTab Space "
                             "Backspace Delete Insert or F1-F12)", key);
+    /* A binding runs later in the main interpreter: not from a safe script. */
+    if (objc == 4 && in != app->interp)
+        return sm_tcl_error(in, "SAFE", "key bind: not available to a safe script");
     if (objc == 4) sm_view_bind(app->view, key, Tcl_GetString(objv[3]));
     const char *s = sm_view_binding(app->view, key);
     if (!s) {
@@ -513,9 +548,9 @@ static const sm_subcmd key_subs[] = {
 
 static int screen_dump(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    if (!app->view->dump)
+    if (!app->screen)
         return sm_tcl_error(in, "STATE", "screen dump: no screen (the workbench is not running)");
-    char *text = app->view->dump(app->view->tui);
+    char *text = sm_app_screen_dump(app);
     if (objc == 3) {
         sm_err e;
         int rc = sm_write_file_atomic(Tcl_GetString(objv[2]), text, strlen(text), &e);

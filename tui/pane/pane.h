@@ -1,12 +1,46 @@
-/* pane.h - one pane of the workbench behind a tiny vtable: draw itself
- * from the app and this frame's shared data, and turn a mouse click into
- * the Tcl command it means. Curses lives here and in tui_loop.c only. */
+/* pane.h - the pane contract. Curses lives in tui/pane/ only.
+ *
+ * A pane is one file, pane_<name>.c, defining one `const sm_pane_ops
+ * sm_pane_<name>`, plus one row in SM_PANES (tui/view.h):
+ *
+ *     X(NET, net, "Network", SM_SLOT_BOTTOM, 30)
+ *
+ * That row is the only table: it gives the pane its id (SM_PANE_NET),
+ * its `view focus net` name, its title, and its place in the layout; Tab
+ * order, zoom, the help and the mouse all walk it. The loop (tui_loop.c)
+ * binds sm_pane_<name> from the row, so nothing else changes.
+ *
+ * What the loop does with the ops:
+ *  - draw: repaint the whole window p->win (inner size p->h-2 x p->w-2,
+ *    border from sm_ui_frame). Called only when something in `deps`
+ *    changed, the focus moved onto or off the pane, the layout or the
+ *    theme changed. Never compare stamps yourself: declare deps.
+ *  - rows / move_cursor / activate: list panes (optional). rows gives the
+ *    number of rows now shown and the cursor row; move_cursor writes the Tcl
+ *    command that moves the cursor by delta rows (+-1, +-page, or
+ *    SM_ROW_FIRST/SM_ROW_LAST); activate writes the command Enter runs on
+ *    the object under the cursor. Keys never rebuild rows from core: they
+ *    ask the focused pane, which answers from what it drew. Panes without
+ *    move fall back to the action's own command (the Grid cursor).
+ *  - click: the command a click at (y, x) inside the pane means.
+ *  - release: free p->priv (caches) when the workbench ends.
+ * Commands are what the pane hands back, never run by the pane itself: the
+ * loop runs them through the shell, so the console echoes them and
+ * recordings replay them. Commands are words (words.h: sm_words_lit for
+ * the program's own literal words, sm_words_add for a name), evaluated as
+ * a Tcl list: a name is always one word, never pasted into a script.
+ *
+ * Caches: a pane may keep derived data (sorted rows, a schedule) in
+ * p->priv; rebuild it in draw when its inputs changed, and only while the
+ * pane is shown (a hidden or zoomed-out pane is not drawn, so it costs
+ * nothing). */
 #ifndef SM_PANE_H
 #define SM_PANE_H
 
 #include <curses.h>
 #include <stddef.h>
 #include "../app.h"
+#include "../words.h"
 
 /* Computed once per frame and shared by every pane. */
 typedef struct sm_frame {
@@ -16,30 +50,65 @@ typedef struct sm_frame {
     int utf8;                   /* the terminal takes UTF-8 */
 } sm_frame;
 
+
+/* What a pane's picture depends on; the loop works out, once per frame,
+ * which of these changed. */
+enum {
+    SM_DEP_MAPPING = 1u << 0, /* the shown mapping: session edits, or the
+                                 solver's steps while the panes follow it */
+    SM_DEP_SESSION = 1u << 1, /* another scenario: grid, machine, model */
+    SM_DEP_SOLVER = 1u << 2,  /* solver started, stepped, stopped; its stats */
+    SM_DEP_VIEW = 1u << 3,    /* cursor, selection, sort, filter, rows */
+    SM_DEP_LOG = 1u << 4,     /* the console log */
+    SM_DEP_ALL = 0xffu
+};
+
+#define SM_ROW_FIRST (-(1 << 30))
+#define SM_ROW_LAST (1 << 30)
+
 typedef struct sm_pane sm_pane;
 
+#define SM_CLICK_MAX 2
+
 typedef struct sm_pane_ops {
-    int id; /* sm_pane_id */
-    /* A stamp of everything the pane shows: it is redrawn when it changes. */
-    unsigned long long (*stamp)(const sm_pane *p, const sm_app *app);
+    unsigned deps; /* SM_DEP_* bits */
     void (*draw)(sm_pane *p, sm_app *app, const sm_frame *f);
-    /* Click at (y, x) relative to the pane: writes a command, returns 1. */
-    int (*click)(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n);
+    /* List panes: rows shown; *cursor gets the cursor row (-1 none). */
+    int (*rows)(sm_pane *p, sm_app *app, const sm_frame *f, int *cursor);
+    /* Commands are words (words.h): a name is always one word, never
+     * pasted into a script. */
+    /* Command moving the cursor by delta rows; returns 1 if written. */
+    int (*move_cursor)(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_words *cmd);
+    /* Command for Enter on the object under the cursor; 0: nothing there. */
+    int (*activate)(sm_pane *p, sm_app *app, const sm_frame *f, sm_words *cmd);
+    /* Click at (y, x) relative to the pane: fills up to SM_CLICK_MAX
+     * commands and returns how many. */
+    int (*click)(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds);
     void (*release)(sm_pane *p);
 } sm_pane_ops;
 
 struct sm_pane {
     const sm_pane_ops *ops;
+    int id;                     /* sm_pane_id, SM_PANE_COUNT for the help */
     WINDOW *win;
     int y, x, h, w;
-    unsigned long long stamp;   /* of the last draw; 0 forces one */
+    int drawn;                  /* drawn since the last layout */
+    int drawn_focus;            /* had the focus when last drawn */
     int top, left;              /* scroll offsets */
     int unit_w, unit_h;         /* Grid: screen cells per block */
-    void *priv;
+    void *priv;                 /* the pane's cache, freed by release */
 };
 
-extern const sm_pane_ops sm_pane_grid, sm_pane_procs, sm_pane_comm, sm_pane_energy,
-    sm_pane_solver, sm_pane_console, sm_pane_help;
+/* One ops per row of SM_PANES, named after the row. */
+#define X(id, name, title, slot, width) extern const sm_pane_ops sm_pane_##name;
+SM_PANES(X)
+#undef X
+extern const sm_pane_ops sm_pane_help;
+
+/* Rows a list pane shows inside its border (heading line excluded). */
+int sm_pane_page(const sm_pane *p);
+/* Clamp cursor + delta into 0..n-1 (delta may be SM_ROW_FIRST/LAST). */
+int sm_pane_step(int cursor, int delta, int n);
 
 /* ---- pane_util.c: theme colours and drawing helpers ---- */
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "pane.h"
 #include "../rows.h"
+#include "../shell.h"
 
 typedef struct comm_cache {
     unsigned long long version;
@@ -15,12 +16,6 @@ typedef struct comm_cache {
     sm_pair_row *rows;
     int nrows;
 } comm_cache;
-
-static unsigned long long stamp(const sm_pane *p, const sm_app *app)
-{
-    (void)p;
-    return app->session->version * 1000003ULL + app->view->version * 7919ULL + app->view->theme_version;
-}
 
 static comm_cache *cache(sm_pane *p, const sm_app *app)
 {
@@ -112,15 +107,48 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     }
 }
 
-static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n)
+/* "view pair P Q" for row i of the cache: names as words. */
+static int pair_cmd(const sm_app *app, const comm_cache *c, int i, sm_words *cmd)
+{
+    if (i < 0 || i >= c->nrows) return 0;
+    sm_words_lit(cmd, "view pair");
+    sm_words_add(cmd, app->session->topo->procs[c->rows[i].p].name);
+    sm_words_add(cmd, app->session->topo->procs[c->rows[i].q].name);
+    return 1;
+}
+
+/* Keys answer from the rows last drawn; the cache is rebuilt only in
+ * draw, and only when the pane is shown. */
+static int rows(sm_pane *p, sm_app *app, const sm_frame *f, int *cursor)
+{
+    (void)f;
+    const comm_cache *c = p->priv;
+    int n = c ? c->nrows : 0;
+    *cursor = n ? (app->view->comm_row < n ? app->view->comm_row : n - 1) : -1;
+    return n;
+}
+
+static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_words *cmd)
+{
+    int cur, cnt = rows(p, app, f, &cur);
+    if (cnt == 0) return 0;
+    sm_words_lit(cmd, "view row comm");
+    sm_words_addf(cmd, "%d", sm_pane_step(cur, delta, cnt));
+    return 1;
+}
+
+static int activate(sm_pane *p, sm_app *app, const sm_frame *f, sm_words *cmd)
+{
+    int cur;
+    rows(p, app, f, &cur);
+    return p->priv && pair_cmd(app, p->priv, cur, cmd);
+}
+
+static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {
     (void)f; (void)x;
-    comm_cache *c = cache(p, app);
-    int i = p->top + y - 2;
-    if (y < 2 || i >= c->nrows) return 0;
-    snprintf(cmd, n, "view pair %s %s", app->session->topo->procs[c->rows[i].p].name,
-             app->session->topo->procs[c->rows[i].q].name);
-    return 1;
+    if (!p->priv || y < 2) return 0;
+    return pair_cmd(app, p->priv, p->top + y - 2, &cmds[0]);
 }
 
 static void release(sm_pane *p)
@@ -133,4 +161,7 @@ static void release(sm_pane *p)
     p->priv = NULL;
 }
 
-const sm_pane_ops sm_pane_comm = {SM_PANE_COMM, stamp, draw, click, release};
+const sm_pane_ops sm_pane_comm = {
+    .deps = SM_DEP_MAPPING | SM_DEP_SESSION | SM_DEP_VIEW,
+    .draw = draw, .rows = rows, .move_cursor = move_row, .activate = activate, .click = click, .release = release,
+};

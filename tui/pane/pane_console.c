@@ -4,12 +4,6 @@
 #include <stdio.h>
 #include "pane.h"
 
-static unsigned long long stamp(const sm_pane *p, const sm_app *app)
-{
-    (void)p;
-    return (unsigned long long)app->view->log_n * 1000003ULL + app->view->version * 7919ULL + app->view->theme_version;
-}
-
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
     (void)f;
@@ -28,4 +22,4 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     }
 }
 
-const sm_pane_ops sm_pane_console = {SM_PANE_CONSOLE, stamp, draw, NULL, NULL};
+const sm_pane_ops sm_pane_console = {.deps = SM_DEP_LOG, .draw = draw};

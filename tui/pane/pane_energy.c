@@ -6,13 +6,6 @@
 #include <string.h>
 #include "pane.h"
 
-static unsigned long long stamp(const sm_pane *p, const sm_app *app)
-{
-    (void)p;
-    return app->session->version * 1000003ULL + (unsigned long long)(app->view->focus == SM_PANE_ENERGY) * 7ULL +
-           app->view->theme_version;
-}
-
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
     const sm_eval *ev = &f->ev;
@@ -73,4 +66,4 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
                (long long)ev->edges, ev->procs_used);
 }
 
-const sm_pane_ops sm_pane_energy = {SM_PANE_ENERGY, stamp, draw, NULL, NULL};
+const sm_pane_ops sm_pane_energy = {.deps = SM_DEP_MAPPING | SM_DEP_SESSION, .draw = draw};

@@ -7,15 +7,6 @@
 #include "pane.h"
 #include "../rows.h"
 
-static unsigned long long stamp(const sm_pane *p, const sm_app *app)
-{
-    (void)p;
-    unsigned long long s = app->session->version * 1000003ULL + app->view->version * 7919ULL +
-                           app->view->theme_version;
-    if (app->view->show_solver && app->solver) s += (unsigned long long)app->solver->iteration * 31ULL;
-    return s;
-}
-
 /* First visible index so that cur stays on screen. */
 static int scroll_to(int cur, int n, int visible, int old)
 {
@@ -108,7 +99,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     free(seen);
 }
 
-static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n)
+static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {
     (void)f;
     const sm_grid *g = app->session->grid;
@@ -116,8 +107,14 @@ static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char 
     int r = (y - 2) / p->unit_h, c = (x - 1) / p->unit_w;
     int i = p->left + c, j = p->top + r;
     if (i >= g->spec.blocks[0] || j >= g->spec.blocks[1]) return 0;
-    snprintf(cmd, n, "view cursor %d %d %d; view select toggle", i, j, app->view->cur[2]);
-    return 1;
+    sm_words_lit(&cmds[0], "view cursor");
+    sm_words_addf(&cmds[0], "%d", i);
+    sm_words_addf(&cmds[0], "%d", j);
+    sm_words_addf(&cmds[0], "%d", app->view->cur[2]);
+    sm_words_lit(&cmds[1], "view select toggle");
+    return 2;
 }
 
-const sm_pane_ops sm_pane_grid = {SM_PANE_GRID, stamp, draw, click, NULL};
+const sm_pane_ops sm_pane_grid = {
+    .deps = SM_DEP_MAPPING | SM_DEP_SESSION | SM_DEP_VIEW, .draw = draw, .click = click,
+};

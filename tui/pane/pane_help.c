@@ -4,12 +4,6 @@
 #include "../keys.h"
 #include "pane.h"
 
-static unsigned long long stamp(const sm_pane *p, const sm_app *app)
-{
-    (void)p;
-    return app->view->version * 7919ULL + app->view->theme_version;
-}
-
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
     (void)f;
@@ -39,4 +33,4 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     }
 }
 
-const sm_pane_ops sm_pane_help = {SM_PANE_COUNT, stamp, draw, NULL, NULL};
+const sm_pane_ops sm_pane_help = {.deps = SM_DEP_VIEW, .draw = draw};

@@ -5,11 +5,25 @@
 #include <stdlib.h>
 #include "pane.h"
 #include "../rows.h"
+#include "../shell.h"
 
-static unsigned long long stamp(const sm_pane *p, const sm_app *app)
+/* The rows as last drawn: keys and clicks answer from these. */
+typedef struct procs_cache {
+    sm_proc_row *r;
+    int n;
+} procs_cache;
+
+static procs_cache *cache(sm_pane *p)
 {
-    (void)p;
-    return app->session->version * 1000003ULL + app->view->version * 7919ULL + app->view->theme_version;
+    if (!p->priv) p->priv = sm_xcalloc(1, sizeof(procs_cache));
+    return p->priv;
+}
+
+static int cursor_row(const procs_cache *c, int proc)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->r[i].proc >= 0 && c->r[i].proc == proc) return i;
+    return -1;
 }
 
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
@@ -26,8 +40,11 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int iw = p->w - 2, ih = p->h - 2;
     if (iw < 20 || ih < 2) return;
 
-    int n;
-    sm_proc_row *r = sm_proc_rows(app, &f->ev, &n);
+    procs_cache *c = cache(p);
+    free(c->r);
+    c->r = sm_proc_rows(app, &f->ev, &c->n);
+    int n = c->n;
+    const sm_proc_row *r = c->r;
     double T = f->ev.time;
     double scale = m->has_deadline && m->deadline > T ? m->deadline : T;
     /* Columns that fit: glyph name [type] bar blocks [cells] energy [idle]. */
@@ -88,21 +105,67 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         if (wide) snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_seconds(row->pe.idle_time, idle, sizeof idle));
         sm_ui_text(w, y, bx + barw, iw - (bx + barw) + 1, base, "%s", line);
     }
-    free(r);
 }
 
-static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, char *cmd, size_t n)
+static int choose(const sm_app *app, int proc, sm_words *cmd)
 {
-    (void)x;
-    int cnt;
-    sm_proc_row *r = sm_proc_rows(app, &f->ev, &cnt);
-    int i = p->top + y - 2, ok = 0;
-    if (y >= 2 && i < cnt && r[i].proc >= 0) {
-        snprintf(cmd, n, "view proc %s", app->session->topo->procs[r[i].proc].name);
-        ok = 1;
-    }
-    free(r);
-    return ok;
+    sm_words_lit(cmd, "view proc");
+    sm_words_add(cmd, app->session->topo->procs[proc].name);
+    return 1;
 }
 
-const sm_pane_ops sm_pane_procs = {SM_PANE_PROCS, stamp, draw, click, NULL};
+static int rows(sm_pane *p, sm_app *app, const sm_frame *f, int *cursor)
+{
+    (void)f;
+    procs_cache *c = cache(p);
+    *cursor = cursor_row(c, app->view->proc);
+    return c->n;
+}
+
+/* Down the rows in display order, over the group headings. */
+static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_words *cmd)
+{
+    (void)f;
+    procs_cache *c = cache(p);
+    if (c->n == 0) return 0;
+    int cur = cursor_row(c, app->view->proc);
+    int i = cur < 0 ? (delta < 0 ? c->n - 1 : 0) : sm_pane_step(cur, delta, c->n);
+    int dir = delta < 0 ? -1 : 1, j = i;
+    while (j >= 0 && j < c->n && c->r[j].proc < 0) j += dir;
+    if (j < 0 || j >= c->n) /* only headings that way: the nearest row back */
+        for (j = i; j >= 0 && j < c->n && c->r[j].proc < 0; j -= dir) {}
+    if (j < 0 || j >= c->n) return 0;
+    i = j;
+    return choose(app, c->r[i].proc, cmd);
+}
+
+static int activate(sm_pane *p, sm_app *app, const sm_frame *f, sm_words *cmd)
+{
+    (void)p; (void)f;
+    if (app->view->proc < 0) return 0;
+    sm_words_lit(cmd, "view select proc");
+    sm_words_add(cmd, app->session->topo->procs[app->view->proc].name);
+    return 1;
+}
+
+static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
+{
+    (void)x; (void)f;
+    procs_cache *c = cache(p);
+    int i = p->top + y - 2;
+    if (y < 2 || i >= c->n || c->r[i].proc < 0) return 0;
+    return choose(app, c->r[i].proc, &cmds[0]);
+}
+
+static void release(sm_pane *p)
+{
+    procs_cache *c = p->priv;
+    if (c) free(c->r);
+    free(c);
+    p->priv = NULL;
+}
+
+const sm_pane_ops sm_pane_procs = {
+    .deps = SM_DEP_MAPPING | SM_DEP_SESSION | SM_DEP_VIEW,
+    .draw = draw, .rows = rows, .move_cursor = move_row, .activate = activate, .click = click, .release = release,
+};

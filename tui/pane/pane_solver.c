@@ -5,16 +5,6 @@
 #include <string.h>
 #include "pane.h"
 
-static unsigned long long stamp(const sm_pane *p, const sm_app *app)
-{
-    (void)p;
-    unsigned long long s = app->view->version * 7919ULL + app->view->theme_version;
-    if (app->solver)
-        s += (unsigned long long)app->solver->iteration * 1000003ULL + (unsigned long long)app->solver->done * 3ULL +
-             (unsigned long long)app->solver->nstats * 5ULL + (unsigned long long)(app->solver->seconds * 10.0);
-    return s + (unsigned long long)(size_t)app->solver;
-}
-
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
     const sm_view *v = app->view;
@@ -75,4 +65,29 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     if (len && y <= ih) sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", line);
 }
 
-const sm_pane_ops sm_pane_solver = {SM_PANE_SOLVER, stamp, draw, NULL, NULL};
+static int nsolvers(void)
+{
+    int n = 0;
+    while (sm_solver_list()[n]) n++;
+    return n;
+}
+
+static int rows(sm_pane *p, sm_app *app, const sm_frame *f, int *cursor)
+{
+    (void)p; (void)f;
+    *cursor = app->view->solver_row;
+    return nsolvers();
+}
+
+static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_words *cmd)
+{
+    (void)p; (void)f;
+    sm_words_lit(cmd, "view row solver");
+    sm_words_addf(cmd, "%d", sm_pane_step(app->view->solver_row, delta, nsolvers()));
+    return 1;
+}
+
+/* No activate: Enter on a solver opens the start prompt (actions.c). */
+const sm_pane_ops sm_pane_solver = {
+    .deps = SM_DEP_SOLVER | SM_DEP_VIEW, .draw = draw, .rows = rows, .move_cursor = move_row,
+};

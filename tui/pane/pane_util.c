@@ -91,7 +91,7 @@ char sm_ui_glyph(int p)
 
 void sm_ui_frame(sm_pane *p, const sm_app *app, const char *title)
 {
-    int focus = app->view->focus == p->ops->id;
+    int focus = app->view->focus == p->id;
     attr_t a = sm_ui_attr(focus ? SM_EL_FRAME_FOCUS : SM_EL_FRAME);
     wattrset(p->win, a);
     sm_ui_box(p->win);
@@ -165,4 +165,21 @@ const char *sm_ui_seconds(double s, char *buf, size_t n)
     else if (a >= 1e-6) snprintf(buf, n, "%.4g us", s * 1e6);
     else snprintf(buf, n, "%.4g ns", s * 1e9);
     return buf;
+}
+
+/* ---- list panes ---- */
+
+int sm_pane_page(const sm_pane *p)
+{
+    int rows = p->h - 3; /* border and heading line */
+    return rows > 1 ? rows : 1;
+}
+
+int sm_pane_step(int cursor, int delta, int n)
+{
+    if (n <= 0) return -1;
+    long long i = delta == SM_ROW_FIRST ? 0 : delta == SM_ROW_LAST ? n - 1 : (long long)cursor + delta;
+    if (i < 0) i = 0;
+    if (i >= n) i = n - 1;
+    return (int)i;
 }

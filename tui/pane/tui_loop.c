@@ -3,12 +3,14 @@
  * turn it into a Tcl command through the key table and run it. While a
  * solver runs, each idle frame steps it by a slice sized to ~40 ms. */
 #include <langinfo.h>
+#include <signal.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "../../core/journal.h"
 #include "../actions.h"
 #include "../keys.h"
 #include "pane.h"
@@ -31,10 +33,17 @@ typedef struct tui {
     /* The prompt line. */
     int prompting;
     sm_do pending;
+    char *recover;           /* a stopped workbench's journal, offered at start */
     char line[1024];
     int pos, hist;                          /* cursor, history index */
     int confirm_quit;
     char message[256];
+
+    /* What the panes were last drawn from: the change mask compares these. */
+    unsigned long long seen_map, seen_view, seen_log, seen_spark;
+    const void *seen_session, *seen_solver;
+    long long seen_iter;
+    int seen_done, seen_nstats, seen_show;
 
     /* Evaluation cache and the solver's last move. */
     unsigned long long eval_version;
@@ -48,8 +57,16 @@ typedef struct tui {
     long long slice;                        /* steps per frame when running */
 } tui;
 
-static const sm_pane_ops *const pane_ops[SM_PANE_COUNT] = {
-    &sm_pane_grid, &sm_pane_procs, &sm_pane_comm, &sm_pane_energy, &sm_pane_solver, &sm_pane_console};
+/* The pane table (SM_PANES, view.h): ops, band and width of each. */
+static const struct {
+    const sm_pane_ops *ops;
+    sm_pane_slot slot;
+    int width;
+} pane_table[SM_PANE_COUNT] = {
+#define X(id, name, title, slot, width) {&sm_pane_##name, slot, width},
+    SM_PANES(X)
+#undef X
+};
 
 static double now(void)
 {
@@ -65,7 +82,7 @@ static void place(sm_pane *p, int y, int x, int h, int w)
     if (p->win) delwin(p->win);
     p->win = NULL;
     p->y = y; p->x = x; p->h = h; p->w = w;
-    p->stamp = 0;
+    p->drawn = 0;
     if (h > 0 && w > 0) p->win = newwin(h, w, y, x);
 }
 
@@ -97,14 +114,27 @@ static void layout(tui *t)
     } else {
         int top = mh / 2;
         if (mh - top < 9) top = mh - 9;
-        int gw = W * 55 / 100;
-        place(&t->panes[SM_PANE_GRID], 1, 0, top, gw);
-        place(&t->panes[SM_PANE_PROCS], 1, gw, top, W - gw);
-        int cw = W * 36 / 100, ew = W * 32 / 100;
-        place(&t->panes[SM_PANE_COMM], 1 + top, 0, mh - top, cw);
-        place(&t->panes[SM_PANE_ENERGY], 1 + top, cw, mh - top, ew);
-        place(&t->panes[SM_PANE_SOLVER], 1 + top, cw + ew, mh - top, W - cw - ew);
-        place(&t->panes[SM_PANE_CONSOLE], 1 + mh, 0, ch, W);
+        /* Each band split by the table's widths; the last pane takes the
+         * rounding. A band with no panes gives its lines to the other. */
+        int any[2] = {0, 0};
+        for (int i = 0; i < SM_PANE_COUNT; i++)
+            if (pane_table[i].slot != SM_SLOT_CONSOLE) any[pane_table[i].slot] = 1;
+        if (!any[SM_SLOT_BOTTOM]) top = mh;
+        if (!any[SM_SLOT_TOP]) top = 0;
+        for (int band = SM_SLOT_TOP; band <= SM_SLOT_BOTTOM; band++) {
+            int total = 0, x = 0, last = -1;
+            for (int i = 0; i < SM_PANE_COUNT; i++)
+                if (pane_table[i].slot == (sm_pane_slot)band) total += pane_table[i].width, last = i;
+            int y = band == SM_SLOT_TOP ? 1 : 1 + top, h = band == SM_SLOT_TOP ? top : mh - top;
+            for (int i = 0; i < SM_PANE_COUNT; i++) {
+                if (pane_table[i].slot != (sm_pane_slot)band) continue;
+                int w = i == last ? W - x : W * pane_table[i].width / total;
+                place(&t->panes[i], y, x, h, w);
+                x += w;
+            }
+        }
+        for (int i = 0; i < SM_PANE_COUNT; i++)
+            if (pane_table[i].slot == SM_SLOT_CONSOLE) place(&t->panes[i], 1 + mh, 0, ch, W);
     }
     int hh = H - 4 < 40 ? H - 4 : 40, hw = W - 4 < 110 ? W - 4 : 110;
     place(&t->help, (H - hh) / 2, (W - hw) / 2, hh, hw);
@@ -147,6 +177,39 @@ static void prepare(tui *t, sm_frame *f)
     f->moved = t->moved;
 }
 
+/* Which SM_DEP_* inputs changed since the last frame. The mapping the
+ * panes show is the solver's while they follow it, so its steps count as
+ * mapping changes then. */
+static unsigned changes(tui *t)
+{
+    const sm_app *app = t->app;
+    const sm_session *s = app->session;
+    const sm_view *v = app->view;
+    const sm_solver *sv = app->solver;
+    unsigned c = 0;
+    long long iter = sv ? sv->iteration : -1;
+    int done = sv ? sv->done : 0, nstats = sv ? sv->nstats : 0;
+    if (t->seen_session != s) c |= SM_DEP_SESSION | SM_DEP_MAPPING;
+    if (t->seen_map != s->version) c |= SM_DEP_MAPPING;
+    if (t->seen_view != v->version) c |= SM_DEP_VIEW;
+    if (t->seen_log != v->log_version) c |= SM_DEP_LOG;
+    if (t->seen_solver != sv || t->seen_iter != iter || t->seen_done != done || t->seen_nstats != nstats ||
+        t->seen_spark != v->spark_version)
+        c |= SM_DEP_SOLVER;
+    if (t->seen_show != v->show_solver || (v->show_solver && (c & SM_DEP_SOLVER))) c |= SM_DEP_MAPPING;
+    t->seen_session = s;
+    t->seen_map = s->version;
+    t->seen_view = v->version;
+    t->seen_log = v->log_version;
+    t->seen_solver = sv;
+    t->seen_iter = iter;
+    t->seen_done = done;
+    t->seen_nstats = nstats;
+    t->seen_spark = v->spark_version;
+    t->seen_show = v->show_solver;
+    return c;
+}
+
 /* ---- drawing ---- */
 
 static void draw_status(tui *t, const sm_frame *f)
@@ -172,7 +235,10 @@ static void draw_bottom(tui *t)
 {
     WINDOW *w = t->bottom;
     werase(w);
-    if (t->confirm_quit) {
+    if (t->recover) {
+        sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
+                   "A stopped workbench left unsaved work. Recover it? y recovers, any other key keeps this session.");
+    } else if (t->confirm_quit) {
         sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
                    "Unsaved changes. Quit anyway? y quits, w saves first, any other key stays.");
     } else if (t->prompting) {
@@ -209,8 +275,8 @@ static void draw(tui *t, int force)
         layout(t), force = 1;
     if (force) {
         wnoutrefresh(stdscr);
-        for (int i = 0; i < SM_PANE_COUNT; i++) t->panes[i].stamp = 0;
-        t->help.stamp = 0;
+        for (int i = 0; i < SM_PANE_COUNT; i++) t->panes[i].drawn = 0;
+        t->help.drawn = 0;
     }
     if (t->small) {
         erase();
@@ -223,23 +289,25 @@ static void draw(tui *t, int force)
     sm_frame f;
     prepare(t, &f);
     draw_status(t, &f);
+    unsigned changed = changes(t);
     int redrawn = 0;   /* a pane drawn under the help: draw the help on top again */
     for (int i = 0; i < SM_PANE_COUNT; i++) {
         sm_pane *p = &t->panes[i];
         if (!p->win) continue;
-        unsigned long long s = p->ops->stamp(p, app) ^ (unsigned long long)(v->focus == i) << 62;
-        if (s == p->stamp && p->stamp) continue;
+        int focused = v->focus == i;
+        if (p->drawn && !(changed & p->ops->deps) && focused == p->drawn_focus) continue;
         p->ops->draw(p, app, &f);
-        p->stamp = s ? s : 1;
+        p->drawn = 1;
+        p->drawn_focus = focused;
         wnoutrefresh(p->win);
         redrawn = 1;
     }
-    if (v->help && t->help.win && (redrawn || !t->help.stamp)) {
+    if (v->help && t->help.win && (redrawn || !t->help.drawn || (changed & t->help.ops->deps))) {
         t->help.ops->draw(&t->help, app, &f);
-        t->help.stamp = 1;
+        t->help.drawn = 1;
         wnoutrefresh(t->help.win);
-    } else if (!v->help && t->help.stamp) {
-        t->help.stamp = 0;
+    } else if (!v->help && t->help.drawn) {
+        t->help.drawn = 0;
         for (int i = 0; i < SM_PANE_COUNT; i++) {
             if (!t->panes[i].win) continue;
             touchwin(t->panes[i].win);
@@ -260,13 +328,49 @@ static void run_cmd(tui *t, const char *cmd, int flags)
         snprintf(t->message, sizeof t->message, "error: %.240s", sm_shell_result(t->app));
 }
 
-static void start_prompt(tui *t, const sm_do *d)
+/* A command as words: how every key and click runs what it means. */
+static void run_words(tui *t, const sm_words *cmd, int flags)
 {
+    t->message[0] = '\0';
+    if (sm_shell_run(t->app, cmd, flags))
+        snprintf(t->message, sizeof t->message, "error: %.240s", sm_shell_result(t->app));
+}
+
+/* The prompt takes over d (its words are freed when the prompt ends). */
+static void start_prompt(tui *t, sm_do *d)
+{
+    sm_do_free(&t->pending);
     t->pending = *d;
+    memset(d, 0, sizeof *d);
     t->prompting = 1;
-    snprintf(t->line, sizeof t->line, "%.1000s", d->cmd);
+    snprintf(t->line, sizeof t->line, "%.1000s", t->pending.text);
     t->pos = (int)strlen(t->line);
     t->hist = t->app->view->nhistory;
+}
+
+/* Up/Down/PgUp/PgDn/Home/End and Enter go to the focused pane, which
+ * answers from the rows it drew; panes without rows run the fallback. */
+static void pane_action(tui *t, const sm_do *d)
+{
+    sm_app *app = t->app;
+    sm_pane *p = &t->panes[app->view->focus];
+    sm_words cmd;
+    sm_words_init(&cmd);
+    sm_frame f;
+    prepare(t, &f);
+    if (d->kind == SM_DO_PANE_MOVE && p->ops->move_cursor && p->ops->rows) {
+        int delta = d->delta;
+        if (delta == SM_DO_FIRST) delta = SM_ROW_FIRST;
+        else if (delta == SM_DO_LAST) delta = SM_ROW_LAST;
+        else if (delta == SM_DO_PAGE || delta == -SM_DO_PAGE) delta = delta > 0 ? sm_pane_page(p) : -sm_pane_page(p);
+        if (p->ops->move_cursor(p, app, &f, delta, &cmd)) run_words(t, &cmd, SM_SHELL_ECHO);
+    } else if (d->kind == SM_DO_PANE_ACTIVATE && p->ops->activate) {
+        if (p->ops->activate(p, app, &f, &cmd)) run_words(t, &cmd, SM_SHELL_ECHO);
+        else snprintf(t->message, sizeof t->message, "nothing here to choose");
+    } else if (d->run.n) {
+        run_words(t, &d->run, SM_SHELL_ECHO);
+    }
+    sm_words_free(&cmd);
 }
 
 static void do_action(tui *t, sm_action a)
@@ -274,15 +378,18 @@ static void do_action(tui *t, sm_action a)
     sm_do d;
     sm_action_plan(t->app, a, &d);
     switch (d.kind) {
-    case SM_DO_RUN: run_cmd(t, d.cmd, SM_SHELL_ECHO); break;
+    case SM_DO_PANE_MOVE:
+    case SM_DO_PANE_ACTIVATE: pane_action(t, &d); break;
+    case SM_DO_RUN: run_words(t, &d.run, SM_SHELL_ECHO); break;
     case SM_DO_PROMPT: start_prompt(t, &d); break;
     case SM_DO_CONFIRM_QUIT: t->confirm_quit = 1; break;
     case SM_DO_MESSAGE:
-        snprintf(t->message, sizeof t->message, "%.250s", d.cmd);
-        sm_view_log(t->app->view, SM_LOG_NOTE, "%s", d.cmd);
+        snprintf(t->message, sizeof t->message, "%.250s", d.text);
+        sm_view_log(t->app->view, SM_LOG_NOTE, "%s", d.text);
         break;
     case SM_DO_NOTHING: break;
     }
+    sm_do_free(&d);
 }
 
 /* ---- keys ---- */
@@ -383,11 +490,13 @@ static void prompt_key(tui *t, int code, int is_key)
     const char *k = keyname_of(code, is_key, nb, sizeof nb);
     if (k && strcmp(k, "Enter") == 0) {
         t->prompting = 0;
-        char cmd[8192];
-        sm_action_finish(&t->pending, t->line, cmd, sizeof cmd);
-        if (!t->line[0] && t->pending.tmpl[0]) return;
-        if (!cmd[0]) return;
-        run_cmd(t, cmd, SM_SHELL_ECHO | SM_SHELL_HISTORY | (t->pending.tmpl[0] ? 0 : SM_SHELL_RESULT));
+        sm_words cmd;
+        sm_words_init(&cmd);
+        int kind = sm_action_finish(&t->pending, t->line, &cmd);
+        if (kind == 1) run_words(t, &cmd, SM_SHELL_ECHO | SM_SHELL_HISTORY);
+        else if (kind == 0)
+            run_cmd(t, t->line, SM_SHELL_ECHO | SM_SHELL_HISTORY | SM_SHELL_RESULT);
+        sm_words_free(&cmd);
         return;
     }
     if (k && (strcmp(k, "Esc") == 0 || strcmp(k, "C-c") == 0 || strcmp(k, "C-g") == 0)) {
@@ -459,15 +568,19 @@ static void mouse(tui *t)
     for (int i = 0; i < SM_PANE_COUNT; i++) {
         sm_pane *p = &t->panes[i];
         if (!p->win || ev.y < p->y || ev.y >= p->y + p->h || ev.x < p->x || ev.x >= p->x + p->w) continue;
-        char cmd[512];
+        sm_words cmds[SM_CLICK_MAX];
+        for (int k = 0; k < SM_CLICK_MAX; k++) sm_words_init(&cmds[k]);
         if (t->app->view->focus != i) {
-            snprintf(cmd, sizeof cmd, "view focus %s", sm_pane_names[i]);
-            run_cmd(t, cmd, SM_SHELL_ECHO);
+            sm_words_lit(&cmds[0], "view focus");
+            sm_words_add(&cmds[0], sm_pane_names[i]);
+            run_words(t, &cmds[0], SM_SHELL_ECHO);
+            sm_words_clear(&cmds[0]);
         }
         sm_frame f;
         prepare(t, &f);
-        if (p->ops->click && p->ops->click(p, t->app, &f, ev.y - p->y, ev.x - p->x, cmd, sizeof cmd))
-            run_cmd(t, cmd, SM_SHELL_ECHO);
+        int n = p->ops->click ? p->ops->click(p, t->app, &f, ev.y - p->y, ev.x - p->x, cmds) : 0;
+        for (int k = 0; k < n && k < SM_CLICK_MAX; k++) run_words(t, &cmds[k], SM_SHELL_ECHO);
+        for (int k = 0; k < SM_CLICK_MAX; k++) sm_words_free(&cmds[k]);
         return;
     }
 }
@@ -477,6 +590,25 @@ static void handle_key(tui *t, int code, int is_key)
     sm_app *app = t->app;
     if (is_key && code == KEY_RESIZE) return;
     if (is_key && code == KEY_MOUSE) { mouse(t); return; }
+    if (t->recover) {
+        char *path = t->recover;
+        t->recover = NULL;
+        t->message[0] = '\0';
+        if (!is_key && (code == 'y' || code == 'Y')) {
+            sm_words cmd;
+            sm_words_init(&cmd);
+            sm_words_lit(&cmd, "session recover");
+            sm_words_add(&cmd, path);
+            run_words(t, &cmd, SM_SHELL_ECHO);
+            sm_words_free(&cmd);
+            unlink(path);
+        } else {
+            sm_view_log(app->view, SM_LOG_NOTE, "kept this session; the journal stays in %s "
+                        "(session recover FILE restores it)", path);
+        }
+        free(path);
+        return;
+    }
     if (t->confirm_quit) {
         t->confirm_quit = 0;
         if (!is_key && (code == 'y' || code == 'Y')) run_cmd(t, "view quit -force", SM_SHELL_ECHO);
@@ -512,10 +644,14 @@ static void run_slice(tui *t)
         }
         return;
     }
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "solver step %lld", t->slice);
+    sm_words cmd;
+    sm_words_init(&cmd);
+    sm_words_lit(&cmd, "solver step");
+    sm_words_addf(&cmd, "%lld", t->slice);
     double t0 = now();
-    if (sm_shell_eval(app, cmd, 0)) {
+    int rc = sm_shell_run(app, &cmd, 0);
+    sm_words_free(&cmd);
+    if (rc) {
         app->view->running = 0;
         return;
     }
@@ -537,13 +673,14 @@ static tui *the_tui;
  * Esc or C-c interrupts a run. */
 static void progress(sm_app *app)
 {
+    (void)app;
     tui *t = the_tui;
     if (!t) return;
     draw(t, 0);
     nodelay(stdscr, TRUE);
     int c = getch();
     nodelay(stdscr, FALSE);
-    if (c == 27 || c == 3 || c == 'q') app->interrupt = 1;
+    if (c == 27 || c == 3 || c == 'q') t->app->interrupt = 1;
 }
 
 static void put_utf8(char **out, size_t *len, size_t *cap, const char *s, size_t n)
@@ -554,9 +691,9 @@ static void put_utf8(char **out, size_t *len, size_t *cap, const char *s, size_t
 }
 
 /* The screen as text: what a terminal shows, box drawing included. */
-static char *dump(void *ctx)
+static char *dump(sm_app *app)
 {
-    (void)ctx;
+    (void)app;
     size_t len = 0, cap = 4096;
     char *out = sm_xmalloc(cap);
     for (int y = 0; y < LINES; y++) {
@@ -595,6 +732,41 @@ static char *dump(void *ctx)
     return out;
 }
 
+static const sm_screen_ops screen_ops = {progress, dump};
+
+/* SIGTERM and SIGHUP end the workbench cleanly: the terminal is restored
+ * and the journal kept for `session recover`. */
+static volatile sig_atomic_t got_signal;
+static void on_term(int sig)
+{
+    got_signal = sig;
+}
+
+static void start_journal(tui *t)
+{
+    sm_app *app = t->app;
+    sm_err e;
+    char *orphan = sm_journal_find_orphan(NULL);
+    app->journal = sm_journal_open(NULL, &e);
+    if (!app->journal)
+        sm_view_log(app->view, SM_LOG_ERROR, "journal: %s (edits are not protected)", e.msg);
+    else if (sm_journal_sync(app->journal, app->session, &e))
+        sm_view_log(app->view, SM_LOG_ERROR, "journal: %s (edits are not protected)", e.msg);
+    if (orphan) {
+        t->recover = orphan;
+        sm_view_log(app->view, SM_LOG_NOTE,
+                    "A workbench stopped with unsaved work (%s). y: recover it (session recover), "
+                    "any other key: keep this session", orphan);
+        snprintf(t->message, sizeof t->message, "unsaved work from a stopped workbench: y recovers it");
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
 int sm_tui_run(sm_app *app)
 {
     if (!isatty(0) || !isatty(1)) {
@@ -625,17 +797,20 @@ int sm_tui_run(sm_app *app)
     }
     mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
     mouseinterval(0);
-    for (int i = 0; i < SM_PANE_COUNT; i++) t.panes[i].ops = pane_ops[i];
+    for (int i = 0; i < SM_PANE_COUNT; i++) {
+        t.panes[i].ops = pane_table[i].ops;
+        t.panes[i].id = i;
+    }
     t.help.ops = &sm_pane_help;
+    t.help.id = SM_PANE_COUNT;
     the_tui = &t;
-    app->progress = progress;
-    app->tui = &t;
-    app->view->dump = dump;
-    app->view->tui = &t;
+    app->screen = &screen_ops;
+    app->screen_ctx = &t;
     sm_view_log(app->view, SM_LOG_NOTE, "stencilmap: ? lists the keys, : opens the Tcl console");
+    start_journal(&t);
     layout(&t);
     draw(&t, 1);
-    while (!app->view->quit) {
+    while (!app->view->quit && !got_signal) {
         sm_app_sync_view(app);
         timeout(app->view->running ? 0 : 200);
         wint_t wc;
@@ -647,10 +822,8 @@ int sm_tui_run(sm_app *app)
         }
         if (!app->view->quit) draw(&t, 0);
     }
-    app->progress = NULL;
-    app->tui = NULL;
-    app->view->dump = NULL;
-    app->view->tui = NULL;
+    app->screen = NULL;
+    app->screen_ctx = NULL;
     the_tui = NULL;
     for (int i = 0; i < SM_PANE_COUNT; i++) {
         if (t.panes[i].ops->release) t.panes[i].ops->release(&t.panes[i]);
@@ -662,5 +835,14 @@ int sm_tui_run(sm_app *app)
     endwin();
     free(t.moved);
     free(t.solver_prev);
-    return 0;
+    free(t.recover);
+    sm_do_free(&t.pending);
+    /* A clean quit leaves nothing to recover; a signal keeps the journal. */
+    const char *jpath = app->journal ? sm_journal_path(app->journal) : NULL;
+    if (got_signal && jpath)
+        fprintf(stderr, "stencilmap: stopped by signal %d; the session is journaled in %s: "
+                "the next workbench offers it, or run `session recover`\n", (int)got_signal, jpath);
+    sm_journal_close(app->journal, !got_signal);
+    app->journal = NULL;
+    return got_signal ? 128 + (int)got_signal : 0;
 }
