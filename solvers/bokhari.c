@@ -36,8 +36,9 @@ static const sm_opt_spec bokhari_opts[] = {
     {"objective", SM_OPT_ENUM, "cardinality", SM_OBJ_NAMES, 0, 0,
      "what an exchange must improve (cardinality: higher is better)"},
     {"jumps", SM_OPT_INT, "2", NULL, 0, 1e9, "random exchanges after a stalled pass"},
-    {"stall", SM_OPT_INT, "50", NULL, 1, 1e9, "stalled passes in a row that end the search"},
-    {"window", SM_OPT_INT, "1024", NULL, 0, 1e9,
+    {"stall", SM_OPT_INT, "0", NULL, 0, 1e9,
+     "stalled passes in a row that end the search (0: 50, or 10 above -window)"},
+    {"window", SM_OPT_INT, "256", NULL, 0, 1e9,
      "up to this many blocks every partner is tried; above, the blocks next to the neighbours' nodes"},
     {"candidates", SM_OPT_INT, "16", NULL, 1, 1e6,
      "windowed: nodes sampled per neighbour and random partners per step"},
@@ -152,11 +153,17 @@ static int bokhari_init(sm_solver *s, sm_err *e)
     return 0;
 }
 
+static long long stall_limit(const sm_solver *s, const bokhari_state *st)
+{
+    long long v = sm_opt_int(s, "stall");
+    return v ? v : st->windowed ? 10 : 50;
+}
+
 static void end_pass(sm_solver *s, bokhari_state *st)
 {
     int n = s->grid->ntasks;
     if (st->improved_in_pass) st->stalls = 0;
-    else if (++st->stalls >= sm_opt_int(s, "stall")) {
+    else if (++st->stalls >= stall_limit(s, st)) {
         snprintf(s->last_move, sizeof s->last_move, "stalled %d passes: best %g kept",
                  st->stalls, sm_objective_value(st->obj));
         publish(s, st);
