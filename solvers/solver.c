@@ -19,6 +19,7 @@ static const sm_solver_ops *const registry[] = {
     &sm_solver_sfc,
     &sm_solver_bokhari,
     &sm_solver_random,
+    &sm_solver_minmd,
     NULL,
 };
 
