@@ -19,6 +19,8 @@ demo_run sfc -curve scan
 demo_run sfc -curve morton
 demo_run sfc -curve hilbert
 demo_run sfc -curve gray
+view note "MinMD: heaviest pairs first, each block on the nearest node with room."
+demo_run minmd
 view note "Random: the best of 500 random mappings (fewest hops)."
 demo_run random -samples 500 -seed 1
 view note "Bokhari: pairwise exchanges from the sweep curve, maximising cardinality."

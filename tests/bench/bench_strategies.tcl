@@ -9,7 +9,7 @@ set sizes [expr {[info exists ::env(STRATEGY_SIZES)] ? $::env(STRATEGY_SIZES) : 
 
 set strategies {
     {sfc -curve sweep} {sfc -curve scan} {sfc -curve morton} {sfc -curve hilbert}
-    {sfc -curve gray} {bokhari} {bokhari -objective hops} {random -samples 200}
+    {sfc -curve gray} {minmd} {random -samples 200} {bokhari} {bokhari -objective hops}
 }
 
 proc row {args} { puts [format "%-10s %-26s %10s %8s %9s" {*}$args] }
