@@ -22,8 +22,11 @@ TCL_LIB ?= -ltcl8.6
 LP_INC ?= -I/usr/include/lpsolve
 LP_LIB ?= -llpsolve55 -lcolamd -ldl
 CURSES_LIB ?= -lncursesw
-CFLAGS_ALL = $(STD) $(WARN) $(OPT) -DSM_DATADIR='"$(DATADIR)"' $(CPPFLAGS) $(CFLAGS)
-LIBS = -lcjson -lm
+# libhwloc is optional: with it, topo detect/import work (core/hwloc.c).
+HWLOC_FLAGS := $(shell pkg-config --exists hwloc 2>/dev/null && echo -DSM_HAVE_HWLOC $$(pkg-config --cflags hwloc))
+HWLOC_LIB := $(shell pkg-config --exists hwloc 2>/dev/null && pkg-config --libs hwloc)
+CFLAGS_ALL = $(STD) $(WARN) $(OPT) -DSM_DATADIR='"$(DATADIR)"' $(HWLOC_FLAGS) $(CPPFLAGS) $(CFLAGS)
+LIBS = -lcjson -lm $(HWLOC_LIB)
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -122,7 +125,8 @@ run: deps
 install: stencilmap
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	    $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/samples/topologies \
-	    $(DESTDIR)$(DATADIR)/samples/grids $(DESTDIR)$(DATADIR)/scripts $(DESTDIR)$(DATADIR)/themes
+	    $(DESTDIR)$(DATADIR)/samples/grids $(DESTDIR)$(DATADIR)/samples/studies \
+	    $(DESTDIR)$(DATADIR)/scripts $(DESTDIR)$(DATADIR)/themes
 	install -m 755 stencilmap $(DESTDIR)$(BINDIR)/stencilmap
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
@@ -130,7 +134,9 @@ install: stencilmap
 	install -m 644 samples/*.json $(DESTDIR)$(DATADIR)/samples/
 	install -m 644 samples/topologies/*.json $(DESTDIR)$(DATADIR)/samples/topologies/
 	install -m 644 samples/grids/*.json $(DESTDIR)$(DATADIR)/samples/grids/
+	install -m 644 samples/studies/*.json $(DESTDIR)$(DATADIR)/samples/studies/
 	install -m 644 scripts/*.tcl $(DESTDIR)$(DATADIR)/scripts/
+	install -m 755 scripts/*.sh $(DESTDIR)$(DATADIR)/scripts/
 	if ls themes/*.json >/dev/null 2>&1; then install -m 644 themes/*.json $(DESTDIR)$(DATADIR)/themes/; fi
 
 uninstall:

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cost_colour.h"
 #include "util.h"
 
 #define LINK_CACHE_MAX 512
@@ -67,6 +68,7 @@ static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
     c->mu1[slot] += s;
     sm_heap_set(&c->hmu, slot, (double)c->mu[slot]);
     sm_heap_set(&c->hmu1, slot, (double)c->mu1[slot]);
+    sm_cost_colouring_edge(c->col, slot, s * k, s);
 }
 
 /* Add (s=+1) or remove (s=-1) block u's cells on processor p. */
@@ -100,6 +102,7 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
     c->model = *m;
     int P = t->nprocs, n = g->ntasks;
     c->nprocs = P;
+    c->col = sm_cost_colouring_new(P);
     c->map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     memcpy(c->map, map, sizeof(int) * (size_t)n);
     c->tpc = sm_xcalloc((size_t)P, sizeof(double));
@@ -168,6 +171,7 @@ void sm_cost_free(sm_cost *c)
     sm_heap_free(&c->hmu);
     sm_heap_free(&c->hmu1);
     sm_pairmap_free(&c->pairs);
+    sm_cost_colouring_free(c->col);
     free(c);
 }
 
@@ -233,15 +237,6 @@ sm_pairmu *sm_cost_pairs(const sm_cost *c, int messages, int *n)
     return v;
 }
 
-void sm_cost_schedule(const sm_cost *c, sm_schedule *s)
-{
-    int n;
-    sm_pairmu *v = sm_cost_pairs(c, 0, &n);
-    int64_t lb;
-    sm_schedule_build(v, n, c->nprocs, s, &lb);
-    free(v);
-}
-
 /* Fill time and energy from comp max, rounds and the running sums. */
 static void finish(const sm_cost *c, sm_eval *o)
 {
@@ -292,14 +287,8 @@ static void eval_common(const sm_cost *c, sm_eval *o, int exact)
             o->message_rounds = o->message_rounds_lower = D1;
             break;
         }
-        for (int msg = 0; msg < 2; msg++) {
-            int n;
-            sm_pairmu *v = sm_cost_pairs(c, msg, &n);
-            int64_t lb, col = sm_schedule_build(v, n, c->nprocs, NULL, &lb);
-            free(v);
-            if (msg) { o->message_rounds = col; o->message_rounds_lower = lb; }
-            else { o->rounds = col; o->rounds_lower = lb; }
-        }
+        sm_cost_colouring_rounds(c, 0, &o->rounds, &o->rounds_lower);
+        sm_cost_colouring_rounds(c, 1, &o->message_rounds, &o->message_rounds_lower);
         break;
     }
     finish(c, o);

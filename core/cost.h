@@ -40,6 +40,9 @@ typedef struct sm_cost {
     double comm_intra, comm_inter;
     int64_t messages, edges, edges_intra, edges_inter;
     int procs_used, mem_over;
+
+    /* The colouring kept up to date once evaluated (cost_colour.c). */
+    struct sm_cost_colouring *col;
 } sm_cost;
 
 /* Build for a mapping (copied). */
@@ -56,8 +59,16 @@ void sm_cost_eval(const sm_cost *c, sm_eval *out);
 void sm_cost_eval_fast(const sm_cost *c, sm_eval *out);
 /* The multigraph M (or M1) as a pair list; caller frees. */
 sm_pairmu *sm_cost_pairs(const sm_cost *c, int messages, int *n);
-/* Build the schedule of M under the model. */
+/* The schedule of M: repaired incrementally after the first call (a full
+ * rebuild only when the repair drifted further above the maximum degree
+ * than the last rebuild was, or when at most four processors
+ * communicate, where it is exact). Free with sm_schedule_free. */
 void sm_cost_schedule(const sm_cost *c, sm_schedule *s);
+/* Rounds and their certified lower bound under "colouring" for M
+ * (messages 0) or M1 (messages 1), from the incremental schedule. */
+void sm_cost_colouring_rounds(const sm_cost *c, int messages, int64_t *rounds, int64_t *lower);
+/* Full rebuilds so far (both multigraphs), for benchmarks and tests. */
+long sm_cost_colouring_rebuilds(const sm_cost *c);
 
 typedef struct sm_proc_eval {
     int64_t blocks, cells;

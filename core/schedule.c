@@ -5,6 +5,7 @@
  * lower bound max(Delta, triangle sums, odd-order bound). */
 #include "schedule.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pairmap.h"
@@ -178,7 +179,7 @@ static int64_t greedy(const sm_pairmu *pairs, int n, int nprocs,
 }
 
 /* max(Delta, heaviest triangle, 2E/(m-1) for odd m active vertices). */
-static int64_t lower_bound(const sm_pairmu *pairs, int n, int nprocs)
+int64_t sm_schedule_lower(const sm_pairmu *pairs, int n, int nprocs)
 {
     int64_t lb = sm_multigraph_maxdeg(pairs, n, nprocs);
     sm_pairmap pm;
@@ -284,7 +285,7 @@ static int64_t build(const sm_pairmu *pairs, int n, int nprocs,
         if (lower) *lower = colours;
     } else {
         colours = greedy(pairs, n, nprocs, out);
-        if (lower) *lower = lower_bound(pairs, n, nprocs);
+        if (lower) *lower = sm_schedule_lower(pairs, n, nprocs);
     }
     if (out) out->lower = lower ? *lower : 0;
     return colours;
@@ -295,4 +296,53 @@ void sm_schedule_free(sm_schedule *s)
     free(s->rounds);
     free(s->entries);
     memset(s, 0, sizeof *s);
+}
+
+int sm_schedule_check(const sm_schedule *s, const sm_pairmu *pairs, int n, int nprocs,
+                      char *why, size_t whylen)
+{
+    sm_pairmap pm;
+    sm_pairmap_init(&pm);
+    int64_t *want = sm_xcalloc((size_t)(n + s->nentries + 1), sizeof(int64_t));
+    int64_t *got = sm_xcalloc((size_t)(n + s->nentries + 1), sizeof(int64_t));
+    int *seen = sm_xmalloc(sizeof(int) * (size_t)(nprocs > 0 ? nprocs : 1));
+    for (int v = 0; v < nprocs; v++) seen[v] = -1;
+    int ok = 1;
+    int64_t colours = 0;
+    char buf[160] = "";
+    for (int i = 0; i < n; i++) want[sm_pairmap_get(&pm, pairs[i].p, pairs[i].q, 1, NULL)] += pairs[i].mu;
+    for (int r = 0; r < s->nrounds && ok; r++) {
+        const sm_round *rd = &s->rounds[r];
+        colours += rd->duration;
+        for (int i = rd->first; i < rd->first + rd->count && ok; i++) {
+            const sm_round_entry *en = &s->entries[i];
+            if (en->quanta <= 0 || en->quanta > rd->duration) {
+                snprintf(buf, sizeof buf, "round %d: entry %d-%d of %lld quanta in a round of %lld", r,
+                         en->p, en->q, (long long)en->quanta, (long long)rd->duration);
+                ok = 0;
+            } else if (seen[en->p] == r || seen[en->q] == r) {
+                snprintf(buf, sizeof buf, "round %d: processor %d twice", r, seen[en->p] == r ? en->p : en->q);
+                ok = 0;
+            }
+            seen[en->p] = seen[en->q] = r;
+            got[sm_pairmap_get(&pm, en->p, en->q, 1, NULL)] += en->quanta;
+        }
+    }
+    for (int k = 0; k < pm.n && ok; k++)
+        if (want[k] != got[k]) {
+            snprintf(buf, sizeof buf, "pair %d-%d: %lld quanta scheduled, multiplicity %lld", pm.p[k], pm.q[k],
+                     (long long)got[k], (long long)want[k]);
+            ok = 0;
+        }
+    if (ok && colours != s->colours) {
+        snprintf(buf, sizeof buf, "colours %lld but durations sum to %lld", (long long)s->colours,
+                 (long long)colours);
+        ok = 0;
+    }
+    if (why && whylen) snprintf(why, whylen, "%s", buf);
+    free(want);
+    free(got);
+    free(seen);
+    sm_pairmap_free(&pm);
+    return ok;
 }

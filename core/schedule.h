@@ -4,6 +4,7 @@
 #ifndef SM_SCHEDULE_H
 #define SM_SCHEDULE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct sm_pairmu {
@@ -38,5 +39,14 @@ int64_t sm_multigraph_maxmu(const sm_pairmu *pairs, int n);
 int64_t sm_schedule_build(const sm_pairmu *pairs, int n, int nprocs,
                           sm_schedule *out, int64_t *lower);
 void sm_schedule_free(sm_schedule *s);
+/* The certified lower bound alone: max(Delta, heaviest triangle, the
+ * odd-order bound); exact when at most four processors communicate is
+ * the build's business, not this one's. */
+int64_t sm_schedule_lower(const sm_pairmu *pairs, int n, int nprocs);
+/* Whether s is a proper colouring of the multigraph pairs: every round a
+ * matching, no entry longer than its round, every pair covered exactly,
+ * colours the sum of the durations. On failure why says what (if given). */
+int sm_schedule_check(const sm_schedule *s, const sm_pairmu *pairs, int n, int nprocs,
+                      char *why, size_t whylen);
 
 #endif

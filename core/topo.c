@@ -156,7 +156,7 @@ static int load_type(sm_type *t, const cJSON *obj, const char *path, sm_err *e)
         "time_per_cell", "energy_per_cell", "flops", "bandwidth",
         "flops_per_cell", "bytes_per_cell", "energy_per_flop",
         "energy_per_byte", "p0", "p_idle", "memory", "states", "state",
-        "profile", NULL};
+        "profile", "estimated", NULL};
     if (sm_json_expect_object(obj, path, e) ||
         sm_json_only_keys(obj, path, keys, e))
         return -1;
@@ -217,6 +217,9 @@ static int load_type(sm_type *t, const cJSON *obj, const char *path, sm_err *e)
     const cJSON *pr = cJSON_GetObjectItemCaseSensitive(obj, "profile");
     if (pr && load_profile(t, pr, sm_jpath_key(p, sizeof p, path, "profile"), e))
         return -1;
+    const char *est = NULL;
+    if (sm_json_string(obj, path, "estimated", 0, &est, e) < 0) return -1;
+    if (est) t->estimated = sm_xstrdup(est);
     return 0;
 }
 
@@ -566,6 +569,7 @@ cJSON *sm_topo_to_json(const sm_topo *t)
                 cJSON_AddItemToArray(pr, cJSON_CreateDoubleArray(v, 3));
             }
         }
+        if (T->estimated) cJSON_AddStringToObject(o, "estimated", T->estimated);
     }
     cJSON *procs = cJSON_AddArrayToObject(j, "processors");
     for (int i = 0; i < t->nprocs; i++) {
@@ -644,6 +648,7 @@ void sm_topo_free(sm_topo *t)
         free(T->state_names);
         free(T->states);
         free(T->profile);
+        free(T->estimated);
     }
     free(t->types);
     for (int i = 0; i < t->nprocs; i++) free(t->procs[i].name);

@@ -32,6 +32,7 @@ typedef struct sm_type {
     int state;           /* selected DVFS state, or -1 */
     int nprofile;
     sm_profile_pt *profile;
+    char *estimated;     /* which parameters are guesses (hwloc), or NULL */
 } sm_type;
 
 typedef struct sm_proc {

@@ -18,31 +18,20 @@
 #include <string.h>
 #include <time.h>
 #include <lpsolve/lp_lib.h>
-#include "solver.h"
+#include "ilp.h"
 
-typedef struct {
-    lprec *lp;
-    int n, P, npairs, uniform;
-    int *pu, *pv;              /* pair endpoints, u < v */
-    int64_t *cuv, *cvu;        /* cells each way */
-    int *x;                    /* column of x[u][p], 0 = fixed at 0 */
-    int Tcol, Ccol, Rcol;
-    double start, last_progress, timeout;
-    int *map;
-    sm_solver *s;
-    double warm_energy;
-    int aborted_by_user, timed_out, hopeless;
-} ilp_state;
 
 static const sm_opt_spec opts[] = {
     {"timeout", SM_OPT_DOUBLE, "600", NULL, 0.01, 1e7, "seconds before giving up with the best found"},
     {"gap", SM_OPT_DOUBLE, "1e-9", NULL, 0, 1, "relative gap at which to stop"},
     {"export", SM_OPT_STRING, NULL, NULL, 0, 0, "write the model in LP format to this file"},
     {"warm", SM_OPT_ENUM, "on", "on|off", 0, 0, "start from the best heuristic mapping"},
+    {"counts", SM_OPT_ENUM, "on", "on|off", 0, 0,
+     "decompose by block counts with isoperimetric cut bounds where the grid allows"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
-static double now(void)
+double ilp_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -168,7 +157,7 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
             if (same_processor_kind(s, p, q)) { rank[p]++; }
     for (int u = 0; u < n; u++)
         for (int p = 0; p < P; p++)
-            if (rank[p] <= u) st->x[u * P + p] = new_col(lp, 0, 1, 1, "x");
+            if (st->nosym || rank[p] <= u) st->x[u * P + p] = new_col(lp, 0, 1, 1, "x");
     free(rank);
     double total = 0, speed = 0;
     for (int u = 0; u < n; u++) total += (double)g->task_cells[u];
@@ -189,6 +178,9 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
     st->Rcol = new_col(lp, 0, big, 0, "R");
     int pair_base = get_Ncolumns(lp); /* pair columns follow */
     int per_pair = st->uniform ? (P == 2 ? 1 : 1 + P) : P * (P - 1);
+    st->pair_base = pair_base;
+    st->per_pair = per_pair;
+    st->TS = TS;
     for (int i = 0; i < st->npairs * per_pair; i++) new_col(lp, 0, 1, 0, "pair");
     /* Objective. */
     double *obj = sm_xcalloc((size_t)get_Ncolumns(lp) + 1, sizeof(double));
@@ -335,7 +327,7 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
     return 0;
 }
 
-static void read_map(ilp_state *st, const REAL *cols /* 1-based */)
+void ilp_read_map(ilp_state *st, const REAL *cols /* 1-based */)
 {
     for (int u = 0; u < st->n; u++) {
         int best = 0;
@@ -348,7 +340,7 @@ static void read_map(ilp_state *st, const REAL *cols /* 1-based */)
     }
 }
 
-static void report(ilp_state *st)
+void ilp_report(ilp_state *st)
 {
     lprec *lp = st->lp;
     sm_solver *s = st->s;
@@ -358,10 +350,11 @@ static void report(ilp_state *st)
      * starts; before that the root relaxation is the bound. */
     double bound = lp->bb_limitOF;
     if (!isfinite(bound) || fabs(bound) >= 1e29) bound = lp->real_solution;
+    if (st->decomposing) bound = st->dbound;
     if (isfinite(bound) && fabs(bound) < 1e29) sm_solver_set_stat(s, "bound", bound);
     if (s->has_best && isfinite(bound) && fabs(bound) < 1e29 && s->best.energy > 0)
         sm_solver_set_stat(s, "gap", fmax(0, (s->best.energy - bound) / s->best.energy));
-    sm_solver_set_stat(s, "elapsed", now() - st->start);
+    sm_solver_set_stat(s, "elapsed", ilp_now() - st->start);
     if (s->progress) s->progress(s, s->progress_ctx);
 }
 
@@ -369,7 +362,7 @@ static int __WINAPI on_abort(lprec *lp, void *handle)
 {
     (void)lp;
     ilp_state *st = handle;
-    double t = now();
+    double t = ilp_now();
     if (st->s->interrupt && *st->s->interrupt) {
         st->aborted_by_user = 1;
         return TRUE;
@@ -380,7 +373,7 @@ static int __WINAPI on_abort(lprec *lp, void *handle)
     }
     if (t - st->last_progress > 0.25) {
         st->last_progress = t;
-        report(st);
+        ilp_report(st);
     }
     return FALSE;
 }
@@ -390,13 +383,13 @@ static void __WINAPI on_msg(lprec *lp, void *handle, int msg)
     ilp_state *st = handle;
     if (msg != MSG_MILPBETTER && msg != MSG_MILPFEASIBLE) return;
     /* best_solution: [0] objective, then rows, then columns. */
-    read_map(st, lp->best_solution + lp->rows);
+    ilp_read_map(st, lp->best_solution + lp->rows);
     sm_eval ev;
     sm_solver_evaluate(st->s, st->map, &ev);
     if (sm_solver_offer(st->s, st->map, &ev))
         snprintf(st->s->last_move, sizeof st->s->last_move, "incumbent %.6f J after %.1f s",
-                 ev.energy, now() - st->start);
-    report(st);
+                 ev.energy, ilp_now() - st->start);
+    ilp_report(st);
 }
 
 static int init(sm_solver *s, sm_err *e)
@@ -405,6 +398,9 @@ static int init(sm_solver *s, sm_err *e)
     s->priv = st;
     st->s = s;
     st->map = sm_xmalloc(sizeof(int) * (size_t)(s->grid->ntasks + 1));
+    if (strcmp(sm_opt_str(s, "counts"), "on") == 0) st->counts = ilp_counts_new(s, st);
+    /* Counts in non-increasing order fix identical processors instead. */
+    st->nosym = st->counts != NULL;
     if (build(s, st, e)) return -1;
     const char *file = sm_opt_str(s, "export");
     if (file) {
@@ -419,6 +415,20 @@ static int init(sm_solver *s, sm_err *e)
     return 0;
 }
 
+static void finish(sm_solver *s)
+{
+    if (!s->has_best) { /* nothing meets the deadline: keep the start */
+        sm_eval ev;
+        sm_solver_evaluate(s, s->start_map, &ev);
+        sm_solver_offer(s, s->start_map, &ev);
+    }
+    if (s->has_best) {
+        s->current = s->best;
+        s->has_current = 1;
+    }
+    s->done = 1;
+}
+
 /* One step solves the model; progress and interruption come through the
  * abort callback while lp_solve runs. */
 static void step(sm_solver *s)
@@ -426,13 +436,18 @@ static void step(sm_solver *s)
     ilp_state *st = s->priv;
     lprec *lp = st->lp;
     st->timeout = sm_opt_double(s, "timeout");
-    st->start = st->last_progress = now();
+    st->start = st->last_progress = ilp_now();
     set_mip_gap(lp, FALSE, sm_opt_double(s, "gap"));
     set_mip_gap(lp, TRUE, 1e-11);
     set_timeout(lp, (long)ceil(st->timeout));
     put_abortfunc(lp, on_abort, st);
     put_msgfunc(lp, on_msg, st, MSG_MILPBETTER | MSG_MILPFEASIBLE);
     set_bb_floorfirst(lp, BRANCH_CEILING);
+    if (st->counts && !st->hopeless) {
+        ilp_counts_solve(st->counts, st);
+        finish(s);
+        return;
+    }
     /* Warm start: only strictly better mappings are worth exploring. The
      * cutoff is an explicit row (objective <= warm energy): lp_solve's own
      * bound setting ends in accuracy errors on these models. */
@@ -448,7 +463,7 @@ static void step(sm_solver *s)
     int rc = st->hopeless ? INFEASIBLE : solve(lp);
     if (cut_row) del_constraint(lp, cut_row);
     if (rc == OPTIMAL || rc == PRESOLVED || rc == SUBOPTIMAL) {
-        read_map(st, lp->best_solution + lp->rows);
+        ilp_read_map(st, lp->best_solution + lp->rows);
         sm_eval ev;
         sm_solver_evaluate(s, st->map, &ev);
         sm_solver_offer(s, st->map, &ev);
@@ -464,13 +479,9 @@ static void step(sm_solver *s)
         status = buf;
     }
     snprintf(s->status, sizeof s->status, "%s", status);
-    report(st);
+    ilp_report(st);
     if (strcmp(status, "optimal") == 0) sm_solver_set_stat(s, "gap", 0);
-    if (s->has_best) {
-        s->current = s->best;
-        s->has_current = 1;
-    }
-    s->done = 1;
+    finish(s);
 }
 
 static void release(sm_solver *s)
@@ -478,6 +489,7 @@ static void release(sm_solver *s)
     ilp_state *st = s->priv;
     if (!st) return;
     if (st->lp) delete_lp(st->lp);
+    ilp_counts_free(st->counts);
     free(st->pu); free(st->pv); free(st->cuv); free(st->cvu);
     free(st->x);
     free(st->map);

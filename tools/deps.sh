@@ -3,7 +3,7 @@
 # with apt-get as root, through sudo otherwise; when neither works, print
 # the exact package list and stop.
 # The one list: .ci/run and `make run`/`make check` all install from here.
-PKGS="gcc make libc6-dev libncurses-dev libcjson-dev liblpsolve55-dev tcl8.6-dev libcmocka-dev tmux locales"
+PKGS="gcc make libc6-dev libncurses-dev libcjson-dev liblpsolve55-dev tcl8.6-dev libcmocka-dev tmux locales parallel libhwloc-dev gnuplot-nox"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

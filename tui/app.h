@@ -20,6 +20,8 @@ typedef struct sm_screen_ops {
     void (*progress)(struct sm_app *app);
     /* The screen as text (caller frees). */
     char *(*dump)(struct sm_app *app);
+    /* Ask the user a yes/no question on the prompt line; 1 for yes. */
+    int (*confirm)(struct sm_app *app, const char *question);
 } sm_screen_ops;
 
 typedef struct sm_app {
@@ -31,6 +33,7 @@ typedef struct sm_app {
     FILE *record;
     char *record_path;
     int replaying;
+    int in_replay;          /* session replay running: it asked once already */
     int depth;              /* nesting of our commands, for recording */
     int solver_depth;       /* >0 while solver steps run (hooks run inside) */
     volatile int interrupt; /* set by SIGINT or the TUI to stop a run */

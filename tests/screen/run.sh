@@ -167,7 +167,7 @@ cap first | grep -qF "best $best_batch J" && ok "tabu best on screen = batch ($b
 
 # 9. Quit with unsaved changes asks; n stays, q y leaves with status 0.
 keys first q
-wait_for first "Unsaved changes" && ok "q asks about unsaved changes" || bad "quit prompt" "no question"
+wait_for first "Unsaved: mapping." && ok "q asks about unsaved changes, naming them" || bad "quit prompt" "no question"
 keys first n
 wait_for first "quit cancelled" && ok "any other key stays" || bad "quit cancel" "not cancelled"
 keys first q y
@@ -321,6 +321,31 @@ keys j3 q y
 exited j3 >/dev/null 2>&1 || true
 left=$(ls "$ST"/stencilmap/ 2>/dev/null | wc -l)
 [ "$left" = 0 ] && ok "a clean quit leaves no journal" || bad "journal cleanup" "$(ls "$ST"/stencilmap/)"
+
+# 17. Unsaved work part by part. map save keeps the model's change unsaved
+# (q still asks); scenario load over it asks (n keeps the work); the quit
+# prompt's w saves everything, asks before overwriting a file not loaded
+# here, and quits; the saved scenario holds every part.
+"$BIN" -e "scenario load $S; scenario save $WORK/u-loaded.json" >/dev/null
+echo '{}' >"$WORK/u-other.json"
+start uw 120 36 xterm-256color "$WORK/u-loaded.json"
+keys uw : "model configure -deadline 6e-3" Enter
+keys uw : "map set 3 gpu0" Enter
+keys uw : "map save $WORK/u-map.json" Enter
+wait_for uw "% map save" || true
+keys uw q
+wait_for uw "Unsaved: model." && ok "map save leaves the model unsaved: q still asks" || bad "dirty per part" "$(cap uw | tail -1)"
+keys uw n
+keys uw : "scenario load $S" Enter
+wait_for uw "would be lost. scenario load anyway?" && ok "scenario load over unsaved work asks" || bad "load asks" "$(cap uw | tail -1)"
+keys uw n
+wait_for uw "cancelled, the unsaved changes are kept" && ok "n keeps the unsaved work" || bad "load cancel" "$(cap uw | tail -3)"
+keys uw q w C-u "$WORK/u-other.json" Enter
+wait_for uw "was not loaded here. Overwrite it?" && ok "saving over a file not loaded here asks" || bad "overwrite ask" "$(cap uw | tail -1)"
+keys uw y
+exited uw && ok "w saves everything and quits" || bad "save and quit" "$(cap uw | tail -3)"
+got=$("$BIN" -e "scenario load $WORK/u-other.json; list [dict get [model configure] -deadline] [lindex [map list] 3]" 2>&1)
+[ "$got" = "0.006 gpu0" ] && ok "the saved scenario holds model and mapping" || bad "saved parts" "$got"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -233,6 +233,43 @@ static void same(const sm_eval *a, const sm_eval *b)
     tu_assert_close(a->energy_comm_inter + 1, b->energy_comm_inter + 1, 1e-12, "comm inter");
 }
 
+/* Under "colouring" with more than four processors the incremental
+ * schedule may differ from a full rebuild (issue 14: repaired locally,
+ * rebuilt when it drifts): everything else must match, the schedule must
+ * be a proper colouring of M with the reported colours, and the rounds
+ * at least the reference's certified bound. */
+static void same_colouring(const sm_cost *c, const sm_eval *a, const sm_eval *b)
+{
+    if (a->rounds == b->rounds && a->message_rounds == b->message_rounds) {
+        sm_eval x = *a;
+        x.rounds_lower = b->rounds_lower; /* bounds may differ, both certified */
+        same(&x, b);
+        return;
+    }
+    assert_int_equal(a->messages, b->messages);
+    assert_int_equal(a->edges, b->edges);
+    assert_int_equal(a->procs_used, b->procs_used);
+    tu_assert_close(a->comp_time, b->comp_time, 1e-12, "comp_time");
+    tu_assert_close(a->energy_dynamic, b->energy_dynamic, 1e-9, "dynamic");
+    tu_assert_close(a->energy_static, b->energy_static, 1e-9, "static");
+    tu_assert_close(a->energy_comm + 1, b->energy_comm + 1, 1e-12, "comm");
+    assert_true(a->rounds >= b->rounds_lower);
+    assert_true(a->message_rounds >= b->message_rounds_lower);
+    assert_true(a->rounds_lower <= a->rounds);
+    tu_assert_close(a->comm_time, (double)a->rounds * c->model.round_time, 1e-12, "comm_time");
+    double t = c->model.overlap ? fmax(a->comp_time, a->comm_time) : a->comp_time + a->comm_time;
+    tu_assert_close(a->time, t, 1e-12, "time");
+    int n;
+    sm_pairmu *v = sm_cost_pairs(c, 0, &n);
+    sm_schedule sch;
+    sm_cost_schedule(c, &sch);
+    char why[160];
+    if (!sm_schedule_check(&sch, v, n, c->nprocs, why, sizeof why)) fail_msg("%s", why);
+    assert_int_equal(sch.colours, a->rounds);
+    sm_schedule_free(&sch);
+    free(v);
+}
+
 static void incremental_matches_reference(void **st)
 {
     (void)st;
@@ -269,7 +306,8 @@ static void incremental_matches_reference(void **st)
                 sm_eval a, b;
                 sm_cost_eval(c, &a);
                 sm_eval_reference(g, t, &m, c->map, &b);
-                same(&a, &b);
+                if (m.rounds == SM_ROUNDS_COLOURING) same_colouring(c, &a, &b);
+                else same(&a, &b);
                 checks++;
             }
         }

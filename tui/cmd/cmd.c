@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "../../core/fields.h"
 #include "../../core/journal.h"
 
@@ -118,6 +119,36 @@ void sm_app_detach_solver(sm_app *app, const char *what)
     sm_solver_detach(app->solver, why);
     app->view->show_solver = 0;
     app->view->running = 0;
+}
+
+int sm_app_confirm_discard(sm_app *app, Tcl_Interp *in, const char *what)
+{
+    const sm_session *s = app->session;
+    if (!s->dirty || !app->screen || !app->screen->confirm || app->in_replay) return TCL_OK;
+    static const char *const parts[] = {"grid", "topology", "model", "mapping"};
+    char list[96] = "";
+    for (int i = 0; i < 4; i++)
+        if (s->dirty_parts & (1u << i)) {
+            strncat(list, list[0] ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, parts[i], sizeof list - strlen(list) - 1);
+        }
+    char q[256];
+    snprintf(q, sizeof q, "Unsaved changes (%s) would be lost. %s anyway? y/n", list, what);
+    if (app->screen->confirm(app, q)) return TCL_OK;
+    return sm_tcl_error(in, "CANCELLED", "%s: cancelled, the unsaved changes are kept", what);
+}
+
+int sm_app_confirm_overwrite(sm_app *app, Tcl_Interp *in, const char *path)
+{
+    struct stat a, b;
+    if (!app->screen || !app->screen->confirm || app->in_replay || stat(path, &a) != 0) return TCL_OK;
+    if (app->scenario_path && stat(app->scenario_path, &b) == 0 && a.st_dev == b.st_dev &&
+        a.st_ino == b.st_ino)
+        return TCL_OK;
+    char q[512];
+    snprintf(q, sizeof q, "%.400s exists and was not loaded here. Overwrite it? y/n", path);
+    if (app->screen->confirm(app, q)) return TCL_OK;
+    return sm_tcl_error(in, "CANCELLED", "%s: not overwritten", path);
 }
 
 void sm_app_drop_solver(sm_app *app)

@@ -51,6 +51,13 @@ int sm_app_check_change(sm_app *app, Tcl_Interp *in, const char *what);
 /* The change is going ahead: a started solver is stopped for good (its
  * state says why) before the objects it points into are freed. */
 void sm_app_detach_solver(sm_app *app, const char *what);
+/* Before `what` replaces unsaved work: in the workbench, ask (TCL_OK on
+ * yes, a STENCILMAP CANCELLED error on no); in batch, and inside a replay
+ * that already asked, go ahead as scripts expect. */
+int sm_app_confirm_discard(sm_app *app, Tcl_Interp *in, const char *what);
+/* Before a save over an existing file that is not the scenario loaded
+ * here: in the workbench, ask; in batch, go ahead. */
+int sm_app_confirm_overwrite(sm_app *app, Tcl_Interp *in, const char *path);
 /* A whole new scenario: the old solver is discarded (no solver). */
 void sm_app_drop_solver(sm_app *app);
 /* After the mapping or model changed: run `on changed` hooks. */
@@ -77,5 +84,6 @@ void sm_register_map_cmds(sm_app *app);
 void sm_register_solve_cmds(sm_app *app);
 void sm_register_session_cmds(sm_app *app);
 void sm_register_view_cmds(sm_app *app);
+void sm_register_study_cmds(sm_app *app);
 
 #endif

@@ -6,6 +6,7 @@
 #include "../../core/grid_json.h"
 #include "../../core/scenario.h"
 #include "cmd.h"
+#include "cmd_topo_hwloc.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
 {
@@ -69,6 +70,8 @@ static Tcl_Obj *topo_info(const sm_topo *t)
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("states", -1), states);
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("state", -1),
                        Tcl_NewStringObj(T->state >= 0 ? T->state_names[T->state] : "", -1));
+        if (T->estimated)
+            Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("estimated", -1), Tcl_NewStringObj(T->estimated, -1));
         Tcl_DictObjPut(NULL, types, Tcl_NewStringObj(T->name, -1), o);
     }
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("types", -1), types);
@@ -84,6 +87,10 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     sm_err e;
     if (sm_app_check_change(app, in, "scenario load")) return TCL_ERROR;
     if (sm_scenario_load(Tcl_GetString(objv[2]), &sc, &e)) return load_err(in, &e);
+    if (sm_app_confirm_discard(app, in, "scenario load")) {
+        sm_scenario_release(&sc);
+        return TCL_ERROR;
+    }
     sm_app_drop_solver(app);
     sm_session_replace(app->session, &sc);
     sm_clean_stale_temps(Tcl_GetString(objv[2]));
@@ -97,6 +104,7 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     (void)objc;
     sm_session *s = app->session;
     sm_err e;
+    if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_scenario_save(Tcl_GetString(objv[2]), s->grid, s->topo, &s->model,
                          sm_session_map(s), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
@@ -248,6 +256,7 @@ static int grid_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
 {
     (void)objc;
     sm_err e;
+    if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_grid_save(app->session->grid, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
     sm_session_saved(app->session, SM_PART_GRID);
@@ -288,6 +297,7 @@ static int topo_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
 {
     (void)objc;
     sm_err e;
+    if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_topo_save(app->session->topo, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
     sm_session_saved(app->session, SM_PART_TOPO);
@@ -355,6 +365,8 @@ static const sm_subcmd topo_subs[] = {
     {"info", topo_info_cmd, 0, 0, ""},
     {"procs", topo_procs, 0, 0, ""},
     {"state", topo_state, 1, 2, "TYPE ?STATE|base?"},
+    {"detect", sm_topo_detect_cmd, 0, 4, "?-per package|numa? ?-nodes N?"},
+    {"import", sm_topo_import_cmd, 3, -1, "-format hwloc ?-per package|numa? ?-nodes N? FILE ?FILE ...?"},
     {NULL, NULL, 0, 0, NULL},
 };
 

@@ -114,6 +114,11 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     size_t len;
     char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, &e);
     if (!text) return sm_tcl_error(in, "LOAD", "%s", e.msg);
+    if (sm_app_confirm_discard(app, in, "session replay")) {
+        free(text);
+        return TCL_ERROR;
+    }
+    app->in_replay++;
     Tcl_DString cmd;
     Tcl_DStringInit(&cmd);
     /* Demos find their samples relative to the file being replayed. */
@@ -150,6 +155,7 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
         Tcl_DStringSetLength(&cmd, 0);
     }
     app->depth = depth;
+    app->in_replay--;
     Tcl_DStringFree(&cmd);
     free(text);
     if (run_in != in && rc != TCL_OK) {

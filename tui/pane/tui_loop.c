@@ -37,6 +37,7 @@ typedef struct tui {
     char line[1024];
     int pos, hist;                          /* cursor, history index */
     int confirm_quit;
+    int quit_after_save;     /* the quit prompt's w: save everything, then quit */
     char message[256];
 
     /* What the panes were last drawn from: the change mask compares these. */
@@ -239,8 +240,15 @@ static void draw_bottom(tui *t)
         sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
                    "A stopped workbench left unsaved work. Recover it? y recovers, any other key keeps this session.");
     } else if (t->confirm_quit) {
+        static const char *const parts[] = {"grid", "topology", "model", "mapping"};
+        char list[64] = "";
+        for (int i = 0; i < 4; i++)
+            if (t->app->session->dirty_parts & (1u << i)) {
+                strncat(list, list[0] ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, parts[i], sizeof list - strlen(list) - 1);
+            }
         sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
-                   "Unsaved changes. Quit anyway? y quits, w saves first, any other key stays.");
+                   "Unsaved: %s. y quits without saving, w saves it all and quits, any other key stays.", list);
     } else if (t->prompting) {
         const char *label = t->pending.label;
         int lw = (int)strlen(label);
@@ -497,10 +505,15 @@ static void prompt_key(tui *t, int code, int is_key)
         else if (kind == 0)
             run_cmd(t, t->line, SM_SHELL_ECHO | SM_SHELL_HISTORY | SM_SHELL_RESULT);
         sm_words_free(&cmd);
+        /* Quit only once everything is on disk (a failed or refused save
+         * keeps the workbench open). */
+        if (t->quit_after_save && !t->app->session->dirty) run_cmd(t, "view quit -force", SM_SHELL_ECHO);
+        t->quit_after_save = 0;
         return;
     }
     if (k && (strcmp(k, "Esc") == 0 || strcmp(k, "C-c") == 0 || strcmp(k, "C-g") == 0)) {
         t->prompting = 0;
+        t->quit_after_save = 0;
         return;
     }
     if (k && strcmp(k, "Tab") == 0) { complete(t); return; }
@@ -612,7 +625,10 @@ static void handle_key(tui *t, int code, int is_key)
     if (t->confirm_quit) {
         t->confirm_quit = 0;
         if (!is_key && (code == 'y' || code == 'Y')) run_cmd(t, "view quit -force", SM_SHELL_ECHO);
-        else if (!is_key && code == 'w') do_action(t, SM_ACT_SAVE);
+        else if (!is_key && code == 'w') {
+            t->quit_after_save = 1;
+            do_action(t, SM_ACT_SAVE);
+        }
         else sm_view_log(app->view, SM_LOG_NOTE, "quit cancelled");
         return;
     }
@@ -732,7 +748,29 @@ static char *dump(sm_app *app)
     return out;
 }
 
-static const sm_screen_ops screen_ops = {progress, dump};
+/* A yes/no question on the prompt line, answered before anything else. */
+static int confirm(sm_app *app, const char *question)
+{
+    tui *t = the_tui;
+    if (!t) return 1;
+    (void)app;
+    draw(t, 0);
+    WINDOW *w = t->bottom;
+    werase(w);
+    sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT), "%s", question);
+    wnoutrefresh(w);
+    doupdate();
+    timeout(-1);
+    wint_t wc;
+    int rc;
+    do rc = get_wch(&wc);
+    while (rc == KEY_CODE_YES && (wc == KEY_RESIZE || wc == KEY_MOUSE));
+    int yes = rc == OK && (wc == 'y' || wc == 'Y');
+    sm_view_log(t->app->view, SM_LOG_NOTE, "%s %s", question, yes ? "yes" : "no");
+    return yes;
+}
+
+static const sm_screen_ops screen_ops = {progress, dump, confirm};
 
 /* SIGTERM and SIGHUP end the workbench cleanly: the terminal is restored
  * and the journal kept for `session recover`. */

@@ -1,0 +1,22 @@
+/* schedule_inc.h - a schedule repaired in place as multiplicities change
+ * (schedule_inc.c). */
+#ifndef SM_SCHEDULE_INC_H
+#define SM_SCHEDULE_INC_H
+
+#include <stdint.h>
+#include "schedule.h"
+
+typedef struct sm_isched sm_isched;
+
+sm_isched *sm_isched_new(int nprocs);
+void sm_isched_free(sm_isched *s);
+/* Replace the contents by a full schedule. */
+void sm_isched_load(sm_isched *s, const sm_schedule *full);
+/* mu(p,q) changed by delta quanta: repair locally. The rounds stay
+ * matchings covering the multigraph; the colours may exceed a rebuild's. */
+void sm_isched_add(sm_isched *s, int p, int q, int64_t delta);
+int64_t sm_isched_colours(const sm_isched *s);
+/* Copy out as a schedule (lower left 0); free with sm_schedule_free. */
+void sm_isched_export(const sm_isched *s, sm_schedule *out);
+
+#endif

@@ -1,0 +1,582 @@
+/* cmd_study.c - study run | merge | plot (SPEC §5). The cross product,
+ * shards and file names are core/study.c; this file runs each job through
+ * the ordinary commands (built as lists, never pasted strings) and turns
+ * result files into Tcl dicts. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cmd.h"
+#include "cmd_study.h"
+#include "../../core/jsonutil.h"
+#include "../../core/study.h"
+#include "../../core/study_plot.h"
+
+/* ---- the SPEC: a JSON file, JSON text or a Tcl dict ---- */
+
+static int looks_like_json(const char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
+    if (*s++ != '{') return 0;
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
+    return *s == '"' || *s == '}';
+}
+
+static int spec_from_dict(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st)
+{
+    static const char *const keys[] = {"scenarios", "solvers", "model", "seeds", NULL};
+    Tcl_DictSearch search;
+    Tcl_Obj *k, *v;
+    int done, size;
+    if (Tcl_DictObjSize(NULL, spec, &size) != TCL_OK)
+        return sm_tcl_error(in, "STUDY", "study: SPEC is neither a file, JSON nor a Tcl dict");
+    if (Tcl_DictObjFirst(NULL, spec, &search, &k, &v, &done) != TCL_OK)
+        return sm_tcl_error(in, "STUDY", "study: SPEC is not a dict");
+    int rc = TCL_OK;
+    for (; !done && rc == TCL_OK; Tcl_DictObjNext(&search, &k, &v, &done)) {
+        int which, n;
+        Tcl_Obj **el;
+        if (Tcl_GetIndexFromObj(NULL, k, keys, "key", 0, &which) != TCL_OK) {
+            rc = sm_tcl_error(in, "STUDY", "study SPEC: unknown key \"%s\", expected "
+                              "scenarios, solvers, model or seeds", Tcl_GetString(k));
+            break;
+        }
+        if (which != 2 && Tcl_ListObjGetElements(NULL, v, &n, &el) != TCL_OK) {
+            rc = sm_tcl_error(in, "STUDY", "study SPEC: %s: expected a list", keys[which]);
+            break;
+        }
+        if (which == 0) {
+            for (int i = 0; i < n; i++) sm_study_add_scenario(st, Tcl_GetString(el[i]));
+        } else if (which == 1) {
+            for (int i = 0; i < n; i++) sm_study_add_solver(st, Tcl_GetString(el[i]));
+        } else if (which == 3) {
+            for (int i = 0; i < n && rc == TCL_OK; i++) {
+                Tcl_WideInt s;
+                if (Tcl_GetWideIntFromObj(NULL, el[i], &s) != TCL_OK || s < 0)
+                    rc = sm_tcl_error(in, "STUDY", "study SPEC: seeds: \"%s\" is not a "
+                                      "whole number >= 0", Tcl_GetString(el[i]));
+                else
+                    sm_study_add_seed(st, (int64_t)s);
+            }
+        } else {
+            Tcl_DictSearch ms;
+            Tcl_Obj *mk, *mv;
+            int mdone;
+            if (Tcl_DictObjFirst(NULL, v, &ms, &mk, &mv, &mdone) != TCL_OK) {
+                rc = sm_tcl_error(in, "STUDY", "study SPEC: model: expected a dict "
+                                  "{option {values}}");
+                break;
+            }
+            for (; !mdone && rc == TCL_OK; Tcl_DictObjNext(&ms, &mk, &mv, &mdone)) {
+                int p = sm_study_add_param(st, Tcl_GetString(mk));
+                if (p < 0 || Tcl_ListObjGetElements(NULL, mv, &n, &el) != TCL_OK) {
+                    rc = sm_tcl_error(in, "STUDY", "study SPEC: model.%s: expected a "
+                                      "list of values (at most %d keys)",
+                                      Tcl_GetString(mk), SM_STUDY_MAX_PARAMS);
+                    break;
+                }
+                for (int i = 0; i < n; i++) sm_study_add_value(st, p, Tcl_GetString(el[i]));
+            }
+            Tcl_DictObjDone(&ms);
+        }
+    }
+    Tcl_DictObjDone(&search);
+    if (rc != TCL_OK) return rc;
+    sm_err e;
+    if (sm_study_check(st, &e) < 0)
+        return sm_tcl_error(in, "STUDY", "study SPEC: %s", e.msg);
+    return TCL_OK;
+}
+
+int sm_study_get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st)
+{
+    const char *s = Tcl_GetString(spec);
+    sm_err e;
+    if (!looks_like_json(s) && access(s, R_OK) == 0) {
+        size_t len;
+        char *text = sm_read_file(s, 1 << 24, &len, &e);
+        int rc = text ? sm_study_from_json(st, text, len, s, &e) : -1;
+        free(text);
+        /* Scenario files are named relative to the SPEC file, like the
+         * topology and grid files a scenario names. */
+        char *dir = sm_dirname(s);
+        for (int i = 0; rc == 0 && i < st->nscen; i++) {
+            char *p = sm_path_join(dir, st->scen[i]);
+            free(st->scen[i]);
+            st->scen[i] = p;
+        }
+        free(dir);
+        return rc < 0 ? sm_tcl_error(in, "STUDY", "%s", e.msg) : TCL_OK;
+    }
+    if (looks_like_json(s)) {
+        if (sm_study_from_json(st, s, strlen(s), "SPEC", &e) < 0)
+            return sm_tcl_error(in, "STUDY", "%s", e.msg);
+        return TCL_OK;
+    }
+    return spec_from_dict(in, spec, st);
+}
+
+/* ---- running jobs ---- */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Evaluate a command given as words (a list: data never becomes code). */
+static int eval_words(Tcl_Interp *in, int n, Tcl_Obj *const w[])
+{
+    Tcl_Obj *cmd = Tcl_NewListObj(n, w);
+    Tcl_IncrRefCount(cmd);
+    int rc = Tcl_EvalObjEx(in, cmd, TCL_EVAL_DIRECT);
+    Tcl_DecrRefCount(cmd);
+    return rc;
+}
+
+static int eval2(Tcl_Interp *in, const char *a, const char *b, const char *c)
+{
+    Tcl_Obj *w[3] = {Tcl_NewStringObj(a, -1), Tcl_NewStringObj(b, -1),
+                     Tcl_NewStringObj(c, -1)};
+    return eval_words(in, 3, w);
+}
+
+/* A Tcl value as JSON: integers and finite reals as numbers, else text. */
+static cJSON *json_of(Tcl_Obj *v)
+{
+    Tcl_WideInt w;
+    double d;
+    if (Tcl_GetWideIntFromObj(NULL, v, &w) == TCL_OK) return cJSON_CreateNumber((double)w);
+    if (Tcl_GetDoubleFromObj(NULL, v, &d) == TCL_OK)
+        return isfinite(d) ? cJSON_CreateNumber(d) : cJSON_CreateNull();
+    return cJSON_CreateString(Tcl_GetString(v));
+}
+
+static void json_add_dict(cJSON *obj, Tcl_Obj *dict, const char *rename_seconds)
+{
+    Tcl_DictSearch s;
+    Tcl_Obj *k, *v;
+    int done;
+    if (Tcl_DictObjFirst(NULL, dict, &s, &k, &v, &done) != TCL_OK) return;
+    for (; !done; Tcl_DictObjNext(&s, &k, &v, &done)) {
+        const char *key = Tcl_GetString(k);
+        if (rename_seconds && strcmp(key, "seconds") == 0) key = rename_seconds;
+        /* The job's own keys (its solver word, seed) win over the result's. */
+        if (cJSON_GetObjectItemCaseSensitive(obj, key)) continue;
+        cJSON_AddItemToObject(obj, key, json_of(v));
+    }
+    Tcl_DictObjDone(&s);
+}
+
+/* A job whose solver was interrupted is not written: its result would be
+ * partial, and a written job is never run again. */
+static int interrupted(sm_app *app, Tcl_Interp *in, long number)
+{
+    Tcl_SetObjResult(in, Tcl_ObjPrintf("study run: interrupted in job %ld; finished jobs "
+                                       "are kept, run the same command to go on", number));
+    Tcl_SetErrorCode(in, "STENCILMAP", "STUDY", "INTERRUPTED", NULL);
+    app->interrupt = 0;
+    return TCL_ERROR;
+}
+
+static int run_job(sm_app *app, Tcl_Interp *in, const sm_study *st, long number,
+                   const char *dir)
+{
+    sm_study_job job;
+    sm_study_job_at(st, number, &job);
+    double t0 = now_seconds();
+    if (eval2(in, "scenario", "load", st->scen[job.scen]) != TCL_OK) goto fail;
+    for (int p = 0; p < st->nparam; p++) {
+        size_t n = strlen(st->param[p].key) + 2;
+        char *opt = sm_xmalloc(n);
+        snprintf(opt, n, "-%s", st->param[p].key);
+        Tcl_Obj *w[4] = {Tcl_NewStringObj("model", -1), Tcl_NewStringObj("configure", -1),
+                         Tcl_NewStringObj(opt, -1),
+                         Tcl_NewStringObj(st->param[p].vals[job.val[p]], -1)};
+        free(opt);
+        if (eval_words(in, 4, w) != TCL_OK) goto fail;
+    }
+    Tcl_Obj *words = Tcl_NewStringObj(st->solv[job.solv], -1);
+    Tcl_IncrRefCount(words);
+    int n;
+    Tcl_Obj **el;
+    if (Tcl_ListObjGetElements(in, words, &n, &el) != TCL_OK || n == 0) {
+        Tcl_DecrRefCount(words);
+        return sm_tcl_error(in, "STUDY", "study job %ld: solver word \"%s\" is not a "
+                            "list {NAME ?-option value ...?}", number, st->solv[job.solv]);
+    }
+    Tcl_Obj *cmd = Tcl_NewListObj(0, NULL);
+    Tcl_IncrRefCount(cmd);
+    Tcl_ListObjAppendElement(NULL, cmd, Tcl_NewStringObj("solve", -1));
+    for (int i = 0; i < n; i++) Tcl_ListObjAppendElement(NULL, cmd, el[i]);
+    if (job.seed >= 0) {
+        Tcl_ListObjAppendElement(NULL, cmd, Tcl_NewStringObj("-seed", -1));
+        Tcl_ListObjAppendElement(NULL, cmd, Tcl_NewWideIntObj(st->seed[job.seed]));
+    }
+    Tcl_DecrRefCount(words);
+    int rc = Tcl_EvalObjEx(in, cmd, TCL_EVAL_DIRECT);
+    Tcl_DecrRefCount(cmd);
+    if (app->interrupt) return interrupted(app, in, number);
+    if (rc != TCL_OK) goto fail;
+    Tcl_Obj *result = Tcl_GetObjResult(in);
+    Tcl_IncrRefCount(result);
+    double seconds = now_seconds() - t0;
+
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "job", (double)number);
+    cJSON_AddStringToObject(o, "scenario", st->scen[job.scen]);
+    cJSON_AddStringToObject(o, "solver", st->solv[job.solv]);
+    if (job.seed >= 0) cJSON_AddNumberToObject(o, "seed", (double)st->seed[job.seed]);
+    else cJSON_AddNullToObject(o, "seed");
+    for (int p = 0; p < st->nparam; p++) {
+        Tcl_Obj *v = Tcl_NewStringObj(st->param[p].vals[job.val[p]], -1);
+        Tcl_IncrRefCount(v);
+        cJSON_AddItemToObject(o, st->param[p].key, json_of(v));
+        Tcl_DecrRefCount(v);
+    }
+    json_add_dict(o, result, "solver_seconds");
+    Tcl_DecrRefCount(result);
+    Tcl_Obj *mw[2] = {Tcl_NewStringObj("model", -1), Tcl_NewStringObj("metrics", -1)};
+    if (eval_words(in, 2, mw) == TCL_OK) json_add_dict(o, Tcl_GetObjResult(in), NULL);
+    char *map = sm_study_job_path(dir, number, "map.json");
+    rc = eval2(in, "map", "save", map);
+    const char *base = strrchr(map, '/');
+    cJSON_AddStringToObject(o, "mapping", base ? base + 1 : map);
+    free(map);
+    cJSON_AddNumberToObject(o, "seconds", seconds);
+    if (rc != TCL_OK) {
+        cJSON_Delete(o);
+        goto fail;
+    }
+    char *text = sm_json_print(o);
+    cJSON_Delete(o);
+    char *path = sm_study_job_path(dir, number, "json");
+    sm_err e;
+    int wrc = sm_write_file_atomic(path, text, strlen(text), &e);
+    free(text);
+    free(path);
+    if (wrc < 0) return sm_tcl_error(in, "IO", "%s", e.msg);
+    return TCL_OK;
+fail: {
+        Tcl_Obj *msg = Tcl_GetObjResult(in);
+        Tcl_IncrRefCount(msg);
+        sm_tcl_error(in, "STUDY", "study job %ld (%s, %s): %s", number,
+                     st->scen[job.scen], st->solv[job.solv], Tcl_GetString(msg));
+        Tcl_DecrRefCount(msg);
+        return TCL_ERROR;
+    }
+}
+
+/* Keep the user's scenario and mapping: the jobs load their own. */
+static char *stash_session(Tcl_Interp *in, const char *dir)
+{
+    char *scen = sm_study_job_path(dir, getpid(), "session.tmp");
+    char *map = sm_study_job_path(dir, getpid(), "session-map.tmp");
+    if (eval2(in, "scenario", "save", scen) != TCL_OK ||
+        eval2(in, "map", "save", map) != TCL_OK) {
+        unlink(scen);
+        unlink(map);
+        free(scen);
+        free(map);
+        return NULL;
+    }
+    free(map);
+    return scen;
+}
+
+static void restore_session(Tcl_Interp *in, const char *dir, char *scen)
+{
+    if (!scen) return;
+    char *map = sm_study_job_path(dir, getpid(), "session-map.tmp");
+    Tcl_Obj *saved = Tcl_GetObjResult(in);
+    Tcl_IncrRefCount(saved);
+    Tcl_Obj *opts = Tcl_GetReturnOptions(in, TCL_ERROR);
+    Tcl_IncrRefCount(opts);
+    eval2(in, "scenario", "load", scen);
+    eval2(in, "map", "load", map);
+    Tcl_SetReturnOptions(in, opts);
+    Tcl_DecrRefCount(opts);
+    Tcl_SetObjResult(in, saved);
+    Tcl_DecrRefCount(saved);
+    unlink(scen);
+    unlink(map);
+    free(scen);
+    free(map);
+}
+
+/* SIGINT between jobs (a solve installs its own handler while it runs,
+ * which sets the same flag). */
+static sm_app *study_app;
+static void study_sigint(int sig)
+{
+    (void)sig;
+    if (study_app) study_app->interrupt = 1;
+}
+
+/* One status line on a terminal in batch; the workbench redraws. */
+static void progress(sm_app *app, long done, long todo, long job, double t0)
+{
+    if (app->screen) {
+        sm_app_progress(app);
+        return;
+    }
+    if (!isatty(2)) return;
+    fprintf(stderr, "\rstudy: job %ld, %ld of %ld run here, %.1f s\033[K", job, done, todo,
+            now_seconds() - t0);
+    fflush(stderr);
+}
+
+static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    static const char *const opts[] = {"-shard", "-out", NULL};
+    const char *dir = NULL;
+    long shard = 0, nshards = 1;
+    int have_shard = 0;
+    sm_err e;
+    for (int i = 3; i < objc; i += 2) {
+        int idx;
+        if (sm_get_opt_index(in, objv[i], opts, &idx) != TCL_OK) return TCL_ERROR;
+        if (i + 1 >= objc)
+            return sm_tcl_error(in, "ARGS", "study run: %s needs a value", opts[idx]);
+        if (idx == 0) {
+            if (sm_study_parse_shard(Tcl_GetString(objv[i + 1]), &shard, &nshards, &e) < 0)
+                return sm_tcl_error(in, "ARGS", "study run: %s", e.msg);
+            have_shard = 1;
+        } else {
+            dir = Tcl_GetString(objv[i + 1]);
+        }
+    }
+    if (!dir) return sm_tcl_error(in, "ARGS", "study run: -out DIR is required");
+    if (!have_shard) {
+        int r = sm_study_shard_from_env(&shard, &nshards, &e);
+        if (r < 0) return sm_tcl_error(in, "ARGS", "study run: %s", e.msg);
+    }
+    sm_study st;
+    sm_study_init(&st);
+    if (sm_study_get_spec(in, objv[2], &st) != TCL_OK) {
+        sm_study_free(&st);
+        return TCL_ERROR;
+    }
+    if (sm_mkdir_p(dir, &e) < 0) {
+        sm_study_free(&st);
+        return sm_tcl_error(in, "IO", "study run: %s", e.msg);
+    }
+    char *stash = stash_session(in, dir);
+    long ran = 0, total = sm_study_njobs(&st), todo = 0;
+    for (long j = shard; j < total; j += nshards) {
+        char *path = sm_study_job_path(dir, j, "json");
+        todo += access(path, F_OK) != 0;
+        free(path);
+    }
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = study_sigint;
+    sigemptyset(&sa.sa_mask);
+    study_app = app;
+    app->interrupt = 0;
+    sigaction(SIGINT, &sa, &old);
+    double t0 = now_seconds();
+    int rc = TCL_OK;
+    for (long j = shard; j < total && rc == TCL_OK; j += nshards) {
+        char *path = sm_study_job_path(dir, j, "json");
+        int exists = access(path, F_OK) == 0;
+        free(path);
+        if (exists) continue;
+        /* Every job is on disk: an interrupt loses at most the current one. */
+        if (app->interrupt) {
+            rc = interrupted(app, in, j);
+            break;
+        }
+        progress(app, ran, todo, j, t0);
+        rc = run_job(app, in, &st, j, dir);
+        if (rc == TCL_OK) ran++;
+        if (rc == TCL_OK && Tcl_LimitExceeded(in)) rc = TCL_ERROR;
+    }
+    sigaction(SIGINT, &old, NULL);
+    study_app = NULL;
+    if (!app->screen && isatty(2) && todo) fputs("\n", stderr);
+    restore_session(in, dir, stash);
+    sm_study_free(&st);
+    if (rc != TCL_OK) return rc;
+    Tcl_SetObjResult(in, Tcl_NewWideIntObj(ran));
+    return TCL_OK;
+}
+
+/* ---- merge ---- */
+
+static Tcl_Obj *tcl_of(const cJSON *v)
+{
+    if (cJSON_IsNumber(v)) {
+        double d = v->valuedouble;
+        if (d == floor(d) && fabs(d) < 9.0e15) return Tcl_NewWideIntObj((Tcl_WideInt)d);
+        return Tcl_NewDoubleObj(d);
+    }
+    if (cJSON_IsString(v)) return Tcl_NewStringObj(v->valuestring, -1);
+    if (cJSON_IsBool(v)) return Tcl_NewIntObj(cJSON_IsTrue(v));
+    return Tcl_NewObj();
+}
+
+int sm_study_merge_table(Tcl_Interp *in, const char *dir, Tcl_Obj **table)
+{
+    long *nums, count;
+    sm_err e;
+    if (sm_study_list(dir, &nums, &count, &e) < 0)
+        return sm_tcl_error(in, "IO", "study merge: %s", e.msg);
+    Tcl_Obj *rows = Tcl_NewListObj(0, NULL);
+    for (long i = 0; i < count; i++) {
+        char *path = sm_study_job_path(dir, nums[i], "json");
+        size_t len;
+        char *text = sm_read_file(path, 1 << 24, &len, &e);
+        cJSON *j = text ? sm_json_parse(text, len, &e) : NULL;
+        free(text);
+        if (j && !cJSON_IsObject(j)) sm_err_set(&e, "(root): expected a JSON object");
+        if (!j || !cJSON_IsObject(j)) {
+            cJSON_Delete(j);
+            Tcl_IncrRefCount(rows);
+            Tcl_DecrRefCount(rows);
+            free(nums);
+            int rc = sm_tcl_error(in, "STUDY", "study merge: %s: %s", path, e.msg);
+            free(path);
+            return rc;
+        }
+        free(path);
+        Tcl_Obj *d = Tcl_NewDictObj();
+        for (const cJSON *c = j->child; c; c = c->next)
+            Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(c->string, -1), tcl_of(c));
+        cJSON_Delete(j);
+        Tcl_ListObjAppendElement(NULL, rows, d);
+    }
+    free(nums);
+    *table = rows;
+    return TCL_OK;
+}
+
+/* Columns: union of keys in first-seen order. */
+static Tcl_Obj *table_columns(Tcl_Obj *rows)
+{
+    Tcl_Obj *cols = Tcl_NewListObj(0, NULL), *seen = Tcl_NewDictObj();
+    Tcl_IncrRefCount(seen);
+    int n;
+    Tcl_Obj **el;
+    Tcl_ListObjGetElements(NULL, rows, &n, &el);
+    for (int i = 0; i < n; i++) {
+        Tcl_DictSearch s;
+        Tcl_Obj *k, *v, *x;
+        int done;
+        Tcl_DictObjFirst(NULL, el[i], &s, &k, &v, &done);
+        for (; !done; Tcl_DictObjNext(&s, &k, &v, &done)) {
+            Tcl_DictObjGet(NULL, seen, k, &x);
+            if (x) continue;
+            Tcl_DictObjPut(NULL, seen, k, Tcl_NewIntObj(1));
+            Tcl_ListObjAppendElement(NULL, cols, k);
+        }
+        Tcl_DictObjDone(&s);
+    }
+    Tcl_DecrRefCount(seen);
+    return cols;
+}
+
+static void csv_field(Tcl_Obj *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        Tcl_AppendToObj(out, s, -1);
+        return;
+    }
+    Tcl_AppendToObj(out, "\"", 1);
+    for (; *s; s++) {
+        Tcl_AppendToObj(out, s, 1);
+        if (*s == '"') Tcl_AppendToObj(out, "\"", 1);  /* "" escapes a quote */
+    }
+    Tcl_AppendToObj(out, "\"", 1);
+}
+
+static Tcl_Obj *table_csv(Tcl_Obj *rows)
+{
+    Tcl_Obj *cols = table_columns(rows), *out = Tcl_NewObj();
+    Tcl_IncrRefCount(cols);
+    int nc, nr;
+    Tcl_Obj **c, **r;
+    Tcl_ListObjGetElements(NULL, cols, &nc, &c);
+    Tcl_ListObjGetElements(NULL, rows, &nr, &r);
+    for (int j = 0; j < nc; j++) {
+        if (j) Tcl_AppendToObj(out, ",", 1);
+        csv_field(out, Tcl_GetString(c[j]));
+    }
+    Tcl_AppendToObj(out, "\n", 1);
+    for (int i = 0; i < nr; i++) {
+        for (int j = 0; j < nc; j++) {
+            Tcl_Obj *v = NULL;
+            if (j) Tcl_AppendToObj(out, ",", 1);
+            Tcl_DictObjGet(NULL, r[i], c[j], &v);
+            if (v) csv_field(out, Tcl_GetString(v));
+        }
+        Tcl_AppendToObj(out, "\n", 1);
+    }
+    Tcl_DecrRefCount(cols);
+    return out;
+}
+
+static Tcl_Obj *table_json(Tcl_Obj *rows)
+{
+    cJSON *a = cJSON_CreateArray();
+    int nr;
+    Tcl_Obj **r;
+    Tcl_ListObjGetElements(NULL, rows, &nr, &r);
+    for (int i = 0; i < nr; i++) {
+        cJSON *o = cJSON_CreateObject();
+        json_add_dict(o, r[i], NULL);
+        cJSON_AddItemToArray(a, o);
+    }
+    char *text = sm_json_print(a);
+    cJSON_Delete(a);
+    Tcl_Obj *out = Tcl_NewStringObj(text, -1);
+    free(text);
+    return out;
+}
+
+static int study_merge(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)app;
+    static const char *const fmts[] = {"list", "csv", "json", NULL};
+    int fmt = 0;
+    if (objc == 5) {
+        if (strcmp(Tcl_GetString(objv[3]), "-format") != 0)
+            return sm_tcl_error(in, "ARGS", "study merge: expected -format, got \"%s\"",
+                                Tcl_GetString(objv[3]));
+        if (Tcl_GetIndexFromObj(in, objv[4], fmts, "format", 0, &fmt) != TCL_OK) {
+            Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+            return TCL_ERROR;
+        }
+    } else if (objc != 3) {
+        Tcl_WrongNumArgs(in, 2, objv, "DIR ?-format list|csv|json?");
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    Tcl_Obj *rows;
+    if (sm_study_merge_table(in, Tcl_GetString(objv[2]), &rows) != TCL_OK) return TCL_ERROR;
+    Tcl_IncrRefCount(rows);
+    Tcl_SetObjResult(in, fmt == 0 ? rows : fmt == 1 ? table_csv(rows) : table_json(rows));
+    Tcl_DecrRefCount(rows);
+    return TCL_OK;
+}
+
+static const sm_subcmd study_subs[] = {
+    {"run", study_run, 1, 5, "SPEC ?-shard I/N? -out DIR"},
+    {"merge", study_merge, 1, 3, "DIR ?-format list|csv|json?"},
+    {"plot", sm_study_plot_cmd, 1, -1, "DIR -x KEY -y KEY ?-by KEY? ?-o FILE? ?-width W? ?-height H? ?-published BOOL?"},
+    {NULL, NULL, 0, 0, NULL},
+};
+
+static int study_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    return sm_dispatch(cd, in, objc, objv, study_subs);
+}
+
+void sm_register_study_cmds(sm_app *app)
+{
+    sm_create_ensemble(app, "study", study_cmd, study_subs);
+}
