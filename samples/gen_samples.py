@@ -191,3 +191,37 @@ dump("profiles-cpu-gpu.json",
       "name": "Cuboid on 2 CPUs + 1 GPU with measured profiles (popta)",
       "grid": grid_cuboid, "topology": "topologies/profiles-cpu-gpu.json",
       "model": model})
+# Besmer's LU pattern (a 2-D, 5-point, non-periodic grid of one block per
+# process, block id = rank) on k^3 tori and HAEC boxes of k boards of k x k,
+# one processor per node. NAS LU splits 2^(2m) ranks m-by-m and 2^(2m+1)
+# ranks with x twice y.
+def lu_blocks(n):
+    y = 1
+    while y * y * 2 <= n:
+        y *= 2
+    x = n // y
+    return x, y
+
+def one_per_node(n, prefix):
+    return [{"name": "%s%d" % (prefix, i), "type": "node", "node": i} for i in range(n)]
+
+for k in (4, 8, 16):
+    n = k ** 3
+    bx, by = lu_blocks(n)
+    grid = {"cells": [64 * bx, 64 * by, 1], "blocks": [bx, by, 1],
+            "periodic": [0, 0, 0], "stencil": "5pt", "halo": 1}
+    for kind, net in (("torus", {"kind": "torus", "dims": [k, k, k]}),
+                      ("haec", {"kind": "haec", "boards": k, "board_dims": [k, k]})):
+        if kind == "haec" and k == 4:
+            continue  # lu-haec.json above
+        tname = "topologies/%s%d.json" % (kind, k)
+        inter = [link_bw(12.5e9, 1.5e-9)]
+        if kind == "haec":
+            inter.append(link_bw(12.5e9, 3.0e-9))
+        dump(tname, topo({"node": haec}, one_per_node(n, "n"), net,
+                         {"*": link_bw(10e9, 2e-9)}, inter))
+        dump("lu-%s%d.json" % (kind, k),
+             {"format": "stencilmap/scenario", "version": 1,
+              "name": "NAS LU pattern, %dx%d blocks on the %d^3 %s (Besmer)"
+                      % (bx, by, k, kind),
+              "grid": grid, "topology": tname, "model": model})

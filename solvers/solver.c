@@ -17,6 +17,10 @@ static const sm_solver_ops *const registry[] = {
     &sm_solver_ilp,
     &sm_solver_tabu,
     &sm_solver_popta,
+    &sm_solver_sfc,
+    &sm_solver_bokhari,
+    &sm_solver_random,
+    &sm_solver_minmd,
     NULL,
 };
 
@@ -239,6 +243,13 @@ int sm_solver_offer(sm_solver *s, const int *map, const sm_eval *ev)
     s->has_best = 1;
     memcpy(s->best_map, map, sizeof(int) * (size_t)s->grid->ntasks);
     return 1;
+}
+
+void sm_solver_set_best(sm_solver *s, const int *map)
+{
+    sm_solver_evaluate(s, map, &s->best);
+    s->has_best = 1;
+    memcpy(s->best_map, map, sizeof(int) * (size_t)s->grid->ntasks);
 }
 
 void sm_solver_set_stat(sm_solver *s, const char *key, double v)

@@ -134,6 +134,8 @@ const char *sm_opt_str(const sm_solver *s, const char *name);
  * Returns 1 when it became the best. */
 int sm_solver_offer(sm_solver *s, const int *map, const sm_eval *ev);
 void sm_solver_set_stat(sm_solver *s, const char *key, double v);
+/* Make map the best whatever its energy (solvers with another objective). */
+void sm_solver_set_best(sm_solver *s, const int *map);
 /* A constructive solver's last step: evaluate its complete mapping, make
  * it current and best, and finish. */
 void sm_solver_finish_with(sm_solver *s, const int *map);
@@ -147,6 +149,7 @@ void sm_solver_evaluate(const sm_solver *s, const int *map, sm_eval *ev);
 
 extern const sm_solver_ops sm_solver_lb, sm_solver_dm, sm_solver_mm, sm_solver_na,
     sm_solver_proportional, sm_solver_rcb, sm_solver_ilp, sm_solver_tabu,
-    sm_solver_popta;
+    sm_solver_popta, sm_solver_sfc, sm_solver_bokhari, sm_solver_random,
+    sm_solver_minmd;
 
 #endif

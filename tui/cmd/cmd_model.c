@@ -1,7 +1,8 @@
-/* cmd_model.c - model configure | eval | procs | metrics | rounds. */
+/* cmd_model.c - model configure | eval | procs | metrics | links | rounds. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../../core/links.h"
 #include "../../core/metrics.h"
 #include "cmd.h"
 
@@ -121,6 +122,29 @@ static int model_metrics(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     return TCL_OK;
 }
 
+/* Per physical link, the messages and cells it carries (SPEC 5). */
+static int model_links(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    sm_session *s = app->session;
+    sm_link_load *ll;
+    sm_err e;
+    int n = sm_links_compute(s->grid, s->topo, sm_session_map(s), &ll, &e);
+    if (n < 0) return sm_tcl_error(in, "MODEL", "%s", e.msg);
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    for (int i = 0; i < n; i++) {
+        Tcl_Obj *d = Tcl_NewDictObj();
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("from", -1), Tcl_NewIntObj(ll[i].from));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("to", -1), Tcl_NewIntObj(ll[i].to));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("messages", -1), Tcl_NewWideIntObj(ll[i].messages));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("cells", -1), Tcl_NewWideIntObj(ll[i].cells));
+        Tcl_ListObjAppendElement(NULL, l, d);
+    }
+    free(ll);
+    Tcl_SetObjResult(in, l);
+    return TCL_OK;
+}
+
 /* The schedule under the current rounds model: for maxdeg and vizing the
  * program's colouring is shown, since those models only count. */
 static int model_rounds(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
@@ -152,6 +176,7 @@ static const sm_subcmd model_subs[] = {
     {"eval", model_eval, 0, 0, ""},
     {"procs", model_procs, 0, 0, ""},
     {"metrics", model_metrics, 0, 0, ""},
+    {"links", model_links, 0, 0, ""},
     {"rounds", model_rounds, 0, 0, ""},
     {NULL, NULL, 0, 0, NULL},
 };

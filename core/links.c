@@ -1,0 +1,87 @@
+/* links.c - link loads. Routes come from the network module as link ids;
+ * this file knows their layout (net_torus.c, net_haec.c): a grid link is
+ * (node << 5 | axis << 1 | backwards), the node it leaves and the axis and
+ * direction it takes; a HAEC wireless link has bit 62 set and carries
+ * (from << 21 | to). */
+#include "links.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "net.h"
+#include "util.h"
+
+typedef struct { uint64_t id; int64_t messages, cells; } acc;
+
+static int by_id(const void *a, const void *b)
+{
+    uint64_t x = ((const acc *)a)->id, y = ((const acc *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+static int by_ends(const void *a, const void *b)
+{
+    const sm_link_load *x = a, *y = b;
+    if (x->from != y->from) return x->from < y->from ? -1 : 1;
+    return (x->to > y->to) - (x->to < y->to);
+}
+
+static void decode(const sm_net *n, uint64_t id, int *from, int *to)
+{
+    if (id >> 62 & 1) {
+        *from = (int)((id >> 21) & ((1u << 21) - 1));
+        *to = (int)(id & ((1u << 21) - 1));
+        return;
+    }
+    int node = (int)(id >> 5), axis = (int)((id >> 1) & 15), back = (int)(id & 1);
+    int nd = n->ops == &sm_net_haec ? 3 : n->ndims, c[SM_NET_MAXDIMS];
+    sm_net_unrank(n->dims, nd, node, c);
+    c[axis] = (c[axis] + (back ? -1 : 1) + n->dims[axis]) % n->dims[axis];
+    int r = 0;
+    for (int d = 0; d < nd; d++) r = r * n->dims[d] + c[d];
+    *from = node;
+    *to = r;
+}
+
+int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
+                     sm_link_load **out, sm_err *e)
+{
+    const sm_net *net = t->net;
+    if (net->ops != &sm_net_torus && net->ops != &sm_net_mesh && net->ops != &sm_net_haec) {
+        sm_err_set(e, "model links: %s networks have no physical links to list "
+                      "(expected torus, mesh or haec)", net->ops->kind);
+        return -1;
+    }
+    /* Every (message, link) pair, then sorted and summed: no hash needed. */
+    size_t cap = 1024, m = 0;
+    acc *a = sm_xmalloc(sizeof *a * cap);
+    uint64_t ids[SM_MAX_ROUTE];
+    for (int k = 0; k < g->nedges; k++) {
+        const sm_edge *ed = &g->edges[k];
+        if (map[ed->src] == map[ed->dst]) continue;
+        int x = t->procs[map[ed->src]].node, y = t->procs[map[ed->dst]].node;
+        if (x == y) continue;
+        int nl = net->ops->route(net, x, y, ids, SM_MAX_ROUTE);
+        for (int i = 0; i < nl; i++) {
+            if (m == cap) a = sm_xrealloc(a, sizeof *a * (cap *= 2));
+            a[m++] = (acc){ids[i], 1, ed->cells};
+        }
+    }
+    qsort(a, m, sizeof *a, by_id);
+    sm_link_load *o = sm_xmalloc(sizeof *o * (m ? m : 1));
+    int n = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (n && i && a[i].id == a[i - 1].id) {
+            o[n - 1].messages += a[i].messages;
+            o[n - 1].cells += a[i].cells;
+            continue;
+        }
+        decode(net, a[i].id, &o[n].from, &o[n].to);
+        o[n].messages = a[i].messages;
+        o[n].cells = a[i].cells;
+        n++;
+    }
+    free(a);
+    qsort(o, (size_t)n, sizeof *o, by_ends);
+    *out = o;
+    return n;
+}

@@ -1,0 +1,19 @@
+/* links.h - per-physical-link loads (SPEC 5, model links): every cut
+ * message routed with the network's dimension-order routing, counted per
+ * directed link as messages and halo cells. */
+#ifndef SM_LINKS_H
+#define SM_LINKS_H
+
+#include <stdint.h>
+#include "grid.h"
+#include "topo.h"
+
+typedef struct { int from, to; int64_t messages, cells; } sm_link_load;
+
+/* The loaded links, sorted by (from, to) node index; caller frees.
+ * Torus, mesh and HAEC (board links and the wireless board-to-board
+ * links); -1 with e set on other networks. */
+int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
+                     sm_link_load **out, sm_err *e);
+
+#endif
