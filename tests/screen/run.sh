@@ -437,5 +437,11 @@ c2=$(cap ln | grep -c "rack12[^ ]*~[^ ]*-gpu0\|rack12-chassis3-node0345-gpu0")
 [ "$c1" -ge 1 ] && [ "$c2" -ge 1 ] && ok "long processor names are told apart (elided in the middle)" ||
     bad "long names" "$(cap ln | sed -n 2,6p)"
 
+# 19. Communication pairs show whole processor names (elided in the middle
+# only when the pane is narrow).
+start cw 200 50 xterm-256color samples/summit-like.json
+if cap cw | grep -qE 'n[0-9]{2}\.v100_[0-9]-n[0-9]{2}\.v100_[0-9] '; then ok "Communication: whole pair names"
+else bad "pair names" "$(cap cw | grep -F 'Communication' -A3 | head -4)"; fi
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

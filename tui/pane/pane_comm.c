@@ -74,7 +74,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     /* Rounds take the bottom lines: coloured chips with durations. */
     int round_lines = ih >= 8 ? 2 : 1;
     int list_rows = ih - round_lines - 1;
-    sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-13s %5s %-4s %s", "pair", "mu", "via", "rounds");
+    /* The pair column is as wide as the longest pair (whole names), up to
+     * half the pane; longer pairs are elided in the middle. */
+    int pw = 13;
+    for (int i = 0; i < c->nrows; i++) {
+        int l = (int)(strlen(t->procs[c->rows[i].p].name) + strlen(t->procs[c->rows[i].q].name) + 1);
+        if (l > pw) pw = l;
+    }
+    if (pw > iw / 2) pw = iw / 2 > 13 ? iw / 2 : 13;
+    sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s %-4s %s", pw, "pair", "mu", "via", "rounds");
     int row = v->comm_row < c->nrows ? v->comm_row : c->nrows - 1;
     if (row < p->top) p->top = row;
     if (row >= p->top + list_rows) p->top = row - list_rows + 1;
@@ -84,10 +92,11 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         int hl = v->pair_p >= 0 && ((r->p == v->pair_p && r->q == v->pair_q) || (r->p == v->pair_q && r->q == v->pair_p));
         attr_t a = (p->top + i == row && v->focus == SM_PANE_COMM) ? sm_ui_attr(SM_EL_CURSOR)
                    : hl ? sm_ui_attr(SM_EL_HIGHLIGHT) : sm_ui_attr(SM_EL_TEXT);
-        char pair[64], rounds[64];
+        char pair[512], shown[512], rounds[64];
         snprintf(pair, sizeof pair, "%s-%s", t->procs[r->p].name, t->procs[r->q].name);
+        sm_ui_elide(pair, pw, shown, sizeof shown);
         pair_rounds(&c->sched, r->p, r->q, rounds, sizeof rounds);
-        sm_ui_text(w, 2 + i, 1, iw, a, "%-13.13s %5lld %-4s %s", pair, (long long)r->mu,
+        sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %5lld %-4s %s", pw, shown, (long long)r->mu,
                    r->inter ? "net" : "node", rounds);
     }
     if (c->nrows == 0) sm_ui_text(w, 2, 1, iw, sm_ui_attr(SM_EL_DIM), "no cut edges: nothing to send");
