@@ -443,5 +443,13 @@ start cw 200 50 xterm-256color samples/summit-like.json
 if cap cw | grep -qE 'n[0-9]{2}\.v100_[0-9]-n[0-9]{2}\.v100_[0-9] '; then ok "Communication: whole pair names"
 else bad "pair names" "$(cap cw | grep -F 'Communication' -A3 | head -4)"; fi
 
+# 20. The Console wraps a long result instead of cutting it.
+start wr 80 24 xterm-256color $S
+keys wr : 'return "[string repeat abcdefghij 30]THE-END"' Enter
+settle wr
+n=$(cap wr | head -n 23 | grep -o abcdefghij | wc -l)
+cap wr | head -n 23 | grep -q "THE-END" && ok "a 307-character result wraps, its end visible at 80 columns" ||
+    bad "wrap" "$n pieces; $(cap wr | tail -6)"
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

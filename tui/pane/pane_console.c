@@ -2,11 +2,40 @@
  * inline errors and notes, newest at the bottom. The input line itself
  * belongs to the loop (tui_loop.c), which owns the keyboard. */
 #include <stdio.h>
+#include <string.h>
 #include "pane.h"
 
 /* The Console scrolls by whole wrapped lines; rows are log lines, the
  * cursor is how far back from the newest the bottom line is. */
 
+/* Bytes of the next screen row of s: up to width characters (UTF-8
+ * sequences kept whole), ending early at a newline. */
+static size_t row_bytes(const char *s, int width)
+{
+    size_t b = 0;
+    for (int c = 0; s[b] && s[b] != '\n' && c < width; c++) {
+        b++;
+        while ((s[b] & 0xC0) == 0x80) b++;
+    }
+    return b;
+}
+
+/* Screen rows a log line takes when wrapped to width. */
+static int wrapped_rows(const char *s, int width)
+{
+    int n = 0;
+    for (;;) {
+        size_t b = row_bytes(s, width);
+        n++;
+        s += b;
+        if (*s == '\n') s++;
+        else if (!*s) break;
+    }
+    return n;
+}
+
+/* Long results wrap instead of being cut; the newest line is at the
+ * bottom, and log_scroll counts whole log lines back. */
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
     (void)f;
@@ -17,14 +46,27 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     if (v->log_scroll)
         snprintf(title, sizeof title, "Console  %d lines back (End: newest)", v->log_scroll);
     sm_ui_frame(p, app, title);
-    int iw = p->w - 2, ih = p->h - 2;
-    for (int i = 0; i < ih; i++) {
+    int iw = p->w - 2, ih = p->h - 2, width = iw - 2;
+    if (width < 4) return;
+    int y = ih; /* the next free row, counting up from the bottom */
+    for (int i = 0; y >= 1; i++) {
         const sm_log_line *l = sm_view_log_line(v, i + v->log_scroll);
         if (!l) break;
         sm_element el = l->kind == SM_LOG_CMD ? SM_EL_LOG_CMD
                         : l->kind == SM_LOG_ERROR ? SM_EL_BAD
                         : l->kind == SM_LOG_NOTE ? SM_EL_TITLE : SM_EL_LOG_RESULT;
-        sm_ui_text(w, ih - i, 1, iw, sm_ui_attr(el), "%s%s", l->kind == SM_LOG_CMD ? "% " : "  ", l->text);
+        int n = wrapped_rows(l->text, width);
+        int top = y - n + 1;
+        const char *s = l->text;
+        for (int r = 0; r < n; r++) {
+            size_t b = row_bytes(s, width);
+            if (top + r >= 1)
+                sm_ui_text(w, top + r, 1, iw, sm_ui_attr(el), "%s%.*s",
+                           r > 0 ? "  " : l->kind == SM_LOG_CMD ? "% " : "  ", (int)b, s);
+            s += b;
+            if (*s == '\n') s++;
+        }
+        y = top - 1;
     }
 }
 
