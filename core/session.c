@@ -25,6 +25,7 @@ static void rebuild(sm_session *s, const int *map)
     free(m);
     clear_history(s);
     s->version++;
+    s->rebuilt++;
     sm_cost_eval(s->cost, &s->last_eval);
 }
 
@@ -186,6 +187,15 @@ int sm_session_undo(sm_session *s)
         sm_cost_move(s->cost, ed->ch[i].block, ed->ch[i].from);
     s->version++;
     sm_session_mark(s, SM_PART_MAP);
+    return 0;
+}
+
+int sm_session_undo_point(const sm_session *s, int back, int *map)
+{
+    if (back < 1 || back > s->pos) return -1;
+    memcpy(map, s->cost->map, sizeof(int) * (size_t)s->grid->ntasks);
+    for (int e = s->pos - 1; e >= s->pos - back; e--)
+        for (int i = s->hist[e].n - 1; i >= 0; i--) map[s->hist[e].ch[i].block] = s->hist[e].ch[i].from;
     return 0;
 }
 

@@ -30,6 +30,8 @@ typedef struct sm_session {
     unsigned dirty_parts;   /* SM_PART_*: which parts differ from disk */
     unsigned long long structure; /* bumped when grid, machine or model change */
     unsigned long long version; /* bumped on every change, for redraws */
+    unsigned long long rebuilt; /* bumped when the grid or machine is replaced:
+                                   what points into them must let go */
     sm_eval last_eval;      /* evaluation before the latest change */
 } sm_session;
 
@@ -60,5 +62,8 @@ int sm_session_swap(sm_session *s, int b1, int b2, const char *label);
 int sm_session_undo(sm_session *s);   /* 0, or -1 when nothing to undo */
 int sm_session_redo(sm_session *s);
 const int *sm_session_map(const sm_session *s);
+/* The mapping as it was `back` edits ago (1..pos: what `back` undos would
+ * give), into map (ntasks entries); -1 when there are not that many. */
+int sm_session_undo_point(const sm_session *s, int back, int *map);
 
 #endif

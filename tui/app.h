@@ -44,6 +44,7 @@ typedef struct sm_app {
     sm_view *view;          /* cursor, selection, log: kept in batch too */
     char *scenario_path;    /* last scenario loaded or saved, or NULL */
     struct sm_journal *journal; /* the workbench's journal (core/journal.h) */
+    struct sm_compare *compare; /* compare mode's other mapping (compare.h) */
 } sm_app;
 
 /* Fit the view to the session's grid and machine after they changed. */

@@ -29,6 +29,7 @@
     X(APPLY, "apply the solver's best mapping")                                    \
     X(STOP, "stop the solver, keeping its best")                                   \
     X(SOURCE, "all panes show the session's mapping or the solver's current one") \
+    X(COMPARE, "compare side by side with the solver's best (or the last compare source), or stop") \
     X(SORT, "cycle the Processors sort key")                                       \
     X(SORT_REVERSE, "reverse the Processors sort order")                           \
     X(GROUP, "group processors by node or by network group")                       \
@@ -76,6 +77,7 @@ typedef enum {
     K("a", APPLY)                                               \
     K("X", STOP)                                                \
     K("v", SOURCE)                                              \
+    K("c", COMPARE)                                             \
     K("o", SORT) K("O", SORT_REVERSE)                                                \
     K("G", GROUP)                                               \
     K("/", FILTER)                                              \

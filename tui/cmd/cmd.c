@@ -187,8 +187,11 @@ Tcl_Obj *sm_eval_dict(const sm_eval *ev)
 
 Tcl_Obj *sm_proc_dicts(const sm_app *app, const sm_eval *ev)
 {
-    const sm_cost *c = app->session->cost;
-    const sm_topo *t = app->session->topo;
+    return sm_proc_dicts_of(app->session->topo, app->session->cost, ev);
+}
+
+Tcl_Obj *sm_proc_dicts_of(const sm_topo *t, const sm_cost *c, const sm_eval *ev)
+{
     Tcl_Obj *l = Tcl_NewListObj(0, NULL);
     for (int p = 0; p < c->nprocs; p++) {
         sm_proc_eval pev, *pe = &pev;

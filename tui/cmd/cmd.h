@@ -65,6 +65,10 @@ int sm_app_changed(sm_app *app);
 
 Tcl_Obj *sm_eval_dict(const sm_eval *ev);
 Tcl_Obj *sm_proc_dicts(const sm_app *app, const sm_eval *ev);
+/* The same for any mapping's cost state (compare mode's other mapping). */
+Tcl_Obj *sm_proc_dicts_of(const sm_topo *t, const sm_cost *c, const sm_eval *ev);
+/* view compare ?solver|undo N|FILE|off|toggle? (cmd_compare.c) */
+int sm_view_compare(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);
 
 /* BLOCK: an id or a list {i j k}. PROC: a name or an index. */
 int sm_get_block(sm_app *app, Tcl_Interp *in, Tcl_Obj *o, int *block);

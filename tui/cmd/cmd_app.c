@@ -1,6 +1,7 @@
 /* cmd_app.c - the app's life (the session starts on the built-in
  * scenario; the Tcl hooks are released here) and command registration. */
 #include "cmd.h"
+#include "../compare.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ sm_app *sm_app_new(Tcl_Interp *interp, sm_err *e)
     app->session = sm_session_new(sc.grid, sc.topo, &sc.model, sc.map);
     free(sc.map);
     app->view = sm_view_new();
+    app->compare = sm_compare_new();
     sm_app_sync_view(app);
     return app;
 }
@@ -23,6 +25,7 @@ sm_app *sm_app_new(Tcl_Interp *interp, sm_err *e)
 void sm_app_free(sm_app *app)
 {
     if (!app) return;
+    sm_compare_free(app->compare);
     sm_solver_free(app->solver);
     sm_session_free(app->session);
     if (app->hook_step) Tcl_DecrRefCount(app->hook_step);

@@ -462,6 +462,7 @@ static const sm_subcmd view_subs[] = {
     {"run", view_run, 0, 1, "?on|off|toggle?"},
     {"step", view_step, 0, 1, "?N?"},
     {"source", view_source, 0, 1, "?session|solver?"},
+    {"compare", sm_view_compare, 0, 2, "?solver | undo N | FILE | off | toggle | procs?"},
     {"note", view_note, 0, -1, "TEXT ..."},
     {"quit", view_quit, 0, 1, "?-force?"},
     {"refresh", view_refresh, 0, 0, ""},

@@ -40,6 +40,7 @@
 #include <curses.h>
 #include <stddef.h>
 #include "../app.h"
+#include "../compare.h"
 #include "../words.h"
 
 /* Computed once per frame and shared by every pane. */
@@ -54,6 +55,9 @@ typedef struct sm_frame {
     unsigned long long map_version; /* changes whenever map changes: key caches on it */
     sm_eval session_ev;         /* the session's, to compare against */
     const unsigned char *moved; /* blocks the last change moved (highlighted) */
+    /* Compare mode (`view compare`, key c): the other mapping, evaluated,
+     * shown beside this one; NULL when off. */
+    const sm_compare *cmp;
     int utf8;                   /* the terminal takes UTF-8 */
 } sm_frame;
 
@@ -122,6 +126,8 @@ int sm_pane_step(int cursor, int delta, int n);
 void sm_ui_apply_theme(const sm_theme *t);
 void sm_ui_set_utf8(int on);
 void sm_ui_box(WINDOW *w);
+/* A vertical rule of n cells down from (y, x), drawn like the borders. */
+void sm_ui_vline(WINDOW *w, int y, int x, int n, attr_t a);
 attr_t sm_ui_attr(sm_element e);
 /* The style of processor p's blocks (its colour, readable text on it). */
 attr_t sm_ui_proc_attr(int p);

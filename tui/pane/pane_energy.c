@@ -6,9 +6,70 @@
 #include <string.h>
 #include "pane.h"
 
+/* A deadline cell: met, missed, or no deadline. */
+static const char *met(const sm_model *m, const sm_eval *ev)
+{
+    return !m->has_deadline ? "-" : ev->time <= m->deadline * (1 + 1e-9) ? "met" : "missed";
+}
+
+/* Compare mode: the shown mapping and the other in two columns, and the
+ * other's difference (green when it is lower). The column heads sit on
+ * the border when the pane has no row to spare (80x24). */
+static void draw_compare(sm_pane *p, sm_app *app, const sm_frame *f)
+{
+    const sm_eval *a = &f->ev, *b = &f->cmp->ev;
+    const sm_model *m = &app->session->model;
+    WINDOW *w = p->win;
+    sm_ui_frame(p, app, "Energy");
+    int iw = p->w - 2, ih = p->h - 2;
+    if (iw < 24 || ih < 3) return;
+    int cw = (iw - 8) / 3;
+    if (cw > 12) cw = 12;
+    int y = 1, head_y = ih >= 9 ? y++ : 0;
+    char left[16], right[16];
+    sm_ui_elide(f->source ? "solver" : "session", cw - 1, left, sizeof left);
+    sm_ui_elide(f->cmp->label, cw - 1, right, sizeof right);
+    sm_ui_text(w, head_y, 1 + 8, cw, sm_ui_attr(SM_EL_HEADER), "%*s ", cw - 1, left);
+    sm_ui_text(w, head_y, 1 + 8 + cw, cw, sm_ui_attr(SM_EL_HEADER), "%*s ", cw - 1, right);
+    sm_ui_text(w, head_y, 1 + 8 + 2 * cw, cw, sm_ui_attr(SM_EL_HEADER), "%*s ", cw - 1, "diff");
+    struct { const char *name; double a, b; int seconds; } rows[] = {
+        {"dynamic", a->energy_dynamic, b->energy_dynamic, 0}, {"static", a->energy_static, b->energy_static, 0},
+        {"idle", a->energy_idle, b->energy_idle, 0},          {"intra", a->energy_comm_intra, b->energy_comm_intra, 0},
+        {"inter", a->energy_comm_inter, b->energy_comm_inter, 0}, {"total", a->energy, b->energy, 0},
+        {"time", a->time, b->time, 1},
+    };
+    char s1[32], s2[32], s3[32];
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0] && y <= ih; i++, y++) {
+        double d = rows[i].b - rows[i].a;
+        const char *(*fmt)(double, char *, size_t) = rows[i].seconds ? sm_ui_seconds : sm_ui_joules;
+        attr_t bold = i == 5 ? A_BOLD : 0;
+        sm_ui_text(w, y, 1, 8, sm_ui_attr(SM_EL_TEXT) | bold, "%s", rows[i].name);
+        sm_ui_text(w, y, 1 + 8, cw, sm_ui_attr(SM_EL_TEXT) | bold, "%*s", cw - 1, fmt(rows[i].a, s1, sizeof s1));
+        sm_ui_text(w, y, 1 + 8 + cw, cw, sm_ui_attr(SM_EL_TEXT) | bold, "%*s", cw - 1, fmt(rows[i].b, s2, sizeof s2));
+        char dd[40];
+        snprintf(dd, sizeof dd, "%s%s", d > 0 ? "+" : "", fmt(d, s3, sizeof s3));
+        sm_element el = d < 0 ? SM_EL_GOOD : d > 0 ? SM_EL_BAD : SM_EL_DIM;
+        sm_ui_text(w, y, 1 + 8 + 2 * cw, iw - 8 - 2 * cw, sm_ui_attr(el) | bold, "%*s", cw - 1, dd);
+    }
+    if (y > ih) return;
+    const char *ma = met(m, a), *mb = met(m, b);
+    sm_element ea = *ma == '-' ? SM_EL_DIM : *ma == 'm' && ma[1] == 'e' ? SM_EL_GOOD : SM_EL_BAD;
+    sm_element eb = *mb == '-' ? SM_EL_DIM : *mb == 'm' && mb[1] == 'e' ? SM_EL_GOOD : SM_EL_BAD;
+    sm_ui_text(w, y, 1, 8, sm_ui_attr(SM_EL_TEXT), "deadline");
+    sm_ui_text(w, y, 1 + 8, cw, sm_ui_attr(ea), "%*s", cw - 1, ma);
+    sm_ui_text(w, y, 1 + 8 + cw, cw, sm_ui_attr(eb), "%*s", cw - 1, mb);
+    sm_ui_text(w, y, 1 + 8 + 2 * cw, iw - 8 - 2 * cw, sm_ui_attr(SM_EL_DIM), "%*s", cw - 1,
+               strcmp(ma, mb) == 0 ? "same" : "differs");
+}
+
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
     const sm_eval *ev = &f->ev;
+    if (f->cmp) {
+        werase(p->win);
+        draw_compare(p, app, f);
+        return;
+    }
     const sm_model *m = &app->session->model;
     const sm_session *s = app->session;
     WINDOW *w = p->win;

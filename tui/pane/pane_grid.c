@@ -4,6 +4,7 @@
  * and the solver's last move stand out. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "pane.h"
 #include "../rows.h"
 
@@ -17,40 +18,29 @@ static int scroll_to(int cur, int n, int visible, int old)
     return old < 0 ? 0 : old;
 }
 
-static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
+/* Where the blocks were drawn, for clicks: one grid, or two halves side
+ * by side in compare mode (the right one from column x1). */
+typedef struct grid_layout {
+    int split, x1;
+} grid_layout;
+
+static grid_layout *layout_of(sm_pane *p)
+{
+    if (!p->priv) p->priv = sm_xcalloc(1, sizeof(grid_layout));
+    return p->priv;
+}
+
+/* The blocks of plane k of map from (y0, x0), cols x vis blocks from
+ * (p->left, p->top). Lit: with other (compare mode) the blocks where the
+ * two mappings differ, else the last move and the highlighted pair. */
+static void draw_blocks(sm_pane *p, sm_app *app, const sm_frame *f, const int *map, const int *other, int y0,
+                        int x0, int cols, int vis)
 {
     const sm_view *v = app->view;
     const sm_grid *g = app->session->grid;
-    const sm_topo *t = app->session->topo;
-    const int *map = f->map;
     WINDOW *w = p->win;
-    werase(w);
-    int bx = g->spec.blocks[0], by = g->spec.blocks[1], bz = g->spec.blocks[2];
-    char title[160];
-    if (bz > 1)
-        snprintf(title, sizeof title, "Grid  k %d/%d%s", v->cur[2], bz - 1,
-                 v->show_solver ? "  (solver's current)" : "");
-    else
-        snprintf(title, sizeof title, "Grid  %dx%d%s", bx, by, v->show_solver ? "  (solver's current)" : "");
-    sm_ui_frame(p, app, title);
-
-    int iw = p->w - 2, ih = p->h - 2;
-    if (iw < 4 || ih < 3) return;
+    int bx = g->spec.blocks[0], by = g->spec.blocks[1], k = v->cur[2];
     int cb = sm_view_cursor_block(v);
-    int cut = 0;
-    for (int e = 0; e < g->nedges; e++) cut += map[g->edges[e].src] != map[g->edges[e].dst];
-    sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "(%d,%d,%d) #%d %s  sel %d  cut %d", v->cur[0],
-               v->cur[1], v->cur[2], cb, t->procs[map[cb]].name, v->nsel, cut / 2);
-
-    /* Blocks grow to fill the pane: up to 6 columns by 3 rows each. */
-    int rows = ih - 2;   /* info line and legend */
-    int uw = iw / bx, uh = rows / by;
-    p->unit_w = uw < 2 ? 2 : uw > 6 ? 6 : uw;
-    p->unit_h = uh < 1 ? 1 : uh > 3 ? 3 : uh;
-    int cols = iw / p->unit_w, vis = rows / p->unit_h;
-    p->left = scroll_to(v->cur[0], bx, cols, p->left);
-    p->top = scroll_to(v->cur[1], by, vis, p->top);
-    int k = v->cur[2];
     for (int r = 0; r < vis && p->top + r < by; r++) {
         int j = p->top + r;
         for (int c = 0; c < cols && p->left + c < bx; c++) {
@@ -59,50 +49,131 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
             int q = map[b];
             attr_t a = sm_ui_proc_attr(q);
             if (v->sel[b]) a |= sm_ui_attr(SM_EL_SELECTION);
-            if ((f->moved && f->moved[b]) || sm_block_in_pair(app, map, b)) a = sm_ui_attr(SM_EL_HIGHLIGHT);
+            int lit = other ? other[b] != q : (f->moved && f->moved[b]) || sm_block_in_pair(app, map, b);
+            if (lit) a = sm_ui_attr(SM_EL_HIGHLIGHT);
             if (b == cb) a = sm_ui_attr(SM_EL_CURSOR);
             int right_cut = i + 1 < bx && map[b + 1] != q;
             int down_cut = j + 1 < by && map[b + bx] != q;
             for (int dy = 0; dy < p->unit_h; dy++) {
-                int y = 2 + r * p->unit_h + dy, x0 = 1 + c * p->unit_w;
+                int y = y0 + r * p->unit_h + dy, xb = x0 + c * p->unit_w;
                 /* A cut towards the row below underlines the block's last line. */
                 attr_t line = a | (down_cut && dy == p->unit_h - 1 ? A_UNDERLINE : 0);
                 wattrset(w, line);
                 for (int dx = 0; dx < p->unit_w - 1; dx++)
-                    mvwaddch(w, y, x0 + dx, dx == 0 && dy == 0 ? (chtype)(unsigned char)sm_ui_glyph(q) : (chtype)' ');
+                    mvwaddch(w, y, xb + dx, dx == 0 && dy == 0 ? (chtype)(unsigned char)sm_ui_glyph(q) : (chtype)' ');
                 wattrset(w, right_cut ? sm_ui_attr(SM_EL_CUT) : line);
-                mvwaddch(w, y, x0 + p->unit_w - 1, right_cut ? (chtype)'|' : (chtype)' ');
+                mvwaddch(w, y, xb + p->unit_w - 1, right_cut ? (chtype)'|' : (chtype)' ');
             }
         }
     }
     wattrset(w, A_NORMAL);
+}
 
-    /* Legend: the processors that own blocks in this plane. */
-    int x = 1, y = p->h - 2;
+/* Legend on line y: the processors that own blocks of plane k in map (and
+ * in other, in compare mode). */
+static void draw_legend(sm_pane *p, sm_app *app, const int *map, const int *other, int y)
+{
+    const sm_grid *g = app->session->grid;
+    const sm_topo *t = app->session->topo;
+    WINDOW *w = p->win;
+    int bx = g->spec.blocks[0], by = g->spec.blocks[1], k = app->view->cur[2], iw = p->w - 2;
+    int x = 1;
     unsigned char *seen = sm_xcalloc((size_t)t->nprocs, 1);
     int shown = 0, total = 0;
-    for (int b = bx * by * k; b < bx * by * (k + 1); b++) {
-        int q = map[b];
-        if (seen[q]) continue;
-        seen[q] = 1;
-        total++;
-        char item[80];
-        int len = snprintf(item, sizeof item, "%s ", t->procs[q].name);
-        if (x + 2 + len > iw - 6) continue;
-        wattrset(w, sm_ui_proc_attr(q));
-        mvwaddch(w, y, x, (chtype)(unsigned char)sm_ui_glyph(q));
-        sm_ui_text(w, y, x + 1, len + 1, sm_ui_attr(SM_EL_TEXT), " %s", item);
-        x += len + 2;
-        shown++;
-    }
+    for (int pass = 0; pass < (other ? 2 : 1); pass++)
+        for (int b = bx * by * k; b < bx * by * (k + 1); b++) {
+            int q = pass ? other[b] : map[b];
+            if (seen[q]) continue;
+            seen[q] = 1;
+            total++;
+            char item[80];
+            int len = snprintf(item, sizeof item, "%s ", t->procs[q].name);
+            if (x + 2 + len > iw - 6) continue;
+            wattrset(w, sm_ui_proc_attr(q));
+            mvwaddch(w, y, x, (chtype)(unsigned char)sm_ui_glyph(q));
+            sm_ui_text(w, y, x + 1, len + 1, sm_ui_attr(SM_EL_TEXT), " %s", item);
+            x += len + 2;
+            shown++;
+        }
     if (shown < total) sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), "+%d", total - shown);
     free(seen);
+}
+
+static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
+{
+    const sm_view *v = app->view;
+    const sm_grid *g = app->session->grid;
+    const sm_topo *t = app->session->topo;
+    const int *map = f->map;
+    const int *other = f->cmp ? f->cmp->map : NULL;
+    grid_layout *gl = layout_of(p);
+    WINDOW *w = p->win;
+    werase(w);
+    int bx = g->spec.blocks[0], by = g->spec.blocks[1], bz = g->spec.blocks[2];
+    const char *which = f->source ? "  (solver's current)" : "";
+    char title[160];
+    if (bz > 1) snprintf(title, sizeof title, "Grid  k %d/%d%s", v->cur[2], bz - 1, which);
+    else snprintf(title, sizeof title, "Grid  %dx%d%s", bx, by, which);
+    sm_ui_frame(p, app, title);
+
+    int iw = p->w - 2, ih = p->h - 2;
+    gl->split = 0;
+    if (iw < 4 || ih < 3) return;
+    int cb = sm_view_cursor_block(v);
+    int rows = ih - 2;   /* info line and legend */
+    /* Compare mode: two grids side by side when each half shows at least
+     * eight block columns (or the whole row) at two cells a block. */
+    int half = (iw - 1) / 2, need = 2 * (bx < 8 ? bx : 8);
+    int split = other && half >= need;
+    int gw = split ? half : iw;
+    int uw = gw / bx, uh = rows / by;
+    p->unit_w = uw < 2 ? 2 : uw > 6 ? 6 : uw;
+    p->unit_h = uh < 1 ? 1 : uh > 3 ? 3 : uh;
+    int cols = gw / p->unit_w, vis = rows / p->unit_h;
+    p->left = scroll_to(v->cur[0], bx, cols, p->left);
+    p->top = scroll_to(v->cur[1], by, vis, p->top);
+    if (!other) {
+        int cut = 0;
+        for (int e = 0; e < g->nedges; e++) cut += map[g->edges[e].src] != map[g->edges[e].dst];
+        sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "(%d,%d,%d) #%d %s  sel %d  cut %d", v->cur[0],
+                   v->cur[1], v->cur[2], cb, t->procs[map[cb]].name, v->nsel, cut / 2);
+        draw_blocks(p, app, f, map, NULL, 2, 1, cols, vis);
+        draw_legend(p, app, map, NULL, p->h - 2);
+        return;
+    }
+    int differ = sm_compare_differ(f->cmp, map);
+    if (split) {
+        /* Each half says which mapping it is and what the cursor block is. */
+        gl->split = 1;
+        gl->x1 = 1 + half + 1;
+        char nm[64];
+        sm_ui_text(w, 1, 1, half, sm_ui_attr(SM_EL_HEADER) | A_BOLD, "%s: #%d %s", f->source ? "solver" : "session",
+                   cb, t->procs[map[cb]].name);
+        sm_ui_elide(f->cmp->label, half - 8, nm, sizeof nm);
+        sm_ui_text(w, 1, gl->x1, iw - half - 1, sm_ui_attr(SM_EL_HEADER) | A_BOLD, "%s: %s", nm,
+                   t->procs[other[cb]].name);
+        sm_ui_vline(w, 1, 1 + half, ih - 1, sm_ui_attr(SM_EL_DIM));
+        draw_blocks(p, app, f, map, other, 2, 1, cols, vis);
+        draw_blocks(p, app, f, other, map, 2, gl->x1, cols, vis);
+        char d[48];
+        snprintf(d, sizeof d, "  %d differ (lit)", differ);
+        sm_ui_text(w, 0, p->w - 2 - (int)strlen(d), (int)strlen(d), sm_ui_attr(SM_EL_DIM), "%s", d);
+    } else {
+        /* No room for two: the shown mapping, the blocks the other maps
+         * elsewhere lit, and the reason on screen. */
+        sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_PROMPT), "compare: too narrow for two grids (z zooms); %d differ, lit",
+                   differ);
+        draw_blocks(p, app, f, map, other, 2, 1, cols, vis);
+    }
+    draw_legend(p, app, map, other, p->h - 2);
 }
 
 static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {
     (void)f;
     const sm_grid *g = app->session->grid;
+    const grid_layout *gl = layout_of(p);
+    if (gl->split && x >= gl->x1) x -= gl->x1 - 1;   /* the right grid: same blocks */
     if (y < 2 || x < 1 || y >= p->h - 2 || !p->unit_w) return 0;
     int r = (y - 2) / p->unit_h, c = (x - 1) / p->unit_w;
     int i = p->left + c, j = p->top + r;
@@ -115,6 +186,12 @@ static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_wo
     return 2;
 }
 
+static void release(sm_pane *p)
+{
+    free(p->priv);
+    p->priv = NULL;
+}
+
 const sm_pane_ops sm_pane_grid = {
-    .deps = SM_DEP_MAPPING | SM_DEP_SESSION | SM_DEP_VIEW, .draw = draw, .click = click,
+    .deps = SM_DEP_MAPPING | SM_DEP_SESSION | SM_DEP_VIEW, .draw = draw, .click = click, .release = release,
 };

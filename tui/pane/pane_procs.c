@@ -56,18 +56,42 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         if (r[i].proc >= 0 && (int)strlen(t->procs[r[i].proc].name) > nw) nw = (int)strlen(t->procs[r[i].proc].name);
     int nmax = iw / 3 > 8 ? iw / 3 : 8;
     if (nw > nmax) nw = nmax;
-    /* Columns that fit: glyph name [type] bar blocks [cells] energy [idle]. */
-    int wide = iw >= 66 + nw, mid = iw >= 52 + nw, typed = iw >= 36 + nw;
-    int fixed = 1 + nw + 1 + (typed ? 6 : 0) + 6 + 10 + (mid ? 9 : 0) + (wide ? 10 : 0);
+    /* Compare mode: the other mapping's figures beside each row. */
+    const sm_compare *cmp = f->cmp;
+    double T2 = cmp ? cmp->ev.time : 0;
+    if (cmp && T2 > scale) scale = T2;
+    /* Columns that fit: glyph name [type] bar blocks [cells] energy [idle];
+     * comparing: glyph name [type] bar bar' blocks blocks' [energy energy']. */
+    int wide, mid, typed, fixed;
+    if (cmp) {
+        typed = iw >= 60 + nw;
+        mid = iw >= 48 + nw;   /* here: both energies */
+        wide = 0;
+        fixed = 1 + nw + 1 + (typed ? 6 : 0) + 6 + 6 + (mid ? 20 : 0);
+    } else {
+        wide = iw >= 66 + nw, mid = iw >= 52 + nw, typed = iw >= 36 + nw;
+        fixed = 1 + nw + 1 + (typed ? 6 : 0) + 6 + 10 + (mid ? 9 : 0) + (wide ? 10 : 0);
+    }
     int barw = iw - fixed - 1;
-    if (barw < 4) barw = 4;
-    if (barw > 40) barw = 40;
+    if (barw < (cmp ? 9 : 4)) barw = cmp ? 9 : 4;
+    if (barw > (cmp ? 61 : 40)) barw = cmp ? 61 : 40;
+    int bar1 = cmp ? (barw - 1) / 2 : barw;   /* each bar, comparing */
     char hdr[256];
-    int x = snprintf(hdr, sizeof hdr, "  %-*s %s%-*s %5s", nw, "name", typed ? "type  " : "", barw, "compute/T",
+    int x;
+    if (cmp) {
+        char l1[64], l2[64];
+        sm_ui_elide(f->source ? "solver" : "session", bar1, l1, sizeof l1);
+        sm_ui_elide(cmp->label, bar1, l2, sizeof l2);
+        x = snprintf(hdr, sizeof hdr, "  %-*s %s%-*s %-*s%s %5s %5s", nw, "name", typed ? "type  " : "", bar1, l1,
+                     bar1, l2, barw % 2 ? "" : " ", "blk", "blk'");
+        if (mid) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s %9s", "energy", "energy'");
+    } else {
+        x = snprintf(hdr, sizeof hdr, "  %-*s %s%-*s %5s", nw, "name", typed ? "type  " : "", barw, "compute/T",
                      "blk");
-    if (mid) x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %8s", "cells");
-    x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "energy");
-    if (wide) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "idle");
+        if (mid) x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %8s", "cells");
+        x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "energy");
+        if (wide) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "idle");
+    }
     sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%s", hdr);
 
     /* Keep the chosen processor's row visible. */
@@ -98,22 +122,37 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         sm_ui_elide(t->procs[q].name, nw, nm, sizeof nm);
         if (typed) sm_ui_text(w, y, 2, nw + 8, base, " %-*s %-5.5s ", nw, nm, t->types[t->procs[q].type].name);
         else sm_ui_text(w, y, 2, nw + 2, base, " %-*s ", nw, nm);
-        sm_ui_bar(w, y, bx, barw, row->pe.comp_time, scale, SM_EL_BAR_COMP, '#');
-        /* T and the deadline, as marks on the bar. */
-        if (scale > 0 && T < scale) {
-            int tx = (int)(barw * T / scale);
-            if (tx < barw) sm_ui_text(w, y, bx + tx, 1, sm_ui_attr(SM_EL_DIM), "T");
+        sm_proc_eval ope;
+        if (cmp) sm_cost_proc(cmp->cost, &cmp->ev, q, &ope);
+        sm_ui_bar(w, y, bx, bar1, row->pe.comp_time, scale, SM_EL_BAR_COMP, '#');
+        if (cmp) sm_ui_bar(w, y, bx + bar1 + 1, bar1, ope.comp_time, scale, SM_EL_BAR_COMP, '#');
+        /* T and the deadline, as marks on the bar(s). */
+        for (int k = 0; k < (cmp ? 2 : 1); k++) {
+            int x0 = bx + k * (bar1 + 1);
+            double Tk = k ? T2 : T;
+            if (scale > 0 && Tk < scale) {
+                int tx = (int)(bar1 * Tk / scale);
+                if (tx < bar1) sm_ui_text(w, y, x0 + tx, 1, sm_ui_attr(SM_EL_DIM), "T");
+            }
+            if (m->has_deadline && scale > 0) {
+                int dx = (int)(bar1 * m->deadline / scale);
+                if (dx >= bar1) dx = bar1 - 1;
+                sm_ui_text(w, y, x0 + dx, 1, sm_ui_attr(SM_EL_DEADLINE), "|");
+            }
         }
-        if (m->has_deadline && scale > 0) {
-            int dx = (int)(barw * m->deadline / scale);
-            if (dx >= barw) dx = barw - 1;
-            sm_ui_text(w, y, bx + dx, 1, sm_ui_attr(SM_EL_DEADLINE), "|");
+        char e[32], e2[32], idle[32], line[128];
+        if (cmp) {
+            int lx = snprintf(line, sizeof line, " %5lld %5lld", (long long)row->pe.blocks, (long long)ope.blocks);
+            if (mid)
+                snprintf(line + lx, sizeof line - (size_t)lx, " %9s %9s", sm_ui_joules(row->pe.energy, e, sizeof e),
+                         sm_ui_joules(ope.energy, e2, sizeof e2));
+        } else {
+            int lx = snprintf(line, sizeof line, " %5lld", (long long)row->pe.blocks);
+            if (mid) lx += snprintf(line + lx, sizeof line - (size_t)lx, " %8.3g", (double)row->pe.cells);
+            lx += snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_joules(row->pe.energy, e, sizeof e));
+            if (wide)
+                snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_seconds(row->pe.idle_time, idle, sizeof idle));
         }
-        char e[32], idle[32], line[128];
-        int lx = snprintf(line, sizeof line, " %5lld", (long long)row->pe.blocks);
-        if (mid) lx += snprintf(line + lx, sizeof line - (size_t)lx, " %8.3g", (double)row->pe.cells);
-        lx += snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_joules(row->pe.energy, e, sizeof e));
-        if (wide) snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_seconds(row->pe.idle_time, idle, sizeof idle));
         sm_ui_text(w, y, bx + barw, iw - (bx + barw) + 1, base, "%s", line);
     }
 }

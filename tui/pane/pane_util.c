@@ -70,6 +70,14 @@ void sm_ui_box(WINDOW *w)
     else box(w, 0, 0);
 }
 
+void sm_ui_vline(WINDOW *w, int y, int x, int n, attr_t a)
+{
+    wattrset(w, a);
+    if (utf8_lines) mvwvline_set(w, y, x, WACS_VLINE, n);
+    else mvwvline(w, y, x, ACS_VLINE, n);
+    wattrset(w, A_NORMAL);
+}
+
 attr_t sm_ui_proc_attr(int p)
 {
     attr_t a = proc_attr[p % nproc_styles];

@@ -26,7 +26,7 @@ typedef struct tui {
     sm_pane help;
     WINDOW *status, *bottom;
     int lines, cols, small;
-    int zoom, focus;                       /* layout they were made for */
+    int zoom, focus, compare;              /* layout they were made for */
     unsigned long long theme_version;
     int utf8;
 
@@ -41,7 +41,7 @@ typedef struct tui {
     char message[256];
 
     /* What the panes were last drawn from: the change mask compares these. */
-    unsigned long long seen_map, seen_session_version, seen_view, seen_log, seen_spark;
+    unsigned long long seen_map, seen_session_version, seen_view, seen_log, seen_spark, seen_cmp;
     const void *seen_session, *seen_solver;
     long long seen_iter;
     int seen_done, seen_nstats;
@@ -101,6 +101,7 @@ static void layout(tui *t)
     t->cols = COLS;
     t->zoom = v->zoom;
     t->focus = v->focus;
+    t->compare = t->app->compare->source != SM_CMP_OFF;
     t->small = LINES < MIN_LINES || COLS < MIN_COLS;
     clear();
     if (t->status) delwin(t->status);
@@ -120,8 +121,11 @@ static void layout(tui *t)
             place(&t->panes[SM_PANE_CONSOLE], 1 + mh, 0, ch, W);
         }
     } else {
+        /* Compare mode: the bottom band keeps a row more, so Energy holds
+         * its two columns and their difference at 80x24. */
+        int bottom_min = t->compare ? 10 : 9;
         int top = mh / 2;
-        if (mh - top < 9) top = mh - 9;
+        if (mh - top < bottom_min) top = mh - bottom_min;
         /* Each band split by the table's widths; the last pane takes the
          * rounding. A band with no panes gives its lines to the other. */
         int any[2] = {0, 0};
@@ -129,14 +133,18 @@ static void layout(tui *t)
             if (pane_table[i].slot != SM_SLOT_CONSOLE) any[pane_table[i].slot] = 1;
         if (!any[SM_SLOT_BOTTOM]) top = mh;
         if (!any[SM_SLOT_TOP]) top = 0;
+        /* Compare mode: Energy's share doubles, for its three columns. */
+        int width[SM_PANE_COUNT];
+        for (int i = 0; i < SM_PANE_COUNT; i++)
+            width[i] = pane_table[i].width * (t->compare && i == SM_PANE_ENERGY ? 2 : 1);
         for (int band = SM_SLOT_TOP; band <= SM_SLOT_BOTTOM; band++) {
             int total = 0, x = 0, last = -1;
             for (int i = 0; i < SM_PANE_COUNT; i++)
-                if (pane_table[i].slot == (sm_pane_slot)band) total += pane_table[i].width, last = i;
+                if (pane_table[i].slot == (sm_pane_slot)band) total += width[i], last = i;
             int y = band == SM_SLOT_TOP ? 1 : 1 + top, h = band == SM_SLOT_TOP ? top : mh - top;
             for (int i = 0; i < SM_PANE_COUNT; i++) {
                 if (pane_table[i].slot != (sm_pane_slot)band) continue;
-                int w = i == last ? W - x : W * pane_table[i].width / total;
+                int w = i == last ? W - x : W * width[i] / total;
                 place(&t->panes[i], y, x, h, w);
                 x += w;
             }
@@ -230,6 +238,16 @@ static void prepare(tui *t, sm_frame *f)
     f->source = source;
     f->moved = sh->moved;
     f->utf8 = t->utf8;
+    f->cmp = app->compare->source != SM_CMP_OFF ? app->compare : NULL;
+}
+
+/* Compare mode follows the solver's best and the model; a new grid or
+ * machine ends it, and the Console says why. */
+static void refresh_compare(tui *t)
+{
+    sm_app *app = t->app;
+    if (sm_compare_refresh(app->compare, app->session, app->solver) < 0)
+        sm_view_log(app->view, SM_LOG_NOTE, "compare off: the grid or machine it compared on was replaced");
 }
 
 /* Which SM_DEP_* inputs changed since the last frame. The mapping the
@@ -247,6 +265,7 @@ static unsigned changes(tui *t)
     if (t->seen_session != s) c |= SM_DEP_SESSION | SM_DEP_MAPPING;
     if (t->seen_map != t->shown.version || t->seen_session_version != s->version) c |= SM_DEP_MAPPING;
     if (t->seen_view != v->version) c |= SM_DEP_VIEW;
+    if (t->seen_cmp != app->compare->version) c |= SM_DEP_MAPPING;
     if (t->seen_log != v->log_version) c |= SM_DEP_LOG;
     if (t->seen_solver != sv || t->seen_iter != iter || t->seen_done != done || t->seen_nstats != nstats ||
         t->seen_spark != v->spark_version)
@@ -255,6 +274,7 @@ static unsigned changes(tui *t)
     t->seen_map = t->shown.version;
     t->seen_session_version = s->version;
     t->seen_view = v->version;
+    t->seen_cmp = app->compare->version;
     t->seen_log = v->log_version;
     t->seen_solver = sv;
     t->seen_iter = iter;
@@ -280,9 +300,15 @@ static void draw_status(tui *t, const sm_frame *f)
     }
     const char *name = app->scenario_path ? app->scenario_path : "(built-in scenario)";
     /* Which mapping every pane shows: v switches. */
-    char src[96] = "session";
+    char src[160] = "session";
     if (f->source)
         snprintf(src, sizeof src, "SOLVER %s it %lld", app->solver->ops->name, app->solver->iteration);
+    if (f->cmp) {   /* compare mode: against what, and the energy apart */
+        char dj[32];
+        size_t l = strlen(src);
+        snprintf(src + l, sizeof src - l, " vs %.40s %s%s", f->cmp->label, f->cmp->ev.energy > f->ev.energy ? "+" : "",
+                 sm_ui_joules(f->cmp->ev.energy - f->ev.energy, dj, sizeof dj));
+    }
     char right[256], shown[512];
     int rn = snprintf(right, sizeof right, "%s  [%s]  E %s  T %s%s  theme %s", app->session->dirty ? " [modified]" : "",
                       src, sm_ui_joules(f->ev.energy, e, sizeof e), sm_ui_seconds(f->ev.time, ts, sizeof ts), d,
@@ -345,7 +371,10 @@ static void draw(tui *t, int force)
         force = 1;
         clearok(curscr, TRUE);
     }
-    if (LINES != t->lines || COLS != t->cols || v->zoom != t->zoom || (v->zoom && v->focus != t->focus))
+    refresh_compare(t);
+    int comparing = app->compare->source != SM_CMP_OFF;
+    if (LINES != t->lines || COLS != t->cols || v->zoom != t->zoom || (v->zoom && v->focus != t->focus) ||
+        comparing != t->compare)
         layout(t), force = 1;
     if (force) {
         wnoutrefresh(stdscr);

@@ -1,0 +1,165 @@
+/* cmd_compare.c - `view compare`: the session's mapping beside another
+ * mapping of the same scenario (the solver's best, a mapping file, an
+ * undo point). tui/compare.c keeps the other mapping evaluated; this file
+ * turns the words into it and its state into a dict. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+#include "../compare.h"
+#include "../../core/fields.h"
+#include "../../core/mapping.h"
+
+static int from_solver(sm_app *app, Tcl_Interp *in)
+{
+    const sm_solver *sv = app->solver;
+    if (!sv)
+        return sm_tcl_error(in, "STATE", "view compare solver: no solver (\"solver start NAME\" or "
+                            "\"solve NAME\" first)");
+    if (sv->detached)
+        return sm_tcl_error(in, "STATE", "view compare solver: %s was stopped: %s", sv->ops->name, sv->reason);
+    if (!sv->has_best || !sv->best_map)
+        return sm_tcl_error(in, "STATE", "view compare solver: %s has no best mapping yet (step it)",
+                            sv->ops->name);
+    char label[96];
+    snprintf(label, sizeof label, "%s best", sv->ops->name);
+    sm_compare_set(app->compare, app->session, SM_CMP_SOLVER, sv->best_map, label);
+    sm_compare_refresh(app->compare, app->session, sv);   /* follow it from now on */
+    return TCL_OK;
+}
+
+static int from_undo(sm_app *app, Tcl_Interp *in, Tcl_Obj *n_obj)
+{
+    const sm_session *s = app->session;
+    int n;
+    if (s->pos == 0)
+        return sm_tcl_error(in, "STATE", "view compare undo: no undo point (the mapping has not been edited)");
+    if (Tcl_GetIntFromObj(NULL, n_obj, &n) != TCL_OK || n < 1 || n > s->pos)
+        return sm_tcl_error(in, "ARGS", "view compare undo: expected edits back 1..%d, got \"%s\"", s->pos,
+                            Tcl_GetString(n_obj));
+    int *map = sm_xmalloc(sizeof(int) * (size_t)s->grid->ntasks);
+    sm_session_undo_point(s, n, map);
+    char label[96];
+    snprintf(label, sizeof label, "undo %d", n);
+    sm_compare_set(app->compare, s, SM_CMP_UNDO, map, label);
+    app->compare->undo = n;
+    free(map);
+    return TCL_OK;
+}
+
+/* A stencilmap/mapping file of this grid's block count; anything else is
+ * refused, naming the file, and compare mode stays as it was. */
+static int from_file(sm_app *app, Tcl_Interp *in, const char *file)
+{
+    const sm_session *s = app->session;
+    int *map = sm_xmalloc(sizeof(int) * (size_t)(s->grid->ntasks ? s->grid->ntasks : 1));
+    sm_err e;
+    if (sm_mapping_load(file, s->topo, s->grid->ntasks, map, &e)) {
+        free(map);
+        return sm_tcl_error(in, "LOAD", "view compare: %s", e.msg);
+    }
+    const char *base = strrchr(file, '/');   /* the panes are narrow: the name, not the path */
+    sm_compare_set(app->compare, s, SM_CMP_FILE, map, base && base[1] ? base + 1 : file);
+    snprintf(app->compare->file, sizeof app->compare->file, "%s", file);
+    free(map);
+    return TCL_OK;
+}
+
+/* Key c: off when on; else the last source again (a file is read again,
+ * an undo point counted from now), the solver's best the first time. */
+static int toggle(sm_app *app, Tcl_Interp *in)
+{
+    sm_compare *c = app->compare;
+    if (c->source != SM_CMP_OFF) {
+        sm_compare_off(c);
+        return TCL_OK;
+    }
+    /* A source from before the last grid or machine means nothing now. */
+    int stale = c->session != app->session || c->rebuilt != app->session->rebuilt;
+    switch (stale ? SM_CMP_SOLVER : c->last) {
+    case SM_CMP_FILE: return from_file(app, in, c->file);
+    case SM_CMP_UNDO: {
+        Tcl_Obj *n = Tcl_NewIntObj(c->undo);
+        Tcl_IncrRefCount(n);
+        int rc = from_undo(app, in, n);
+        Tcl_DecrRefCount(n);
+        return rc;
+    }
+    default: return from_solver(app, in);
+    }
+}
+
+/* other - session for every key of the eval dict. */
+static Tcl_Obj *diff_dict(const sm_eval *session, const sm_eval *other)
+{
+    Tcl_Obj *d = Tcl_NewDictObj();
+    const sm_eval *ev;
+    double dv;
+    Tcl_WideInt iv;
+#define D(k, expr) ev = other, dv = (double)(expr), ev = session, dv -= (double)(expr), \
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(#k, -1), Tcl_NewDoubleObj(dv));
+#define I(k, expr) ev = other, iv = (Tcl_WideInt)(expr), ev = session, iv -= (Tcl_WideInt)(expr), \
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(#k, -1), Tcl_NewWideIntObj(iv));
+#define X(k, kind, expr) kind(k, expr)
+    SM_EVAL_FIELDS(X)
+#undef X
+#undef I
+#undef D
+    return d;
+}
+
+static Tcl_Obj *state_dict(sm_app *app)
+{
+    const sm_compare *c = app->compare;
+    Tcl_Obj *d = Tcl_NewDictObj();
+#define PUT(k, o) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), o)
+    PUT("source", Tcl_NewStringObj(sm_compare_source_names[c->source], -1));
+    if (c->source == SM_CMP_OFF) return d;
+    PUT("label", Tcl_NewStringObj(c->label, -1));
+    if (c->source == SM_CMP_FILE) PUT("file", Tcl_NewStringObj(c->file, -1));
+    if (c->source == SM_CMP_UNDO) PUT("undo", Tcl_NewIntObj(c->undo));
+    sm_eval se;
+    sm_cost_eval(app->session->cost, &se);
+    PUT("blocks_differ", Tcl_NewIntObj(sm_compare_differ(c, sm_session_map(app->session))));
+    PUT("session", sm_eval_dict(&se));
+    PUT("other", sm_eval_dict(&c->ev));
+    PUT("diff", diff_dict(&se, &c->ev));
+#undef PUT
+    return d;
+}
+
+/* view compare ?solver | undo N | FILE | off | toggle | procs? */
+int sm_view_compare(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_compare *c = app->compare;
+    if (sm_compare_refresh(c, app->session, app->solver) < 0)
+        sm_view_log(app->view, SM_LOG_NOTE, "compare off: the grid or machine it compared on was replaced");
+    const char *a = objc >= 3 ? Tcl_GetString(objv[2]) : NULL;
+    int rc = TCL_OK;
+    if (objc == 4) {
+        if (strcmp(a, "undo") != 0) {
+            Tcl_WrongNumArgs(in, 2, objv, "?solver | undo N | FILE | off | toggle | procs?");
+            Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+            return TCL_ERROR;
+        }
+        rc = from_undo(app, in, objv[3]);
+    } else if (objc == 3) {
+        if (strcmp(a, "off") == 0) sm_compare_off(c);
+        else if (strcmp(a, "toggle") == 0) rc = toggle(app, in);
+        else if (strcmp(a, "solver") == 0) rc = from_solver(app, in);
+        else if (strcmp(a, "procs") == 0) {
+            /* The other mapping's `model procs`. */
+            if (c->source == SM_CMP_OFF)
+                return sm_tcl_error(in, "STATE", "view compare procs: compare mode is off");
+            Tcl_SetObjResult(in, sm_proc_dicts_of(app->session->topo, c->cost, &c->ev));
+            return TCL_OK;
+        }
+        else if (strcmp(a, "undo") == 0)
+            rc = sm_tcl_error(in, "ARGS", "view compare undo: expected edits back, as in \"view compare undo 1\"");
+        else rc = from_file(app, in, a);
+    }
+    if (rc != TCL_OK) return rc;
+    sm_view_touch(app->view);
+    Tcl_SetObjResult(in, state_dict(app));
+    return TCL_OK;
+}
