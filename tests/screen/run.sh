@@ -451,5 +451,68 @@ n=$(cap wr | head -n 23 | grep -o abcdefghij | wc -l)
 cap wr | head -n 23 | grep -q "THE-END" && ok "a 307-character result wraps, its end visible at 80 columns" ||
     bad "wrap" "$n pieces; $(cap wr | tail -6)"
 
+# 21. Compare mode at 80x24: `solve` in the workbench, back to the session's
+# mapping, then c compares it with the solver's best: both Grids (titled),
+# the status line, and Energy's total row with both energies and their
+# difference as batch computes them. Then against a saved mapping file after
+# an edit. The expected rows are formatted in batch as the pane does.
+fmt_j='proc j {x} { set a [expr {abs($x)}]; if {$a >= 1 || $a == 0} { return [format "%.4f J" $x] }; if {$a >= 1e-3} { return [format "%.4g mJ" [expr {$x * 1e3}]] }; return [format "%.4g uJ" [expr {$x * 1e6}]] }; proc d {x} { return [expr {$x > 0 ? "+" : ""}][j $x] }'
+total_row() { cap "$1" | sed -n 's/.*││total *\([^│]*[^ │]\) *│.*/\1/p' | head -1 | tr -s ' '; }
+start cm 80 24 xterm-256color $S
+keys cm : "solve lb -order jik -speeds floor" Enter
+wait_for cm "% solve lb" || true
+keys cm : "map undo" Enter
+wait_for cm "% map undo" || true
+keys cm c
+wait_for cm "% view compare toggle" || true
+settle cm
+want=$("$BIN" -e "$fmt_j; scenario load $S; set s [dict get [model eval] energy]; set sm [map list]
+    solve lb -order jik -speeds floor; set o [dict get [model eval] energy]; set n 0
+    foreach a \$sm b [map list] { incr n [expr {\$a ne \$b}] }
+    return \"[j \$s] [j \$o] [d [expr {\$o - \$s}]]|\$n\"")
+got=$(total_row cm)
+[ -n "$got" ] && [ "$got" = "${want%|*}" ] && ok "c: Energy total, session vs solver's best: $got (batch)" ||
+    bad "compare energy" "screen '$got' vs batch '${want%|*}'; $(cap cm | sed -n 11,20p)"
+cap cm | grep -q "session: #0" && cap cm | grep -q "lb best: " && cap cm | grep -qF "Grid  k 0/3  ${want#*|} differ" &&
+    ok "c: two Grids, each titled, ${want#*|} differing blocks counted" || bad "compare grids" "$(cap cm | sed -n 1,9p)"
+cap cm | head -1 | grep -q "\[session vs lb best " && ok "c: the status line says what is compared" ||
+    bad "compare status" "$(cap cm | head -1)"
+cap cm | grep -q "deadline" && ok "c: Energy's deadline row at 80x24" || bad "compare deadline row" "$(cap cm | sed -n 11,20p)"
+keys cm : "map save $WORK/cmp-file.json" Enter
+wait_for cm "% map save" || true
+keys cm : "map set 0 gpu0" Enter
+keys cm : "view compare $WORK/cmp-file.json" Enter
+wait_for cm "cmp-file.json: cpu0" || true
+settle cm
+want=$("$BIN" -e "$fmt_j; scenario load $S; set o [dict get [model eval] energy]; map set 0 gpu0
+    set s [dict get [model eval] energy]; return \"[j \$s] [j \$o] [d [expr {\$o - \$s}]]\"")
+got=$(total_row cm)
+[ -n "$got" ] && [ "$got" = "$want" ] && ok "view compare FILE after an edit: $got (batch)" ||
+    bad "compare file energy" "screen '$got' vs batch '$want'"
+keys cm c
+wait_for cm "[session]" && ok "c again leaves compare mode" || bad "compare off" "$(cap cm | head -1)"
+keys cm q y
+exited cm && ok "quit after comparing" || bad "compare quit" "did not exit"
+no_sanitizer_errors cm
+# Summit-like (16 block columns) has no room for two Grids at 80x24: the
+# pane says so and shows one; zoomed, both.
+start cs 80 24 xterm-256color samples/summit-like.json
+keys cs : "solver start tabu -iters 50 -seed 1" Enter
+wait_for cs "% solver start tabu" || true
+keys cs : "solver step 20" Enter
+wait_for cs "% solver step 20" || true
+keys cs c
+wait_for cs "% view compare toggle" || true
+settle cs
+cap cs | grep -q "no room for both grids: z zooms" && ! cap cs | grep -q "tabu best: " &&
+    ok "compare at 80x24 on Summit-like: one Grid, and why" || bad "compare narrow" "$(cap cs | sed -n 1,9p)"
+keys cs z
+settle cs
+cap cs | grep -q "session: #0" && cap cs | grep -q "tabu best: " &&
+    ok "compare zoomed on Summit-like: both Grids" || bad "compare zoomed" "$(cap cs | sed -n 1,9p)"
+keys cs q y
+exited cs || true
+no_sanitizer_errors cs
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -159,6 +159,9 @@ int sm_view_compare(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
         else rc = from_file(app, in, a);
     }
     if (rc != TCL_OK) return rc;
+    /* Turning it on: the session's mapping against the other, as the
+     * Tcl result reports it (v still switches the left side). */
+    if (objc >= 3 && c->source != SM_CMP_OFF && strcmp(a, "procs") != 0) app->view->show_solver = 0;
     sm_view_touch(app->view);
     Tcl_SetObjResult(in, state_dict(app));
     return TCL_OK;

@@ -110,7 +110,12 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     WINDOW *w = p->win;
     werase(w);
     int bx = g->spec.blocks[0], by = g->spec.blocks[1], bz = g->spec.blocks[2];
-    const char *which = f->source ? "  (solver's current)" : "";
+    /* Comparing, each grid says which mapping it is; the title counts
+     * the blocks the two map differently. */
+    int differ = other ? sm_compare_differ(f->cmp, map) : 0;
+    char which[64] = "";
+    if (other) snprintf(which, sizeof which, "  %d differ", differ);
+    else if (f->source) snprintf(which, sizeof which, "  (solver's current)");
     char title[160];
     if (bz > 1) snprintf(title, sizeof title, "Grid  k %d/%d%s", v->cur[2], bz - 1, which);
     else snprintf(title, sizeof title, "Grid  %dx%d%s", bx, by, which);
@@ -121,10 +126,11 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     if (iw < 4 || ih < 3) return;
     int cb = sm_view_cursor_block(v);
     int rows = ih - 2;   /* info line and legend */
-    /* Compare mode: two grids side by side when each half shows at least
-     * eight block columns (or the whole row) at two cells a block. */
-    int half = (iw - 1) / 2, need = 2 * (bx < 8 ? bx : 8);
-    int split = other && half >= need;
+    /* Compare mode: two grids side by side when each shows every block
+     * column (two cells a block); when even one grid cannot, when each
+     * half still shows eight. Otherwise one grid, and the screen says so. */
+    int half = (iw - 1) / 2;
+    int split = other && (bx <= half / 2 || (bx > iw / 2 && half / 2 >= 8));
     int gw = split ? half : iw;
     int uw = gw / bx, uh = rows / by;
     p->unit_w = uw < 2 ? 2 : uw > 6 ? 6 : uw;
@@ -141,7 +147,6 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         draw_legend(p, app, map, NULL, p->h - 2);
         return;
     }
-    int differ = sm_compare_differ(f->cmp, map);
     if (split) {
         /* Each half says which mapping it is and what the cursor block is. */
         gl->split = 1;
@@ -155,14 +160,10 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         sm_ui_vline(w, 1, 1 + half, ih - 1, sm_ui_attr(SM_EL_DIM));
         draw_blocks(p, app, f, map, other, 2, 1, cols, vis);
         draw_blocks(p, app, f, other, map, 2, gl->x1, cols, vis);
-        char d[48];
-        snprintf(d, sizeof d, "  %d differ (lit)", differ);
-        sm_ui_text(w, 0, p->w - 2 - (int)strlen(d), (int)strlen(d), sm_ui_attr(SM_EL_DIM), "%s", d);
     } else {
         /* No room for two: the shown mapping, the blocks the other maps
          * elsewhere lit, and the reason on screen. */
-        sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_PROMPT), "compare: too narrow for two grids (z zooms); %d differ, lit",
-                   differ);
+        sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_PROMPT), "no room for both grids: z zooms; diffs lit");
         draw_blocks(p, app, f, map, other, 2, 1, cols, vis);
     }
     draw_legend(p, app, map, other, p->h - 2);

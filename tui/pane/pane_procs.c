@@ -79,9 +79,11 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     char hdr[256];
     int x;
     if (cmp) {
+        /* Narrow bars get short heads rather than elided ones. */
         char l1[64], l2[64];
-        sm_ui_elide(f->source ? "solver" : "session", bar1, l1, sizeof l1);
-        sm_ui_elide(cmp->label, bar1, l2, sizeof l2);
+        const char *mine = f->source ? "solver" : "session";
+        sm_ui_elide(bar1 >= (int)strlen(mine) ? mine : bar1 >= 3 ? "now" : "", bar1, l1, sizeof l1);
+        sm_ui_elide(bar1 >= 8 ? cmp->label : bar1 >= 5 ? "other" : bar1 >= 3 ? "cmp" : "", bar1, l2, sizeof l2);
         x = snprintf(hdr, sizeof hdr, "  %-*s %s%-*s %-*s%s %5s %5s", nw, "name", typed ? "type  " : "", bar1, l1,
                      bar1, l2, barw % 2 ? "" : " ", "blk", "blk'");
         if (mid) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s %9s", "energy", "energy'");
