@@ -84,6 +84,43 @@ static void new_grid_resets(void **st)
     sm_session_free(s);
 }
 
+/* Undo points are what that many undos give, without touching the session;
+ * a replaced grid bumps `rebuilt` (what points into it must let go). */
+static void undo_points_match_undo(void **st)
+{
+    (void)st;
+    sm_session *s = fresh();
+    int p0[128], p1[128], p3[128], got[128];
+    memcpy(p0, sm_session_map(s), sizeof p0);
+    sm_session_move(s, 0, 1, "a");
+    memcpy(p1, sm_session_map(s), sizeof p1);
+    sm_session_swap(s, 5, 100, "b");
+    int target[128];
+    for (int u = 0; u < 128; u++) target[u] = u % 2;
+    sm_session_apply(s, target, "c");
+    memcpy(p3, sm_session_map(s), sizeof p3);
+    assert_int_equal(sm_session_undo_point(s, 0, got), -1);
+    assert_int_equal(sm_session_undo_point(s, 4, got), -1);
+    assert_int_equal(sm_session_undo_point(s, 3, got), 0);
+    assert_memory_equal(got, p0, sizeof got);
+    assert_int_equal(sm_session_undo_point(s, 2, got), 0);
+    assert_memory_equal(got, p1, sizeof got);
+    assert_memory_equal(sm_session_map(s), p3, sizeof p3);   /* untouched */
+    sm_session_undo(s);
+    sm_session_undo(s);
+    assert_int_equal(sm_session_undo_point(s, 1, got), 0);   /* counted from the undone state */
+    assert_memory_equal(got, p0, sizeof got);
+    assert_int_equal(sm_session_undo_point(s, 2, got), -1);
+    unsigned long long r = s->rebuilt;
+    sm_model m = s->model;
+    m.overlap = !m.overlap;
+    sm_session_set_model(s, &m);
+    assert_true(s->rebuilt == r);
+    sm_session_set_grid(s, tu_grid(4, 4, 4, 0, 0, 0, SM_ST_7PT));
+    assert_true(s->rebuilt == r + 1);
+    sm_session_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -91,6 +128,7 @@ int main(void)
         cmocka_unit_test(undo_redo_restore_exactly),
         cmocka_unit_test(history_is_bounded),
         cmocka_unit_test(new_grid_resets),
+        cmocka_unit_test(undo_points_match_undo),
     };
     return cmocka_run_group_tests_name("session", tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "../keys.h"
 #include "../rows.h"
+#include "../compare.h"
 
 static int toggle_arg(Tcl_Interp *in, Tcl_Obj *o, int *flag, const char *what)
 {
@@ -433,6 +434,7 @@ static int view_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     PUT("running", Tcl_NewIntObj(v->running));
     PUT("step", Tcl_NewWideIntObj(v->stepn));
     PUT("source", Tcl_NewStringObj(v->show_solver ? "solver" : "session", -1));
+    PUT("compare", Tcl_NewStringObj(sm_compare_source_names[app->compare->source], -1));
     PUT("theme", Tcl_NewStringObj(v->theme.name, -1));
     Tcl_Obj *cur = Tcl_NewListObj(0, NULL), *best = Tcl_NewListObj(0, NULL);
     for (int i = 0; i < v->spark_n; i++) {
