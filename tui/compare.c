@@ -91,10 +91,10 @@ int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv)
                 sm_cost_move(c->cost, b, sv->best_map[b]);
                 moved = 1;
             }
-        if (fresh) snprintf(c->label, sizeof c->label, "%s best", sv->ops->name);
+        snprintf(c->label, sizeof c->label, "%s best", sv->ops->name); /* a new solver may reuse the address */
         c->solver = sv;
         c->solver_iter = sv->iteration;
-        changed |= moved || fresh;
+        changed |= moved || fresh || c->version == 0;
     }
     if (changed) {
         sm_cost_eval(c->cost, &c->ev);
