@@ -94,7 +94,7 @@ int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv)
         snprintf(c->label, sizeof c->label, "%s best", sv->ops->name); /* a new solver may reuse the address */
         c->solver = sv;
         c->solver_iter = sv->iteration;
-        changed |= moved || fresh || c->version == 0;
+        changed |= moved || fresh;
     }
     if (changed) {
         sm_cost_eval(c->cost, &c->ev);
