@@ -310,9 +310,14 @@ static void draw_status(tui *t, const sm_frame *f)
                  sm_ui_joules(f->cmp->ev.energy - f->ev.energy, dj, sizeof dj));
     }
     char right[256], shown[512];
-    int rn = snprintf(right, sizeof right, "%s  [%s]  E %s  T %s%s  theme %s", app->session->dirty ? " [modified]" : "",
-                      src, sm_ui_joules(f->ev.energy, e, sizeof e), sm_ui_seconds(f->ev.time, ts, sizeof ts), d,
-                      app->view->theme.name);
+    /* Comparing, time and theme give their room to what is compared
+     * (Energy shows both times and the deadline). */
+    char tt[96] = "";
+    if (!f->cmp)
+        snprintf(tt, sizeof tt, "  T %s%s  theme %s", sm_ui_seconds(f->ev.time, ts, sizeof ts), d,
+                 app->view->theme.name);
+    int rn = snprintf(right, sizeof right, "%s  [%s]  E %s%s", app->session->dirty ? " [modified]" : "", src,
+                      sm_ui_joules(f->ev.energy, e, sizeof e), tt);
     /* A long path gives way in the middle: the figures stay readable. */
     const char *title = " stencilmap  ";
     int room = COLS - (int)strlen(title) - rn;
