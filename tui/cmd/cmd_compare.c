@@ -128,40 +128,44 @@ static Tcl_Obj *state_dict(sm_app *app)
     return d;
 }
 
-/* view compare ?solver | undo N | FILE | off | toggle | procs? */
+/* view compare ?solver | undo N | FILE | off | toggle | procs?
+ * The keywords match exactly (no abbreviations): any other word is a
+ * file, so ./solver names a file called solver. */
 int sm_view_compare(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
+    static const char *const words[] = {"solver", "undo", "off", "toggle", "procs", NULL};
+    enum { W_SOLVER, W_UNDO, W_OFF, W_TOGGLE, W_PROCS, W_FILE };
     sm_compare *c = app->compare;
     if (sm_compare_refresh(c, app->session, app->solver) < 0)
         sm_view_log(app->view, SM_LOG_NOTE, "compare off: the grid or machine it compared on was replaced");
-    const char *a = objc >= 3 ? Tcl_GetString(objv[2]) : NULL;
+    int w = -1;
+    if (objc >= 3 && Tcl_GetIndexFromObj(NULL, objv[2], words, "", TCL_EXACT, &w) != TCL_OK) w = W_FILE;
+    if (objc == 4 && w != W_UNDO) {
+        Tcl_WrongNumArgs(in, 2, objv, "?solver | undo N | FILE | off | toggle | procs?");
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
     int rc = TCL_OK;
-    if (objc == 4) {
-        if (strcmp(a, "undo") != 0) {
-            Tcl_WrongNumArgs(in, 2, objv, "?solver | undo N | FILE | off | toggle | procs?");
-            Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
-            return TCL_ERROR;
-        }
+    switch (w) {
+    case W_SOLVER: rc = from_solver(app, in); break;
+    case W_UNDO:
+        if (objc == 3)
+            return sm_tcl_error(in, "ARGS", "view compare undo: expected edits back, as in \"view compare undo 1\"");
         rc = from_undo(app, in, objv[3]);
-    } else if (objc == 3) {
-        if (strcmp(a, "off") == 0) sm_compare_off(c);
-        else if (strcmp(a, "toggle") == 0) rc = toggle(app, in);
-        else if (strcmp(a, "solver") == 0) rc = from_solver(app, in);
-        else if (strcmp(a, "procs") == 0) {
-            /* The other mapping's `model procs`. */
-            if (c->source == SM_CMP_OFF)
-                return sm_tcl_error(in, "STATE", "view compare procs: compare mode is off");
-            Tcl_SetObjResult(in, sm_proc_dicts_of(app->session->topo, c->cost, &c->ev));
-            return TCL_OK;
-        }
-        else if (strcmp(a, "undo") == 0)
-            rc = sm_tcl_error(in, "ARGS", "view compare undo: expected edits back, as in \"view compare undo 1\"");
-        else rc = from_file(app, in, a);
+        break;
+    case W_OFF: sm_compare_off(c); break;
+    case W_TOGGLE: rc = toggle(app, in); break;
+    case W_PROCS:   /* the other mapping's `model procs` */
+        if (c->source == SM_CMP_OFF) return sm_tcl_error(in, "STATE", "view compare procs: compare mode is off");
+        Tcl_SetObjResult(in, sm_proc_dicts_of(app->session->topo, c->cost, &c->ev));
+        return TCL_OK;
+    case W_FILE: rc = from_file(app, in, Tcl_GetString(objv[2])); break;
+    default: break;   /* no argument: the state */
     }
     if (rc != TCL_OK) return rc;
-    /* Turning it on: the session's mapping against the other, as the
-     * Tcl result reports it (v still switches the left side). */
-    if (objc >= 3 && c->source != SM_CMP_OFF && strcmp(a, "procs") != 0) app->view->show_solver = 0;
+    /* Turned on: the session's mapping against the other, as the result
+     * reports it (v still switches the left side to the solver's). */
+    if (w >= 0 && c->source != SM_CMP_OFF) app->view->show_solver = 0;
     sm_view_touch(app->view);
     Tcl_SetObjResult(in, state_dict(app));
     return TCL_OK;
