@@ -17,21 +17,24 @@ proc seconds {script} {
 }
 
 puts "compare mode on summit-like.json (256 processors): seconds, ratio to the peer (map load FILE; model eval; map undo)"
-puts [format "%10s %10s %12s %8s %12s %8s %12s %8s" blocks peer "compare FILE" ratio "compare undo" ratio "state again" ratio]
+puts [format "%10s %10s %12s %8s %14s %8s %12s %8s %12s %8s" blocks peer "compare FILE" ratio "compare solver" ratio "compare undo" ratio "state again" ratio]
 foreach b $sizes {
     scenario load $sample
     grid create -blocks $b -cells [lmap x $b {expr {$x * 8}}]
     solve sfc -curve hilbert
     map save $file
     solve lb -speeds floor
+    solve sfc -curve hilbert
+    map undo
     set n [llength [map list]]
     set peer [seconds { map load $file; model eval; map undo }]
     set tf [seconds { view compare $file }]
     set ts [seconds { view compare }]
+    set tv [seconds { view compare solver }]
     map set 0 [dict get [lindex [topo procs] end] name]
     set tu [seconds { view compare undo 1 }]
     view compare off
-    puts [format "%10d %10.4f %12.4f %7.2fx %12.4f %7.2fx %12.4f %7.3fx" $n $peer $tf [expr {$tf / $peer}] \
-              $tu [expr {$tu / $peer}] $ts [expr {$ts / $peer}]]
+    puts [format "%10d %10.4f %12.4f %7.2fx %14.4f %7.2fx %12.4f %7.2fx %12.4f %7.3fx" $n $peer $tf [expr {$tf / $peer}] \
+              $tv [expr {$tv / $peer}] $tu [expr {$tu / $peer}] $ts [expr {$ts / $peer}]]
 }
 file delete $file
