@@ -29,11 +29,35 @@ void sm_compare_free(sm_compare *c)
     free(c);
 }
 
+/* FNV-1a over the block grid's shape and the processors' names in
+ * order: what a block -> processor mapping refers to. */
+static unsigned long long layout_of(const sm_session *s)
+{
+    unsigned long long h = 1469598103934665603ull;
+#define MIX(byte) (h = (h ^ (unsigned char)(byte)) * 1099511628211ull)
+    for (int a = 0; a < 3; a++)
+        for (int k = 0; k < 4; k++) MIX((unsigned)s->grid->spec.blocks[a] >> (8 * k));
+    for (int p = 0; p < s->topo->nprocs; p++) {
+        for (const char *n = s->topo->procs[p].name; *n; n++) MIX(*n);
+        MIX(0);
+    }
+#undef MIX
+    return h;
+}
+
 static void stamp(sm_compare *c, const sm_session *s)
 {
     c->session = s;
     c->structure = s->structure;
     c->rebuilt = s->rebuilt;
+    c->layout = layout_of(s);
+    c->ntasks = s->grid->ntasks;
+}
+
+int sm_compare_fits(const sm_compare *c, const sm_session *s)
+{
+    if (c->session != s || c->ntasks != s->grid->ntasks) return 0;
+    return c->rebuilt == s->rebuilt || c->layout == layout_of(s);
 }
 
 void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, const int *map,
@@ -70,14 +94,16 @@ static int solver_best(const sm_solver *sv)
 int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv)
 {
     if (c->source == SM_CMP_OFF) return 0;
-    /* Another session, grid or machine: the mapping means nothing there,
-     * and its cost points into what was freed. */
-    if (c->session != s || c->rebuilt != s->rebuilt || c->n != s->grid->ntasks) {
+    /* Another grid or machine: the mapping means nothing there. */
+    if (!sm_compare_fits(c, s)) {
         sm_compare_off(c);
+        c->last = SM_CMP_SOLVER;   /* nor would its source again (key c) */
         return -1;
     }
     int changed = 0;
-    if (c->structure != s->structure) {  /* the model or a type's state */
+    /* A new model, or new grid or machine objects of the same shape and
+     * names (a DVFS state): the old cost points into what was freed. */
+    if (c->structure != s->structure || c->rebuilt != s->rebuilt) {
         sm_cost_free(c->cost);
         c->cost = sm_cost_new(s->grid, s->topo, &s->model, c->map);
         stamp(c, s);

@@ -29,6 +29,8 @@ typedef struct sm_compare {
      * machine turns it off; the solver's steps move its best. */
     const void *session;
     unsigned long long structure, rebuilt;
+    unsigned long long layout;  /* block grid shape and processor names */
+    int ntasks;
     const void *solver;
     long long solver_iter;
 } sm_compare;
@@ -41,10 +43,18 @@ void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, c
                     const char *label);
 void sm_compare_off(sm_compare *c);
 /* Bring it up to date with the session and the solver: re-evaluated under
- * a new model, following the solver's best while it moves (by the blocks
- * that moved), off when the grid or machine was replaced. Returns 1 when
- * something changed, -1 when it had to turn off, else 0. */
+ * a new model or machine figures, following the solver's best while it
+ * moves (by the blocks that moved), off when it no longer fits (see
+ * sm_compare_fits). Returns 1 when something changed, -1 when it had to
+ * turn off, else 0. */
 int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv);
+/* What the Console says when refresh had to turn it off. */
+#define SM_COMPARE_GONE "compare off: the block grid or the processors changed"
+/* Does the other mapping still mean something in s: the same session,
+ * and the same block grid shape and processor names (as a mapping file
+ * would need), even if the grid or machine objects were replaced (a DVFS
+ * state, a reloaded topology)? */
+int sm_compare_fits(const sm_compare *c, const sm_session *s);
 /* Blocks whose processor differs between map and the other mapping. */
 int sm_compare_differ(const sm_compare *c, const int *map);
 

@@ -75,7 +75,7 @@ static int toggle(sm_app *app, Tcl_Interp *in)
         return TCL_OK;
     }
     /* A source from before the last grid or machine means nothing now. */
-    int stale = c->session != app->session || c->rebuilt != app->session->rebuilt;
+    int stale = !sm_compare_fits(c, app->session);
     switch (stale ? SM_CMP_SOLVER : c->last) {
     case SM_CMP_FILE: return from_file(app, in, c->file);
     case SM_CMP_UNDO: {
@@ -137,7 +137,7 @@ int sm_view_compare(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     enum { W_SOLVER, W_UNDO, W_OFF, W_TOGGLE, W_PROCS, W_FILE };
     sm_compare *c = app->compare;
     if (sm_compare_refresh(c, app->session, app->solver) < 0)
-        sm_view_log(app->view, SM_LOG_NOTE, "compare off: the grid or machine it compared on was replaced");
+        sm_view_log(app->view, SM_LOG_NOTE, "%s", SM_COMPARE_GONE);
     int w = -1;
     if (objc >= 3 && Tcl_GetIndexFromObj(NULL, objv[2], words, "", TCL_EXACT, &w) != TCL_OK) w = W_FILE;
     if (objc == 4 && w != W_UNDO) {

@@ -247,7 +247,7 @@ static void refresh_compare(tui *t)
 {
     sm_app *app = t->app;
     if (sm_compare_refresh(app->compare, app->session, app->solver) < 0)
-        sm_view_log(app->view, SM_LOG_NOTE, "compare off: the grid or machine it compared on was replaced");
+        sm_view_log(app->view, SM_LOG_NOTE, "%s", SM_COMPARE_GONE);
 }
 
 /* Which SM_DEP_* inputs changed since the last frame. The mapping the
