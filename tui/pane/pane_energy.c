@@ -60,6 +60,23 @@ static void draw_compare(sm_pane *p, sm_app *app, const sm_frame *f)
     sm_ui_text(w, y, 1 + 8 + cw, cw, sm_ui_attr(eb), "%*s", cw - 1, mb);
     sm_ui_text(w, y, 1 + 8 + 2 * cw, iw - 8 - 2 * cw, sm_ui_attr(SM_EL_DIM), "%*s", cw - 1,
                strcmp(ma, mb) == 0 ? "same" : "differs");
+    /* Rows to spare (a taller screen, or zoomed): the communication and
+     * placement behind the energies. */
+    struct { const char *name; long long a, b; } more[] = {
+        {"edges", (long long)a->edges, (long long)b->edges},
+        {"rounds", (long long)a->rounds, (long long)b->rounds},
+        {"procs", (long long)a->procs_used, (long long)b->procs_used},
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0] && ++y <= ih; i++) {
+        long long d = more[i].b - more[i].a;
+        sm_ui_text(w, y, 1, 8, sm_ui_attr(SM_EL_TEXT), "%s", more[i].name);
+        sm_ui_text(w, y, 1 + 8, cw, sm_ui_attr(SM_EL_TEXT), "%*lld", cw - 1, more[i].a);
+        sm_ui_text(w, y, 1 + 8 + cw, cw, sm_ui_attr(SM_EL_TEXT), "%*lld", cw - 1, more[i].b);
+        char dd[32];
+        snprintf(dd, sizeof dd, d ? "%+lld" : "0", d);
+        sm_ui_text(w, y, 1 + 8 + 2 * cw, iw - 8 - 2 * cw, sm_ui_attr(d < 0 ? SM_EL_GOOD : d > 0 ? SM_EL_BAD : SM_EL_DIM),
+                   "%*s", cw - 1, dd);
+    }
 }
 
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
