@@ -42,15 +42,19 @@ static void decode(const sm_net *n, uint64_t id, int *from, int *to)
     *to = r;
 }
 
+static int routable(const sm_net *net, sm_err *e)
+{
+    if (net->ops == &sm_net_torus || net->ops == &sm_net_mesh || net->ops == &sm_net_haec) return 1;
+    sm_err_set(e, "model links: %s networks have no physical links to list "
+                  "(expected torus, mesh or haec)", net->ops->kind);
+    return 0;
+}
+
 int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
                      sm_link_load **out, sm_err *e)
 {
     const sm_net *net = t->net;
-    if (net->ops != &sm_net_torus && net->ops != &sm_net_mesh && net->ops != &sm_net_haec) {
-        sm_err_set(e, "model links: %s networks have no physical links to list "
-                      "(expected torus, mesh or haec)", net->ops->kind);
-        return -1;
-    }
+    if (!routable(net, e)) return -1;
     /* Every (message, link) pair, then sorted and summed: no hash needed. */
     size_t cap = 1024, m = 0;
     acc *a = sm_xmalloc(sizeof *a * cap);
@@ -84,4 +88,50 @@ int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
     qsort(o, (size_t)n, sizeof *o, by_ends);
     *out = o;
     return n;
+}
+
+static int by_pair(const void *a, const void *b)
+{
+    const sm_link_pair *x = a, *y = b;
+    if (x->src != y->src) return x->src < y->src ? -1 : 1;
+    return (x->dst > y->dst) - (x->dst < y->dst);
+}
+
+int sm_links_crossing(const sm_grid *g, const sm_topo *t, const int *map,
+                      sm_link_match match, const void *ctx,
+                      sm_link_pair **out, sm_err *e)
+{
+    const sm_net *net = t->net;
+    if (!routable(net, e)) return -1;
+    size_t cap = 16, m = 0;
+    sm_link_pair *o = sm_xmalloc(sizeof *o * cap);
+    uint64_t ids[SM_MAX_ROUTE];
+    for (int k = 0; k < g->nedges; k++) {
+        const sm_edge *ed = &g->edges[k];
+        int p = map[ed->src], q = map[ed->dst];
+        if (p == q) continue;
+        int x = t->procs[p].node, y = t->procs[q].node;
+        if (x == y) continue;
+        int nl = net->ops->route(net, x, y, ids, SM_MAX_ROUTE);
+        for (int i = 0; i < nl; i++) {
+            int from, to;
+            decode(net, ids[i], &from, &to);
+            if (!match(from, to, ctx)) continue;
+            if (m == cap) o = sm_xrealloc(o, sizeof *o * (cap *= 2));
+            o[m++] = (sm_link_pair){p, q, 1, ed->cells};
+            break;
+        }
+    }
+    qsort(o, m, sizeof *o, by_pair);
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (n && o[n - 1].src == o[i].src && o[n - 1].dst == o[i].dst) {
+            o[n - 1].messages += o[i].messages;
+            o[n - 1].cells += o[i].cells;
+        } else {
+            o[n++] = o[i];
+        }
+    }
+    *out = o;
+    return (int)n;
 }

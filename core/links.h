@@ -16,4 +16,19 @@ typedef struct { int from, to; int64_t messages, cells; } sm_link_load;
 int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
                      sm_link_load **out, sm_err *e);
 
+/* One processor pair's traffic over the links a query matched. */
+typedef struct { int src, dst; int64_t messages, cells; } sm_link_pair;
+
+/* Which directed links (node from -> node to, as sm_links_compute names
+ * them) a query is about. */
+typedef int (*sm_link_match)(int from, int to, const void *ctx);
+
+/* The processor pairs whose messages cross a matched link (a message is
+ * counted once however many matched links it crosses), sorted by
+ * (src, dst); caller frees. Same networks and routing as
+ * sm_links_compute, so the pairs' messages add up to its loads. */
+int sm_links_crossing(const sm_grid *g, const sm_topo *t, const int *map,
+                      sm_link_match match, const void *ctx,
+                      sm_link_pair **out, sm_err *e);
+
 #endif

@@ -32,6 +32,7 @@
     X(SORT, "cycle the Processors sort key")                                       \
     X(SORT_REVERSE, "reverse the Processors sort order")                           \
     X(GROUP, "group processors by node or by network group")                       \
+    X(NETWORK, "Network pane (link loads) in Communication's place, or back")     \
     X(FILTER, "filter processors by name, type or node (empty: all)")                  \
     X(FOCUS_NEXT, "focus the next pane")                                           \
     X(FOCUS_PREV, "focus the previous pane")                                       \
@@ -78,6 +79,7 @@ typedef enum {
     K("v", SOURCE)                                              \
     K("o", SORT) K("O", SORT_REVERSE)                                                \
     K("G", GROUP)                                               \
+    K("L", NETWORK)                                             \
     K("/", FILTER)                                              \
     K("Tab", FOCUS_NEXT)                                        \
     K("BTab", FOCUS_PREV)                                       \

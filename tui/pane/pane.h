@@ -126,6 +126,8 @@ attr_t sm_ui_attr(sm_element e);
 /* The style of processor p's blocks (its colour, readable text on it). */
 attr_t sm_ui_proc_attr(int p);
 char sm_ui_glyph(int p);
+/* The theme's load ramp at frac (0 coolest .. 1 hottest). */
+attr_t sm_ui_heat_attr(double frac);
 /* Border and title; focus draws it in the focus colour. */
 void sm_ui_frame(sm_pane *p, const sm_app *app, const char *title);
 /* Text clipped to width w at (y, x). */

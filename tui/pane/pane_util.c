@@ -9,6 +9,8 @@
 static attr_t el_attr[SM_EL_COUNT];
 static attr_t proc_attr[SM_THEME_MAX_PROCS];
 static int nproc_styles = 1;
+static attr_t heat_attr[SM_THEME_MAX_HEAT];
+static int nheat_styles = 1;
 static int fallback8;   /* few colours: glyphs and patterns carry identity */
 
 static short map_color(short c)
@@ -55,6 +57,28 @@ void sm_ui_apply_theme(const sm_theme *t)
             proc_attr[p] = (p % 2) ? A_REVERSE : A_NORMAL;
         }
     }
+    nheat_styles = t->nheat > 0 ? t->nheat : 1;
+    for (int h = 0; h < t->nheat; h++) {
+        if (colours && pair < COLOR_PAIRS) {
+            short bg = map_color(t->heat[h]);
+            short fg = (short)sm_color_contrast(bg);
+            if (COLORS < 16) fg = fg == 15 ? COLOR_WHITE : COLOR_BLACK;
+            init_pair((short)pair, fg, bg);
+            heat_attr[h] = COLOR_PAIR(pair);
+            pair++;
+        } else {
+            /* No colour: the digits carry the level; the hottest half bold. */
+            heat_attr[h] = 2 * h >= t->nheat ? A_BOLD | A_REVERSE : A_NORMAL;
+        }
+    }
+}
+
+attr_t sm_ui_heat_attr(double frac)
+{
+    int h = (int)(frac * nheat_styles);
+    if (h >= nheat_styles) h = nheat_styles - 1;
+    if (h < 0) h = 0;
+    return heat_attr[h];
 }
 
 attr_t sm_ui_attr(sm_element e) { return el_attr[e]; }
