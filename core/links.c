@@ -97,12 +97,13 @@ static int by_pair(const void *a, const void *b)
     return (x->dst > y->dst) - (x->dst < y->dst);
 }
 
-int sm_links_crossing(const sm_grid *g, const sm_topo *t, const int *map,
-                      sm_link_match match, const void *ctx,
-                      sm_link_pair **out, sm_err *e)
+/* The pairs whose route crosses a link the raw-id predicate accepts. */
+typedef int (*raw_match)(const sm_net *n, uint64_t id, const void *ctx);
+
+static int crossing(const sm_grid *g, const sm_topo *t, const int *map, raw_match match,
+                    const void *ctx, sm_link_pair **out)
 {
     const sm_net *net = t->net;
-    if (!routable(net, e)) return -1;
     size_t cap = 16, m = 0;
     sm_link_pair *o = sm_xmalloc(sizeof *o * cap);
     uint64_t ids[SM_MAX_ROUTE];
@@ -114,9 +115,7 @@ int sm_links_crossing(const sm_grid *g, const sm_topo *t, const int *map,
         if (x == y) continue;
         int nl = net->ops->route(net, x, y, ids, SM_MAX_ROUTE);
         for (int i = 0; i < nl; i++) {
-            int from, to;
-            decode(net, ids[i], &from, &to);
-            if (!match(from, to, ctx)) continue;
+            if (!match(net, ids[i], ctx)) continue;
             if (m == cap) o = sm_xrealloc(o, sizeof *o * (cap *= 2));
             o[m++] = (sm_link_pair){p, q, 1, ed->cells};
             break;
@@ -134,4 +133,104 @@ int sm_links_crossing(const sm_grid *g, const sm_topo *t, const int *map,
     }
     *out = o;
     return (int)n;
+}
+
+struct ends_match { sm_link_match match; const void *ctx; };
+
+static int match_ends(const sm_net *n, uint64_t id, const void *ctx)
+{
+    const struct ends_match *em = ctx;
+    int from, to;
+    decode(n, id, &from, &to);
+    return em->match(from, to, em->ctx);
+}
+
+int sm_links_crossing(const sm_grid *g, const sm_topo *t, const int *map,
+                      sm_link_match match, const void *ctx,
+                      sm_link_pair **out, sm_err *e)
+{
+    if (!routable(t->net, e)) return -1;
+    struct ends_match em = {match, ctx};
+    return crossing(g, t, map, match_ends, &em, out);
+}
+
+/* Tree link ids (net_tree.c): level << 56 | group index << 1 | down. */
+#define TREE_LEVEL(id) ((int)((id) >> 56))
+#define TREE_INDEX(id) ((int)(((id) >> 1) & ((1ull << 55) - 1)))
+#define TREE_DOWN(id) ((int)((id) & 1))
+
+static int is_tree(const sm_net *n, sm_err *e)
+{
+    if (n->ops == &sm_net_tree) return 1;
+    sm_err_set(e, "%s networks are not trees (expected tree)", n->ops->kind);
+    return 0;
+}
+
+int sm_links_tree_groups(const sm_net *n, int nnodes, int level)
+{
+    long long g = 1;
+    for (int l = 0; l < level && l < n->ndims; l++) g *= n->dims[l];
+    return (int)((nnodes + g - 1) / g);
+}
+
+static int by_level(const void *a, const void *b)
+{
+    const sm_tree_link *x = a, *y = b;
+    if (x->level != y->level) return x->level < y->level ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+int sm_links_tree(const sm_grid *g, const sm_topo *t, const int *map,
+                  sm_tree_link **out, sm_err *e)
+{
+    const sm_net *net = t->net;
+    if (!is_tree(net, e)) return -1;
+    size_t cap = 64, m = 0;
+    sm_tree_link *o = sm_xmalloc(sizeof *o * cap);
+    uint64_t ids[SM_MAX_ROUTE];
+    for (int k = 0; k < g->nedges; k++) {
+        const sm_edge *ed = &g->edges[k];
+        if (map[ed->src] == map[ed->dst]) continue;
+        int x = t->procs[map[ed->src]].node, y = t->procs[map[ed->dst]].node;
+        if (x == y) continue;
+        int nl = net->ops->route(net, x, y, ids, SM_MAX_ROUTE);
+        for (int i = 0; i < nl; i++) {
+            if (m == cap) o = sm_xrealloc(o, sizeof *o * (cap *= 2));
+            int down = TREE_DOWN(ids[i]);
+            o[m++] = (sm_tree_link){TREE_LEVEL(ids[i]), TREE_INDEX(ids[i]), !down, down ? 0 : ed->cells,
+                                    down, down ? ed->cells : 0};
+        }
+    }
+    qsort(o, m, sizeof *o, by_level);
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (n && o[n - 1].level == o[i].level && o[n - 1].index == o[i].index) {
+            o[n - 1].up_messages += o[i].up_messages;
+            o[n - 1].up_cells += o[i].up_cells;
+            o[n - 1].down_messages += o[i].down_messages;
+            o[n - 1].down_cells += o[i].down_cells;
+        } else {
+            o[n++] = o[i];
+        }
+    }
+    *out = o;
+    return (int)n;
+}
+
+struct tree_sel { int level, index, down; };
+
+static int match_tree(const sm_net *n, uint64_t id, const void *ctx)
+{
+    (void)n;
+    const struct tree_sel *s = ctx;
+    return TREE_LEVEL(id) == s->level && TREE_INDEX(id) == s->index && TREE_DOWN(id) == s->down;
+}
+
+int sm_links_tree_crossing(const sm_grid *g, const sm_topo *t, const int *map,
+                           int level, int index, int down,
+                           sm_link_pair **out, sm_err *e)
+{
+    if (!is_tree(t->net, e)) return -1;
+    struct tree_sel s = {level, index, down};
+    return crossing(g, t, map, match_tree, &s, out);
 }

@@ -32,7 +32,7 @@ sm_view *sm_view_new(void)
     sm_view *v = sm_xcalloc(1, sizeof *v);
     v->proc = -1;
     v->pair_p = v->pair_q = -1;
-    v->link_from = v->link_to = -1;
+    v->link_from = v->link_to = v->link_level = -1;
     v->stepn = 10;
     v->version = 1;
     sm_theme_builtin(&v->theme);

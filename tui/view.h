@@ -92,6 +92,7 @@ typedef struct sm_view {
      * the heat map scales by. */
     int net_plane;
     int link_from, link_to;
+    int link_level;                /* tree: the level of the uplink of group link_from; else -1 */
     int net_cells;                 /* scale by halo cells, not messages */
     int comm_row;
     int solver_row;                /* solver picked in the Solver pane */

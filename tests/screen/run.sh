@@ -505,5 +505,14 @@ settle netw
 [ "$(cap netw | grep -c '\[[0-9 ]\]-[0-9.]-')" -eq 4 ] && ok "200x50: the whole 4x4 plane in the pane" ||
     bad "net 200x50" "$(cap netw | sed -n 20,34p)"
 
+# A tree: one row of uplinks per level; the first node's uplink as batch says.
+start nett 100 30 xterm-256color samples/summit-like.json
+keys nett L Right
+wait_for nett "% view" || true
+settle nett
+tu=$("$BIN" -e "scenario load samples/summit-like.json; set r [view link level 0 0]; list [dict get \$r messages] [dict get \$r reverse messages]")
+cap nett | grep -q "^│nodes  " && cap nett | grep -qF "L1 sw" && cap nett | grep -qF "L0 group 0 up ${tu% *} msg  down ${tu#* }" &&
+    ok "tree: uplinks per level; node 0's up ${tu% *} and down ${tu#* } as batch" || bad "tree" "want $tu: $(cap nett | sed -n 13,24p)"
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "../../core/link_map.h"
 #include "../../core/links.h"
+#include "../../core/net.h"
 
 static int link_map(sm_app *app, Tcl_Interp *in, sm_link_map *m)
 {
@@ -34,15 +35,111 @@ static int valid_link(const sm_view *v, const sm_link_map *m, int *at, int *axis
     return *axis >= 0;
 }
 
+/* ---- trees: one row of uplinks per level ---- */
+
+static int is_tree(const sm_app *app) { return app->session->topo->net->ops == &sm_net_tree; }
+
+/* A level of the tree is drawn when it has more than one group (a single
+ * group's uplink carries nothing). */
+static int tree_levels(const sm_app *app)
+{
+    const sm_net *n = app->session->topo->net;
+    int L = 0;
+    while (L <= n->ndims && sm_links_tree_groups(n, app->session->topo->nnodes, L) > 1) L++;
+    return L;
+}
+
+static int tree_valid(const sm_app *app)
+{
+    const sm_view *v = app->view;
+    return v->link_level >= 0 && v->link_level < tree_levels(app) && v->link_from >= 0 &&
+           v->link_from < sm_links_tree_groups(app->session->topo->net, app->session->topo->nnodes, v->link_level);
+}
+
+static int tree_put(sm_app *app, Tcl_Interp *in, int down, Tcl_Obj *d);
+
+/* {level L index I axis up messages M cells C pairs {...} reverse {...}}. */
+static int tree_result(sm_app *app, Tcl_Interp *in)
+{
+    const sm_view *v = app->view;
+    Tcl_Obj *d = Tcl_NewDictObj(), *rev = Tcl_NewDictObj();
+    Tcl_IncrRefCount(d);
+    Tcl_IncrRefCount(rev);
+    int rc = TCL_OK;
+    if (tree_valid(app)) {
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("level", -1), Tcl_NewIntObj(v->link_level));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("index", -1), Tcl_NewIntObj(v->link_from));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("axis", -1), Tcl_NewStringObj("up", -1));
+        rc = tree_put(app, in, 0, d);
+        if (rc == TCL_OK) rc = tree_put(app, in, 1, rev);
+        if (rc == TCL_OK) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("reverse", -1), rev);
+    }
+    if (rc == TCL_OK) Tcl_SetObjResult(in, d);
+    Tcl_DecrRefCount(rev);
+    Tcl_DecrRefCount(d);
+    return rc;
+}
+
+static int tree_cursor(sm_app *app, Tcl_Interp *in, int dir)
+{
+    sm_view *v = app->view;
+    const sm_net *n = app->session->topo->net;
+    int nn = app->session->topo->nnodes, levels = tree_levels(app);
+    if (levels == 0) return sm_tcl_error(in, "STATE", "view link: this tree has one node, no links");
+    if (!tree_valid(app)) {
+        v->link_level = 0;
+        v->link_from = 0;
+    } else if (dir < 2) {
+        int i = v->link_from + (dir ? 1 : -1), cnt = sm_links_tree_groups(n, nn, v->link_level);
+        v->link_from = i < 0 ? 0 : i >= cnt ? cnt - 1 : i;
+    } else if (dir == 2 && v->link_level + 1 < levels) {
+        /* Up the tree: the group this one belongs to. */
+        v->link_from /= n->dims[v->link_level < n->ndims ? v->link_level : n->ndims - 1];
+        v->link_level++;
+    } else if (dir == 3 && v->link_level > 0) {
+        v->link_level--;
+        v->link_from *= n->dims[v->link_level < n->ndims ? v->link_level : n->ndims - 1];
+    }
+    v->link_to = -1;
+    sm_view_touch(v);
+    return tree_result(app, in);
+}
+
 /* Select the drawn link at node `at` along `axis`, forward. */
 static void select_drawn(sm_view *v, const sm_link_map *m, int at, int axis)
 {
     v->link_from = at;
+    v->link_level = -1;
     v->link_to = m->haec && axis == SM_LINK_THROUGH ? SM_LINK_BOARD : sm_link_map_next(m, at, axis);
     int pl, r, c;
     sm_link_map_pos(m, at, &pl, &r, &c);
     v->net_plane = pl;
     sm_view_touch(v);
+}
+
+static const char *const axis_names[] = {"column", "row", "through", NULL};
+
+static Tcl_Obj *pairs_obj(const sm_app *app, const sm_link_pair *pp, int n, long long *msgs, long long *cells)
+{
+    const sm_topo *t = app->session->topo;
+    Tcl_Obj *pairs = Tcl_NewListObj(0, NULL);
+    *msgs = *cells = 0;
+    for (int i = 0; i < n; i++) {
+        Tcl_Obj *el[4] = {Tcl_NewStringObj(t->procs[pp[i].src].name, -1),
+                          Tcl_NewStringObj(t->procs[pp[i].dst].name, -1),
+                          Tcl_NewWideIntObj(pp[i].messages), Tcl_NewWideIntObj(pp[i].cells)};
+        Tcl_ListObjAppendElement(NULL, pairs, Tcl_NewListObj(4, el));
+        *msgs += pp[i].messages;
+        *cells += pp[i].cells;
+    }
+    return pairs;
+}
+
+static void put_direction(Tcl_Obj *d, Tcl_Obj *pairs, long long msgs, long long cells)
+{
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("messages", -1), Tcl_NewWideIntObj(msgs));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("cells", -1), Tcl_NewWideIntObj(cells));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("pairs", -1), pairs);
 }
 
 /* One direction of the selection into d: messages M cells C pairs
@@ -54,24 +151,27 @@ static int direction_put(sm_app *app, Tcl_Interp *in, const sm_link_sel *sel, Tc
     sm_err e;
     int n = sm_links_crossing(s->grid, s->topo, sm_session_map(s), sm_link_sel_match, sel, &pp, &e);
     if (n < 0) return sm_tcl_error(in, "MODEL", "%s", e.msg);
-    long long msgs = 0, cells = 0;
-    Tcl_Obj *pairs = Tcl_NewListObj(0, NULL);
-    for (int i = 0; i < n; i++) {
-        Tcl_Obj *el[4] = {Tcl_NewStringObj(s->topo->procs[pp[i].src].name, -1),
-                          Tcl_NewStringObj(s->topo->procs[pp[i].dst].name, -1),
-                          Tcl_NewWideIntObj(pp[i].messages), Tcl_NewWideIntObj(pp[i].cells)};
-        Tcl_ListObjAppendElement(NULL, pairs, Tcl_NewListObj(4, el));
-        msgs += pp[i].messages;
-        cells += pp[i].cells;
-    }
+    long long msgs, cells;
+    Tcl_Obj *pairs = pairs_obj(app, pp, n, &msgs, &cells);
     free(pp);
-    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("messages", -1), Tcl_NewWideIntObj(msgs));
-    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("cells", -1), Tcl_NewWideIntObj(cells));
-    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("pairs", -1), pairs);
+    put_direction(d, pairs, msgs, cells);
     return TCL_OK;
 }
 
-static const char *const axis_names[] = {"column", "row", "through", NULL};
+static int tree_put(sm_app *app, Tcl_Interp *in, int down, Tcl_Obj *d)
+{
+    const sm_session *s = app->session;
+    sm_link_pair *pp;
+    sm_err e;
+    int n = sm_links_tree_crossing(s->grid, s->topo, sm_session_map(s), app->view->link_level,
+                                   app->view->link_from, down, &pp, &e);
+    if (n < 0) return sm_tcl_error(in, "MODEL", "%s", e.msg);
+    long long msgs, cells;
+    Tcl_Obj *pairs = pairs_obj(app, pp, n, &msgs, &cells);
+    free(pp);
+    put_direction(d, pairs, msgs, cells);
+    return TCL_OK;
+}
 
 /* {from F to T axis A messages M cells C pairs {...} reverse {messages
  * cells pairs}}, or {} with no selection. */
@@ -107,12 +207,37 @@ int sm_view_link_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_view *v = app->view;
     sm_link_map m;
     if (objc == 3 && strcmp(Tcl_GetString(objv[2]), "none") == 0) {
-        v->link_from = v->link_to = -1;
+        v->link_from = v->link_to = v->link_level = -1;
         sm_view_touch(v);
         Tcl_SetObjResult(in, Tcl_NewDictObj());
         return TCL_OK;
     }
+    if (is_tree(app)) {
+        if (objc == 5 && strcmp(Tcl_GetString(objv[2]), "level") == 0) {
+            int L, i, levels = tree_levels(app);
+            if (Tcl_GetIntFromObj(NULL, objv[3], &L) != TCL_OK || L < 0 || L >= levels)
+                return sm_tcl_error(in, "ARGS", "view link level: \"%s\": expected a level in [0, %d) of this tree",
+                                    Tcl_GetString(objv[3]), levels);
+            int cnt = sm_links_tree_groups(app->session->topo->net, app->session->topo->nnodes, L);
+            if (Tcl_GetIntFromObj(NULL, objv[4], &i) != TCL_OK || i < 0 || i >= cnt)
+                return sm_tcl_error(in, "ARGS", "view link level %d: group \"%s\": expected an index in [0, %d)",
+                                    L, Tcl_GetString(objv[4]), cnt);
+            v->link_level = L;
+            v->link_from = i;
+            v->link_to = -1;
+            sm_view_touch(v);
+        } else if (objc != 2) {
+            return sm_tcl_error(in, "ARGS", "view link: on a tree, expected \"level L INDEX\" (the uplink of "
+                                "group INDEX at level L; level 0: a node's)");
+        }
+        return tree_result(app, in);
+    }
     if (link_map(app, in, &m)) return TCL_ERROR;
+    if (objc == 5) {
+        Tcl_WrongNumArgs(in, 2, objv, "?FROM TO | FROM board | level L INDEX | none?");
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
     if (objc == 4) {
         int nodes = sm_link_map_nodes(&m), a, b, at;
         const char *bs = Tcl_GetString(objv[3]);
@@ -133,12 +258,13 @@ int sm_view_link_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
         }
         v->link_from = a;
         v->link_to = b;
+        v->link_level = -1;
         int pl, r, c;
         sm_link_map_pos(&m, a, &pl, &r, &c);
         v->net_plane = pl;
         sm_view_touch(v);
     } else if (objc != 2) {
-        Tcl_WrongNumArgs(in, 2, objv, "?FROM TO | FROM board | none?");
+        Tcl_WrongNumArgs(in, 2, objv, "?FROM TO | FROM board | level L INDEX | none?");
         Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
         return TCL_ERROR;
     }
@@ -148,6 +274,7 @@ int sm_view_link_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
 int sm_view_net_cursor(sm_app *app, Tcl_Interp *in, int dir)
 {
     sm_view *v = app->view;
+    if (is_tree(app)) return tree_cursor(app, in, dir);
     sm_link_map m;
     if (link_map(app, in, &m)) return TCL_ERROR;
     int at, axis;
@@ -173,7 +300,12 @@ int sm_view_net_plane(sm_app *app, Tcl_Interp *in, Tcl_Obj *arg)
 {
     sm_view *v = app->view;
     sm_link_map m;
-    if (link_map(app, in, &m)) return TCL_ERROR;
+    if (is_tree(app)) {
+        /* A tree is drawn whole: one plane. */
+        m.planes = 1;
+    } else if (link_map(app, in, &m)) {
+        return TCL_ERROR;
+    }
     const char *a = Tcl_GetString(arg);
     int k;
     if (strcmp(a, "prev") == 0) k = v->net_plane - 1;
@@ -185,7 +317,7 @@ int sm_view_net_plane(sm_app *app, Tcl_Interp *in, Tcl_Obj *arg)
     if (k >= m.planes) k = m.planes - 1;
     /* The selected link goes along to the same place on the new plane. */
     int at, axis;
-    if (valid_link(v, &m, &at, &axis)) {
+    if (!is_tree(app) && valid_link(v, &m, &at, &axis)) {
         int pl, r, c;
         sm_link_map_pos(&m, at, &pl, &r, &c);
         int node = sm_link_map_node(&m, k, r, c);
@@ -228,7 +360,7 @@ int sm_view_network_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
     }
     sm_link_map m;
     sm_err e;
-    int planes = sm_link_map_init(app->session->topo->net, &m, &e) ? 0 : m.planes;
+    int planes = is_tree(app) ? 1 : sm_link_map_init(app->session->topo->net, &m, &e) ? 0 : m.planes;
     Tcl_Obj *d = Tcl_NewDictObj();
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("shown", -1), Tcl_NewIntObj(sm_view_pane_shown(v, SM_PANE_NETWORK)));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("plane", -1), Tcl_NewIntObj(v->net_plane));

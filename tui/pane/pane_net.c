@@ -6,6 +6,9 @@
  * machine. A node's own mark is its link to the next plane (HAEC: its
  * wireless links to the next board). The selected link's two directions
  * and the processor pairs whose messages cross them are listed below.
+ * A tree shows one row of uplinks per level instead: each node's link
+ * to its leaf switch, each switch's link to the next level, the top
+ * level first.
  * It draws the frame's mapping, so it follows a stepping solver (v). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,12 +26,18 @@ typedef struct net_cache {
     long long max_msgs, max_cells;
     /* The selected link's pairs, both directions. */
     unsigned long long sel_version;
-    int sel_from, sel_to;
+    int sel_from, sel_to, sel_level;
     sm_link_pair *pairs[2];
     int npairs[2];
     long long msgs[2], cells[2];
     /* Where the last draw put the plane, for clicks. */
     int y0, x0, nw, lw, top, left, plane;
+    /* Trees: loads by level and group, the busier direction. */
+    int tree, nlevels;
+    int *groups;                  /* per level */
+    long long **tmsgs, **tcells;  /* [level][group] max(up, down) */
+    int *row0;                    /* per level: its first line in the last draw (-1 off) */
+    int tw;                       /* digits per line in the last draw */
 } net_cache;
 
 static void free_pairs(net_cache *c)
@@ -39,6 +48,54 @@ static void free_pairs(net_cache *c)
         c->npairs[d] = 0;
         c->msgs[d] = c->cells[d] = 0;
     }
+}
+
+static void free_tree(net_cache *c)
+{
+    for (int L = 0; L < c->nlevels; L++) {
+        free(c->tmsgs[L]);
+        free(c->tcells[L]);
+    }
+    free(c->tmsgs);
+    free(c->tcells);
+    free(c->groups);
+    free(c->row0);
+    c->tmsgs = c->tcells = NULL;
+    c->groups = c->row0 = NULL;
+    c->nlevels = 0;
+}
+
+/* A tree's uplink loads by level; levels with one group carry nothing. */
+static void tree_loads(net_cache *c, const sm_app *app, const sm_frame *f)
+{
+    const sm_session *s = app->session;
+    const sm_net *n = s->topo->net;
+    int levels = 0;
+    while (levels <= n->ndims && sm_links_tree_groups(n, s->topo->nnodes, levels) > 1) levels++;
+    c->nlevels = levels;
+    c->groups = sm_xcalloc((size_t)levels + 1, sizeof(int));
+    c->row0 = sm_xcalloc((size_t)levels + 1, sizeof(int));
+    c->tmsgs = sm_xcalloc((size_t)levels + 1, sizeof *c->tmsgs);
+    c->tcells = sm_xcalloc((size_t)levels + 1, sizeof *c->tcells);
+    for (int L = 0; L < levels; L++) {
+        c->groups[L] = sm_links_tree_groups(n, s->topo->nnodes, L);
+        c->tmsgs[L] = sm_xcalloc((size_t)c->groups[L], sizeof(long long));
+        c->tcells[L] = sm_xcalloc((size_t)c->groups[L], sizeof(long long));
+    }
+    sm_tree_link *tl;
+    sm_err e;
+    int k = sm_links_tree(s->grid, s->topo, f->map, &tl, &e);
+    for (int i = 0; i < k; i++) {
+        int L = tl[i].level, g = tl[i].index;
+        if (L >= levels || g >= c->groups[L]) continue;
+        long long m = tl[i].up_messages > tl[i].down_messages ? tl[i].up_messages : tl[i].down_messages;
+        long long x = tl[i].up_cells > tl[i].down_cells ? tl[i].up_cells : tl[i].down_cells;
+        c->tmsgs[L][g] = m;
+        c->tcells[L][g] = x;
+        if (m > c->max_msgs) c->max_msgs = m;
+        if (x > c->max_cells) c->max_cells = x;
+    }
+    if (k >= 0) free(tl);
 }
 
 /* Link loads of the shown mapping, rebuilt only when it changed. */
@@ -56,6 +113,13 @@ static net_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
     c->version = f->map_version;
     c->sel_version = 0;
     c->max_msgs = c->max_cells = 0;
+    free_tree(c);
+    c->tree = s->topo->net->ops == &sm_net_tree;
+    if (c->tree) {
+        c->ok = 1;
+        tree_loads(c, app, f);
+        return c;
+    }
     sm_err e;
     c->ok = sm_link_map_init(s->topo->net, &c->m, &e) == 0;
     if (!c->ok) {
@@ -83,7 +147,7 @@ static net_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
 /* The selection, if it names a link of this machine: its node and axis. */
 static int selected(const sm_view *v, const sm_link_map *m, int *at, int *axis)
 {
-    if (v->link_from < 0) return 0;
+    if (v->link_from < 0 || v->link_level >= 0) return 0;
     if (v->link_to == SM_LINK_BOARD) {
         if (!m->haec || sm_link_map_next(m, v->link_from, SM_LINK_THROUGH) < 0) return 0;
         *at = v->link_from;
@@ -97,14 +161,33 @@ static int selected(const sm_view *v, const sm_link_map *m, int *at, int *axis)
 static void selection_pairs(net_cache *c, const sm_app *app, const sm_frame *f)
 {
     const sm_view *v = app->view;
-    if (c->sel_version == c->version && c->sel_from == v->link_from && c->sel_to == v->link_to) return;
+    if (c->sel_version == c->version && c->sel_from == v->link_from && c->sel_to == v->link_to &&
+        c->sel_level == v->link_level)
+        return;
     free_pairs(c);
     c->sel_version = c->version;
     c->sel_from = v->link_from;
     c->sel_to = v->link_to;
+    c->sel_level = v->link_level;
+    const sm_session *s = app->session;
+    if (c->tree) {
+        if (v->link_level < 0 || v->link_level >= c->nlevels || v->link_from < 0 ||
+            v->link_from >= c->groups[v->link_level])
+            return;
+        for (int d = 0; d < 2; d++) {
+            sm_err e;
+            int n = sm_links_tree_crossing(s->grid, s->topo, f->map, v->link_level, v->link_from, d,
+                                           &c->pairs[d], &e);
+            c->npairs[d] = n < 0 ? 0 : n;
+            for (int i = 0; i < c->npairs[d]; i++) {
+                c->msgs[d] += c->pairs[d][i].messages;
+                c->cells[d] += c->pairs[d][i].cells;
+            }
+        }
+        return;
+    }
     int at, axis;
     if (!selected(v, &c->m, &at, &axis)) return;
-    const sm_session *s = app->session;
     for (int d = 0; d < 2; d++) {
         sm_link_sel sel = {v->link_from, v->link_to, c->m.through, d};
         sm_err e;
@@ -120,16 +203,20 @@ static void selection_pairs(net_cache *c, const sm_app *app, const sm_frame *f)
 /* Heat of a drawn link: the busier direction; 0 idle, else the load
  * itself when the busiest link of the machine carries at most 9, or
  * 1..9 in ninths of that busiest link. *frac is its place on the ramp. */
-static int level(const net_cache *c, int cells, int node, int axis, double *frac)
+static int heat(long long v, long long max, double *frac)
 {
-    const sm_link_load *l = &c->loads[((size_t)node * SM_LINK_AXES + (size_t)axis) * 2];
-    long long a = cells ? l[0].cells : l[0].messages, b = cells ? l[1].cells : l[1].messages;
-    long long v = a > b ? a : b, max = cells ? c->max_cells : c->max_msgs;
     if (v <= 0 || max <= 0) return 0;
     *frac = max > 1 ? (double)(v - 1) / (double)(max - 1) : 1.0;
     if (max <= 9) return (int)v;
     int lv = (int)((9 * v + max - 1) / max);
     return lv < 1 ? 1 : lv > 9 ? 9 : lv;
+}
+
+static int level(const net_cache *c, int cells, int node, int axis, double *frac)
+{
+    const sm_link_load *l = &c->loads[((size_t)node * SM_LINK_AXES + (size_t)axis) * 2];
+    long long a = cells ? l[0].cells : l[0].messages, b = cells ? l[1].cells : l[1].messages;
+    return heat(a > b ? a : b, cells ? c->max_cells : c->max_msgs, frac);
 }
 
 /* One link (or a node's through mark) of width w at (y, x). */
@@ -163,6 +250,54 @@ static int scroll_to(int cur, int n, int visible, int old)
     return old < 0 ? 0 : old;
 }
 
+/* A tree: one row of uplinks per level, the top level first, each group
+ * a digit (wrapping over lines when there are many); lines from y0 to
+ * ylast, scrolled to keep the selection in view. */
+static void draw_tree(sm_pane *p, net_cache *c, const sm_app *app, int y0, int ylast, int iw)
+{
+    const sm_view *v = app->view;
+    WINDOW *w = p->win;
+    int cells = v->net_cells, lw = 9;
+    int tw = iw - lw < 1 ? 1 : iw - lw;
+    long long max = cells ? c->max_cells : c->max_msgs;
+    c->tw = tw;
+    /* Lines before each level, and the selection's line. */
+    int total = 0, sel_line = 0;
+    for (int L = c->nlevels - 1; L >= 0; L--) {
+        if (L == v->link_level && v->link_from >= 0) sel_line = total + v->link_from / tw;
+        total += (c->groups[L] + tw - 1) / tw;
+    }
+    int vis = ylast - y0 + 1;
+    if (sel_line < p->top) p->top = sel_line;
+    if (sel_line >= p->top + vis) p->top = sel_line - vis + 1;
+    if (p->top > total - vis) p->top = total - vis;
+    if (p->top < 0) p->top = 0;
+    attr_t sel_attr = sm_ui_attr(v->focus == SM_PANE_NETWORK ? SM_EL_CURSOR : SM_EL_HIGHLIGHT);
+    int line = 0;
+    for (int L = c->nlevels - 1; L >= 0; L--) {
+        c->row0[L] = y0 + line - p->top;
+        int nl = (c->groups[L] + tw - 1) / tw;
+        for (int k = 0; k < nl; k++, line++) {
+            int y = y0 + line - p->top;
+            if (y < y0 || y > ylast) continue;
+            if (k == 0) {
+                char label[16];
+                if (L == 0) snprintf(label, sizeof label, "nodes");
+                else snprintf(label, sizeof label, "L%d sw", L);
+                sm_ui_text(w, y, 1, lw, sm_ui_attr(SM_EL_HEADER), "%-*s", lw - 1, label);
+            }
+            for (int i = k * tw; i < c->groups[L] && i < (k + 1) * tw; i++) {
+                double fr = 0;
+                long long val = cells ? c->tcells[L][i] : c->tmsgs[L][i];
+                int lv = heat(val, max, &fr);
+                int is = L == v->link_level && i == v->link_from;
+                attr_t a = is ? sel_attr : lv ? sm_ui_heat_attr(fr) : sm_ui_attr(SM_EL_DIM);
+                sm_ui_text(w, y, 1 + lw + i - k * tw, 1, a, "%c", lv ? '0' + lv : '.');
+            }
+        }
+    }
+}
+
 /* The selected link's loads and the pairs crossing it, from line y on. */
 static void draw_detail(WINDOW *w, int y, int ylast, int iw, const net_cache *c, const sm_app *app, int unit_cells)
 {
@@ -171,7 +306,9 @@ static void draw_detail(WINDOW *w, int y, int ylast, int iw, const net_cache *c,
     char head[160];
     const char *unit = unit_cells ? "cells" : "msg";
     long long f0 = unit_cells ? c->cells[0] : c->msgs[0], f1 = unit_cells ? c->cells[1] : c->msgs[1];
-    if (v->link_to == SM_LINK_BOARD)
+    if (c->tree)
+        snprintf(head, sizeof head, "L%d group %d up %lld %s  down %lld", v->link_level, v->link_from, f0, unit, f1);
+    else if (v->link_to == SM_LINK_BOARD)
         snprintf(head, sizeof head, "n%d>board %d %lld %s  back %lld", v->link_from,
                  v->link_from / c->m.through + 1, f0, unit, f1);
     else
@@ -190,13 +327,19 @@ static void draw_detail(WINDOW *w, int y, int ylast, int iw, const net_cache *c,
             char item[160];
             int len = snprintf(item, sizeof item, "%s>%s %lld", t->procs[pp->src].name, t->procs[pp->dst].name,
                                (long long)(unit_cells ? pp->cells : pp->messages));
-            if (x > 1 && x + len > iw) {
+            char more[32];
+            int ml = snprintf(more, sizeof more, "+%d more", total - shown);
+            if (x > 1 && x + len - 1 > iw) {
+                if (y == ylast) {
+                    sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), "%s", more);
+                    return;
+                }
                 x = 1;
                 y++;
             }
-            if (y > ylast || (y == ylast && x + len + 8 > iw && shown + 1 < total)) {
-                if (y > ylast) y = ylast;
-                sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), "+%d more", total - shown);
+            /* On the last line, keep room to say how many are left. */
+            if (y == ylast && shown + 1 < total && x + len + 2 + ml - 1 > iw) {
+                sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), "%s", more);
                 return;
             }
             sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(SM_EL_TEXT), "%s", item);
@@ -236,7 +379,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     const char *unit = cells ? "cells" : "msg";
     char legend[96];
     if (max <= 9) snprintf(legend, sizeof legend, "%s per link, max %lld ", unit, max);
-    else snprintf(legend, sizeof legend, "n = n/9 of max %lld %s ", max, unit);
+    else snprintf(legend, sizeof legend, "n/9 of max %lld %s ", max, unit);
     int x = 1 + (int)strlen(legend);
     sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%s", legend);
     int top = max < 1 ? 0 : max <= 9 ? (int)max : 9;
@@ -244,6 +387,17 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         sm_ui_text(w, 1, x, 1, sm_ui_heat_attr(top > 1 ? (lv - 1) / (double)(top - 1) : 1.0), "%c", '0' + lv);
     sm_ui_text(w, 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), " .idle");
 
+    if (c->tree) {
+        int sel = v->link_level >= 0 && v->link_level < c->nlevels && v->link_from >= 0 &&
+                  v->link_from < c->groups[v->link_level];
+        int detail = sel ? (ih >= 8 ? 3 : 2) : 1;
+        if (detail > ih - 2) detail = ih - 2;
+        draw_tree(p, c, app, 2, ih - detail, iw);
+        int y = 1 + ih - detail;
+        if (!sel) sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "uplinks per level; arrows pick one (Up: a level up)");
+        else draw_detail(w, y, ih, iw, c, app, cells);
+        return;
+    }
     const sm_link_map *m = &c->m;
     int R = m->rows, C = m->cols;
     int wrap_c = m->wrap && C > 2, wrap_r = m->wrap && R > 2;
@@ -327,7 +481,7 @@ static int activate(sm_pane *p, sm_app *app, const sm_frame *f, sm_words *cmd)
 {
     (void)f;
     const net_cache *c = p->priv;
-    if (!c || !c->ok) return 0;
+    if (!c || !c->ok || c->tree) return 0;
     int at, axis;
     if (!selected(app->view, &c->m, &at, &axis)) {
         at = sm_link_map_node(&c->m, c->plane, 0, 0);
@@ -342,6 +496,17 @@ static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_wo
 {
     (void)app; (void)f;
     const net_cache *c = p->priv;
+    if (c && c->ok && c->tree) {
+        for (int L = 0; L < c->nlevels; L++) {
+            int nl = (c->groups[L] + c->tw - 1) / c->tw, k = y - c->row0[L], i = k * c->tw + x - 10;
+            if (k < 0 || k >= nl || x < 10 || x - 10 >= c->tw || i >= c->groups[L]) continue;
+            sm_words_lit(&cmds[0], "view link level");
+            sm_words_addf(&cmds[0], "%d", L);
+            sm_words_addf(&cmds[0], "%d", i);
+            return 1;
+        }
+        return 0;
+    }
     if (!c || !c->ok || y < c->y0 || x < c->x0) return 0;
     int rowh = c->m.rows > 1 ? 2 : 1, colw = c->nw + c->lw;
     int r = c->top + (y - c->y0) / rowh, k = c->left + (x - c->x0) / colw;
@@ -358,6 +523,7 @@ static void release(sm_pane *p)
     net_cache *c = p->priv;
     if (!c) return;
     free_pairs(c);
+    free_tree(c);
     free(c->loads);
     free(c);
     p->priv = NULL;
