@@ -50,44 +50,62 @@ static int routable(const sm_net *net, sm_err *e)
     return 0;
 }
 
-int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
-                     sm_link_load **out, sm_err *e)
+/* The links task edge k's message crosses (0 when both ends share a
+ * node); *p and *q get its processors. */
+static int edge_route(const sm_grid *g, const sm_topo *t, const int *map, int k, uint64_t *ids, int *p, int *q)
 {
-    const sm_net *net = t->net;
-    if (!routable(net, e)) return -1;
-    /* Every (message, link) pair, then sorted and summed: no hash needed. */
+    const sm_edge *ed = &g->edges[k];
+    *p = map[ed->src];
+    *q = map[ed->dst];
+    int x = t->procs[*p].node, y = t->procs[*q].node;
+    if (x == y) return 0;
+    return t->net->ops->route(t->net, x, y, ids, SM_MAX_ROUTE);
+}
+
+/* Every (message, link) pair of the cut edges between nodes, sorted by
+ * link id and summed: one entry per loaded link, no hash needed. */
+static acc *route_sum(const sm_grid *g, const sm_topo *t, const int *map, size_t *count)
+{
     size_t cap = 1024, m = 0;
     acc *a = sm_xmalloc(sizeof *a * cap);
     uint64_t ids[SM_MAX_ROUTE];
     for (int k = 0; k < g->nedges; k++) {
-        const sm_edge *ed = &g->edges[k];
-        if (map[ed->src] == map[ed->dst]) continue;
-        int x = t->procs[map[ed->src]].node, y = t->procs[map[ed->dst]].node;
-        if (x == y) continue;
-        int nl = net->ops->route(net, x, y, ids, SM_MAX_ROUTE);
+        int p, q, nl = edge_route(g, t, map, k, ids, &p, &q);
         for (int i = 0; i < nl; i++) {
             if (m == cap) a = sm_xrealloc(a, sizeof *a * (cap *= 2));
-            a[m++] = (acc){ids[i], 1, ed->cells};
+            a[m++] = (acc){ids[i], 1, g->edges[k].cells};
         }
     }
     qsort(a, m, sizeof *a, by_id);
-    sm_link_load *o = sm_xmalloc(sizeof *o * (m ? m : 1));
-    int n = 0;
+    size_t n = 0;
     for (size_t i = 0; i < m; i++) {
-        if (n && i && a[i].id == a[i - 1].id) {
-            o[n - 1].messages += a[i].messages;
-            o[n - 1].cells += a[i].cells;
-            continue;
+        if (n && a[n - 1].id == a[i].id) {
+            a[n - 1].messages += a[i].messages;
+            a[n - 1].cells += a[i].cells;
+        } else {
+            a[n++] = a[i];
         }
-        decode(net, a[i].id, &o[n].from, &o[n].to);
-        o[n].messages = a[i].messages;
-        o[n].cells = a[i].cells;
-        n++;
+    }
+    *count = n;
+    return a;
+}
+
+int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
+                     sm_link_load **out, sm_err *e)
+{
+    if (!routable(t->net, e)) return -1;
+    size_t m;
+    acc *a = route_sum(g, t, map, &m);
+    sm_link_load *o = sm_xmalloc(sizeof *o * (m ? m : 1));
+    for (size_t i = 0; i < m; i++) {
+        decode(t->net, a[i].id, &o[i].from, &o[i].to);
+        o[i].messages = a[i].messages;
+        o[i].cells = a[i].cells;
     }
     free(a);
-    qsort(o, (size_t)n, sizeof *o, by_ends);
+    qsort(o, m, sizeof *o, by_ends);
     *out = o;
-    return n;
+    return (int)m;
 }
 
 static int by_pair(const void *a, const void *b)
@@ -103,21 +121,15 @@ typedef int (*raw_match)(const sm_net *n, uint64_t id, const void *ctx);
 static int crossing(const sm_grid *g, const sm_topo *t, const int *map, raw_match match,
                     const void *ctx, sm_link_pair **out)
 {
-    const sm_net *net = t->net;
     size_t cap = 16, m = 0;
     sm_link_pair *o = sm_xmalloc(sizeof *o * cap);
     uint64_t ids[SM_MAX_ROUTE];
     for (int k = 0; k < g->nedges; k++) {
-        const sm_edge *ed = &g->edges[k];
-        int p = map[ed->src], q = map[ed->dst];
-        if (p == q) continue;
-        int x = t->procs[p].node, y = t->procs[q].node;
-        if (x == y) continue;
-        int nl = net->ops->route(net, x, y, ids, SM_MAX_ROUTE);
+        int p, q, nl = edge_route(g, t, map, k, ids, &p, &q);
         for (int i = 0; i < nl; i++) {
-            if (!match(net, ids[i], ctx)) continue;
+            if (!match(t->net, ids[i], ctx)) continue;
             if (m == cap) o = sm_xrealloc(o, sizeof *o * (cap *= 2));
-            o[m++] = (sm_link_pair){p, q, 1, ed->cells};
+            o[m++] = (sm_link_pair){p, q, 1, g->edges[k].cells};
             break;
         }
     }
@@ -173,46 +185,29 @@ int sm_links_tree_groups(const sm_net *n, int nnodes, int level)
     return (int)((nnodes + g - 1) / g);
 }
 
-static int by_level(const void *a, const void *b)
-{
-    const sm_tree_link *x = a, *y = b;
-    if (x->level != y->level) return x->level < y->level ? -1 : 1;
-    return (x->index > y->index) - (x->index < y->index);
-}
-
 int sm_links_tree(const sm_grid *g, const sm_topo *t, const int *map,
                   sm_tree_link **out, sm_err *e)
 {
-    const sm_net *net = t->net;
-    if (!is_tree(net, e)) return -1;
-    size_t cap = 64, m = 0;
-    sm_tree_link *o = sm_xmalloc(sizeof *o * cap);
-    uint64_t ids[SM_MAX_ROUTE];
-    for (int k = 0; k < g->nedges; k++) {
-        const sm_edge *ed = &g->edges[k];
-        if (map[ed->src] == map[ed->dst]) continue;
-        int x = t->procs[map[ed->src]].node, y = t->procs[map[ed->dst]].node;
-        if (x == y) continue;
-        int nl = net->ops->route(net, x, y, ids, SM_MAX_ROUTE);
-        for (int i = 0; i < nl; i++) {
-            if (m == cap) o = sm_xrealloc(o, sizeof *o * (cap *= 2));
-            int down = TREE_DOWN(ids[i]);
-            o[m++] = (sm_tree_link){TREE_LEVEL(ids[i]), TREE_INDEX(ids[i]), !down, down ? 0 : ed->cells,
-                                    down, down ? ed->cells : 0};
-        }
-    }
-    qsort(o, m, sizeof *o, by_level);
-    size_t n = 0;
+    if (!is_tree(t->net, e)) return -1;
+    size_t m, n = 0;
+    acc *a = route_sum(g, t, map, &m);
+    /* Sorted by id: a link's up (bit 0 clear) comes just before its down. */
+    sm_tree_link *o = sm_xcalloc(m ? m : 1, sizeof *o);
     for (size_t i = 0; i < m; i++) {
-        if (n && o[n - 1].level == o[i].level && o[n - 1].index == o[i].index) {
-            o[n - 1].up_messages += o[i].up_messages;
-            o[n - 1].up_cells += o[i].up_cells;
-            o[n - 1].down_messages += o[i].down_messages;
-            o[n - 1].down_cells += o[i].down_cells;
+        if (!n || (o[n - 1].level != TREE_LEVEL(a[i].id) || o[n - 1].index != TREE_INDEX(a[i].id))) {
+            o[n].level = TREE_LEVEL(a[i].id);
+            o[n].index = TREE_INDEX(a[i].id);
+            n++;
+        }
+        if (TREE_DOWN(a[i].id)) {
+            o[n - 1].down_messages = a[i].messages;
+            o[n - 1].down_cells = a[i].cells;
         } else {
-            o[n++] = o[i];
+            o[n - 1].up_messages = a[i].messages;
+            o[n - 1].up_cells = a[i].cells;
         }
     }
+    free(a);
     *out = o;
     return (int)n;
 }

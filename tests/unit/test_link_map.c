@@ -6,28 +6,10 @@
 #include "../../core/links.h"
 #include "../../core/net.h"
 
-static sm_topo *one_per_node(const char *network, int nodes)
-{
-    char *buf = malloc(65536);
-    int len = snprintf(buf, 65536,
-                       "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{\"n\":{\"time_per_cell\":1e-9,"
-                       "\"energy_per_cell\":1e-9,\"p0\":1,\"p_idle\":1}},\"processors\":[");
-    for (int i = 0; i < nodes; i++)
-        len += snprintf(buf + len, 65536 - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"n\",\"node\":%d}",
-                        i ? "," : "", i, i);
-    snprintf(buf + len, 65536 - (size_t)len,
-             "],\"network\":%s,\"links\":{\"inter\":[{\"time_per_cell\":1e-9,\"energy_per_cell\":1e-9},"
-             "{\"time_per_cell\":1e-9,\"energy_per_cell\":1e-9}]}}",
-             network);
-    sm_topo *t = tu_topo_text(buf);
-    free(buf);
-    return t;
-}
-
 static void mesh_and_torus_layout(void **st)
 {
     (void)st;
-    sm_topo *t = one_per_node("{\"kind\":\"mesh\",\"dims\":[3,4]}", 12);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"mesh\",\"dims\":[3,4]}", 12);
     sm_link_map m;
     sm_err e;
     assert_int_equal(sm_link_map_init(t->net, &m, &e), 0);
@@ -45,7 +27,7 @@ static void mesh_and_torus_layout(void **st)
     assert_int_equal(sm_link_map_axis(&m, 0, 5, &at), -1);       /* diagonal */
     sm_topo_free(t);
 
-    t = one_per_node("{\"kind\":\"torus\",\"dims\":[2,3,4]}", 24);
+    t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[2,3,4]}", 24);
     assert_int_equal(sm_link_map_init(t->net, &m, &e), 0);
     assert_int_equal(m.planes, 2);
     assert_int_equal(sm_link_map_axis(&m, 3, 0, &at), SM_LINK_COL);  /* the wrap link */
@@ -61,7 +43,7 @@ static void mesh_and_torus_layout(void **st)
     assert_true(pl == 1 && r == 2 && c == 3);
     sm_topo_free(t);
 
-    t = one_per_node("{\"kind\":\"tree\",\"group_sizes\":[4]}", 8);
+    t = tu_one_per_node("{\"kind\":\"tree\",\"group_sizes\":[4]}", 8);
     assert_int_equal(sm_link_map_init(t->net, &m, &e), -1);
     assert_non_null(strstr(e.msg, "tree"));
     sm_topo_free(t);
@@ -70,7 +52,7 @@ static void mesh_and_torus_layout(void **st)
 static void haec_boards(void **st)
 {
     (void)st;
-    sm_topo *t = one_per_node("{\"kind\":\"haec\",\"boards\":4,\"board_dims\":[4,4]}", 64);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"haec\",\"boards\":4,\"board_dims\":[4,4]}", 64);
     sm_link_map m;
     sm_err e;
     assert_int_equal(sm_link_map_init(t->net, &m, &e), 0);
@@ -100,7 +82,7 @@ static void crossings_add_up(void **st)
     int map[64];
     for (int u = 0; u < 64; u++) map[u] = (u * 37) % 64;
     for (int k = 0; k < 3; k++) {
-        sm_topo *t = one_per_node(nets[k], 64);
+        sm_topo *t = tu_one_per_node(nets[k], 64);
         sm_link_map m;
         sm_err e;
         assert_int_equal(sm_link_map_init(t->net, &m, &e), 0);

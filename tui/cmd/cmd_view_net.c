@@ -119,58 +119,46 @@ static void select_drawn(sm_view *v, const sm_link_map *m, int at, int axis)
 
 static const char *const axis_names[] = {"column", "row", "through", NULL};
 
-static Tcl_Obj *pairs_obj(const sm_app *app, const sm_link_pair *pp, int n, long long *msgs, long long *cells)
+/* One direction of a link into d: messages M cells C pairs {{P Q
+ * messages cells} ...}, from n crossing pairs (n < 0: e says why); frees pp. */
+static int put_pairs(const sm_app *app, Tcl_Interp *in, int n, sm_link_pair *pp, const sm_err *e, Tcl_Obj *d)
 {
+    if (n < 0) return sm_tcl_error(in, "MODEL", "%s", e->msg);
     const sm_topo *t = app->session->topo;
     Tcl_Obj *pairs = Tcl_NewListObj(0, NULL);
-    *msgs = *cells = 0;
+    long long msgs = 0, cells = 0;
     for (int i = 0; i < n; i++) {
         Tcl_Obj *el[4] = {Tcl_NewStringObj(t->procs[pp[i].src].name, -1),
                           Tcl_NewStringObj(t->procs[pp[i].dst].name, -1),
                           Tcl_NewWideIntObj(pp[i].messages), Tcl_NewWideIntObj(pp[i].cells)};
         Tcl_ListObjAppendElement(NULL, pairs, Tcl_NewListObj(4, el));
-        *msgs += pp[i].messages;
-        *cells += pp[i].cells;
+        msgs += pp[i].messages;
+        cells += pp[i].cells;
     }
-    return pairs;
-}
-
-static void put_direction(Tcl_Obj *d, Tcl_Obj *pairs, long long msgs, long long cells)
-{
+    free(pp);
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("messages", -1), Tcl_NewWideIntObj(msgs));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("cells", -1), Tcl_NewWideIntObj(cells));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("pairs", -1), pairs);
+    return TCL_OK;
 }
 
-/* One direction of the selection into d: messages M cells C pairs
- * {{P Q messages cells} ...}. */
 static int direction_put(sm_app *app, Tcl_Interp *in, const sm_link_sel *sel, Tcl_Obj *d)
 {
     const sm_session *s = app->session;
-    sm_link_pair *pp;
+    sm_link_pair *pp = NULL;
     sm_err e;
     int n = sm_links_crossing(s->grid, s->topo, sm_session_map(s), sm_link_sel_match, sel, &pp, &e);
-    if (n < 0) return sm_tcl_error(in, "MODEL", "%s", e.msg);
-    long long msgs, cells;
-    Tcl_Obj *pairs = pairs_obj(app, pp, n, &msgs, &cells);
-    free(pp);
-    put_direction(d, pairs, msgs, cells);
-    return TCL_OK;
+    return put_pairs(app, in, n, pp, &e, d);
 }
 
 static int tree_put(sm_app *app, Tcl_Interp *in, int down, Tcl_Obj *d)
 {
     const sm_session *s = app->session;
-    sm_link_pair *pp;
+    sm_link_pair *pp = NULL;
     sm_err e;
     int n = sm_links_tree_crossing(s->grid, s->topo, sm_session_map(s), app->view->link_level,
                                    app->view->link_from, down, &pp, &e);
-    if (n < 0) return sm_tcl_error(in, "MODEL", "%s", e.msg);
-    long long msgs, cells;
-    Tcl_Obj *pairs = pairs_obj(app, pp, n, &msgs, &cells);
-    free(pp);
-    put_direction(d, pairs, msgs, cells);
-    return TCL_OK;
+    return put_pairs(app, in, n, pp, &e, d);
 }
 
 /* {from F to T axis A messages M cells C pairs {...} reverse {messages

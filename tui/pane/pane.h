@@ -116,6 +116,9 @@ extern const sm_pane_ops sm_pane_help;
 int sm_pane_page(const sm_pane *p);
 /* Clamp cursor + delta into 0..n-1 (delta may be SM_ROW_FIRST/LAST). */
 int sm_pane_step(int cursor, int delta, int n);
+/* The first of n items to show in `visible` places, moved from old only
+ * as far as it takes to keep cur in view. */
+int sm_pane_scroll_to(int cur, int n, int visible, int old);
 
 /* ---- pane_util.c: theme colours and drawing helpers ---- */
 

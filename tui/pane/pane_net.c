@@ -240,16 +240,6 @@ static void draw_link(WINDOW *w, int y, int x, int width, int lv, double frac, i
     sm_ui_text(w, y, x, width, a, "%s", s);
 }
 
-/* First visible index so that cur stays on screen. */
-static int scroll_to(int cur, int n, int visible, int old)
-{
-    if (n <= visible) return 0;
-    if (cur < old) old = cur;
-    if (cur >= old + visible) old = cur - visible + 1;
-    if (old > n - visible) old = n - visible;
-    return old < 0 ? 0 : old;
-}
-
 /* A tree: one row of uplinks per level, the top level first, each group
  * a digit (wrapping over lines when there are many); lines from y0 to
  * ylast, scrolled to keep the selection in view. */
@@ -267,11 +257,7 @@ static void draw_tree(sm_pane *p, net_cache *c, const sm_app *app, int y0, int y
         if (L == v->link_level && v->link_from >= 0) sel_line = total + v->link_from / tw;
         total += (c->groups[L] + tw - 1) / tw;
     }
-    int vis = ylast - y0 + 1;
-    if (sel_line < p->top) p->top = sel_line;
-    if (sel_line >= p->top + vis) p->top = sel_line - vis + 1;
-    if (p->top > total - vis) p->top = total - vis;
-    if (p->top < 0) p->top = 0;
+    p->top = sm_pane_scroll_to(sel_line, total, ylast - y0 + 1, p->top);
     attr_t sel_attr = sm_ui_attr(v->focus == SM_PANE_NETWORK ? SM_EL_CURSOR : SM_EL_HIGHLIGHT);
     int line = 0;
     for (int L = c->nlevels - 1; L >= 0; L--) {
@@ -421,8 +407,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         int pl;
         sm_link_map_pos(m, at, &pl, &cur_r, &cur_c);
     }
-    p->left = scroll_to(cur_c, C, vis_c, p->left);
-    p->top = scroll_to(cur_r, R, vis_r, p->top);
+    p->left = sm_pane_scroll_to(cur_c, C, vis_c, p->left);
+    p->top = sm_pane_scroll_to(cur_r, R, vis_r, p->top);
     attr_t sel_attr = sm_ui_attr(v->focus == SM_PANE_NETWORK ? SM_EL_CURSOR : SM_EL_HIGHLIGHT);
     for (int r = 0; r < vis_r && p->top + r < R; r++) {
         int row = p->top + r, y = map_top + r * rowh;

@@ -31,6 +31,19 @@ static attr_t style_attrs(int a)
     return r;
 }
 
+/* A pair of colour bg with readable text on it, or the plain style
+ * without colours (or when the pairs run out). */
+static attr_t colour_pair(short colour, int *pair, int colours, attr_t plain)
+{
+    if (!colours || *pair >= COLOR_PAIRS) return plain;
+    short bg = map_color(colour);
+    short fg = (short)sm_color_contrast(bg);
+    if (COLORS < 16) fg = fg == 15 ? COLOR_WHITE : COLOR_BLACK;
+    int n = (*pair)++;
+    init_pair((short)n, fg, bg);
+    return COLOR_PAIR(n);
+}
+
 void sm_ui_apply_theme(const sm_theme *t)
 {
     int pair = 1;
@@ -45,32 +58,12 @@ void sm_ui_apply_theme(const sm_theme *t)
         }
     }
     nproc_styles = t->nproc;
-    for (int p = 0; p < t->nproc; p++) {
-        if (colours && pair < COLOR_PAIRS) {
-            short bg = map_color(t->proc[p]);
-            short fg = (short)sm_color_contrast(bg);
-            if (COLORS < 16) fg = fg == 15 ? COLOR_WHITE : COLOR_BLACK;
-            init_pair((short)pair, fg, bg);
-            proc_attr[p] = COLOR_PAIR(pair);
-            pair++;
-        } else {
-            proc_attr[p] = (p % 2) ? A_REVERSE : A_NORMAL;
-        }
-    }
+    for (int p = 0; p < t->nproc; p++)
+        proc_attr[p] = colour_pair(t->proc[p], &pair, colours, (p % 2) ? A_REVERSE : A_NORMAL);
+    /* No colour: the Network pane's digits carry the level; the hottest half bold. */
     nheat_styles = t->nheat > 0 ? t->nheat : 1;
-    for (int h = 0; h < t->nheat; h++) {
-        if (colours && pair < COLOR_PAIRS) {
-            short bg = map_color(t->heat[h]);
-            short fg = (short)sm_color_contrast(bg);
-            if (COLORS < 16) fg = fg == 15 ? COLOR_WHITE : COLOR_BLACK;
-            init_pair((short)pair, fg, bg);
-            heat_attr[h] = COLOR_PAIR(pair);
-            pair++;
-        } else {
-            /* No colour: the digits carry the level; the hottest half bold. */
-            heat_attr[h] = 2 * h >= t->nheat ? A_BOLD | A_REVERSE : A_NORMAL;
-        }
-    }
+    for (int h = 0; h < t->nheat; h++)
+        heat_attr[h] = colour_pair(t->heat[h], &pair, colours, 2 * h >= t->nheat ? A_BOLD | A_REVERSE : A_NORMAL);
 }
 
 attr_t sm_ui_heat_attr(double frac)
@@ -226,4 +219,13 @@ int sm_pane_step(int cursor, int delta, int n)
     if (i < 0) i = 0;
     if (i >= n) i = n - 1;
     return (int)i;
+}
+
+int sm_pane_scroll_to(int cur, int n, int visible, int old)
+{
+    if (n <= visible) return 0;
+    if (cur < old) old = cur;
+    if (cur >= old + visible) old = cur - visible + 1;
+    if (old > n - visible) old = n - visible;
+    return old < 0 ? 0 : old;
 }
