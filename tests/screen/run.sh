@@ -486,6 +486,10 @@ wait_for net "(solver's current)" && ok "Network follows the solver's current ma
 keys net v
 wait_for net "% view source session" && ! cap net | grep -qF "(solver's current)" && ok "v: back to the session's" ||
     bad "source" "$(cap net | sed -n 13p)"
+# A click on the link between the first row's second and third nodes.
+$T send-keys -t net -l "$(printf '\033[<0;12;15M\033[<0;12;15m')"
+wait_for net "% view link 17 18" && ok "a click selects the link under it (plane 1: 17 -> 18)" ||
+    bad "network click" "$(cap net | sed -n 13,26p)"
 keys net L
 wait_for net "Communication" && ok "L again: Communication is back" || bad "network off" "$(cap net | sed -n 13p)"
 keys net q
