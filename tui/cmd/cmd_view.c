@@ -465,7 +465,7 @@ static const sm_subcmd view_subs[] = {
     {"procs", view_procs, 0, 8, "?-sort KEY? ?-order asc|desc? ?-filter TEXT? ?-group node|net?"},
     {"pair", view_pair, 0, 2, "?P Q | none?"},
     {"network", sm_view_network_cmd, 0, 5, "?on|off|toggle? ?-plane K|prev|next? ?-scale messages|cells?"},
-    {"link", sm_view_link_cmd, 0, 3, "?FROM TO | FROM board | level L INDEX | none?"},
+    {"link", sm_view_link_cmd, 0, 3, "?FROM TO | FROM board | level L INDEX | busiest | none?"},
     {"zoom", view_zoom, 0, 1, "?on|off|toggle?"},
     {"help", view_help, 0, 1, "?on|off|toggle?"},
     {"run", view_run, 0, 1, "?on|off|toggle?"},

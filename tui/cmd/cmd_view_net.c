@@ -188,12 +188,67 @@ static int link_result(sm_app *app, Tcl_Interp *in, const sm_link_map *m)
     return rc;
 }
 
+/* The busiest link under the current scale (messages or cells), the
+ * lowest-numbered among equals: congestion's hot spot in one command. */
+static int select_busiest(sm_app *app, Tcl_Interp *in)
+{
+    sm_view *v = app->view;
+    const sm_session *s = app->session;
+    sm_err e;
+    long long best = 0;
+    if (is_tree(app)) {
+        sm_tree_link *tl;
+        int n = sm_links_tree(s->grid, s->topo, sm_session_map(s), &tl, &e);
+        if (n < 0) return sm_tcl_error(in, "MODEL", "%s", e.msg);
+        for (int i = 0; i < n; i++) {
+            long long up = v->net_cells ? tl[i].up_cells : tl[i].up_messages;
+            long long dn = v->net_cells ? tl[i].down_cells : tl[i].down_messages;
+            long long x = up > dn ? up : dn;
+            if (x <= best) continue;
+            best = x;
+            v->link_level = tl[i].level;
+            v->link_from = tl[i].index;
+            v->link_to = -1;
+        }
+        free(tl);
+    } else {
+        sm_link_load *ll;
+        int n = sm_links_compute(s->grid, s->topo, sm_session_map(s), &ll, &e);
+        if (n < 0) return sm_tcl_error(in, "STATE", "view link: %s", e.msg);
+        sm_link_map m;
+        if (link_map(app, in, &m)) {
+            free(ll);
+            return TCL_ERROR;
+        }
+        for (int i = 0; i < n; i++) {
+            long long x = v->net_cells ? ll[i].cells : ll[i].messages;
+            if (x <= best) continue;
+            best = x;
+            /* A wireless link is shown as its node's links to the next board. */
+            int at, axis = sm_link_map_axis(&m, ll[i].from, ll[i].to, &at);
+            v->link_from = m.haec && axis == SM_LINK_THROUGH ? at : ll[i].from;
+            v->link_to = m.haec && axis == SM_LINK_THROUGH ? SM_LINK_BOARD : ll[i].to;
+            v->link_level = -1;
+            int pl, r, col;
+            sm_link_map_pos(&m, v->link_from, &pl, &r, &col);
+            v->net_plane = pl;
+        }
+        free(ll);
+    }
+    sm_view_touch(v);
+    return TCL_OK;
+}
+
 /* view link ?FROM TO | FROM board | none?: select the physical link
  * FROM -> TO (node indices as `model links` gives them). */
 int sm_view_link_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     sm_view *v = app->view;
     sm_link_map m;
+    if (objc == 3 && strcmp(Tcl_GetString(objv[2]), "busiest") == 0) {
+        if (select_busiest(app, in)) return TCL_ERROR;
+        objc = 2;  /* then report it as a plain query does */
+    }
     if (objc == 3 && strcmp(Tcl_GetString(objv[2]), "none") == 0) {
         v->link_from = v->link_to = v->link_level = -1;
         sm_view_touch(v);
@@ -221,8 +276,8 @@ int sm_view_link_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
         return tree_result(app, in);
     }
     if (link_map(app, in, &m)) return TCL_ERROR;
-    if (objc == 5) {
-        Tcl_WrongNumArgs(in, 2, objv, "?FROM TO | FROM board | level L INDEX | none?");
+    if (objc == 5 || objc == 3) {
+        Tcl_WrongNumArgs(in, 2, objv, "?FROM TO | FROM board | level L INDEX | busiest | none?");
         Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
         return TCL_ERROR;
     }
@@ -252,7 +307,7 @@ int sm_view_link_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
         v->net_plane = pl;
         sm_view_touch(v);
     } else if (objc != 2) {
-        Tcl_WrongNumArgs(in, 2, objv, "?FROM TO | FROM board | level L INDEX | none?");
+        Tcl_WrongNumArgs(in, 2, objv, "?FROM TO | FROM board | level L INDEX | busiest | none?");
         Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
         return TCL_ERROR;
     }

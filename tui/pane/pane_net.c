@@ -443,7 +443,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     if (!detail) return;
     int y = 1 + ih - detail;
     if (!has_sel) {
-        sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "arrows pick a link, Enter turns it, < > plane%s",
+        sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "arrows pick a link, Enter turns it, < > plane, :view link busiest%s",
                    m->wrap ? "; torus wrap links at the right and bottom" : "");
         return;
     }

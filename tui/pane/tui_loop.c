@@ -154,7 +154,8 @@ static void layout(tui *t)
             place(h, 0, 0, 0, 0);
         }
     }
-    int hh = H - 4 < 40 ? H - 4 : 40, hw = W - 4 < 110 ? W - 4 : 110;
+    /* All rows but the status and prompt lines: two columns of 20 keys fit at 80x24. */
+    int hh = H - 2 < 40 ? H - 2 : 40, hw = W - 4 < 110 ? W - 4 : 110;
     place(&t->help, (H - hh) / 2, (W - hw) / 2, hh, hw);
 }
 
