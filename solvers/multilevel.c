@@ -1,0 +1,410 @@
+/* multilevel.c - multilevel tabu (see multilevel.h).
+ *
+ * Levels: level 0 is the session's grid; level l+1 aggregates level l
+ * 2x2x2 (core/coarsen.c, exact in work and halo cells) until at most
+ * max(2048, 16 P) blocks are left. The coarsest level is solved by the
+ * flat tabu search (its starts and deadline rule, -iters iterations).
+ * Each finer level starts from the projection of the coarser mapping,
+ * which keeps every processor's cells, and is refined by passes over its
+ * boundary blocks (those with a neighbour on another processor): each
+ * block tries a move to each processor among its neighbours' and takes
+ * the best if it improves the score (deadline and memory violation,
+ * then energy, then time). A pass visits the blocks around the previous
+ * pass's moves; a level ends when a pass gains nothing or after
+ * PASSES_MAX passes. Only improving moves are taken, so refinement never
+ * cycles; the diversification is the coarse tabu search's. */
+#include "multilevel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/coarsen.h"
+#include "../core/fill.h"
+#include "../core/profile.h"
+
+#define LEVELS_MAX 16
+#define PASSES_MAX 8
+#define CHUNK 4096       /* boundary blocks tried per step */
+#define COARSE_STEPS 64  /* coarse tabu iterations per step */
+
+typedef struct {
+    double violation, energy, time;
+} ml_score;
+
+struct sm_multilevel {
+    int nlev;
+    const sm_grid *grid[LEVELS_MAX]; /* [0] the session's; others owned */
+    int *up[LEVELS_MAX];             /* level l block -> level l+1 block */
+    sm_solver *coarse;               /* tabu on the coarsest level */
+    int level;                       /* level being refined; nlev-1: coarse phase */
+    sm_cost *c;                      /* the mapping at `level` */
+    ml_score sc;
+    double over;                     /* sum over processors of compute time past the deadline */
+    int *queue, nqueue, qpos;        /* blocks to try this pass */
+    unsigned char *next;             /* marked for the next pass */
+    int pass, pass_moves;
+    long long moves, tried;
+    int *fine;                       /* level-0 mapping for offers */
+    unsigned long long rng;
+};
+
+int sm_multilevel_wanted(const sm_solver *s)
+{
+    const char *m = sm_opt_str(s, "multilevel");
+    if (!m || strcmp(m, "off") == 0) return 0;
+    if (strcmp(m, "on") == 0) return 1;
+    return s->grid->ntasks >= SM_MULTILEVEL_AUTO;
+}
+
+/* Violation: memory, then the compute time past the deadline summed
+ * over processors (not only the makespan's: when several processors are
+ * equally late, relieving one of them must count), then the makespan's. */
+static ml_score score_of(const sm_model *m, const sm_cost *c, const sm_eval *ev, double over)
+{
+    ml_score r;
+    r.violation = (double)c->mem_over;
+    if (m->has_deadline) {
+        r.violation += over / m->deadline;
+        if (ev->time > m->deadline * (1 + 1e-9)) r.violation += (ev->time - m->deadline) / m->deadline;
+    }
+    r.energy = ev->energy;
+    r.time = ev->time;
+    return r;
+}
+
+static double late(const sm_cost *c, const sm_model *m, int p)
+{
+    if (!m->has_deadline) return 0;
+    double t, e;
+    sm_proc_work(c->topo, p, c->blocks[p], c->cells[p], &t, &e);
+    return t > m->deadline ? t - m->deadline : 0;
+}
+
+static int better(const ml_score *a, const ml_score *b)
+{
+    if (a->violation < b->violation - 1e-15) return 1;
+    if (a->violation > b->violation + 1e-15) return 0;
+    double tol = 1e-12 * (fabs(a->energy) + fabs(b->energy));
+    if (a->energy < b->energy - tol) return 1;
+    if (a->energy > b->energy + tol) return 0;
+    return a->time < b->time * (1 - 1e-12);
+}
+
+/* The mapping at level l, projected down to level 0 into ml->fine. */
+static void project_to_fine(sm_multilevel *ml, int l, const int *map)
+{
+    const int *src = map;
+    int *tmp = NULL;
+    for (int k = l; k > 0; k--) {
+        int *dst = k == 1 ? ml->fine : sm_xmalloc(sizeof(int) * (size_t)ml->grid[k - 1]->ntasks);
+        sm_grid_project(ml->grid[k - 1], ml->up[k - 1], src, dst);
+        free(tmp);
+        tmp = k == 1 ? NULL : dst;
+        src = dst;
+    }
+    if (l == 0) memcpy(ml->fine, map, sizeof(int) * (size_t)ml->grid[0]->ntasks);
+}
+
+static void offer_fine(sm_solver *s, sm_multilevel *ml)
+{
+    sm_eval ev;
+    if (ml->level == 0 && ml->c) {
+        sm_cost_eval(ml->c, &ev);
+        s->current = ev;
+        s->current_map = ml->c->map;
+        sm_solver_offer(s, ml->c->map, &ev);
+    } else {
+        sm_solver_evaluate(s, ml->fine, &ev);
+        s->current = ev;
+        s->current_map = ml->fine;
+        sm_solver_offer(s, ml->fine, &ev);
+    }
+    s->has_current = 1;
+}
+
+static int is_boundary(const sm_grid *g, const int *map, int u)
+{
+    for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++)
+        if (map[g->nbr[k]] != map[u]) return 1;
+    return 0;
+}
+
+/* The next pass's queue: every boundary block on the first pass, then
+ * the marked ones (around last pass's moves), in random order. */
+static void fill_queue(sm_multilevel *ml, int first)
+{
+    const sm_grid *g = ml->grid[ml->level];
+    int n = g->ntasks;
+    ml->nqueue = 0;
+    for (int u = 0; u < n; u++) {
+        if (!first && !ml->next[u]) continue;
+        if (is_boundary(g, ml->c->map, u)) ml->queue[ml->nqueue++] = u;
+    }
+    memset(ml->next, 0, (size_t)n);
+    for (int i = ml->nqueue - 1; i > 0; i--) {
+        int j = (int)(sm_rand_next(&ml->rng) % (unsigned long long)(i + 1));
+        int t = ml->queue[i];
+        ml->queue[i] = ml->queue[j];
+        ml->queue[j] = t;
+    }
+    ml->qpos = 0;
+    ml->pass_moves = 0;
+}
+
+/* Starts refining level l from map (a mapping of level l). */
+static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
+{
+    sm_cost_free(ml->c);
+    free(ml->queue);
+    free(ml->next);
+    ml->level = l;
+    int n = ml->grid[l]->ntasks;
+    ml->c = sm_cost_new(ml->grid[l], s->topo, &s->model, map);
+    ml->over = 0;
+    for (int p = 0; p < s->topo->nprocs; p++) ml->over += late(ml->c, &s->model, p);
+    sm_eval ev;
+    sm_cost_eval_fast(ml->c, &ev);
+    ml->sc = score_of(&s->model, ml->c, &ev, ml->over);
+    ml->queue = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    ml->next = sm_xcalloc((size_t)(n ? n : 1), 1);
+    ml->pass = 0;
+    fill_queue(ml, 1);
+}
+
+/* Tries block u's moves to its neighbours' processors; takes the best if
+ * it improves. */
+static void refine_block(const sm_model *m, sm_multilevel *ml, int u)
+{
+    const sm_grid *g = ml->grid[ml->level];
+    sm_cost *c = ml->c;
+    int from = c->map[u], best_q = -1;
+    ml_score best = ml->sc;
+    double best_over = ml->over;
+    int seen[64], nseen = 0;
+    for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
+        int q = c->map[g->nbr[k]], dup = q == from;
+        for (int i = 0; i < nseen && !dup; i++) dup = seen[i] == q;
+        if (dup) continue;
+        if (nseen < 64) seen[nseen++] = q;
+        double before = late(c, m, from) + late(c, m, q);
+        sm_cost_move(c, u, q);
+        double over = ml->over - before + late(c, m, from) + late(c, m, q);
+        sm_eval ev;
+        sm_cost_eval_fast(c, &ev);
+        ml_score sc = score_of(m, c, &ev, over);
+        sm_cost_move(c, u, from);
+        ml->tried++;
+        if (better(&sc, &best)) {
+            best = sc;
+            best_q = q;
+            best_over = over;
+        }
+    }
+    /* A block on a late processor may also go to the processor of its
+     * node with the most slack (not a neighbour's when the coarser level
+     * left it empty): the deadline can then be met at this level. */
+    if (late(c, m, from) > 0) {
+        const sm_topo *t = c->topo;
+        int q = -1;
+        double slack = 0;
+        for (int p = 0; p < t->nprocs; p++) {
+            if (p == from || t->procs[p].node != t->procs[from].node) continue;
+            double tp, ep;
+            sm_proc_work(t, p, c->blocks[p], c->cells[p], &tp, &ep);
+            if (m->deadline - tp > slack) { slack = m->deadline - tp; q = p; }
+        }
+        if (q >= 0) {
+            double before = late(c, m, from) + late(c, m, q);
+            sm_cost_move(c, u, q);
+            double over = ml->over - before + late(c, m, from) + late(c, m, q);
+            sm_eval ev;
+            sm_cost_eval_fast(c, &ev);
+            ml_score sc = score_of(m, c, &ev, over);
+            sm_cost_move(c, u, from);
+            ml->tried++;
+            if (better(&sc, &best)) {
+                best = sc;
+                best_q = q;
+                best_over = over;
+            }
+        }
+    }
+    if (best_q < 0) return;
+    sm_cost_move(c, u, best_q);
+    ml->sc = best;
+    ml->over = best_over < 0 ? 0 : best_over;
+    ml->moves++;
+    ml->pass_moves++;
+    ml->next[u] = 1;
+    for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) ml->next[g->nbr[k]] = 1;
+}
+
+/* Without a deadline, tabu holds itself to its fastest start heuristic's
+ * time. On the coarsest grid that is loose (a CPU holds a few coarse
+ * blocks), so the deadline comes from the session's grid: the fastest lb
+ * order (O(n) each; they are also offered as mappings), plus the load
+ * imbalance METIS allows by default (3 %): lb balances perfectly, which
+ * leaves no room to shape the cut. */
+static void fine_deadline(sm_solver *s)
+{
+    static const char *const orders[] = {"ijk", "jik", "kij"};
+    double fastest = INFINITY;
+    for (int i = 0; i < 3; i++) {
+        const char *argv[2] = {"-order", orders[i]};
+        sm_solver *h = sm_solver_run_sub(s, &sm_solver_lb, NULL, 2, argv);
+        if (h && h->has_best) {
+            if (h->best.time < fastest) fastest = h->best.time;
+            sm_solver_offer(s, h->best_map, &h->best);
+        }
+        sm_solver_free(h);
+    }
+    if (!isfinite(fastest)) return;
+    s->model.has_deadline = 1;
+    s->model.deadline = fastest * (1 + SM_MULTILEVEL_SLACK);
+    sm_solver_set_stat(s, "deadline", s->model.deadline);
+    /* The offers were judged without it: judge the best again. */
+    if (s->has_best) sm_solver_evaluate(s, s->best_map, &s->best);
+}
+
+sm_multilevel *sm_multilevel_new(sm_solver *s)
+{
+    const sm_grid *g = s->grid;
+    int target = 16 * s->topo->nprocs;
+    if (target < 2048) target = 2048;
+    sm_multilevel *ml = sm_xcalloc(1, sizeof *ml);
+    ml->grid[0] = g;
+    ml->nlev = 1;
+    while (ml->nlev < LEVELS_MAX && ml->grid[ml->nlev - 1]->ntasks > target) {
+        const sm_grid *f = ml->grid[ml->nlev - 1];
+        int *up = sm_xmalloc(sizeof(int) * (size_t)f->ntasks);
+        sm_grid *cg = sm_grid_coarsen(f, up);
+        if (!cg) {
+            free(up);
+            break;
+        }
+        ml->up[ml->nlev - 1] = up;
+        ml->grid[ml->nlev++] = cg;
+    }
+    if (ml->nlev < 2) {
+        sm_multilevel_free(ml);
+        return NULL;
+    }
+    /* The coarse search: flat tabu with the caller's options. */
+    static const char *const pass[] = {"iters", "tenure-add", "tenure-remove", "candidates", "seed", "from"};
+    char names[6][24], vals[6][sizeof(sm_opt_value){0}.s];
+    const char *argv[14];
+    int argc = 0;
+    for (int i = 0; i < 6; i++) {
+        const sm_opt_value *v = sm_solver_opt(s, pass[i]);
+        if (!v || !v->set) continue;
+        snprintf(names[i], sizeof names[i], "-%s", pass[i]);
+        snprintf(vals[i], sizeof vals[i], "%s", v->s);
+        argv[argc++] = names[i];
+        argv[argc++] = vals[i];
+    }
+    argv[argc++] = "-multilevel";
+    argv[argc++] = "off";
+    /* The deadline first: the coarse search is held to it too, or it
+     * would settle on the energy-cheapest processors at a looser one
+     * that refinement cannot recover from. */
+    if (!s->model.has_deadline) fine_deadline(s);
+    const sm_grid *cg = ml->grid[ml->nlev - 1];
+    sm_err e;
+    ml->coarse = sm_solver_new(&sm_solver_tabu, cg, s->topo, &s->model, NULL, argc, argv, &e);
+    if (!ml->coarse) {
+        sm_multilevel_free(ml);
+        return NULL;
+    }
+    ml->level = ml->nlev - 1;
+    ml->fine = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
+    ml->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 7;
+    project_to_fine(ml, ml->level, ml->coarse->best_map);
+    offer_fine(s, ml);
+    sm_solver_set_stat(s, "levels", ml->nlev);
+    sm_solver_set_stat(s, "coarse_blocks", cg->ntasks);
+    return ml;
+}
+
+static void stats(sm_solver *s, const sm_multilevel *ml)
+{
+    sm_solver_set_stat(s, "level", ml->level);
+    sm_solver_set_stat(s, "pass", ml->pass);
+    sm_solver_set_stat(s, "moves", (double)ml->moves);
+    sm_solver_set_stat(s, "tried", (double)ml->tried);
+    sm_solver_set_stat(s, "current_energy", s->current.energy);
+    sm_solver_set_stat(s, "best_energy", s->best.energy);
+    sm_solver_set_stat(s, "best_time", s->best.time);
+}
+
+void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
+{
+    if (ml->coarse) {
+        sm_solver_step(ml->coarse, COARSE_STEPS);
+        snprintf(s->last_move, sizeof s->last_move, "level %d (%d blocks): %.100s", ml->level,
+                 ml->grid[ml->level]->ntasks, ml->coarse->last_move);
+        if (!ml->coarse->done) {
+            stats(s, ml);
+            return;
+        }
+        project_to_fine(ml, ml->level, ml->coarse->best_map);
+        offer_fine(s, ml);
+        int l = ml->level - 1;
+        int *map = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l]->ntasks);
+        sm_grid_project(ml->grid[l], ml->up[l], ml->coarse->best_map, map);
+        sm_solver_free(ml->coarse);
+        ml->coarse = NULL;
+        start_level(s, ml, l, map);
+        free(map);
+        stats(s, ml);
+        return;
+    }
+    int end = ml->qpos + CHUNK < ml->nqueue ? ml->qpos + CHUNK : ml->nqueue;
+    for (; ml->qpos < end; ml->qpos++) refine_block(&s->model, ml, ml->queue[ml->qpos]);
+    snprintf(s->last_move, sizeof s->last_move, "level %d (%d blocks) pass %d: %lld moves", ml->level,
+             ml->grid[ml->level]->ntasks, ml->pass + 1, ml->moves);
+    if (ml->qpos < ml->nqueue) {
+        if (ml->level == 0) offer_fine(s, ml);
+        stats(s, ml);
+        return;
+    }
+    ml->pass++;
+    if (ml->pass_moves > 0 && ml->pass < PASSES_MAX) {
+        fill_queue(ml, 0);
+        if (ml->nqueue > 0) {
+            if (ml->level == 0) offer_fine(s, ml);
+            stats(s, ml);
+            return;
+        }
+    }
+    /* Level done: offer it, then go finer. */
+    if (ml->level == 0) {
+        offer_fine(s, ml);
+        stats(s, ml);
+        s->done = 1;
+        return;
+    }
+    project_to_fine(ml, ml->level, ml->c->map);
+    offer_fine(s, ml);
+    int l = ml->level - 1;
+    int *map = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l]->ntasks);
+    sm_grid_project(ml->grid[l], ml->up[l], ml->c->map, map);
+    start_level(s, ml, l, map);
+    free(map);
+    stats(s, ml);
+}
+
+void sm_multilevel_free(sm_multilevel *ml)
+{
+    if (!ml) return;
+    sm_solver_free(ml->coarse);
+    sm_cost_free(ml->c);
+    for (int l = 0; l < ml->nlev; l++) {
+        free(ml->up[l]);
+        if (l > 0) sm_grid_free((sm_grid *)ml->grid[l]);
+    }
+    free(ml->queue);
+    free(ml->next);
+    free(ml->fine);
+    free(ml);
+}
