@@ -186,34 +186,48 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
     fill_queue(ml, 1);
 }
 
+/* The best move of block u found so far, against the current score. */
+typedef struct {
+    int q;
+    ml_score sc;
+    double over;
+} ml_pick;
+
+/* Scores moving u to q (applied and undone) and keeps it if better. */
+static void try_move(const sm_model *m, sm_multilevel *ml, int u, int q, ml_pick *pick)
+{
+    sm_cost *c = ml->c;
+    int from = c->map[u];
+    double before = late(c, m, from) + late(c, m, q);
+    sm_cost_move(c, u, q);
+    double over = ml->over - before + late(c, m, from) + late(c, m, q);
+    sm_eval ev;
+    sm_cost_eval_fast(c, &ev);
+    ml_score sc = score_of(m, c, &ev, over, ml->exact);
+    sm_cost_move(c, u, from);
+    ml->tried++;
+    if (better(&sc, &pick->sc)) {
+        pick->sc = sc;
+        pick->q = q;
+        pick->over = over;
+    }
+}
+
 /* Tries block u's moves to its neighbours' processors; takes the best if
  * it improves. */
 static void refine_block(const sm_model *m, sm_multilevel *ml, int u)
 {
     const sm_grid *g = ml->grid[ml->level];
     sm_cost *c = ml->c;
-    int from = c->map[u], best_q = -1;
-    ml_score best = ml->sc;
-    double best_over = ml->over;
+    int from = c->map[u];
+    ml_pick pick = {-1, ml->sc, ml->over};
     int seen[64], nseen = 0;
     for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
         int q = c->map[g->nbr[k]], dup = q == from;
         for (int i = 0; i < nseen && !dup; i++) dup = seen[i] == q;
         if (dup) continue;
         if (nseen < 64) seen[nseen++] = q;
-        double before = late(c, m, from) + late(c, m, q);
-        sm_cost_move(c, u, q);
-        double over = ml->over - before + late(c, m, from) + late(c, m, q);
-        sm_eval ev;
-        sm_cost_eval_fast(c, &ev);
-        ml_score sc = score_of(m, c, &ev, over, ml->exact);
-        sm_cost_move(c, u, from);
-        ml->tried++;
-        if (better(&sc, &best)) {
-            best = sc;
-            best_q = q;
-            best_over = over;
-        }
+        try_move(m, ml, u, q, &pick);
     }
     /* A block on a late processor may also go to the processor of its
      * node with the most slack (not a neighbour's when the coarser level
@@ -228,26 +242,12 @@ static void refine_block(const sm_model *m, sm_multilevel *ml, int u)
             sm_proc_work(t, p, c->blocks[p], c->cells[p], &tp, &ep);
             if (m->deadline - tp > slack) { slack = m->deadline - tp; q = p; }
         }
-        if (q >= 0) {
-            double before = late(c, m, from) + late(c, m, q);
-            sm_cost_move(c, u, q);
-            double over = ml->over - before + late(c, m, from) + late(c, m, q);
-            sm_eval ev;
-            sm_cost_eval_fast(c, &ev);
-            ml_score sc = score_of(m, c, &ev, over, ml->exact);
-            sm_cost_move(c, u, from);
-            ml->tried++;
-            if (better(&sc, &best)) {
-                best = sc;
-                best_q = q;
-                best_over = over;
-            }
-        }
+        if (q >= 0) try_move(m, ml, u, q, &pick);
     }
-    if (best_q < 0) return;
-    sm_cost_move(c, u, best_q);
-    ml->sc = best;
-    ml->over = best_over < 0 ? 0 : best_over;
+    if (pick.q < 0) return;
+    sm_cost_move(c, u, pick.q);
+    ml->sc = pick.sc;
+    ml->over = pick.over < 0 ? 0 : pick.over;
     ml->moves++;
     ml->pass_moves++;
     ml->next[u] = 1;
