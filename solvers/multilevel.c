@@ -324,8 +324,19 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
      * that refinement cannot recover from. */
     if (!s->model.has_deadline) fine_deadline(s);
     const sm_grid *cg = ml->grid[ml->nlev - 1];
+    /* The session's mapping on the coarsest grid (each coarse block where
+     * its first fine block is), for -from current. */
+    const int *fine = s->start_map;
+    int *start = NULL;
+    for (int l = 0; l + 1 < ml->nlev; l++) {
+        int *coarse = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l + 1]->ntasks);
+        for (int u = ml->grid[l]->ntasks - 1; u >= 0; u--) coarse[ml->up[l][u]] = fine[u];
+        free(start);
+        fine = start = coarse;
+    }
     sm_err e;
-    ml->coarse = sm_solver_new(&sm_solver_tabu, cg, s->topo, &s->model, NULL, argc, argv, &e);
+    ml->coarse = sm_solver_new(&sm_solver_tabu, cg, s->topo, &s->model, start, argc, argv, &e);
+    free(start);
     if (!ml->coarse) {
         sm_multilevel_free(ml);
         return NULL;
