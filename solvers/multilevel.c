@@ -16,8 +16,7 @@
  * pass's moves; a level ends when a pass gains nothing or after
  * PASSES_MAX passes. Only improving moves are taken, so refinement never
  * cycles; the diversification is the coarse tabu search's. Energy is
- * scored as if the run lasted the whole deadline until the last passes
- * of level 0 (see score_of). */
+ * scored as if the run lasted the whole deadline (see score_of). */
 #include "multilevel.h"
 
 #include <math.h>
@@ -49,7 +48,6 @@ struct sm_multilevel {
     int *queue, nqueue, qpos;        /* blocks to try this pass */
     unsigned char *next;             /* marked for the next pass */
     int pass, pass_moves;
-    int exact;                       /* scoring the true energy (last passes) */
     long long moves, tried;
     int *fine;                       /* level-0 mapping for offers */
     unsigned long long rng;
@@ -66,13 +64,13 @@ int sm_multilevel_wanted(const sm_solver *s)
 /* Violation: memory, then the compute time past the deadline summed
  * over processors (not only the makespan's: when several processors are
  * equally late, relieving one of them must count), then the makespan's.
- * Energy: until the last passes (exact 0), as if the run lasted the whole
- * deadline - idle power is then paid up to the deadline whatever the
- * makespan, so filling a fast, efficient processor up to the deadline
- * pays, which single moves cannot see when many processors share the
- * makespan (each would raise it alone). The last passes of the finest
- * level score the true energy. */
-static ml_score score_of(const sm_model *m, const sm_cost *c, const sm_eval *ev, double over, int exact)
+ * Energy: as if the run lasted the whole deadline - idle power is then
+ * paid up to the deadline whatever the makespan, so filling a fast,
+ * efficient processor up to the deadline pays, which single moves cannot
+ * see when many processors share the makespan (each would raise it
+ * alone). Offers judge the true energy, so the best is never worse than
+ * a projection or start offered before. */
+static ml_score score_of(const sm_model *m, const sm_cost *c, const sm_eval *ev, double over)
 {
     ml_score r;
     r.violation = (double)c->mem_over;
@@ -80,7 +78,7 @@ static ml_score score_of(const sm_model *m, const sm_cost *c, const sm_eval *ev,
     if (m->has_deadline) {
         r.violation += over / m->deadline;
         if (ev->time > m->deadline * (1 + 1e-9)) r.violation += (ev->time - m->deadline) / m->deadline;
-        else if (!exact)
+        else
             r.energy += (m->deadline - ev->time) * (m->unused_idle ? c->pidle_all : c->pidle_used);
     }
     r.time = ev->time;
@@ -179,7 +177,7 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
     for (int p = 0; p < s->topo->nprocs; p++) ml->over += late(ml->c, &s->model, p);
     sm_eval ev;
     sm_cost_eval_fast(ml->c, &ev);
-    ml->sc = score_of(&s->model, ml->c, &ev, ml->over, ml->exact);
+    ml->sc = score_of(&s->model, ml->c, &ev, ml->over);
     ml->queue = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     ml->next = sm_xcalloc((size_t)(n ? n : 1), 1);
     ml->pass = 0;
@@ -203,7 +201,7 @@ static void try_move(const sm_model *m, sm_multilevel *ml, int u, int q, ml_pick
     double over = ml->over - before + late(c, m, from) + late(c, m, q);
     sm_eval ev;
     sm_cost_eval_fast(c, &ev);
-    ml_score sc = score_of(m, c, &ev, over, ml->exact);
+    ml_score sc = score_of(m, c, &ev, over);
     sm_cost_move(c, u, from);
     ml->tried++;
     if (better(&sc, &pick->sc)) {
@@ -355,7 +353,6 @@ static void stats(sm_solver *s, const sm_multilevel *ml)
 {
     sm_solver_set_stat(s, "level", ml->level);
     sm_solver_set_stat(s, "pass", ml->pass);
-    sm_solver_set_stat(s, "exact", ml->exact);
     sm_solver_set_stat(s, "moves", (double)ml->moves);
     sm_solver_set_stat(s, "tried", (double)ml->tried);
     sm_solver_set_stat(s, "current_energy", s->current.energy);
@@ -404,17 +401,6 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
         }
     }
     /* Level done: offer it, then go finer. */
-    if (ml->level == 0 && !ml->exact) {
-        offer_fine(s, ml);
-        ml->exact = 1;
-        sm_eval ev;
-        sm_cost_eval_fast(ml->c, &ev);
-        ml->sc = score_of(&s->model, ml->c, &ev, ml->over, 1);
-        ml->pass = 0;
-        fill_queue(ml, 1);
-        stats(s, ml);
-        return;
-    }
     if (ml->level == 0) {
         offer_fine(s, ml);
         stats(s, ml);
