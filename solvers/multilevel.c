@@ -44,7 +44,7 @@ struct sm_multilevel {
     int level;                       /* level being refined; nlev-1: coarse phase */
     sm_cost *c;                      /* the mapping at `level` */
     ml_score sc;
-    double over;                     /* sum over processors of compute time past the deadline */
+    double over;                     /* late() summed over processors */
     int *queue, nqueue, qpos;        /* blocks to try this pass */
     unsigned char *next;             /* marked for the next pass */
     int pass, pass_moves;
@@ -61,9 +61,9 @@ int sm_multilevel_wanted(const sm_solver *s)
     return s->grid->ntasks >= SM_MULTILEVEL_AUTO;
 }
 
-/* Violation: memory, then the compute time past the deadline summed
- * over processors (not only the makespan's: when several processors are
- * equally late, relieving one of them must count), then the makespan's.
+/* Violation: processors past memory, then how far every processor is
+ * past its memory and the deadline (late(), summed: over), then the
+ * makespan past the deadline.
  * Energy: as if the run lasted the whole deadline - idle power is then
  * paid up to the deadline whatever the makespan, so filling a fast,
  * efficient processor up to the deadline pays, which single moves cannot
@@ -75,8 +75,8 @@ static ml_score score_of(const sm_model *m, const sm_cost *c, const sm_eval *ev,
     ml_score r;
     r.violation = (double)c->mem_over;
     r.energy = ev->energy;
+    r.violation += over;
     if (m->has_deadline) {
-        r.violation += over / m->deadline;
         if (ev->time > m->deadline * (1 + 1e-9)) r.violation += (ev->time - m->deadline) / m->deadline;
         else
             r.energy += (m->deadline - ev->time) * (m->unused_idle ? c->pidle_all : c->pidle_used);
@@ -85,12 +85,21 @@ static ml_score score_of(const sm_model *m, const sm_cost *c, const sm_eval *ev,
     return r;
 }
 
+/* How far processor p is past its limits, relative to them: compute time
+ * past the deadline and cells past its memory. Summed over processors it
+ * falls with every block moved off an overloaded processor, where counts
+ * of overloaded processors and the makespan stay flat. */
 static double late(const sm_cost *c, const sm_model *m, int p)
 {
-    if (!m->has_deadline) return 0;
-    double t, e;
-    sm_proc_work(c->topo, p, c->blocks[p], c->cells[p], &t, &e);
-    return t > m->deadline ? t - m->deadline : 0;
+    double x = 0;
+    if (m->has_deadline) {
+        double t, e;
+        sm_proc_work(c->topo, p, c->blocks[p], c->cells[p], &t, &e);
+        if (t > m->deadline) x += (t - m->deadline) / m->deadline;
+    }
+    if (c->mem_cells[p] >= 0 && c->cells[p] > c->mem_cells[p])
+        x += (double)(c->cells[p] - c->mem_cells[p]) / (double)(c->mem_cells[p] ? c->mem_cells[p] : 1);
+    return x;
 }
 
 static int better(const ml_score *a, const ml_score *b)
@@ -227,10 +236,11 @@ static void refine_block(const sm_model *m, sm_multilevel *ml, int u)
         if (nseen < 64) seen[nseen++] = q;
         try_move(m, ml, u, q, &pick);
     }
-    /* A block on a late processor may also go to the processor of its
-     * node with the most slack (not a neighbour's when the coarser level
-     * left it empty): the deadline can then be met at this level. */
-    if (late(c, m, from) > 0) {
+    /* A block on a late or full processor may also go to the processor of
+     * its node with the most time to spare (not a neighbour's when the
+     * coarser level left it empty): the deadline and memory can then be
+     * met at this level. */
+    if (late(c, m, from) > 0 && m->has_deadline) {
         const sm_topo *t = c->topo;
         int q = -1;
         double slack = 0;
@@ -258,19 +268,31 @@ static void refine_block(const sm_model *m, sm_multilevel *ml, int u)
  * order (O(n) each; they are also offered as mappings), plus the load
  * imbalance METIS allows by default (3 %): lb balances perfectly, which
  * leaves no room to shape the cut. */
-static void fine_deadline(sm_solver *s)
+/* The fastest lb order's time on grid g (no deadline); each mapping is
+ * offered to s when g is s's grid. */
+static double fastest_lb(sm_solver *s, const sm_grid *g)
 {
     static const char *const orders[] = {"ijk", "jik", "kij"};
+    sm_model free_time = s->model;
+    free_time.has_deadline = 0;
     double fastest = INFINITY;
     for (int i = 0; i < 3; i++) {
         const char *argv[2] = {"-order", orders[i]};
-        sm_solver *h = sm_solver_run_sub(s, &sm_solver_lb, NULL, 2, argv);
+        sm_err e;
+        sm_solver *h = sm_solver_new(&sm_solver_lb, g, s->topo, &free_time, NULL, 2, argv, &e);
+        if (h) sm_solver_step(h, (long long)g->ntasks + 1);
         if (h && h->has_best) {
             if (h->best.time < fastest) fastest = h->best.time;
-            sm_solver_offer(s, h->best_map, &h->best);
+            if (g == s->grid) sm_solver_offer(s, h->best_map, &h->best);
         }
         sm_solver_free(h);
     }
+    return fastest;
+}
+
+static void fine_deadline(sm_solver *s)
+{
+    double fastest = fastest_lb(s, s->grid);
     if (!isfinite(fastest)) return;
     s->model.has_deadline = 1;
     s->model.deadline = fastest * (1 + SM_MULTILEVEL_SLACK);
@@ -332,8 +354,19 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
         free(start);
         fine = start = coarse;
     }
+    /* A coarse block is up to 8^levels blocks: the deadline may be out of
+     * the coarsest grid's reach. Hold the coarse search to what lb reaches
+     * there when that is looser (refinement, which counts every processor's
+     * time past the deadline, closes the gap on the finer grids); an
+     * unreachable deadline would leave it the least-energy infeasible
+     * mapping, all work on the most efficient processors. */
+    sm_model coarse_model = s->model;
+    if (coarse_model.has_deadline) {
+        double reach = fastest_lb(s, cg) * (1 + SM_MULTILEVEL_SLACK);
+        if (isfinite(reach) && reach > coarse_model.deadline) coarse_model.deadline = reach;
+    }
     sm_err e;
-    ml->coarse = sm_solver_new(&sm_solver_tabu, cg, s->topo, &s->model, start, argc, argv, &e);
+    ml->coarse = sm_solver_new(&sm_solver_tabu, cg, s->topo, &coarse_model, start, argc, argv, &e);
     free(start);
     if (!ml->coarse) {
         sm_multilevel_free(ml);

@@ -1,10 +1,12 @@
 # scale_child.tcl - one row of bench_scale.tcl, in its own process so that
 # the parent reads its peak memory (ru_maxrss through /usr/bin/time).
-# Arguments: BX BY BZ MAPPER TMPDIR ?ITERS?. MAPPER is one of
+# Arguments: BX BY BZ CELLS MAPPER TMPDIR ?ITERS? ?DEADLINE? (CELLS a
+# block's edge in cells; ITERS may be "" for the default). MAPPER is one of
 #   none       the session alone (grid and machine): the memory baseline
 #   start      tabu's start (solver start tabu -multilevel off, no step)
 #   tabu       solve tabu, default options (-iters ITERS when given)
 #   tabu-flat  solve tabu -multilevel off
+#   tabu-at    solve tabu held to DEADLINE (a peer's makespan)
 #   metis      gpmetis, target part weights proportional to processor speed
 #   metis-gpu  gpmetis into the GPUs only (the fastest type), speed-weighted
 #   scotch     scotch_gmap onto a complete target weighted by speed
@@ -12,11 +14,11 @@
 # process alone, not our export/import), energy, time, feasible, and for
 # the peers peer_kb (their own peak memory). Every mapping is evaluated
 # by stencilmap's model with no deadline.
-lassign $argv bx by bz mapper tmp iters
+lassign $argv bx by bz cells mapper tmp iters deadline
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
 scenario load [file join $top samples summit-like.json]
-grid create -blocks [list $bx $by $bz]
-model configure -deadline none
+grid create -blocks [list $bx $by $bz] -cells [lmap b [list $bx $by $bz] {expr {$b * $cells}}]
+model configure -deadline [expr {$mapper eq "tabu-at" ? $deadline : "none"}]
 set iterargs [expr {$iters ne "" ? [list -iters $iters] : {}}]
 set out {}
 
@@ -72,7 +74,7 @@ switch -- $mapper {
         set out [list seconds [expr {([clock microseconds] - $t0) / 1e6}]]
         solver apply
     }
-    tabu - tabu-flat {
+    tabu - tabu-flat - tabu-at {
         set extra [expr {$mapper eq "tabu-flat" ? {-multilevel off} : {}}]
         set t0 [clock microseconds]
         set r [solve tabu {*}$iterargs {*}$extra]
@@ -114,5 +116,6 @@ switch -- $mapper {
     }
     default { error "scale_child: unknown mapper \"$mapper\"" }
 }
+model configure -deadline none
 set e [model eval]
 puts [dict merge $out [dict filter $e key energy time feasible]]
