@@ -5,8 +5,8 @@
 # (the fastest type, speed-weighted) and Scotch (scotch_gmap onto a
 # complete target weighted by speed), on samples/summit-like.json (256
 # processors) at 1 K to 1 M blocks (grid create, no
-# deadline; tabu-at: tabu held to METIS's makespan as its deadline, energy
-# at the same time). Every mapping is evaluated by stencilmap's model. Each row
+# deadline; tabu@metis and tabu@metis-gpu: tabu held to that peer's
+# makespan as its deadline, its energy at the same time). Every mapping is evaluated by stencilmap's model. Each row
 # runs in its own process (scale_child.tcl) so its peak memory can be
 # read: for tabu and its start the whole stencilmap process, for the
 # peers their own process (gpmetis, scotch_gmap) - the session row is
@@ -49,18 +49,18 @@ proc row {shape cells mapper {deadline ""}} {
     set r
 }
 
-puts "scale: summit-like.json (256 processors), no deadline (tabu-at: METIS's makespan as the deadline); ratios against METIS in the same run"
+puts "scale: summit-like.json (256 processors), no deadline (tabu@PEER: PEER's makespan as the deadline); ratios against METIS in the same run"
 puts "(tabu: default options[expr {$iters ne "" ? ", -iters $iters" : ""}]; tabu holds itself to the fastest lb time + 3 % when multilevel, the fastest start heuristic's when flat)"
 puts "(ok: feasible under the model, memory included)"
-puts [format "%-6s %-10s %9s %11s %11s %3s %9s %8s %8s %8s %8s" blocks mapper seconds energy(J) time(s) ok peak(MB) E/E_met T/T_met s/s_met MB/MB_met]
+puts [format "%-6s %-15s %9s %11s %11s %3s %9s %8s %8s %8s %8s" blocks mapper seconds energy(J) time(s) ok peak(MB) E/E_met T/T_met s/s_met MB/MB_met]
 foreach size $sizes {
     lassign [dict get $shapes $size] shape cells
     set n [tcl::mathop::* {*}$shape]
     set rows {}
-    foreach m {none start tabu-flat tabu metis tabu-at metis-gpu scotch} {
-        if {$m eq "tabu-at"} {
-            if {[dict exists $rows metis] && [dict exists [dict get $rows metis] time]} {
-                lappend rows $m [row $shape $cells $m [dict get [dict get $rows metis] time]]
+    foreach m {none start tabu-flat tabu metis tabu@metis metis-gpu tabu@metis-gpu scotch} {
+        if {[regexp {^tabu@(.*)} $m -> peer]} {
+            if {[dict exists $rows $peer] && [dict exists [dict get $rows $peer] time]} {
+                lappend rows $m [row $shape $cells tabu-at [dict get [dict get $rows $peer] time]]
             }
             continue
         }
@@ -73,12 +73,12 @@ foreach size $sizes {
     set ref [expr {[dict exists $rows metis] && [dict exists [dict get $rows metis] energy] ? [dict get $rows metis] : ""}]
     foreach {m r} $rows {
         if {[lindex $r 0] in {error skip}} {
-            puts [format "%-6s %-10s %s: %s" $size $m [lindex $r 0] [lindex $r 1]]
+            puts [format "%-6s %-15s %s: %s" $size $m [lindex $r 0] [lindex $r 1]]
             continue
         }
         set mb [expr {[dict get $r rss_kb] / 1024.0}]
         if {$m eq "none"} {
-            puts [format "%-6s %-10s %9s %11s %11s %3s %9.1f   (%d^3 cells a block)" $size session - - - - $mb $cells]
+            puts [format "%-6s %-15s %9s %11s %11s %3s %9.1f   (%d^3 cells a block)" $size session - - - - $mb $cells]
             continue
         }
         set ratios [if {$ref eq ""} { list - - - - } else {
@@ -87,7 +87,7 @@ foreach size $sizes {
                  [format %.2f [expr {[dict get $r seconds] / max(1e-9, [dict get $ref seconds])}]] \
                  [format %.2f [expr {[dict get $r rss_kb] / double([dict get $ref rss_kb])}]]
         }]
-        puts [format "%-6s %-10s %9.3f %11.4f %11.4e %3s %9.1f %8s %8s %8s %8s" $size $m [dict get $r seconds] \
+        puts [format "%-6s %-15s %9.3f %11.4f %11.4e %3s %9.1f %8s %8s %8s %8s" $size $m [dict get $r seconds] \
             [dict get $r energy] [dict get $r time] [expr {[dict get $r feasible] ? "yes" : "no"}] $mb {*}$ratios]
     }
     flush stdout
