@@ -8,15 +8,8 @@
  * SM_MULTILEVEL_SLACK (fine_deadline).
  * Each finer level starts from the projection of the coarser mapping,
  * which keeps every processor's cells, and is refined by passes over its
- * boundary blocks (those with a neighbour on another processor): each
- * block tries a move to each processor among its neighbours' (and, on a
- * processor past the deadline, to its node's processor with the most
- * slack) and takes the best if it improves the score (deadline and memory violation,
- * then energy, then time). A pass visits the blocks around the previous
- * pass's moves; a level ends when a pass gains nothing or after
- * PASSES_MAX passes. Only improving moves are taken, so refinement never
- * cycles; the diversification is the coarse tabu search's. Energy is
- * scored as if the run lasted the whole deadline (see score_of). */
+ * boundary blocks (refine.c), PASSES_MAX at most.
+ */
 #include "multilevel.h"
 
 #include <math.h>
@@ -24,17 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/coarsen.h"
-#include "../core/fill.h"
-#include "../core/profile.h"
+#include "refine.h"
 
 #define LEVELS_MAX 16
 #define PASSES_MAX 8
 #define CHUNK 4096       /* boundary blocks tried per step */
 #define COARSE_STEPS 64  /* coarse tabu iterations per step */
-
-typedef struct {
-    double violation, energy, time;
-} ml_score;
 
 struct sm_multilevel {
     int nlev;
@@ -42,13 +30,8 @@ struct sm_multilevel {
     int *up[LEVELS_MAX];             /* level l block -> level l+1 block */
     sm_solver *coarse;               /* tabu on the coarsest level */
     int level;                       /* level being refined; nlev-1: coarse phase */
-    sm_cost *c;                      /* the mapping at `level` */
-    ml_score sc;
-    double over;                     /* late() summed over processors */
-    int *queue, nqueue, qpos;        /* blocks to try this pass */
-    unsigned char *next;             /* marked for the next pass */
-    int pass, pass_moves;
-    long long moves, tried;
+    sm_refine ref;                   /* refining `level` (once coarse is done) */
+    long long moves, tried;          /* over the finished levels */
     int *fine;                       /* level-0 mapping for offers */
     unsigned long long rng;
 };
@@ -59,57 +42,6 @@ int sm_multilevel_wanted(const sm_solver *s)
     if (!m || strcmp(m, "off") == 0) return 0;
     if (strcmp(m, "on") == 0) return 1;
     return s->grid->ntasks >= SM_MULTILEVEL_AUTO;
-}
-
-/* Violation: processors past memory, then how far every processor is
- * past its memory and the deadline (late(), summed: over), then the
- * makespan past the deadline.
- * Energy: as if the run lasted the whole deadline - idle power is then
- * paid up to the deadline whatever the makespan, so filling a fast,
- * efficient processor up to the deadline pays, which single moves cannot
- * see when many processors share the makespan (each would raise it
- * alone). Offers judge the true energy, so the best is never worse than
- * a projection or start offered before. */
-static ml_score score_of(const sm_model *m, const sm_cost *c, const sm_eval *ev, double over)
-{
-    ml_score r;
-    r.violation = (double)c->mem_over;
-    r.energy = ev->energy;
-    r.violation += over;
-    if (m->has_deadline) {
-        if (ev->time > m->deadline * (1 + 1e-9)) r.violation += (ev->time - m->deadline) / m->deadline;
-        else
-            r.energy += (m->deadline - ev->time) * (m->unused_idle ? c->pidle_all : c->pidle_used);
-    }
-    r.time = ev->time;
-    return r;
-}
-
-/* How far processor p is past its limits, relative to them: compute time
- * past the deadline and cells past its memory. Summed over processors it
- * falls with every block moved off an overloaded processor, where counts
- * of overloaded processors and the makespan stay flat. */
-static double late(const sm_cost *c, const sm_model *m, int p)
-{
-    double x = 0;
-    if (m->has_deadline) {
-        double t, e;
-        sm_proc_work(c->topo, p, c->blocks[p], c->cells[p], &t, &e);
-        if (t > m->deadline) x += (t - m->deadline) / m->deadline;
-    }
-    if (c->mem_cells[p] >= 0 && c->cells[p] > c->mem_cells[p])
-        x += (double)(c->cells[p] - c->mem_cells[p]) / (double)(c->mem_cells[p] ? c->mem_cells[p] : 1);
-    return x;
-}
-
-static int better(const ml_score *a, const ml_score *b)
-{
-    if (a->violation < b->violation - 1e-15) return 1;
-    if (a->violation > b->violation + 1e-15) return 0;
-    double tol = 1e-12 * (fabs(a->energy) + fabs(b->energy));
-    if (a->energy < b->energy - tol) return 1;
-    if (a->energy > b->energy + tol) return 0;
-    return a->time < b->time * (1 - 1e-12);
 }
 
 /* The mapping at level l, projected down to level 0 into ml->fine. */
@@ -130,11 +62,11 @@ static void project_to_fine(sm_multilevel *ml, int l, const int *map)
 static void offer_fine(sm_solver *s, sm_multilevel *ml)
 {
     sm_eval ev;
-    if (ml->level == 0 && ml->c) {
-        sm_cost_eval(ml->c, &ev);
+    if (ml->level == 0 && ml->ref.c) {
+        sm_cost_eval(ml->ref.c, &ev);
         s->current = ev;
-        s->current_map = ml->c->map;
-        sm_solver_offer(s, ml->c->map, &ev);
+        s->current_map = ml->ref.c->map;
+        sm_solver_offer(s, ml->ref.c->map, &ev);
     } else {
         sm_solver_evaluate(s, ml->fine, &ev);
         s->current = ev;
@@ -144,122 +76,14 @@ static void offer_fine(sm_solver *s, sm_multilevel *ml)
     s->has_current = 1;
 }
 
-static int is_boundary(const sm_grid *g, const int *map, int u)
-{
-    for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++)
-        if (map[g->nbr[k]] != map[u]) return 1;
-    return 0;
-}
-
-/* The next pass's queue: every boundary block on the first pass, then
- * the marked ones (around last pass's moves), in random order. */
-static void fill_queue(sm_multilevel *ml, int first)
-{
-    const sm_grid *g = ml->grid[ml->level];
-    int n = g->ntasks;
-    ml->nqueue = 0;
-    for (int u = 0; u < n; u++) {
-        if (!first && !ml->next[u]) continue;
-        if (is_boundary(g, ml->c->map, u)) ml->queue[ml->nqueue++] = u;
-    }
-    memset(ml->next, 0, (size_t)n);
-    for (int i = ml->nqueue - 1; i > 0; i--) {
-        int j = (int)(sm_rand_next(&ml->rng) % (unsigned long long)(i + 1));
-        int t = ml->queue[i];
-        ml->queue[i] = ml->queue[j];
-        ml->queue[j] = t;
-    }
-    ml->qpos = 0;
-    ml->pass_moves = 0;
-}
-
 /* Starts refining level l from map (a mapping of level l). */
 static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
 {
-    sm_cost_free(ml->c);
-    free(ml->queue);
-    free(ml->next);
+    ml->moves += ml->ref.moves;
+    ml->tried += ml->ref.tried;
+    sm_refine_release(&ml->ref);
     ml->level = l;
-    int n = ml->grid[l]->ntasks;
-    ml->c = sm_cost_new(ml->grid[l], s->topo, &s->model, map);
-    ml->over = 0;
-    for (int p = 0; p < s->topo->nprocs; p++) ml->over += late(ml->c, &s->model, p);
-    sm_eval ev;
-    sm_cost_eval_fast(ml->c, &ev);
-    ml->sc = score_of(&s->model, ml->c, &ev, ml->over);
-    ml->queue = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    ml->next = sm_xcalloc((size_t)(n ? n : 1), 1);
-    ml->pass = 0;
-    fill_queue(ml, 1);
-}
-
-/* The best move of block u found so far, against the current score. */
-typedef struct {
-    int q;
-    ml_score sc;
-    double over;
-} ml_pick;
-
-/* Scores moving u to q (applied and undone) and keeps it if better. */
-static void try_move(const sm_model *m, sm_multilevel *ml, int u, int q, ml_pick *pick)
-{
-    sm_cost *c = ml->c;
-    int from = c->map[u];
-    double before = late(c, m, from) + late(c, m, q);
-    sm_cost_move(c, u, q);
-    double over = ml->over - before + late(c, m, from) + late(c, m, q);
-    sm_eval ev;
-    sm_cost_eval_fast(c, &ev);
-    ml_score sc = score_of(m, c, &ev, over);
-    sm_cost_move(c, u, from);
-    ml->tried++;
-    if (better(&sc, &pick->sc)) {
-        pick->sc = sc;
-        pick->q = q;
-        pick->over = over;
-    }
-}
-
-/* Tries block u's moves to its neighbours' processors; takes the best if
- * it improves. */
-static void refine_block(const sm_model *m, sm_multilevel *ml, int u)
-{
-    const sm_grid *g = ml->grid[ml->level];
-    sm_cost *c = ml->c;
-    int from = c->map[u];
-    ml_pick pick = {-1, ml->sc, ml->over};
-    int seen[64], nseen = 0;
-    for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
-        int q = c->map[g->nbr[k]], dup = q == from;
-        for (int i = 0; i < nseen && !dup; i++) dup = seen[i] == q;
-        if (dup) continue;
-        if (nseen < 64) seen[nseen++] = q;
-        try_move(m, ml, u, q, &pick);
-    }
-    /* A block on a late or full processor may also go to the processor of
-     * its node with the most time to spare (not a neighbour's when the
-     * coarser level left it empty): the deadline and memory can then be
-     * met at this level. */
-    if (late(c, m, from) > 0 && m->has_deadline) {
-        const sm_topo *t = c->topo;
-        int q = -1;
-        double slack = 0;
-        for (int p = 0; p < t->nprocs; p++) {
-            if (p == from || t->procs[p].node != t->procs[from].node) continue;
-            double tp, ep;
-            sm_proc_work(t, p, c->blocks[p], c->cells[p], &tp, &ep);
-            if (m->deadline - tp > slack) { slack = m->deadline - tp; q = p; }
-        }
-        if (q >= 0) try_move(m, ml, u, q, &pick);
-    }
-    if (pick.q < 0) return;
-    sm_cost_move(c, u, pick.q);
-    ml->sc = pick.sc;
-    ml->over = pick.over < 0 ? 0 : pick.over;
-    ml->moves++;
-    ml->pass_moves++;
-    ml->next[u] = 1;
-    for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) ml->next[g->nbr[k]] = 1;
+    sm_refine_init(&ml->ref, ml->grid[l], s->topo, &s->model, map, PASSES_MAX, &ml->rng);
 }
 
 /* Without a deadline, tabu holds itself to its fastest start heuristic's
@@ -385,9 +209,9 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
 static void stats(sm_solver *s, const sm_multilevel *ml)
 {
     sm_solver_set_stat(s, "level", ml->level);
-    sm_solver_set_stat(s, "pass", ml->pass);
-    sm_solver_set_stat(s, "moves", (double)ml->moves);
-    sm_solver_set_stat(s, "tried", (double)ml->tried);
+    sm_solver_set_stat(s, "pass", ml->ref.pass);
+    sm_solver_set_stat(s, "moves", (double)(ml->moves + ml->ref.moves));
+    sm_solver_set_stat(s, "tried", (double)(ml->tried + ml->ref.tried));
     sm_solver_set_stat(s, "current_energy", s->current.energy);
     sm_solver_set_stat(s, "best_energy", s->best.energy);
     sm_solver_set_stat(s, "best_time", s->best.time);
@@ -415,23 +239,13 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
         stats(s, ml);
         return;
     }
-    int end = ml->qpos + CHUNK < ml->nqueue ? ml->qpos + CHUNK : ml->nqueue;
-    for (; ml->qpos < end; ml->qpos++) refine_block(&s->model, ml, ml->queue[ml->qpos]);
+    int more = sm_refine_step(&ml->ref, CHUNK);
     snprintf(s->last_move, sizeof s->last_move, "level %d (%d blocks) pass %d: %lld moves", ml->level,
-             ml->grid[ml->level]->ntasks, ml->pass + 1, ml->moves);
-    if (ml->qpos < ml->nqueue) {
+             ml->grid[ml->level]->ntasks, ml->ref.pass + (more ? 1 : 0), ml->moves + ml->ref.moves);
+    if (more) {
         if (ml->level == 0) offer_fine(s, ml);
         stats(s, ml);
         return;
-    }
-    ml->pass++;
-    if (ml->pass_moves > 0 && ml->pass < PASSES_MAX) {
-        fill_queue(ml, 0);
-        if (ml->nqueue > 0) {
-            if (ml->level == 0) offer_fine(s, ml);
-            stats(s, ml);
-            return;
-        }
     }
     /* Level done: offer it, then go finer. */
     if (ml->level == 0) {
@@ -440,11 +254,11 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
         s->done = 1;
         return;
     }
-    project_to_fine(ml, ml->level, ml->c->map);
+    project_to_fine(ml, ml->level, ml->ref.c->map);
     offer_fine(s, ml);
     int l = ml->level - 1;
     int *map = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l]->ntasks);
-    sm_grid_project(ml->grid[l], ml->up[l], ml->c->map, map);
+    sm_grid_project(ml->grid[l], ml->up[l], ml->ref.c->map, map);
     start_level(s, ml, l, map);
     free(map);
     stats(s, ml);
@@ -454,13 +268,11 @@ void sm_multilevel_free(sm_multilevel *ml)
 {
     if (!ml) return;
     sm_solver_free(ml->coarse);
-    sm_cost_free(ml->c);
+    sm_refine_release(&ml->ref);
     for (int l = 0; l < ml->nlev; l++) {
         free(ml->up[l]);
         if (l > 0) sm_grid_free((sm_grid *)ml->grid[l]);
     }
-    free(ml->queue);
-    free(ml->next);
     free(ml->fine);
     free(ml);
 }
