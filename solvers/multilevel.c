@@ -40,6 +40,9 @@ int sm_multilevel_wanted(const sm_solver *s)
 {
     const char *m = sm_opt_str(s, "multilevel");
     if (!m || strcmp(m, "off") == 0) return 0;
+    /* Refinement scores energy: another objective keeps the flat path. */
+    const char *obj = sm_opt_str(s, "objective");
+    if (obj && strcmp(obj, "energy") != 0) return 0;
     if (strcmp(m, "on") == 0) return 1;
     return s->grid->ntasks >= SM_MULTILEVEL_AUTO;
 }
