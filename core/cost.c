@@ -8,8 +8,6 @@
 #include "profile.h"
 #include "util.h"
 
-#define LINK_CACHE_MAX 512
-
 struct sm_cost_link_memo {
     double tpc, epc;
     int64_t cells, k; /* quanta of `cells` cells; cells -1 = none yet */
@@ -17,13 +15,7 @@ struct sm_cost_link_memo {
 
 void sm_cost_link(const sm_cost *c, int p, int q, double *tpc, double *epc)
 {
-    if (c->ltpc) {
-        size_t k = (size_t)p * (size_t)c->nprocs + (size_t)q;
-        *tpc = c->ltpc[k];
-        *epc = c->lepc[k];
-    } else {
-        sm_topo_link(c->topo, p, q, tpc, epc);
-    }
+    sm_topo_link(c->topo, p, q, tpc, epc);
 }
 
 static void pair_slot_grow(sm_cost *c)
@@ -203,13 +195,6 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
                               : -1;
         c->pidle_all += pa->p_idle;
     }
-    if (P <= LINK_CACHE_MAX) {
-        c->ltpc = sm_xmalloc(sizeof(double) * (size_t)P * (size_t)P);
-        c->lepc = sm_xmalloc(sizeof(double) * (size_t)P * (size_t)P);
-        for (int p = 0; p < P; p++)
-            for (int q = 0; q < P; q++)
-                sm_topo_link(t, p, q, &c->ltpc[p * P + q], &c->lepc[p * P + q]);
-    }
     sm_heap_init(&c->comp, P);
     sm_heap_init(&c->hdeg, P);
     sm_heap_init(&c->hdeg1, P);
@@ -241,8 +226,6 @@ void sm_cost_free(sm_cost *c)
     free(c->comm_energy);
     free(c->mu);
     free(c->mu1);
-    free(c->ltpc);
-    free(c->lepc);
     free(c->memo);
     free(c->dirty_proc);
     free(c->proc_marked);
