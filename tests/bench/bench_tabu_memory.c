@@ -7,8 +7,10 @@
  * baseline); "after" is ./stencilmap. Each run is a child process; its
  * peak resident set comes from wait4's rusage, its peak virtual size
  * from /proc (the dense tables reserve n x P x 8 bytes up front, touched
- * or not). 1 M blocks must fit in 2 GB. TABU_MEM_ITERS sets the
- * iterations, TABU_MEM_QUICK=1 keeps the 262 144-block rows only. */
+ * or not). 1 M blocks must fit in 2 GB. A second table times the inner
+ * loop alone (CPU seconds of TABU_STEP_ITERS steps, default 2000, from
+ * the same start). TABU_MEM_ITERS sets the first table's iterations,
+ * TABU_MEM_QUICK=1 keeps its 262 144-block rows only. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
 #include <stdio.h>
@@ -22,15 +24,17 @@
 
 typedef struct {
     int ok;
-    double energy, seconds;
+    double energy, seconds, start_cpu, steps_cpu;
     long rss_kb, vm_kb;
 } run_result;
 
 static const char *const child_script = "tests/bench/tabu_memory_run.tcl";
 
-static run_result run(const char *prog, const char *machine, const char *blocks, const char *iters)
+/* One child: prog -b child_script machine blocks iters [option value]. */
+static run_result run(const char *prog, const char *machine, const char *blocks, const char *iters,
+                      const char *opt, const char *val)
 {
-    run_result r = {0, 0, 0, 0, 0};
+    run_result r = {0, 0, 0, 0, 0, 0, 0};
     if (access(prog, X_OK) != 0) return r;
     int fd[2];
     if (pipe(fd) != 0) return r;
@@ -40,7 +44,7 @@ static run_result run(const char *prog, const char *machine, const char *blocks,
         dup2(fd[1], 1);
         close(fd[0]);
         close(fd[1]);
-        execl(prog, prog, "-b", child_script, machine, blocks, iters, (char *)NULL);
+        execl(prog, prog, "-b", child_script, machine, blocks, iters, opt, val, (char *)NULL);
         _exit(127);
     }
     close(fd[1]);
@@ -56,7 +60,8 @@ static run_result run(const char *prog, const char *machine, const char *blocks,
     r.rss_kb = ru.ru_maxrss;
     const char *line = strstr(out, "energy ");
     r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && line &&
-           sscanf(line, "energy %lf seconds %lf vmpeak_kb %ld", &r.energy, &r.seconds, &r.vm_kb) == 3;
+           sscanf(line, "energy %lf seconds %lf vmpeak_kb %ld start_cpu %lf steps_cpu %lf", &r.energy, &r.seconds,
+                  &r.vm_kb, &r.start_cpu, &r.steps_cpu) == 5;
     if (!r.ok) fprintf(stderr, "%s %s %s: failed (status %d): %s\n", prog, machine, blocks, status, out);
     return r;
 }
@@ -87,8 +92,8 @@ int main(void)
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         if (quick && s > 0) break;
         for (size_t m = 0; m < sizeof machines / sizeof *machines; m++) {
-            run_result b = run(before, machines[m].file, sizes[s].blocks, iters);
-            run_result a = run(after, machines[m].file, sizes[s].blocks, iters);
+            run_result b = run(before, machines[m].file, sizes[s].blocks, iters, NULL, NULL);
+            run_result a = run(after, machines[m].file, sizes[s].blocks, iters, NULL, NULL);
             char rb[32], ra[32], vb[32], va[32], rr[32] = "n/a", tb[32] = "n/a", ta[32] = "n/a", tr[32] = "n/a";
             char same[8] = "n/a";
             cell_mb(rb, sizeof rb, &b, b.rss_kb);
@@ -107,6 +112,26 @@ int main(void)
                    !a.ok ? "n/a" : a.rss_kb <= 2L * 1024 * 1024 ? "yes" : "NO");
             fflush(stdout);
         }
+    }
+
+    /* The inner loop alone: CPU seconds (not wall, the machine is
+     * shared) of the steps, from the same heuristic start both sides. */
+    const char *steps = getenv("TABU_STEP_ITERS") ? getenv("TABU_STEP_ITERS") : "2000";
+    printf("\ntabu inner loop at 262144 blocks: %s steps after -from heuristics, CPU seconds (user+sys)\n", steps);
+    printf("%-24s  %9s %9s  %9s %9s %7s  %9s %9s  %-6s\n", "machine", "start bef", "start aft", "steps bef",
+           "steps aft", "ratio", "ms/step b", "ms/step a", "E same");
+    for (size_t m = 0; m < sizeof machines / sizeof *machines; m++) {
+        run_result b = run(before, machines[m].file, sizes[0].blocks, steps, "-from", "heuristics");
+        run_result a = run(after, machines[m].file, sizes[0].blocks, steps, "-from", "heuristics");
+        if (!a.ok || !b.ok) {
+            printf("%-24s  %s\n", machines[m].label, !a.ok ? "after failed" : "before n/a");
+            continue;
+        }
+        double k = atof(steps);
+        printf("%-24s  %9.2f %9.2f  %9.2f %9.2f %6.2fx  %9.3f %9.3f  %-6s\n", machines[m].label, b.start_cpu,
+               a.start_cpu, b.steps_cpu, a.steps_cpu, a.steps_cpu / b.steps_cpu, 1e3 * b.steps_cpu / k,
+               1e3 * a.steps_cpu / k, a.energy == b.energy ? "yes" : "NO");
+        fflush(stdout);
     }
     return 0;
 }
