@@ -1,5 +1,6 @@
-/* bench_tabu_memory.c - peak memory and time of `solve tabu -iters 50`
- * (start heuristics included) at 262 144 and 1 048 576 blocks, on the
+/* bench_tabu_memory.c - peak memory and time of `solve tabu -iters 50
+ * -multilevel off` (the flat search on the whole grid, start heuristics
+ * included) at 262 144 and 1 048 576 blocks, on the
  * Summit-like machine (256 processors) and on a 4096-processor torus,
  * before and after tabu's n x P tables became sparse (#14 item 3).
  * "before" is build/bench/baseline/stencilmap: the program as of the
@@ -98,7 +99,7 @@ int main(void)
         {"262144", "64 64 64"},
         {"1048576", "128 128 64"},
     };
-    printf("tabu -iters %s, start included: peak resident (RSS) and virtual (VM) memory in MB, CPU seconds\n"
+    printf("flat tabu (-multilevel off) -iters %s, start included: peak resident (RSS) and virtual (VM) memory in MB, CPU seconds\n"
            "(user+sys of start and steps: the machine is shared, wall time is not comparable);\n"
            "before = the program at 2107aed (dense n x P tabu tables), after = this one; each run a child process\n",
            iters);
