@@ -1,7 +1,8 @@
 /* ga.c - the genetic algorithm of SPEC 4 (`ga`). A chromosome gives every
  * block a slot of the sweep-curve mapping (a permutation), so every
  * chromosome decodes to a mapping that fills the processors exactly as lb
- * sizes them. One step is one generation: the -elite best pass unchanged,
+ * sizes them. The first generation holds the sfc curves' mappings (-start)
+ * and random ones. One step is one generation: the -elite best pass unchanged,
  * the rest are children of parents chosen by roulette (fitness = worst score
  * of the generation - score, plus a floor so the worst can still be drawn),
  * crossed by ordered crossover with probability -crossover and mutated by a
@@ -71,7 +72,8 @@ typedef struct {
     double *score, *next_score, *cum;
     int *order;             /* generation sorted by score */
     ranked *rank;           /* sorting scratch */
-    int *map;               /* decode buffer */
+    int *map;               /* the generation's best, decoded (shown while stepping) */
+    int *scratch;           /* a child, decoded */
     unsigned char *used;
     double best_score;
     long long generation, children, crossovers, mutations;
@@ -84,8 +86,8 @@ static const sm_opt_spec ga_opts[] = {
     {"crossover", SM_OPT_DOUBLE, "0.9", NULL, 0, 1,
      "probability that two parents are crossed (else copied)"},
     {"elite", SM_OPT_INT, "1", NULL, 0, 1e6, "best chromosomes passed on unchanged"},
-    {"start", SM_OPT_ENUM, "sweep", "sweep|random", 0, 0,
-     "first generation: the sweep-curve mapping and random ones, or all random"},
+    {"start", SM_OPT_ENUM, "curves", "curves|sweep|random", 0, 0,
+     "first generation: the five sfc curves' mappings (or the sweep curve's alone) and random ones, or all random"},
     {"objective", SM_OPT_ENUM, "hops", SM_OBJ_NAMES, 0, 0,
      "what the search minimises (cardinality: maximises)"},
     {"seed", SM_OPT_INT, "1", NULL, 0, 9.2e18, "random seed"},
@@ -99,10 +101,19 @@ static void decode(const ga_state *st, const int *c, int *map)
     for (int b = 0; b < st->n; b++) map[b] = st->slots[c[b]];
 }
 
-/* Score a chromosome: move the objective's blocks that differ. */
-static double score_of(ga_state *st, const int *c)
+/* Score a chromosome: move the objective's blocks that differ, or build
+ * it afresh when most do (a move re-reads a block's edges twice). */
+static double score_of(sm_solver *s, ga_state *st, const int *c)
 {
     const int *cur = sm_objective_map(st->obj);
+    int diff = 0;
+    for (int b = 0; b < st->n; b++) diff += cur[b] != st->slots[c[b]];
+    if (4 * diff > st->n) {
+        decode(st, c, st->scratch);
+        sm_objective_free(st->obj);
+        st->obj = sm_objective_new(s->grid, s->topo, &s->model, st->kind, st->scratch);
+        return sm_objective_score(st->obj);
+    }
     for (int b = 0; b < st->n; b++) {
         int p = st->slots[c[b]];
         if (cur[b] != p) sm_objective_move(st->obj, b, p);
@@ -158,6 +169,31 @@ static void settle(sm_solver *s, ga_state *st)
              improved && st->generation ? " (new best)" : "");
 }
 
+/* The chromosome of curve c's mapping: each block takes the next free slot
+ * of its processor. 0 when the curve sizes the processors differently. */
+static int encode_curve(sm_solver *s, ga_state *st, sm_curve c, int *gene)
+{
+    int n = st->n, P = s->topo->nprocs, ok = 1;
+    sm_err e;
+    if (sm_curve_map(s->grid, s->topo, c, 1, SM_CURVE_SWEEP, SM_SPEEDS_EXACT, st->map, &e))
+        return 0;
+    int *off = sm_xcalloc((size_t)P + 1, sizeof(int)), *slot_of = sm_xmalloc(sizeof(int) * (size_t)n);
+    for (int j = 0; j < n; j++) off[st->slots[j] + 1]++;
+    for (int p = 0; p < P; p++) off[p + 1] += off[p];
+    int *fill = sm_xcalloc((size_t)P, sizeof(int));
+    for (int j = 0; j < n; j++) slot_of[off[st->slots[j]] + fill[st->slots[j]]++] = j;
+    memset(fill, 0, sizeof(int) * (size_t)P);
+    for (int b = 0; b < n && ok; b++) {
+        int p = st->map[b];
+        if (off[p] + fill[p] >= off[p + 1]) ok = 0;
+        else gene[b] = slot_of[off[p] + fill[p]++];
+    }
+    free(off);
+    free(slot_of);
+    free(fill);
+    return ok;
+}
+
 static int ga_init(sm_solver *s, sm_err *e)
 {
     ga_state *st = sm_xcalloc(1, sizeof *st);
@@ -178,6 +214,7 @@ static int ga_init(sm_solver *s, sm_err *e)
                      st->slots, e))
         return -1;
     st->map = sm_xmalloc(sizeof(int) * nn);
+    st->scratch = sm_xmalloc(sizeof(int) * nn);
     if (n < 2) { /* one mapping only */
         sm_solver_finish_with(s, st->slots);
         return 0;
@@ -191,19 +228,29 @@ static int ga_init(sm_solver *s, sm_err *e)
     st->rank = sm_xmalloc(sizeof(ranked) * (size_t)m);
     st->used = sm_xmalloc(nn);
     st->obj = sm_objective_new(s->grid, s->topo, &s->model, st->kind, st->slots);
-    int from_sweep = strcmp(sm_opt_str(s, "start"), "sweep") == 0;
+    const char *start = sm_opt_str(s, "start");
+    int seeded = strcmp(start, "random") == 0 ? 0 : strcmp(start, "sweep") == 0 ? 1 : 5;
+    int nseeds = 0;
+    if (seeded) { /* the identity is the sweep curve */
+        int *c = chrom(st->pop, st, nseeds++);
+        for (int b = 0; b < n; b++) c[b] = b;
+    }
+    for (int k = 1; k < seeded && nseeds < m; k++)
+        nseeds += encode_curve(s, st, (sm_curve)k, chrom(st->pop, st, nseeds));
     for (int i = 0; i < m; i++) {
         int *c = chrom(st->pop, st, i);
-        for (int b = 0; b < n; b++) c[b] = b;
-        if (!(i == 0 && from_sweep))
+        if (i >= nseeds) {
+            for (int b = 0; b < n; b++) c[b] = b;
             for (int b = n - 1; b > 0; b--) { /* Fisher-Yates */
                 int j = (int)(sm_rand_next(&st->rng) % (unsigned)(b + 1)), t = c[b];
                 c[b] = c[j];
                 c[j] = t;
             }
-        st->score[i] = score_of(st, c);
+        }
+        st->score[i] = score_of(s, st, c);
     }
     settle(s, st);
+    sm_solver_set_stat(s, "start_value", user_value(st, st->best_score));
     if (sm_opt_int(s, "generations") == 0) sm_solver_finish_with(s, s->best_map);
     return 0;
 }
@@ -262,7 +309,7 @@ static void ga_step(sm_solver *s)
                 sm_ga_swap(ch, n, &st->rng, &i, &j);
                 st->mutations++;
             }
-            st->next_score[k + c] = score_of(st, ch);
+            st->next_score[k + c] = score_of(s, st, ch);
             st->children++;
         }
     }
@@ -291,6 +338,7 @@ static void ga_release(sm_solver *s)
     free(st->order);
     free(st->rank);
     free(st->map);
+    free(st->scratch);
     free(st->used);
     free(st);
 }
