@@ -8,7 +8,8 @@
  * crossed by ordered crossover with probability -crossover and mutated by a
  * swap with probability -mutation. Children are scored on one incremental
  * objective moved to each child (cost proportional to the blocks that
- * differ times their degree). The best ever seen is kept. */
+ * differ times their degree), or built afresh when more than a quarter
+ * differ. The best ever seen is kept. */
 #include "ga.h"
 
 #include <math.h>
@@ -153,8 +154,10 @@ static void settle(sm_solver *s, ga_state *st)
     if (improved) {
         st->best_score = st->score[top];
         sm_solver_set_best(s, st->map);
+        s->current = s->best;
+    } else {
+        sm_solver_evaluate(s, st->map, &s->current);
     }
-    sm_solver_evaluate(s, st->map, &s->current);
     s->has_current = 1;
     s->current_map = st->map;
     sm_solver_set_stat(s, "generation", (double)st->generation);
