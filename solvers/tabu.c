@@ -97,30 +97,36 @@ static int random_cut_edge(tabu_state *t, const sm_grid *g)
     return -1;
 }
 
-/* Moves block u to p on the cost model and the objective beside it. */
-static void move(tabu_state *t, int u, int p)
+static void apply(sm_cost *c, const cand *m)
 {
-    sm_cost_move(t->c, u, p);
-    if (t->obj) sm_objective_move(t->obj, u, p);
-}
-
-static void apply(tabu_state *t, const cand *m)
-{
-    if (m->kind == 0) move(t, m->u, m->p);
-    else if (m->kind == 1) {
-        sm_cost_swap(t->c, m->u, m->v);
-        if (t->obj) sm_objective_swap(t->obj, m->u, m->v);
-    } else { move(t, m->u, m->p); move(t, m->v, m->p); }
+    if (m->kind == 0) sm_cost_move(c, m->u, m->p);
+    else if (m->kind == 1) sm_cost_swap(c, m->u, m->v);
+    else { sm_cost_move(c, m->u, m->p); sm_cost_move(c, m->v, m->p); }
 }
 
 /* Undo, given where the blocks were. */
-static void undo(tabu_state *t, const cand *m, int pu, int pv)
+static void undo(sm_cost *c, const cand *m, int pu, int pv)
 {
-    if (m->kind == 0) move(t, m->u, pu);
-    else if (m->kind == 1) {
-        sm_cost_swap(t->c, m->u, m->v);
-        if (t->obj) sm_objective_swap(t->obj, m->u, m->v);
-    } else { move(t, m->v, pv); move(t, m->u, pu); }
+    if (m->kind == 0) sm_cost_move(c, m->u, pu);
+    else if (m->kind == 1) sm_cost_swap(c, m->u, m->v);
+    else { sm_cost_move(c, m->v, pv); sm_cost_move(c, m->u, pu); }
+}
+
+/* The same on the objective kept beside the cost model (none: nothing). */
+static void apply_objective(sm_objective *o, const cand *m)
+{
+    if (!o) return;
+    if (m->kind == 0) sm_objective_move(o, m->u, m->p);
+    else if (m->kind == 1) sm_objective_swap(o, m->u, m->v);
+    else { sm_objective_move(o, m->u, m->p); sm_objective_move(o, m->v, m->p); }
+}
+
+static void undo_objective(sm_objective *o, const cand *m, int pu, int pv)
+{
+    if (!o) return;
+    if (m->kind == 0) sm_objective_move(o, m->u, pu);
+    else if (m->kind == 1) sm_objective_swap(o, m->u, m->v);
+    else { sm_objective_move(o, m->v, pv); sm_objective_move(o, m->u, pu); }
 }
 
 /* The best under an objective other than energy: kept whatever its energy
@@ -319,11 +325,13 @@ static void step(sm_solver *s)
             if (!sample(t, g, kind, &m)) continue;
             int pu = c->map[m.u], pv = m.kind ? c->map[m.v] : -1;
             int tabu = is_tabu(t, &m);
-            apply(t, &m);
+            apply(c, &m);
+            apply_objective(t->obj, &m);
             sm_eval ev;
             sm_cost_eval_fast(c, &ev);
             score sc = score_of(s, t, &ev);
-            undo(t, &m, pu, pv);
+            undo(c, &m, pu, pv);
+            undo_objective(t->obj, &m, pu, pv);
             examined++;
             /* Aspiration: a tabu move is admitted if it beats the best. */
             if (tabu && !better(&sc, &t->best_score)) continue;
@@ -332,6 +340,7 @@ static void step(sm_solver *s)
     t->it++;
     if (best_m.kind >= 0) {
         const cand *m = &best_m;
+        apply_objective(t->obj, m); /* the cost model follows below */
         int pu = c->map[m->u], pv = m->kind ? c->map[m->v] : -1;
         const char *pn = s->topo->procs[m->kind == 1 ? pv : m->p].name;
         if (m->kind == 0)
@@ -342,7 +351,7 @@ static void step(sm_solver *s)
                      s->topo->procs[pu].name, m->v, s->topo->procs[pv].name);
         else
             snprintf(s->last_move, sizeof s->last_move, "edge move blocks %d, %d -> %s", m->u, m->v, pn);
-        apply(t, m);
+        apply(c, m);
         if (m->kind == 0) make_tabu(s, t, m->u, pu, m->p);
         else if (m->kind == 1) { make_tabu(s, t, m->u, pu, pv); make_tabu(s, t, m->v, pv, pu); }
         else { make_tabu(s, t, m->u, pu, m->p); if (pv != m->p) make_tabu(s, t, m->v, pv, m->p); }
@@ -375,8 +384,8 @@ static void release(sm_solver *s)
 {
     tabu_state *t = s->priv;
     if (!t) return;
-    sm_cost_free(t->c);
     sm_objective_free(t->obj);
+    sm_cost_free(t->c);
     free(t->join_until);
     free(t->leave_until);
     free(t->qadd);
