@@ -55,10 +55,10 @@ static const sm_opt_spec opts[] = {
     {"tenure-remove", SM_OPT_INT, "5", NULL, 0, 1e6, "steps a block may not leave the processor it joined"},
     {"candidates", SM_OPT_INT, "48", NULL, 1, 1e6, "moves sampled per neighbourhood per step"},
     {"seed", SM_OPT_INT, "1", NULL, 0, 9.2e18, "random seed"},
-    {"from", SM_OPT_ENUM, "best", "best|heuristics|current", 0, 0,
-     "start: best of lb/dm/mm/na, rcb and the consolidated (deadline-packed) mappings; heuristics: lb/dm/mm/na only; or the current mapping"},
     {"objective", SM_OPT_ENUM, "energy", SM_OBJ_NAMES, 0, 0,
      "what the search minimises once the deadline and memory are met (cardinality: maximises)"},
+    {"from", SM_OPT_ENUM, "best", "best|heuristics|current", 0, 0,
+     "start: best of lb/dm/mm/na, rcb and the consolidated (deadline-packed) mappings; heuristics: lb/dm/mm/na only; or the current mapping"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
@@ -284,7 +284,6 @@ static int init(sm_solver *s, sm_err *e)
     int n = s->grid->ntasks, P = s->topo->nprocs;
     t->n = n;
     t->P = P;
-    sm_objective_parse(sm_opt_str(s, "objective"), &t->kind);
     const char *from = sm_opt_str(s, "from");
     if (strcmp(from, "current") != 0) initial(s, strcmp(from, "best") == 0);
     t->c = sm_cost_new(s->grid, s->topo, &s->model, s->has_best ? s->best_map : s->start_map);
@@ -296,6 +295,7 @@ static int init(sm_solver *s, sm_err *e)
     t->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
     t->ncand = (int)sm_opt_int(s, "candidates");
     t->colouring = s->model.rounds == SM_ROUNDS_COLOURING;
+    sm_objective_parse(sm_opt_str(s, "objective"), &t->kind);
     if (t->kind != SM_OBJ_ENERGY && t->kind != SM_OBJ_TIME)
         t->obj = sm_objective_new(s->grid, s->topo, &s->model, t->kind, t->c->map);
     sm_cost_eval(t->c, &s->current);
