@@ -451,5 +451,15 @@ n=$(cap wr | head -n 23 | grep -o abcdefghij | wc -l)
 cap wr | head -n 23 | grep -q "THE-END" && ok "a 307-character result wraps, its end visible at 80 columns" ||
     bad "wrap" "$n pieces; $(cap wr | tail -6)"
 
+# 21. A mapping strategy steps in the workbench: n runs one generation of
+# ga; the status line and the Solver pane say which, the Grid follows it.
+start ga 100 30 xterm-256color samples/lu-torus4.json
+keys ga : "solver start ga -generations 5 -seed 2" Enter
+wait_for ga "% solver start ga" || true
+keys ga Escape n
+wait_for ga "[SOLVER ga it 1]" && cap ga | grep -q "generation 1: best" &&
+    cap ga | grep -q "Grid .*solver's current" && ok "n steps ga one generation; Solver pane and Grid follow" ||
+    bad "ga step" "$(cap ga | head -2) $(cap ga | grep -F 'generation' | head -2)"
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
