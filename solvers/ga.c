@@ -61,6 +61,9 @@ int sm_ga_roulette(const double *cum, int m, double r)
     return lo;
 }
 
+/* 2^27 genes: two generations of them take 1 GiB. */
+#define SM_GA_MAX_GENES (1 << 27)
+
 typedef struct { double score; int index; } ranked;
 
 typedef struct {
@@ -207,6 +210,12 @@ static int ga_init(sm_solver *s, sm_err *e)
     st->elite = (int)sm_opt_int(s, "elite");
     if (st->elite >= m) {
         sm_err_set(e, "ga: -elite %d must be below -population %d", st->elite, m);
+        return -1;
+    }
+    /* Two generations are held: refuse what cannot fit rather than abort. */
+    if ((double)m * n > SM_GA_MAX_GENES) {
+        sm_err_set(e, "ga: -population %d x %d blocks is %.0f genes a generation, more than %.0f",
+                   m, n, (double)m * n, (double)SM_GA_MAX_GENES);
         return -1;
     }
     sm_objective_parse(sm_opt_str(s, "objective"), &st->kind);
