@@ -11,20 +11,24 @@
  * "block u joins q"; after u moves a -> b, joining a is tabu for
  * -tenure-add steps and leaving b for -tenure-remove. Aspiration admits a
  * tabu move that beats the best. Scores: deadline and memory violation
- * first, then energy, then time. Under the colouring rounds model the
- * search scores with the incremental lower bound and the accepted mapping
- * is evaluated with the exact schedule. */
+ * first, then the -objective (energy by default; time from the cost model;
+ * the others from core/objective.h, kept beside the cost model and moved
+ * with it, O(degree) a candidate), then energy, then time. Under the
+ * colouring rounds model the search scores with the incremental lower bound
+ * and the accepted mapping is evaluated with the exact schedule. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/fill.h"
+#include "../core/objective.h"
 #include "consolidate.h"
 #include "multilevel.h"
 #include "solver.h"
+#include "tabu_list.h"
 
 typedef struct {
-    double violation, energy, time;
+    double violation, objective, energy, time;
 } score;
 
 typedef struct {
@@ -34,10 +38,11 @@ typedef struct {
 
 typedef struct {
     sm_cost *c;
+    sm_objective_kind kind;
+    sm_objective *obj;             /* hop-based objectives; NULL for energy, time */
     int n, P;
-    int *join_until, *leave_until; /* n x P iteration stamps */
-    long long *qadd, *qrem;        /* expiry queues for the list size */
-    int qadd_head, qadd_tail, qrem_head, qrem_tail, qcap;
+    sm_tabu_list join, leave;      /* "u may not join / leave p" until */
+    long long tenure_add, tenure_remove;
     unsigned long long rng;
     int ncand;
     int colouring;
@@ -52,6 +57,8 @@ static const sm_opt_spec opts[] = {
     {"tenure-remove", SM_OPT_INT, "5", NULL, 0, 1e6, "steps a block may not leave the processor it joined"},
     {"candidates", SM_OPT_INT, "48", NULL, 1, 1e6, "moves sampled per neighbourhood per step"},
     {"seed", SM_OPT_INT, "1", NULL, 0, 9.2e18, "random seed"},
+    {"objective", SM_OPT_ENUM, "energy", SM_OBJ_NAMES, 0, 0,
+     "what the search minimises once the deadline and memory are met (cardinality: maximises)"},
     {"from", SM_OPT_ENUM, "best", "best|heuristics|current", 0, 0,
      "start: best of lb/dm/mm/na, rcb and the consolidated (deadline-packed) mappings; heuristics: lb/dm/mm/na only; or the current mapping"},
     {"multilevel", SM_OPT_ENUM, "auto", "auto|on|off", 0, 0,
@@ -59,20 +66,24 @@ static const sm_opt_spec opts[] = {
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
-static score score_of(const sm_solver *s, const sm_cost *c, const sm_eval *ev)
+static score score_of(const sm_solver *s, const tabu_state *t, const sm_eval *ev)
 {
     score r;
-    r.violation = (double)c->mem_over;
+    r.violation = (double)t->c->mem_over;
     if (s->model.has_deadline && ev->time > s->model.deadline * (1 + 1e-9))
         r.violation += (ev->time - s->model.deadline) / s->model.deadline;
     r.energy = ev->energy;
     r.time = ev->time;
+    r.objective = t->obj ? sm_objective_score(t->obj) : t->kind == SM_OBJ_TIME ? ev->time : ev->energy;
     return r;
 }
 
 static int better(const score *a, const score *b)
 {
     if (a->violation != b->violation) return a->violation < b->violation;
+    double otol = 1e-12 * (fabs(a->objective) + fabs(b->objective));
+    if (a->objective < b->objective - otol) return 1;
+    if (a->objective > b->objective + otol) return 0;
     double tol = 1e-12 * (fabs(a->energy) + fabs(b->energy));
     if (a->energy < b->energy - tol) return 1;
     if (a->energy > b->energy + tol) return 0;
@@ -105,13 +116,47 @@ static void undo(sm_cost *c, const cand *m, int pu, int pv)
     else { sm_cost_move(c, m->v, pv); sm_cost_move(c, m->u, pu); }
 }
 
+/* The same on the objective kept beside the cost model (none: nothing). */
+static void apply_objective(sm_objective *o, const cand *m)
+{
+    if (!o) return;
+    if (m->kind == 0) sm_objective_move(o, m->u, m->p);
+    else if (m->kind == 1) sm_objective_swap(o, m->u, m->v);
+    else { sm_objective_move(o, m->u, m->p); sm_objective_move(o, m->v, m->p); }
+}
+
+static void undo_objective(sm_objective *o, const cand *m, int pu, int pv)
+{
+    if (!o) return;
+    if (m->kind == 0) sm_objective_move(o, m->u, pu);
+    else if (m->kind == 1) sm_objective_swap(o, m->u, m->v);
+    else { sm_objective_move(o, m->v, pv); sm_objective_move(o, m->u, pu); }
+}
+
+/* The best under an objective other than energy: kept whatever its energy
+ * (sm_solver_offer compares energies). */
+static void keep_best(sm_solver *s, tabu_state *t)
+{
+    if (t->kind == SM_OBJ_ENERGY) {
+        sm_solver_offer(s, t->c->map, &s->current);
+        return;
+    }
+    s->best = s->current;
+    s->has_best = 1;
+    memcpy(s->best_map, t->c->map, sizeof(int) * (size_t)t->n);
+}
+
+static double user_value(const tabu_state *t, double objective)
+{
+    return t->kind == SM_OBJ_CARDINALITY ? -objective : objective;
+}
+
 static int is_tabu(const tabu_state *t, const cand *m)
 {
     const int *map = t->c->map;
     long long it = t->it;
-    int P = t->P;
-#define LEAVE(b, p) (t->leave_until[(size_t)(b) * P + (p)] > it)
-#define JOIN(b, p) (t->join_until[(size_t)(b) * P + (p)] > it)
+#define LEAVE(b, p) sm_tabu_list_active(&t->leave, (b), (p), it)
+#define JOIN(b, p) sm_tabu_list_active(&t->join, (b), (p), it)
     if (m->kind == 0) return LEAVE(m->u, map[m->u]) && JOIN(m->u, m->p);
     if (m->kind == 1)
         return LEAVE(m->u, map[m->u]) && JOIN(m->u, map[m->v]) && LEAVE(m->v, map[m->v]) &&
@@ -121,26 +166,16 @@ static int is_tabu(const tabu_state *t, const cand *m)
 #undef JOIN
 }
 
-static void push_expiry(tabu_state *t, long long *q, int *tail, long long v)
+static void make_tabu(tabu_state *t, int b, int from, int to)
 {
-    q[*tail % t->qcap] = v;
-    (*tail)++;
+    sm_tabu_list_set(&t->join, b, from, t->it + 1 + t->tenure_add);
+    sm_tabu_list_set(&t->leave, b, to, t->it + 1 + t->tenure_remove);
 }
 
-static void make_tabu(sm_solver *s, tabu_state *t, int b, int from, int to)
-{
-    long long ta = sm_opt_int(s, "tenure-add"), tr = sm_opt_int(s, "tenure-remove");
-    t->join_until[(size_t)b * t->P + from] = (int)(t->it + 1 + ta);
-    t->leave_until[(size_t)b * t->P + to] = (int)(t->it + 1 + tr);
-    push_expiry(t, t->qadd, &t->qadd_tail, t->it + 1 + ta);
-    push_expiry(t, t->qrem, &t->qrem_tail, t->it + 1 + tr);
-}
-
+/* Drops the ended stamps; the list's length. */
 static int tabu_size(tabu_state *t)
 {
-    while (t->qadd_head < t->qadd_tail && t->qadd[t->qadd_head % t->qcap] <= t->it) t->qadd_head++;
-    while (t->qrem_head < t->qrem_tail && t->qrem[t->qrem_head % t->qcap] <= t->it) t->qrem_head++;
-    return (t->qadd_tail - t->qadd_head) + (t->qrem_tail - t->qrem_head);
+    return sm_tabu_list_expire(&t->join, t->it) + sm_tabu_list_expire(&t->leave, t->it);
 }
 
 /* A processor near block u: one of its neighbours', else any. */
@@ -246,19 +281,25 @@ static int init(sm_solver *s, sm_err *e)
     const char *from = sm_opt_str(s, "from");
     if (strcmp(from, "current") != 0) initial(s, strcmp(from, "best") == 0);
     t->c = sm_cost_new(s->grid, s->topo, &s->model, s->has_best ? s->best_map : s->start_map);
-    t->join_until = sm_xcalloc((size_t)n * (size_t)P, sizeof(int));
-    t->leave_until = sm_xcalloc((size_t)n * (size_t)P, sizeof(int));
-    t->qcap = 4 * (int)(sm_opt_int(s, "tenure-add") + sm_opt_int(s, "tenure-remove") + 4);
-    t->qadd = sm_xmalloc(sizeof(long long) * (size_t)t->qcap);
-    t->qrem = sm_xmalloc(sizeof(long long) * (size_t)t->qcap);
+    sm_tabu_list_init(&t->join);
+    sm_tabu_list_init(&t->leave);
+    t->tenure_add = sm_opt_int(s, "tenure-add");
+    t->tenure_remove = sm_opt_int(s, "tenure-remove");
     t->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
     t->ncand = (int)sm_opt_int(s, "candidates");
     t->colouring = s->model.rounds == SM_ROUNDS_COLOURING;
+    sm_objective_parse(sm_opt_str(s, "objective"), &t->kind);
+    if (t->kind != SM_OBJ_ENERGY && t->kind != SM_OBJ_TIME)
+        t->obj = sm_objective_new(s->grid, s->topo, &s->model, t->kind, t->c->map);
     sm_cost_eval(t->c, &s->current);
     s->has_current = 1;
     s->current_map = t->c->map;
-    sm_solver_offer(s, t->c->map, &s->current);
-    t->best_score = score_of(s, t->c, &s->current);
+    keep_best(s, t);
+    t->best_score = score_of(s, t, &s->current);
+    if (t->kind != SM_OBJ_ENERGY) {
+        sm_solver_set_stat(s, "start_value", user_value(t, t->best_score.objective));
+        sm_solver_set_stat(s, "best_value", user_value(t, t->best_score.objective));
+    }
     if (n == 0 || P < 2) s->done = 1;
     return 0;
 }
@@ -273,7 +314,7 @@ static void step(sm_solver *s)
     const sm_grid *g = s->grid;
     sm_cost *c = t->c;
     cand best_m = {-1, 0, 0, 0, 0};
-    score best_sc = {INFINITY, INFINITY, INFINITY};
+    score best_sc = {INFINITY, INFINITY, INFINITY, INFINITY};
     int examined = 0;
     for (int kind = 0; kind < 3; kind++)
         for (int k = 0; k < t->ncand; k++) {
@@ -282,10 +323,12 @@ static void step(sm_solver *s)
             int pu = c->map[m.u], pv = m.kind ? c->map[m.v] : -1;
             int tabu = is_tabu(t, &m);
             apply(c, &m);
+            apply_objective(t->obj, &m);
             sm_eval ev;
             sm_cost_eval_fast(c, &ev);
-            score sc = score_of(s, c, &ev);
+            score sc = score_of(s, t, &ev);
             undo(c, &m, pu, pv);
+            undo_objective(t->obj, &m, pu, pv);
             examined++;
             /* Aspiration: a tabu move is admitted if it beats the best. */
             if (tabu && !better(&sc, &t->best_score)) continue;
@@ -294,6 +337,7 @@ static void step(sm_solver *s)
     t->it++;
     if (best_m.kind >= 0) {
         const cand *m = &best_m;
+        apply_objective(t->obj, m); /* the cost model follows below */
         int pu = c->map[m->u], pv = m->kind ? c->map[m->v] : -1;
         const char *pn = s->topo->procs[m->kind == 1 ? pv : m->p].name;
         if (m->kind == 0)
@@ -305,15 +349,15 @@ static void step(sm_solver *s)
         else
             snprintf(s->last_move, sizeof s->last_move, "edge move blocks %d, %d -> %s", m->u, m->v, pn);
         apply(c, m);
-        if (m->kind == 0) make_tabu(s, t, m->u, pu, m->p);
-        else if (m->kind == 1) { make_tabu(s, t, m->u, pu, pv); make_tabu(s, t, m->v, pv, pu); }
-        else { make_tabu(s, t, m->u, pu, m->p); if (pv != m->p) make_tabu(s, t, m->v, pv, m->p); }
+        if (m->kind == 0) make_tabu(t, m->u, pu, m->p);
+        else if (m->kind == 1) { make_tabu(t, m->u, pu, pv); make_tabu(t, m->v, pv, pu); }
+        else { make_tabu(t, m->u, pu, m->p); if (pv != m->p) make_tabu(t, m->v, pv, m->p); }
         if (t->colouring) sm_cost_eval(c, &s->current);
         else sm_cost_eval_fast(c, &s->current);
-        score sc = score_of(s, c, &s->current);
+        score sc = score_of(s, t, &s->current);
         if (better(&sc, &t->best_score)) {
             t->best_score = sc;
-            sm_solver_offer(s, c->map, &s->current);
+            keep_best(s, t);
         }
     } else {
         snprintf(s->last_move, sizeof s->last_move, "no admissible move");
@@ -324,6 +368,12 @@ static void step(sm_solver *s)
     sm_solver_set_stat(s, "current_time", s->current.time);
     sm_solver_set_stat(s, "best_energy", s->best.energy);
     sm_solver_set_stat(s, "best_time", s->best.time);
+    if (t->kind != SM_OBJ_ENERGY) {
+        sm_eval ev;
+        sm_cost_eval_fast(c, &ev);
+        sm_solver_set_stat(s, "objective_value", user_value(t, score_of(s, t, &ev).objective));
+        sm_solver_set_stat(s, "best_value", user_value(t, t->best_score.objective));
+    }
     if (t->it >= sm_opt_int(s, "iters")) s->done = 1;
 }
 
@@ -332,11 +382,10 @@ static void release(sm_solver *s)
     tabu_state *t = s->priv;
     if (!t) return;
     sm_multilevel_free(t->ml);
+    sm_objective_free(t->obj);
     sm_cost_free(t->c);
-    free(t->join_until);
-    free(t->leave_until);
-    free(t->qadd);
-    free(t->qrem);
+    sm_tabu_list_free(&t->join);
+    sm_tabu_list_free(&t->leave);
     free(t);
 }
 

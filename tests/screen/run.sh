@@ -518,7 +518,17 @@ tu=$("$BIN" -e "scenario load samples/summit-like.json; set r [view link level 0
 cap nett | grep -q "^│nodes  " && cap nett | grep -qF "L1 sw" && cap nett | grep -qF "L0 group 0 up ${tu% *} msg  down ${tu#* }" &&
     ok "tree: uplinks per level; node 0's up ${tu% *} and down ${tu#* } as batch" || bad "tree" "want $tu: $(cap nett | sed -n 13,24p)"
 
-# 22. Compare mode at 80x24: `solve` in the workbench, back to the session's
+# 22. A mapping strategy steps in the workbench: n runs one generation of
+# ga; the status line and the Solver pane say which, the Grid follows it.
+start ga 100 30 xterm-256color samples/lu-torus4.json
+keys ga : "solver start ga -generations 5 -seed 2" Enter
+wait_for ga "% solver start ga" || true
+keys ga Escape n
+wait_for ga "[SOLVER ga it 1]" && cap ga | grep -q "generation 1: best" &&
+    cap ga | grep -q "Grid .*solver's current" && ok "n steps ga one generation; Solver pane and Grid follow" ||
+    bad "ga step" "$(cap ga | head -2) $(cap ga | grep -F 'generation' | head -2)"
+
+# 23. Compare mode at 80x24: `solve` in the workbench, back to the session's
 # mapping, then c compares it with the solver's best: both Grids (titled),
 # the status line, and Energy's total row with both energies and their
 # difference as batch computes them. Then against a saved mapping file after
