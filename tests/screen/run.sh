@@ -451,5 +451,33 @@ n=$(cap wr | head -n 23 | grep -o abcdefghij | wc -l)
 cap wr | head -n 23 | grep -q "THE-END" && ok "a 307-character result wraps, its end visible at 80 columns" ||
     bad "wrap" "$n pieces; $(cap wr | tail -6)"
 
+# 21. No key is dropped while a solver runs: a burst of cursor keys, a Tab
+# and a `:` line typed during a blocking `solver run` of tabu on the
+# 256-processor sample, then during a Space run; the solver is still
+# running after each burst (its iteration grows), and every key took
+# effect: cursor, focus and the variables the lines set.
+status_iter() { cap "$1" | head -1 | sed -n 's/.*SOLVER tabu it \([0-9]*\).*/\1/p'; }
+start kb 120 40 xterm-256color samples/summit-like.json
+keys kb : "solver start tabu -iters 1000000; solver run" Enter
+wait_for kb "SOLVER tabu it" || true
+keys kb l l l j j : "set ::burst 42" Enter Tab
+i1=$(status_iter kb); sleep 1; i2=$(status_iter kb)
+[ -n "$i1" ] && [ -n "$i2" ] && [ "$i2" -gt "$i1" ] && ok "solver run still running after the burst (it $i1 -> $i2)" ||
+    bad "solver run" "iterations '$i1' -> '$i2'"
+keys kb Escape
+wait_for kb "% set ::burst 42" || true
+keys kb : 'return "K=[lrange [view cursor] 0 2] F=[dict get [view state] focus] B=$::burst"' Enter
+wait_for kb "K=3 2 0 F=procs B=42" && ok "keys typed during solver run: cursor, Tab and the : line all took effect" ||
+    bad "keys during solver run" "$(cap kb | tail -8)"
+keys kb BTab : "solver start tabu -iters 1000000" Enter Space
+wait_for kb "[running]" || true
+keys kb h h k : "set ::burst2 7" Enter
+i1=$(status_iter kb); sleep 1; i2=$(status_iter kb)
+[ -n "$i1" ] && [ -n "$i2" ] && [ "$i2" -gt "$i1" ] && ok "Space run still running after the burst (it $i1 -> $i2)" ||
+    bad "Space run" "iterations '$i1' -> '$i2'"
+keys kb Space : 'return "K=[lrange [view cursor] 0 2] B2=$::burst2"' Enter
+wait_for kb "K=1 1 0 B2=7" && ok "keys typed during a Space run all took effect" || bad "keys during Space run" "$(cap kb | tail -8)"
+no_sanitizer_errors kb
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

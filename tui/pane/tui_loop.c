@@ -63,6 +63,11 @@ typedef struct tui {
         int n;
     } shown;
     long long slice;                        /* steps per frame when running */
+
+    /* Keys typed while a long command ran (progress reads the terminal
+     * then): kept in order and handled when it returns, never dropped. */
+    struct typed { int code, is_key; } typed[256];
+    int typed_head, typed_n;
 } tui;
 
 /* The pane table (SM_PANES, view.h): ops, band and width of each. */
@@ -761,8 +766,10 @@ static void run_slice(tui *t)
 
 static tui *the_tui;
 
-/* Long commands (the ILP, replays with a delay) redraw through this, and
- * Esc or C-c interrupts a run. */
+/* Long commands (the ILP, `solver run`, replays with a delay) redraw
+ * through this. Esc or C-c interrupts the command (q too when it is the
+ * first key typed: later it may be part of a `:` line); every other key is
+ * queued and handled, in order, once the command returns. */
 static void progress(sm_app *app)
 {
     (void)app;
@@ -770,9 +777,42 @@ static void progress(sm_app *app)
     if (!t) return;
     draw(t, 0);
     nodelay(stdscr, TRUE);
-    int c = getch();
+    wint_t wc;
+    int rc;
+    while ((rc = get_wch(&wc)) != ERR) {
+        int is_key = rc == KEY_CODE_YES;
+        if (!is_key && (wc == 27 || wc == 3 || (wc == 'q' && t->typed_n == 0))) {
+            t->app->interrupt = 1;
+            continue;
+        }
+        if (is_key && wc == KEY_RESIZE) continue;
+        if (t->typed_n == (int)(sizeof t->typed / sizeof t->typed[0])) {
+            beep();   /* a full queue: say so rather than lose keys silently */
+            continue;
+        }
+        int i = (t->typed_head + t->typed_n++) % (int)(sizeof t->typed / sizeof t->typed[0]);
+        t->typed[i].code = (int)wc;
+        t->typed[i].is_key = is_key;
+    }
     nodelay(stdscr, FALSE);
-    if (c == 27 || c == 3 || c == 'q') t->app->interrupt = 1;
+}
+
+/* The next key: one typed during a long command first, else the terminal's. */
+static int next_key(tui *t, int *code, int *is_key)
+{
+    if (t->typed_n) {
+        *code = t->typed[t->typed_head].code;
+        *is_key = t->typed[t->typed_head].is_key;
+        t->typed_head = (t->typed_head + 1) % (int)(sizeof t->typed / sizeof t->typed[0]);
+        t->typed_n--;
+        return 1;
+    }
+    wint_t wc;
+    int rc = get_wch(&wc);
+    if (rc == ERR) return 0;
+    *code = (int)wc;
+    *is_key = rc == KEY_CODE_YES;
+    return 1;
 }
 
 static void put_utf8(char **out, size_t *len, size_t *cap, const char *s, size_t n)
@@ -836,12 +876,12 @@ static int confirm(sm_app *app, const char *question)
     sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT), "%s", question);
     wnoutrefresh(w);
     doupdate();
+    /* Keys typed ahead answer first, in the order they were typed. */
     timeout(-1);
-    wint_t wc;
-    int rc;
-    do rc = get_wch(&wc);
-    while (rc == KEY_CODE_YES && (wc == KEY_RESIZE || wc == KEY_MOUSE));
-    int yes = rc == OK && (wc == 'y' || wc == 'Y');
+    int code, is_key;
+    do if (!next_key(t, &code, &is_key)) code = 0, is_key = 0;
+    while (is_key && (code == KEY_RESIZE || code == KEY_MOUSE));
+    int yes = !is_key && (code == 'y' || code == 'Y');
     sm_view_log(t->app->view, SM_LOG_NOTE, "%s %s", question, yes ? "yes" : "no");
     return yes;
 }
@@ -927,13 +967,9 @@ int sm_tui_run(sm_app *app)
     while (!app->view->quit && !got_signal) {
         sm_app_sync_view(app);
         timeout(app->view->running ? 0 : 200);
-        wint_t wc;
-        int rc = get_wch(&wc);
-        if (rc == ERR) {
-            if (app->view->running) run_slice(&t);
-        } else {
-            handle_key(&t, (int)wc, rc == KEY_CODE_YES);
-        }
+        int code, is_key;
+        if (next_key(&t, &code, &is_key)) handle_key(&t, code, is_key);
+        else if (app->view->running) run_slice(&t);
         if (!app->view->quit) draw(&t, 0);
     }
     app->screen = NULL;
