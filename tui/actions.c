@@ -123,6 +123,7 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
         sm_words_addf(&d->run, "%d", second);
         break;
     }
+    case SM_ACT_NODE: run(d, "view node", v->node >= 0 ? "none" : "cursor", NULL); break;
     case SM_ACT_UNDO: run(d, "map undo", NULL, NULL); break;
     case SM_ACT_REDO: run(d, "map redo", NULL, NULL); break;
     case SM_ACT_START: start_prompt(app, d); break;

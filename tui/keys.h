@@ -18,6 +18,7 @@
     X(SELECT, "add or remove the cursor block from the selection")                 \
     X(SELECT_PROC, "select every block of the chosen processor")                   \
     X(SELECT_CLEAR, "clear the selection and the highlighted pair")                \
+    X(NODE, "Grid: light only the cursor processor's node, dim the rest (again: all)") \
     X(MOVE, "move the selected blocks (or the cursor block) to a processor")       \
     X(SWAP, "swap the selected block with the cursor block (or two selected)")     \
     X(UNDO, "undo the last change of the mapping")                                 \
@@ -65,6 +66,7 @@ typedef enum {
     K("x", SELECT)                                              \
     K("g", SELECT_PROC)                                         \
     K("Esc", SELECT_CLEAR)                                      \
+    K("f", NODE)                                                \
     K("m", MOVE)                                                \
     K("s", SWAP)                                                \
     K("u", UNDO)                                                \

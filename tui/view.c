@@ -26,6 +26,7 @@ sm_view *sm_view_new(void)
 {
     sm_view *v = sm_xcalloc(1, sizeof *v);
     v->proc = -1;
+    v->node = -1;
     v->pair_p = v->pair_q = -1;
     v->stepn = 10;
     v->version = 1;
@@ -59,6 +60,7 @@ void sm_view_resize(sm_view *v, const int dims[3], int nprocs)
             if (v->cur[a] >= dims[a]) v->cur[a] = dims[a] - 1;
     }
     if (v->proc >= nprocs) v->proc = -1;
+    if (v->node >= nprocs) v->node = -1;
     if (v->pair_p >= nprocs || v->pair_q >= nprocs) v->pair_p = v->pair_q = -1;
     v->comm_row = 0;
     sm_view_touch(v);

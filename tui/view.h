@@ -76,6 +76,7 @@ typedef struct sm_view {
     int nsel;
 
     int proc;                      /* chosen processor, -1 none */
+    int node;                      /* Grid: only this node's blocks lit, -1 all */
     int sort, sort_desc;
     int group_by_net;              /* group rows by network group, not node */
     char filter[64];               /* processor name/type/node substring */

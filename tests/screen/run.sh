@@ -92,6 +92,34 @@ no_sanitizer_errors() {
         ok "$1 ran clean under ASan/UBSan"
     fi
 }
+# distinct_marks NAME: how many (background, bold, glyph) marks the Grid's
+# block rows show, read from the escapes of the captured screen.
+distinct_marks() {
+    $T capture-pane -e -p -t "$1" | sed -n '4,12p' | awk -F'│' '{print $2}' | awk '
+    { s = $0
+      while (length(s) > 0) {
+        if (match(s, /^\033\[[0-9;]*m/)) {
+          n = split(substr(s, 3, RLENGTH - 3), a, ";")
+          for (i = 1; i <= n; i++) {
+            v = a[i] + 0
+            if (a[i] == "" || v == 0) { bg = ""; bold = 0 }
+            else if (v == 1) bold = 1
+            else if (v == 22) bold = 0
+            else if (v >= 40 && v <= 47) bg = v
+            else if (v == 49) bg = ""
+            else if (v == 48) { bg = "5;" a[i + 2]; i += 2 }
+            else if (v == 38) i += 2
+          }
+          s = substr(s, RLENGTH + 1)
+        } else {
+          c = substr(s, 1, 1)
+          if (c ~ /[0-9A-Za-z]/ && bg != "") seen[bg "/" bold "/" c] = 1
+          s = substr(s, 2)
+        }
+      }
+    }
+    END { k = 0; for (m in seen) k++; print k }'
+}
 # The number after "total" in the Energy pane.
 screen_energy() { cap "$1" | sed -n 's/.*total \([0-9.eE+-]*\) J.*/\1/p' | head -1; }
 
@@ -198,12 +226,12 @@ keys rs q
 exited rs && ok "quit after resizing" || bad "resize quit" "did not exit"
 no_sanitizer_errors rs
 
-# 12. 8 colours (TERM=xterm): 16+ processors keep distinct glyphs, and no
+# 12. 8 colours (TERM=xterm): 16+ processors keep distinct marks (node
+# colour, bold, glyph), and no
 # 256-colour escapes reach the terminal.
 start x8 100 30 xterm samples/summit-like.json
-glyphs=$(cap x8 | sed -n '3,12p' | cut -c2-60 | tr -c '0-9A-Za-z\n' ' ' | tr ' ' '\n' | grep -c '^[0-9A-Z]$')
-distinct=$(cap x8 | sed -n '3,12p' | cut -c2-60 | tr -c '0-9A-Za-z\n' ' ' | tr ' ' '\n' | grep '^[0-9A-Z]$' | sort -u | wc -l)
-[ "$distinct" -ge 16 ] && ok "TERM=xterm: $distinct distinct processor glyphs" || bad "8-colour glyphs" "only $distinct ($glyphs)"
+distinct=$(distinct_marks x8)
+[ "$distinct" -ge 16 ] && ok "TERM=xterm: $distinct processors told apart by colour and glyph" || bad "8-colour marks" "only $distinct"
 if $T capture-pane -e -p -t x8 | grep -q '38;5;\|48;5;'; then bad "TERM=xterm colours" "256-colour escapes on an 8-colour terminal"
 else ok "TERM=xterm: basic colours only"; fi
 start x256 100 30 xterm-256color samples/summit-like.json
@@ -478,6 +506,51 @@ i1=$(status_iter kb); sleep 1; i2=$(status_iter kb)
 keys kb Space : 'return "K=[lrange [view cursor] 0 2] B2=$::burst2"' Enter
 wait_for kb "K=1 1 0 B2=7" && ok "keys typed during a Space run all took effect" || bad "keys during Space run" "$(cap kb | tail -8)"
 no_sanitizer_errors kb
+
+# 22. Every processor told apart on a 256-processor machine: colour by
+# node, glyph by place in the node. n00.p9_0 and n01.p9_0 show the same
+# glyph on different colours, at 256 colours and on TERM=xterm; the
+# legend line names the processor under the cursor; f lights only the
+# cursor's node; the highlight and cursor colours are not in the palette.
+b00=$("$BIN" -e 'scenario load samples/summit-like.json; lsearch -exact [map list] n00.p9_0')
+b01=$("$BIN" -e 'scenario load samples/summit-like.json; lsearch -exact [map list] n01.p9_0')
+# legend_of NAME PROC: the Grid's legend line for PROC, escapes kept.
+legend_of() { $T capture-pane -e -p -t "$1" | awk -F'│' '{print $2}' | grep -F "$2  " | grep " blk " | head -1; }
+chip_of() { legend_of "$1" "$2" | sed 's/^\(\(\x1b\[[0-9;]*m\)*\)\([0-9A-Za-z]\).*/\1|\3/'; }
+for term in xterm-256color xterm; do
+    nm=marks8; [ $term = xterm ] || nm=marks256
+    start $nm 140 40 $term samples/summit-like.json
+    keys $nm : "view cursor $b00" Enter
+    wait_for $nm "#$b00 n00.p9_0" || true
+    settle $nm
+    c0=$(chip_of $nm n00.p9_0)
+    keys $nm : "view cursor $b01" Enter
+    wait_for $nm "#$b01 n01.p9_0" || true
+    settle $nm
+    c1=$(chip_of $nm n01.p9_0)
+    legend_of $nm n01.p9_0 | sed 's/\x1b\[[0-9;]*m//g' | grep -q "n01.p9_0  power9  [0-9]* blk .* of T   node 1: 0 1 2 3 4 5 6 7" &&
+        ok "$term: the legend names the processor under the cursor and its node's glyphs" ||
+        bad "$term legend" "$(legend_of $nm n01.p9_0 | sed 's/\x1b\[[0-9;]*m//g')"
+    if [ -n "$c0" ] && [ "${c0#*|}" = "${c1#*|}" ] && [ "${c0%|*}" != "${c1%|*}" ]; then
+        ok "$term: n00.p9_0 and n01.p9_0 share glyph ${c0#*|} on different colours"
+    else bad "$term node colours" "$(printf '%s / %s' "$c0" "$c1" | cat -v)"; fi
+done
+start nodelit 140 40 xterm-256color samples/summit-like.json
+if $T capture-pane -e -p -t nodelit | grep -q '48;5;226m'; then bad "palette" "a block has the highlight colour 226"
+else ok "no block has the highlight colour (226, in the theme's list)"; fi
+keys nodelit : "view cursor $b01" Enter
+wait_for nodelit "#$b01 n01.p9_0" || true
+keys nodelit f
+wait_for nodelit "% view node cursor" || true
+settle nodelit
+dots=$(cap nodelit | sed -n '4,11p' | awk -F'│' '{print $2}' | tr -cd '.' | wc -c)
+lit=$(cap nodelit | sed -n '4,11p' | awk -F'│' '{print $2}' | tr -cd '0-9A-Za-z' | wc -c)
+[ "$("$BIN" -e 'scenario load samples/summit-like.json; view node 3; view node')" = 3 ] && [ "$dots" -gt 0 ] && [ "$lit" -gt 0 ] &&
+    cap nodelit | grep -q "lit node 1: 0 1 2 3 4 5 6 7" && ok "f lights node 1 ($lit blocks) and dims the rest ($dots)" ||
+    bad "view node" "dots $dots lit $lit; $(cap nodelit)"
+keys nodelit f
+wait_for nodelit "% view node none" && ok "f again: every node lit" || bad "view node none" "$(cap nodelit | tail -4)"
+no_sanitizer_errors nodelit
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -190,6 +190,32 @@ static int view_focus(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     return TCL_OK;
 }
 
+/* view node ?NODE|cursor|none?: the Grid lights one node's blocks and
+ * dims the rest (cursor: the node of the processor under the cursor, in
+ * the mapping the panes show). Returns the node, or -1 for all. */
+static int view_node(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_view *v = app->view;
+    const sm_topo *t = app->session->topo;
+    if (objc == 3) {
+        const char *a = Tcl_GetString(objv[2]);
+        int n;
+        if (strcmp(a, "none") == 0) n = -1;
+        else if (strcmp(a, "cursor") == 0) {
+            const sm_solver *s = app->solver;
+            const int *map = v->show_solver && s && s->current_map ? s->current_map : sm_session_map(app->session);
+            n = t->procs[map[sm_view_cursor_block(v)]].node;
+        } else if (Tcl_GetIntFromObj(NULL, objv[2], &n) != TCL_OK || n < 0 || n >= t->nnodes) {
+            return sm_tcl_error(in, "ARGS", "view node: expected a node 0..%d, cursor or none, got \"%s\"",
+                                t->nnodes - 1, a);
+        }
+        v->node = n;
+        sm_view_touch(v);
+    }
+    Tcl_SetObjResult(in, Tcl_NewIntObj(v->node));
+    return TCL_OK;
+}
+
 static int view_proc(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     sm_view *v = app->view;
@@ -433,6 +459,7 @@ static int view_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     PUT("running", Tcl_NewIntObj(v->running));
     PUT("step", Tcl_NewWideIntObj(v->stepn));
     PUT("source", Tcl_NewStringObj(v->show_solver ? "solver" : "session", -1));
+    PUT("node", Tcl_NewIntObj(v->node));
     PUT("theme", Tcl_NewStringObj(v->theme.name, -1));
     Tcl_Obj *cur = Tcl_NewListObj(0, NULL), *best = Tcl_NewListObj(0, NULL);
     for (int i = 0; i < v->spark_n; i++) {
@@ -453,6 +480,7 @@ static const sm_subcmd view_subs[] = {
     {"select", view_select, 0, -1, "?toggle|clear|all|pair|proc PROC|BLOCK ...?"},
     {"focus", view_focus, 0, 1, "?next|prev|PANE?"},
     {"proc", view_proc, 0, 1, "?PROC|none?"},
+    {"node", view_node, 0, 1, "?NODE|cursor|none?"},
     {"row", view_row, 1, 2, "comm|solver ?N?"},
     {"scroll", view_scroll, 0, 1, "?N?"},
     {"procs", view_procs, 0, 8, "?-sort KEY? ?-order asc|desc? ?-filter TEXT? ?-group node|net?"},

@@ -123,6 +123,13 @@ void sm_ui_apply_theme(const sm_theme *t);
 void sm_ui_set_utf8(int on);
 void sm_ui_box(WINDOW *w);
 attr_t sm_ui_attr(sm_element e);
+/* The marks of the machine shown (marks.h: its colour, or its node's,
+ * and its glyph); recomputed when t or key (the session's version)
+ * changes. The loop calls it before drawing. */
+void sm_ui_set_marks(const sm_topo *t, unsigned long long key);
+void sm_ui_release_marks(void);
+/* 1 when colours follow nodes (more processors than colours). */
+int sm_ui_marks_by_node(void);
 /* The style of processor p's blocks (its colour, readable text on it). */
 attr_t sm_ui_proc_attr(int p);
 char sm_ui_glyph(int p);

@@ -367,6 +367,7 @@ static void draw(tui *t, int force)
     }
     sm_frame f;
     prepare(t, &f);
+    sm_ui_set_marks(app->session->topo, app->session->version);
     draw_status(t, &f);
     unsigned changed = changes(t);
     int redrawn = 0;   /* a pane drawn under the help: draw the help on top again */
@@ -983,6 +984,7 @@ int sm_tui_run(sm_app *app)
     if (t.status) delwin(t.status);
     if (t.bottom) delwin(t.bottom);
     endwin();
+    sm_ui_release_marks();
     shown_reset(&t.shown);
     free(t.recover);
     sm_do_free(&t.pending);
