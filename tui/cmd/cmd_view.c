@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "../keys.h"
 #include "../rows.h"
+#include "../tui.h"
 
 static int toggle_arg(Tcl_Interp *in, Tcl_Obj *o, int *flag, const char *what)
 {
@@ -610,8 +611,62 @@ static int screen_dump(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     return TCL_OK;
 }
 
+/* screen keys ?-size {COLS LINES}? ?-term TERM? KEYS: replays KEYS on a
+ * headless workbench (batch mode) and returns the seconds each took to
+ * handle and draw: the benchmark of what a user waits for. */
+static int screen_keys(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    static const char *const opts[] = {"-size", "-term", NULL};
+    int cols = 200, lines = 60;
+    const char *term = "xterm-256color";
+    int i = 2;
+    for (; i + 1 < objc; i += 2) {
+        int o;
+        if (Tcl_GetIndexFromObj(in, objv[i], opts, "option", 0, &o) != TCL_OK) {
+            Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+            return TCL_ERROR;
+        }
+        if (o == 0) {
+            Tcl_Obj **e;
+            int ne;
+            if (Tcl_ListObjGetElements(NULL, objv[i + 1], &ne, &e) != TCL_OK || ne != 2 ||
+                Tcl_GetIntFromObj(NULL, e[0], &cols) != TCL_OK || Tcl_GetIntFromObj(NULL, e[1], &lines) != TCL_OK ||
+                cols < 80 || lines < 24 || cols > 1000 || lines > 500)
+                return sm_tcl_error(in, "ARGS", "screen keys: -size: expected {COLS LINES} from {80 24} to {1000 500}, got \"%s\"",
+                                    Tcl_GetString(objv[i + 1]));
+        } else {
+            term = Tcl_GetString(objv[i + 1]);
+        }
+    }
+    if (i != objc - 1) {
+        Tcl_WrongNumArgs(in, 2, objv, "?-size {COLS LINES}? ?-term TERM? KEYS");
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    Tcl_Obj **kv;
+    int nk;
+    if (Tcl_ListObjGetElements(in, objv[i], &nk, &kv) != TCL_OK) {
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    const char **keys = sm_xmalloc(sizeof(char *) * (size_t)(nk + 1));
+    double *sec = sm_xmalloc(sizeof(double) * (size_t)(nk + 1));
+    for (int k = 0; k < nk; k++) keys[k] = Tcl_GetString(kv[k]);
+    sm_err e;
+    int rc = sm_tui_keys(app, term, cols, lines, keys, nk, sec, &e);
+    if (rc == 0) {
+        Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+        for (int k = 0; k < nk; k++) Tcl_ListObjAppendElement(NULL, l, Tcl_NewDoubleObj(sec[k]));
+        Tcl_SetObjResult(in, l);
+    }
+    free(keys);
+    free(sec);
+    return rc ? sm_tcl_error(in, rc == -1 && strstr(e.msg, "running") ? "STATE" : "ARGS", "%s", e.msg) : TCL_OK;
+}
+
 static const sm_subcmd screen_subs[] = {
     {"dump", screen_dump, 0, 1, "?FILE?"},
+    {"keys", screen_keys, 1, 5, "?-size {COLS LINES}? ?-term TERM? KEYS"},
     {NULL, NULL, 0, 0, NULL},
 };
 

@@ -546,8 +546,11 @@ static void complete(tui *t)
         }
         char tail[1024];
         snprintf(tail, sizeof tail, "%.*s%s", (int)common, c[0], n == 1 ? " " : "");
-        t->line[start] = '\0';
-        strncat(t->line, tail, sizeof t->line - strlen(t->line) - 1);
+        size_t room = sizeof t->line - (size_t)start;
+        size_t tl = strlen(tail);
+        if (tl >= room) tl = room - 1;
+        memcpy(t->line + start, tail, tl);
+        t->line[start + (int)tl] = '\0';
         t->pos = (int)strlen(t->line);
         if (n > 1) {
             char list[1024];
@@ -922,6 +925,54 @@ static void start_journal(tui *t)
     sigaction(SIGHUP, &sa, NULL);
 }
 
+/* The terminal modes, panes and hooks the workbench runs with, once the
+ * curses screen exists (a real terminal, or a headless one). */
+static void screen_begin(tui *t)
+{
+    sm_app *app = t->app;
+    /* raw, not cbreak: C-c must reach us as a key (it interrupts long
+     * work) instead of killing the workbench and the unsaved session. */
+    raw();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    if (has_colors()) {
+        start_color();
+        use_default_colors();
+    }
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);
+    for (int i = 0; i < SM_PANE_COUNT; i++) {
+        t->panes[i].ops = pane_table[i].ops;
+        t->panes[i].id = i;
+    }
+    t->help.ops = &sm_pane_help;
+    t->help.id = SM_PANE_COUNT;
+    the_tui = t;
+    app->screen = &screen_ops;
+    app->screen_ctx = t;
+}
+
+static void screen_end(tui *t)
+{
+    sm_app *app = t->app;
+    app->screen = NULL;
+    app->screen_ctx = NULL;
+    the_tui = NULL;
+    for (int i = 0; i < SM_PANE_COUNT; i++) {
+        if (t->panes[i].ops->release) t->panes[i].ops->release(&t->panes[i]);
+        if (t->panes[i].win) delwin(t->panes[i].win);
+    }
+    if (t->help.win) delwin(t->help.win);
+    if (t->status) delwin(t->status);
+    if (t->bottom) delwin(t->bottom);
+    endwin();
+    sm_ui_release_marks();
+    shown_reset(&t->shown);
+    free(t->recover);
+    sm_do_free(&t->pending);
+}
+
 int sm_tui_run(sm_app *app)
 {
     if (!isatty(0) || !isatty(1)) {
@@ -940,27 +991,7 @@ int sm_tui_run(sm_app *app)
         fputs("stencilmap: cannot initialise the terminal (check TERM)\n", stderr);
         return 1;
     }
-    /* raw, not cbreak: C-c must reach us as a key (it interrupts long
-     * work) instead of killing the workbench and the unsaved session. */
-    raw();
-    noecho();
-    nonl();
-    keypad(stdscr, TRUE);
-    if (has_colors()) {
-        start_color();
-        use_default_colors();
-    }
-    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
-    mouseinterval(0);
-    for (int i = 0; i < SM_PANE_COUNT; i++) {
-        t.panes[i].ops = pane_table[i].ops;
-        t.panes[i].id = i;
-    }
-    t.help.ops = &sm_pane_help;
-    t.help.id = SM_PANE_COUNT;
-    the_tui = &t;
-    app->screen = &screen_ops;
-    app->screen_ctx = &t;
+    screen_begin(&t);
     sm_view_log(app->view, SM_LOG_NOTE, "stencilmap: ? lists the keys, : opens the Tcl console");
     start_journal(&t);
     layout(&t);
@@ -973,21 +1004,7 @@ int sm_tui_run(sm_app *app)
         else if (app->view->running) run_slice(&t);
         if (!app->view->quit) draw(&t, 0);
     }
-    app->screen = NULL;
-    app->screen_ctx = NULL;
-    the_tui = NULL;
-    for (int i = 0; i < SM_PANE_COUNT; i++) {
-        if (t.panes[i].ops->release) t.panes[i].ops->release(&t.panes[i]);
-        if (t.panes[i].win) delwin(t.panes[i].win);
-    }
-    if (t.help.win) delwin(t.help.win);
-    if (t.status) delwin(t.status);
-    if (t.bottom) delwin(t.bottom);
-    endwin();
-    sm_ui_release_marks();
-    shown_reset(&t.shown);
-    free(t.recover);
-    sm_do_free(&t.pending);
+    screen_end(&t);
     /* A clean quit leaves nothing to recover; a signal keeps the journal. */
     const char *jpath = app->journal ? sm_journal_path(app->journal) : NULL;
     if (got_signal && jpath)
@@ -996,4 +1013,74 @@ int sm_tui_run(sm_app *app)
     sm_journal_close(app->journal, !got_signal);
     app->journal = NULL;
     return got_signal ? 128 + (int)got_signal : 0;
+}
+
+/* The key code a key name (as `key bind` takes it) stands for: the
+ * inverse of keyname_of, so both read the same table. */
+static int key_code(const char *name, int *code, int *is_key)
+{
+    char buf[16];
+    for (int c = 1; c < 128; c++) {
+        const char *k = keyname_of(c, 0, buf, sizeof buf);
+        if (k && strcmp(k, name) == 0) { *code = c; *is_key = 0; return 0; }
+    }
+    for (int c = KEY_MIN; c <= KEY_MAX; c++) {
+        const char *k = keyname_of(c, 1, buf, sizeof buf);
+        if (k && strcmp(k, name) == 0) { *code = c; *is_key = 1; return 0; }
+    }
+    return -1;
+}
+
+int sm_tui_keys(sm_app *app, const char *term, int cols, int lines, const char *const *keys, int n,
+                double *seconds, sm_err *e)
+{
+    if (app->screen) {
+        sm_err_set(e, "screen keys: the workbench is running (use it in batch mode)");
+        return -1;
+    }
+    int *codes = sm_xmalloc(sizeof(int) * (size_t)(2 * n + 1));
+    for (int i = 0; i < n; i++)
+        if (key_code(keys[i], &codes[2 * i], &codes[2 * i + 1])) {
+            sm_err_set(e, "screen keys: unknown key \"%s\" (key names as key bind takes them)", keys[i]);
+            free(codes);
+            return -1;
+        }
+    FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+    SCREEN *scr = out && in ? newterm(term, out, in) : NULL;
+    if (!scr) {
+        sm_err_set(e, "screen keys: cannot open a %s terminal", term);
+        if (out) fclose(out);
+        if (in) fclose(in);
+        free(codes);
+        return -1;
+    }
+    set_term(scr);
+    resizeterm(lines, cols);
+    tui t;
+    memset(&t, 0, sizeof t);
+    t.app = app;
+    t.slice = 1;
+    t.utf8 = 1;
+    sm_ui_set_utf8(1);
+    screen_begin(&t);
+    sm_app_sync_view(app);
+    layout(&t);
+    draw(&t, 1);
+    /* What a user waits for: the key handled and the next frame drawn
+     * and written out. */
+    for (int i = 0; i < n; i++) seconds[i] = 0;
+    for (int i = 0; i < n && !app->view->quit; i++) {
+        double t0 = now();
+        handle_key(&t, codes[2 * i], codes[2 * i + 1]);
+        sm_app_sync_view(app);
+        draw(&t, 0);
+        seconds[i] = now() - t0;
+    }
+    app->view->quit = 0;   /* a q y in the keys ends the replay, not the program */
+    screen_end(&t);
+    delscreen(scr);
+    fclose(out);
+    fclose(in);
+    free(codes);
+    return 0;
 }
