@@ -34,7 +34,8 @@ proc big_topology {file} {
     close $f
 }
 
-# The key sequence, as kinds: each entry {kind keys...}; the time of an
+# The key sequence, as kinds: each entry {kind keys...} (a space in a
+# typed line is the key Space); the time of an
 # entry is its last key's (the one that runs the command), the typing
 # before it is timed as "prompt typing".
 proc sequence {target} {
@@ -47,6 +48,9 @@ proc sequence {target} {
     lappend s {source v} {source v}
     lappend s {focus Tab} {focus Tab} {focus Tab} {focus BTab} {focus BTab} {focus BTab}
     lappend s {zoom z} {zoom z}
+    # A new solver: the panes follow its mapping from the next frame on.
+    lappend s [list "solver start" : C-u {*}[split "solver start tabu -from current -iters 1000000" ""] Enter]
+    lappend s {source v} {source v}
     return $s
 }
 
@@ -55,7 +59,7 @@ proc measure {target rounds} {
     set kinds {}
     for {set r 0} {$r < $rounds} {incr r} {
         foreach e [sequence $target] {
-            set ks [lrange $e 1 end]
+            set ks [lmap k [lrange $e 1 end] {expr {$k eq " " ? "Space" : $k}}]
             foreach k [lrange $ks 0 end-1] { lappend keys $k; lappend kinds "prompt typing" }
             lappend keys [lindex $ks end]
             lappend kinds [lindex $e 0]

@@ -52,6 +52,12 @@ typedef struct sm_frame {
     const sm_cost *cost;        /* its cost state (per processor, pairs) */
     sm_eval ev;                 /* its evaluation */
     unsigned long long map_version; /* changes whenever map changes: key caches on it */
+    /* Which mapping it is and how far it has come (the session and its
+     * version, or the solver and its iteration): a pane that keeps one
+     * cache per source keys it on these, so switching back and forth
+     * with v rebuilds nothing. */
+    const void *map_owner;
+    unsigned long long map_stamp;
     sm_eval session_ev;         /* the session's, to compare against */
     const unsigned char *moved; /* blocks the last change moved (highlighted) */
     int utf8;                   /* the terminal takes UTF-8 */

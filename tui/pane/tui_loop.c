@@ -232,6 +232,8 @@ static void prepare(tui *t, sm_frame *f)
     f->map = map;
     f->cost = cost;
     f->map_version = sh->version;
+    f->map_owner = source ? (const void *)sv : (const void *)s;
+    f->map_stamp = source ? (unsigned long long)sv->iteration : s->version;
     f->source = source;
     f->moved = sh->moved;
     f->utf8 = t->utf8;
