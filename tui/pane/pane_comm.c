@@ -8,9 +8,6 @@
 #include "pane.h"
 #include "../rows.h"
 #include "../shell.h"
-#include "../../core/pairmap.h"
-
-#define ROUNDS_TEXT 64
 
 typedef struct comm_cache {
     const void *owner;            /* f->map_owner and f->map_stamp it was built for */
@@ -19,59 +16,78 @@ typedef struct comm_cache {
     sm_schedule sched;
     sm_pair_row *rows;
     int nrows;
-    char (*rounds)[ROUNDS_TEXT];  /* per row: "r1,r4-6", the rounds it is sent in */
+    /* Per row, the rounds its pair is sent in, ascending: round[first[i]
+     * .. first[i+1]). Text is made only for the rows drawn. */
+    int *first, *round;
     int pair_width;               /* the longest "p-q" name */
 } comm_cache;
 
-/* Closes row i's run of rounds run0..prev into its text ("r1,r4-6"). */
-static void flush_run(char *out, int run0, int prev)
+/* Every row's rounds in one pass over the schedule, not one pass per row
+ * drawn: at 1 M blocks on 4096
+ * processors the schedule has ~700 000 entries over ~15 000 pairs. */
+static void build_rounds(comm_cache *c, int nprocs)
 {
-    if (run0 < 0) return;
-    size_t len = strlen(out);
-    if (len + 1 >= ROUNDS_TEXT) return;
-    len += (size_t)snprintf(out + len, ROUNDS_TEXT - len, "%s%d", len ? "," : "r", run0 + 1);
-    if (prev > run0 && len + 1 < ROUNDS_TEXT) snprintf(out + len, ROUNDS_TEXT - len, "-%d", prev + 1);
-}
-
-/* Every row's rounds in one pass over the schedule (a row's pair found
- * through a pair map), not one pass per row drawn: at 1 M blocks the
- * schedule has tens of thousands of entries. */
-static void build_rounds(comm_cache *c)
-{
-    free(c->rounds);
-    c->rounds = sm_xcalloc((size_t)c->nrows + 1, sizeof *c->rounds);
-    sm_pairmap m;
-    sm_pairmap_init(&m);
-    int *row_of = NULL, cap = 0, created;
-    for (int i = 0; i < c->nrows; i++) {
-        int slot = sm_pairmap_get(&m, c->rows[i].p, c->rows[i].q, 1, &created);
-        if (slot >= cap) {
-            int ncap = cap ? cap : 64;
-            while (ncap <= slot) ncap *= 2;
-            row_of = sm_xrealloc(row_of, sizeof(int) * (size_t)ncap);
-            cap = ncap;
-        }
-        row_of[slot] = i;
-    }
-    int *run0 = sm_xmalloc(sizeof(int) * (size_t)(c->nrows + 1)), *prev = sm_xmalloc(sizeof(int) * (size_t)(c->nrows + 1));
-    for (int i = 0; i < c->nrows; i++) run0[i] = prev[i] = -2;
+    free(c->first);
+    free(c->round);
+    /* Rows by their lower processor (CSR): a pair is found by a scan of
+     * its lower end's few partners, no hashing of 700 000 entries. */
+    int *adj_first = sm_xcalloc((size_t)nprocs + 2, sizeof(int));
+    int *adj_row = sm_xmalloc(sizeof(int) * (size_t)(c->nrows + 1));
+    for (int i = 0; i < c->nrows; i++) adj_first[c->rows[i].p + 1]++;   /* rows have p < q */
+    for (int v = 0; v < nprocs; v++) adj_first[v + 1] += adj_first[v];
+    int *at = sm_xmalloc(sizeof(int) * (size_t)(nprocs + 1));
+    memcpy(at, adj_first, sizeof(int) * (size_t)nprocs);
+    for (int i = 0; i < c->nrows; i++) adj_row[at[c->rows[i].p]++] = i;
+    free(at);
+    /* Pass 1: the row of each entry (-1: none, or a second entry of the
+     * pair in one round), counted per row. */
+    int ne = c->sched.nentries;
+    int *row_e = sm_xmalloc(sizeof(int) * (size_t)(ne + 1));
+    int *last = sm_xmalloc(sizeof(int) * (size_t)(c->nrows + 1));
+    c->first = sm_xcalloc((size_t)c->nrows + 2, sizeof(int));
+    for (int i = 0; i < c->nrows; i++) last[i] = -1;
     for (int r = 0; r < c->sched.nrounds; r++)
         for (int e = c->sched.rounds[r].first; e < c->sched.rounds[r].first + c->sched.rounds[r].count; e++) {
             const sm_round_entry *x = &c->sched.entries[e];
-            if (x->p == x->q) continue;
-            int slot = sm_pairmap_get(&m, x->p, x->q, 0, &created);
-            if (slot < 0) continue;
-            int i = row_of[slot];
-            if (prev[i] == r) continue;             /* two entries of one round */
-            if (prev[i] == r - 1 && run0[i] >= 0) { prev[i] = r; continue; }
-            if (run0[i] >= 0) flush_run(c->rounds[i], run0[i], prev[i]);
-            run0[i] = prev[i] = r;
+            int lo = x->p < x->q ? x->p : x->q, hi = x->p < x->q ? x->q : x->p, i = -1;
+            if (lo != hi)
+                for (int k = adj_first[lo]; k < adj_first[lo + 1]; k++)
+                    if (c->rows[adj_row[k]].q == hi) { i = adj_row[k]; break; }
+            if (i >= 0 && last[i] == r) i = -1;
+            if (i >= 0) {
+                last[i] = r;
+                c->first[i + 1]++;
+            }
+            row_e[e] = i;
         }
-    for (int i = 0; i < c->nrows; i++) flush_run(c->rounds[i], run0[i], prev[i]);
-    free(run0);
-    free(prev);
-    free(row_of);
-    sm_pairmap_free(&m);
+    for (int i = 0; i < c->nrows; i++) c->first[i + 1] += c->first[i];
+    /* Pass 2: fill, rounds ascending within each row. */
+    c->round = sm_xmalloc(sizeof(int) * (size_t)(c->first[c->nrows] + 1));
+    int *fill = last;
+    for (int i = 0; i < c->nrows; i++) fill[i] = c->first[i];
+    for (int r = 0; r < c->sched.nrounds; r++)
+        for (int e = c->sched.rounds[r].first; e < c->sched.rounds[r].first + c->sched.rounds[r].count; e++)
+            if (row_e[e] >= 0) c->round[fill[row_e[e]]++] = r;
+    free(row_e);
+    free(last);
+    free(adj_first);
+    free(adj_row);
+}
+
+/* "r1,r4-6": row i's rounds as runs, cut to fit out. */
+static void rounds_text(const comm_cache *c, int i, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    const int *r = c->round + c->first[i];
+    int k = c->first[i + 1] - c->first[i];
+    for (int a = 0; a < k && len + 1 < n;) {
+        int b = a;
+        while (b + 1 < k && r[b + 1] == r[b] + 1) b++;
+        len += (size_t)snprintf(out + len, n - len, "%s%d", len ? "," : "r", r[a] + 1);
+        if (b > a && len + 1 < n) len += (size_t)snprintf(out + len, n - len, "-%d", r[b] + 1);
+        a = b + 1;
+    }
 }
 
 /* One cache per source (the session's mapping, the solver's), so that v
@@ -87,9 +103,10 @@ static void cache_clear(comm_cache *c)
     sm_schedule_free(&c->sched);
     memset(&c->sched, 0, sizeof c->sched);
     free(c->rows);
-    free(c->rounds);
+    free(c->first);
+    free(c->round);
     c->rows = NULL;
-    c->rounds = NULL;
+    c->first = c->round = NULL;
     c->nrows = 0;
 }
 
@@ -107,7 +124,7 @@ static comm_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
     cache_clear(c);
     sm_cost_schedule(f->cost, &c->sched);
     c->rows = sm_pair_rows(app, f->cost, &c->nrows);
-    build_rounds(c);
+    build_rounds(c, app->session->topo->nprocs);
     const sm_topo *t = app->session->topo;
     c->pair_width = 13;
     for (int i = 0; i < c->nrows; i++) {
@@ -156,11 +173,11 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         int hl = v->pair_p >= 0 && ((r->p == v->pair_p && r->q == v->pair_q) || (r->p == v->pair_q && r->q == v->pair_p));
         attr_t a = (p->top + i == row && v->focus == SM_PANE_COMM) ? sm_ui_attr(SM_EL_CURSOR)
                    : hl ? sm_ui_attr(SM_EL_HIGHLIGHT) : sm_ui_attr(SM_EL_TEXT);
-        char pair[512], shown[512];
+        char pair[512], shown[512], rounds[128];
         snprintf(pair, sizeof pair, "%s-%s", t->procs[r->p].name, t->procs[r->q].name);
         sm_ui_elide(pair, pw, shown, sizeof shown);
         sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %5lld %-4s %s", pw, shown, (long long)r->mu,
-                   r->inter ? "net" : "node", c->rounds[p->top + i]);
+                   r->inter ? "net" : "node", (rounds_text(c, p->top + i, rounds, sizeof rounds), rounds));
     }
     if (c->nrows == 0) sm_ui_text(w, 2, 1, iw, sm_ui_attr(SM_EL_DIM), "no cut edges: nothing to send");
 

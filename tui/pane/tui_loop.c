@@ -198,6 +198,9 @@ static void prepare(tui *t, sm_frame *f)
         if (!sh->mirror || sh->solver != sv) {
             if (sh->mirror) sm_cost_free(sh->mirror);
             sh->mirror = sm_cost_new(s->grid, s->topo, &s->model, sv->current_map);
+            /* A solver starting from the session's mapping: its rounds
+             * start as a copy of the session's schedule, not a rebuild. */
+            sm_cost_adopt_colouring(sh->mirror, s->cost);
             sh->solver = sv;
             sh->solver_iter = -1;
         }
