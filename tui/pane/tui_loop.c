@@ -1074,6 +1074,8 @@ int sm_tui_keys(sm_app *app, const char *term, int cols, int lines, const char *
     /* What a user waits for: the key handled and the next frame drawn
      * and written out. */
     for (int i = 0; i < n; i++) seconds[i] = 0;
+    int quit_before = app->view->quit;   /* a batch `view quit` earlier is not this replay's */
+    app->view->quit = 0;
     for (int i = 0; i < n && !app->view->quit; i++) {
         double t0 = now();
         handle_key(&t, codes[2 * i], codes[2 * i + 1]);
@@ -1081,7 +1083,7 @@ int sm_tui_keys(sm_app *app, const char *term, int cols, int lines, const char *
         draw(&t, 0);
         seconds[i] = now() - t0;
     }
-    app->view->quit = 0;   /* a q y in the keys ends the replay, not the program */
+    app->view->quit = quit_before;   /* a q y in the keys ends the replay, not the program */
     screen_end(&t);
     delscreen(scr);
     fclose(out);
