@@ -182,10 +182,47 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
     st->per_pair = per_pair;
     st->TS = TS;
     for (int i = 0; i < st->npairs * per_pair; i++) new_col(lp, 0, 1, 0, "pair");
+    /* Under `-unused off` only processors with a block draw idle power, so
+     * the idle term is sum_p p_idle_p * I_p with I_p = T when p is used
+     * and 0 otherwise: I_p >= T - Tub (1 - used_p), used_p >= x_up. Tub
+     * bounds T for every mapping (all on the slowest processor, plus every
+     * halo in its own round over the slowest link), so the big-M never
+     * cuts a mapping off. */
+    int used_base = 0, idle_base = 0;
+    double Tub = thi;
+    if (!m->unused_idle) {
+        double tpc_max = 0, tp_max = 0;
+        for (int p = 0; p < P; p++) {
+            tpc_max = fmax(tpc_max, sm_type_params(&t->types[t->procs[p].type])->time_per_cell);
+            for (int q = 0; q < P; q++) {
+                if (p == q) continue;
+                double a, b;
+                sm_topo_link(t, p, q, &a, &b);
+                tp_max = fmax(tp_max, a);
+            }
+        }
+        double rounds = 0;
+        for (int i = 0; i < st->npairs; i++) {
+            if (st->cuv[i]) rounds += (double)sm_quanta((double)st->cuv[i] * tp_max, m->round_time);
+            if (st->cvu[i]) rounds += (double)sm_quanta((double)st->cvu[i] * tp_max, m->round_time);
+        }
+        Tub = fmin(thi, (total * tpc_max * TS + m->round_time * TS * rounds) * (1 + 1e-6) + 1e-9);
+        if (Tub < tlo) Tub = tlo;
+        set_upbo(lp, st->Tcol, Tub);
+        set_upbo(lp, st->Ccol, Tub);
+        used_base = get_Ncolumns(lp);
+        for (int p = 0; p < P; p++) new_col(lp, 0, 1, 1, "used");
+        idle_base = get_Ncolumns(lp);
+        for (int p = 0; p < P; p++) new_col(lp, 0, Tub, 0, "I");
+    }
     /* Objective. */
     double *obj = sm_xcalloc((size_t)get_Ncolumns(lp) + 1, sizeof(double));
     double pid = 0;
-    for (int p = 0; p < P; p++) pid += sm_type_params(&t->types[t->procs[p].type])->p_idle;
+    for (int p = 0; p < P; p++) {
+        double pi = sm_type_params(&t->types[t->procs[p].type])->p_idle;
+        if (idle_base) obj[idle_base + 1 + p] = pi / TS;
+        else pid += pi;
+    }
     for (int u = 0; u < n; u++)
         for (int p = 0; p < P; p++) {
             int c = st->x[u * P + p];
@@ -222,6 +259,24 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
                 if (st->x[u * P + p]) { rc[k] = st->x[u * P + p]; rv[k++] = (double)g->task_cells[u] * pa->bytes_per_cell; }
             add_constraintex(lp, k, rv, rc, LE, pa->memory);
         }
+    }
+    if (used_base) {
+        int *uc = sm_xmalloc(sizeof(int) * (size_t)(n + 1));
+        double *uv = sm_xmalloc(sizeof(double) * (size_t)(n + 1));
+        for (int p = 0; p < P; p++) {
+            int k = 0;
+            for (int u = 0; u < n; u++)
+                if (st->x[u * P + p]) { uc[k] = st->x[u * P + p]; uv[k++] = 1; }
+            uc[k] = used_base + 1 + p; /* sum_u x_up <= k used_p */
+            uv[k] = -(double)k;
+            add_constraintex(lp, k + 1, uv, uc, LE, 0);
+            uc[0] = idle_base + 1 + p; uv[0] = 1; /* I_p - T - Tub used_p >= -Tub */
+            uc[1] = st->Tcol; uv[1] = -1;
+            uc[2] = used_base + 1 + p; uv[2] = -Tub;
+            add_constraintex(lp, 3, uv, uc, GE, -Tub);
+        }
+        free(uc);
+        free(uv);
     }
     /* T against compute and communication. */
     double theta = m->round_time * TS;

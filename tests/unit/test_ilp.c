@@ -111,10 +111,11 @@ static sm_topo *random_topo(unsigned *seed, int P)
     return tu_topo_text(buf);
 }
 
-static void counts_never_cut_off_the_optimum(void **st)
+/* The ILP's answer on random tiny instances equals enumeration, with the
+ * decomposition by counts or with the monolithic model (-counts off), idle
+ * power charged to unused processors or not (-unused off). */
+static void ilp_matches_enumeration(const char *counts, unsigned seed)
 {
-    (void)st;
-    unsigned seed = 14;
     int proven = 0;
     for (int trial = 0; trial < 24; trial++) {
         int P = 2 + trial % 2;
@@ -126,7 +127,7 @@ static void counts_never_cut_off_the_optimum(void **st)
         sm_model_default(&m);
         m.round_time = 1e-6 * (1 + rand_r(&seed) % 3);
         m.overlap = rand_r(&seed) % 2;
-        m.unused_idle = rand_r(&seed) % 4 != 0;
+        m.unused_idle = counts[1] == 'n' ? rand_r(&seed) % 4 != 0 : rand_r(&seed) % 2;
         /* A deadline between the fastest balance and everything on one. */
         sm_eval any;
         int zero[8] = {0};
@@ -136,8 +137,8 @@ static void counts_never_cut_off_the_optimum(void **st)
         sm_eval want;
         enumerate(g, t, &m, &want);
         sm_err e;
-        const char *argv[4] = {"-warm", trial % 2 ? "on" : "off", "-timeout", "60"};
-        sm_solver *s = sm_solver_new(&sm_solver_ilp, g, t, &m, zero, 4, argv, &e);
+        const char *argv[6] = {"-warm", trial % 2 ? "on" : "off", "-timeout", "60", "-counts", counts};
+        sm_solver *s = sm_solver_new(&sm_solver_ilp, g, t, &m, zero, 6, argv, &e);
         if (!s) fail_msg("%s", e.msg);
         sm_solver_step(s, 1);
         assert_true(s->done);
@@ -146,7 +147,7 @@ static void counts_never_cut_off_the_optimum(void **st)
         sm_eval_reference(g, t, &m, s->best_map, &got);
         assert_int_equal(got.feasible, want.feasible);
         if (want.feasible) {
-            tu_assert_close(got.energy, want.energy, 1e-9, "ilp with counts vs enumeration");
+            tu_assert_close(got.energy, want.energy, 1e-9, "ilp vs enumeration");
             /* maxdeg (the default) is what the ILP models: always proven. */
             assert_string_equal(s->status, "optimal");
             proven++;
@@ -158,11 +159,24 @@ static void counts_never_cut_off_the_optimum(void **st)
     assert_true(proven >= 12);
 }
 
+static void counts_never_cut_off_the_optimum(void **st)
+{
+    (void)st;
+    ilp_matches_enumeration("on", 14);
+}
+
+static void monolithic_model_is_exact(void **st)
+{
+    (void)st;
+    ilp_matches_enumeration("off", 15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(profile_matches_brute_force),
         cmocka_unit_test(counts_never_cut_off_the_optimum),
+        cmocka_unit_test(monolithic_model_is_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
