@@ -515,7 +515,7 @@ no_sanitizer_errors kb
 b00=$("$BIN" -e 'scenario load samples/summit-like.json; lsearch -exact [map list] n00.p9_0')
 b01=$("$BIN" -e 'scenario load samples/summit-like.json; lsearch -exact [map list] n01.p9_0')
 # legend_of NAME PROC: the Grid's legend line for PROC, escapes kept.
-legend_of() { $T capture-pane -e -p -t "$1" | awk -F'│' '{print $2}' | grep -F "$2  " | grep " blk " | head -1; }
+legend_of() { $T capture-pane -e -p -t "$1" | awk -F'│' '{print $2}' | grep -F "$2 " | grep " blk " | head -1; }
 chip_of() { legend_of "$1" "$2" | sed 's/^\(\(\x1b\[[0-9;]*m\)*\)\([0-9A-Za-z]\).*/\1|\3/'; }
 for term in xterm-256color xterm; do
     nm=marks8; [ $term = xterm ] || nm=marks256
@@ -528,7 +528,7 @@ for term in xterm-256color xterm; do
     wait_for $nm "#$b01 n01.p9_0" || true
     settle $nm
     c1=$(chip_of $nm n01.p9_0)
-    legend_of $nm n01.p9_0 | sed 's/\x1b\[[0-9;]*m//g' | grep -q "n01.p9_0  power9  [0-9]* blk .* of T   node 1: 0 1 2 3 4 5 6 7" &&
+    legend_of $nm n01.p9_0 | sed 's/\x1b\[[0-9;]*m//g' | grep -q "n01.p9_0 power9 [0-9]* blk .*%T  node 1: 0 1 2 3 4 5 6 7" &&
         ok "$term: the legend names the processor under the cursor and its node's glyphs" ||
         bad "$term legend" "$(legend_of $nm n01.p9_0 | sed 's/\x1b\[[0-9;]*m//g')"
     if [ -n "$c0" ] && [ "${c0#*|}" = "${c1#*|}" ] && [ "${c0%|*}" != "${c1%|*}" ]; then
