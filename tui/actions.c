@@ -139,6 +139,7 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
     case SM_ACT_SORT: run(d, "view procs -sort", sm_sort_names[(v->sort + 1) % SM_SORT_COUNT], NULL); break;
     case SM_ACT_SORT_REVERSE: run(d, "view procs -order", v->sort_desc ? "asc" : "desc", NULL); break;
     case SM_ACT_GROUP: run(d, "view procs -group", v->group_by_net ? "node" : "net", NULL); break;
+    case SM_ACT_NETWORK: run(d, "view network toggle", NULL, NULL); break;
     case SM_ACT_FILTER:
         d->kind = SM_DO_PROMPT;
         snprintf(d->label, sizeof d->label, "filter processors (name, type or nN): ");

@@ -6,15 +6,15 @@
 
 /* X(id, help) - in the order help shows them. */
 #define SM_ACTIONS(X)                                                              \
-    X(CURSOR_LEFT, "cursor left (Grid)")                                           \
-    X(CURSOR_RIGHT, "cursor right (Grid)")                                         \
+    X(CURSOR_LEFT, "cursor left (Grid; the selected link in Network)")             \
+    X(CURSOR_RIGHT, "cursor right (Grid; the selected link in Network)")           \
     X(CURSOR_UP, "cursor up; previous row in lists")                               \
     X(CURSOR_DOWN, "cursor down; next row in lists")                               \
-    X(PLANE_PREV, "previous k-plane of a 3-D grid; a page up in lists")           \
-    X(PLANE_NEXT, "next k-plane of a 3-D grid; a page down in lists")             \
+    X(PLANE_PREV, "previous k-plane of a 3-D grid or machine; a page up in lists") \
+    X(PLANE_NEXT, "next k-plane of a 3-D grid or machine; a page down in lists")   \
     X(ROW_FIRST, "first row of a list")                                            \
     X(ROW_LAST, "last row of a list")                                              \
-    X(ACTIVATE, "select the block / choose the processor / highlight the pair / start the solver") \
+    X(ACTIVATE, "select the block / choose the processor / highlight the pair / start the solver / turn the link") \
     X(SELECT, "add or remove the cursor block from the selection")                 \
     X(SELECT_PROC, "select every block of the chosen processor")                   \
     X(SELECT_CLEAR, "clear the selection and the highlighted pair")                \
@@ -33,6 +33,7 @@
     X(SORT, "cycle the Processors sort key")                                       \
     X(SORT_REVERSE, "reverse the Processors sort order")                           \
     X(GROUP, "group processors by node or by network group")                       \
+    X(NETWORK, "Network pane (link loads) in Communication's place, or back")     \
     X(FILTER, "filter processors by name, type or node (empty: all)")                  \
     X(FOCUS_NEXT, "focus the next pane")                                           \
     X(FOCUS_PREV, "focus the previous pane")                                       \
@@ -80,6 +81,7 @@ typedef enum {
     K("v", SOURCE)                                              \
     K("o", SORT) K("O", SORT_REVERSE)                                                \
     K("G", GROUP)                                               \
+    K("L", NETWORK)                                             \
     K("/", FILTER)                                              \
     K("Tab", FOCUS_NEXT)                                        \
     K("BTab", FOCUS_PREV)                                       \

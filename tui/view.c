@@ -16,6 +16,11 @@ const char *const sm_pane_titles[SM_PANE_COUNT] = {
     SM_PANES(X)
 #undef X
 };
+const sm_pane_slot sm_pane_slots[SM_PANE_COUNT] = {
+#define X(id, name, title, slot, width) slot,
+    SM_PANES(X)
+#undef X
+};
 const char *const sm_sort_names[SM_SORT_COUNT] = {
 #define X(n) #n,
     SM_PROC_SORTS(X)
@@ -28,6 +33,7 @@ sm_view *sm_view_new(void)
     v->proc = -1;
     v->node = -1;
     v->pair_p = v->pair_q = -1;
+    v->link_from = v->link_to = v->link_level = -1;
     v->stepn = 10;
     v->version = 1;
     sm_theme_builtin(&v->theme);
@@ -205,4 +211,34 @@ int sm_view_pane_index(const char *name)
     for (int i = 0; i < SM_PANE_COUNT; i++)
         if (strcmp(sm_pane_names[i], name) == 0) return i;
     return -1;
+}
+
+int sm_view_pane_shown(const sm_view *v, int pane)
+{
+    if (pane < 0 || pane >= SM_PANE_COUNT) return 0;
+    if (sm_pane_slots[pane] == SM_SLOT_ALT) return (v->alt_shown >> pane) & 1;
+    /* A host is hidden while the ALT pane after it is shown. */
+    return !(pane + 1 < SM_PANE_COUNT && sm_pane_slots[pane + 1] == SM_SLOT_ALT &&
+             ((v->alt_shown >> (pane + 1)) & 1));
+}
+
+void sm_view_show_alt(sm_view *v, int pane, int on)
+{
+    if (pane <= 0 || pane >= SM_PANE_COUNT || sm_pane_slots[pane] != SM_SLOT_ALT) return;
+    if (on) v->alt_shown |= 1u << pane;
+    else v->alt_shown &= ~(1u << pane);
+    /* The pane shown has the focus: keys go where the eye is. */
+    if (on) v->focus = pane;
+    else if (v->focus == pane) v->focus = pane - 1;
+    sm_view_touch(v);
+}
+
+int sm_view_pane_step(const sm_view *v, int from, int dir)
+{
+    int f = from;
+    for (int i = 0; i < SM_PANE_COUNT; i++) {
+        f = (f + dir + SM_PANE_COUNT) % SM_PANE_COUNT;
+        if (sm_view_pane_shown(v, f)) return f;
+    }
+    return from;
 }

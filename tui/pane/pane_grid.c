@@ -12,16 +12,6 @@
 #include "../marks.h"
 #include "../rows.h"
 
-/* First visible index so that cur stays on screen. */
-static int scroll_to(int cur, int n, int visible, int old)
-{
-    if (n <= visible) return 0;
-    if (cur < old) old = cur;
-    if (cur >= old + visible) old = cur - visible + 1;
-    if (old > n - visible) old = n - visible;
-    return old < 0 ? 0 : old;
-}
-
 /* The legend line: the processor under the cursor (its chip, whole name,
  * node, type, blocks and load against T), then its node's processors by
  * glyph, with names when they fit. With `view node` on, the lit node. */
@@ -103,8 +93,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     p->unit_w = uw < 2 ? 2 : uw > 6 ? 6 : uw;
     p->unit_h = uh < 1 ? 1 : uh > 3 ? 3 : uh;
     int cols = iw / p->unit_w, vis = rows / p->unit_h;
-    p->left = scroll_to(v->cur[0], bx, cols, p->left);
-    p->top = scroll_to(v->cur[1], by, vis, p->top);
+    p->left = sm_pane_scroll_to(v->cur[0], bx, cols, p->left);
+    p->top = sm_pane_scroll_to(v->cur[1], by, vis, p->top);
     int k = v->cur[2];
     int lit = v->node >= 0 && v->node < t->nnodes ? v->node : -1;
     for (int r = 0; r < vis && p->top + r < by; r++) {

@@ -9,6 +9,8 @@
 #include "../marks.h"
 
 static attr_t el_attr[SM_EL_COUNT];
+static attr_t heat_attr[SM_THEME_MAX_HEAT];
+static int nheat_styles = 1;
 
 /* Processor styles: the palette colours the terminal tells apart from the
  * cursor and the highlight (sm_theme_palette), each plain and bold on 8
@@ -35,6 +37,19 @@ static attr_t style_attrs(int a)
     return r;
 }
 
+/* A pair of colour bg with readable text on it, or the plain style
+ * without colours (or when the pairs run out). */
+static attr_t colour_pair(short colour, int *pair, int colours, attr_t plain)
+{
+    if (!colours || *pair >= COLOR_PAIRS) return plain;
+    short bg = (short)sm_color_for(colour, COLORS);
+    short fg = (short)sm_color_contrast(bg);
+    if (COLORS < 16) fg = fg == 15 ? COLOR_WHITE : COLOR_BLACK;
+    int n = (*pair)++;
+    init_pair((short)n, fg, bg);
+    return COLOR_PAIR(n);
+}
+
 void sm_ui_apply_theme(const sm_theme *t)
 {
     int pair = 1;
@@ -51,23 +66,26 @@ void sm_ui_apply_theme(const sm_theme *t)
     short pal[SM_THEME_MAX_PROCS];
     int npal = colours ? sm_theme_palette(t, COLORS, pal) : 2;
     int base = 0;
-    for (int i = 0; i < npal; i++) {
-        if (colours && pair < COLOR_PAIRS) {
-            short bg = pal[i];
-            short fg = (short)sm_color_contrast(bg);
-            if (COLORS < 16) fg = fg == 15 ? COLOR_WHITE : COLOR_BLACK;
-            init_pair((short)pair, fg, bg);
-            style_attr[base++] = COLOR_PAIR(pair);
-            pair++;
-        } else if (!colours) {
-            style_attr[base++] = i % 2 ? A_REVERSE : A_NORMAL;
-        }
-    }
+    for (int i = 0; i < npal; i++)
+        if (!colours || pair < COLOR_PAIRS)
+            style_attr[base++] = colour_pair(pal[i], &pair, colours, i % 2 ? A_REVERSE : A_NORMAL);
     if (base == 0) style_attr[base++] = A_NORMAL;
     nstyles = base;
     if (few)
         for (int i = 0; i < base; i++) style_attr[nstyles++] = style_attr[i] | A_BOLD;
     marks.topo = NULL;   /* styles changed: marks follow on the next frame */
+    /* No colour: the Network pane's digits carry the level; the hottest half bold. */
+    nheat_styles = t->nheat > 0 ? t->nheat : 1;
+    for (int h = 0; h < t->nheat; h++)
+        heat_attr[h] = colour_pair(t->heat[h], &pair, colours, 2 * h >= t->nheat ? A_BOLD | A_REVERSE : A_NORMAL);
+}
+
+attr_t sm_ui_heat_attr(double frac)
+{
+    int h = (int)(frac * nheat_styles);
+    if (h >= nheat_styles) h = nheat_styles - 1;
+    if (h < 0) h = 0;
+    return heat_attr[h];
 }
 
 void sm_ui_set_marks(const sm_topo *t, unsigned long long key)
@@ -231,4 +249,13 @@ int sm_pane_step(int cursor, int delta, int n)
     if (i < 0) i = 0;
     if (i >= n) i = n - 1;
     return (int)i;
+}
+
+int sm_pane_scroll_to(int cur, int n, int visible, int old)
+{
+    if (n <= visible) return 0;
+    if (cur < old) old = cur;
+    if (cur >= old + visible) old = cur - visible + 1;
+    if (old > n - visible) old = n - visible;
+    return old < 0 ? 0 : old;
 }

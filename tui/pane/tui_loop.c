@@ -27,6 +27,7 @@ typedef struct tui {
     WINDOW *status, *bottom;
     int lines, cols, small;
     int zoom, focus;                       /* layout they were made for */
+    unsigned alt;
     unsigned long long theme_version;
     int utf8;
 
@@ -106,6 +107,7 @@ static void layout(tui *t)
     t->cols = COLS;
     t->zoom = v->zoom;
     t->focus = v->focus;
+    t->alt = v->alt_shown;
     t->small = LINES < MIN_LINES || COLS < MIN_COLS;
     clear();
     if (t->status) delwin(t->status);
@@ -131,7 +133,8 @@ static void layout(tui *t)
          * rounding. A band with no panes gives its lines to the other. */
         int any[2] = {0, 0};
         for (int i = 0; i < SM_PANE_COUNT; i++)
-            if (pane_table[i].slot != SM_SLOT_CONSOLE) any[pane_table[i].slot] = 1;
+            if (pane_table[i].slot == SM_SLOT_TOP || pane_table[i].slot == SM_SLOT_BOTTOM)
+                any[pane_table[i].slot] = 1;
         if (!any[SM_SLOT_BOTTOM]) top = mh;
         if (!any[SM_SLOT_TOP]) top = 0;
         for (int band = SM_SLOT_TOP; band <= SM_SLOT_BOTTOM; band++) {
@@ -148,8 +151,16 @@ static void layout(tui *t)
         }
         for (int i = 0; i < SM_PANE_COUNT; i++)
             if (pane_table[i].slot == SM_SLOT_CONSOLE) place(&t->panes[i], 1 + mh, 0, ch, W);
+        /* An ALT pane chosen takes its host's place. */
+        for (int i = 1; i < SM_PANE_COUNT; i++) {
+            if (pane_table[i].slot != SM_SLOT_ALT || !sm_view_pane_shown(v, i)) continue;
+            sm_pane *h = &t->panes[i - 1];
+            place(&t->panes[i], h->y, h->x, h->h, h->w);
+            place(h, 0, 0, 0, 0);
+        }
     }
-    int hh = H - 4 < 40 ? H - 4 : 40, hw = W - 4 < 110 ? W - 4 : 110;
+    /* All rows but the status and prompt lines: two columns of 20 keys fit at 80x24. */
+    int hh = H - 2 < 40 ? H - 2 : 40, hw = W - 4 < 110 ? W - 4 : 110;
     place(&t->help, (H - hh) / 2, (W - hw) / 2, hh, hw);
 }
 
@@ -355,7 +366,8 @@ static void draw(tui *t, int force)
         force = 1;
         clearok(curscr, TRUE);
     }
-    if (LINES != t->lines || COLS != t->cols || v->zoom != t->zoom || (v->zoom && v->focus != t->focus))
+    if (LINES != t->lines || COLS != t->cols || v->zoom != t->zoom || (v->zoom && v->focus != t->focus) ||
+        v->alt_shown != t->alt)
         layout(t), force = 1;
     if (force) {
         wnoutrefresh(stdscr);
