@@ -546,7 +546,17 @@ tu=$("$BIN" -e "scenario load samples/summit-like.json; set r [view link level 0
 cap nett | grep -q "^│nodes  " && cap nett | grep -qF "L1 sw" && cap nett | grep -qF "L0 group 0 up ${tu% *} msg  down ${tu#* }" &&
     ok "tree: uplinks per level; node 0's up ${tu% *} and down ${tu#* } as batch" || bad "tree" "want $tu: $(cap nett | sed -n 13,24p)"
 
-# 22. No key is dropped while a solver runs: a burst of cursor keys, a Tab
+# 22. A mapping strategy steps in the workbench: n runs one generation of
+# ga; the status line and the Solver pane say which, the Grid follows it.
+start ga 100 30 xterm-256color samples/lu-torus4.json
+keys ga : "solver start ga -generations 5 -seed 2" Enter
+wait_for ga "% solver start ga" || true
+keys ga Escape n
+wait_for ga "[SOLVER ga it 1]" && cap ga | grep -q "generation 1: best" &&
+    cap ga | grep -q "Grid .*solver's current" && ok "n steps ga one generation; Solver pane and Grid follow" ||
+    bad "ga step" "$(cap ga | head -2) $(cap ga | grep -F 'generation' | head -2)"
+
+# 23. No key is dropped while a solver runs: a burst of cursor keys, a Tab
 # and a `:` line typed during a blocking `solver run` of tabu on the
 # 256-processor sample, then during a Space run; the solver is still
 # running after each burst (its iteration grows), and every key took
@@ -574,7 +584,7 @@ keys kb Space : 'return "K=[lrange [view cursor] 0 2] B2=$::burst2"' Enter
 wait_for kb "K=1 1 0 B2=7" && ok "keys typed during a Space run all took effect" || bad "keys during Space run" "$(cap kb | tail -8)"
 no_sanitizer_errors kb
 
-# 23. Every processor told apart on a 256-processor machine: colour by
+# 24. Every processor told apart on a 256-processor machine: colour by
 # node, glyph by place in the node. n00.p9_0 and n01.p9_0 show the same
 # glyph on different colours, at 256 colours and on TERM=xterm; the
 # legend line names the processor under the cursor; f lights only the
