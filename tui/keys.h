@@ -33,6 +33,12 @@
     X(SORT_REVERSE, "reverse the Processors sort order")                           \
     X(GROUP, "group processors by node or by network group")                       \
     X(FILTER, "filter processors by name, type or node (empty: all)")                  \
+    X(STUDY_X, "Study pane: plot against the next numeric column")                \
+    X(STUDY_X_PREV, "Study pane: plot against the previous numeric column")       \
+    X(STUDY_Y, "Study pane: plot the next numeric column")                         \
+    X(STUDY_Y_PREV, "Study pane: plot the previous numeric column")               \
+    X(STUDY_BY, "Study pane: series by the next column with a few values, or none") \
+    X(STUDY_BY_PREV, "Study pane: series by the previous such column")            \
     X(FOCUS_NEXT, "focus the next pane")                                           \
     X(FOCUS_PREV, "focus the previous pane")                                       \
     X(ZOOM, "the focused pane fills the screen, or not")                           \
@@ -79,6 +85,9 @@ typedef enum {
     K("o", SORT) K("O", SORT_REVERSE)                                                \
     K("G", GROUP)                                               \
     K("/", FILTER)                                              \
+    K("c", STUDY_X) K("C", STUDY_X_PREV)                        \
+    K("y", STUDY_Y) K("Y", STUDY_Y_PREV)                        \
+    K("b", STUDY_BY) K("B", STUDY_BY_PREV)                      \
     K("Tab", FOCUS_NEXT)                                        \
     K("BTab", FOCUS_PREV)                                       \
     K("z", ZOOM)                                                \

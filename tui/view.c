@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/study_table.h"
 
 const char *const sm_pane_names[SM_PANE_COUNT] = {
 #define X(id, name, title, slot, width) #name,
@@ -41,6 +42,7 @@ void sm_view_free(sm_view *v)
     for (int i = 0; i < v->nhistory; i++) free(v->history[i]);
     for (int i = 0; i < v->nbinds; i++) free(v->binds[i].script);
     free(v->binds);
+    sm_study_table_free(v->study);
     free(v);
 }
 
@@ -203,4 +205,32 @@ int sm_view_pane_index(const char *name)
     for (int i = 0; i < SM_PANE_COUNT; i++)
         if (strcmp(sm_pane_names[i], name) == 0) return i;
     return -1;
+}
+
+int sm_view_pane_shown(const sm_view *v, int pane)
+{
+    if (pane == SM_PANE_STUDY) return v->study != NULL;
+    if (pane == SM_PANE_SOLVER) return v->study == NULL;
+    return pane >= 0 && pane < SM_PANE_COUNT;
+}
+
+int sm_view_pane_next(const sm_view *v, int pane, int dir)
+{
+    int p = pane;
+    for (int i = 0; i < SM_PANE_COUNT; i++) {
+        p = (p + dir + SM_PANE_COUNT) % SM_PANE_COUNT;
+        if (sm_view_pane_shown(v, p)) return p;
+    }
+    return pane;
+}
+
+void sm_view_set_study(sm_view *v, struct sm_study_table *t)
+{
+    if (v->study != t) sm_study_table_free(v->study);
+    v->study = t;
+    /* The focus follows the pane that took the other's place. */
+    if (!t && v->focus == SM_PANE_STUDY) v->focus = SM_PANE_SOLVER;
+    if (t && v->focus == SM_PANE_SOLVER) v->focus = SM_PANE_STUDY;
+    if (!t) v->study_source[0] = '\0';
+    sm_view_touch(v);
 }

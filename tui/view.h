@@ -22,7 +22,12 @@ typedef enum { SM_SLOT_TOP, SM_SLOT_BOTTOM, SM_SLOT_CONSOLE } sm_pane_slot;
     X(COMM, comm, "Communication", SM_SLOT_BOTTOM, 36)   \
     X(ENERGY, energy, "Energy", SM_SLOT_BOTTOM, 32)      \
     X(SOLVER, solver, "Solver", SM_SLOT_BOTTOM, 32)      \
+    X(STUDY, study, "Study", SM_SLOT_BOTTOM, 32)         \
     X(CONSOLE, console, "Console", SM_SLOT_CONSOLE, 100)
+
+/* The Study pane stands in for the Solver pane while a study is loaded
+ * (`view study DIR`): same place, same width; without a study it is
+ * hidden, so the default layout and Tab order are those of the rest. */
 
 typedef enum {
 #define X(id, name, title, slot, width) SM_PANE_##id,
@@ -105,6 +110,13 @@ typedef struct sm_view {
     sm_theme theme;
     unsigned long long theme_version;
 
+    /* The Study pane: a merged study table and the columns it plots
+     * (indices into the table), NULL when no study is loaded. */
+    struct sm_study_table *study;
+    char study_source[1024];       /* the directory or file it came from */
+    int study_x, study_y, study_by;
+    int study_published;           /* mark the Table 6.4 optima */
+
     int quit;
 } sm_view;
 
@@ -137,5 +149,13 @@ void sm_view_bind(sm_view *v, const char *key, const char *script);
 const char *sm_view_binding(const sm_view *v, const char *key);
 
 int sm_view_pane_index(const char *name);
+/* Is the pane part of the layout now (the Study pane only with a study,
+ * the Solver pane only without)? */
+int sm_view_pane_shown(const sm_view *v, int pane);
+/* The next shown pane from pane in direction dir (+1 or -1). */
+int sm_view_pane_next(const sm_view *v, int pane, int dir);
+/* Replace the study table (NULL: none; the view owns it), keeping the
+ * focus on a shown pane. */
+void sm_view_set_study(sm_view *v, struct sm_study_table *t);
 
 #endif
