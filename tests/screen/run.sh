@@ -451,5 +451,51 @@ n=$(cap wr | head -n 23 | grep -o abcdefghij | wc -l)
 cap wr | head -n 23 | grep -q "THE-END" && ok "a 307-character result wraps, its end visible at 80 columns" ||
     bad "wrap" "$n pieces; $(cap wr | tail -6)"
 
+# 21. The Study pane: a tiny Table 6.4 sweep run from the Console, then
+# `view study`: it takes the Solver pane's place, and zoomed it plots
+# energy against deadline with one glyph a solver, a legend naming every
+# solver and the published optima marked; c and b cycle the columns, and
+# `view study off` brings the Solver pane back.
+start sp 120 40 xterm-256color $S
+keys sp : "study run {scenarios {samples/cuboid-cpu-gpu.json} solvers {{lb -speeds floor} {na -f 0.9}} model {deadline {3.59e-3 3.46e-3 3.34e-3 3.22e-3}}} -out {$WORK/sp-study}" Enter
+wait_for sp "% study run" || true
+keys sp : "view study {$WORK/sp-study}" Enter
+wait_for sp "Study" && cap sp | grep -q "^┌.*Study.*┐$" && ! cap sp | grep -q "Solver" &&
+    ok "view study: the Study pane in the Solver pane's place" || bad "study pane place" "$(cap sp | sed -n 15,30p)"
+# study run put the session back as it was, without asking.
+cap sp | head -1 | grep -q "modified\|<=" && bad "study run in the workbench" "$(cap sp | head -1)" ||
+    ok "study run in the workbench leaves the session as it was"
+keys sp : "view focus study" Enter
+keys sp z
+wait_for sp "[Study]" || true
+settle sp
+cap sp >"$WORK/sp.txt"
+marks=$(sed -n 3,33p "$WORK/sp.txt" | grep -o '◆' | wc -l)
+if grep -q "energy against deadline by solver  8 jobs  sp-study" "$WORK/sp.txt" &&
+   grep -q "^│energy  *│$" "$WORK/sp.txt" && grep -q "^│  *deadline  *│$" "$WORK/sp.txt" &&
+   grep -q "0.00322  *0.00359" "$WORK/sp.txt"; then
+    ok "Study plot: axis labels and ranges (energy against deadline)"
+else
+    bad "study axes" "$(head -32 "$WORK/sp.txt")"
+fi
+if grep -q "● solver lb -speeds floor" "$WORK/sp.txt" && grep -q "○ solver na -f 0.9" "$WORK/sp.txt" &&
+   grep -q "◆ published optimum (Table 6.4)" "$WORK/sp.txt" && [ "$marks" -ge 5 ] &&
+   [ "$(grep -c '|.*[●○*]' "$WORK/sp.txt")" -ge 1 ]; then
+    ok "Study plot: a legend with every solver, their points, the 4 published optima marked"
+else
+    bad "study legend" "$marks marks; $(head -32 "$WORK/sp.txt")"
+fi
+keys sp c
+wait_for sp "energy against time by solver" && ok "c plots against the next numeric column" ||
+    bad "study c" "$(cap sp | sed -n 2,4p)"
+keys sp b
+wait_for sp "energy against time by deadline" && ok "b splits the series by another column (the deadline)" ||
+    bad "study b" "$(cap sp | sed -n 2,4p)"
+keys sp z
+keys sp : "view study off" Enter
+wait_for sp "< lb >" && ! cap sp | grep -q "Study" && ok "view study off: the Solver pane is back" ||
+    bad "study off" "$(cap sp | sed -n 15,30p)"
+no_sanitizer_errors sp
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

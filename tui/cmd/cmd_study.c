@@ -365,6 +365,10 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
         sm_study_free(&st);
         return sm_tcl_error(in, "IO", "study run: %s", e.msg);
     }
+    /* The jobs replace the session and the end restores it from the stash:
+     * nothing of the user's is discarded, so the workbench must not ask
+     * (its question would take the keys typed after the command). */
+    app->in_replay++;
     char *stash = stash_session(in, dir);
     long ran = 0, total = sm_study_njobs(&st), todo = 0;
     for (long j = shard; j < total; j += nshards) {
@@ -400,6 +404,7 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     study_app = NULL;
     if (!app->screen && isatty(2) && todo) fputs("\n", stderr);
     restore_session(in, dir, stash);
+    app->in_replay--;
     sm_study_free(&st);
     if (rc != TCL_OK) return rc;
     Tcl_SetObjResult(in, Tcl_NewWideIntObj(ran));

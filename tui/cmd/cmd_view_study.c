@@ -42,12 +42,14 @@ static int distinct_values(const sm_study_table *t, int c, int cap)
     return n;
 }
 
+/* A column to split series by: a study input (scenario, solver, seed,
+ * model values: the columns a job file holds before its eval dict, which
+ * starts at "time") or a text column (status), with 2..SERIES_MAX values. */
 static int series_column(const sm_study_table *t, int c)
 {
-    /* The job number and the wall-clock columns make one series a row. */
-    static const char *const never[] = {"job", "seconds", "solver_seconds", "mapping", NULL};
-    for (int i = 0; never[i]; i++)
-        if (strcmp(t->col[c].name, never[i]) == 0) return 0;
+    int results = sm_study_table_column(t, "time");
+    if (strcmp(t->col[c].name, "job") == 0 || strcmp(t->col[c].name, "mapping") == 0) return 0;
+    if (results >= 0 && c > results && sm_study_table_numbers(t, c)) return 0;
     int d = distinct_values(t, c, SERIES_MAX);
     return d >= 2 && d <= SERIES_MAX;
 }
@@ -147,9 +149,13 @@ static int load_table(Tcl_Interp *in, const char *path, sm_study_table **out)
     if (stat(path, &st) != 0)
         return sm_tcl_error(in, "IO", "view study: %s: no such study directory or table file", path);
     Tcl_Obj *rows;
-    if (S_ISDIR(st.st_mode)) {
-        if (sm_study_merge_table(in, path, &rows) != TCL_OK) return TCL_ERROR;
-    } else if (sm_study_table_file(in, path, &rows) != TCL_OK) {
+    int rc = S_ISDIR(st.st_mode) ? sm_study_merge_table(in, path, &rows) : sm_study_table_file(in, path, &rows);
+    if (rc != TCL_OK) {
+        /* The reader's message, as this command's. */
+        const char *m = Tcl_GetStringResult(in);
+        if (strncmp(m, "study merge: ", 13) == 0) m += 13;
+        Tcl_Obj *msg = Tcl_ObjPrintf("view study: %s", m);
+        Tcl_SetObjResult(in, msg);
         return TCL_ERROR;
     }
     Tcl_IncrRefCount(rows);
