@@ -112,7 +112,7 @@ int sm_study_table_refs(const sm_study_table *t, double **px, double **py)
 /* The series of row r: the index of its by-label, appended when new. */
 static int series_of(const sm_study_table *t, int by, int r, sm_study_legend *lg)
 {
-    const char *s = t->col[by].text[r] ? t->col[by].text[r] : "-";
+    const char *s = by < t->ncols && t->col[by].text[r] ? t->col[by].text[r] : "-";
     for (int k = 0; k < lg->nseries; k++)
         if (strcmp(lg->label[k], s) == 0) return k;
     lg->label = sm_xrealloc(lg->label, sizeof *lg->label * (size_t)(lg->nseries + 1));
@@ -138,7 +138,7 @@ void sm_study_table_plot(const sm_study_table *t, int x, int y, int by, int publ
         if (!isfinite(a) || !isfinite(b)) continue;
         px[n] = a;
         py[n] = b;
-        ser[n] = by >= 0 && by < t->ncols ? series_of(t, by, r, lg) : 0;
+        ser[n] = by >= 0 ? series_of(t, by, r, lg) : 0;
         n++;
     }
     /* The ranges hold the published points too. */
@@ -148,7 +148,7 @@ void sm_study_table_plot(const sm_study_table *t, int x, int y, int by, int publ
     }
     sm_plot_init(pl, width, height, px, py, n + nref);
     for (int i = 0; i < n; i++) {
-        if (by >= 0 && by < t->ncols) sm_plot_series_point(pl, px[i], py[i], ser[i]);
+        if (by >= 0) sm_plot_series_point(pl, px[i], py[i], ser[i]);
         else sm_plot_point(pl, px[i], py[i]);
     }
     for (int i = 0; i < nref; i++) sm_plot_mark(pl, rx[i], ry[i]);

@@ -42,7 +42,8 @@ typedef struct sm_study_legend {
 } sm_study_legend;
 
 /* Plots column y against column x in a width x height cell plot: one glyph
- * series per value of column by (by < 0: plain braille dots), and when
+ * series per value of column by (by < 0: plain braille dots; a column
+ * past the table, or a row without it: the series "-"), and when
  * published is set and the axes are deadline and energy, the Table 6.4
  * optima (study_ref.h) of the scenarios the rows name, as marks. The
  * ranges hold both. Caller frees pl and lg. */

@@ -369,6 +369,11 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
      * nothing of the user's is discarded, so the workbench must not ask
      * (its question would take the keys typed after the command). */
     app->in_replay++;
+    /* The stash is a save and the restore a load: keep what the user's
+     * session was (its file, its unsaved parts), not the stash's. */
+    char *path_before = app->scenario_path ? sm_xstrdup(app->scenario_path) : NULL;
+    int dirty_before = app->session->dirty;
+    unsigned parts_before = app->session->dirty_parts;
     char *stash = stash_session(in, dir);
     long ran = 0, total = sm_study_njobs(&st), todo = 0;
     for (long j = shard; j < total; j += nshards) {
@@ -404,6 +409,10 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     study_app = NULL;
     if (!app->screen && isatty(2) && todo) fputs("\n", stderr);
     restore_session(in, dir, stash);
+    free(app->scenario_path);
+    app->scenario_path = path_before;
+    app->session->dirty = dirty_before;
+    app->session->dirty_parts = parts_before;
     app->in_replay--;
     sm_study_free(&st);
     if (rc != TCL_OK) return rc;
