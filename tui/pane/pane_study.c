@@ -139,19 +139,27 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     sm_plot_free(&pl);
     sm_study_legend_free(&lg);
 
+    /* Lines: the header, the plot rows, the axis and the x range; the y
+     * and x label lines (the header names both) and legend lines below
+     * give way, in that order, so a small pane still plots. */
     int pw = (right ? iw - lw - 1 : iw) - YLABEL_W;
-    int ph = ih - 1 - 4 - below;  /* header; y label, axis, x range, x label */
+    int avail = ih - 3, labels = 1;
+    if (avail - 2 - below < 4) labels = 0;
+    if (!labels && avail - below < 3) below = avail - 3 > 0 ? avail - 3 : 0;
+    int ph = avail - below - (labels ? 2 : 0);
     if (ph < 2 || pw < 8) {
         sm_ui_text(w, 2, 1, iw, sm_ui_attr(SM_EL_DIM), "too small for the plot: z zooms");
         return;
     }
     sm_study_table_plot(t, v->study_x, v->study_y, v->study_by, v->study_published, pw, ph, &pl, &lg);
     char *text = sm_plot_text(&pl, xn, yn);
-    int y = 2;
-    for (const char *s = text; *s && y <= ih; y++) {
+    int y = 2, line = 0, top = labels ? 3 : 2;   /* top: the first plot row */
+    for (const char *s = text; *s && y <= ih; line++) {
         const char *nl = strchr(s, '\n');
         size_t len = nl ? (size_t)(nl - s) : strlen(s);
-        put_line(w, y, 1, iw, s, len, f->utf8, sm_ui_attr(y == 2 ? SM_EL_HEADER : SM_EL_TEXT));
+        int label = line == 0 || line == ph + 3;
+        if (labels || !label)
+            put_line(w, y++, 1, iw, s, len, f->utf8, sm_ui_attr(line == 0 ? SM_EL_HEADER : SM_EL_TEXT));
         s += len + (nl ? 1 : 0);
     }
     /* Colour each series' cells, and the published marks. */
@@ -164,13 +172,13 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
             else if (pl.marks[cell]) a = sm_ui_attr(SM_EL_DEADLINE) | A_BOLD;
             else if (pl.series[cell] >= 0) a = sm_ui_attr(series_el[(int)pl.series[cell]]);
             else continue;
-            mvwchgat(w, 3 + r, 1 + YLABEL_W + c, 1, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
+            mvwchgat(w, top + r, 1 + YLABEL_W + c, 1, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
         }
     if (lg.npoints == 0)
-        sm_ui_text(w, 3 + ph / 2, 1 + YLABEL_W + 1, pw - 2, sm_ui_attr(SM_EL_BAD), "no row has numbers for both %s and %s",
+        sm_ui_text(w, top + ph / 2, 1 + YLABEL_W + 1, pw - 2, sm_ui_attr(SM_EL_BAD), "no row has numbers for both %s and %s",
                    xn, yn);
-    if (right) legend(w, 3, iw - lw + 1, lw, ih - 2, &lg, bn ? bn : "", several, f->utf8, 1);
-    else legend(w, ih - below + 1, 1, iw, below, &lg, bn ? bn : "", several, f->utf8, 0);
+    if (right) legend(w, top, iw - lw + 1, lw, ih - 2, &lg, bn ? bn : "", several, f->utf8, 1);
+    else if (below > 0) legend(w, ih - below + 1, 1, iw, below, &lg, bn ? bn : "", several, f->utf8, 0);
     free(text);
     sm_plot_free(&pl);
     sm_study_legend_free(&lg);
