@@ -67,13 +67,16 @@ static void glyph_text(char *buf, size_t n, int k, int utf8)
     else snprintf(buf, n, "%c", ascii_glyph[k % SM_PLOT_NGLYPHS]);
 }
 
+/* A cell where a result sits on a published optimum (U+25C8). */
+#define REACHED "\xe2\x97\x88"
+
 /* The legend as items "G label" from (y, x): one a line when
  * one_per_line, else wrapped into width. Returns the lines used
  * (counting only, without drawing, when w is NULL). */
 static int legend(WINDOW *w, int y, int x, int width, int maxlines, const sm_study_legend *lg, const char *by,
                   int several, int utf8, int one_per_line)
 {
-    int line = 0, col = 0, nitems = lg->nseries + (several ? 1 : 0) + (lg->nref ? 1 : 0);
+    int line = 0, col = 0, nitems = lg->nseries + (several ? 1 : 0) + (lg->nref ? 2 : 0);
     for (int i = 0; i < nitems && line < maxlines; i++) {
         char g[8], text[160];
         sm_element el;
@@ -85,17 +88,24 @@ static int legend(WINDOW *w, int y, int x, int width, int maxlines, const sm_stu
             snprintf(g, sizeof g, "*");
             snprintf(text, sizeof text, "several");
             el = SM_EL_TEXT;
-        } else {
+        } else if (i == nitems - 2) {
             snprintf(g, sizeof g, "%s", utf8 ? "\xe2\x97\x86" : "@");
             snprintf(text, sizeof text, "published optimum (Table 6.4)");
             el = SM_EL_DEADLINE;
+        } else {
+            snprintf(g, sizeof g, "%s", utf8 ? REACHED : "&");
+            snprintf(text, sizeof text, "a result on it");
+            el = SM_EL_GOOD;
         }
         int need = 2 + (int)strlen(text);
         if (!one_per_line && col > 0 && col + need > width) line++, col = 0;
         if (line >= maxlines) break;
         if (w) {
             put_line(w, y + line, x + col, 1, g, strlen(g), utf8, sm_ui_attr(el));
-            sm_ui_text(w, y + line, x + col + 2, width - col - 2, sm_ui_attr(SM_EL_TEXT), "%s", text);
+            /* Labels are often paths: keep their head and tail. */
+            char shown[160];
+            sm_ui_elide(text, width - col - 2, shown, sizeof shown);
+            sm_ui_text(w, y + line, x + col + 2, width - col - 2, sm_ui_attr(SM_EL_TEXT), "%s", shown);
         }
         if (one_per_line) line++;
         else col += need + 2;
@@ -133,8 +143,9 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         if (n > lw) lw = n;
     }
     if (lg.nref && lw < 33) lw = 33;
-    if (lw > 40) lw = 40;
-    int right = iw - lw - 1 >= YLABEL_W + 24 && lg.nseries + 2 <= ih - 1;
+    int lmax = iw * 2 / 5 > 40 ? iw * 2 / 5 : 40;
+    if (lw > lmax) lw = lmax;
+    int right = iw - lw - 1 >= YLABEL_W + 24 && lg.nseries + 4 <= ih - 1;
     int below = right ? 0 : legend(NULL, 0, 0, iw, ih, &lg, bn ? bn : "", several, f->utf8, 0);
     sm_plot_free(&pl);
     sm_study_legend_free(&lg);
@@ -167,9 +178,14 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         for (int c = 0; c < pl.width; c++) {
             int cell = r * pl.width + c;
             attr_t a;
-            /* A series on a published optimum: the mark in its colour. */
-            if (pl.marks[cell] && pl.series[cell] >= 0) a = sm_ui_attr(series_el[(int)pl.series[cell]]) | A_BOLD;
-            else if (pl.marks[cell]) a = sm_ui_attr(SM_EL_DEADLINE) | A_BOLD;
+            /* A result on a published optimum: its own glyph, in the
+             * series' colour, so the mark does not hide it. */
+            if (pl.marks[cell] && (pl.series[cell] != -1 || pl.dots[cell])) {
+                a = (pl.series[cell] >= 0 ? sm_ui_attr(series_el[(int)pl.series[cell]]) : sm_ui_attr(SM_EL_GOOD)) | A_BOLD;
+                put_line(w, top + r, 1 + YLABEL_W + c, 1, f->utf8 ? REACHED : "&", f->utf8 ? 3 : 1, f->utf8, a);
+                continue;
+            }
+            if (pl.marks[cell]) a = sm_ui_attr(SM_EL_DEADLINE) | A_BOLD;
             else if (pl.series[cell] >= 0) a = sm_ui_attr(series_el[(int)pl.series[cell]]);
             else continue;
             mvwchgat(w, top + r, 1 + YLABEL_W + c, 1, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
