@@ -176,10 +176,15 @@ static int load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
     const char *path = Tcl_GetString(objv[2]);
     sm_study_table *t = NULL;
     if (load_table(in, path, &t) != TCL_OK) return TCL_ERROR;
-    /* Energy against deadline per solver unless told, as the thesis plots. */
-    int x = default_numeric(t, "deadline", -1);
-    int y = default_numeric(t, "energy", x);
-    int by = sm_study_table_column(t, "solver"), published = -1;
+    /* Energy against deadline per solver unless told, as the thesis plots;
+     * loading the shown study again (shards still writing) keeps the
+     * columns chosen. */
+    const sm_view *v0 = app->view;
+    const sm_study_table *old = v0->study && strcmp(v0->study_source, path) == 0 ? v0->study : NULL;
+    int x = default_numeric(t, old ? col_name(old, v0->study_x) : "deadline", -1);
+    int y = default_numeric(t, old ? col_name(old, v0->study_y) : "energy", x);
+    int by = sm_study_table_column(t, old ? (v0->study_by >= 0 ? col_name(old, v0->study_by) : "") : "solver");
+    int published = old ? v0->study_published : -1;
     if (parse_opts(in, t, path, objc, objv, 3, &x, &y, &by, &published) != TCL_OK) {
         sm_study_table_free(t);
         return TCL_ERROR;
