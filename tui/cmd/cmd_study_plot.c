@@ -154,7 +154,8 @@ static Tcl_Obj *text_plot(const sm_study_table *t, Tcl_Obj *kx, Tcl_Obj *ky, Tcl
                                "\n", (char *)NULL);
     if (lg.nseries > 1) Tcl_AppendToObj(o, "* several\n", -1);
     if (lg.nref)
-        Tcl_AppendToObj(o, "\xe2\x97\x86 published optimum (thesis Table 6.4, SPEC \xc2\xa7" "7)\n", -1);
+        Tcl_AppendStringsToObj(o, SM_PLOT_MARK " published optimum (thesis Table 6.4, SPEC \xc2\xa7" "7), ",
+                               SM_PLOT_REACHED " a result on it\n", (char *)NULL);
     free(text);
     sm_plot_free(&pl);
     sm_study_legend_free(&lg);

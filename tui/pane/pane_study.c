@@ -40,6 +40,7 @@ static char ascii_of(unsigned cp, const char *utf8)
     if (cp == 0x2800) return ' ';
     if (cp > 0x2800 && cp <= 0x28FF) return '.';
     if (cp == 0x25C6) return '@';
+    if (cp == 0x25C8) return '&';
     for (int k = 0; k < SM_PLOT_NGLYPHS; k++)
         if (strncmp(utf8, sm_plot_glyph[k], strlen(sm_plot_glyph[k])) == 0) return ascii_glyph[k];
     return '?';
@@ -67,9 +68,6 @@ static void glyph_text(char *buf, size_t n, int k, int utf8)
     else snprintf(buf, n, "%c", ascii_glyph[k % SM_PLOT_NGLYPHS]);
 }
 
-/* A cell where a result sits on a published optimum (U+25C8). */
-#define REACHED "\xe2\x97\x88"
-
 /* The legend as items "G label" from (y, x): one a line when
  * one_per_line, else wrapped into width. Returns the lines used
  * (counting only, without drawing, when w is NULL). */
@@ -89,11 +87,11 @@ static int legend(WINDOW *w, int y, int x, int width, int maxlines, const sm_stu
             snprintf(text, sizeof text, "several");
             el = SM_EL_TEXT;
         } else if (i == nitems - 2) {
-            snprintf(g, sizeof g, "%s", utf8 ? "\xe2\x97\x86" : "@");
+            snprintf(g, sizeof g, "%s", utf8 ? SM_PLOT_MARK : "@");
             snprintf(text, sizeof text, "published optimum (Table 6.4)");
             el = SM_EL_DEADLINE;
         } else {
-            snprintf(g, sizeof g, "%s", utf8 ? REACHED : "&");
+            snprintf(g, sizeof g, "%s", utf8 ? SM_PLOT_REACHED : "&");
             snprintf(text, sizeof text, "a result on it");
             el = SM_EL_GOOD;
         }
@@ -178,14 +176,11 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         for (int c = 0; c < pl.width; c++) {
             int cell = r * pl.width + c;
             attr_t a;
-            /* A result on a published optimum: its own glyph, in the
-             * series' colour, so the mark does not hide it. */
-            if (pl.marks[cell] && (pl.series[cell] != -1 || pl.dots[cell])) {
+            /* A result on a published optimum (the plot drew it U+25C8):
+             * in the series' colour. */
+            if (pl.marks[cell] && (pl.series[cell] != -1 || pl.dots[cell]))
                 a = (pl.series[cell] >= 0 ? sm_ui_attr(series_el[(int)pl.series[cell]]) : sm_ui_attr(SM_EL_GOOD)) | A_BOLD;
-                put_line(w, top + r, 1 + YLABEL_W + c, 1, f->utf8 ? REACHED : "&", f->utf8 ? 3 : 1, f->utf8, a);
-                continue;
-            }
-            if (pl.marks[cell]) a = sm_ui_attr(SM_EL_DEADLINE) | A_BOLD;
+            else if (pl.marks[cell]) a = sm_ui_attr(SM_EL_DEADLINE) | A_BOLD;
             else if (pl.series[cell] >= 0) a = sm_ui_attr(series_el[(int)pl.series[cell]]);
             else continue;
             mvwchgat(w, top + r, 1 + YLABEL_W + c, 1, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
