@@ -85,6 +85,15 @@ static void plot_series_and_optima(void **unused)
     int marks = 0;
     for (int c = 0; c < pl.width * pl.height; c++) marks += pl.marks[c];
     assert_int_equal(marks, 4);
+    /* As text: tabu's two results on optima are U+25C8, the other two
+     * optima U+25C6. */
+    char *txt = sm_plot_text(&pl, "deadline", "energy");
+    int reached = 0, alone = 0;
+    for (const char *p = txt; (p = strstr(p, SM_PLOT_REACHED)); p++) reached++;
+    for (const char *p = txt; (p = strstr(p, SM_PLOT_MARK)); p++) alone++;
+    assert_int_equal(reached, 2);
+    assert_int_equal(alone, 2);
+    free(txt);
     sm_plot_free(&pl);
     sm_study_legend_free(&lg);
 
