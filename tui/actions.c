@@ -66,13 +66,13 @@ static void activate(sm_app *app, sm_do *d)
 }
 
 /* The Study pane's column keys; without a study, say how to load one. */
-static void study_cycle(const sm_app *app, sm_do *d, const char *axis, const char *dir)
+static void study_cycle(const sm_app *app, sm_do *d, const char *axis)
 {
     if (!app->view->study) {
         message(d, "no study loaded: view study DIR (a directory of \"study run\", or its merged JSON)");
         return;
     }
-    run(d, "view study cycle", axis, dir);
+    run(d, "view study cycle", axis, "next");
 }
 
 /* Up/Down/PgUp/PgDn/Home/End: list panes move their cursor; the Grid runs
@@ -148,6 +148,7 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
     case SM_ACT_SORT: run(d, "view procs -sort", sm_sort_names[(v->sort + 1) % SM_SORT_COUNT], NULL); break;
     case SM_ACT_SORT_REVERSE: run(d, "view procs -order", v->sort_desc ? "asc" : "desc", NULL); break;
     case SM_ACT_GROUP: run(d, "view procs -group", v->group_by_net ? "node" : "net", NULL); break;
+    case SM_ACT_NETWORK: run(d, "view network toggle", NULL, NULL); break;
     case SM_ACT_FILTER:
         d->kind = SM_DO_PROMPT;
         snprintf(d->label, sizeof d->label, "filter processors (name, type or nN): ");
@@ -157,12 +158,9 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
         d->empty_ok = 1;
         d->complete = SM_COMPLETE_PROCS;
         break;
-    case SM_ACT_STUDY_X: study_cycle(app, d, "x", "next"); break;
-    case SM_ACT_STUDY_X_PREV: study_cycle(app, d, "x", "prev"); break;
-    case SM_ACT_STUDY_Y: study_cycle(app, d, "y", "next"); break;
-    case SM_ACT_STUDY_Y_PREV: study_cycle(app, d, "y", "prev"); break;
-    case SM_ACT_STUDY_BY: study_cycle(app, d, "by", "next"); break;
-    case SM_ACT_STUDY_BY_PREV: study_cycle(app, d, "by", "prev"); break;
+    case SM_ACT_STUDY_X: study_cycle(app, d, "x"); break;
+    case SM_ACT_STUDY_Y: study_cycle(app, d, "y"); break;
+    case SM_ACT_STUDY_BY: study_cycle(app, d, "by"); break;
     case SM_ACT_FOCUS_NEXT: run(d, "view focus next", NULL, NULL), d->quiet = 1; break;
     case SM_ACT_FOCUS_PREV: run(d, "view focus prev", NULL, NULL), d->quiet = 1; break;
     case SM_ACT_ZOOM: run(d, "view zoom toggle", NULL, NULL); break;

@@ -6,15 +6,15 @@
 
 /* X(id, help) - in the order help shows them. */
 #define SM_ACTIONS(X)                                                              \
-    X(CURSOR_LEFT, "cursor left (Grid)")                                           \
-    X(CURSOR_RIGHT, "cursor right (Grid)")                                         \
+    X(CURSOR_LEFT, "cursor left (Grid; the selected link in Network)")             \
+    X(CURSOR_RIGHT, "cursor right (Grid; the selected link in Network)")           \
     X(CURSOR_UP, "cursor up; previous row in lists")                               \
     X(CURSOR_DOWN, "cursor down; next row in lists")                               \
-    X(PLANE_PREV, "previous k-plane of a 3-D grid; a page up in lists")           \
-    X(PLANE_NEXT, "next k-plane of a 3-D grid; a page down in lists")             \
+    X(PLANE_PREV, "previous k-plane of a 3-D grid or machine; a page up in lists") \
+    X(PLANE_NEXT, "next k-plane of a 3-D grid or machine; a page down in lists")   \
     X(ROW_FIRST, "first row of a list")                                            \
     X(ROW_LAST, "last row of a list")                                              \
-    X(ACTIVATE, "select the block / choose the processor / highlight the pair / start the solver") \
+    X(ACTIVATE, "select the block / choose the processor / highlight the pair / start the solver / turn the link") \
     X(SELECT, "add or remove the cursor block from the selection")                 \
     X(SELECT_PROC, "select every block of the chosen processor")                   \
     X(SELECT_CLEAR, "clear the selection and the highlighted pair")                \
@@ -32,13 +32,11 @@
     X(SORT, "cycle the Processors sort key")                                       \
     X(SORT_REVERSE, "reverse the Processors sort order")                           \
     X(GROUP, "group processors by node or by network group")                       \
+    X(NETWORK, "Network pane (link loads) in Communication's place, or back")     \
     X(FILTER, "filter processors by name, type or node (empty: all)")                  \
     X(STUDY_X, "Study pane: plot against the next numeric column")                \
-    X(STUDY_X_PREV, "Study pane: plot against the previous numeric column")       \
     X(STUDY_Y, "Study pane: plot the next numeric column")                         \
-    X(STUDY_Y_PREV, "Study pane: plot the previous numeric column")               \
-    X(STUDY_BY, "Study pane: series by the next column with a few values, or none") \
-    X(STUDY_BY_PREV, "Study pane: series by the previous such column")            \
+    X(STUDY_BY, "Study pane: series by the next study input or text column, or none") \
     X(FOCUS_NEXT, "focus the next pane")                                           \
     X(FOCUS_PREV, "focus the previous pane")                                       \
     X(ZOOM, "the focused pane fills the screen, or not")                           \
@@ -84,10 +82,11 @@ typedef enum {
     K("v", SOURCE)                                              \
     K("o", SORT) K("O", SORT_REVERSE)                                                \
     K("G", GROUP)                                               \
+    K("L", NETWORK)                                             \
     K("/", FILTER)                                              \
-    K("c", STUDY_X) K("C", STUDY_X_PREV)                        \
-    K("y", STUDY_Y) K("Y", STUDY_Y_PREV)                        \
-    K("b", STUDY_BY) K("B", STUDY_BY_PREV)                      \
+    K("c", STUDY_X)                                             \
+    K("y", STUDY_Y)                                             \
+    K("b", STUDY_BY)                                            \
     K("Tab", FOCUS_NEXT)                                        \
     K("BTab", FOCUS_PREV)                                       \
     K("z", ZOOM)                                                \

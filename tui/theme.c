@@ -175,6 +175,8 @@ void sm_theme_builtin(sm_theme *t)
         for (int i = 0; i < SM_EL_COUNT; i++) t->el[i].fg = t->el[i].bg = -1;
         t->nproc = 8;
         for (int i = 0; i < 8; i++) t->proc[i] = (short)i;
+        t->nheat = 3;
+        t->heat[0] = 2, t->heat[1] = 3, t->heat[2] = 1;
     }
 }
 
@@ -186,7 +188,7 @@ int sm_theme_parse(const char *text, size_t len, const char *file, sm_theme *out
         return -1;
     }
     static const char *const keys[] = {"format", "version", "name", "description",
-                                       "elements", "processors", NULL};
+                                       "elements", "processors", "heat", NULL};
     sm_theme t;
     memset(&t, 0, sizeof t);
     for (int i = 0; i < SM_EL_COUNT; i++) t.el[i].fg = t.el[i].bg = -1;
@@ -225,6 +227,22 @@ int sm_theme_parse(const char *text, size_t len, const char *file, sm_theme *out
         if (color_item(it, sm_jpath_idx(p, sizeof p, "processors", t.nproc), &t.proc[t.nproc], e))
             goto out;
         t.nproc++;
+    }
+    /* The load ramp is optional: themes written before it get one. */
+    static const short heat_default[] = {22, 28, 70, 142, 178, 208, 202, 196, 160};
+    const cJSON *heat = cJSON_GetObjectItemCaseSensitive(root, "heat");
+    if (!heat) {
+        t.nheat = SM_THEME_MAX_HEAT;
+        memcpy(t.heat, heat_default, sizeof heat_default);
+    } else if (!cJSON_IsArray(heat) || cJSON_GetArraySize(heat) < 2 || cJSON_GetArraySize(heat) > SM_THEME_MAX_HEAT) {
+        sm_err_set(e, "heat: expected an array of 2 to %d colours, coolest first", SM_THEME_MAX_HEAT);
+        goto out;
+    } else {
+        cJSON_ArrayForEach(it, heat) {
+            char p[64];
+            if (color_item(it, sm_jpath_idx(p, sizeof p, "heat", t.nheat), &t.heat[t.nheat], e)) goto out;
+            t.nheat++;
+        }
     }
     *out = t;
     rc = 0;

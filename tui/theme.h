@@ -56,12 +56,15 @@ typedef struct sm_style {
 } sm_style;
 
 #define SM_THEME_MAX_PROCS 64
+#define SM_THEME_MAX_HEAT 9
 
 typedef struct sm_theme {
     char name[64];
     sm_style el[SM_EL_COUNT];
     int nproc;
     short proc[SM_THEME_MAX_PROCS];   /* block background by processor */
+    int nheat;
+    short heat[SM_THEME_MAX_HEAT];    /* load ramp, coolest first (Network) */
 } sm_theme;
 
 /* The theme compiled into the binary (themes/default.json). */

@@ -17,6 +17,11 @@ const char *const sm_pane_titles[SM_PANE_COUNT] = {
     SM_PANES(X)
 #undef X
 };
+const sm_pane_slot sm_pane_slots[SM_PANE_COUNT] = {
+#define X(id, name, title, slot, width) slot,
+    SM_PANES(X)
+#undef X
+};
 const char *const sm_sort_names[SM_SORT_COUNT] = {
 #define X(n) #n,
     SM_PROC_SORTS(X)
@@ -28,6 +33,7 @@ sm_view *sm_view_new(void)
     sm_view *v = sm_xcalloc(1, sizeof *v);
     v->proc = -1;
     v->pair_p = v->pair_q = -1;
+    v->link_from = v->link_to = v->link_level = -1;
     v->stepn = 10;
     v->version = 1;
     sm_theme_builtin(&v->theme);
@@ -209,28 +215,40 @@ int sm_view_pane_index(const char *name)
 
 int sm_view_pane_shown(const sm_view *v, int pane)
 {
-    if (pane == SM_PANE_STUDY) return v->study != NULL;
-    if (pane == SM_PANE_SOLVER) return v->study == NULL;
-    return pane >= 0 && pane < SM_PANE_COUNT;
+    if (pane < 0 || pane >= SM_PANE_COUNT) return 0;
+    if (sm_pane_slots[pane] == SM_SLOT_ALT) return (v->alt_shown >> pane) & 1;
+    /* A host is hidden while the ALT pane after it is shown. */
+    return !(pane + 1 < SM_PANE_COUNT && sm_pane_slots[pane + 1] == SM_SLOT_ALT &&
+             ((v->alt_shown >> (pane + 1)) & 1));
 }
 
-int sm_view_pane_next(const sm_view *v, int pane, int dir)
+void sm_view_show_alt(sm_view *v, int pane, int on)
 {
-    int p = pane;
+    if (pane <= 0 || pane >= SM_PANE_COUNT || sm_pane_slots[pane] != SM_SLOT_ALT) return;
+    if (on) v->alt_shown |= 1u << pane;
+    else v->alt_shown &= ~(1u << pane);
+    /* The pane shown has the focus: keys go where the eye is. */
+    if (on) v->focus = pane;
+    else if (v->focus == pane) v->focus = pane - 1;
+    sm_view_touch(v);
+}
+
+int sm_view_pane_step(const sm_view *v, int from, int dir)
+{
+    int f = from;
     for (int i = 0; i < SM_PANE_COUNT; i++) {
-        p = (p + dir + SM_PANE_COUNT) % SM_PANE_COUNT;
-        if (sm_view_pane_shown(v, p)) return p;
+        f = (f + dir + SM_PANE_COUNT) % SM_PANE_COUNT;
+        if (sm_view_pane_shown(v, f)) return f;
     }
-    return pane;
+    return from;
 }
 
 void sm_view_set_study(sm_view *v, struct sm_study_table *t)
 {
     if (v->study != t) sm_study_table_free(v->study);
     v->study = t;
-    /* The focus follows the pane that took the other's place. */
-    if (!t && v->focus == SM_PANE_STUDY) v->focus = SM_PANE_SOLVER;
-    if (t && v->focus == SM_PANE_SOLVER) v->focus = SM_PANE_STUDY;
     if (!t) v->study_source[0] = '\0';
-    sm_view_touch(v);
+    /* Loading shows the Study pane in the Solver pane's place (and
+     * focuses it); unloading gives the place back. */
+    sm_view_show_alt(v, SM_PANE_STUDY, t != NULL);
 }

@@ -8,9 +8,11 @@
 #include "theme.h"
 
 /* Where a pane sits in the unzoomed layout: the top band, the bottom
- * band (each split by the panes' widths in percent), or the full-width
- * console strip. */
-typedef enum { SM_SLOT_TOP, SM_SLOT_BOTTOM, SM_SLOT_CONSOLE } sm_pane_slot;
+ * band (each split by the panes' widths in percent), the full-width
+ * console strip, or ALT: in the place of the pane before it in the table,
+ * shown instead of it only when chosen (`view focus NAME`, `view
+ * alternate`), so the default layout stays as it is. */
+typedef enum { SM_SLOT_TOP, SM_SLOT_BOTTOM, SM_SLOT_CONSOLE, SM_SLOT_ALT } sm_pane_slot;
 
 /* THE table of panes, in Tab order: names for `view focus`, titles, and
  * the layout; the screen takes each pane's ops from sm_pane_<name>
@@ -20,14 +22,15 @@ typedef enum { SM_SLOT_TOP, SM_SLOT_BOTTOM, SM_SLOT_CONSOLE } sm_pane_slot;
     X(GRID, grid, "Grid", SM_SLOT_TOP, 55)               \
     X(PROCS, procs, "Processors", SM_SLOT_TOP, 45)       \
     X(COMM, comm, "Communication", SM_SLOT_BOTTOM, 36)   \
+    X(NETWORK, network, "Network", SM_SLOT_ALT, 36)      \
     X(ENERGY, energy, "Energy", SM_SLOT_BOTTOM, 32)      \
     X(SOLVER, solver, "Solver", SM_SLOT_BOTTOM, 32)      \
-    X(STUDY, study, "Study", SM_SLOT_BOTTOM, 32)         \
+    X(STUDY, study, "Study", SM_SLOT_ALT, 32)            \
     X(CONSOLE, console, "Console", SM_SLOT_CONSOLE, 100)
 
-/* The Study pane stands in for the Solver pane while a study is loaded
- * (`view study DIR`): same place, same width; without a study it is
- * hidden, so the default layout and Tab order are those of the rest. */
+/* The Study pane is the Solver pane's ALT: `view study DIR` shows it
+ * there, `view focus solver` and `view focus study` switch between them
+ * while a study is loaded, `view study off` unloads it. */
 
 typedef enum {
 #define X(id, name, title, slot, width) SM_PANE_##id,
@@ -38,6 +41,7 @@ typedef enum {
 
 extern const char *const sm_pane_names[SM_PANE_COUNT];
 extern const char *const sm_pane_titles[SM_PANE_COUNT];
+extern const sm_pane_slot sm_pane_slots[SM_PANE_COUNT];
 
 /* Processor ordering in the Processors pane. */
 #define SM_PROC_SORTS(X) X(index) X(name) X(load) X(energy) X(blocks) X(idle)
@@ -86,6 +90,15 @@ typedef struct sm_view {
     char filter[64];               /* processor name/type/node substring */
 
     int pair_p, pair_q;            /* highlighted pair, -1 none */
+    unsigned alt_shown;            /* bit per ALT pane shown in its host's place */
+    /* Network pane: the plane (torus/mesh k-plane, HAEC board) shown, the
+     * selected link (from -> to nodes; to = SM_LINK_BOARD: every
+     * wireless link between from and the next HAEC board) and the load
+     * the heat map scales by. */
+    int net_plane;
+    int link_from, link_to;
+    int link_level;                /* tree: the level of the uplink of group link_from; else -1 */
+    int net_cells;                 /* scale by halo cells, not messages */
     int comm_row;
     int solver_row;                /* solver picked in the Solver pane */
     int show_solver;               /* Grid shows the solver's current map */
@@ -149,13 +162,18 @@ void sm_view_bind(sm_view *v, const char *key, const char *script);
 const char *sm_view_binding(const sm_view *v, const char *key);
 
 int sm_view_pane_index(const char *name);
-/* Is the pane part of the layout now (the Study pane only with a study,
- * the Solver pane only without)? */
+/* Is the pane on screen in the unzoomed layout (ALT panes only when
+ * chosen, their hosts only when not)? */
 int sm_view_pane_shown(const sm_view *v, int pane);
-/* The next shown pane from pane in direction dir (+1 or -1). */
-int sm_view_pane_next(const sm_view *v, int pane, int dir);
-/* Replace the study table (NULL: none; the view owns it), keeping the
- * focus on a shown pane. */
+/* Show an ALT pane in its host's place (on) or the host again (off); the
+ * focus follows to whichever is shown. */
+void sm_view_show_alt(sm_view *v, int pane, int on);
+/* The next or previous shown pane from `from` (dir +1 or -1): Tab order. */
+int sm_view_pane_step(const sm_view *v, int from, int dir);
+
+#define SM_LINK_BOARD (-2)
+/* Replace the study table (NULL: none; the view owns it): the Study pane
+ * is shown in the Solver pane's place while there is one. */
 void sm_view_set_study(sm_view *v, struct sm_study_table *t);
 
 #endif

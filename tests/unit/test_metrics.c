@@ -3,24 +3,6 @@
 #include "testutil.h"
 #include "../../core/metrics.h"
 
-static sm_topo *one_per_node(const char *network, int nodes)
-{
-    char *buf = malloc(65536);
-    int len = snprintf(buf, 65536,
-                       "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{\"n\":{\"time_per_cell\":1e-9,"
-                       "\"energy_per_cell\":1e-9,\"p0\":1,\"p_idle\":1}},\"processors\":[");
-    for (int i = 0; i < nodes; i++)
-        len += snprintf(buf + len, 65536 - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"n\",\"node\":%d}",
-                        i ? "," : "", i, i);
-    snprintf(buf + len, 65536 - (size_t)len,
-             "],\"network\":%s,\"links\":{\"inter\":[{\"time_per_cell\":1e-9,\"energy_per_cell\":1e-9},"
-             "{\"time_per_cell\":1e-9,\"energy_per_cell\":1e-9}]}}",
-             network);
-    sm_topo *t = tu_topo_text(buf);
-    free(buf);
-    return t;
-}
-
 static void besmer_sweep(void **st)
 {
     (void)st;
@@ -28,13 +10,13 @@ static void besmer_sweep(void **st)
     int map[64];
     for (int u = 0; u < 64; u++) map[u] = u;
     sm_metrics m;
-    sm_topo *t = one_per_node("{\"kind\":\"torus\",\"dims\":[4,4,4]}", 64);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[4,4,4]}", 64);
     sm_metrics_compute(g, t, map, &m);
     assert_int_equal(m.hops, 2 * 200); /* published: 200 per pair */
     assert_int_equal(m.hop_cells, 2 * 200 * 64);
     assert_int_equal(m.dilation_max, 3);
     sm_topo_free(t);
-    t = one_per_node("{\"kind\":\"haec\",\"boards\":4,\"board_dims\":[4,4]}", 64);
+    t = tu_one_per_node("{\"kind\":\"haec\",\"boards\":4,\"board_dims\":[4,4]}", 64);
     sm_metrics_compute(g, t, map, &m);
     assert_int_equal(m.hops, 2 * 152);
     sm_topo_free(t);
@@ -46,7 +28,7 @@ static void congestion_and_cardinality(void **st)
     (void)st;
     /* A line of 4 blocks on a 4-node mesh, reversed on the odd ones. */
     sm_grid *g = tu_grid(4, 1, 1, 0, 0, 0, SM_ST_7PT);
-    sm_topo *t = one_per_node("{\"kind\":\"mesh\",\"dims\":[4]}", 4);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"mesh\",\"dims\":[4]}", 4);
     int ident[4] = {0, 1, 2, 3}, far[4] = {0, 3, 1, 2};
     sm_metrics m;
     sm_metrics_compute(g, t, ident, &m);

@@ -83,4 +83,24 @@ static inline void tu_assert_close(double a, double b, double rel, const char *w
         fail_msg("%s: %.17g vs %.17g (rel %.3g)", what, a, b, m ? fabs(a - b) / m : 0);
 }
 
+/* One processor per node ("p0", "p1"...) on the given "network" object,
+ * with per-hop inter links. */
+static inline sm_topo *tu_one_per_node(const char *network, int nodes)
+{
+    char *buf = malloc(65536);
+    int len = snprintf(buf, 65536,
+                       "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{\"n\":{\"time_per_cell\":1e-9,"
+                       "\"energy_per_cell\":1e-9,\"p0\":1,\"p_idle\":1}},\"processors\":[");
+    for (int i = 0; i < nodes; i++)
+        len += snprintf(buf + len, 65536 - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"n\",\"node\":%d}",
+                        i ? "," : "", i, i);
+    snprintf(buf + len, 65536 - (size_t)len,
+             "],\"network\":%s,\"links\":{\"inter\":[{\"time_per_cell\":1e-9,\"energy_per_cell\":1e-9},"
+             "{\"time_per_cell\":1e-9,\"energy_per_cell\":1e-9}]}}",
+             network);
+    sm_topo *t = tu_topo_text(buf);
+    free(buf);
+    return t;
+}
+
 #endif

@@ -8,6 +8,7 @@
 #include "cmd_study.h"
 #include "../keys.h"
 #include "../rows.h"
+#include "cmd_view_net.h"
 
 static int toggle_arg(Tcl_Interp *in, Tcl_Obj *o, int *flag, const char *what)
 {
@@ -80,6 +81,7 @@ static int view_cursor(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
         int d;
         if (Tcl_GetIndexFromObj(NULL, objv[2], dirs, "direction", 0, &d) == TCL_OK) {
             /* The list panes move their row; elsewhere the grid cursor. */
+            if (v->focus == SM_PANE_NETWORK) return sm_view_net_cursor(app, in, d);
             int list = v->focus == SM_PANE_PROCS || v->focus == SM_PANE_COMM || v->focus == SM_PANE_SOLVER;
             if (list) {
                 if (d >= 2) move_row(app, d == 2 ? -1 : 1);
@@ -115,6 +117,8 @@ static int view_cursor(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
 static int view_plane(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     sm_view *v = app->view;
+    /* The Network pane pages through the machine's planes instead. */
+    if (v->focus == SM_PANE_NETWORK && objc == 3) return sm_view_net_plane(app, in, objv[2]);
     if (objc == 3) {
         const char *a = Tcl_GetString(objv[2]);
         int k;
@@ -175,13 +179,11 @@ static int view_focus(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     if (objc == 3) {
         const char *a = Tcl_GetString(objv[2]);
         int f = sm_view_pane_index(a);
-        if (strcmp(a, "next") == 0) f = sm_view_pane_next(v, v->focus, 1);
-        else if (strcmp(a, "prev") == 0) f = sm_view_pane_next(v, v->focus, -1);
-        if (f == SM_PANE_STUDY && !sm_view_pane_shown(v, f))
+        if (strcmp(a, "next") == 0) f = sm_view_pane_step(v, v->focus, 1);
+        else if (strcmp(a, "prev") == 0) f = sm_view_pane_step(v, v->focus, -1);
+        /* The Study pane has nothing to show without a study. */
+        if (f == SM_PANE_STUDY && !v->study)
             return sm_tcl_error(in, "STATE", "view focus study: no study loaded (view study DIR)");
-        if (f == SM_PANE_SOLVER && !sm_view_pane_shown(v, f))
-            return sm_tcl_error(in, "STATE", "view focus solver: the Study pane has its place "
-                                "(view study off brings it back)");
         if (f < 0) {
             Tcl_Obj *l = Tcl_NewListObj(0, NULL);
             for (int i = 0; i < SM_PANE_COUNT; i++)
@@ -189,6 +191,9 @@ static int view_focus(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
             return sm_tcl_error(in, "ARGS", "view focus: expected next, prev or one of %s, got \"%s\"",
                                 Tcl_GetString(l), a);
         }
+        /* Focusing a pane that shares its place shows it there. */
+        if (sm_pane_slots[f] == SM_SLOT_ALT) sm_view_show_alt(v, f, 1);
+        else if (!sm_view_pane_shown(v, f)) sm_view_show_alt(v, f + 1, 0);
         v->focus = f;
         sm_view_touch(v);
     }
@@ -463,6 +468,8 @@ static const sm_subcmd view_subs[] = {
     {"scroll", view_scroll, 0, 1, "?N?"},
     {"procs", view_procs, 0, 8, "?-sort KEY? ?-order asc|desc? ?-filter TEXT? ?-group node|net?"},
     {"pair", view_pair, 0, 2, "?P Q | none?"},
+    {"network", sm_view_network_cmd, 0, 5, "?on|off|toggle? ?-plane K|prev|next? ?-scale messages|cells?"},
+    {"link", sm_view_link_cmd, 0, 3, "?FROM TO | FROM board | level L INDEX | busiest | none?"},
     {"zoom", view_zoom, 0, 1, "?on|off|toggle?"},
     {"help", view_help, 0, 1, "?on|off|toggle?"},
     {"run", view_run, 0, 1, "?on|off|toggle?"},

@@ -116,6 +116,9 @@ extern const sm_pane_ops sm_pane_help;
 int sm_pane_page(const sm_pane *p);
 /* Clamp cursor + delta into 0..n-1 (delta may be SM_ROW_FIRST/LAST). */
 int sm_pane_step(int cursor, int delta, int n);
+/* The first of n items to show in `visible` places, moved from old only
+ * as far as it takes to keep cur in view. */
+int sm_pane_scroll_to(int cur, int n, int visible, int old);
 
 /* ---- pane_util.c: theme colours and drawing helpers ---- */
 
@@ -126,6 +129,8 @@ attr_t sm_ui_attr(sm_element e);
 /* The style of processor p's blocks (its colour, readable text on it). */
 attr_t sm_ui_proc_attr(int p);
 char sm_ui_glyph(int p);
+/* The theme's load ramp at frac (0 coolest .. 1 hottest). */
+attr_t sm_ui_heat_attr(double frac);
 /* Border and title; focus draws it in the focus colour. */
 void sm_ui_frame(sm_pane *p, const sm_app *app, const char *title);
 /* Text clipped to width w at (y, x). */

@@ -7,16 +7,6 @@
 #include "pane.h"
 #include "../rows.h"
 
-/* First visible index so that cur stays on screen. */
-static int scroll_to(int cur, int n, int visible, int old)
-{
-    if (n <= visible) return 0;
-    if (cur < old) old = cur;
-    if (cur >= old + visible) old = cur - visible + 1;
-    if (old > n - visible) old = n - visible;
-    return old < 0 ? 0 : old;
-}
-
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
     const sm_view *v = app->view;
@@ -48,8 +38,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     p->unit_w = uw < 2 ? 2 : uw > 6 ? 6 : uw;
     p->unit_h = uh < 1 ? 1 : uh > 3 ? 3 : uh;
     int cols = iw / p->unit_w, vis = rows / p->unit_h;
-    p->left = scroll_to(v->cur[0], bx, cols, p->left);
-    p->top = scroll_to(v->cur[1], by, vis, p->top);
+    p->left = sm_pane_scroll_to(v->cur[0], bx, cols, p->left);
+    p->top = sm_pane_scroll_to(v->cur[1], by, vis, p->top);
     int k = v->cur[2];
     for (int r = 0; r < vis && p->top + r < by; r++) {
         int j = p->top + r;

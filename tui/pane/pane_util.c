@@ -9,6 +9,8 @@
 static attr_t el_attr[SM_EL_COUNT];
 static attr_t proc_attr[SM_THEME_MAX_PROCS];
 static int nproc_styles = 1;
+static attr_t heat_attr[SM_THEME_MAX_HEAT];
+static int nheat_styles = 1;
 static int fallback8;   /* few colours: glyphs and patterns carry identity */
 
 static short map_color(short c)
@@ -29,6 +31,19 @@ static attr_t style_attrs(int a)
     return r;
 }
 
+/* A pair of colour bg with readable text on it, or the plain style
+ * without colours (or when the pairs run out). */
+static attr_t colour_pair(short colour, int *pair, int colours, attr_t plain)
+{
+    if (!colours || *pair >= COLOR_PAIRS) return plain;
+    short bg = map_color(colour);
+    short fg = (short)sm_color_contrast(bg);
+    if (COLORS < 16) fg = fg == 15 ? COLOR_WHITE : COLOR_BLACK;
+    int n = (*pair)++;
+    init_pair((short)n, fg, bg);
+    return COLOR_PAIR(n);
+}
+
 void sm_ui_apply_theme(const sm_theme *t)
 {
     int pair = 1;
@@ -43,18 +58,20 @@ void sm_ui_apply_theme(const sm_theme *t)
         }
     }
     nproc_styles = t->nproc;
-    for (int p = 0; p < t->nproc; p++) {
-        if (colours && pair < COLOR_PAIRS) {
-            short bg = map_color(t->proc[p]);
-            short fg = (short)sm_color_contrast(bg);
-            if (COLORS < 16) fg = fg == 15 ? COLOR_WHITE : COLOR_BLACK;
-            init_pair((short)pair, fg, bg);
-            proc_attr[p] = COLOR_PAIR(pair);
-            pair++;
-        } else {
-            proc_attr[p] = (p % 2) ? A_REVERSE : A_NORMAL;
-        }
-    }
+    for (int p = 0; p < t->nproc; p++)
+        proc_attr[p] = colour_pair(t->proc[p], &pair, colours, (p % 2) ? A_REVERSE : A_NORMAL);
+    /* No colour: the Network pane's digits carry the level; the hottest half bold. */
+    nheat_styles = t->nheat > 0 ? t->nheat : 1;
+    for (int h = 0; h < t->nheat; h++)
+        heat_attr[h] = colour_pair(t->heat[h], &pair, colours, 2 * h >= t->nheat ? A_BOLD | A_REVERSE : A_NORMAL);
+}
+
+attr_t sm_ui_heat_attr(double frac)
+{
+    int h = (int)(frac * nheat_styles);
+    if (h >= nheat_styles) h = nheat_styles - 1;
+    if (h < 0) h = 0;
+    return heat_attr[h];
 }
 
 attr_t sm_ui_attr(sm_element e) { return el_attr[e]; }
@@ -202,4 +219,13 @@ int sm_pane_step(int cursor, int delta, int n)
     if (i < 0) i = 0;
     if (i >= n) i = n - 1;
     return (int)i;
+}
+
+int sm_pane_scroll_to(int cur, int n, int visible, int old)
+{
+    if (n <= visible) return 0;
+    if (cur < old) old = cur;
+    if (cur >= old + visible) old = cur - visible + 1;
+    if (old > n - visible) old = n - visible;
+    return old < 0 ? 0 : old;
 }

@@ -26,7 +26,8 @@ typedef struct tui {
     sm_pane help;
     WINDOW *status, *bottom;
     int lines, cols, small;
-    int zoom, focus, laid;                 /* layout they were made for (laid: the panes in it) */
+    int zoom, focus;                       /* layout they were made for */
+    unsigned alt;
     unsigned long long theme_version;
     int utf8;
 
@@ -94,24 +95,14 @@ static void place(sm_pane *p, int y, int x, int h, int w)
     if (h > 0 && w > 0) p->win = newwin(h, w, y, x);
 }
 
-/* The panes in the layout now, one bit each (view.h: the Study pane
- * stands in for the Solver pane while a study is loaded). */
-static int shown_mask(const sm_view *v)
-{
-    int m = 0;
-    for (int i = 0; i < SM_PANE_COUNT; i++)
-        if (sm_view_pane_shown(v, i)) m |= 1 << i;
-    return m;
-}
-
 static void layout(tui *t)
 {
     const sm_view *v = t->app->view;
-    t->laid = shown_mask(v);
     t->lines = LINES;
     t->cols = COLS;
     t->zoom = v->zoom;
     t->focus = v->focus;
+    t->alt = v->alt_shown;
     t->small = LINES < MIN_LINES || COLS < MIN_COLS;
     clear();
     if (t->status) delwin(t->status);
@@ -137,17 +128,17 @@ static void layout(tui *t)
          * rounding. A band with no panes gives its lines to the other. */
         int any[2] = {0, 0};
         for (int i = 0; i < SM_PANE_COUNT; i++)
-            if (pane_table[i].slot != SM_SLOT_CONSOLE && (t->laid >> i & 1)) any[pane_table[i].slot] = 1;
+            if (pane_table[i].slot == SM_SLOT_TOP || pane_table[i].slot == SM_SLOT_BOTTOM)
+                any[pane_table[i].slot] = 1;
         if (!any[SM_SLOT_BOTTOM]) top = mh;
         if (!any[SM_SLOT_TOP]) top = 0;
         for (int band = SM_SLOT_TOP; band <= SM_SLOT_BOTTOM; band++) {
             int total = 0, x = 0, last = -1;
             for (int i = 0; i < SM_PANE_COUNT; i++)
-                if (pane_table[i].slot == (sm_pane_slot)band && (t->laid >> i & 1))
-                    total += pane_table[i].width, last = i;
+                if (pane_table[i].slot == (sm_pane_slot)band) total += pane_table[i].width, last = i;
             int y = band == SM_SLOT_TOP ? 1 : 1 + top, h = band == SM_SLOT_TOP ? top : mh - top;
             for (int i = 0; i < SM_PANE_COUNT; i++) {
-                if (pane_table[i].slot != (sm_pane_slot)band || !(t->laid >> i & 1)) continue;
+                if (pane_table[i].slot != (sm_pane_slot)band) continue;
                 int w = i == last ? W - x : W * pane_table[i].width / total;
                 place(&t->panes[i], y, x, h, w);
                 x += w;
@@ -155,8 +146,16 @@ static void layout(tui *t)
         }
         for (int i = 0; i < SM_PANE_COUNT; i++)
             if (pane_table[i].slot == SM_SLOT_CONSOLE) place(&t->panes[i], 1 + mh, 0, ch, W);
+        /* An ALT pane chosen takes its host's place. */
+        for (int i = 1; i < SM_PANE_COUNT; i++) {
+            if (pane_table[i].slot != SM_SLOT_ALT || !sm_view_pane_shown(v, i)) continue;
+            sm_pane *h = &t->panes[i - 1];
+            place(&t->panes[i], h->y, h->x, h->h, h->w);
+            place(h, 0, 0, 0, 0);
+        }
     }
-    int hh = H - 4 < 40 ? H - 4 : 40, hw = W - 4 < 110 ? W - 4 : 110;
+    /* All rows but the status and prompt lines: two columns of 20 keys fit at 80x24. */
+    int hh = H - 2 < 40 ? H - 2 : 40, hw = W - 4 < 110 ? W - 4 : 110;
     place(&t->help, (H - hh) / 2, (W - hw) / 2, hh, hw);
 }
 
@@ -358,7 +357,7 @@ static void draw(tui *t, int force)
         clearok(curscr, TRUE);
     }
     if (LINES != t->lines || COLS != t->cols || v->zoom != t->zoom || (v->zoom && v->focus != t->focus) ||
-        shown_mask(v) != t->laid)
+        v->alt_shown != t->alt)
         layout(t), force = 1;
     if (force) {
         wnoutrefresh(stdscr);
