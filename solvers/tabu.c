@@ -20,6 +20,7 @@
 #include <string.h>
 #include "../core/fill.h"
 #include "consolidate.h"
+#include "multilevel.h"
 #include "solver.h"
 
 typedef struct {
@@ -42,6 +43,7 @@ typedef struct {
     int colouring;
     score best_score;
     long long it;
+    sm_multilevel *ml; /* large grids: the multilevel driver instead */
 } tabu_state;
 
 static const sm_opt_spec opts[] = {
@@ -52,6 +54,8 @@ static const sm_opt_spec opts[] = {
     {"seed", SM_OPT_INT, "1", NULL, 0, 9.2e18, "random seed"},
     {"from", SM_OPT_ENUM, "best", "best|heuristics|current", 0, 0,
      "start: best of lb/dm/mm/na, rcb and the consolidated (deadline-packed) mappings; heuristics: lb/dm/mm/na only; or the current mapping"},
+    {"multilevel", SM_OPT_ENUM, "auto", "auto|on|off", 0, 0,
+     "coarsen 2x2x2, search the coarsest grid, refine level by level (auto: from 32768 blocks)"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
@@ -238,6 +242,7 @@ static int init(sm_solver *s, sm_err *e)
     int n = s->grid->ntasks, P = s->topo->nprocs;
     t->n = n;
     t->P = P;
+    if (n > 0 && P > 1 && sm_multilevel_wanted(s) && (t->ml = sm_multilevel_new(s)) != NULL) return 0;
     const char *from = sm_opt_str(s, "from");
     if (strcmp(from, "current") != 0) initial(s, strcmp(from, "best") == 0);
     t->c = sm_cost_new(s->grid, s->topo, &s->model, s->has_best ? s->best_map : s->start_map);
@@ -261,6 +266,10 @@ static int init(sm_solver *s, sm_err *e)
 static void step(sm_solver *s)
 {
     tabu_state *t = s->priv;
+    if (t->ml) {
+        sm_multilevel_step(s, t->ml);
+        return;
+    }
     const sm_grid *g = s->grid;
     sm_cost *c = t->c;
     cand best_m = {-1, 0, 0, 0, 0};
@@ -322,6 +331,7 @@ static void release(sm_solver *s)
 {
     tabu_state *t = s->priv;
     if (!t) return;
+    sm_multilevel_free(t->ml);
     sm_cost_free(t->c);
     free(t->join_until);
     free(t->leave_until);

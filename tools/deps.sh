@@ -4,6 +4,10 @@
 # the exact package list and stop.
 # The one list: .ci/run and `make run`/`make check` all install from here.
 PKGS="gcc make libc6-dev libncurses-dev libcjson-dev liblpsolve55-dev tcl8.6-dev libcmocka-dev tmux locales parallel libhwloc-dev gnuplot-nox"
+# The benchmarks' peers (make bench), not needed to build or check:
+# `tools/deps.sh --bench` installs them too.
+BENCH_PKGS="metis scotch"
+[ "${1:-}" = "--bench" ] && PKGS="$PKGS $BENCH_PKGS"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
