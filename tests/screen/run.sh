@@ -526,7 +526,7 @@ cap nett | grep -q "^│nodes  " && cap nett | grep -qF "L1 sw" && cap nett | gr
 start sp 120 40 xterm-256color $S
 keys sp : "map set 0 gpu0" Enter
 keys sp : "study run {scenarios {samples/cuboid-cpu-gpu.json} solvers {{lb -speeds floor} {na -f 0.9}} model {deadline {3.59e-3 3.46e-3 3.34e-3 3.22e-3}}} -out {$WORK/sp-study}; view study {$WORK/sp-study}" Enter
-{ wait_for sp "┐┌─ Study" || wait_for sp "┐┌─ Study"; } && cap sp | grep -q "^┌.*Study.*┐$" && ! cap sp | grep -q "Solver" &&
+{ wait_for sp "┐┌─[Study]" || wait_for sp "┐┌─[Study]"; } && cap sp | grep -q "^┌.*Study.*┐$" && ! cap sp | grep -q "Solver" &&
     ok "view study: the Study pane in the Solver pane's place" || bad "study pane place" "$(cap sp | sed -n 15,30p)"
 # study run put the session back as it was, without asking: the same
 # file, the edit still unsaved (3.57222 J), no deadline from the jobs.

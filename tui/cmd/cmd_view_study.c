@@ -49,7 +49,7 @@ static int series_column(const sm_study_table *t, int c)
 {
     int results = sm_study_table_column(t, "time");
     if (strcmp(t->col[c].name, "job") == 0 || strcmp(t->col[c].name, "mapping") == 0) return 0;
-    if (results >= 0 && c > results && sm_study_table_numbers(t, c)) return 0;
+    if (results >= 0 && c >= results && sm_study_table_numbers(t, c)) return 0;
     int d = distinct_values(t, c, SERIES_MAX);
     return d >= 2 && d <= SERIES_MAX;
 }
