@@ -21,6 +21,7 @@ static const sm_solver_ops *const registry[] = {
     &sm_solver_bokhari,
     &sm_solver_random,
     &sm_solver_minmd,
+    &sm_solver_ga,
     NULL,
 };
 

@@ -150,6 +150,6 @@ void sm_solver_evaluate(const sm_solver *s, const int *map, sm_eval *ev);
 extern const sm_solver_ops sm_solver_lb, sm_solver_dm, sm_solver_mm, sm_solver_na,
     sm_solver_proportional, sm_solver_rcb, sm_solver_ilp, sm_solver_tabu,
     sm_solver_popta, sm_solver_sfc, sm_solver_bokhari, sm_solver_random,
-    sm_solver_minmd;
+    sm_solver_minmd, sm_solver_ga;
 
 #endif

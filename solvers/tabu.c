@@ -11,20 +11,23 @@
  * "block u joins q"; after u moves a -> b, joining a is tabu for
  * -tenure-add steps and leaving b for -tenure-remove. Aspiration admits a
  * tabu move that beats the best. Scores: deadline and memory violation
- * first, then energy, then time. Under the colouring rounds model the
- * search scores with the incremental lower bound and the accepted mapping
- * is evaluated with the exact schedule. */
+ * first, then the -objective (energy by default; time from the cost model;
+ * the others from core/objective.h, kept beside the cost model and moved
+ * with it, O(degree) a candidate), then energy, then time. Under the
+ * colouring rounds model the search scores with the incremental lower bound
+ * and the accepted mapping is evaluated with the exact schedule. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/fill.h"
+#include "../core/objective.h"
 #include "consolidate.h"
 #include "multilevel.h"
 #include "solver.h"
 
 typedef struct {
-    double violation, energy, time;
+    double violation, objective, energy, time;
 } score;
 
 typedef struct {
@@ -34,6 +37,8 @@ typedef struct {
 
 typedef struct {
     sm_cost *c;
+    sm_objective_kind kind;
+    sm_objective *obj;             /* hop-based objectives; NULL for energy, time */
     int n, P;
     int *join_until, *leave_until; /* n x P iteration stamps */
     long long *qadd, *qrem;        /* expiry queues for the list size */
@@ -52,6 +57,8 @@ static const sm_opt_spec opts[] = {
     {"tenure-remove", SM_OPT_INT, "5", NULL, 0, 1e6, "steps a block may not leave the processor it joined"},
     {"candidates", SM_OPT_INT, "48", NULL, 1, 1e6, "moves sampled per neighbourhood per step"},
     {"seed", SM_OPT_INT, "1", NULL, 0, 9.2e18, "random seed"},
+    {"objective", SM_OPT_ENUM, "energy", SM_OBJ_NAMES, 0, 0,
+     "what the search minimises once the deadline and memory are met (cardinality: maximises)"},
     {"from", SM_OPT_ENUM, "best", "best|heuristics|current", 0, 0,
      "start: best of lb/dm/mm/na, rcb and the consolidated (deadline-packed) mappings; heuristics: lb/dm/mm/na only; or the current mapping"},
     {"multilevel", SM_OPT_ENUM, "auto", "auto|on|off", 0, 0,
@@ -59,20 +66,24 @@ static const sm_opt_spec opts[] = {
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
-static score score_of(const sm_solver *s, const sm_cost *c, const sm_eval *ev)
+static score score_of(const sm_solver *s, const tabu_state *t, const sm_eval *ev)
 {
     score r;
-    r.violation = (double)c->mem_over;
+    r.violation = (double)t->c->mem_over;
     if (s->model.has_deadline && ev->time > s->model.deadline * (1 + 1e-9))
         r.violation += (ev->time - s->model.deadline) / s->model.deadline;
     r.energy = ev->energy;
     r.time = ev->time;
+    r.objective = t->obj ? sm_objective_score(t->obj) : t->kind == SM_OBJ_TIME ? ev->time : ev->energy;
     return r;
 }
 
 static int better(const score *a, const score *b)
 {
     if (a->violation != b->violation) return a->violation < b->violation;
+    double otol = 1e-12 * (fabs(a->objective) + fabs(b->objective));
+    if (a->objective < b->objective - otol) return 1;
+    if (a->objective > b->objective + otol) return 0;
     double tol = 1e-12 * (fabs(a->energy) + fabs(b->energy));
     if (a->energy < b->energy - tol) return 1;
     if (a->energy > b->energy + tol) return 0;
@@ -103,6 +114,41 @@ static void undo(sm_cost *c, const cand *m, int pu, int pv)
     if (m->kind == 0) sm_cost_move(c, m->u, pu);
     else if (m->kind == 1) sm_cost_swap(c, m->u, m->v);
     else { sm_cost_move(c, m->v, pv); sm_cost_move(c, m->u, pu); }
+}
+
+/* The same on the objective kept beside the cost model (none: nothing). */
+static void apply_objective(sm_objective *o, const cand *m)
+{
+    if (!o) return;
+    if (m->kind == 0) sm_objective_move(o, m->u, m->p);
+    else if (m->kind == 1) sm_objective_swap(o, m->u, m->v);
+    else { sm_objective_move(o, m->u, m->p); sm_objective_move(o, m->v, m->p); }
+}
+
+static void undo_objective(sm_objective *o, const cand *m, int pu, int pv)
+{
+    if (!o) return;
+    if (m->kind == 0) sm_objective_move(o, m->u, pu);
+    else if (m->kind == 1) sm_objective_swap(o, m->u, m->v);
+    else { sm_objective_move(o, m->v, pv); sm_objective_move(o, m->u, pu); }
+}
+
+/* The best under an objective other than energy: kept whatever its energy
+ * (sm_solver_offer compares energies). */
+static void keep_best(sm_solver *s, tabu_state *t)
+{
+    if (t->kind == SM_OBJ_ENERGY) {
+        sm_solver_offer(s, t->c->map, &s->current);
+        return;
+    }
+    s->best = s->current;
+    s->has_best = 1;
+    memcpy(s->best_map, t->c->map, sizeof(int) * (size_t)t->n);
+}
+
+static double user_value(const tabu_state *t, double objective)
+{
+    return t->kind == SM_OBJ_CARDINALITY ? -objective : objective;
 }
 
 static int is_tabu(const tabu_state *t, const cand *m)
@@ -254,11 +300,18 @@ static int init(sm_solver *s, sm_err *e)
     t->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
     t->ncand = (int)sm_opt_int(s, "candidates");
     t->colouring = s->model.rounds == SM_ROUNDS_COLOURING;
+    sm_objective_parse(sm_opt_str(s, "objective"), &t->kind);
+    if (t->kind != SM_OBJ_ENERGY && t->kind != SM_OBJ_TIME)
+        t->obj = sm_objective_new(s->grid, s->topo, &s->model, t->kind, t->c->map);
     sm_cost_eval(t->c, &s->current);
     s->has_current = 1;
     s->current_map = t->c->map;
-    sm_solver_offer(s, t->c->map, &s->current);
-    t->best_score = score_of(s, t->c, &s->current);
+    keep_best(s, t);
+    t->best_score = score_of(s, t, &s->current);
+    if (t->kind != SM_OBJ_ENERGY) {
+        sm_solver_set_stat(s, "start_value", user_value(t, t->best_score.objective));
+        sm_solver_set_stat(s, "best_value", user_value(t, t->best_score.objective));
+    }
     if (n == 0 || P < 2) s->done = 1;
     return 0;
 }
@@ -273,7 +326,7 @@ static void step(sm_solver *s)
     const sm_grid *g = s->grid;
     sm_cost *c = t->c;
     cand best_m = {-1, 0, 0, 0, 0};
-    score best_sc = {INFINITY, INFINITY, INFINITY};
+    score best_sc = {INFINITY, INFINITY, INFINITY, INFINITY};
     int examined = 0;
     for (int kind = 0; kind < 3; kind++)
         for (int k = 0; k < t->ncand; k++) {
@@ -282,10 +335,12 @@ static void step(sm_solver *s)
             int pu = c->map[m.u], pv = m.kind ? c->map[m.v] : -1;
             int tabu = is_tabu(t, &m);
             apply(c, &m);
+            apply_objective(t->obj, &m);
             sm_eval ev;
             sm_cost_eval_fast(c, &ev);
-            score sc = score_of(s, c, &ev);
+            score sc = score_of(s, t, &ev);
             undo(c, &m, pu, pv);
+            undo_objective(t->obj, &m, pu, pv);
             examined++;
             /* Aspiration: a tabu move is admitted if it beats the best. */
             if (tabu && !better(&sc, &t->best_score)) continue;
@@ -294,6 +349,7 @@ static void step(sm_solver *s)
     t->it++;
     if (best_m.kind >= 0) {
         const cand *m = &best_m;
+        apply_objective(t->obj, m); /* the cost model follows below */
         int pu = c->map[m->u], pv = m->kind ? c->map[m->v] : -1;
         const char *pn = s->topo->procs[m->kind == 1 ? pv : m->p].name;
         if (m->kind == 0)
@@ -310,10 +366,10 @@ static void step(sm_solver *s)
         else { make_tabu(s, t, m->u, pu, m->p); if (pv != m->p) make_tabu(s, t, m->v, pv, m->p); }
         if (t->colouring) sm_cost_eval(c, &s->current);
         else sm_cost_eval_fast(c, &s->current);
-        score sc = score_of(s, c, &s->current);
+        score sc = score_of(s, t, &s->current);
         if (better(&sc, &t->best_score)) {
             t->best_score = sc;
-            sm_solver_offer(s, c->map, &s->current);
+            keep_best(s, t);
         }
     } else {
         snprintf(s->last_move, sizeof s->last_move, "no admissible move");
@@ -324,6 +380,12 @@ static void step(sm_solver *s)
     sm_solver_set_stat(s, "current_time", s->current.time);
     sm_solver_set_stat(s, "best_energy", s->best.energy);
     sm_solver_set_stat(s, "best_time", s->best.time);
+    if (t->kind != SM_OBJ_ENERGY) {
+        sm_eval ev;
+        sm_cost_eval_fast(c, &ev);
+        sm_solver_set_stat(s, "objective_value", user_value(t, score_of(s, t, &ev).objective));
+        sm_solver_set_stat(s, "best_value", user_value(t, t->best_score.objective));
+    }
     if (t->it >= sm_opt_int(s, "iters")) s->done = 1;
 }
 
@@ -332,6 +394,7 @@ static void release(sm_solver *s)
     tabu_state *t = s->priv;
     if (!t) return;
     sm_multilevel_free(t->ml);
+    sm_objective_free(t->obj);
     sm_cost_free(t->c);
     free(t->join_until);
     free(t->leave_until);

@@ -10,6 +10,7 @@ set sizes [expr {[info exists ::env(STRATEGY_SIZES)] ? $::env(STRATEGY_SIZES) : 
 set strategies {
     {sfc -curve sweep} {sfc -curve scan} {sfc -curve morton} {sfc -curve hilbert}
     {sfc -curve gray} {minmd} {random -samples 200} {bokhari} {bokhari -objective hops}
+    {ga} {ga -generations 100}
 }
 
 proc row {args} { puts [format "%-10s %-26s %10s %8s %9s" {*}$args] }

@@ -518,7 +518,17 @@ tu=$("$BIN" -e "scenario load samples/summit-like.json; set r [view link level 0
 cap nett | grep -q "^│nodes  " && cap nett | grep -qF "L1 sw" && cap nett | grep -qF "L0 group 0 up ${tu% *} msg  down ${tu#* }" &&
     ok "tree: uplinks per level; node 0's up ${tu% *} and down ${tu#* } as batch" || bad "tree" "want $tu: $(cap nett | sed -n 13,24p)"
 
-# 22. The Study pane: a tiny Table 6.4 sweep run from the Console, then
+# 22. A mapping strategy steps in the workbench: n runs one generation of
+# ga; the status line and the Solver pane say which, the Grid follows it.
+start ga 100 30 xterm-256color samples/lu-torus4.json
+keys ga : "solver start ga -generations 5 -seed 2" Enter
+wait_for ga "% solver start ga" || true
+keys ga Escape n
+wait_for ga "[SOLVER ga it 1]" && cap ga | grep -q "generation 1: best" &&
+    cap ga | grep -q "Grid .*solver's current" && ok "n steps ga one generation; Solver pane and Grid follow" ||
+    bad "ga step" "$(cap ga | head -2) $(cap ga | grep -F 'generation' | head -2)"
+
+# 23. The Study pane: a tiny Table 6.4 sweep run from the Console, then
 # `view study`: it takes the Solver pane's place, and zoomed it plots
 # energy against deadline with one glyph a solver, a legend naming every
 # solver and the published optima marked; c and b cycle the columns, and
@@ -564,7 +574,7 @@ wait_for sp "< lb >" && ! cap sp | grep -q "Study" && ok "view study off: the So
     bad "study off" "$(cap sp | sed -n 15,30p)"
 no_sanitizer_errors sp
 
-# 23. Issue #15's closing case: thesis Table 6.4's CPU-GPU and 2xCPU-2xGPU
+# 24. Issue #15's closing case: thesis Table 6.4's CPU-GPU and 2xCPU-2xGPU
 # deadline sweep, sharded 2 ways with GNU parallel, then the Study pane
 # plots the merged table beside the 8 published optima.
 if command -v parallel >/dev/null 2>&1; then
