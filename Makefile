@@ -44,7 +44,7 @@ SAN_TUI_OBJ = $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/embedded.o
 
 APP_LIBS = $(TCL_LIB) $(CURSES_LIB)
 
-.PHONY: all run check check-run unit-tests script-tests bench fuzz install uninstall deps clean
+.PHONY: all run check check-run unit-tests script-tests bench baseline fuzz install uninstall deps clean
 all: stencilmap
 
 stencilmap: $(TUI_OBJ) $(B)/libsm.a
@@ -109,7 +109,19 @@ check-run: stencilmap $(B)/san/stencilmap $(UNIT_BIN) $(FUZZ_REPLAY)
 	@sh tests/run-all.sh $(B)
 
 bench: stencilmap
+	@$(MAKE) --no-print-directory baseline >/dev/null 2>&1 || \
+		echo "baseline not built (needs the git history): bench_tabu_memory's before columns read n/a"
 	@sh tests/bench/run.sh
+
+# bench_tabu_memory's "before": the program as of the last commit whose
+# tabu kept two dense n x P tables (#14 item 3), built from git.
+BASELINE_REV = 2107aed
+baseline: $(B)/bench/baseline/stencilmap
+$(B)/bench/baseline/stencilmap:
+	rm -rf $(B)/bench/baseline
+	mkdir -p $(B)/bench/baseline
+	git archive $(BASELINE_REV) | tar -x -C $(B)/bench/baseline
+	$(MAKE) -C $(B)/bench/baseline stencilmap
 
 # libFuzzer needs clang; each target runs FUZZ_SECONDS on its seed corpus.
 fuzz:

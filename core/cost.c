@@ -8,17 +8,14 @@
 #include "profile.h"
 #include "util.h"
 
-#define LINK_CACHE_MAX 512
+struct sm_cost_link_memo {
+    double tpc, epc;
+    int64_t cells, k; /* quanta of `cells` cells; cells -1 = none yet */
+};
 
 void sm_cost_link(const sm_cost *c, int p, int q, double *tpc, double *epc)
 {
-    if (c->ltpc) {
-        size_t k = (size_t)p * (size_t)c->nprocs + (size_t)q;
-        *tpc = c->ltpc[k];
-        *epc = c->lepc[k];
-    } else {
-        sm_topo_link(c->topo, p, q, tpc, epc);
-    }
+    sm_topo_link(c->topo, p, q, tpc, epc);
 }
 
 static void pair_slot_grow(sm_cost *c)
@@ -30,18 +27,69 @@ static void pair_slot_grow(sm_cost *c)
     while (cap < c->pairs.n) cap *= 2;
     c->mu = sm_xrealloc(c->mu, sizeof(int64_t) * (size_t)cap);
     c->mu1 = sm_xrealloc(c->mu1, sizeof(int64_t) * (size_t)cap);
-    for (int i = c->mu_cap; i < cap; i++) c->mu[i] = c->mu1[i] = 0;
+    c->memo = sm_xrealloc(c->memo, sizeof *c->memo * 2 * (size_t)cap);
+    c->dirty_slot = sm_xrealloc(c->dirty_slot, sizeof(int) * (size_t)cap);
+    c->slot_marked = sm_xrealloc(c->slot_marked, (size_t)cap);
+    for (int i = c->mu_cap; i < cap; i++) {
+        c->mu[i] = c->mu1[i] = 0;
+        c->slot_marked[i] = 0;
+    }
     c->mu_cap = cap;
+}
+
+/* The memo of a new slot: its link both ways. */
+static void slot_memo_init(sm_cost *c, int slot)
+{
+    int p = c->pairs.p[slot], q = c->pairs.q[slot];
+    struct sm_cost_link_memo *m = &c->memo[2 * slot];
+    sm_cost_link(c, p, q, &m[0].tpc, &m[0].epc);
+    sm_cost_link(c, q, p, &m[1].tpc, &m[1].epc);
+    m[0].cells = m[1].cells = -1;
+}
+
+static void mark_proc(sm_cost *c, int p)
+{
+    if (c->proc_marked[p]) return;
+    c->proc_marked[p] = 1;
+    c->dirty_proc[c->ndirty_proc++] = p;
+}
+
+/* Push the degrees and multiplicities changed since the last flush into
+ * their heaps; only the maxima are read, so one update per key is
+ * enough. */
+static void flush_heaps(sm_cost *c)
+{
+    for (int i = 0; i < c->ndirty_proc; i++) {
+        int p = c->dirty_proc[i];
+        c->proc_marked[p] = 0;
+        sm_heap_set(&c->hdeg, p, (double)c->deg[p]);
+        sm_heap_set(&c->hdeg1, p, (double)c->deg1[p]);
+    }
+    c->ndirty_proc = 0;
+    for (int i = 0; i < c->ndirty_slot; i++) {
+        int slot = c->dirty_slot[i];
+        c->slot_marked[slot] = 0;
+        sm_heap_set(&c->hmu, slot, (double)c->mu[slot]);
+        sm_heap_set(&c->hmu1, slot, (double)c->mu1[slot]);
+    }
+    c->ndirty_slot = 0;
 }
 
 /* Add (s=+1) or remove (s=-1) cut edge e between processors ps -> pd. */
 static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
 {
     const sm_edge *ed = &c->grid->edges[e];
-    double tpc, epc;
-    sm_cost_link(c, ps, pd, &tpc, &epc);
-    int64_t k = sm_quanta((double)ed->cells * tpc, c->model.round_time);
-    double eta = (double)ed->cells * epc;
+    int created = 0;
+    int slot = sm_pairmap_get(&c->pairs, ps, pd, 1, &created);
+    pair_slot_grow(c);
+    if (created) slot_memo_init(c, slot);
+    struct sm_cost_link_memo *lm = &c->memo[2 * slot + (ps > pd)];
+    if (lm->cells != ed->cells) {
+        lm->k = sm_quanta((double)ed->cells * lm->tpc, c->model.round_time);
+        lm->cells = ed->cells;
+    }
+    int64_t k = lm->k;
+    double eta = (double)ed->cells * lm->epc;
     c->messages += s;
     c->edges += s * k;
     if (c->topo->procs[ps].node == c->topo->procs[pd].node) {
@@ -59,16 +107,14 @@ static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
     c->deg[pd] += s * k;
     c->deg1[ps] += s;
     c->deg1[pd] += s;
-    sm_heap_set(&c->hdeg, ps, (double)c->deg[ps]);
-    sm_heap_set(&c->hdeg, pd, (double)c->deg[pd]);
-    sm_heap_set(&c->hdeg1, ps, (double)c->deg1[ps]);
-    sm_heap_set(&c->hdeg1, pd, (double)c->deg1[pd]);
-    int slot = sm_pairmap_get(&c->pairs, ps, pd, 1, NULL);
-    pair_slot_grow(c);
+    mark_proc(c, ps);
+    mark_proc(c, pd);
     c->mu[slot] += s * k;
     c->mu1[slot] += s;
-    sm_heap_set(&c->hmu, slot, (double)c->mu[slot]);
-    sm_heap_set(&c->hmu1, slot, (double)c->mu1[slot]);
+    if (!c->slot_marked[slot]) {
+        c->slot_marked[slot] = 1;
+        c->dirty_slot[c->ndirty_slot++] = slot;
+    }
     sm_cost_colouring_edge(c->col, slot, s * k, s);
 }
 
@@ -136,6 +182,8 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
     c->deg = sm_xcalloc((size_t)P, sizeof(int64_t));
     c->deg1 = sm_xcalloc((size_t)P, sizeof(int64_t));
     c->comm_energy = sm_xcalloc((size_t)P, sizeof(double));
+    c->dirty_proc = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
+    c->proc_marked = sm_xcalloc((size_t)(P ? P : 1), 1);
     for (int p = 0; p < P; p++) {
         const sm_params *pa = sm_type_params(&t->types[t->procs[p].type]);
         c->tpc[p] = pa->time_per_cell;
@@ -146,13 +194,6 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
                               ? (int64_t)floor(pa->memory / pa->bytes_per_cell)
                               : -1;
         c->pidle_all += pa->p_idle;
-    }
-    if (P <= LINK_CACHE_MAX) {
-        c->ltpc = sm_xmalloc(sizeof(double) * (size_t)P * (size_t)P);
-        c->lepc = sm_xmalloc(sizeof(double) * (size_t)P * (size_t)P);
-        for (int p = 0; p < P; p++)
-            for (int q = 0; q < P; q++)
-                sm_topo_link(t, p, q, &c->ltpc[p * P + q], &c->lepc[p * P + q]);
     }
     sm_heap_init(&c->comp, P);
     sm_heap_init(&c->hdeg, P);
@@ -165,6 +206,7 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
         int ps = c->map[g->edges[e].src], pd = c->map[g->edges[e].dst];
         if (ps != pd) edge_contrib(c, e, ps, pd, +1);
     }
+    flush_heaps(c);
     return c;
 }
 
@@ -184,8 +226,11 @@ void sm_cost_free(sm_cost *c)
     free(c->comm_energy);
     free(c->mu);
     free(c->mu1);
-    free(c->ltpc);
-    free(c->lepc);
+    free(c->memo);
+    free(c->dirty_proc);
+    free(c->proc_marked);
+    free(c->dirty_slot);
+    free(c->slot_marked);
     sm_heap_free(&c->comp);
     sm_heap_free(&c->hdeg);
     sm_heap_free(&c->hdeg1);
@@ -215,6 +260,7 @@ void sm_cost_move(sm_cost *c, int u, int b)
             else edge_contrib(c, e, pw, b, +1);
         }
     }
+    flush_heaps(c);
     cells_contrib(c, u, a, -1);
     c->map[u] = b;
     cells_contrib(c, u, b, +1);

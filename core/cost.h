@@ -32,8 +32,16 @@ typedef struct sm_cost {
     int mu_cap;
     sm_heap hmu, hmu1;
 
-    /* Link cache for small machines: P x P per-cell time and energy. */
-    double *ltpc, *lepc;
+    /* Per pair slot and direction (slot * 2 + (src > dst)): the link and
+     * the quanta of the last cell count sent over it, so a cut edge does
+     * not route through the network or divide by the round again. Only
+     * pairs that ever carried a cut edge: no P x P table. */
+    struct sm_cost_link_memo *memo;
+
+    /* Heap keys a move changed, pushed once when it ends: a moved block's
+     * edges touch the same processors and pairs as they leave and rejoin. */
+    int *dirty_proc, ndirty_proc, *dirty_slot, ndirty_slot;
+    char *proc_marked, *slot_marked;
 
     /* Running sums. */
     double dyn, stat, idle_comp, pidle_used, pidle_all;

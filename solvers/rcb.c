@@ -40,16 +40,20 @@ static int cmp_axis(const void *a, const void *b, void *ctx)
     return 0;
 }
 
-static double speed(const sm_solver *s, int p)
+/* Every processor's speed per average block, so profiled and per-cell
+ * types compare; computed once (per bisection it made rcb O(n P)). */
+static double *speeds(const sm_solver *s)
 {
-    /* Per average block, so profiled and per-cell types compare. */
     double cells = 0;
     for (int u = 0; u < s->grid->ntasks; u++) cells += (double)s->grid->task_cells[u];
     double avg = s->grid->ntasks ? cells / s->grid->ntasks : 1;
-    return 1.0 / sm_proc_block_time(s->topo, p, avg);
+    double *v = sm_xmalloc(sizeof(double) * (size_t)s->topo->nprocs);
+    for (int p = 0; p < s->topo->nprocs; p++) v[p] = 1.0 / sm_proc_block_time(s->topo, p, avg);
+    return v;
 }
 
-static void bisect(const sm_solver *s, int *blocks, int nb, const int *procs, int np, int *map)
+static void bisect(const sm_solver *s, const double *speed, int *blocks, int nb, const int *procs, int np,
+                   int *map)
 {
     if (np == 1 || nb == 0) {
         for (int i = 0; i < nb; i++) map[blocks[i]] = procs[0];
@@ -58,8 +62,8 @@ static void bisect(const sm_solver *s, int *blocks, int nb, const int *procs, in
     int h = np / 2;
     double s1 = 0, all = 0;
     for (int i = 0; i < np; i++) {
-        all += speed(s, procs[i]);
-        if (i < h) s1 += speed(s, procs[i]);
+        all += speed[procs[i]];
+        if (i < h) s1 += speed[procs[i]];
     }
     int lo[3] = {1 << 30, 1 << 30, 1 << 30}, hi[3] = {-1, -1, -1};
     for (int i = 0; i < nb; i++) {
@@ -76,8 +80,8 @@ static void bisect(const sm_solver *s, int *blocks, int nb, const int *procs, in
     axis_order o = {s->grid, axis};
     sm_sort_r(blocks, (size_t)nb, sizeof(int), cmp_axis, &o);
     int k = (int)lround(nb * s1 / all);
-    bisect(s, blocks, k, procs, h, map);
-    bisect(s, blocks + k, nb - k, procs + h, np - h, map);
+    bisect(s, speed, blocks, k, procs, h, map);
+    bisect(s, speed, blocks + k, nb - k, procs + h, np - h, map);
 }
 
 static int init(sm_solver *s, sm_err *e)
@@ -109,7 +113,9 @@ static int init(sm_solver *s, sm_err *e)
     int *blocks = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     st->map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     for (int u = 0; u < n; u++) blocks[u] = u;
-    bisect(s, blocks, n, st->procs, st->nprocs, st->map);
+    double *speed = speeds(s);
+    bisect(s, speed, blocks, n, st->procs, st->nprocs, st->map);
+    free(speed);
     free(blocks);
     if (n == 0) s->done = 1;
     return 0;

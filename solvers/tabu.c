@@ -25,6 +25,7 @@
 #include "consolidate.h"
 #include "multilevel.h"
 #include "solver.h"
+#include "tabu_list.h"
 
 typedef struct {
     double violation, objective, energy, time;
@@ -40,9 +41,8 @@ typedef struct {
     sm_objective_kind kind;
     sm_objective *obj;             /* hop-based objectives; NULL for energy, time */
     int n, P;
-    int *join_until, *leave_until; /* n x P iteration stamps */
-    long long *qadd, *qrem;        /* expiry queues for the list size */
-    int qadd_head, qadd_tail, qrem_head, qrem_tail, qcap;
+    sm_tabu_list join, leave;      /* "u may not join / leave p" until */
+    long long tenure_add, tenure_remove;
     unsigned long long rng;
     int ncand;
     int colouring;
@@ -155,9 +155,8 @@ static int is_tabu(const tabu_state *t, const cand *m)
 {
     const int *map = t->c->map;
     long long it = t->it;
-    int P = t->P;
-#define LEAVE(b, p) (t->leave_until[(size_t)(b) * P + (p)] > it)
-#define JOIN(b, p) (t->join_until[(size_t)(b) * P + (p)] > it)
+#define LEAVE(b, p) sm_tabu_list_active(&t->leave, (b), (p), it)
+#define JOIN(b, p) sm_tabu_list_active(&t->join, (b), (p), it)
     if (m->kind == 0) return LEAVE(m->u, map[m->u]) && JOIN(m->u, m->p);
     if (m->kind == 1)
         return LEAVE(m->u, map[m->u]) && JOIN(m->u, map[m->v]) && LEAVE(m->v, map[m->v]) &&
@@ -167,26 +166,16 @@ static int is_tabu(const tabu_state *t, const cand *m)
 #undef JOIN
 }
 
-static void push_expiry(tabu_state *t, long long *q, int *tail, long long v)
+static void make_tabu(tabu_state *t, int b, int from, int to)
 {
-    q[*tail % t->qcap] = v;
-    (*tail)++;
+    sm_tabu_list_set(&t->join, b, from, t->it + 1 + t->tenure_add);
+    sm_tabu_list_set(&t->leave, b, to, t->it + 1 + t->tenure_remove);
 }
 
-static void make_tabu(sm_solver *s, tabu_state *t, int b, int from, int to)
-{
-    long long ta = sm_opt_int(s, "tenure-add"), tr = sm_opt_int(s, "tenure-remove");
-    t->join_until[(size_t)b * t->P + from] = (int)(t->it + 1 + ta);
-    t->leave_until[(size_t)b * t->P + to] = (int)(t->it + 1 + tr);
-    push_expiry(t, t->qadd, &t->qadd_tail, t->it + 1 + ta);
-    push_expiry(t, t->qrem, &t->qrem_tail, t->it + 1 + tr);
-}
-
+/* Drops the ended stamps; the list's length. */
 static int tabu_size(tabu_state *t)
 {
-    while (t->qadd_head < t->qadd_tail && t->qadd[t->qadd_head % t->qcap] <= t->it) t->qadd_head++;
-    while (t->qrem_head < t->qrem_tail && t->qrem[t->qrem_head % t->qcap] <= t->it) t->qrem_head++;
-    return (t->qadd_tail - t->qadd_head) + (t->qrem_tail - t->qrem_head);
+    return sm_tabu_list_expire(&t->join, t->it) + sm_tabu_list_expire(&t->leave, t->it);
 }
 
 /* A processor near block u: one of its neighbours', else any. */
@@ -292,11 +281,10 @@ static int init(sm_solver *s, sm_err *e)
     const char *from = sm_opt_str(s, "from");
     if (strcmp(from, "current") != 0) initial(s, strcmp(from, "best") == 0);
     t->c = sm_cost_new(s->grid, s->topo, &s->model, s->has_best ? s->best_map : s->start_map);
-    t->join_until = sm_xcalloc((size_t)n * (size_t)P, sizeof(int));
-    t->leave_until = sm_xcalloc((size_t)n * (size_t)P, sizeof(int));
-    t->qcap = 4 * (int)(sm_opt_int(s, "tenure-add") + sm_opt_int(s, "tenure-remove") + 4);
-    t->qadd = sm_xmalloc(sizeof(long long) * (size_t)t->qcap);
-    t->qrem = sm_xmalloc(sizeof(long long) * (size_t)t->qcap);
+    sm_tabu_list_init(&t->join);
+    sm_tabu_list_init(&t->leave);
+    t->tenure_add = sm_opt_int(s, "tenure-add");
+    t->tenure_remove = sm_opt_int(s, "tenure-remove");
     t->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
     t->ncand = (int)sm_opt_int(s, "candidates");
     t->colouring = s->model.rounds == SM_ROUNDS_COLOURING;
@@ -361,9 +349,9 @@ static void step(sm_solver *s)
         else
             snprintf(s->last_move, sizeof s->last_move, "edge move blocks %d, %d -> %s", m->u, m->v, pn);
         apply(c, m);
-        if (m->kind == 0) make_tabu(s, t, m->u, pu, m->p);
-        else if (m->kind == 1) { make_tabu(s, t, m->u, pu, pv); make_tabu(s, t, m->v, pv, pu); }
-        else { make_tabu(s, t, m->u, pu, m->p); if (pv != m->p) make_tabu(s, t, m->v, pv, m->p); }
+        if (m->kind == 0) make_tabu(t, m->u, pu, m->p);
+        else if (m->kind == 1) { make_tabu(t, m->u, pu, pv); make_tabu(t, m->v, pv, pu); }
+        else { make_tabu(t, m->u, pu, m->p); if (pv != m->p) make_tabu(t, m->v, pv, m->p); }
         if (t->colouring) sm_cost_eval(c, &s->current);
         else sm_cost_eval_fast(c, &s->current);
         score sc = score_of(s, t, &s->current);
@@ -396,10 +384,8 @@ static void release(sm_solver *s)
     sm_multilevel_free(t->ml);
     sm_objective_free(t->obj);
     sm_cost_free(t->c);
-    free(t->join_until);
-    free(t->leave_until);
-    free(t->qadd);
-    free(t->qrem);
+    sm_tabu_list_free(&t->join);
+    sm_tabu_list_free(&t->leave);
     free(t);
 }
 
