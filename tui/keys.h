@@ -35,6 +35,9 @@
     X(GROUP, "group processors by node or by network group")                       \
     X(NETWORK, "Network pane (link loads) in Communication's place, or back")     \
     X(FILTER, "filter processors by name, type or node (empty: all)")                  \
+    X(STUDY_X, "Study pane: plot against the next numeric column")                \
+    X(STUDY_Y, "Study pane: plot the next numeric column")                         \
+    X(STUDY_BY, "Study pane: series by the next study input or text column, or none") \
     X(FOCUS_NEXT, "focus the next pane")                                           \
     X(FOCUS_PREV, "focus the previous pane")                                       \
     X(ZOOM, "the focused pane fills the screen, or not")                           \
@@ -83,6 +86,9 @@ typedef enum {
     K("G", GROUP)                                               \
     K("L", NETWORK)                                             \
     K("/", FILTER)                                              \
+    K("c", STUDY_X)                                             \
+    K("y", STUDY_Y)                                             \
+    K("b", STUDY_BY)                                            \
     K("Tab", FOCUS_NEXT)                                        \
     K("BTab", FOCUS_PREV)                                       \
     K("z", ZOOM)                                                \

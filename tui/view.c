@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/study_table.h"
 
 const char *const sm_pane_names[SM_PANE_COUNT] = {
 #define X(id, name, title, slot, width) #name,
@@ -48,6 +49,7 @@ void sm_view_free(sm_view *v)
     for (int i = 0; i < v->nhistory; i++) free(v->history[i]);
     for (int i = 0; i < v->nbinds; i++) free(v->binds[i].script);
     free(v->binds);
+    sm_study_table_free(v->study);
     free(v);
 }
 
@@ -241,4 +243,14 @@ int sm_view_pane_step(const sm_view *v, int from, int dir)
         if (sm_view_pane_shown(v, f)) return f;
     }
     return from;
+}
+
+void sm_view_set_study(sm_view *v, struct sm_study_table *t)
+{
+    if (v->study != t) sm_study_table_free(v->study);
+    v->study = t;
+    if (!t) v->study_source[0] = '\0';
+    /* Loading shows the Study pane in the Solver pane's place (and
+     * focuses it); unloading gives the place back. */
+    sm_view_show_alt(v, SM_PANE_STUDY, t != NULL);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_study.h"
 #include "../keys.h"
 #include "../rows.h"
 #include "../tui.h"
@@ -181,6 +182,9 @@ static int view_focus(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
         int f = sm_view_pane_index(a);
         if (strcmp(a, "next") == 0) f = sm_view_pane_step(v, v->focus, 1);
         else if (strcmp(a, "prev") == 0) f = sm_view_pane_step(v, v->focus, -1);
+        /* The Study pane has nothing to show without a study. */
+        if (f == SM_PANE_STUDY && !v->study)
+            return sm_tcl_error(in, "STATE", "view focus study: no study loaded (view study DIR)");
         if (f < 0) {
             Tcl_Obj *l = Tcl_NewListObj(0, NULL);
             for (int i = 0; i < SM_PANE_COUNT; i++)
@@ -500,6 +504,8 @@ static const sm_subcmd view_subs[] = {
     {"run", view_run, 0, 1, "?on|off|toggle?"},
     {"step", view_step, 0, 1, "?N?"},
     {"source", view_source, 0, 1, "?session|solver?"},
+    {"study", sm_view_study_cmd, 0, -1,
+     "?DIR|FILE? ?-x KEY? ?-y KEY? ?-by KEY|none? ?-published BOOL? | cycle x|y|by ?next|prev? | off"},
     {"note", view_note, 0, -1, "TEXT ..."},
     {"quit", view_quit, 0, 1, "?-force?"},
     {"refresh", view_refresh, 0, 0, ""},
