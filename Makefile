@@ -88,6 +88,12 @@ $(B)/san/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< $(B)/san/libsm.a $(LP_LIB) -lcmocka $(LIBS)
 
+# Processor marks and the theme palette live in tui/ but need neither
+# curses nor Tcl.
+$(B)/san/tests/test_marks: tests/unit/test_marks.c tests/unit/testutil.h tui/marks.c tui/marks.h tui/theme.c tui/theme.h $(B)/san/libsm.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/marks.c tui/theme.c $(B)/san/libsm.a $(LP_LIB) -lcmocka $(LIBS)
+
 # The fuzz targets' corpus replay runs in check (gcc, sanitized).
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(B)/san/fuzz/%)

@@ -77,6 +77,13 @@ void sm_cost_schedule(const sm_cost *c, sm_schedule *s);
 void sm_cost_colouring_rounds(const sm_cost *c, int messages, int64_t *rounds, int64_t *lower);
 /* Full rebuilds so far (both multigraphs), for benchmarks and tests. */
 long sm_cost_colouring_rebuilds(const sm_cost *c);
+/* Start c's colouring from src's when both hold the same mapping of the
+ * same grid and machine: a copy of src's schedules (built first if src
+ * has none yet) instead of a full build of c's own. A second view of one
+ * mapping (the workbench mirroring a solver that starts from the
+ * session's mapping) then costs a copy. Returns -1, doing nothing, when
+ * the mappings differ. */
+int sm_cost_adopt_colouring(sm_cost *c, const sm_cost *src);
 
 typedef struct sm_proc_eval {
     int64_t blocks, cells;

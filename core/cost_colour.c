@@ -167,3 +167,28 @@ void sm_cost_schedule(const sm_cost *c, sm_schedule *s)
 }
 
 long sm_cost_colouring_rebuilds(const sm_cost *c) { return c->col->rebuilds; }
+
+int sm_cost_adopt_colouring(sm_cost *c, const sm_cost *src)
+{
+    if (c == src || c->grid != src->grid || c->topo != src->topo || c->nprocs != src->nprocs ||
+        c->model.round_time != src->model.round_time ||
+        memcmp(c->map, src->map, sizeof(int) * (size_t)c->grid->ntasks) != 0)
+        return -1;
+    struct sm_cost_colouring *h = c->col, *hs = src->col;
+    for (int k = 0; k < 2; k++) sync(src, k);   /* src's schedules up to date (builds them if new) */
+    for (int k = 0; k < 2; k++) {
+        sm_isched_copy(h->s[k], hs->s[k]);
+        h->excess[k] = hs->excess[k];
+        h->lower[k] = hs->lower[k];
+        h->removed[k] = hs->removed[k];
+    }
+    /* Edges noted before were against no schedule: nothing is pending. */
+    for (int i = 0; i < h->ndirty; i++) {
+        int slot = h->dirty_list[i];
+        h->pend[0][slot] = h->pend[1][slot] = 0;
+        h->dirty[slot] = 0;
+    }
+    h->ndirty = 0;
+    h->live = 1;
+    return 0;
+}

@@ -151,6 +151,43 @@ static void refit(sm_isched *s, int r)
     if (d == 0) ivec_push(&s->freeround, r);
 }
 
+static void ivec_copy(ivec *dst, const ivec *src)
+{
+    dst->n = dst->cap = src->n;
+    dst->v = src->n ? sm_xmalloc(sizeof(int) * (size_t)src->n) : NULL;
+    if (src->n) memcpy(dst->v, src->v, sizeof(int) * (size_t)src->n);
+}
+
+void sm_isched_copy(sm_isched *dst, const sm_isched *src)
+{
+    clear(dst);
+    for (int p = 0; p < dst->nprocs; p++) free(dst->pent[p].v);
+    free(dst->pent);
+    free(dst->rent);
+    free(dst->dur);
+    free(dst->ent);
+    free(dst->mark);
+    free(dst->freeent.v);
+    free(dst->freeround.v);
+    dst->nprocs = src->nprocs;
+    dst->pent = sm_xcalloc((size_t)(src->nprocs > 0 ? src->nprocs : 1), sizeof(ivec));
+    for (int p = 0; p < src->nprocs; p++) ivec_copy(&dst->pent[p], &src->pent[p]);
+    dst->nr = dst->capr = src->nr;
+    size_t nr = (size_t)(src->nr ? src->nr : 1);
+    dst->dur = sm_xmalloc(sizeof(int64_t) * nr);
+    dst->rent = sm_xcalloc(nr, sizeof(ivec));
+    dst->mark = sm_xcalloc(nr, sizeof(unsigned));
+    if (src->nr) memcpy(dst->dur, src->dur, sizeof(int64_t) * (size_t)src->nr);
+    for (int r = 0; r < src->nr; r++) ivec_copy(&dst->rent[r], &src->rent[r]);
+    dst->ne = dst->cape = src->ne;
+    dst->ent = sm_xmalloc(sizeof(isent) * (size_t)(src->ne ? src->ne : 1));
+    if (src->ne) memcpy(dst->ent, src->ent, sizeof(isent) * (size_t)src->ne);
+    ivec_copy(&dst->freeent, &src->freeent);
+    ivec_copy(&dst->freeround, &src->freeround);
+    dst->colours = src->colours;
+    dst->stamp = 0;
+}
+
 void sm_isched_load(sm_isched *s, const sm_schedule *full)
 {
     clear(s);

@@ -10,6 +10,9 @@ typedef struct sm_isched sm_isched;
 
 sm_isched *sm_isched_new(int nprocs);
 void sm_isched_free(sm_isched *s);
+/* Make dst (for as many processors) a copy of src: a memory copy, no
+ * rebuild of the per-processor and per-round lists. */
+void sm_isched_copy(sm_isched *dst, const sm_isched *src);
 /* Replace the contents by a full schedule. */
 void sm_isched_load(sm_isched *s, const sm_schedule *full);
 /* mu(p,q) changed by delta quanta: repair locally. The rounds stay

@@ -300,7 +300,8 @@ int sm_study_list(const char *dir, long **numbers, long *count, sm_err *e)
         (*numbers)[(*count)++] = v;
     }
     closedir(d);
-    qsort(*numbers, (size_t)*count, sizeof **numbers, cmp_long);
+    /* An empty directory has no array to sort (qsort wants one). */
+    if (*count > 1) qsort(*numbers, (size_t)*count, sizeof **numbers, cmp_long);
     return 0;
 }
 

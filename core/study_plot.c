@@ -107,7 +107,9 @@ char *sm_plot_text(const sm_plot *pl, const char *xlabel, const char *ylabel)
         else sm_strbuf_put(&b, "%11s |", "");
         for (int c = 0; c < pl->width; c++) {
             int cell = r * pl->width + c;
-            if (pl->marks[cell]) sm_strbuf_put(&b, "%s", "\xe2\x97\x86");
+            /* A result on a published point shows both: U+25C8. */
+            if (pl->marks[cell])
+                sm_strbuf_put(&b, "%s", pl->dots[cell] || pl->series[cell] != -1 ? SM_PLOT_REACHED : SM_PLOT_MARK);
             else if (!pl->glyphs) put_braille(&b, pl->dots[cell]);
             else if (pl->series[cell] == -1) sm_strbuf_put(&b, "%s", " ");
             else if (pl->series[cell] == -2) sm_strbuf_put(&b, "%s", "*");
@@ -117,8 +119,16 @@ char *sm_plot_text(const sm_plot *pl, const char *xlabel, const char *ylabel)
     }
     sm_strbuf_put(&b, "%11s +", "");
     for (int c = 0; c < pl->width; c++) sm_strbuf_put(&b, "%s", "-");
-    sm_strbuf_put(&b, "\n%11s  %-11.4g", "", pl->xmin);
-    int pad = pl->width - 22;
-    sm_strbuf_put(&b, "%*s%11.4g\n%11s  %s\n", pad > 0 ? pad : 1, "", pl->xmax, "", xlabel);
+    /* The x range under the axis, the maximum ending at its right end;
+     * a narrow plot gets fewer digits rather than a line past its edge. */
+    char lo[32], hi[32];
+    int pad = 0;
+    for (int digits = 4; digits >= 1; digits--) {
+        snprintf(lo, sizeof lo, "%.*g", digits, pl->xmin);
+        snprintf(hi, sizeof hi, "%.*g", digits, pl->xmax);
+        pad = pl->width - (int)strlen(lo) - (int)strlen(hi);
+        if (pad >= 1) break;
+    }
+    sm_strbuf_put(&b, "\n%11s  %s%*s%s\n%11s  %s\n", "", lo, pad > 0 ? pad : 1, "", hi, "", xlabel);
     return b.s ? b.s : sm_xstrdup("");
 }

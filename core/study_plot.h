@@ -29,7 +29,10 @@ void sm_plot_point(sm_plot *pl, double x, double y);
  * when points of several series share it; sets glyphs. */
 void sm_plot_series_point(sm_plot *pl, double x, double y, int k);
 /* A reference point (a published optimum): its whole cell shows a mark
- * (U+25C6) instead of dots. */
+ * (U+25C6) instead of dots, or U+25C8 when a point of the plot is in the
+ * cell too (a result that reached it). */
+#define SM_PLOT_MARK "\xe2\x97\x86"
+#define SM_PLOT_REACHED "\xe2\x97\x88"
 void sm_plot_mark(sm_plot *pl, double x, double y);
 /* The cells as UTF-8 lines (U+2800 + mask; blank cells are U+2800),
  * with a y label column and an x axis line; caller frees. */

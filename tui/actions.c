@@ -65,6 +65,16 @@ static void activate(sm_app *app, sm_do *d)
     d->kind = SM_DO_PANE_ACTIVATE;
 }
 
+/* The Study pane's column keys; without a study, say how to load one. */
+static void study_cycle(const sm_app *app, sm_do *d, const char *axis)
+{
+    if (!app->view->study) {
+        message(d, "no study loaded: view study DIR (a directory of \"study run\", or its merged JSON)");
+        return;
+    }
+    run(d, "view study cycle", axis, "next");
+}
+
 /* Up/Down/PgUp/PgDn/Home/End: list panes move their cursor; the Grid runs
  * the fallback command. */
 static void pane_move(sm_do *d, int delta, const char *fallback)
@@ -123,6 +133,7 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
         sm_words_addf(&d->run, "%d", second);
         break;
     }
+    case SM_ACT_NODE: run(d, "view node", v->node >= 0 ? "none" : "cursor", NULL); break;
     case SM_ACT_UNDO: run(d, "map undo", NULL, NULL); break;
     case SM_ACT_REDO: run(d, "map redo", NULL, NULL); break;
     case SM_ACT_START: start_prompt(app, d); break;
@@ -149,6 +160,9 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
         d->empty_ok = 1;
         d->complete = SM_COMPLETE_PROCS;
         break;
+    case SM_ACT_STUDY_X: study_cycle(app, d, "x"); break;
+    case SM_ACT_STUDY_Y: study_cycle(app, d, "y"); break;
+    case SM_ACT_STUDY_BY: study_cycle(app, d, "by"); break;
     case SM_ACT_FOCUS_NEXT: run(d, "view focus next", NULL, NULL), d->quiet = 1; break;
     case SM_ACT_FOCUS_PREV: run(d, "view focus prev", NULL, NULL), d->quiet = 1; break;
     case SM_ACT_ZOOM: run(d, "view zoom toggle", NULL, NULL); break;

@@ -18,6 +18,7 @@
     X(SELECT, "add or remove the cursor block from the selection")                 \
     X(SELECT_PROC, "select every block of the chosen processor")                   \
     X(SELECT_CLEAR, "clear the selection and the highlighted pair")                \
+    X(NODE, "Grid: light only the cursor processor's node, dim the rest (again: all)") \
     X(MOVE, "move the selected blocks (or the cursor block) to a processor")       \
     X(SWAP, "swap the selected block with the cursor block (or two selected)")     \
     X(UNDO, "undo the last change of the mapping")                                 \
@@ -35,6 +36,9 @@
     X(GROUP, "group processors by node or by network group")                       \
     X(NETWORK, "Network pane (link loads) in Communication's place, or back")     \
     X(FILTER, "filter processors by name, type or node (empty: all)")                  \
+    X(STUDY_X, "Study pane: plot against the next numeric column")                \
+    X(STUDY_Y, "Study pane: plot the next numeric column")                         \
+    X(STUDY_BY, "Study pane: series by the next study input or text column, or none") \
     X(FOCUS_NEXT, "focus the next pane")                                           \
     X(FOCUS_PREV, "focus the previous pane")                                       \
     X(ZOOM, "the focused pane fills the screen, or not")                           \
@@ -67,6 +71,7 @@ typedef enum {
     K("x", SELECT)                                              \
     K("g", SELECT_PROC)                                         \
     K("Esc", SELECT_CLEAR)                                      \
+    K("f", NODE)                                                \
     K("m", MOVE)                                                \
     K("s", SWAP)                                                \
     K("u", UNDO)                                                \
@@ -83,6 +88,9 @@ typedef enum {
     K("G", GROUP)                                               \
     K("L", NETWORK)                                             \
     K("/", FILTER)                                              \
+    K("c", STUDY_X)                                             \
+    K("y", STUDY_Y)                                             \
+    K("b", STUDY_BY)                                            \
     K("Tab", FOCUS_NEXT)                                        \
     K("BTab", FOCUS_PREV)                                       \
     K("z", ZOOM)                                                \

@@ -77,12 +77,6 @@ sm_proc_row *sm_proc_rows(const sm_app *app, const sm_cost *cost, const sm_eval 
     return r;
 }
 
-static int pq_cmp(const void *pa, const void *pb)
-{
-    const sm_pair_row *a = pa, *b = pb;
-    return a->p != b->p ? a->p - b->p : a->q - b->q;
-}
-
 static int pair_cmp(const void *pa, const void *pb)
 {
     const sm_pair_row *a = pa, *b = pb;
@@ -91,7 +85,7 @@ static int pair_cmp(const void *pa, const void *pb)
     return a->q - b->q;
 }
 
-sm_pair_row *sm_pair_rows(const sm_app *app, const sm_cost *cost, const int *map, int *n)
+sm_pair_row *sm_pair_rows(const sm_app *app, const sm_cost *cost, int *n)
 {
     const sm_session *s = app->session;
     int np;
@@ -101,20 +95,9 @@ sm_pair_row *sm_pair_rows(const sm_app *app, const sm_cost *cost, const int *map
         r[i].p = pm[i].p < pm[i].q ? pm[i].p : pm[i].q;
         r[i].q = pm[i].p < pm[i].q ? pm[i].q : pm[i].p;
         r[i].mu = pm[i].mu;
-        r[i].cells = 0;
         r[i].inter = s->topo->procs[pm[i].p].node != s->topo->procs[pm[i].q].node;
     }
     free(pm);
-    qsort(r, (size_t)np, sizeof *r, pq_cmp);
-    /* Halo volume per pair from the cut edges. */
-    const sm_grid *g = s->grid;
-    for (int e = 0; e < g->nedges; e++) {
-        int p = map[g->edges[e].src], q = map[g->edges[e].dst];
-        if (p == q) continue;
-        sm_pair_row key = {p < q ? p : q, p < q ? q : p, 0, 0, 0};
-        sm_pair_row *hit = bsearch(&key, r, (size_t)np, sizeof *r, pq_cmp);
-        if (hit) hit->cells += g->edges[e].cells;
-    }
     qsort(r, (size_t)np, sizeof *r, pair_cmp);
     *n = np;
     return r;

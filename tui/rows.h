@@ -19,13 +19,13 @@ sm_proc_row *sm_proc_rows(const sm_app *app, const sm_cost *cost, const sm_eval 
 typedef struct sm_pair_row {
     int p, q;
     int64_t mu;           /* messages p <-> q */
-    int64_t cells;        /* halo cells both ways */
     int inter;            /* different nodes */
 } sm_pair_row;
 
-/* Pairs of the mapping map (with its cost) by multiplicity, largest
- * first; caller frees. */
-sm_pair_row *sm_pair_rows(const sm_app *app, const sm_cost *cost, const int *map, int *n);
+/* Pairs of the mapping a cost holds, by multiplicity, largest first;
+ * from the cost's pair table, never a walk over the grid's edges; caller
+ * frees. */
+sm_pair_row *sm_pair_rows(const sm_app *app, const sm_cost *cost, int *n);
 
 /* Is block b next to the highlighted pair's other processor? */
 int sm_block_in_pair(const sm_app *app, const int *map, int b);

@@ -74,6 +74,56 @@ int sm_color_contrast(int c)
     return lum > 140 ? 0 : 15;
 }
 
+int sm_color_for(int c, int colours)
+{
+    if (c < 0) return -1;
+    if (colours >= 256) return c;
+    if (colours >= 16 && c < 16) return c;
+    return sm_color_nearest8(c);
+}
+
+/* Squared RGB distance under which two colours read as one in a block. */
+#define SM_NEAR_RGB2 (80 * 80)
+
+static int looks_like(int a, int b, int colours)
+{
+    if (a < 0 || b < 0) return a == b;
+    if (colours < 256) return a == b;   /* both already mapped to few colours */
+    int x[3], y[3];
+    sm_color_rgb(a, x);
+    sm_color_rgb(b, y);
+    int d = 0;
+    for (int i = 0; i < 3; i++) d += (x[i] - y[i]) * (x[i] - y[i]);
+    return d < SM_NEAR_RGB2;
+}
+
+int sm_theme_palette(const sm_theme *t, int colours, short *out)
+{
+    /* The blocks' own colours must never be mistaken for the cursor or
+     * the highlighted pair / last move. */
+    int marks[2] = {sm_color_for(t->el[SM_EL_CURSOR].bg, colours),
+                    sm_color_for(t->el[SM_EL_HIGHLIGHT].bg, colours)};
+    int n = 0;
+    for (int i = 0; i < t->nproc && n < SM_THEME_MAX_PROCS; i++) {
+        int c = sm_color_for(t->proc[i], colours);
+        int keep = c >= 0;
+        for (int m = 0; m < 2 && keep; m++) keep = !looks_like(c, marks[m], colours);
+        for (int j = 0; j < n && keep; j++) keep = c != out[j];   /* the designer's palette: only exact repeats go */
+        if (keep) out[n++] = (short)c;
+    }
+    /* A palette of fine shades can collapse to two or three of the basic
+     * colours: the other basic colours (never black or white, the usual
+     * backgrounds) fill in. */
+    static const short basic[] = {4, 1, 2, 5, 6, 3};
+    for (int i = 0; colours < 256 && i < 6 && n < SM_THEME_MAX_PROCS; i++) {
+        int keep = basic[i] != marks[0] && basic[i] != marks[1];
+        for (int j = 0; j < n && keep; j++) keep = basic[i] != out[j];
+        if (keep) out[n++] = basic[i];
+    }
+    if (n == 0) out[n++] = (short)sm_color_for(t->proc[0], colours);
+    return n;
+}
+
 int sm_color_parse(const char *s, short *out)
 {
     if (strcmp(s, "default") == 0) { *out = -1; return 0; }

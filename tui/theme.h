@@ -86,6 +86,16 @@ void sm_color_rgb(int c, int rgb[3]);
 int sm_color_nearest8(int c);
 /* Black or white, whichever reads better on colour c. */
 int sm_color_contrast(int c);
+/* Colour c as a terminal with `colours` colours shows it: itself on 256,
+ * the 16 basic ones kept on 16, else the nearest of the 8 basic. */
+int sm_color_for(int c, int colours);
+/* The processor palette a terminal with `colours` colours can tell apart
+ * from the marks that must stand out: entries that look like the cursor's
+ * or the highlight's background (or the terminal default) are left out,
+ * and so are entries that map to a colour already taken. Fills out[] (up
+ * to SM_THEME_MAX_PROCS) with the colours as the terminal shows them and
+ * returns how many. */
+int sm_theme_palette(const sm_theme *t, int colours, short *out);
 /* Parse "red", "bright-blue", "default", "#rrggbb" or a number. */
 int sm_color_parse(const char *s, short *out);
 

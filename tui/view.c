@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/study_table.h"
 
 const char *const sm_pane_names[SM_PANE_COUNT] = {
 #define X(id, name, title, slot, width) #name,
@@ -31,6 +32,7 @@ sm_view *sm_view_new(void)
 {
     sm_view *v = sm_xcalloc(1, sizeof *v);
     v->proc = -1;
+    v->node = -1;
     v->pair_p = v->pair_q = -1;
     v->link_from = v->link_to = v->link_level = -1;
     v->stepn = 10;
@@ -47,6 +49,7 @@ void sm_view_free(sm_view *v)
     for (int i = 0; i < v->nhistory; i++) free(v->history[i]);
     for (int i = 0; i < v->nbinds; i++) free(v->binds[i].script);
     free(v->binds);
+    sm_study_table_free(v->study);
     free(v);
 }
 
@@ -65,6 +68,7 @@ void sm_view_resize(sm_view *v, const int dims[3], int nprocs)
             if (v->cur[a] >= dims[a]) v->cur[a] = dims[a] - 1;
     }
     if (v->proc >= nprocs) v->proc = -1;
+    if (v->node >= nprocs) v->node = -1;
     if (v->pair_p >= nprocs || v->pair_q >= nprocs) v->pair_p = v->pair_q = -1;
     v->comm_row = 0;
     sm_view_touch(v);
@@ -239,4 +243,14 @@ int sm_view_pane_step(const sm_view *v, int from, int dir)
         if (sm_view_pane_shown(v, f)) return f;
     }
     return from;
+}
+
+void sm_view_set_study(sm_view *v, struct sm_study_table *t)
+{
+    if (v->study != t) sm_study_table_free(v->study);
+    v->study = t;
+    if (!t) v->study_source[0] = '\0';
+    /* Loading shows the Study pane in the Solver pane's place (and
+     * focuses it); unloading gives the place back. */
+    sm_view_show_alt(v, SM_PANE_STUDY, t != NULL);
 }

@@ -25,7 +25,12 @@ typedef enum { SM_SLOT_TOP, SM_SLOT_BOTTOM, SM_SLOT_CONSOLE, SM_SLOT_ALT } sm_pa
     X(NETWORK, network, "Network", SM_SLOT_ALT, 36)      \
     X(ENERGY, energy, "Energy", SM_SLOT_BOTTOM, 32)      \
     X(SOLVER, solver, "Solver", SM_SLOT_BOTTOM, 32)      \
+    X(STUDY, study, "Study", SM_SLOT_ALT, 32)            \
     X(CONSOLE, console, "Console", SM_SLOT_CONSOLE, 100)
+
+/* The Study pane is the Solver pane's ALT: `view study DIR` shows it
+ * there, `view focus solver` and `view focus study` switch between them
+ * while a study is loaded, `view study off` unloads it. */
 
 typedef enum {
 #define X(id, name, title, slot, width) SM_PANE_##id,
@@ -80,6 +85,7 @@ typedef struct sm_view {
     int nsel;
 
     int proc;                      /* chosen processor, -1 none */
+    int node;                      /* Grid: only this node's blocks lit, -1 all */
     int sort, sort_desc;
     int group_by_net;              /* group rows by network group, not node */
     char filter[64];               /* processor name/type/node substring */
@@ -117,6 +123,13 @@ typedef struct sm_view {
 
     sm_theme theme;
     unsigned long long theme_version;
+
+    /* The Study pane: a merged study table and the columns it plots
+     * (indices into the table), NULL when no study is loaded. */
+    struct sm_study_table *study;
+    char study_source[1024];       /* the directory or file it came from */
+    int study_x, study_y, study_by;
+    int study_published;           /* mark the Table 6.4 optima */
 
     int quit;
 } sm_view;
@@ -160,5 +173,8 @@ void sm_view_show_alt(sm_view *v, int pane, int on);
 int sm_view_pane_step(const sm_view *v, int from, int dir);
 
 #define SM_LINK_BOARD (-2)
+/* Replace the study table (NULL: none; the view owns it): the Study pane
+ * is shown in the Solver pane's place while there is one. */
+void sm_view_set_study(sm_view *v, struct sm_study_table *t);
 
 #endif

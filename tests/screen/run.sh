@@ -92,6 +92,34 @@ no_sanitizer_errors() {
         ok "$1 ran clean under ASan/UBSan"
     fi
 }
+# distinct_marks NAME: how many (background, bold, glyph) marks the Grid's
+# block rows show, read from the escapes of the captured screen.
+distinct_marks() {
+    $T capture-pane -e -p -t "$1" | sed -n '4,12p' | awk -F'│' '{print $2}' | awk '
+    { s = $0
+      while (length(s) > 0) {
+        if (match(s, /^\033\[[0-9;]*m/)) {
+          n = split(substr(s, 3, RLENGTH - 3), a, ";")
+          for (i = 1; i <= n; i++) {
+            v = a[i] + 0
+            if (a[i] == "" || v == 0) { bg = ""; bold = 0 }
+            else if (v == 1) bold = 1
+            else if (v == 22) bold = 0
+            else if (v >= 40 && v <= 47) bg = v
+            else if (v == 49) bg = ""
+            else if (v == 48) { bg = "5;" a[i + 2]; i += 2 }
+            else if (v == 38) i += 2
+          }
+          s = substr(s, RLENGTH + 1)
+        } else {
+          c = substr(s, 1, 1)
+          if (c ~ /[0-9A-Za-z]/ && bg != "") seen[bg "/" bold "/" c] = 1
+          s = substr(s, 2)
+        }
+      }
+    }
+    END { k = 0; for (m in seen) k++; print k }'
+}
 # The number after "total" in the Energy pane.
 screen_energy() { cap "$1" | sed -n 's/.*total \([0-9.eE+-]*\) J.*/\1/p' | head -1; }
 
@@ -198,12 +226,12 @@ keys rs q
 exited rs && ok "quit after resizing" || bad "resize quit" "did not exit"
 no_sanitizer_errors rs
 
-# 12. 8 colours (TERM=xterm): 16+ processors keep distinct glyphs, and no
+# 12. 8 colours (TERM=xterm): 16+ processors keep distinct marks (node
+# colour, bold, glyph), and no
 # 256-colour escapes reach the terminal.
 start x8 100 30 xterm samples/summit-like.json
-glyphs=$(cap x8 | sed -n '3,12p' | cut -c2-60 | tr -c '0-9A-Za-z\n' ' ' | tr ' ' '\n' | grep -c '^[0-9A-Z]$')
-distinct=$(cap x8 | sed -n '3,12p' | cut -c2-60 | tr -c '0-9A-Za-z\n' ' ' | tr ' ' '\n' | grep '^[0-9A-Z]$' | sort -u | wc -l)
-[ "$distinct" -ge 16 ] && ok "TERM=xterm: $distinct distinct processor glyphs" || bad "8-colour glyphs" "only $distinct ($glyphs)"
+distinct=$(distinct_marks x8)
+[ "$distinct" -ge 16 ] && ok "TERM=xterm: $distinct processors told apart by colour and glyph" || bad "8-colour marks" "only $distinct"
 if $T capture-pane -e -p -t x8 | grep -q '38;5;\|48;5;'; then bad "TERM=xterm colours" "256-colour escapes on an 8-colour terminal"
 else ok "TERM=xterm: basic colours only"; fi
 start x256 100 30 xterm-256color samples/summit-like.json
@@ -528,7 +556,159 @@ wait_for ga "[SOLVER ga it 1]" && cap ga | grep -q "generation 1: best" &&
     cap ga | grep -q "Grid .*solver's current" && ok "n steps ga one generation; Solver pane and Grid follow" ||
     bad "ga step" "$(cap ga | head -2) $(cap ga | grep -F 'generation' | head -2)"
 
-# 23. Compare mode at 80x24: `solve` in the workbench, back to the session's
+# 23. No key is dropped while a solver runs: a burst of cursor keys, a Tab
+# and a `:` line typed during a blocking `solver run` of tabu on the
+# 256-processor sample, then during a Space run; the solver is still
+# running after each burst (its iteration grows), and every key took
+# effect: cursor, focus and the variables the lines set.
+status_iter() { cap "$1" | head -1 | sed -n 's/.*SOLVER tabu it \([0-9]*\).*/\1/p'; }
+start kb 120 40 xterm-256color samples/summit-like.json
+keys kb : "solver start tabu -iters 1000000; solver run" Enter
+wait_for kb "SOLVER tabu it" || true
+keys kb l l l j j : "set ::burst 42" Enter Tab
+i1=$(status_iter kb); sleep 1; i2=$(status_iter kb)
+[ -n "$i1" ] && [ -n "$i2" ] && [ "$i2" -gt "$i1" ] && ok "solver run still running after the burst (it $i1 -> $i2)" ||
+    bad "solver run" "iterations '$i1' -> '$i2'"
+keys kb Escape
+wait_for kb "% set ::burst 42" || true
+keys kb : 'return "K=[lrange [view cursor] 0 2] F=[dict get [view state] focus] B=$::burst"' Enter
+wait_for kb "K=3 2 0 F=procs B=42" && ok "keys typed during solver run: cursor, Tab and the : line all took effect" ||
+    bad "keys during solver run" "$(cap kb | tail -8)"
+keys kb BTab : "solver start tabu -iters 1000000" Enter Space
+wait_for kb "[running]" || true
+keys kb h h k : "set ::burst2 7" Enter
+i1=$(status_iter kb); sleep 1; i2=$(status_iter kb)
+[ -n "$i1" ] && [ -n "$i2" ] && [ "$i2" -gt "$i1" ] && ok "Space run still running after the burst (it $i1 -> $i2)" ||
+    bad "Space run" "iterations '$i1' -> '$i2'"
+keys kb Space : 'return "K=[lrange [view cursor] 0 2] B2=$::burst2"' Enter
+wait_for kb "K=1 1 0 B2=7" && ok "keys typed during a Space run all took effect" || bad "keys during Space run" "$(cap kb | tail -8)"
+no_sanitizer_errors kb
+
+# 24. Every processor told apart on a 256-processor machine: colour by
+# node, glyph by place in the node. n00.p9_0 and n01.p9_0 show the same
+# glyph on different colours, at 256 colours and on TERM=xterm; the
+# legend line names the processor under the cursor; f lights only the
+# cursor's node; the highlight and cursor colours are not in the palette.
+b00=$("$BIN" -e 'scenario load samples/summit-like.json; lsearch -exact [map list] n00.p9_0')
+b01=$("$BIN" -e 'scenario load samples/summit-like.json; lsearch -exact [map list] n01.p9_0')
+# legend_of NAME PROC: the Grid's legend line for PROC, escapes kept.
+legend_of() { $T capture-pane -e -p -t "$1" | awk -F'│' '{print $2}' | grep -F "$2 " | grep " blk " | head -1; }
+chip_of() { legend_of "$1" "$2" | sed 's/^\(\(\x1b\[[0-9;]*m\)*\)\([0-9A-Za-z]\).*/\1|\3/'; }
+for term in xterm-256color xterm; do
+    nm=marks8; [ $term = xterm ] || nm=marks256
+    start $nm 140 40 $term samples/summit-like.json
+    keys $nm : "view cursor $b00" Enter
+    wait_for $nm "#$b00 n00.p9_0" || true
+    settle $nm
+    c0=$(chip_of $nm n00.p9_0)
+    keys $nm : "view cursor $b01" Enter
+    wait_for $nm "#$b01 n01.p9_0" || true
+    settle $nm
+    c1=$(chip_of $nm n01.p9_0)
+    legend_of $nm n01.p9_0 | sed 's/\x1b\[[0-9;]*m//g' | grep -q "n01.p9_0 power9 [0-9]* blk .*%T  node 1: 0 1 2 3 4 5 6 7" &&
+        ok "$term: the legend names the processor under the cursor and its node's glyphs" ||
+        bad "$term legend" "$(legend_of $nm n01.p9_0 | sed 's/\x1b\[[0-9;]*m//g')"
+    if [ -n "$c0" ] && [ "${c0#*|}" = "${c1#*|}" ] && [ "${c0%|*}" != "${c1%|*}" ]; then
+        ok "$term: n00.p9_0 and n01.p9_0 share glyph ${c0#*|} on different colours"
+    else bad "$term node colours" "$(printf '%s / %s' "$c0" "$c1" | cat -v)"; fi
+done
+start nodelit 140 40 xterm-256color samples/summit-like.json
+if $T capture-pane -e -p -t nodelit | grep -q '48;5;226m'; then bad "palette" "a block has the highlight colour 226"
+else ok "no block has the highlight colour (226, in the theme's list)"; fi
+keys nodelit : "view cursor $b01" Enter
+wait_for nodelit "#$b01 n01.p9_0" || true
+keys nodelit f
+wait_for nodelit "% view node cursor" || true
+settle nodelit
+dots=$(cap nodelit | sed -n '4,11p' | awk -F'│' '{print $2}' | tr -cd '.' | wc -c)
+lit=$(cap nodelit | sed -n '4,11p' | awk -F'│' '{print $2}' | tr -cd '0-9A-Za-z' | wc -c)
+[ "$("$BIN" -e 'scenario load samples/summit-like.json; view node 3; view node')" = 3 ] && [ "$dots" -gt 0 ] && [ "$lit" -gt 0 ] &&
+    cap nodelit | grep -q "lit node 1: 0 1 2 3 4 5 6 7" && ok "f lights node 1 ($lit blocks) and dims the rest ($dots)" ||
+    bad "view node" "dots $dots lit $lit; $(cap nodelit)"
+keys nodelit f
+wait_for nodelit "% view node none" && ok "f again: every node lit" || bad "view node none" "$(cap nodelit | tail -4)"
+no_sanitizer_errors nodelit
+
+# 25. The Study pane: a tiny Table 6.4 sweep run from the Console, then
+# `view study`: it takes the Solver pane's place, and zoomed it plots
+# energy against deadline with one glyph a solver, a legend naming every
+# solver and the published optima marked; c and b cycle the columns, and
+# `view study off` brings the Solver pane back.
+start sp 120 40 xterm-256color $S
+keys sp : "map set 0 gpu0" Enter
+keys sp : "study run {scenarios {samples/cuboid-cpu-gpu.json} solvers {{lb -speeds floor} {na -f 0.9}} model {deadline {3.59e-3 3.46e-3 3.34e-3 3.22e-3}}} -out {$WORK/sp-study}; view study {$WORK/sp-study}" Enter
+{ wait_for sp "┐┌─[Study]" || wait_for sp "┐┌─[Study]"; } && cap sp | grep -q "^┌.*Study.*┐$" && ! cap sp | grep -q "Solver" &&
+    ok "view study: the Study pane in the Solver pane's place" || bad "study pane place" "$(cap sp | sed -n 15,30p)"
+# study run put the session back as it was, without asking: the same
+# file, the edit still unsaved (3.57222 J), no deadline from the jobs.
+cap sp | head -1 | grep -q "stencilmap  $S \\[modified\\]  \\[session\\]  E 3.5722 J  T [0-9.]* ms  theme" &&
+    ok "study run in the workbench leaves the session as it was" || bad "study run in the workbench" "$(cap sp | head -1)"
+keys sp : "view focus study" Enter
+keys sp z
+wait_for sp "[Study]" || true
+settle sp
+cap sp >"$WORK/sp.txt"
+marks=$(sed -n 3,33p "$WORK/sp.txt" | grep -o '◆' | wc -l)
+if grep -q "energy against deadline by solver  8 jobs  sp-study" "$WORK/sp.txt" &&
+   grep -q "^│energy  *│$" "$WORK/sp.txt" && grep -q "^│  *deadline  *│$" "$WORK/sp.txt" &&
+   grep -q "0.00322  *0.00359" "$WORK/sp.txt"; then
+    ok "Study plot: axis labels and ranges (energy against deadline)"
+else
+    bad "study axes" "$(head -32 "$WORK/sp.txt")"
+fi
+if grep -q "● solver lb -speeds floor" "$WORK/sp.txt" && grep -q "○ solver na -f 0.9" "$WORK/sp.txt" &&
+   grep -q "◆ published optimum (Table 6.4)" "$WORK/sp.txt" && [ "$marks" -ge 5 ] &&
+   [ "$(grep -c '|.*[●○*]' "$WORK/sp.txt")" -ge 1 ]; then
+    ok "Study plot: a legend with every solver, their points, the 4 published optima marked"
+else
+    bad "study legend" "$marks marks; $(head -32 "$WORK/sp.txt")"
+fi
+keys sp c
+wait_for sp "energy against time by solver" && ok "c plots against the next numeric column" ||
+    bad "study c" "$(cap sp | sed -n 2,4p)"
+keys sp b
+wait_for sp "energy against time by deadline" && ok "b splits the series by another column (the deadline)" ||
+    bad "study b" "$(cap sp | sed -n 2,4p)"
+keys sp z
+keys sp : "view study off" Enter
+wait_for sp "< lb >" && ! cap sp | grep -q "Study" && ok "view study off: the Solver pane is back" ||
+    bad "study off" "$(cap sp | sed -n 15,30p)"
+no_sanitizer_errors sp
+
+# 26. Issue #15's closing case: thesis Table 6.4's CPU-GPU and 2xCPU-2xGPU
+# deadline sweep, sharded 2 ways with GNU parallel, then the Study pane
+# plots the merged table beside the 8 published optima.
+if command -v parallel >/dev/null 2>&1; then
+    parallel --will-cite -j 2 "$BIN" -b scripts/study.tcl samples/studies/table64-cpu-gpu.json \
+        "$WORK/t64" {}/2 ::: 0 1 >"$WORK/t64.out" 2>&1
+    start tp 120 40 xterm-256color $S
+    keys tp : "view study {$WORK/t64}" Enter
+    keys tp : "view focus study" Enter
+    keys tp z
+    wait_for tp "energy against deadline by solver  8 jobs  t64" || true
+    settle tp
+    cap tp >"$WORK/tp.txt"
+    # The tabu search reaches the published optima: its points sit on the
+    # marks, drawn ◈ (at least the CPU-GPU four); every optimum is marked.
+    marks=$(sed -n 3,30p "$WORK/tp.txt" | grep -o '◆\|◈' | wc -l)
+    reached=$(sed -n 3,30p "$WORK/tp.txt" | grep -o '◈' | wc -l)
+    if grep -q "series tabu points 8 published_point" "$WORK/tp.txt" && grep -q "● solver tabu" "$WORK/tp.txt" &&
+       grep -q "◆ published optimum (Table 6.4)" "$WORK/tp.txt" && grep -q "◈ a result on it" "$WORK/tp.txt" &&
+       [ "$marks" -ge 8 ] && [ "$reached" -ge 5 ]; then
+        ok "Table 6.4 sweep sharded by GNU parallel: tabu's results on the published optima ($((reached - 1)) of $((marks - 2)) marks)"
+    else
+        bad "table 6.4 study pane" "$marks marks, $reached reached; $(cat "$WORK/t64.out"; head -34 "$WORK/tp.txt")"
+    fi
+    # b: the deadline, none, then round to the scenario.
+    keys tp b b b
+    wait_for tp "energy against deadline by scenario" && cap tp | grep -q "cuboid-cpu-gpu.json" &&
+        cap tp | grep -q "2cpu-2gpu.json" && ok "b: one series a scenario, both named in the legend" ||
+        bad "study b" "$(cap tp | sed -n 2,12p)"
+    no_sanitizer_errors tp
+else
+    ok "GNU parallel not installed: the sharded Table 6.4 sweep is skipped"
+fi
+# 27. Compare mode at 80x24: `solve` in the workbench, back to the session's
 # mapping, then c compares it with the solver's best: both Grids (titled),
 # the status line, and Energy's total row with both energies and their
 # difference as batch computes them. Then against a saved mapping file after

@@ -140,12 +140,69 @@ static void repair_primitives(void **st)
     sm_isched_free(s);
 }
 
+/* A second cost of the same mapping adopts the first's schedules (no
+ * rebuild of its own): same rounds at once, the same rounds after the
+ * same edits, and a different mapping is refused. */
+static void adopt_copies_the_schedule(void **st)
+{
+    (void)st;
+    const int P = 24;
+    sm_grid *g = tu_grid(12, 8, 6, 0, 0, 0, SM_ST_7PT);
+    sm_topo *t = identical(P);
+    sm_model m;
+    sm_model_default(&m);
+    m.rounds = SM_ROUNDS_COLOURING;
+    m.round_time = 1e-6;
+    int n = g->ntasks;
+    int *map = malloc(sizeof(int) * (size_t)n);
+    for (int u = 0; u < n; u++) map[u] = (int)((long)u * P / n);
+    sm_cost *a = sm_cost_new(g, t, &m, map);
+    unsigned seed = 7;
+    for (int i = 0; i < 40; i++) sm_cost_move(a, rand_r(&seed) % n, rand_r(&seed) % P);
+    sm_eval ea, eb;
+    sm_cost_eval(a, &ea);
+    long before = sm_cost_colouring_rebuilds(a);
+    sm_cost *b = sm_cost_new(g, t, &m, a->map);
+    sm_cost *other = sm_cost_new(g, t, &m, map);
+    assert_int_equal(sm_cost_adopt_colouring(other, a), -1);
+    assert_int_equal(sm_cost_adopt_colouring(b, a), 0);
+    sm_cost_eval(b, &eb);
+    assert_int_equal(sm_cost_colouring_rebuilds(b), 0);
+    assert_int_equal(sm_cost_colouring_rebuilds(a), before);
+    assert_int_equal(eb.rounds, ea.rounds);
+    assert_int_equal(eb.message_rounds, ea.message_rounds);
+    sm_schedule sa, sb;
+    sm_cost_schedule(a, &sa);
+    sm_cost_schedule(b, &sb);
+    assert_int_equal(sa.nrounds, sb.nrounds);
+    assert_int_equal(sa.nentries, sb.nentries);
+    assert_int_equal(sa.colours, sb.colours);
+    sm_schedule_free(&sa);
+    sm_schedule_free(&sb);
+    for (int i = 0; i < 30; i++) {
+        int u = rand_r(&seed) % n, q = rand_r(&seed) % P;
+        sm_cost_move(a, u, q);
+        sm_cost_move(b, u, q);
+    }
+    sm_cost_eval(a, &ea);
+    sm_cost_eval(b, &eb);
+    assert_int_equal(eb.rounds, ea.rounds);
+    assert_int_equal(eb.message_rounds, ea.message_rounds);
+    sm_cost_free(a);
+    sm_cost_free(b);
+    sm_cost_free(other);
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(repair_primitives),
         cmocka_unit_test(small_machines_stay_exact),
         cmocka_unit_test(large_machines_repair_locally),
+        cmocka_unit_test(adopt_copies_the_schedule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -365,6 +365,15 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
         sm_study_free(&st);
         return sm_tcl_error(in, "IO", "study run: %s", e.msg);
     }
+    /* The jobs replace the session and the end restores it from the stash:
+     * nothing of the user's is discarded, so the workbench must not ask
+     * (its question would take the keys typed after the command). */
+    app->in_replay++;
+    /* The stash is a save and the restore a load: keep what the user's
+     * session was (its file, its unsaved parts), not the stash's. */
+    char *path_before = app->scenario_path ? sm_xstrdup(app->scenario_path) : NULL;
+    int dirty_before = app->session->dirty;
+    unsigned parts_before = app->session->dirty_parts;
     char *stash = stash_session(in, dir);
     long ran = 0, total = sm_study_njobs(&st), todo = 0;
     for (long j = shard; j < total; j += nshards) {
@@ -400,6 +409,11 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     study_app = NULL;
     if (!app->screen && isatty(2) && todo) fputs("\n", stderr);
     restore_session(in, dir, stash);
+    free(app->scenario_path);
+    app->scenario_path = path_before;
+    app->session->dirty = dirty_before;
+    app->session->dirty_parts = parts_before;
+    app->in_replay--;
     sm_study_free(&st);
     if (rc != TCL_OK) return rc;
     Tcl_SetObjResult(in, Tcl_NewWideIntObj(ran));
@@ -418,6 +432,15 @@ static Tcl_Obj *tcl_of(const cJSON *v)
     if (cJSON_IsString(v)) return Tcl_NewStringObj(v->valuestring, -1);
     if (cJSON_IsBool(v)) return Tcl_NewIntObj(cJSON_IsTrue(v));
     return Tcl_NewObj();
+}
+
+/* One result object as a dict (the keys in file order). */
+static Tcl_Obj *row_of_json(const cJSON *j)
+{
+    Tcl_Obj *d = Tcl_NewDictObj();
+    for (const cJSON *c = j->child; c; c = c->next)
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(c->string, -1), tcl_of(c));
+    return d;
 }
 
 int sm_study_merge_table(Tcl_Interp *in, const char *dir, Tcl_Obj **table)
@@ -444,15 +467,66 @@ int sm_study_merge_table(Tcl_Interp *in, const char *dir, Tcl_Obj **table)
             return rc;
         }
         free(path);
-        Tcl_Obj *d = Tcl_NewDictObj();
-        for (const cJSON *c = j->child; c; c = c->next)
-            Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(c->string, -1), tcl_of(c));
+        Tcl_ListObjAppendElement(NULL, rows, row_of_json(j));
         cJSON_Delete(j);
-        Tcl_ListObjAppendElement(NULL, rows, d);
     }
     free(nums);
     *table = rows;
     return TCL_OK;
+}
+
+int sm_study_table_file(Tcl_Interp *in, const char *path, Tcl_Obj **table)
+{
+    sm_err e;
+    size_t len;
+    char *text = sm_read_file(path, 1 << 28, &len, &e);
+    cJSON *j = text ? sm_json_parse(text, len, &e) : NULL;
+    free(text);
+    if (!j) return sm_tcl_error(in, "LOAD", "%s", e.msg);
+    Tcl_Obj *rows = Tcl_NewListObj(0, NULL);
+    if (cJSON_IsObject(j)) {
+        Tcl_ListObjAppendElement(NULL, rows, row_of_json(j));   /* one job's result */
+    } else if (cJSON_IsArray(j)) {
+        int i = 0;
+        for (const cJSON *c = j->child; c; c = c->next, i++) {
+            if (!cJSON_IsObject(c)) {
+                cJSON_Delete(j);
+                Tcl_IncrRefCount(rows);
+                Tcl_DecrRefCount(rows);
+                return sm_tcl_error(in, "LOAD", "%s: [%d]: expected a JSON object (one row of "
+                                    "\"study merge DIR -format json\")", path, i);
+            }
+            Tcl_ListObjAppendElement(NULL, rows, row_of_json(c));
+        }
+    } else {
+        cJSON_Delete(j);
+        Tcl_IncrRefCount(rows);
+        Tcl_DecrRefCount(rows);
+        return sm_tcl_error(in, "LOAD", "%s: (root): expected an array of result objects "
+                            "(\"study merge DIR -format json\") or one job's result object", path);
+    }
+    cJSON_Delete(j);
+    *table = rows;
+    return TCL_OK;
+}
+
+sm_study_table *sm_study_table_of_rows(Tcl_Obj *rows)
+{
+    sm_study_table *t = sm_study_table_new();
+    int nr;
+    Tcl_Obj **r;
+    Tcl_ListObjGetElements(NULL, rows, &nr, &r);
+    for (int i = 0; i < nr; i++) {
+        int row = sm_study_table_add_row(t);
+        Tcl_DictSearch s;
+        Tcl_Obj *k, *v;
+        int done;
+        if (Tcl_DictObjFirst(NULL, r[i], &s, &k, &v, &done) != TCL_OK) continue;
+        for (; !done; Tcl_DictObjNext(&s, &k, &v, &done))
+            sm_study_table_set(t, row, Tcl_GetString(k), Tcl_GetString(v));
+        Tcl_DictObjDone(&s);
+    }
+    return t;
 }
 
 /* Columns: union of keys in first-seen order. */

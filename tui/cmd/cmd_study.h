@@ -5,11 +5,19 @@
 #include <tcl.h>
 #include "../app.h"
 #include "../../core/study.h"
+#include "../../core/study_table.h"
 
 int sm_study_get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st);
 /* The merged table of DIR as a list of dicts ordered by job number. */
 int sm_study_merge_table(Tcl_Interp *in, const char *dir, Tcl_Obj **table);
+/* A table saved by "study merge DIR -format json" (an array of result
+ * objects), or one job's result file, as the same list of dicts. */
+int sm_study_table_file(Tcl_Interp *in, const char *path, Tcl_Obj **table);
+/* The list of dicts as a Tcl-free table (the Study pane's). */
+sm_study_table *sm_study_table_of_rows(Tcl_Obj *rows);
 int sm_study_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);
 void sm_register_study_cmds(sm_app *app);
+/* view study ...: the Study pane's table and columns (cmd_view_study.c). */
+int sm_view_study_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);
 
 #endif

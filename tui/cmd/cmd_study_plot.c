@@ -7,7 +7,6 @@
 #include "cmd_study.h"
 #include "../../core/strbuf.h"
 #include "../../core/study_plot.h"
-#include "../../core/study_ref.h"
 
 /* gnuplot on PATH, found at run time: it is an optional dependency. */
 static int have_gnuplot(void)
@@ -30,35 +29,6 @@ static int numeric(Tcl_Obj *row, Tcl_Obj *key, double *v)
     Tcl_Obj *o = NULL;
     return Tcl_DictObjGet(NULL, row, key, &o) == TCL_OK && o &&
            Tcl_GetDoubleFromObj(NULL, o, v) == TCL_OK;
-}
-
-/* The published optima of the scenarios in the table (SPEC §7), once per
- * scenario sample; x and y get deadline and energy. Caller frees. */
-static int ref_points(Tcl_Obj *rows, double **rx, double **ry)
-{
-    int nr, n = 0;
-    Tcl_Obj **r;
-    Tcl_ListObjGetElements(NULL, rows, &nr, &r);
-    const sm_ref_point *seen[8];
-    int nseen = 0;
-    *rx = *ry = NULL;
-    for (int i = 0; i < nr; i++) {
-        Tcl_Obj *sc = NULL;
-        Tcl_DictObjGet(NULL, r[i], Tcl_NewStringObj("scenario", -1), &sc);
-        const sm_ref_point *pts;
-        int np = sc ? sm_study_ref_points(Tcl_GetString(sc), &pts) : 0;
-        int dup = 0;
-        for (int k = 0; k < nseen; k++) dup |= seen[k] == pts;
-        if (!np || dup || nseen == 8) continue;
-        seen[nseen++] = pts;
-        *rx = sm_xrealloc(*rx, sizeof **rx * (size_t)(n + np));
-        *ry = sm_xrealloc(*ry, sizeof **ry * (size_t)(n + np));
-        for (int k = 0; k < np; k++, n++) {
-            (*rx)[n] = pts[k].deadline;
-            (*ry)[n] = pts[k].energy;
-        }
-    }
-    return n;
 }
 
 static int safe_text(const char *s) { return !strpbrk(s, "'\"\n\r\\"); }
@@ -167,68 +137,28 @@ static int gnuplot_plot(Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky,
     return rc;
 }
 
-/* The series label of a row ("-" when it has no KEY); its index in
- * labels, appended when new. */
-static int series_of(Tcl_Obj *row, Tcl_Obj *kby, Tcl_Obj *labels)
+/* Braille dots, or with kby a glyph a series and a legend: the plot the
+ * Study pane draws too (core/study_table.c). */
+static Tcl_Obj *text_plot(const sm_study_table *t, Tcl_Obj *kx, Tcl_Obj *ky, Tcl_Obj *kby, int w, int h,
+                          int published)
 {
-    Tcl_Obj *lab = NULL, **l;
-    int nl;
-    Tcl_DictObjGet(NULL, row, kby, &lab);
-    const char *s = lab ? Tcl_GetString(lab) : "-";
-    Tcl_ListObjGetElements(NULL, labels, &nl, &l);
-    for (int k = 0; k < nl; k++)
-        if (strcmp(Tcl_GetString(l[k]), s) == 0) return k;
-    Tcl_ListObjAppendElement(NULL, labels, Tcl_NewStringObj(s, -1));
-    return nl;
-}
-
-/* Braille dots, or with kby a glyph a series and a legend. */
-static Tcl_Obj *text_plot(Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky, Tcl_Obj *kby, int w, int h,
-                          int nref, const double *rx, const double *ry)
-{
-    int nr;
-    Tcl_Obj **r;
-    Tcl_ListObjGetElements(NULL, rows, &nr, &r);
-    size_t cap = (size_t)nr + (size_t)nref + 1;
-    double *x = sm_xcalloc(cap, sizeof *x), *y = sm_xcalloc(cap, sizeof *y);
-    int *ser = sm_xcalloc(cap, sizeof *ser);
-    Tcl_Obj *labels = Tcl_NewListObj(0, NULL);
-    Tcl_IncrRefCount(labels);
-    int n = 0;
-    for (int i = 0; i < nr; i++)
-        if (numeric(r[i], kx, &x[n]) && numeric(r[i], ky, &y[n])) {
-            ser[n] = kby ? series_of(r[i], kby, labels) : 0;
-            n++;
-        }
-    /* The ranges hold the reference points too. */
-    for (int i = 0; i < nref; i++) {
-        x[n + i] = rx[i];
-        y[n + i] = ry[i];
-    }
+    int by = kby ? sm_study_table_column(t, Tcl_GetString(kby)) : -1;
     sm_plot pl;
-    sm_plot_init(&pl, w, h, x, y, n + nref);
-    for (int i = 0; i < n; i++) {
-        if (kby) sm_plot_series_point(&pl, x[i], y[i], ser[i]);
-        else sm_plot_point(&pl, x[i], y[i]);
-    }
-    for (int i = 0; i < nref; i++) sm_plot_mark(&pl, rx[i], ry[i]);
+    sm_study_legend lg;
+    sm_study_table_plot(t, sm_study_table_column(t, Tcl_GetString(kx)), sm_study_table_column(t, Tcl_GetString(ky)),
+                        kby ? (by >= 0 ? by : t->ncols) : -1, published, w, h, &pl, &lg);
     char *text = sm_plot_text(&pl, Tcl_GetString(kx), Tcl_GetString(ky));
     Tcl_Obj *o = Tcl_NewStringObj(text, -1);
-    int nl;
-    Tcl_Obj **l;
-    Tcl_ListObjGetElements(NULL, labels, &nl, &l);
-    for (int k = 0; k < nl; k++)
-        Tcl_AppendStringsToObj(o, sm_plot_glyph[k % SM_PLOT_NGLYPHS], " ", Tcl_GetString(kby),
-                               " ", Tcl_GetString(l[k]), "\n", (char *)NULL);
-    if (nl > 1) Tcl_AppendToObj(o, "* several\n", -1);
-    if (nref)
-        Tcl_AppendToObj(o, "\xe2\x97\x86 published optimum (thesis Table 6.4, SPEC \xc2\xa7" "7)\n", -1);
-    Tcl_DecrRefCount(labels);
+    for (int k = 0; k < lg.nseries; k++)
+        Tcl_AppendStringsToObj(o, sm_plot_glyph[k % SM_PLOT_NGLYPHS], " ", Tcl_GetString(kby), " ", lg.label[k],
+                               "\n", (char *)NULL);
+    if (lg.nseries > 1) Tcl_AppendToObj(o, "* several\n", -1);
+    if (lg.nref)
+        Tcl_AppendStringsToObj(o, SM_PLOT_MARK " published optimum (thesis Table 6.4, SPEC \xc2\xa7" "7), ",
+                               SM_PLOT_REACHED " a result on it\n", (char *)NULL);
     free(text);
     sm_plot_free(&pl);
-    free(x);
-    free(y);
-    free(ser);
+    sm_study_legend_free(&lg);
     return o;
 }
 
@@ -275,17 +205,22 @@ int sm_study_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
                             "numbers for both %s and %s", Tcl_GetString(objv[2]), nr,
                             Tcl_GetString(val[0]), Tcl_GetString(val[1]));
     }
+    sm_study_table *t = sm_study_table_of_rows(rows);
+    /* The optima are (deadline, energy) points: only on those axes. */
+    published = published && strcmp(Tcl_GetString(val[0]), "deadline") == 0 &&
+                strcmp(Tcl_GetString(val[1]), "energy") == 0;
     double *rx = NULL, *ry = NULL;
-    int nref = published ? ref_points(rows, &rx, &ry) : 0;
+    int nref = published ? sm_study_table_refs(t, &rx, &ry) : 0;
     Tcl_Obj *by = val[2] ? val[2] : Tcl_NewStringObj("solver", -1);
     Tcl_IncrRefCount(by);
     int rc = TCL_OK;
     if (val[3] && have_gnuplot())
         rc = gnuplot_plot(in, rows, val[0], val[1], by, Tcl_GetString(val[3]), nref, rx, ry);
     else
-        Tcl_SetObjResult(in, text_plot(rows, val[0], val[1], val[2], w, h, nref, rx, ry));
+        Tcl_SetObjResult(in, text_plot(t, val[0], val[1], val[2], w, h, published));
     free(rx);
     free(ry);
+    sm_study_table_free(t);
     Tcl_DecrRefCount(by);
     Tcl_DecrRefCount(rows);
     return rc;

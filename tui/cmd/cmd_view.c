@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_study.h"
 #include "../keys.h"
 #include "../rows.h"
 #include "../compare.h"
+#include "../tui.h"
 #include "cmd_view_net.h"
 
 static int toggle_arg(Tcl_Interp *in, Tcl_Obj *o, int *flag, const char *what)
@@ -181,6 +183,9 @@ static int view_focus(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
         int f = sm_view_pane_index(a);
         if (strcmp(a, "next") == 0) f = sm_view_pane_step(v, v->focus, 1);
         else if (strcmp(a, "prev") == 0) f = sm_view_pane_step(v, v->focus, -1);
+        /* The Study pane has nothing to show without a study. */
+        if (f == SM_PANE_STUDY && !v->study)
+            return sm_tcl_error(in, "STATE", "view focus study: no study loaded (view study DIR)");
         if (f < 0) {
             Tcl_Obj *l = Tcl_NewListObj(0, NULL);
             for (int i = 0; i < SM_PANE_COUNT; i++)
@@ -195,6 +200,32 @@ static int view_focus(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
         sm_view_touch(v);
     }
     Tcl_SetObjResult(in, Tcl_NewStringObj(sm_pane_names[v->focus], -1));
+    return TCL_OK;
+}
+
+/* view node ?NODE|cursor|none?: the Grid lights one node's blocks and
+ * dims the rest (cursor: the node of the processor under the cursor, in
+ * the mapping the panes show). Returns the node, or -1 for all. */
+static int view_node(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_view *v = app->view;
+    const sm_topo *t = app->session->topo;
+    if (objc == 3) {
+        const char *a = Tcl_GetString(objv[2]);
+        int n;
+        if (strcmp(a, "none") == 0) n = -1;
+        else if (strcmp(a, "cursor") == 0) {
+            const sm_solver *s = app->solver;
+            const int *map = v->show_solver && s && s->current_map ? s->current_map : sm_session_map(app->session);
+            n = t->procs[map[sm_view_cursor_block(v)]].node;
+        } else if (Tcl_GetIntFromObj(NULL, objv[2], &n) != TCL_OK || n < 0 || n >= t->nnodes) {
+            return sm_tcl_error(in, "ARGS", "view node: expected a node 0..%d, cursor or none, got \"%s\"",
+                                t->nnodes - 1, a);
+        }
+        v->node = n;
+        sm_view_touch(v);
+    }
+    Tcl_SetObjResult(in, Tcl_NewIntObj(v->node));
     return TCL_OK;
 }
 
@@ -442,6 +473,7 @@ static int view_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     PUT("step", Tcl_NewWideIntObj(v->stepn));
     PUT("source", Tcl_NewStringObj(v->show_solver ? "solver" : "session", -1));
     PUT("compare", Tcl_NewStringObj(sm_compare_source_names[app->compare->source], -1));
+    PUT("node", Tcl_NewIntObj(v->node));
     PUT("theme", Tcl_NewStringObj(v->theme.name, -1));
     Tcl_Obj *cur = Tcl_NewListObj(0, NULL), *best = Tcl_NewListObj(0, NULL);
     for (int i = 0; i < v->spark_n; i++) {
@@ -462,6 +494,7 @@ static const sm_subcmd view_subs[] = {
     {"select", view_select, 0, -1, "?toggle|clear|all|pair|proc PROC|BLOCK ...?"},
     {"focus", view_focus, 0, 1, "?next|prev|PANE?"},
     {"proc", view_proc, 0, 1, "?PROC|none?"},
+    {"node", view_node, 0, 1, "?NODE|cursor|none?"},
     {"row", view_row, 1, 2, "comm|solver ?N?"},
     {"scroll", view_scroll, 0, 1, "?N?"},
     {"procs", view_procs, 0, 8, "?-sort KEY? ?-order asc|desc? ?-filter TEXT? ?-group node|net?"},
@@ -474,6 +507,8 @@ static const sm_subcmd view_subs[] = {
     {"step", view_step, 0, 1, "?N?"},
     {"source", view_source, 0, 1, "?session|solver?"},
     {"compare", sm_view_compare, 0, 2, "?solver | undo N | FILE | off | toggle | procs?"},
+    {"study", sm_view_study_cmd, 0, -1,
+     "?DIR|FILE? ?-x KEY? ?-y KEY? ?-by KEY|none? ?-published BOOL? | cycle x|y|by ?next|prev? | off"},
     {"note", view_note, 0, -1, "TEXT ..."},
     {"quit", view_quit, 0, 1, "?-force?"},
     {"refresh", view_refresh, 0, 0, ""},
@@ -594,8 +629,62 @@ static int screen_dump(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     return TCL_OK;
 }
 
+/* screen keys ?-size {COLS LINES}? ?-term TERM? KEYS: replays KEYS on a
+ * headless workbench (batch mode) and returns the seconds each took to
+ * handle and draw: the benchmark of what a user waits for. */
+static int screen_keys(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    static const char *const opts[] = {"-size", "-term", NULL};
+    int cols = 200, lines = 60;
+    const char *term = "xterm-256color";
+    int i = 2;
+    for (; i + 1 < objc; i += 2) {
+        int o;
+        if (Tcl_GetIndexFromObj(in, objv[i], opts, "option", 0, &o) != TCL_OK) {
+            Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+            return TCL_ERROR;
+        }
+        if (o == 0) {
+            Tcl_Obj **e;
+            int ne;
+            if (Tcl_ListObjGetElements(NULL, objv[i + 1], &ne, &e) != TCL_OK || ne != 2 ||
+                Tcl_GetIntFromObj(NULL, e[0], &cols) != TCL_OK || Tcl_GetIntFromObj(NULL, e[1], &lines) != TCL_OK ||
+                cols < 80 || lines < 24 || cols > 1000 || lines > 500)
+                return sm_tcl_error(in, "ARGS", "screen keys: -size: expected {COLS LINES} from {80 24} to {1000 500}, got \"%s\"",
+                                    Tcl_GetString(objv[i + 1]));
+        } else {
+            term = Tcl_GetString(objv[i + 1]);
+        }
+    }
+    if (i != objc - 1) {
+        Tcl_WrongNumArgs(in, 2, objv, "?-size {COLS LINES}? ?-term TERM? KEYS");
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    Tcl_Obj **kv;
+    int nk;
+    if (Tcl_ListObjGetElements(in, objv[i], &nk, &kv) != TCL_OK) {
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    const char **keys = sm_xmalloc(sizeof(char *) * (size_t)(nk + 1));
+    double *sec = sm_xmalloc(sizeof(double) * (size_t)(nk + 1));
+    for (int k = 0; k < nk; k++) keys[k] = Tcl_GetString(kv[k]);
+    sm_err e;
+    int rc = sm_tui_keys(app, term, cols, lines, keys, nk, sec, &e);
+    if (rc == 0) {
+        Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+        for (int k = 0; k < nk; k++) Tcl_ListObjAppendElement(NULL, l, Tcl_NewDoubleObj(sec[k]));
+        Tcl_SetObjResult(in, l);
+    }
+    free(keys);
+    free(sec);
+    return rc ? sm_tcl_error(in, rc == -1 && strstr(e.msg, "running") ? "STATE" : "ARGS", "%s", e.msg) : TCL_OK;
+}
+
 static const sm_subcmd screen_subs[] = {
     {"dump", screen_dump, 0, 1, "?FILE?"},
+    {"keys", screen_keys, 1, 5, "?-size {COLS LINES}? ?-term TERM? KEYS"},
     {NULL, NULL, 0, 0, NULL},
 };
 

@@ -53,6 +53,12 @@ typedef struct sm_frame {
     const sm_cost *cost;        /* its cost state (per processor, pairs) */
     sm_eval ev;                 /* its evaluation */
     unsigned long long map_version; /* changes whenever map changes: key caches on it */
+    /* Which mapping it is and how far it has come (the session and its
+     * version, or the solver and its iteration): a pane that keeps one
+     * cache per source keys it on these, so switching back and forth
+     * with v rebuilds nothing. */
+    const void *map_owner;
+    unsigned long long map_stamp;
     sm_eval session_ev;         /* the session's, to compare against */
     const unsigned char *moved; /* blocks the last change moved (highlighted) */
     /* Compare mode (`view compare`, key c): the other mapping, evaluated,
@@ -132,6 +138,13 @@ void sm_ui_box(WINDOW *w);
 /* A vertical rule of n cells down from (y, x), drawn like the borders. */
 void sm_ui_vline(WINDOW *w, int y, int x, int n, attr_t a);
 attr_t sm_ui_attr(sm_element e);
+/* The marks of the machine shown (marks.h: its colour, or its node's,
+ * and its glyph); recomputed when t or key (the session's version)
+ * changes. The loop calls it before drawing. */
+void sm_ui_set_marks(const sm_topo *t, unsigned long long key);
+void sm_ui_release_marks(void);
+/* 1 when colours follow nodes (more processors than colours). */
+int sm_ui_marks_by_node(void);
 /* The style of processor p's blocks (its colour, readable text on it). */
 attr_t sm_ui_proc_attr(int p);
 char sm_ui_glyph(int p);

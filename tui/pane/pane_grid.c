@@ -1,12 +1,67 @@
 /* pane_grid.c - the block grid, one k-plane at a time: each block is its
- * processor's glyph on its processor's colour; '|' and underline mark cut
+ * processor's glyph on its processor's colour (or its node's on machines
+ * with more processors than colours, marks.h); '|' and underline mark cut
  * edges to the right and below; cursor, selection, the highlighted pair
- * and the solver's last move stand out. */
+ * and the solver's last move stand out. The legend line names the
+ * processor under the cursor and its node's glyphs; `view node` lights one
+ * node and dims the rest. Compare mode (`view compare`) splits the pane
+ * into two grids, the shown mapping and the other, blocks that differ lit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
+#include "../marks.h"
 #include "../rows.h"
+
+/* The legend line: the processor under the cursor (its chip, whole name,
+ * node, type, blocks and load against T), then its node's processors by
+ * glyph, with names when they fit. With `view node` on, the lit node. */
+static void legend(sm_pane *p, const sm_app *app, const sm_frame *f, int q, int lit)
+{
+    const sm_topo *t = app->session->topo;
+    WINDOW *w = p->win;
+    int iw = p->w - 2, y = p->h - 2, x = 1;
+    sm_proc_eval pe;
+    sm_cost_proc(f->cost, &f->ev, q, &pe);
+    char load[32], item[256];
+    wattrset(w, sm_ui_proc_attr(q));
+    mvwaddch(w, y, x, (chtype)(unsigned char)sm_ui_glyph(q));
+    x += 2;
+    int node = lit >= 0 ? lit : t->procs[q].node;
+    int *in = sm_xmalloc(sizeof(int) * (size_t)t->nprocs);
+    int n = sm_node_procs(t, node, in);
+    char head[32];
+    int hlen = snprintf(head, sizeof head, "%snode %d:", lit >= 0 ? "lit " : "", node);
+    int len = snprintf(item, sizeof item, "%s %s %lld blk %s %.0f%%T", t->procs[q].name,
+                       t->types[t->procs[q].type].name, (long long)pe.blocks,
+                       sm_ui_seconds(pe.comp_time, load, sizeof load),
+                       f->ev.time > 0 ? 100.0 * pe.comp_time / f->ev.time : 0.0);
+    /* The node's glyphs follow when they fit (with names when those fit
+     * too), else the node's number. */
+    int list = x + len + 2 + hlen + 2 * n <= iw;
+    if (!list) snprintf(item + len, sizeof item - (size_t)len, "  node %d", t->procs[q].node);
+    sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(SM_EL_TEXT), "%s", item);
+    x += len + 2;
+    if (list) {
+        int names = x + hlen;   /* room for every chip with its name? */
+        for (int i = 0; i < n; i++) names += 3 + (int)strlen(t->procs[in[i]].name);
+        sm_ui_text(w, y, x, hlen, sm_ui_attr(lit >= 0 ? SM_EL_HEADER : SM_EL_DIM), "%s", head);
+        x += hlen + 1;
+        for (int i = 0; i < n && x < iw; i++) {
+            int r = in[i];
+            wattrset(w, sm_ui_proc_attr(r) | (r == q ? A_BOLD | A_UNDERLINE : 0));
+            mvwaddch(w, y, x, (chtype)(unsigned char)sm_ui_glyph(r));
+            x += 1;
+            if (names <= iw) {
+                sm_ui_text(w, y, x + 1, iw - x, sm_ui_attr(SM_EL_DIM), "%s", t->procs[r].name);
+                x += 1 + (int)strlen(t->procs[r].name);
+            }
+            x += 1;
+        }
+    }
+    free(in);
+    wattrset(w, A_NORMAL);
+}
 
 /* Where the blocks were drawn, for clicks: one grid, or two halves side
  * by side in compare mode (the right one from column x1). */
@@ -24,8 +79,9 @@ static grid_layout *layout_of(sm_pane *p)
  * (p->left, p->top). Lit: with other (compare mode) the blocks where the
  * two mappings differ, else the last move and the highlighted pair. */
 static void draw_blocks(sm_pane *p, sm_app *app, const sm_frame *f, const int *map, const int *other, int y0,
-                        int x0, int cols, int vis)
+                        int x0, int cols, int vis, int lit)
 {
+    const sm_topo *t = app->session->topo;
     const sm_view *v = app->view;
     const sm_grid *g = app->session->grid;
     WINDOW *w = p->win;
@@ -37,7 +93,9 @@ static void draw_blocks(sm_pane *p, sm_app *app, const sm_frame *f, const int *m
             int i = p->left + c;
             int b = i + bx * (j + by * k);
             int q = map[b];
-            attr_t a = sm_ui_proc_attr(q);
+            int dim = lit >= 0 && t->procs[q].node != lit;   /* `view node` lights one node */
+            attr_t a = dim ? sm_ui_attr(SM_EL_DIM) : sm_ui_proc_attr(q);
+            chtype glyph = dim ? (chtype)'.' : (chtype)(unsigned char)sm_ui_glyph(q);
             if (v->sel[b]) a |= sm_ui_attr(SM_EL_SELECTION);
             int lit = other ? other[b] != q : (f->moved && f->moved[b]) || sm_block_in_pair(app, map, b);
             if (lit) a = sm_ui_attr(SM_EL_HIGHLIGHT);
@@ -50,43 +108,13 @@ static void draw_blocks(sm_pane *p, sm_app *app, const sm_frame *f, const int *m
                 attr_t line = a | (down_cut && dy == p->unit_h - 1 ? A_UNDERLINE : 0);
                 wattrset(w, line);
                 for (int dx = 0; dx < p->unit_w - 1; dx++)
-                    mvwaddch(w, y, xb + dx, dx == 0 && dy == 0 ? (chtype)(unsigned char)sm_ui_glyph(q) : (chtype)' ');
+                    mvwaddch(w, y, xb + dx, dx == 0 && dy == 0 ? glyph : (chtype)' ');
                 wattrset(w, right_cut ? sm_ui_attr(SM_EL_CUT) : line);
                 mvwaddch(w, y, xb + p->unit_w - 1, right_cut ? (chtype)'|' : (chtype)' ');
             }
         }
     }
     wattrset(w, A_NORMAL);
-}
-
-/* Legend on line y: the processors that own blocks of plane k in map (and
- * in other, in compare mode). */
-static void draw_legend(sm_pane *p, sm_app *app, const int *map, const int *other, int y)
-{
-    const sm_grid *g = app->session->grid;
-    const sm_topo *t = app->session->topo;
-    WINDOW *w = p->win;
-    int bx = g->spec.blocks[0], by = g->spec.blocks[1], k = app->view->cur[2], iw = p->w - 2;
-    int x = 1;
-    unsigned char *seen = sm_xcalloc((size_t)t->nprocs, 1);
-    int shown = 0, total = 0;
-    for (int pass = 0; pass < (other ? 2 : 1); pass++)
-        for (int b = bx * by * k; b < bx * by * (k + 1); b++) {
-            int q = pass ? other[b] : map[b];
-            if (seen[q]) continue;
-            seen[q] = 1;
-            total++;
-            char item[80];
-            int len = snprintf(item, sizeof item, "%s ", t->procs[q].name);
-            if (x + 2 + len > iw - 6) continue;
-            wattrset(w, sm_ui_proc_attr(q));
-            mvwaddch(w, y, x, (chtype)(unsigned char)sm_ui_glyph(q));
-            sm_ui_text(w, y, x + 1, len + 1, sm_ui_attr(SM_EL_TEXT), " %s", item);
-            x += len + 2;
-            shown++;
-        }
-    if (shown < total) sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), "+%d", total - shown);
-    free(seen);
 }
 
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
@@ -128,13 +156,14 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int cols = gw / p->unit_w, vis = rows / p->unit_h;
     p->left = sm_pane_scroll_to(v->cur[0], bx, cols, p->left);
     p->top = sm_pane_scroll_to(v->cur[1], by, vis, p->top);
+    int lit = v->node >= 0 && v->node < t->nnodes ? v->node : -1;
     if (!other) {
-        int cut = 0;
-        for (int e = 0; e < g->nedges; e++) cut += map[g->edges[e].src] != map[g->edges[e].dst];
-        sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "(%d,%d,%d) #%d %s  sel %d  cut %d", v->cur[0],
-                   v->cur[1], v->cur[2], cb, t->procs[map[cb]].name, v->nsel, cut / 2);
-        draw_blocks(p, app, f, map, NULL, 2, 1, cols, vis);
-        draw_legend(p, app, map, NULL, p->h - 2);
+        /* Cut edges come from the evaluation (kept incrementally), not from
+         * a walk over every edge of the grid at each frame. */
+        sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "(%d,%d,%d) #%d %s  sel %d  cut %lld", v->cur[0],
+                   v->cur[1], v->cur[2], cb, t->procs[map[cb]].name, v->nsel, (long long)(f->ev.messages / 2));
+        draw_blocks(p, app, f, map, NULL, 2, 1, cols, vis, lit);
+        legend(p, app, f, map[cb], lit);
         return;
     }
     if (split) {
@@ -148,15 +177,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         sm_ui_text(w, 1, gl->x1, iw - half - 1, sm_ui_attr(SM_EL_HEADER) | A_BOLD, "%s: %s", nm,
                    t->procs[other[cb]].name);
         sm_ui_vline(w, 1, 1 + half, ih - 1, sm_ui_attr(SM_EL_DIM));
-        draw_blocks(p, app, f, map, other, 2, 1, cols, vis);
-        draw_blocks(p, app, f, other, map, 2, gl->x1, cols, vis);
+        draw_blocks(p, app, f, map, other, 2, 1, cols, vis, lit);
+        draw_blocks(p, app, f, other, map, 2, gl->x1, cols, vis, lit);
     } else {
         /* No room for two: the shown mapping, the blocks the other maps
          * elsewhere lit, and the reason on screen. */
         sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_PROMPT), "no room for both grids: z zooms; diffs lit");
-        draw_blocks(p, app, f, map, other, 2, 1, cols, vis);
+        draw_blocks(p, app, f, map, other, 2, 1, cols, vis, lit);
     }
-    draw_legend(p, app, map, other, p->h - 2);
+    legend(p, app, f, map[cb], lit);
 }
 
 static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)

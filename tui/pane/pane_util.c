@@ -1,25 +1,31 @@
 /* pane_util.c - colour pairs from the theme (a table indexed by colour
  * element, as htop's CRT.c does) and the drawing helpers panes share. */
 #include <math.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "pane.h"
+#include "../marks.h"
 
 static attr_t el_attr[SM_EL_COUNT];
-static attr_t proc_attr[SM_THEME_MAX_PROCS];
-static int nproc_styles = 1;
 static attr_t heat_attr[SM_THEME_MAX_HEAT];
 static int nheat_styles = 1;
-static int fallback8;   /* few colours: glyphs and patterns carry identity */
 
-static short map_color(short c)
-{
-    if (c < 0) return -1;
-    if (COLORS >= 256) return c;
-    if (COLORS >= 16 && c < 16) return c;
-    return (short)sm_color_nearest8(c);
-}
+/* Processor styles: the palette colours the terminal tells apart from the
+ * cursor and the highlight (sm_theme_palette), each plain and bold on 8
+ * colours; and, per processor of the machine shown, its style and glyph
+ * (marks.h). */
+#define MAX_STYLES (SM_THEME_MAX_PROCS * 2)
+static attr_t style_attr[MAX_STYLES];
+static int nstyles = 1;
+static struct {
+    const sm_topo *topo;
+    unsigned long long key;
+    int n, by_node;
+    attr_t *attr;
+    char *glyph;
+} marks;
 
 static attr_t style_attrs(int a)
 {
@@ -36,7 +42,7 @@ static attr_t style_attrs(int a)
 static attr_t colour_pair(short colour, int *pair, int colours, attr_t plain)
 {
     if (!colours || *pair >= COLOR_PAIRS) return plain;
-    short bg = map_color(colour);
+    short bg = (short)sm_color_for(colour, COLORS);
     short fg = (short)sm_color_contrast(bg);
     if (COLORS < 16) fg = fg == 15 ? COLOR_WHITE : COLOR_BLACK;
     int n = (*pair)++;
@@ -48,18 +54,26 @@ void sm_ui_apply_theme(const sm_theme *t)
 {
     int pair = 1;
     int colours = has_colors() && COLORS >= 8;
-    fallback8 = !colours || COLORS < 16;
+    int few = !colours || COLORS < 16;   /* bold doubles the styles */
     for (int e = 0; e < SM_EL_COUNT; e++) {
         el_attr[e] = style_attrs(t->el[e].attrs);
         if (colours && pair < COLOR_PAIRS) {
-            init_pair((short)pair, map_color(t->el[e].fg), map_color(t->el[e].bg));
+            init_pair((short)pair, (short)sm_color_for(t->el[e].fg, COLORS), (short)sm_color_for(t->el[e].bg, COLORS));
             el_attr[e] |= COLOR_PAIR(pair);
             pair++;
         }
     }
-    nproc_styles = t->nproc;
-    for (int p = 0; p < t->nproc; p++)
-        proc_attr[p] = colour_pair(t->proc[p], &pair, colours, (p % 2) ? A_REVERSE : A_NORMAL);
+    short pal[SM_THEME_MAX_PROCS];
+    int npal = colours ? sm_theme_palette(t, COLORS, pal) : 2;
+    int base = 0;
+    for (int i = 0; i < npal; i++)
+        if (!colours || pair < COLOR_PAIRS)
+            style_attr[base++] = colour_pair(pal[i], &pair, colours, i % 2 ? A_REVERSE : A_NORMAL);
+    if (base == 0) style_attr[base++] = A_NORMAL;
+    nstyles = base;
+    if (few)
+        for (int i = 0; i < base; i++) style_attr[nstyles++] = style_attr[i] | A_BOLD;
+    marks.topo = NULL;   /* styles changed: marks follow on the next frame */
     /* No colour: the Network pane's digits carry the level; the hottest half bold. */
     nheat_styles = t->nheat > 0 ? t->nheat : 1;
     for (int h = 0; h < t->nheat; h++)
@@ -72,6 +86,29 @@ attr_t sm_ui_heat_attr(double frac)
     if (h >= nheat_styles) h = nheat_styles - 1;
     if (h < 0) h = 0;
     return heat_attr[h];
+}
+
+void sm_ui_set_marks(const sm_topo *t, unsigned long long key)
+{
+    if (marks.topo == t && marks.key == key && marks.n == t->nprocs) return;
+    int *style = sm_xmalloc(sizeof(int) * (size_t)(t->nprocs + 1));
+    marks.glyph = sm_xrealloc(marks.glyph, (size_t)t->nprocs + 1);
+    marks.attr = sm_xrealloc(marks.attr, sizeof(attr_t) * (size_t)(t->nprocs + 1));
+    marks.by_node = sm_proc_marks(t, nstyles, style, marks.glyph);
+    for (int p = 0; p < t->nprocs; p++) marks.attr[p] = style_attr[style[p]];
+    free(style);
+    marks.topo = t;
+    marks.key = key;
+    marks.n = t->nprocs;
+}
+
+int sm_ui_marks_by_node(void) { return marks.by_node; }
+
+void sm_ui_release_marks(void)
+{
+    free(marks.attr);
+    free(marks.glyph);
+    memset(&marks, 0, sizeof marks);
 }
 
 attr_t sm_ui_attr(sm_element e) { return el_attr[e]; }
@@ -97,21 +134,14 @@ void sm_ui_vline(WINDOW *w, int y, int x, int n, attr_t a)
 
 attr_t sm_ui_proc_attr(int p)
 {
-    attr_t a = proc_attr[p % nproc_styles];
-    /* On 8 colours many processors share a colour: bold and underline
-     * tell the rounds of the palette apart, the glyph does the rest. */
-    if (fallback8) {
-        int lap = (p / nproc_styles) + (p % nproc_styles) / 8;
-        if (lap % 2) a |= A_BOLD;
-        if ((lap / 2) % 2) a |= A_UNDERLINE;
-    }
-    return a;
+    if (p >= 0 && p < marks.n) return marks.attr[p];
+    return style_attr[(p < 0 ? 0 : p) % nstyles];
 }
 
 char sm_ui_glyph(int p)
 {
-    static const char g[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    return p >= 0 && p < (int)sizeof g - 1 ? g[p] : '+';
+    if (p >= 0 && p < marks.n) return marks.glyph[p];
+    return sm_mark_glyph(p);
 }
 
 void sm_ui_frame(sm_pane *p, const sm_app *app, const char *title)

@@ -64,6 +64,11 @@ typedef struct tui {
         int n;
     } shown;
     long long slice;                        /* steps per frame when running */
+
+    /* Keys typed while a long command ran (progress reads the terminal
+     * then): kept in order and handled when it returns, never dropped. */
+    struct typed { int code, is_key; } typed[256];
+    int typed_head, typed_n;
 } tui;
 
 /* The pane table (SM_PANES, view.h): ops, band and width of each. */
@@ -212,6 +217,9 @@ static void prepare(tui *t, sm_frame *f)
         if (!sh->mirror || sh->solver != sv) {
             if (sh->mirror) sm_cost_free(sh->mirror);
             sh->mirror = sm_cost_new(s->grid, s->topo, &s->model, sv->current_map);
+            /* A solver starting from the session's mapping: its rounds
+             * start as a copy of the session's schedule, not a rebuild. */
+            sm_cost_adopt_colouring(sh->mirror, s->cost);
             sh->solver = sv;
             sh->solver_iter = -1;
         }
@@ -246,6 +254,8 @@ static void prepare(tui *t, sm_frame *f)
     f->map = map;
     f->cost = cost;
     f->map_version = sh->version;
+    f->map_owner = source ? (const void *)sv : (const void *)s;
+    f->map_stamp = source ? (unsigned long long)sv->iteration : s->version;
     f->source = source;
     f->moved = sh->moved;
     f->utf8 = t->utf8;
@@ -407,6 +417,7 @@ static void draw(tui *t, int force)
     }
     sm_frame f;
     prepare(t, &f);
+    sm_ui_set_marks(app->session->topo, app->session->version);
     draw_status(t, &f);
     unsigned changed = changes(t);
     int redrawn = 0;   /* a pane drawn under the help: draw the help on top again */
@@ -585,8 +596,11 @@ static void complete(tui *t)
         }
         char tail[1024];
         snprintf(tail, sizeof tail, "%.*s%s", (int)common, c[0], n == 1 ? " " : "");
-        t->line[start] = '\0';
-        strncat(t->line, tail, sizeof t->line - strlen(t->line) - 1);
+        size_t room = sizeof t->line - (size_t)start;
+        size_t tl = strlen(tail);
+        if (tl >= room) tl = room - 1;
+        memcpy(t->line + start, tail, tl);
+        t->line[start + (int)tl] = '\0';
         t->pos = (int)strlen(t->line);
         if (n > 1) {
             char list[1024];
@@ -806,8 +820,10 @@ static void run_slice(tui *t)
 
 static tui *the_tui;
 
-/* Long commands (the ILP, replays with a delay) redraw through this, and
- * Esc or C-c interrupts a run. */
+/* Long commands (the ILP, `solver run`, replays with a delay) redraw
+ * through this. Esc or C-c interrupts the command (q too when it is the
+ * first key typed: later it may be part of a `:` line); every other key is
+ * queued and handled, in order, once the command returns. */
 static void progress(sm_app *app)
 {
     (void)app;
@@ -815,9 +831,42 @@ static void progress(sm_app *app)
     if (!t) return;
     draw(t, 0);
     nodelay(stdscr, TRUE);
-    int c = getch();
+    wint_t wc;
+    int rc;
+    while ((rc = get_wch(&wc)) != ERR) {
+        int is_key = rc == KEY_CODE_YES;
+        if (!is_key && (wc == 27 || wc == 3 || (wc == 'q' && t->typed_n == 0))) {
+            t->app->interrupt = 1;
+            continue;
+        }
+        if (is_key && wc == KEY_RESIZE) continue;
+        if (t->typed_n == (int)(sizeof t->typed / sizeof t->typed[0])) {
+            beep();   /* a full queue: say so rather than lose keys silently */
+            continue;
+        }
+        int i = (t->typed_head + t->typed_n++) % (int)(sizeof t->typed / sizeof t->typed[0]);
+        t->typed[i].code = (int)wc;
+        t->typed[i].is_key = is_key;
+    }
     nodelay(stdscr, FALSE);
-    if (c == 27 || c == 3 || c == 'q') t->app->interrupt = 1;
+}
+
+/* The next key: one typed during a long command first, else the terminal's. */
+static int next_key(tui *t, int *code, int *is_key)
+{
+    if (t->typed_n) {
+        *code = t->typed[t->typed_head].code;
+        *is_key = t->typed[t->typed_head].is_key;
+        t->typed_head = (t->typed_head + 1) % (int)(sizeof t->typed / sizeof t->typed[0]);
+        t->typed_n--;
+        return 1;
+    }
+    wint_t wc;
+    int rc = get_wch(&wc);
+    if (rc == ERR) return 0;
+    *code = (int)wc;
+    *is_key = rc == KEY_CODE_YES;
+    return 1;
 }
 
 static void put_utf8(char **out, size_t *len, size_t *cap, const char *s, size_t n)
@@ -881,12 +930,12 @@ static int confirm(sm_app *app, const char *question)
     sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT), "%s", question);
     wnoutrefresh(w);
     doupdate();
+    /* Keys typed ahead answer first, in the order they were typed. */
     timeout(-1);
-    wint_t wc;
-    int rc;
-    do rc = get_wch(&wc);
-    while (rc == KEY_CODE_YES && (wc == KEY_RESIZE || wc == KEY_MOUSE));
-    int yes = rc == OK && (wc == 'y' || wc == 'Y');
+    int code, is_key;
+    do if (!next_key(t, &code, &is_key)) code = 0, is_key = 0;
+    while (is_key && (code == KEY_RESIZE || code == KEY_MOUSE));
+    int yes = !is_key && (code == 'y' || code == 'Y');
     sm_view_log(t->app->view, SM_LOG_NOTE, "%s %s", question, yes ? "yes" : "no");
     return yes;
 }
@@ -926,6 +975,54 @@ static void start_journal(tui *t)
     sigaction(SIGHUP, &sa, NULL);
 }
 
+/* The terminal modes, panes and hooks the workbench runs with, once the
+ * curses screen exists (a real terminal, or a headless one). */
+static void screen_begin(tui *t)
+{
+    sm_app *app = t->app;
+    /* raw, not cbreak: C-c must reach us as a key (it interrupts long
+     * work) instead of killing the workbench and the unsaved session. */
+    raw();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    if (has_colors()) {
+        start_color();
+        use_default_colors();
+    }
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);
+    for (int i = 0; i < SM_PANE_COUNT; i++) {
+        t->panes[i].ops = pane_table[i].ops;
+        t->panes[i].id = i;
+    }
+    t->help.ops = &sm_pane_help;
+    t->help.id = SM_PANE_COUNT;
+    the_tui = t;
+    app->screen = &screen_ops;
+    app->screen_ctx = t;
+}
+
+static void screen_end(tui *t)
+{
+    sm_app *app = t->app;
+    app->screen = NULL;
+    app->screen_ctx = NULL;
+    the_tui = NULL;
+    for (int i = 0; i < SM_PANE_COUNT; i++) {
+        if (t->panes[i].ops->release) t->panes[i].ops->release(&t->panes[i]);
+        if (t->panes[i].win) delwin(t->panes[i].win);
+    }
+    if (t->help.win) delwin(t->help.win);
+    if (t->status) delwin(t->status);
+    if (t->bottom) delwin(t->bottom);
+    endwin();
+    sm_ui_release_marks();
+    shown_reset(&t->shown);
+    free(t->recover);
+    sm_do_free(&t->pending);
+}
+
 int sm_tui_run(sm_app *app)
 {
     if (!isatty(0) || !isatty(1)) {
@@ -944,27 +1041,7 @@ int sm_tui_run(sm_app *app)
         fputs("stencilmap: cannot initialise the terminal (check TERM)\n", stderr);
         return 1;
     }
-    /* raw, not cbreak: C-c must reach us as a key (it interrupts long
-     * work) instead of killing the workbench and the unsaved session. */
-    raw();
-    noecho();
-    nonl();
-    keypad(stdscr, TRUE);
-    if (has_colors()) {
-        start_color();
-        use_default_colors();
-    }
-    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
-    mouseinterval(0);
-    for (int i = 0; i < SM_PANE_COUNT; i++) {
-        t.panes[i].ops = pane_table[i].ops;
-        t.panes[i].id = i;
-    }
-    t.help.ops = &sm_pane_help;
-    t.help.id = SM_PANE_COUNT;
-    the_tui = &t;
-    app->screen = &screen_ops;
-    app->screen_ctx = &t;
+    screen_begin(&t);
     sm_view_log(app->view, SM_LOG_NOTE, "stencilmap: ? lists the keys, : opens the Tcl console");
     start_journal(&t);
     layout(&t);
@@ -972,29 +1049,12 @@ int sm_tui_run(sm_app *app)
     while (!app->view->quit && !got_signal) {
         sm_app_sync_view(app);
         timeout(app->view->running ? 0 : 200);
-        wint_t wc;
-        int rc = get_wch(&wc);
-        if (rc == ERR) {
-            if (app->view->running) run_slice(&t);
-        } else {
-            handle_key(&t, (int)wc, rc == KEY_CODE_YES);
-        }
+        int code, is_key;
+        if (next_key(&t, &code, &is_key)) handle_key(&t, code, is_key);
+        else if (app->view->running) run_slice(&t);
         if (!app->view->quit) draw(&t, 0);
     }
-    app->screen = NULL;
-    app->screen_ctx = NULL;
-    the_tui = NULL;
-    for (int i = 0; i < SM_PANE_COUNT; i++) {
-        if (t.panes[i].ops->release) t.panes[i].ops->release(&t.panes[i]);
-        if (t.panes[i].win) delwin(t.panes[i].win);
-    }
-    if (t.help.win) delwin(t.help.win);
-    if (t.status) delwin(t.status);
-    if (t.bottom) delwin(t.bottom);
-    endwin();
-    shown_reset(&t.shown);
-    free(t.recover);
-    sm_do_free(&t.pending);
+    screen_end(&t);
     /* A clean quit leaves nothing to recover; a signal keeps the journal. */
     const char *jpath = app->journal ? sm_journal_path(app->journal) : NULL;
     if (got_signal && jpath)
@@ -1003,4 +1063,76 @@ int sm_tui_run(sm_app *app)
     sm_journal_close(app->journal, !got_signal);
     app->journal = NULL;
     return got_signal ? 128 + (int)got_signal : 0;
+}
+
+/* The key code a key name (as `key bind` takes it) stands for: the
+ * inverse of keyname_of, so both read the same table. */
+static int key_code(const char *name, int *code, int *is_key)
+{
+    char buf[16];
+    for (int c = 1; c < 128; c++) {
+        const char *k = keyname_of(c, 0, buf, sizeof buf);
+        if (k && strcmp(k, name) == 0) { *code = c; *is_key = 0; return 0; }
+    }
+    for (int c = KEY_MIN; c <= KEY_MAX; c++) {
+        const char *k = keyname_of(c, 1, buf, sizeof buf);
+        if (k && strcmp(k, name) == 0) { *code = c; *is_key = 1; return 0; }
+    }
+    return -1;
+}
+
+int sm_tui_keys(sm_app *app, const char *term, int cols, int lines, const char *const *keys, int n,
+                double *seconds, sm_err *e)
+{
+    if (app->screen) {
+        sm_err_set(e, "screen keys: the workbench is running (use it in batch mode)");
+        return -1;
+    }
+    int *codes = sm_xmalloc(sizeof(int) * (size_t)(2 * n + 1));
+    for (int i = 0; i < n; i++)
+        if (key_code(keys[i], &codes[2 * i], &codes[2 * i + 1])) {
+            sm_err_set(e, "screen keys: unknown key \"%s\" (key names as key bind takes them)", keys[i]);
+            free(codes);
+            return -1;
+        }
+    FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+    SCREEN *scr = out && in ? newterm(term, out, in) : NULL;
+    if (!scr) {
+        sm_err_set(e, "screen keys: cannot open a %s terminal", term);
+        if (out) fclose(out);
+        if (in) fclose(in);
+        free(codes);
+        return -1;
+    }
+    set_term(scr);
+    resizeterm(lines, cols);
+    tui t;
+    memset(&t, 0, sizeof t);
+    t.app = app;
+    t.slice = 1;
+    t.utf8 = 1;
+    sm_ui_set_utf8(1);
+    screen_begin(&t);
+    sm_app_sync_view(app);
+    layout(&t);
+    draw(&t, 1);
+    /* What a user waits for: the key handled and the next frame drawn
+     * and written out. */
+    for (int i = 0; i < n; i++) seconds[i] = 0;
+    int quit_before = app->view->quit;   /* a batch `view quit` earlier is not this replay's */
+    app->view->quit = 0;
+    for (int i = 0; i < n && !app->view->quit; i++) {
+        double t0 = now();
+        handle_key(&t, codes[2 * i], codes[2 * i + 1]);
+        sm_app_sync_view(app);
+        draw(&t, 0);
+        seconds[i] = now() - t0;
+    }
+    app->view->quit = quit_before;   /* a q y in the keys ends the replay, not the program */
+    screen_end(&t);
+    delscreen(scr);
+    fclose(out);
+    fclose(in);
+    free(codes);
+    return 0;
 }

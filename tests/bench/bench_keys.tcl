@@ -1,0 +1,115 @@
+# bench_keys.tcl - every key answers within 50 ms at machine scale (#11
+# item 6): 1 M blocks (128 x 128 x 64, 7pt) on 4096 processors (1024
+# nodes of 2 CPUs + 2 GPUs on a three-level tree), a replayed sequence of
+# keys (cursor moves, plane paging, select, m move, undo, v, pane focus,
+# zoom) on a headless 200 x 60 workbench (`screen keys`: the key handled
+# and the next frame drawn and written out, what a user waits for). Per
+# key kind: median, p95 and max against the 50 ms target, and the ratio to
+# the same keys on Summit-like (1024 blocks, 256 processors) measured in
+# this run. KEYS_ROUNDS (environment) repeats the sequence (default 5).
+set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
+set samples [file join $top samples]
+set rounds [expr {[info exists ::env(KEYS_ROUNDS)] ? $::env(KEYS_ROUNDS) : 5}]
+set tmp [file join [expr {[info exists ::env(TMPDIR)] ? $::env(TMPDIR) : "/tmp"}] sm-bench-keys-[pid]]
+file mkdir $tmp
+
+# 1024 nodes x (2 CPUs, 2 GPUs), Cuboid's types, a fat tree of 16 x 8 x 8.
+proc big_topology {file} {
+    set procs {}
+    for {set n 0} {$n < 1024} {incr n} {
+        foreach p {cpu0 cpu1 gpu0 gpu1} t {cpu cpu gpu gpu} {
+            lappend procs [format {{"name":"n%04d.%s","type":"%s","node":%d}} $n $p $t $n]
+        }
+    }
+    set f [open $file w]
+    puts $f [format {{"format":"stencilmap/topology","version":1,
+ "types":{"cpu":{"time_per_cell":8.316e-10,"energy_per_cell":2.916e-8,"p0":90,"p_idle":10},
+          "gpu":{"time_per_cell":1.068e-10,"energy_per_cell":5.505e-9,"p0":74,"p_idle":30}},
+ "processors":[%s],
+ "network":{"kind":"tree","group_sizes":[16,8,8]},
+ "links":{"intra":{"*":{"time_per_cell":9.766e-10,"energy_per_cell":1.3615e-5}},
+          "inter":[{"time_per_cell":2e-9,"energy_per_cell":2e-5},{"time_per_cell":3e-9,"energy_per_cell":3e-5},
+                   {"time_per_cell":4e-9,"energy_per_cell":4e-5},{"time_per_cell":5e-9,"energy_per_cell":5e-5}]}}} \
+        [join $procs ,]]
+    close $f
+}
+
+# The key sequence, as kinds: each entry {kind keys...} (a space in a
+# typed line is the key Space); the time of an
+# entry is its last key's (the one that runs the command), the typing
+# before it is timed as "prompt typing".
+proc sequence {target} {
+    set s {}
+    foreach k {l l l j j h k} { lappend s [list cursor $k] }
+    lappend s {plane PgDn} {plane PgDn} {plane PgUp} {plane >} {plane <}
+    lappend s {select x} {select x} {select x}
+    lappend s [list move m C-u {*}[split $target ""] Enter]
+    lappend s {undo u} {redo C-r} {undo u}
+    lappend s {source v} {source v}
+    lappend s {focus Tab} {focus Tab} {focus Tab} {focus BTab} {focus BTab} {focus BTab}
+    lappend s {zoom z} {zoom z}
+    # A new solver: the panes follow its mapping from the next frame on;
+    # v switches every pane between it and the session. The next round's
+    # edits detach it (the session it solved changed).
+    lappend s [list "solver start" : C-u {*}[split "solver start tabu -from current -iters 1000000" ""] Enter]
+    lappend s {source v} {source v}
+    return $s
+}
+
+proc measure {target rounds} {
+    set keys {}
+    set kinds {}
+    for {set r 0} {$r < $rounds} {incr r} {
+        foreach e [sequence $target] {
+            set ks [lmap k [lrange $e 1 end] {expr {$k eq " " ? "Space" : $k}}]
+            foreach k [lrange $ks 0 end-1] { lappend keys $k; lappend kinds "prompt typing" }
+            lappend keys [lindex $ks end]
+            lappend kinds [lindex $e 0]
+        }
+    }
+    set sec [screen keys -size {200 60} $keys]
+    set by [dict create]
+    foreach k $kinds s $sec { dict lappend by $k $s }
+    return $by
+}
+
+proc pct {sorted p} {
+    set n [llength $sorted]
+    set i [expr {min($n - 1, int(ceil($p * $n)) - 1)}]
+    lindex $sorted [expr {max(0, $i)}]
+}
+
+scenario load [file join $samples summit-like.json]
+set small [measure n01.v100_0 $rounds]
+
+set topo [file join $tmp topo4096.json]
+big_topology $topo
+set t0 [clock microseconds]
+topo load $topo
+grid create -blocks {128 128 64} -cells {1024 1024 512} -stencil 7pt
+set setup [expr {([clock microseconds] - $t0) / 1e6}]
+set t0 [clock microseconds]
+solver start tabu -from current -iters 1000000
+set solver_start [expr {([clock microseconds] - $t0) / 1e6}]
+solver stop
+set big [measure n0001.gpu0 $rounds]
+
+puts "Keys at scale: [dict get [grid info] tasks] blocks on [llength [topo procs]] processors\
+(setup [format %.2f $setup] s, the command solver start tabu alone [format %.2f $solver_start] s);\
+headless 200x60 xterm-256color, $rounds rounds; time = key handled + frame drawn and written"
+puts [format "%-14s %5s %10s %10s %10s %8s %12s %9s" kind keys "median ms" "p95 ms" "max ms" "target" "summit med" "ratio"]
+set worst 0
+foreach kind [dict keys $big] {
+    set s [lsort -real [dict get $big $kind]]
+    set ss [lsort -real [dict get $small $kind]]
+    set med [pct $s 0.5]
+    set p95 [pct $s 0.95]
+    set max [lindex $s end]
+    set smed [pct $ss 0.5]
+    if {$max > $worst} { set worst $max }
+    puts [format "%-14s %5d %10.2f %10.2f %10.2f %8s %12.3f %8.1fx" $kind [llength $s] [expr {$med * 1e3}] \
+        [expr {$p95 * 1e3}] [expr {$max * 1e3}] [expr {$p95 <= 0.05 ? "ok" : "SLOW"}] [expr {$smed * 1e3}] \
+        [expr {$smed > 0 ? $med / $smed : 0}]]
+}
+puts [format "slowest key: %.2f ms (target 50 ms)" [expr {$worst * 1e3}]]
+file delete -force $tmp
