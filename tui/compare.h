@@ -15,7 +15,7 @@ extern const char *const sm_compare_source_names[SM_CMP_COUNT];
 
 typedef struct sm_compare {
     sm_compare_source source;  /* SM_CMP_OFF: compare mode is off */
-    sm_compare_source last;    /* what `view compare toggle` (key c) turns back on */
+    sm_compare_source last;    /* what `view compare toggle` (key V) turns back on */
     char label[160];           /* what the other mapping is: "tabu best", "undo 2", the file */
     char file[4096];           /* the last FILE, reloaded by toggle */
     int undo;                  /* the last N of undo N */

@@ -83,7 +83,7 @@ typedef enum {
     K("a", APPLY)                                               \
     K("X", STOP)                                                \
     K("v", SOURCE)                                              \
-    K("c", COMPARE)                                             \
+    K("V", COMPARE)                                             \
     K("o", SORT) K("O", SORT_REVERSE)                                                \
     K("G", GROUP)                                               \
     K("L", NETWORK)                                             \

@@ -709,7 +709,7 @@ else
     ok "GNU parallel not installed: the sharded Table 6.4 sweep is skipped"
 fi
 # 27. Compare mode at 80x24: `solve` in the workbench, back to the session's
-# mapping, then c compares it with the solver's best: both Grids (titled),
+# mapping, then V compares it with the solver's best: both Grids (titled),
 # the status line, and Energy's total row with both energies and their
 # difference as batch computes them. Then against a saved mapping file after
 # an edit. The expected rows are formatted in batch as the pane does.
@@ -720,7 +720,7 @@ keys cm : "solve lb -order jik -speeds floor" Enter
 wait_for cm "% solve lb" || true
 keys cm : "map undo" Enter
 wait_for cm "% map undo" || true
-keys cm c
+keys cm V
 wait_for cm "% view compare toggle" || true
 settle cm
 want=$("$BIN" -e "$fmt_j; scenario load $S; set s [dict get [model eval] energy]; set sm [map list]
@@ -728,13 +728,13 @@ want=$("$BIN" -e "$fmt_j; scenario load $S; set s [dict get [model eval] energy]
     foreach a \$sm b [map list] { incr n [expr {\$a ne \$b}] }
     return \"[j \$s] [j \$o] [d [expr {\$o - \$s}]]|\$n\"")
 got=$(total_row cm)
-[ -n "$got" ] && [ "$got" = "${want%|*}" ] && ok "c: Energy total, session vs solver's best: $got (batch)" ||
+[ -n "$got" ] && [ "$got" = "${want%|*}" ] && ok "V: Energy total, session vs solver's best: $got (batch)" ||
     bad "compare energy" "screen '$got' vs batch '${want%|*}'; $(cap cm | sed -n 11,20p)"
 cap cm | grep -q "session: #0" && cap cm | grep -q "lb best: " && cap cm | grep -qF "Grid  k 0/3  ${want#*|} differ" &&
-    ok "c: two Grids, each titled, ${want#*|} differing blocks counted" || bad "compare grids" "$(cap cm | sed -n 1,9p)"
-cap cm | head -1 | grep -q "\[session vs lb best " && ok "c: the status line says what is compared" ||
+    ok "V: two Grids, each titled, ${want#*|} differing blocks counted" || bad "compare grids" "$(cap cm | sed -n 1,9p)"
+cap cm | head -1 | grep -q "\[session vs lb best " && ok "V: the status line says what is compared" ||
     bad "compare status" "$(cap cm | head -1)"
-cap cm | grep -q "deadline" && ok "c: Energy's deadline row at 80x24" || bad "compare deadline row" "$(cap cm | sed -n 11,20p)"
+cap cm | grep -q "deadline" && ok "V: Energy's deadline row at 80x24" || bad "compare deadline row" "$(cap cm | sed -n 11,20p)"
 keys cm : "map save $WORK/cmp-file.json" Enter
 wait_for cm "% map save" || true
 keys cm : "map set 0 gpu0" Enter
@@ -746,8 +746,8 @@ want=$("$BIN" -e "$fmt_j; scenario load $S; set o [dict get [model eval] energy]
 got=$(total_row cm)
 [ -n "$got" ] && [ "$got" = "$want" ] && ok "view compare FILE after an edit: $got (batch)" ||
     bad "compare file energy" "screen '$got' vs batch '$want'"
-keys cm c
-wait_for cm "[session]" && ok "c again leaves compare mode" || bad "compare off" "$(cap cm | head -1)"
+keys cm V
+wait_for cm "[session]" && ok "V again leaves compare mode" || bad "compare off" "$(cap cm | head -1)"
 keys cm q y
 exited cm && ok "quit after comparing" || bad "compare quit" "did not exit"
 no_sanitizer_errors cm
@@ -758,7 +758,7 @@ keys cs : "solver start tabu -iters 50 -seed 1" Enter
 wait_for cs "% solver start tabu" || true
 keys cs : "solver step 20" Enter
 wait_for cs "% solver step 20" || true
-keys cs c
+keys cs V
 wait_for cs "% view compare toggle" || true
 settle cs
 cap cs | grep -q "no room for both grids: z zooms" && ! cap cs | grep -q "tabu best: " &&
