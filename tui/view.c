@@ -128,12 +128,15 @@ void sm_view_log(sm_view *v, sm_log_kind kind, const char *fmt, ...)
         char *nl = strchr(line, '\n');
         if (nl) *nl = '\0';
         size_t len = strlen(line);
+        int cont = 0;
         do {
             size_t piece = len < SM_LOG_LINE - 1 ? len : SM_LOG_LINE - 1;
             int slot = (v->log_head + v->log_n) % SM_LOG_MAX;
             if (v->log_n == SM_LOG_MAX) v->log_head = (v->log_head + 1) % SM_LOG_MAX;
             else v->log_n++;
             v->log[slot].kind = kind;
+            v->log[slot].cont = cont;
+            cont = 1;
             memcpy(v->log[slot].text, line, piece);
             v->log[slot].text[piece] = '\0';
             line += piece;

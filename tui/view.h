@@ -62,6 +62,7 @@ typedef enum { SM_LOG_CMD, SM_LOG_RESULT, SM_LOG_ERROR, SM_LOG_NOTE } sm_log_kin
 
 typedef struct sm_log_line {
     sm_log_kind kind;
+    int cont; /* this piece continues the line before it (a long line) */
     char text[SM_LOG_LINE];
 } sm_log_line;
 

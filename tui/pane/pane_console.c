@@ -49,20 +49,41 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int iw = p->w - 2, ih = p->h - 2, width = iw - 2;
     if (width < 4) return;
     int y = ih; /* the next free row, counting up from the bottom */
-    for (int i = 0; y >= 1; i++) {
+    char text[SM_LOG_LINE * 20];
+    for (int i = 0; y >= 1;) {
         const sm_log_line *l = sm_view_log_line(v, i + v->log_scroll);
         if (!l) break;
-        sm_element el = l->kind == SM_LOG_CMD ? SM_EL_LOG_CMD
-                        : l->kind == SM_LOG_ERROR ? SM_EL_BAD
-                        : l->kind == SM_LOG_NOTE ? SM_EL_TITLE : SM_EL_LOG_RESULT;
-        int n = wrapped_rows(l->text, width);
+        /* A line longer than a log piece was stored in pieces: join them
+         * back (oldest piece first) so it wraps as one line. */
+        int j = i;
+        const sm_log_line *head = l;
+        while (head->cont) {
+            const sm_log_line *prev = sm_view_log_line(v, j + 1 + v->log_scroll);
+            if (!prev) break;
+            head = prev;
+            j++;
+        }
+        size_t len = 0;
+        for (int q = j; q >= i; q--) {
+            const char *piece = sm_view_log_line(v, q + v->log_scroll)->text;
+            size_t pl = strlen(piece);
+            if (len + pl >= sizeof text) break;
+            memcpy(text + len, piece, pl);
+            len += pl;
+        }
+        text[len] = '\0';
+        i = j + 1;
+        sm_element el = head->kind == SM_LOG_CMD ? SM_EL_LOG_CMD
+                        : head->kind == SM_LOG_ERROR ? SM_EL_BAD
+                        : head->kind == SM_LOG_NOTE ? SM_EL_TITLE : SM_EL_LOG_RESULT;
+        int n = wrapped_rows(text, width);
         int top = y - n + 1;
-        const char *s = l->text;
+        const char *s = text;
         for (int r = 0; r < n; r++) {
             size_t b = row_bytes(s, width);
             if (top + r >= 1)
                 sm_ui_text(w, top + r, 1, iw, sm_ui_attr(el), "%s%.*s",
-                           r > 0 ? "  " : l->kind == SM_LOG_CMD ? "% " : "  ", (int)b, s);
+                           r > 0 ? "  " : head->kind == SM_LOG_CMD ? "% " : "  ", (int)b, s);
             s += b;
             if (*s == '\n') s++;
         }
