@@ -37,6 +37,7 @@ typedef struct sm_app {
     int depth;              /* nesting of our commands, for recording */
     int solver_depth;       /* >0 while solver steps run (hooks run inside) */
     volatile int interrupt; /* set by SIGINT or the TUI to stop a run */
+    int in_study;           /* a study runs: its interrupt outlives each solve */
     /* The one door from the command layer to the screen: set while the
      * workbench runs (tui_loop.c), NULL in batch mode. */
     const struct sm_screen_ops *screen;

@@ -103,7 +103,9 @@ static int run(sm_app *app, Tcl_Interp *in, long long max)
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigint_app = app;
-    app->interrupt = 0;
+    /* Inside a study an interrupt that came while the job was loading or
+     * the solver starting is the study's: keep it so the job stops. */
+    if (!app->in_study) app->interrupt = 0;
     sigaction(SIGINT, &sa, &old);
     app->solver_depth++;
     double last = now();

@@ -387,6 +387,7 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sigemptyset(&sa.sa_mask);
     study_app = app;
     app->interrupt = 0;
+    app->in_study = 1;
     sigaction(SIGINT, &sa, &old);
     double t0 = now_seconds();
     int rc = TCL_OK;
@@ -407,6 +408,7 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     }
     sigaction(SIGINT, &old, NULL);
     study_app = NULL;
+    app->in_study = 0;
     if (!app->screen && isatty(2) && todo) fputs("\n", stderr);
     restore_session(in, dir, stash);
     free(app->scenario_path);
