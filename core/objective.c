@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "countmap.h"
 #include "net.h"
 #include "util.h"
 
@@ -33,49 +34,9 @@ struct sm_objective {
     sm_cost *cost;     /* energy, time */
     int64_t sum;       /* hops, hop_cells, cardinality */
     /* congestion: link id -> messages, and how many links carry c */
-    uint64_t *key;
-    int64_t *count;
-    size_t cap, used;
+    sm_countmap links;
     int64_t *hist, maxc;
 };
-
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 31;
-    x *= 0x7fb5d329728ea185ull;
-    x ^= x >> 27;
-    x *= 0x81dadef4bc2dd44dull;
-    return x ^ (x >> 33);
-}
-
-static int64_t *slot(sm_objective *o, uint64_t k)
-{
-    k += 1; /* 0 marks empty */
-    if (2 * (o->used + 1) > o->cap) {
-        size_t oc = o->cap, nc = oc ? oc * 2 : 1024;
-        uint64_t *ok = o->key;
-        int64_t *ov = o->count;
-        o->key = sm_xcalloc(nc, sizeof(uint64_t));
-        o->count = sm_xcalloc(nc, sizeof(int64_t));
-        o->cap = nc;
-        for (size_t i = 0; i < oc; i++)
-            if (ok[i]) {
-                size_t h = mix(ok[i]) & (nc - 1);
-                while (o->key[h]) h = (h + 1) & (nc - 1);
-                o->key[h] = ok[i];
-                o->count[h] = ov[i];
-            }
-        free(ok);
-        free(ov);
-    }
-    size_t h = mix(k) & (o->cap - 1);
-    while (o->key[h] && o->key[h] != k) h = (h + 1) & (o->cap - 1);
-    if (!o->key[h]) {
-        o->key[h] = k;
-        o->used++;
-    }
-    return &o->count[h];
-}
 
 static void route_add(sm_objective *o, int a, int b, int sign)
 {
@@ -83,7 +44,7 @@ static void route_add(sm_objective *o, int a, int b, int sign)
     const sm_net *net = o->t->net;
     int nl = net->ops->route(net, a, b, links, SM_MAX_ROUTE);
     for (int i = 0; i < nl; i++) {
-        int64_t *c = slot(o, links[i]);
+        int64_t *c = sm_countmap_at(&o->links, links[i]);
         if (*c > 0) o->hist[*c]--;
         *c += sign;
         if (*c > 0) o->hist[*c]++;
@@ -176,8 +137,7 @@ void sm_objective_free(sm_objective *o)
     if (!o) return;
     if (o->cost) sm_cost_free(o->cost);
     free(o->map);
-    free(o->key);
-    free(o->count);
+    sm_countmap_free(&o->links);
     free(o->hist);
     free(o);
 }
