@@ -73,22 +73,6 @@ static void profile_matches_brute_force(void **st)
     sm_grid_free(g);
 }
 
-/* Every mapping of a tiny instance, best by the objective order. */
-static void enumerate(const sm_grid *g, const sm_topo *t, const sm_model *m, sm_eval *best)
-{
-    int n = g->ntasks, P = t->nprocs;
-    int map[16] = {0};
-    int have = 0;
-    for (;;) {
-        sm_eval ev;
-        sm_eval_reference(g, t, m, map, &ev);
-        if (!have || sm_eval_compare(&ev, best) < 0) { *best = ev; have = 1; }
-        int k = 0;
-        while (k < n && ++map[k] == P) map[k++] = 0;
-        if (k == n) break;
-    }
-}
-
 static sm_topo *random_topo(unsigned *seed, int P)
 {
     char buf[4096];
@@ -135,7 +119,7 @@ static void ilp_matches_enumeration(const char *counts, unsigned seed)
         m.has_deadline = trial % 5 != 0;
         m.deadline = any.time * (0.3 + 0.1 * (rand_r(&seed) % 8));
         sm_eval want;
-        enumerate(g, t, &m, &want);
+        tu_enumerate(g, t, &m, &want);
         sm_err e;
         const char *argv[6] = {"-warm", trial % 2 ? "on" : "off", "-timeout", "60", "-counts", counts};
         sm_solver *s = sm_solver_new(&sm_solver_ilp, g, t, &m, zero, 6, argv, &e);

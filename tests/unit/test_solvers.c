@@ -102,22 +102,6 @@ static void na_reference_rows(void **st)
     sm_grid_free(g);
 }
 
-/* Every mapping of a tiny instance, best by the objective order. */
-static void enumerate(const sm_grid *g, const sm_topo *t, const sm_model *m, sm_eval *best)
-{
-    int n = g->ntasks, P = t->nprocs;
-    int map[16] = {0};
-    int have = 0;
-    for (;;) {
-        sm_eval ev;
-        sm_eval_reference(g, t, m, map, &ev);
-        if (!have || sm_eval_compare(&ev, best) < 0) { *best = ev; have = 1; }
-        int k = 0;
-        while (k < n && ++map[k] == P) map[k++] = 0;
-        if (k == n) break;
-    }
-}
-
 static void ilp_matches_enumeration(void **st)
 {
     (void)st;
@@ -155,7 +139,7 @@ static void ilp_matches_enumeration(void **st)
                 m.overlap = dl;
                 if (dl) { m.has_deadline = 1; m.deadline = 1.2e-4; }
                 sm_eval want;
-                enumerate(g, t, &m, &want);
+                tu_enumerate(g, t, &m, &want);
                 const char *argv[2] = {"-warm", gi ? "on" : "off"};
                 int map[6];
                 run("ilp", g, t, &m, 2, argv, map);

@@ -104,17 +104,8 @@ static void finds_enumerated_optimum(void **st)
         sm_model_default(&m);
         m.has_deadline = dl > 0;
         m.deadline = dl == 1 ? 1.2e-4 : 2.3e-4;
-        int map[8] = {0}, best[8];
         sm_eval want;
-        int have = 0;
-        for (;;) {
-            sm_eval ev;
-            sm_eval_reference(g, t, &m, map, &ev);
-            if (!have || sm_eval_compare(&ev, &want) < 0) { want = ev; memcpy(best, map, sizeof best); have = 1; }
-            int k = 0;
-            while (k < 8 && ++map[k] == 3) map[k++] = 0;
-            if (k == 8) break;
-        }
+        tu_enumerate(g, t, &m, &want);
         int zero[8] = {0};
         const char *argv[4] = {"-iters", "600", "-from", "current"};
         sm_solver *s = start(g, t, &m, zero, 4, argv);
