@@ -42,7 +42,7 @@ TUI_OBJ = $(TUI_SRC:%.c=$(B)/%.o) $(B)/embedded.o
 SAN_LIB_OBJ = $(CORE_SRC:%.c=$(B)/san/%.o) $(SOLVER_SRC:%.c=$(B)/san/%.o)
 SAN_TUI_OBJ = $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/embedded.o
 
-APP_LIBS = $(TCL_LIB) $(CURSES_LIB)
+APP_LIBS = $(TCL_LIB) $(CURSES_LIB) -pthread
 
 .PHONY: all run check check-run unit-tests script-tests bench baseline fuzz install uninstall deps clean
 all: stencilmap

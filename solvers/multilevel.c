@@ -136,7 +136,10 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     sm_multilevel *ml = sm_xcalloc(1, sizeof *ml);
     ml->grid[0] = g;
     ml->nlev = 1;
-    while (ml->nlev < LEVELS_MAX && ml->grid[ml->nlev - 1]->ntasks > target) {
+    /* A start given up (the workbench's newer `solver start`) stops
+     * between phases, each at most a pass over the grid. */
+#define GIVEN_UP (s->interrupt && *s->interrupt)
+    while (ml->nlev < LEVELS_MAX && ml->grid[ml->nlev - 1]->ntasks > target && !GIVEN_UP) {
         const sm_grid *f = ml->grid[ml->nlev - 1];
         int *up = sm_xmalloc(sizeof(int) * (size_t)f->ntasks);
         sm_grid *cg = sm_grid_coarsen(f, up);
@@ -147,7 +150,7 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
         ml->up[ml->nlev - 1] = up;
         ml->grid[ml->nlev++] = cg;
     }
-    if (ml->nlev < 2) {
+    if (ml->nlev < 2 || GIVEN_UP) {
         sm_multilevel_free(ml);
         return NULL;
     }
@@ -170,6 +173,10 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
      * would settle on the energy-cheapest processors at a looser one
      * that refinement cannot recover from. */
     if (!s->model.has_deadline) fine_deadline(s);
+    if (GIVEN_UP) {
+        sm_multilevel_free(ml);
+        return NULL;
+    }
     const sm_grid *cg = ml->grid[ml->nlev - 1];
     /* The session's mapping on the coarsest grid (each coarse block where
      * its first fine block is), for -from current. */
@@ -192,6 +199,7 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
         double reach = fastest_lb(s, cg) * (1 + SM_MULTILEVEL_SLACK);
         if (isfinite(reach) && reach > coarse_model.deadline) coarse_model.deadline = reach;
     }
+#undef GIVEN_UP
     sm_err e;
     ml->coarse = sm_solver_new(&sm_solver_tabu, cg, s->topo, &coarse_model, start, argc, argv, &e);
     free(start);

@@ -101,10 +101,10 @@ static int parse_value(const sm_solver_ops *ops, const sm_opt_spec *sp,
     return 0;
 }
 
-sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
-                         const sm_topo *t, const sm_model *m,
-                         const int *start_map, int argc, const char *const *argv,
-                         sm_err *e)
+sm_solver *sm_solver_prepare(const sm_solver_ops *ops, const sm_grid *g,
+                             const sm_topo *t, const sm_model *m,
+                             const int *start_map, int argc, const char *const *argv,
+                             sm_err *e)
 {
     sm_solver *s = sm_xcalloc(1, sizeof *s);
     s->ops = ops;
@@ -152,11 +152,26 @@ sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
     }
     s->best_map = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
     snprintf(s->status, sizeof s->status, "running");
-    if (ops->init(s, e)) {
-        if (ops->release) ops->release(s);
-        free(s->best_map);
-        free(s->start_copy);
-        free(s);
+    return s;
+}
+
+int sm_solver_init(sm_solver *s, sm_err *e)
+{
+    if (s->ops->init(s, e) == 0) return 0;
+    if (s->ops->release) s->ops->release(s);
+    s->priv = NULL;
+    s->detached = 1;   /* released: sm_solver_free only frees */
+    return -1;
+}
+
+sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
+                         const sm_topo *t, const sm_model *m,
+                         const int *start_map, int argc, const char *const *argv,
+                         sm_err *e)
+{
+    sm_solver *s = sm_solver_prepare(ops, g, t, m, start_map, argc, argv, e);
+    if (s && sm_solver_init(s, e)) {
+        sm_solver_free(s);
         return NULL;
     }
     return s;

@@ -114,6 +114,17 @@ sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
                          const sm_topo *t, const sm_model *m,
                          const int *start_map, int argc, const char *const *argv,
                          sm_err *e);
+/* sm_solver_new in its two halves, for a caller that runs the solver's
+ * own start (tabu's start heuristics, the multilevel coarsening: seconds
+ * at a million blocks) on another thread. _prepare parses the options and
+ * copies the start mapping (errors name the option); _init runs the
+ * solver's init, which reads only s and the grid and machine. A failed
+ * _init releases the solver's state; sm_solver_free still frees s. */
+sm_solver *sm_solver_prepare(const sm_solver_ops *ops, const sm_grid *g,
+                             const sm_topo *t, const sm_model *m,
+                             const int *start_map, int argc, const char *const *argv,
+                             sm_err *e);
+int sm_solver_init(sm_solver *s, sm_err *e);
 /* Steps up to n units; returns units done. */
 long long sm_solver_step(sm_solver *s, long long n);
 void sm_solver_stop(sm_solver *s);

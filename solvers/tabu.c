@@ -271,7 +271,6 @@ static void initial(sm_solver *s, int with_rcb)
 
 static int init(sm_solver *s, sm_err *e)
 {
-    (void)e;
     tabu_state *t = sm_xcalloc(1, sizeof *t);
     s->priv = t;
     int n = s->grid->ntasks, P = s->topo->nprocs;
@@ -279,7 +278,11 @@ static int init(sm_solver *s, sm_err *e)
     t->P = P;
     if (n > 0 && P > 1 && sm_multilevel_wanted(s) && (t->ml = sm_multilevel_new(s)) != NULL) return 0;
     const char *from = sm_opt_str(s, "from");
-    if (strcmp(from, "current") != 0) initial(s, strcmp(from, "best") == 0);
+    if (!(s->interrupt && *s->interrupt) && strcmp(from, "current") != 0) initial(s, strcmp(from, "best") == 0);
+    if (s->interrupt && *s->interrupt) {
+        sm_err_set(e, "tabu: interrupted while starting");
+        return -1;
+    }
     t->c = sm_cost_new(s->grid, s->topo, &s->model, s->has_best ? s->best_map : s->start_map);
     sm_tabu_list_init(&t->join);
     sm_tabu_list_init(&t->leave);

@@ -29,6 +29,20 @@ typedef struct sm_app {
     struct Tcl_Interp *safe; /* -safe scripts run here (a child of interp) */
     sm_session *session;
     sm_solver *solver;
+    /* The workbench's `solver start` while its init runs on a worker
+     * (solver_start.h), NULL otherwise; app->solver is NULL meanwhile. */
+    struct sm_solver_start *starting;
+    /* Starts replaced by a newer `solver start` before they finished:
+     * their init cannot be cut short, so each runs out beside the new one
+     * and is freed when found finished; what changes the grid or machine
+     * waits for them first. */
+    struct sm_solver_start *abandoned[4];
+    int nabandoned;
+    /* A started solver's current mapping as the worker evaluated it (cost
+     * state and rounds schedule), for the panes to take over instead of
+     * building their own; solver_view_of is the solver it belongs to. */
+    struct sm_cost *solver_view;
+    const sm_solver *solver_view_of;
     struct Tcl_Obj *hook_step, *hook_solved, *hook_changed;
     FILE *record;
     char *record_path;
@@ -54,6 +68,18 @@ void sm_app_sync_view(sm_app *app);
 /* The default scenario compiled into the binary (samples/default.json). */
 extern const char sm_default_scenario[];
 
+
+/* A background `solver start` (app->starting): install the solver if
+ * its start has finished (poll), or wait for it (settle: what needs the
+ * solver or changes what its init reads). A failed start is logged. */
+void sm_app_solver_poll(sm_app *app);
+void sm_app_solver_settle(sm_app *app);
+/* The start in the background is no longer wanted (a newer start, or
+ * the solver dropped): it runs out beside and is freed when found done. */
+void sm_app_solver_abandon(sm_app *app);
+/* Settle, and wait for the abandoned starts too: nothing reads the grid
+ * or machine in the background after it. */
+void sm_app_solver_quiesce(sm_app *app);
 
 /* The progress hook and the screen dump go through the screen's ops;
  * without a screen (batch mode) both are no-ops. */

@@ -48,9 +48,9 @@ proc sequence {target} {
     lappend s {source v} {source v}
     lappend s {focus Tab} {focus Tab} {focus Tab} {focus BTab} {focus BTab} {focus BTab}
     lappend s {zoom z} {zoom z}
-    # A new solver: the panes follow its mapping from the next frame on;
-    # v switches every pane between it and the session. The next round's
-    # edits detach it (the session it solved changed).
+    # A new solver: its start runs in the background (a start not done
+    # when the next round starts another is given up); v switches every
+    # pane between it and the session.
     lappend s [list "solver start" : C-u {*}[split "solver start tabu -from current -iters 1000000" ""] Enter]
     lappend s {source v} {source v}
     return $s
@@ -68,6 +68,14 @@ proc measure {target rounds} {
         }
     }
     set sec [screen keys -size {200 60} $keys]
+    # Then the last start finished (`solver state` waits for it): the
+    # first v shows the solver (its mapping's cost state and rounds, built
+    # by the start, are taken over), v back and forth, steps with the
+    # panes following.
+    view source session
+    solver state
+    lappend kinds source source source step step step cursor
+    lappend sec {*}[screen keys -size {200 60} {v v v n n n l}]
     set by [dict create]
     foreach k $kinds s $sec { dict lappend by $k $s }
     return $by
@@ -88,14 +96,15 @@ set t0 [clock microseconds]
 topo load $topo
 grid create -blocks {128 128 64} -cells {1024 1024 512} -stencil 7pt
 set setup [expr {([clock microseconds] - $t0) / 1e6}]
+set big [measure n0001.gpu0 $rounds]
+# What the workbench's start runs in the background, timed alone.
 set t0 [clock microseconds]
 solver start tabu -from current -iters 1000000
 set solver_start [expr {([clock microseconds] - $t0) / 1e6}]
 solver stop
-set big [measure n0001.gpu0 $rounds]
 
 puts "Keys at scale: [dict get [grid info] tasks] blocks on [llength [topo procs]] processors\
-(setup [format %.2f $setup] s, the command solver start tabu alone [format %.2f $solver_start] s);\
+(setup [format %.2f $setup] s; tabu's start alone, which the workbench runs in the background, [format %.2f $solver_start] s);\
 headless 200x60 xterm-256color, $rounds rounds; time = key handled + frame drawn and written"
 puts [format "%-14s %5s %10s %10s %10s %8s %12s %9s" kind keys "median ms" "p95 ms" "max ms" "target" "summit med" "ratio"]
 set worst 0

@@ -104,6 +104,13 @@ void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[])
 
 int sm_app_check_change(sm_app *app, Tcl_Interp *in, const char *what)
 {
+    /* A start in the background reads the grid and machine: it ends first. */
+    sm_app_solver_quiesce(app);
+    return sm_app_check_busy(app, in, what);
+}
+
+int sm_app_check_busy(sm_app *app, Tcl_Interp *in, const char *what)
+{
     if (app->solver_depth == 0 || !app->solver) return TCL_OK;
     return sm_tcl_error(in, "BUSY",
                         "%s: not while %s is stepping (called from a hook); "
@@ -117,6 +124,9 @@ void sm_app_detach_solver(sm_app *app, const char *what)
     char why[128];
     snprintf(why, sizeof why, "%s changed the session it was solving", what);
     sm_solver_detach(app->solver, why);
+    sm_cost_free(app->solver_view);
+    app->solver_view = NULL;
+    app->solver_view_of = NULL;
     app->view->show_solver = 0;
     app->view->running = 0;
 }
@@ -153,8 +163,12 @@ int sm_app_confirm_overwrite(sm_app *app, Tcl_Interp *in, const char *path)
 
 void sm_app_drop_solver(sm_app *app)
 {
+    sm_app_solver_abandon(app);
     sm_solver_free(app->solver);
     app->solver = NULL;
+    sm_cost_free(app->solver_view);
+    app->solver_view = NULL;
+    app->solver_view_of = NULL;
     app->view->show_solver = 0;
     app->view->running = 0;
 }

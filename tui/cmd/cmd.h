@@ -44,10 +44,14 @@ int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
 /* Record the command when `session record` is on; nesting-aware. */
 void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[]);
 /* Before a command replaces the grid, machine, type states or model:
- * refused (STENCILMAP BUSY) while solver steps are running, that is from
+ * waits for solver starts in the background (they read the grid and
+ * machine), then refused (STENCILMAP BUSY) while solver steps are running, that is from
  * an `on step` hook or a progress callback; otherwise TCL_OK. Call it
  * before doing any work so a refusal leaves everything as it was. */
 int sm_app_check_change(sm_app *app, Tcl_Interp *in, const char *what);
+/* The BUSY half alone: for `solver start`, which does not wait for the
+ * starts it replaces. */
+int sm_app_check_busy(sm_app *app, Tcl_Interp *in, const char *what);
 /* The change is going ahead: a started solver is stopped for good (its
  * state says why) before the objects it points into are freed. */
 void sm_app_detach_solver(sm_app *app, const char *what);

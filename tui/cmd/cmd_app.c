@@ -26,7 +26,8 @@ void sm_app_free(sm_app *app)
 {
     if (!app) return;
     sm_compare_free(app->compare);
-    sm_solver_free(app->solver);
+    sm_app_drop_solver(app);
+    sm_app_solver_quiesce(app);   /* no start runs on in the background */
     sm_session_free(app->session);
     if (app->hook_step) Tcl_DecrRefCount(app->hook_step);
     if (app->hook_solved) Tcl_DecrRefCount(app->hook_solved);

@@ -12,6 +12,7 @@
 
 static int from_solver(sm_app *app, Tcl_Interp *in)
 {
+    sm_app_solver_settle(app);
     const sm_solver *sv = app->solver;
     if (!sv)
         return sm_tcl_error(in, "STATE", "view compare solver: no solver (\"solver start NAME\" or "

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cmd.h"
+#include "../solver_start.h"
 
 static double now(void)
 {
@@ -160,10 +161,100 @@ static void solver_progress(sm_solver *s, void *ctx)
     fflush(stderr);
 }
 
-static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], int first)
+/* A started solver becomes the app's: interrupts and progress reach it
+ * from here on, and the panes follow it when show (its current mapping's
+ * cost state view, if the start built one, is theirs to take). */
+static void install(sm_app *app, sm_solver *s, sm_cost *view, int show)
+{
+    s->interrupt = &app->interrupt;
+    s->progress = solver_progress;
+    s->progress_ctx = app;
+    sm_solver_free(app->solver);
+    app->solver = s;
+    sm_cost_free(app->solver_view);
+    app->solver_view = view;
+    app->solver_view_of = view ? s : NULL;
+    sm_view_spark_reset(app->view);
+    app->view->show_solver = show && s->current_map != NULL;
+}
+
+/* After `solver start`, the Solver pane's picker names the solver started
+ * (Enter starts it again), not the one last picked by hand. */
+static void pick(sm_app *app, const sm_solver_ops *ops)
+{
+    const sm_solver_ops *const *all = sm_solver_list();
+    for (int i = 0; all[i]; i++)
+        if (all[i] == ops) app->view->solver_row = i;
+}
+
+static void finish_start(sm_app *app)
+{
+    sm_solver_start *st = app->starting;
+    app->starting = NULL;
+    char name[32];
+    snprintf(name, sizeof name, "%s", sm_solver_start_name(st));
+    sm_cost *view;
+    double sec;
+    sm_err e;
+    sm_solver *s = sm_solver_start_end(st, &view, &sec, &e);
+    if (!s) {
+        sm_view_log(app->view, SM_LOG_ERROR, "solver start %s: %s", name, e.msg);
+        app->view->show_solver = 0;
+        app->view->running = 0;
+        return;
+    }
+    install(app, s, view, app->view->show_solver);
+    sm_view_log(app->view, SM_LOG_NOTE, "%s started (%.2f s in the background)", name, sec);
+}
+
+/* Ends the i-th abandoned start (waiting for it) and forgets it. */
+static void end_abandoned(sm_app *app, int i)
+{
+    sm_solver_free(sm_solver_start_end(app->abandoned[i], NULL, NULL, NULL));
+    app->abandoned[i] = app->abandoned[--app->nabandoned];
+}
+
+void sm_app_solver_abandon(sm_app *app)
+{
+    if (!app->starting) return;
+    if (app->nabandoned == (int)(sizeof app->abandoned / sizeof app->abandoned[0])) end_abandoned(app, 0);
+    sm_solver_start_cancel(app->starting);
+    app->abandoned[app->nabandoned++] = app->starting;
+    app->starting = NULL;
+}
+
+void sm_app_solver_poll(sm_app *app)
+{
+    for (int i = app->nabandoned - 1; i >= 0; i--)
+        if (sm_solver_start_wait(app->abandoned[i], 0)) end_abandoned(app, i);
+    if (app->starting && sm_solver_start_wait(app->starting, 0)) finish_start(app);
+}
+
+void sm_app_solver_quiesce(sm_app *app)
+{
+    sm_app_solver_settle(app);
+    while (app->nabandoned) end_abandoned(app, app->nabandoned - 1);
+}
+
+void sm_app_solver_settle(sm_app *app)
+{
+    if (!app->starting) return;
+    /* The workbench keeps drawing (the Solver pane counts the seconds) and
+     * queues the keys typed meanwhile. */
+    while (app->screen && !sm_solver_start_wait(app->starting, 0.05)) sm_app_progress(app);
+    finish_start(app);
+}
+
+/* How long `solver start` in the workbench waits for the solver's own
+ * start before it answers "starting" and lets it finish in the
+ * background (the panes follow it from the frame it is ready). */
+#define START_WAIT 0.03
+
+static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], int first, int background)
 {
     /* Replacing the solver under its own running steps would free it. */
-    if (sm_app_check_change(app, in, "solver start")) return TCL_ERROR;
+    if (sm_app_check_busy(app, in, "solver start")) return TCL_ERROR;
+    sm_app_solver_abandon(app);
     const char *name = Tcl_GetString(objv[first]);
     const sm_solver_ops *ops = sm_solver_find(name);
     if (!ops) {
@@ -182,19 +273,43 @@ static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], i
     for (int i = 0; i < argc; i++) argv[i] = Tcl_GetString(objv[first + 1 + i]);
     sm_err e;
     sm_session *ss = app->session;
-    sm_solver *s = sm_solver_new(ops, ss->grid, ss->topo, &ss->model, sm_session_map(ss),
-                                 argc, argv, &e);
+    sm_solver *s = sm_solver_prepare(ops, ss->grid, ss->topo, &ss->model, sm_session_map(ss),
+                                     argc, argv, &e);
     free(argv);
     if (!s) return sm_tcl_error(in, "ARGS", "%s", e.msg);
-    s->interrupt = &app->interrupt;
-    s->progress = solver_progress;
-    s->progress_ctx = app;
-    sm_solver_free(app->solver);
-    app->solver = s;
-    sm_view_spark_reset(app->view);
-    app->view->show_solver = s->current_map != NULL;
     app->view->running = 0;
+    if (!background || !app->screen) {
+        if (sm_solver_init(s, &e)) {
+            sm_solver_free(s);
+            return sm_tcl_error(in, "ARGS", "%s", e.msg);
+        }
+        install(app, s, NULL, 1);
+        return TCL_OK;
+    }
+    /* The workbench: the old solver goes now, the new one is ready when
+     * its start is (the panes show the session's mapping until then). */
+    sm_app_drop_solver(app);
+    app->view->show_solver = 1;
+    app->starting = sm_solver_start_begin(s, &ss->model);
+    if (!sm_solver_start_wait(app->starting, START_WAIT)) return TCL_OK;
+    sm_solver_start *st = app->starting;
+    app->starting = NULL;
+    sm_cost *view;
+    s = sm_solver_start_end(st, &view, NULL, &e);
+    if (!s) return sm_tcl_error(in, "ARGS", "%s", e.msg);
+    install(app, s, view, 1);
     return TCL_OK;
+}
+
+/* What `solver start` answers while the start runs in the background. */
+static Tcl_Obj *starting_dict(const sm_solver_start *st)
+{
+    Tcl_Obj *d = Tcl_NewDictObj();
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("solver", -1), Tcl_NewStringObj(sm_solver_start_name(st), -1));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("status", -1), Tcl_NewStringObj("starting", -1));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("iterations", -1), Tcl_NewIntObj(0));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("done", -1), Tcl_NewIntObj(0));
+    return d;
 }
 
 static int apply_best(sm_app *app, Tcl_Interp *in)
@@ -219,7 +334,7 @@ static int solve_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     }
     sm_app_record(app, objc, objv);
     app->depth++;
-    int rc = start(app, in, objc, objv, 1);
+    int rc = start(app, in, objc, objv, 1, 0);
     if (rc == TCL_OK) rc = run(app, in, (long long)9e18);
     if (rc == TCL_OK) rc = apply_best(app, in);
     if (rc == TCL_OK) {
@@ -235,6 +350,7 @@ static int solve_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const obj
 
 static int need_solver(sm_app *app, Tcl_Interp *in)
 {
+    sm_app_solver_settle(app);
     if (app->solver) return TCL_OK;
     return sm_tcl_error(in, "STATE", "no solver: use \"solver start NAME\" first");
 }
@@ -250,8 +366,9 @@ static int need_live_solver(sm_app *app, Tcl_Interp *in)
 
 static int solver_start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    if (start(app, in, objc, objv, 2)) return TCL_ERROR;
-    Tcl_SetObjResult(in, state_dict(app->solver));
+    if (start(app, in, objc, objv, 2, 1)) return TCL_ERROR;
+    pick(app, sm_solver_find(Tcl_GetString(objv[2])));
+    Tcl_SetObjResult(in, app->starting ? starting_dict(app->starting) : state_dict(app->solver));
     return TCL_OK;
 }
 

@@ -374,14 +374,15 @@ static int view_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     sm_view *v = app->view;
     int want = v->running;
     if (objc == 3 && toggle_arg(in, objv[2], &want, "run")) return TCL_ERROR;
-    if (want && !app->solver)
-        return sm_tcl_error(in, "STATE", "no solver: use \"solver start NAME\" first");
-    if (want && app->solver->detached)
-        return sm_tcl_error(in, "STATE", "%s was stopped: %s; start it again",
-                            app->solver->ops->name, app->solver->reason);
-    if (want && app->solver->done)
-        return sm_tcl_error(in, "STATE", "%s has finished: \"solver apply\" takes its best",
-                            app->solver->ops->name);
+    /* A solver starting in the background runs from the frame it is ready. */
+    const sm_solver *sv = app->solver;
+    if (want && !app->starting) {
+        if (!sv) return sm_tcl_error(in, "STATE", "no solver: use \"solver start NAME\" first");
+        if (sv->detached)
+            return sm_tcl_error(in, "STATE", "%s was stopped: %s; start it again", sv->ops->name, sv->reason);
+        if (sv->done)
+            return sm_tcl_error(in, "STATE", "%s has finished: \"solver apply\" takes its best", sv->ops->name);
+    }
     v->running = want;
     sm_view_touch(v);
     Tcl_SetObjResult(in, Tcl_NewIntObj(v->running));
@@ -412,7 +413,7 @@ static int view_source(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
             Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
             return TCL_ERROR;
         }
-        if (k && !(app->solver && app->solver->current_map))
+        if (k && !app->starting && !(app->solver && app->solver->current_map))
             return sm_tcl_error(in, "STATE", "view source solver: no solver with a current mapping "
                                 "(tabu has one; constructive solvers only have a best)");
         v->show_solver = k;

@@ -16,65 +16,64 @@ typedef struct comm_cache {
     sm_schedule sched;
     sm_pair_row *rows;
     int nrows;
-    /* Per row, the rounds its pair is sent in, ascending: round[first[i]
-     * .. first[i+1]). Text is made only for the rows drawn. */
+    /* Per drawn row k (row rounds_top + k), the rounds its pair is sent
+     * in, ascending: round[first[k] .. first[k+1]). */
     int *first, *round;
+    int rounds_top, rounds_n;
     int pair_width;               /* the longest "p-q" name */
 } comm_cache;
 
-/* Every row's rounds in one pass over the schedule, not one pass per row
- * drawn: at 1 M blocks on 4096
- * processors the schedule has ~700 000 entries over ~15 000 pairs. */
-static void build_rounds(comm_cache *c, int nprocs)
+/* The rounds of the rows drawn, [top, top + n), in one pass over the
+ * schedule: at 1 M blocks on 4096 processors the schedule has ~700 000
+ * entries over ~15 000 pairs, and a move would otherwise index every
+ * pair's rounds for the thirty rows on screen. An entry is dismissed by
+ * one look at its lower processor unless a drawn row starts there. */
+static void drawn_rounds(comm_cache *c, int top, int n, int nprocs)
 {
+    if (c->first && c->rounds_top == top && c->rounds_n == n) return;
     free(c->first);
     free(c->round);
-    /* Rows by their lower processor (CSR): a pair is found by a scan of
-     * its lower end's few partners, no hashing of 700 000 entries. */
-    int *adj_first = sm_xcalloc((size_t)nprocs + 2, sizeof(int));
-    int *adj_row = sm_xmalloc(sizeof(int) * (size_t)(c->nrows + 1));
-    for (int i = 0; i < c->nrows; i++) adj_first[c->rows[i].p + 1]++;   /* rows have p < q */
-    for (int v = 0; v < nprocs; v++) adj_first[v + 1] += adj_first[v];
-    int *at = sm_xmalloc(sizeof(int) * (size_t)(nprocs + 1));
-    memcpy(at, adj_first, sizeof(int) * (size_t)nprocs);
-    for (int i = 0; i < c->nrows; i++) adj_row[at[c->rows[i].p]++] = i;
-    free(at);
-    /* Pass 1: the row of each entry (-1: none, or a second entry of the
-     * pair in one round), counted per row. */
-    int ne = c->sched.nentries;
-    int *row_e = sm_xmalloc(sizeof(int) * (size_t)(ne + 1));
-    int *last = sm_xmalloc(sizeof(int) * (size_t)(c->nrows + 1));
-    c->first = sm_xcalloc((size_t)c->nrows + 2, sizeof(int));
-    for (int i = 0; i < c->nrows; i++) last[i] = -1;
+    c->rounds_top = top;
+    c->rounds_n = n;
+    int *head = sm_xmalloc(sizeof(int) * (size_t)(nprocs + 1));   /* drawn rows by lower processor */
+    int *next = sm_xmalloc(sizeof(int) * (size_t)(n + 1));
+    int *last = sm_xmalloc(sizeof(int) * (size_t)(n + 1));
+    for (int v = 0; v < nprocs; v++) head[v] = -1;
+    for (int k = n - 1; k >= 0; k--) {
+        next[k] = head[c->rows[top + k].p];   /* rows have p < q */
+        head[c->rows[top + k].p] = k;
+        last[k] = -1;
+    }
+    /* (drawn row, round) in round order, then grouped by row. */
+    int cap = 64, m = 0;
+    int *hit = sm_xmalloc(sizeof(int) * 2 * (size_t)cap);
     for (int r = 0; r < c->sched.nrounds; r++)
         for (int e = c->sched.rounds[r].first; e < c->sched.rounds[r].first + c->sched.rounds[r].count; e++) {
             const sm_round_entry *x = &c->sched.entries[e];
-            int lo = x->p < x->q ? x->p : x->q, hi = x->p < x->q ? x->q : x->p, i = -1;
-            if (lo != hi)
-                for (int k = adj_first[lo]; k < adj_first[lo + 1]; k++)
-                    if (c->rows[adj_row[k]].q == hi) { i = adj_row[k]; break; }
-            if (i >= 0 && last[i] == r) i = -1;
-            if (i >= 0) {
-                last[i] = r;
-                c->first[i + 1]++;
-            }
-            row_e[e] = i;
+            int lo = x->p < x->q ? x->p : x->q, hi = x->p < x->q ? x->q : x->p;
+            if (lo == hi || head[lo] < 0) continue;
+            int k = head[lo];
+            while (k >= 0 && c->rows[top + k].q != hi) k = next[k];
+            if (k < 0 || last[k] == r) continue;   /* a second entry of the pair in one round */
+            last[k] = r;
+            if (m == cap) hit = sm_xrealloc(hit, sizeof(int) * 2 * (size_t)(cap *= 2));
+            hit[2 * m] = k;
+            hit[2 * m + 1] = r;
+            m++;
         }
-    for (int i = 0; i < c->nrows; i++) c->first[i + 1] += c->first[i];
-    /* Pass 2: fill, rounds ascending within each row. */
-    c->round = sm_xmalloc(sizeof(int) * (size_t)(c->first[c->nrows] + 1));
-    int *fill = last;
-    for (int i = 0; i < c->nrows; i++) fill[i] = c->first[i];
-    for (int r = 0; r < c->sched.nrounds; r++)
-        for (int e = c->sched.rounds[r].first; e < c->sched.rounds[r].first + c->sched.rounds[r].count; e++)
-            if (row_e[e] >= 0) c->round[fill[row_e[e]]++] = r;
-    free(row_e);
+    c->first = sm_xcalloc((size_t)n + 2, sizeof(int));
+    for (int h = 0; h < m; h++) c->first[hit[2 * h] + 1]++;
+    for (int k = 0; k < n; k++) c->first[k + 1] += c->first[k];
+    c->round = sm_xmalloc(sizeof(int) * (size_t)(m + 1));
+    for (int k = 0; k < n; k++) last[k] = c->first[k];
+    for (int h = 0; h < m; h++) c->round[last[hit[2 * h]]++] = hit[2 * h + 1];
+    free(hit);
+    free(head);
+    free(next);
     free(last);
-    free(adj_first);
-    free(adj_row);
 }
 
-/* "r1,r4-6": row i's rounds as runs, cut to fit out. */
+/* "r1,r4-6": drawn row i's rounds as runs, cut to fit out. */
 static void rounds_text(const comm_cache *c, int i, char *out, size_t n)
 {
     size_t len = 0;
@@ -124,7 +123,6 @@ static comm_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
     cache_clear(c);
     sm_cost_schedule(f->cost, &c->sched);
     c->rows = sm_pair_rows(app, f->cost, &c->nrows);
-    build_rounds(c, app->session->topo->nprocs);
     const sm_topo *t = app->session->topo;
     c->pair_width = 13;
     for (int i = 0; i < c->nrows; i++) {
@@ -168,7 +166,9 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     if (row < p->top) p->top = row;
     if (row >= p->top + list_rows) p->top = row - list_rows + 1;
     if (p->top < 0) p->top = 0;
-    for (int i = 0; i < list_rows && p->top + i < c->nrows; i++) {
+    int drawn = list_rows < c->nrows - p->top ? list_rows : c->nrows - p->top;
+    drawn_rounds(c, p->top, drawn > 0 ? drawn : 0, t->nprocs);
+    for (int i = 0; i < drawn; i++) {
         const sm_pair_row *r = &c->rows[p->top + i];
         int hl = v->pair_p >= 0 && ((r->p == v->pair_p && r->q == v->pair_q) || (r->p == v->pair_q && r->q == v->pair_p));
         attr_t a = (p->top + i == row && v->focus == SM_PANE_COMM) ? sm_ui_attr(SM_EL_CURSOR)
@@ -177,7 +177,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         snprintf(pair, sizeof pair, "%s-%s", t->procs[r->p].name, t->procs[r->q].name);
         sm_ui_elide(pair, pw, shown, sizeof shown);
         sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %5lld %-4s %s", pw, shown, (long long)r->mu,
-                   r->inter ? "net" : "node", (rounds_text(c, p->top + i, rounds, sizeof rounds), rounds));
+                   r->inter ? "net" : "node", (rounds_text(c, i, rounds, sizeof rounds), rounds));
     }
     if (c->nrows == 0) sm_ui_text(w, 2, 1, iw, sm_ui_attr(SM_EL_DIM), "no cut edges: nothing to send");
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
+#include "../solver_start.h"
 
 /* The solver's statistic named key, or NULL. */
 static const double *stat_of(const sm_solver *s, const char *key)
@@ -28,6 +29,14 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     sm_ui_text(w, 1, 1, iw, v->focus == SM_PANE_SOLVER ? sm_ui_attr(SM_EL_CURSOR) : sm_ui_attr(SM_EL_HEADER),
                "< %s >  %s", pick->name, pick->summary);
     int y = 2;
+    if (app->starting) {
+        /* Its init runs in the background (seconds at a million blocks). */
+        sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "%s starting  %.1f s", sm_solver_start_name(app->starting),
+                   sm_solver_start_elapsed(app->starting));
+        if (y <= ih)
+            sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "keys keep working; n waits for it, Space runs it when ready");
+        return;
+    }
     if (!s) {
         /* The picked solver's options with their defaults. */
         for (int i = 0; pick->opts[i].name && y <= ih; i++, y++)

@@ -14,6 +14,7 @@
 #include "../actions.h"
 #include "../keys.h"
 #include "pane.h"
+#include "../solver_start.h"
 #include "../shell.h"
 #include "../tui.h"
 
@@ -216,10 +217,17 @@ static void prepare(tui *t, sm_frame *f)
     if (source) {
         if (!sh->mirror || sh->solver != sv) {
             if (sh->mirror) sm_cost_free(sh->mirror);
-            sh->mirror = sm_cost_new(s->grid, s->topo, &s->model, sv->current_map);
-            /* A solver starting from the session's mapping: its rounds
-             * start as a copy of the session's schedule, not a rebuild. */
-            sm_cost_adopt_colouring(sh->mirror, s->cost);
+            if (app->solver_view && app->solver_view_of == sv) {
+                /* Built with the solver, by its start in the background. */
+                sh->mirror = app->solver_view;
+                app->solver_view = NULL;
+                app->solver_view_of = NULL;
+            } else {
+                sh->mirror = sm_cost_new(s->grid, s->topo, &s->model, sv->current_map);
+                /* A solver starting from the session's mapping: its rounds
+                 * start as a copy of the session's schedule, not a rebuild. */
+                sm_cost_adopt_colouring(sh->mirror, s->cost);
+            }
             sh->solver = sv;
             sh->solver_iter = -1;
         }
@@ -288,8 +296,9 @@ static unsigned changes(tui *t)
     if (t->seen_view != v->version) c |= SM_DEP_VIEW;
     if (t->seen_cmp != app->compare->version) c |= SM_DEP_MAPPING;
     if (t->seen_log != v->log_version) c |= SM_DEP_LOG;
+    /* A start in the background: the Solver pane counts its seconds. */
     if (t->seen_solver != sv || t->seen_iter != iter || t->seen_done != done || t->seen_nstats != nstats ||
-        t->seen_spark != v->spark_version)
+        t->seen_spark != v->spark_version || app->starting)
         c |= SM_DEP_SOLVER;
     t->seen_session = s;
     t->seen_map = t->shown.version;
@@ -322,7 +331,10 @@ static void draw_status(tui *t, const sm_frame *f)
     const char *name = app->scenario_path ? app->scenario_path : "(built-in scenario)";
     /* Which mapping every pane shows: v switches. */
     char src[160] = "session";
-    if (f->source)
+    if (app->starting)
+        snprintf(src, sizeof src, "session, %s starting %.1f s", sm_solver_start_name(app->starting),
+                 sm_solver_start_elapsed(app->starting));
+    else if (f->source)
         snprintf(src, sizeof src, "SOLVER %s it %lld", app->solver->ops->name, app->solver->iteration);
     if (f->cmp) {   /* compare mode: against what, and the energy apart */
         char dj[32];
@@ -1048,10 +1060,12 @@ int sm_tui_run(sm_app *app)
     draw(&t, 1);
     while (!app->view->quit && !got_signal) {
         sm_app_sync_view(app);
-        timeout(app->view->running ? 0 : 200);
+        sm_app_solver_poll(app);
+        /* A start in the background is looked for every 50 ms. */
+        timeout(app->starting ? 50 : app->view->running ? 0 : 200);
         int code, is_key;
         if (next_key(&t, &code, &is_key)) handle_key(&t, code, is_key);
-        else if (app->view->running) run_slice(&t);
+        else if (app->view->running && !app->starting) run_slice(&t);
         if (!app->view->quit) draw(&t, 0);
     }
     screen_end(&t);
@@ -1125,6 +1139,7 @@ int sm_tui_keys(sm_app *app, const char *term, int cols, int lines, const char *
         double t0 = now();
         handle_key(&t, codes[2 * i], codes[2 * i + 1]);
         sm_app_sync_view(app);
+        sm_app_solver_poll(app);
         draw(&t, 0);
         seconds[i] = now() - t0;
     }
