@@ -286,14 +286,17 @@ static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], i
         install(app, s, NULL, 1);
         return TCL_OK;
     }
-    /* The workbench: the old solver goes now, the new one is ready when
-     * its start is (the panes show the session's mapping until then). */
-    sm_app_drop_solver(app);
-    app->view->show_solver = 1;
-    app->starting = sm_solver_start_begin(s, &ss->model);
-    if (!sm_solver_start_wait(app->starting, START_WAIT)) return TCL_OK;
-    sm_solver_start *st = app->starting;
-    app->starting = NULL;
+    /* The workbench: a start done within START_WAIT is installed now (a
+     * failed one leaves the old solver, as in batch); a longer one goes on
+     * in the background, the old solver goes, and the panes show the
+     * session's mapping until the new one is ready. */
+    sm_solver_start *st = sm_solver_start_begin(s, &ss->model);
+    if (!sm_solver_start_wait(st, START_WAIT)) {
+        sm_app_drop_solver(app);
+        app->starting = st;
+        app->view->show_solver = 1;
+        return TCL_OK;
+    }
     sm_cost *view;
     s = sm_solver_start_end(st, &view, NULL, &e);
     if (!s) return sm_tcl_error(in, "ARGS", "%s", e.msg);
