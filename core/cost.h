@@ -72,6 +72,9 @@ sm_pairmu *sm_cost_pairs(const sm_cost *c, int messages, int *n);
  * than the last rebuild was, or when at most four processors
  * communicate, where it is exact). Free with sm_schedule_free. */
 void sm_cost_schedule(const sm_cost *c, sm_schedule *s);
+/* The same into a schedule an earlier call filled (or a zeroed one),
+ * reusing its arrays: a view that follows a mapping move by move. */
+void sm_cost_schedule_refill(const sm_cost *c, sm_schedule *s);
 /* Rounds and their certified lower bound under "colouring" for M
  * (messages 0) or M1 (messages 1), from the incremental schedule. */
 void sm_cost_colouring_rounds(const sm_cost *c, int messages, int64_t *rounds, int64_t *lower);

@@ -160,9 +160,15 @@ void sm_cost_colouring_rounds(const sm_cost *c, int messages, int64_t *rounds, i
 
 void sm_cost_schedule(const sm_cost *c, sm_schedule *s)
 {
+    memset(s, 0, sizeof *s);
+    sm_cost_schedule_refill(c, s);
+}
+
+void sm_cost_schedule_refill(const sm_cost *c, sm_schedule *s)
+{
     int64_t rounds, lower;
     sm_cost_colouring_rounds(c, 0, &rounds, &lower);
-    sm_isched_export(c->col->s[0], s);
+    sm_isched_refill(c->col->s[0], s);
     s->lower = lower;
 }
 

@@ -21,5 +21,8 @@ void sm_isched_add(sm_isched *s, int p, int q, int64_t delta);
 int64_t sm_isched_colours(const sm_isched *s);
 /* Copy out as a schedule (lower left 0); free with sm_schedule_free. */
 void sm_isched_export(const sm_isched *s, sm_schedule *out);
+/* The same into a schedule an earlier export filled (or a zeroed one),
+ * reusing its arrays when they are large enough. */
+void sm_isched_refill(const sm_isched *s, sm_schedule *out);
 
 #endif

@@ -120,6 +120,10 @@ static void repair_primitives(void **st)
     assert_int_equal(sm_isched_colours(s), full.colours);
     sm_schedule_free(&full);
     unsigned seed = 3;
+    /* Refilled in place each edit: the same schedule as a fresh export,
+     * in arrays that are reallocated only when they must grow. */
+    sm_schedule kept = {0};
+    int regrown = 0;
     for (int k = 0; k < 200; k++) {
         int i = rand_r(&seed) % 6;
         int64_t d = rand_r(&seed) % 5 - 2;
@@ -128,6 +132,18 @@ static void repair_primitives(void **st)
         sm_isched_add(s, pairs[i].p, pairs[i].q, d);
         sm_schedule out;
         sm_isched_export(s, &out);
+        const sm_round_entry *was = kept.entries;
+        int cap = kept.cap_entries;
+        sm_isched_refill(s, &kept);
+        if (kept.entries != was) {
+            assert_true(out.nentries + 1 > cap);
+            regrown++;
+        }
+        assert_int_equal(kept.nrounds, out.nrounds);
+        assert_int_equal(kept.nentries, out.nentries);
+        assert_int_equal(kept.colours, out.colours);
+        assert_memory_equal(kept.rounds, out.rounds, sizeof(sm_round) * (size_t)out.nrounds);
+        assert_memory_equal(kept.entries, out.entries, sizeof(sm_round_entry) * (size_t)out.nentries);
         char why[160];
         sm_pairmu live[6];
         int nl = 0;
@@ -137,6 +153,8 @@ static void repair_primitives(void **st)
         assert_true(out.colours >= sm_multigraph_maxdeg(live, nl, 6));
         sm_schedule_free(&out);
     }
+    assert_true(regrown >= 1 && regrown < 10);
+    sm_schedule_free(&kept);
     sm_isched_free(s);
 }
 

@@ -97,10 +97,9 @@ typedef struct comm_caches {
     comm_cache *shown;
 } comm_caches;
 
+/* The schedule's arrays stay for the next rebuild (release frees them). */
 static void cache_clear(comm_cache *c)
 {
-    sm_schedule_free(&c->sched);
-    memset(&c->sched, 0, sizeof c->sched);
     free(c->rows);
     free(c->first);
     free(c->round);
@@ -121,7 +120,7 @@ static comm_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
     cs->shown = c;
     if (c->rows && c->owner == f->map_owner && c->stamp == f->map_stamp) return c;
     cache_clear(c);
-    sm_cost_schedule(f->cost, &c->sched);
+    sm_cost_schedule_refill(f->cost, &c->sched);
     c->rows = sm_pair_rows(app, f->cost, &c->nrows);
     const sm_topo *t = app->session->topo;
     c->pair_width = 13;
@@ -247,8 +246,10 @@ static void release(sm_pane *p)
 {
     comm_caches *cs = p->priv;
     if (!cs) return;
-    cache_clear(&cs->slot[0]);
-    cache_clear(&cs->slot[1]);
+    for (int i = 0; i < 2; i++) {
+        cache_clear(&cs->slot[i]);
+        sm_schedule_free(&cs->slot[i].sched);
+    }
     free(cs);
     p->priv = NULL;
 }
