@@ -228,6 +228,25 @@ static void stats(sm_solver *s, const sm_multilevel *ml)
     sm_solver_set_stat(s, "best_time", s->best.time);
 }
 
+/* The level being refined is done with map (a mapping of it): offer it
+ * projected to the session's grid and start refining the next finer
+ * level from it. Going to the session's grid itself, that level's own
+ * cost state evaluates the offer (the same mapping): a million blocks are
+ * not evaluated twice in one step. */
+static void next_level(sm_solver *s, sm_multilevel *ml, const int *map)
+{
+    int l = ml->level - 1;
+    int *finer = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l]->ntasks);
+    sm_grid_project(ml->grid[l], ml->up[l], map, finer);
+    if (l > 0) {
+        project_to_fine(ml, ml->level, map);
+        offer_fine(s, ml);
+    }
+    start_level(s, ml, l, finer);
+    if (l == 0) offer_fine(s, ml);
+    free(finer);
+}
+
 void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
 {
     if (ml->coarse) {
@@ -238,15 +257,9 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
             stats(s, ml);
             return;
         }
-        project_to_fine(ml, ml->level, ml->coarse->best_map);
-        offer_fine(s, ml);
-        int l = ml->level - 1;
-        int *map = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l]->ntasks);
-        sm_grid_project(ml->grid[l], ml->up[l], ml->coarse->best_map, map);
+        next_level(s, ml, ml->coarse->best_map);
         sm_solver_free(ml->coarse);
         ml->coarse = NULL;
-        start_level(s, ml, l, map);
-        free(map);
         stats(s, ml);
         return;
     }
@@ -265,13 +278,7 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
         s->done = 1;
         return;
     }
-    project_to_fine(ml, ml->level, ml->ref.c->map);
-    offer_fine(s, ml);
-    int l = ml->level - 1;
-    int *map = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l]->ntasks);
-    sm_grid_project(ml->grid[l], ml->up[l], ml->ref.c->map, map);
-    start_level(s, ml, l, map);
-    free(map);
+    next_level(s, ml, ml->ref.c->map);
     stats(s, ml);
 }
 
