@@ -171,9 +171,7 @@ static void install(sm_app *app, sm_solver *s, sm_cost *view, int show)
     s->progress_ctx = app;
     sm_solver_free(app->solver);
     app->solver = s;
-    sm_cost_free(app->solver_view);
-    app->solver_view = view;
-    app->solver_view_of = view ? s : NULL;
+    sm_app_set_solver_view(app, view, s);
     sm_view_spark_reset(app->view);
     app->view->show_solver = show && s->current_map != NULL;
 }
