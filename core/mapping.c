@@ -7,6 +7,29 @@
 #include <string.h>
 #include "jsonutil.h"
 
+/* Processor indices in name order (ties by index), so that a name is found
+ * in log P steps: a million blocks on 4096 processors took seconds of
+ * linear searches. */
+static int by_name(const void *a, const void *b, void *ctx)
+{
+    const sm_topo *t = ctx;
+    int x = *(const int *)a, y = *(const int *)b;
+    int c = strcmp(t->procs[x].name, t->procs[y].name);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* The first processor named name (as sm_topo_find_proc), or -1. */
+static int find_name(const sm_topo *t, const int *order, const char *name)
+{
+    int lo = 0, hi = t->nprocs;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(t->procs[order[mid]].name, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->nprocs && strcmp(t->procs[order[lo]].name, name) == 0 ? order[lo] : -1;
+}
+
 int sm_mapping_from_array(const cJSON *arr, const char *path, const sm_topo *t,
                           int nblocks, int *map, sm_err *e)
 {
@@ -21,33 +44,42 @@ int sm_mapping_from_array(const cJSON *arr, const char *path, const sm_topo *t,
                    nblocks, n);
         return -1;
     }
-    int i = 0;
+    int *order = sm_xmalloc(sizeof(int) * (size_t)(t->nprocs + 1));
+    for (int q = 0; q < t->nprocs; q++) order[q] = q;
+    sm_sort_r(order, (size_t)t->nprocs, sizeof(int), by_name, (void *)t);
+    int i = 0, rc = 0, last = -1;
     const cJSON *it;
-    char p[600];
+    char p[600];   /* the entry's JSON path, made only for an error */
     cJSON_ArrayForEach(it, arr) {
-        sm_jpath_idx(p, sizeof p, path, i);
         if (cJSON_IsString(it)) {
-            int q = sm_topo_find_proc(t, it->valuestring);
+            /* Neighbouring blocks mostly share a processor. */
+            int q = last >= 0 && strcmp(t->procs[last].name, it->valuestring) == 0
+                        ? last : find_name(t, order, it->valuestring);
             if (q < 0) {
-                sm_err_set(e, "%s: unknown processor \"%s\"", p, it->valuestring);
-                return -1;
+                sm_err_set(e, "%s: unknown processor \"%s\"", sm_jpath_idx(p, sizeof p, path, i),
+                           it->valuestring);
+                rc = -1;
+                break;
             }
-            map[i] = q;
+            map[i] = last = q;
         } else if (cJSON_IsNumber(it)) {
             int64_t v;
             if (sm_json_whole(it, 0, t->nprocs - 1, &v)) {
                 sm_err_set(e, "%s: expected a processor index in [0, %d), got %g",
-                           p, t->nprocs, it->valuedouble);
-                return -1;
+                           sm_jpath_idx(p, sizeof p, path, i), t->nprocs, it->valuedouble);
+                rc = -1;
+                break;
             }
             map[i] = (int)v;
         } else {
-            sm_err_set(e, "%s: expected a processor name or index", p);
-            return -1;
+            sm_err_set(e, "%s: expected a processor name or index", sm_jpath_idx(p, sizeof p, path, i));
+            rc = -1;
+            break;
         }
         i++;
     }
-    return 0;
+    free(order);
+    return rc;
 }
 
 cJSON *sm_mapping_to_array(const sm_topo *t, const int *map, int nblocks)

@@ -113,6 +113,43 @@ static void mapping_and_part(void **st)
     sm_topo_free(t);
 }
 
+/* Names are found by a sorted index, not a linear search: every name of
+ * 120 processors (p0..p119, whose name order is not their index order)
+ * resolves to the processor sm_topo_find_proc names, runs of one name
+ * included, and an unknown name is reported with its JSON path. */
+static void mapping_names_resolve(void **st)
+{
+    (void)st;
+    int P = 120, n = 300;
+    sm_topo *t = tu_one_per_node("{\"kind\":\"tree\",\"group_sizes\":[8]}", P);
+    char *text = malloc(16 * (size_t)n + 256);
+    int len = sprintf(text, "{\"format\":\"stencilmap/mapping\",\"version\":1,\"mapping\":[");
+    int *want = malloc(sizeof(int) * (size_t)n), *map = malloc(sizeof(int) * (size_t)n);
+    unsigned seed = 5;
+    for (int i = 0; i < n; i++) {
+        want[i] = i % 7 < 3 && i ? want[i - 1] : rand_r(&seed) % P;
+        len += sprintf(text + len, "%s\"p%d\"", i ? "," : "", want[i]);
+    }
+    len += sprintf(text + len, "]}");
+    sm_err e;
+    assert_int_equal(sm_mapping_parse_text(text, (size_t)len, "m.json", t, n, map, &e), 0);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", want[i]);
+        assert_int_equal(map[i], sm_topo_find_proc(t, name));
+        assert_int_equal(map[i], want[i]);
+    }
+    char *bad = strstr(text, "\"p");
+    bad = strstr(strstr(bad + 1, ",") + 1, "\"p");   /* the second entry */
+    bad[1] = 'q';
+    assert_int_equal(sm_mapping_parse_text(text, (size_t)len, "m.json", t, n, map, &e), -1);
+    assert_non_null(strstr(e.msg, "mapping[1]: unknown processor \"q"));
+    free(text);
+    free(want);
+    free(map);
+    sm_topo_free(t);
+}
+
 static void atomic_save_round_trip(void **st)
 {
     (void)st;
@@ -160,6 +197,7 @@ int main(void)
         cmocka_unit_test(grid_bad_input),
         cmocka_unit_test(scenario_bad_input),
         cmocka_unit_test(mapping_and_part),
+        cmocka_unit_test(mapping_names_resolve),
         cmocka_unit_test(atomic_save_round_trip),
     };
     return cmocka_run_group_tests_name("files", tests, NULL, NULL);
