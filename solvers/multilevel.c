@@ -33,6 +33,7 @@ struct sm_multilevel {
     sm_refine ref;                   /* refining `level` (once coarse is done) */
     long long moves, tried;          /* over the finished levels */
     int *fine;                       /* level-0 mapping for offers */
+    int *shown;                      /* level-0 projection of the search's current mapping */
     unsigned long long rng;
 };
 
@@ -47,19 +48,34 @@ int sm_multilevel_wanted(const sm_solver *s)
     return s->grid->ntasks >= SM_MULTILEVEL_AUTO;
 }
 
-/* The mapping at level l, projected down to level 0 into ml->fine. */
-static void project_to_fine(sm_multilevel *ml, int l, const int *map)
+/* The mapping at level l, projected down to level 0 into out. */
+static void project_into(const sm_multilevel *ml, int l, const int *map, int *out)
 {
     const int *src = map;
     int *tmp = NULL;
     for (int k = l; k > 0; k--) {
-        int *dst = k == 1 ? ml->fine : sm_xmalloc(sizeof(int) * (size_t)ml->grid[k - 1]->ntasks);
+        int *dst = k == 1 ? out : sm_xmalloc(sizeof(int) * (size_t)ml->grid[k - 1]->ntasks);
         sm_grid_project(ml->grid[k - 1], ml->up[k - 1], src, dst);
         free(tmp);
         tmp = k == 1 ? NULL : dst;
         src = dst;
     }
-    if (l == 0) memcpy(ml->fine, map, sizeof(int) * (size_t)ml->grid[0]->ntasks);
+    if (l == 0) memcpy(out, map, sizeof(int) * (size_t)ml->grid[0]->ntasks);
+}
+
+static void project_to_fine(sm_multilevel *ml, int l, const int *map)
+{
+    project_into(ml, l, map, ml->fine);
+}
+
+/* After a step on a coarser level: the session's grid shows where the
+ * search is now (its current mapping, projected), so the workbench's
+ * panes follow every step, not only the end of each level. Display only:
+ * the search and the offers do not read it. */
+static void show_current(sm_solver *s, sm_multilevel *ml, const int *map)
+{
+    project_into(ml, ml->level, map, ml->shown);
+    s->current_map = ml->shown;
 }
 
 static void offer_fine(sm_solver *s, sm_multilevel *ml)
@@ -209,6 +225,7 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     }
     ml->level = ml->nlev - 1;
     ml->fine = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
+    ml->shown = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
     ml->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 7;
     project_to_fine(ml, ml->level, ml->coarse->best_map);
     offer_fine(s, ml);
@@ -254,6 +271,7 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
         snprintf(s->last_move, sizeof s->last_move, "level %d (%d blocks): %.100s", ml->level,
                  ml->grid[ml->level]->ntasks, ml->coarse->last_move);
         if (!ml->coarse->done) {
+            if (ml->coarse->current_map) show_current(s, ml, ml->coarse->current_map);
             stats(s, ml);
             return;
         }
@@ -268,6 +286,7 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
              ml->grid[ml->level]->ntasks, ml->ref.pass + (more ? 1 : 0), ml->moves + ml->ref.moves);
     if (more) {
         if (ml->level == 0) offer_fine(s, ml);
+        else show_current(s, ml, ml->ref.c->map);
         stats(s, ml);
         return;
     }
@@ -292,5 +311,6 @@ void sm_multilevel_free(sm_multilevel *ml)
         if (l > 0) sm_grid_free((sm_grid *)ml->grid[l]);
     }
     free(ml->fine);
+    free(ml->shown);
     free(ml);
 }

@@ -126,6 +126,56 @@ static void refines_to_a_checked_better_mapping(void **st)
     sm_grid_free(g);
 }
 
+/* While a coarser level is searched, the current mapping shown on the
+ * session's grid is that level's current mapping projected, after every
+ * step: it changes while the coarse search moves, and it is always a
+ * whole-coarse-block projection (each fine block where its coarse block
+ * is). */
+static void current_follows_every_step(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(32, 16, 16, 0, 0, 0, SM_ST_7PT);
+    sm_topo *t = tu_thesis("cpu cpu gpu gpu");
+    sm_model m;
+    sm_model_default(&m);
+    int *map = calloc((size_t)g->ntasks, sizeof(int));
+    const char *argv[4] = {"-multilevel", "on", "-iters", "300"};
+    sm_err e;
+    sm_solver *s = sm_solver_new(&sm_solver_tabu, g, t, &m, map, 4, argv, &e);
+    if (!s) fail_msg("%s", e.msg);
+    int *up = malloc(sizeof(int) * (size_t)g->ntasks);
+    sm_grid *c = sm_grid_coarsen(g, up);
+    int *owner = malloc(sizeof(int) * (size_t)c->ntasks);
+    int *prev = malloc(sizeof(int) * (size_t)g->ntasks);
+    memcpy(prev, s->current_map, sizeof(int) * (size_t)g->ntasks);
+    int coarse_steps = 0, changed = 0;
+    for (;;) {
+        sm_solver_step(s, 1);
+        if (s->done || (int)stat_of(s, "level") != 1) break;
+        coarse_steps++;
+        assert_non_null(s->current_map);
+        for (int v = 0; v < c->ntasks; v++) owner[v] = -1;
+        for (int u = 0; u < g->ntasks; u++) {
+            int v = up[u], p = s->current_map[u];
+            assert_true(p >= 0 && p < t->nprocs);
+            if (owner[v] < 0) owner[v] = p;
+            assert_int_equal(owner[v], p);
+        }
+        changed += memcmp(prev, s->current_map, sizeof(int) * (size_t)g->ntasks) != 0;
+        memcpy(prev, s->current_map, sizeof(int) * (size_t)g->ntasks);
+    }
+    assert_true(coarse_steps >= 5);
+    assert_true(changed >= coarse_steps / 2);
+    free(prev);
+    free(owner);
+    free(up);
+    sm_grid_free(c);
+    sm_solver_free(s);
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 /* Stopped early, it keeps a complete, correctly evaluated best. */
 static void interrupt_keeps_best(void **st)
 {
@@ -188,6 +238,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(coarsen_keeps_work_and_halo),
         cmocka_unit_test(refines_to_a_checked_better_mapping),
+        cmocka_unit_test(current_follows_every_step),
         cmocka_unit_test(interrupt_keeps_best),
         cmocka_unit_test(auto_below_threshold_is_flat),
     };
