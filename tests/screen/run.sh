@@ -773,6 +773,31 @@ keys cs z
 settle cs
 cap cs | grep -q "session: #0" && cap cs | grep -q "tabu best: " &&
     ok "compare zoomed on Summit-like: both Grids" || bad "compare zoomed" "$(cap cs | sed -n 1,9p)"
+# Communication compares too: every pair of either mapping with its
+# messages in both and the change, largest change first; the pair counts
+# are the ones each mapping shows alone.
+keys cs z
+keys cs : "view focus comm" Enter
+keys cs z
+wait_for cs "pairs vs" || true
+settle cs
+cap cs > "$WORK/cmp-comm-cs.txt"
+both=$(sed -n 's/.*Communication  \([0-9]*\) pairs vs \([0-9]*\),.*/\1 \2/p' "$WORK/cmp-comm-cs.txt" | head -1)
+rows_ok=$(awk -F'│' 'NF > 2 { t = $2; gsub(/ +$/, "", t); n = split(t, f, " +");
+    if (n < 5 || f[n-1] !~ /^[+-][0-9]+$/ || f[n] !~ /^(net|node)$/) next;
+    mu = f[n-3]; o = f[n-2]; d = f[n-1] + 0; if (d != o - mu) bad++; a = d < 0 ? -d : d;
+    if (seen && a > last) bad++; last = a; seen++ } END { print (seen > 3 && !bad) ? "ok" : "bad " seen " " bad }' "$WORK/cmp-comm-cs.txt")
+keys cs V
+wait_for cs "[session]" || true
+settle cs
+alone=$(cap cs | sed -n 's/.*Communication  \([0-9]*\) pairs,.*/\1/p' | head -1)
+keys cs : "solver apply" Enter
+wait_for cs "% solver apply" || true
+settle cs
+other=$(cap cs | sed -n 's/.*Communication  \([0-9]*\) pairs,.*/\1/p' | head -1)
+[ -n "$both" ] && [ "$both" = "$alone $other" ] && [ "$rows_ok" = ok ] &&
+    ok "compare: Communication lists both mappings' pairs ($both), diff = other - mu, largest change first" ||
+    bad "compare comm" "'$both' vs '$alone $other', rows $rows_ok; $(sed -n 1,8p "$WORK/cmp-comm-cs.txt")"
 keys cs q y
 exited cs || true
 no_sanitizer_errors cs

@@ -92,10 +92,83 @@ static void rounds_text(const comm_cache *c, int i, char *out, size_t n)
 /* One cache per source (the session's mapping, the solver's), so that v
  * switching back and forth rebuilds nothing; `shown` is the one drawn
  * last, which keys and clicks answer from. */
+/* Compare mode: every pair either mapping uses, its messages in the
+ * shown mapping (a) and in the other (b), largest change first. */
+typedef struct cmp_row {
+    int p, q;
+    int64_t a, b;
+    int inter;
+} cmp_row;
+
 typedef struct comm_caches {
     comm_cache slot[2];
     comm_cache *shown;
+    cmp_row *cmp;              /* NULL while compare mode is off */
+    int ncmp, nother, cmp_width;
+    const void *cmp_owner;     /* the shown mapping and the other's version it was built for */
+    unsigned long long cmp_stamp, cmp_version;
 } comm_caches;
+
+static int by_pair(const void *x, const void *y)
+{
+    const sm_pair_row *a = x, *b = y;
+    return a->p != b->p ? (a->p > b->p) - (a->p < b->p) : (a->q > b->q) - (a->q < b->q);
+}
+
+static int by_change(const void *x, const void *y)
+{
+    const cmp_row *a = x, *b = y;
+    int64_t da = llabs(a->b - a->a), db = llabs(b->b - b->a);
+    if (da != db) return da < db ? 1 : -1;
+    int64_t ma = a->a > a->b ? a->a : a->b, mb = b->a > b->b ? b->a : b->b;
+    if (ma != mb) return ma < mb ? 1 : -1;
+    return a->p != b->p ? (a->p > b->p) - (a->p < b->p) : (a->q > b->q) - (a->q < b->q);
+}
+
+/* The union of the two mappings' pairs, merged by pair. */
+static void build_cmp(comm_caches *cs, const sm_app *app, const sm_frame *f, const comm_cache *c)
+{
+    if (cs->cmp && cs->cmp_owner == f->map_owner && cs->cmp_stamp == f->map_stamp &&
+        cs->cmp_version == f->cmp->version)
+        return;
+    free(cs->cmp);
+    int na = c->nrows, nb;
+    sm_pair_row *a = sm_xmalloc(sizeof *a * (size_t)(na + 1));
+    memcpy(a, c->rows, sizeof *a * (size_t)na);
+    sm_pair_row *b = sm_pair_rows(app, f->cmp->cost, &nb);
+    qsort(a, (size_t)na, sizeof *a, by_pair);
+    qsort(b, (size_t)nb, sizeof *b, by_pair);
+    cs->cmp = sm_xmalloc(sizeof *cs->cmp * (size_t)(na + nb + 1));
+    int i = 0, j = 0, m = 0;
+    while (i < na || j < nb) {
+        int k = i >= na ? 1 : j >= nb ? -1 : by_pair(&a[i], &b[j]);
+        const sm_pair_row *r = k <= 0 ? &a[i] : &b[j];
+        cs->cmp[m++] = (cmp_row){r->p, r->q, k <= 0 ? a[i].mu : 0, k >= 0 ? b[j].mu : 0, r->inter};
+        if (k <= 0) i++;
+        if (k >= 0) j++;
+    }
+    qsort(cs->cmp, (size_t)m, sizeof *cs->cmp, by_change);
+    cs->ncmp = m;
+    cs->nother = nb;
+    const sm_topo *t = app->session->topo;
+    cs->cmp_width = 13;
+    for (int r = 0; r < m; r++) {
+        int l = (int)(strlen(t->procs[cs->cmp[r].p].name) + strlen(t->procs[cs->cmp[r].q].name) + 1);
+        if (l > cs->cmp_width) cs->cmp_width = l;
+    }
+    free(a);
+    free(b);
+    cs->cmp_owner = f->map_owner;
+    cs->cmp_stamp = f->map_stamp;
+    cs->cmp_version = f->cmp->version;
+}
+
+static void cmp_clear(comm_caches *cs)
+{
+    free(cs->cmp);
+    cs->cmp = NULL;
+    cs->ncmp = 0;
+}
 
 /* The schedule's arrays stay for the next rebuild (release frees them). */
 static void cache_clear(comm_cache *c)
@@ -134,11 +207,25 @@ static comm_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
     return c;
 }
 
-static const comm_cache *shown(const sm_pane *p)
+/* The rows keys and clicks answer from: the pairs last drawn, compared
+ * or not. */
+static int nrows_shown(const sm_pane *p)
 {
     const comm_caches *cs = p->priv;
-    return cs ? cs->shown : NULL;
+    if (!cs || !cs->shown) return 0;
+    return cs->cmp ? cs->ncmp : cs->shown->nrows;
 }
+
+static int pair_at(const sm_pane *p, int i, int *pp, int *qq)
+{
+    const comm_caches *cs = p->priv;
+    if (i < 0 || i >= nrows_shown(p)) return 0;
+    *pp = cs->cmp ? cs->cmp[i].p : cs->shown->rows[i].p;
+    *qq = cs->cmp ? cs->cmp[i].q : cs->shown->rows[i].q;
+    return 1;
+}
+
+static void draw_rounds(WINDOW *w, const comm_cache *c, int ih, int iw, int round_lines);
 
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
@@ -146,9 +233,16 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     const sm_topo *t = app->session->topo;
     WINDOW *w = p->win;
     comm_cache *c = cache(p, app, f);
+    comm_caches *cs = p->priv;
+    if (f->cmp) build_cmp(cs, app, f, c);
+    else cmp_clear(cs);
     werase(w);
-    char title[128];
-    snprintf(title, sizeof title, "Communication  %d pairs, %lld rounds", c->nrows, (long long)f->ev.rounds);
+    char title[256];
+    if (cs->cmp)
+        snprintf(title, sizeof title, "Communication  %d pairs vs %d, %lld rounds vs %lld (%.60s)", c->nrows,
+                 cs->nother, (long long)f->ev.rounds, (long long)f->cmp->ev.rounds, f->cmp->label);
+    else
+        snprintf(title, sizeof title, "Communication  %d pairs, %lld rounds", c->nrows, (long long)f->ev.rounds);
     sm_ui_frame(p, app, title);
     int iw = p->w - 2, ih = p->h - 2;
     if (iw < 16 || ih < 3) return;
@@ -158,10 +252,36 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int list_rows = ih - round_lines - 1;
     /* The pair column is as wide as the longest pair (whole names), up to
      * half the pane; longer pairs are elided in the middle. */
-    int pw = c->pair_width;
+    int pw = cs->cmp ? cs->cmp_width : c->pair_width;
     if (pw > iw / 2) pw = iw / 2 > 13 ? iw / 2 : 13;
+    int nrows = nrows_shown(p);
+    int row = v->comm_row < nrows ? v->comm_row : nrows - 1;
+    if (cs->cmp) {
+        /* Compare mode: both mappings' messages per pair, largest change
+         * first (the rounds are the shown mapping's, below). */
+        sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s %6s %6s %-4s", pw, "pair", "mu", "other",
+                   "diff", "via");
+        if (row < p->top) p->top = row;
+        if (row >= p->top + list_rows) p->top = row - list_rows + 1;
+        if (p->top < 0) p->top = 0;
+        for (int i = 0; i < list_rows && p->top + i < nrows; i++) {
+            const cmp_row *r = &cs->cmp[p->top + i];
+            int hl = v->pair_p >= 0 &&
+                     ((r->p == v->pair_p && r->q == v->pair_q) || (r->p == v->pair_q && r->q == v->pair_p));
+            attr_t a = (p->top + i == row && v->focus == SM_PANE_COMM) ? sm_ui_attr(SM_EL_CURSOR)
+                       : hl ? sm_ui_attr(SM_EL_HIGHLIGHT)
+                       : r->a == r->b ? sm_ui_attr(SM_EL_DIM) : sm_ui_attr(SM_EL_TEXT);
+            char pair[512], shown[512];
+            snprintf(pair, sizeof pair, "%s-%s", t->procs[r->p].name, t->procs[r->q].name);
+            sm_ui_elide(pair, pw, shown, sizeof shown);
+            sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %5lld %6lld %+6lld %-4s", pw, shown, (long long)r->a,
+                       (long long)r->b, (long long)(r->b - r->a), r->inter ? "net" : "node");
+        }
+        if (nrows == 0) sm_ui_text(w, 2, 1, iw, sm_ui_attr(SM_EL_DIM), "no cut edges in either mapping");
+        draw_rounds(w, c, ih, iw, round_lines);
+        return;
+    }
     sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s %-4s %s", pw, "pair", "mu", "via", "rounds");
-    int row = v->comm_row < c->nrows ? v->comm_row : c->nrows - 1;
     if (row < p->top) p->top = row;
     if (row >= p->top + list_rows) p->top = row - list_rows + 1;
     if (p->top < 0) p->top = 0;
@@ -180,7 +300,12 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     }
     if (c->nrows == 0) sm_ui_text(w, 2, 1, iw, sm_ui_attr(SM_EL_DIM), "no cut edges: nothing to send");
 
-    /* The schedule: one chip per round, coloured, with its duration. */
+    draw_rounds(w, c, ih, iw, round_lines);
+}
+
+/* The schedule: one chip per round, coloured, with its duration. */
+static void draw_rounds(WINDOW *w, const comm_cache *c, int ih, int iw, int round_lines)
+{
     int y = 1 + ih - round_lines, x = 1;
     char head[64];
     int hl = snprintf(head, sizeof head, "rounds %d=%lldq ", c->sched.nrounds, (long long)c->sched.colours);
@@ -199,12 +324,13 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 }
 
 /* "view pair P Q" for row i of the cache: names as words. */
-static int pair_cmd(const sm_app *app, const comm_cache *c, int i, sm_words *cmd)
+static int pair_cmd(const sm_pane *p, const sm_app *app, int i, sm_words *cmd)
 {
-    if (i < 0 || i >= c->nrows) return 0;
+    int pp, qq;
+    if (!pair_at(p, i, &pp, &qq)) return 0;
     sm_words_lit(cmd, "view pair");
-    sm_words_add(cmd, app->session->topo->procs[c->rows[i].p].name);
-    sm_words_add(cmd, app->session->topo->procs[c->rows[i].q].name);
+    sm_words_add(cmd, app->session->topo->procs[pp].name);
+    sm_words_add(cmd, app->session->topo->procs[qq].name);
     return 1;
 }
 
@@ -213,8 +339,7 @@ static int pair_cmd(const sm_app *app, const comm_cache *c, int i, sm_words *cmd
 static int rows(sm_pane *p, sm_app *app, const sm_frame *f, int *cursor)
 {
     (void)f;
-    const comm_cache *c = shown(p);
-    int n = c ? c->nrows : 0;
+    int n = nrows_shown(p);
     *cursor = n ? (app->view->comm_row < n ? app->view->comm_row : n - 1) : -1;
     return n;
 }
@@ -232,14 +357,14 @@ static int activate(sm_pane *p, sm_app *app, const sm_frame *f, sm_words *cmd)
 {
     int cur;
     rows(p, app, f, &cur);
-    return shown(p) && pair_cmd(app, shown(p), cur, cmd);
+    return pair_cmd(p, app, cur, cmd);
 }
 
 static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {
     (void)f; (void)x;
-    if (!shown(p) || y < 2) return 0;
-    return pair_cmd(app, shown(p), p->top + y - 2, &cmds[0]);
+    if (y < 2) return 0;
+    return pair_cmd(p, app, p->top + y - 2, &cmds[0]);
 }
 
 static void release(sm_pane *p)
@@ -250,6 +375,7 @@ static void release(sm_pane *p)
         cache_clear(&cs->slot[i]);
         sm_schedule_free(&cs->slot[i].sched);
     }
+    cmp_clear(cs);
     free(cs);
     p->priv = NULL;
 }
