@@ -15,6 +15,16 @@ static double stat_of(const sm_solver *s, const char *key)
     return 0;
 }
 
+/* Tabu, multilevel on, 300 coarse iterations, from map. */
+static sm_solver *multilevel_tabu(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map)
+{
+    const char *argv[4] = {"-multilevel", "on", "-iters", "300"};
+    sm_err e;
+    sm_solver *s = sm_solver_new(&sm_solver_tabu, g, t, m, map, 4, argv, &e);
+    if (!s) fail_msg("%s", e.msg);
+    return s;
+}
+
 /* Odd block counts, periodic axes, 2-D and 3-D stencils. */
 static void coarsen_keeps_work_and_halo(void **st)
 {
@@ -87,15 +97,13 @@ static void refines_to_a_checked_better_mapping(void **st)
     sm_model m;
     sm_model_default(&m);
     int *map = calloc((size_t)g->ntasks, sizeof(int));
-    const char *argv[4] = {"-multilevel", "on", "-iters", "300"};
-    sm_err e;
-    sm_solver *s = sm_solver_new(&sm_solver_tabu, g, t, &m, map, 4, argv, &e);
-    if (!s) fail_msg("%s", e.msg);
+    sm_solver *s = multilevel_tabu(g, t, &m, map);
     assert_int_equal((int)stat_of(s, "levels"), 2);
     assert_int_equal((int)stat_of(s, "coarse_blocks"), 1024);
     /* The deadline it holds itself to: the fastest lb order plus slack. */
     double deadline = stat_of(s, "deadline");
     sm_model lbm = m;
+    sm_err e;
     sm_solver *lb = sm_solver_new(&sm_solver_lb, g, t, &lbm, map, 0, NULL, &e);
     sm_solver_step(lb, g->ntasks + 1);
     assert_true(deadline <= lb->best.time * (1 + SM_MULTILEVEL_SLACK) * (1 + 1e-12));
@@ -139,10 +147,7 @@ static void current_follows_every_step(void **st)
     sm_model m;
     sm_model_default(&m);
     int *map = calloc((size_t)g->ntasks, sizeof(int));
-    const char *argv[4] = {"-multilevel", "on", "-iters", "300"};
-    sm_err e;
-    sm_solver *s = sm_solver_new(&sm_solver_tabu, g, t, &m, map, 4, argv, &e);
-    if (!s) fail_msg("%s", e.msg);
+    sm_solver *s = multilevel_tabu(g, t, &m, map);
     int *up = malloc(sizeof(int) * (size_t)g->ntasks);
     sm_grid *c = sm_grid_coarsen(g, up);
     int *owner = malloc(sizeof(int) * (size_t)c->ntasks);
