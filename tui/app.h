@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include "../core/session.h"
+#include "../solvers/bound.h"
 #include "../solvers/solver.h"
 #include "view.h"
 
@@ -60,7 +61,23 @@ typedef struct sm_app {
     char *scenario_path;    /* last scenario loaded or saved, or NULL */
     struct sm_journal *journal; /* the workbench's journal (core/journal.h) */
     struct sm_compare *compare; /* compare mode's other mapping (compare.h) */
+    /* The energy bound of the session's grid, machine and model, computed
+     * when first asked for after they change (sm_app_bound). */
+    sm_bound bound;
+    unsigned long long bound_structure;
+    const sm_session *bound_session;
+    int has_bound;
+    /* The grid's isoperimetric profile the bound uses (NULL when the grid
+     * is too large), kept while the grid stays: a new deadline costs
+     * milliseconds, not the profile's second again. */
+    int *bound_iso;
+    const sm_grid *bound_iso_grid;
+    unsigned long long bound_rebuilt;
 } sm_app;
+
+/* The lower bound for the session as it is now (cached until the grid,
+ * machine or model change). */
+const sm_bound *sm_app_bound(sm_app *app);
 
 /* Fit the view to the session's grid and machine after they changed. */
 void sm_app_sync_view(sm_app *app);

@@ -71,6 +71,8 @@ void sm_app_drop_solver(sm_app *app);
 int sm_app_changed(sm_app *app);
 
 Tcl_Obj *sm_eval_dict(const sm_eval *ev);
+/* model bound's dict (cmd_model.c). */
+Tcl_Obj *sm_bound_dict(const sm_bound *b, const sm_topo *t);
 Tcl_Obj *sm_proc_dicts(const sm_app *app, const sm_eval *ev);
 /* The same for any mapping's cost state (compare mode's other mapping). */
 Tcl_Obj *sm_proc_dicts_of(const sm_topo *t, const sm_cost *c, const sm_eval *ev);

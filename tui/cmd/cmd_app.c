@@ -36,7 +36,28 @@ void sm_app_free(sm_app *app)
     free(app->record_path);
     free(app->scenario_path);
     sm_view_free(app->view);
+    sm_bound_free(&app->bound);
+    free(app->bound_iso);
     free(app);
+}
+
+const sm_bound *sm_app_bound(sm_app *app)
+{
+    sm_session *s = app->session;
+    if (!app->has_bound || app->bound_session != s || app->bound_structure != s->structure) {
+        if (!app->has_bound || app->bound_iso_grid != s->grid || app->bound_rebuilt != s->rebuilt) {
+            free(app->bound_iso);
+            app->bound_iso = sm_bound_profile(s->grid);
+            app->bound_iso_grid = s->grid;
+            app->bound_rebuilt = s->rebuilt;
+        }
+        sm_bound_free(&app->bound);
+        sm_bound_compute_with(s->grid, s->topo, &s->model, app->bound_iso, 0, &app->bound);
+        app->has_bound = 1;
+        app->bound_session = s;
+        app->bound_structure = s->structure;
+    }
+    return &app->bound;
 }
 
 void sm_cmd_register_all(sm_app *app)

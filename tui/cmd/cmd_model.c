@@ -4,6 +4,7 @@
 #include <string.h>
 #include "../../core/links.h"
 #include "../../core/metrics.h"
+#include "../../solvers/bound.h"
 #include "cmd.h"
 
 static Tcl_Obj *model_dict(const sm_model *m)
@@ -170,6 +171,36 @@ static int model_rounds(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
     return TCL_OK;
 }
 
+/* model bound: a proven lower bound on the energy of any mapping that
+ * meets the deadline, with the method (solvers/bound.c). */
+Tcl_Obj *sm_bound_dict(const sm_bound *b, const sm_topo *t)
+{
+    Tcl_Obj *d = Tcl_NewDictObj();
+#define PUT(k, v) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), v)
+    PUT("energy", Tcl_NewDoubleObj(b->energy));
+    PUT("method", Tcl_NewStringObj(b->method, -1));
+    PUT("compute_only", Tcl_NewDoubleObj(b->compute_only));
+    PUT("comm", Tcl_NewDoubleObj(b->comm));
+    PUT("time", Tcl_NewDoubleObj(b->time));
+    PUT("seconds", Tcl_NewDoubleObj(b->seconds));
+    if (b->counts) {
+        Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+        for (int p = 0; p < b->nprocs && p < t->nprocs; p++)
+            Tcl_ListObjAppendElement(NULL, l, Tcl_NewIntObj(b->counts[p]));
+        PUT("counts", l);
+    }
+#undef PUT
+    return d;
+}
+
+static int model_bound(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    const sm_bound *b = sm_app_bound(app);
+    Tcl_SetObjResult(in, sm_bound_dict(b, app->session->topo));
+    return TCL_OK;
+}
+
 static const sm_subcmd model_subs[] = {
     {"configure", model_configure, 0, -1,
      "?-rounds maxdeg|vizing|colouring? ?-overlap 0|1? ?-round_time S? ?-deadline S|none? ?-unused idle|off?"},
@@ -178,6 +209,7 @@ static const sm_subcmd model_subs[] = {
     {"metrics", model_metrics, 0, 0, ""},
     {"links", model_links, 0, 0, ""},
     {"rounds", model_rounds, 0, 0, ""},
+    {"bound", model_bound, 0, 0, ""},
     {NULL, NULL, 0, 0, NULL},
 };
 
