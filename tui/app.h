@@ -4,9 +4,9 @@
 #define SM_APP_H
 
 #include <stdio.h>
-#include "../core/session.h"
-#include "../solvers/bound.h"
-#include "../solvers/solver.h"
+#include "core/model/bound.h"
+#include "core/session/session.h"
+#include "solvers/solver.h"
 #include "view.h"
 
 /* Tcl's handles, by tag only: the TUI reads the app without tcl.h. */
@@ -59,7 +59,7 @@ typedef struct sm_app {
     void *screen_ctx;
     sm_view *view;          /* cursor, selection, log: kept in batch too */
     char *scenario_path;    /* last scenario loaded or saved, or NULL */
-    struct sm_journal *journal; /* the workbench's journal (core/journal.h) */
+    struct sm_journal *journal; /* the workbench's journal (core/session/journal.h) */
     struct sm_compare *compare; /* compare mode's other mapping (compare.h) */
     /* The energy bound of the session's grid, machine and model, computed
      * when first asked for after they change (sm_app_bound). */
