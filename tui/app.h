@@ -68,11 +68,10 @@ typedef struct sm_app {
     const sm_session *bound_session;
     int has_bound;
     /* The grid's isoperimetric profile the bound uses (NULL when the grid
-     * is too large), kept while the grid stays: a new deadline costs
-     * milliseconds, not the profile's second again. */
+     * is too large), kept while the grid stays the same: a new deadline
+     * or machine costs milliseconds, not the profile's second again. */
     int *bound_iso;
-    const sm_grid *bound_iso_grid;
-    unsigned long long bound_rebuilt;
+    sm_grid_spec bound_iso_spec; /* the grid it belongs to (a study reloads the same) */
 } sm_app;
 
 /* The lower bound for the session as it is now (cached until the grid,

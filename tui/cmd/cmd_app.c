@@ -41,15 +41,22 @@ void sm_app_free(sm_app *app)
     free(app);
 }
 
+static int same_spec(const sm_grid_spec *a, const sm_grid_spec *b)
+{
+    for (int i = 0; i < 3; i++)
+        if (a->cells[i] != b->cells[i] || a->blocks[i] != b->blocks[i] || a->periodic[i] != b->periodic[i])
+            return 0;
+    return a->halo == b->halo && a->stencil == b->stencil;
+}
+
 const sm_bound *sm_app_bound(sm_app *app)
 {
     sm_session *s = app->session;
     if (!app->has_bound || app->bound_session != s || app->bound_structure != s->structure) {
-        if (!app->has_bound || app->bound_iso_grid != s->grid || app->bound_rebuilt != s->rebuilt) {
+        if (!app->has_bound || !same_spec(&app->bound_iso_spec, &s->grid->spec)) {
             free(app->bound_iso);
             app->bound_iso = sm_bound_profile(s->grid);
-            app->bound_iso_grid = s->grid;
-            app->bound_rebuilt = s->rebuilt;
+            app->bound_iso_spec = s->grid->spec;
         }
         sm_bound_free(&app->bound);
         sm_bound_compute_with(s->grid, s->topo, &s->model, app->bound_iso, 0, &app->bound);

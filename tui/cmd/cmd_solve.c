@@ -1,6 +1,7 @@
 /* cmd_solve.c - solve NAME ?options?, the solver stepper, and hooks
  * (on step|solved|changed). A run can be interrupted (SIGINT, or a key in
  * the TUI) and keeps the best mapping found. */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,10 +62,31 @@ static void put_stats(Tcl_Obj *d, const sm_solver *s)
     put_partition(d, s->partition);
 }
 
-static Tcl_Obj *state_dict(const sm_solver *s)
+/* bound and gap: the model's lower bound (the larger of it and a bound
+ * the solver proved itself, the ILP's) and how far the energy e of a
+ * feasible mapping is above it, (e - bound) / e; no gap without a
+ * feasible mapping. */
+static void put_bound(sm_app *app, Tcl_Obj *d, const sm_solver *s, const sm_eval *ev)
+{
+    double b = sm_app_bound(app)->energy;
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, "bound") == 0 && s->stats[i].value > b && isfinite(b))
+            b = s->stats[i].value;
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("bound", -1), Tcl_NewDoubleObj(b));
+    Tcl_Obj *gap = Tcl_NewStringObj("gap", -1);
+    Tcl_IncrRefCount(gap);
+    if (ev && ev->feasible && isfinite(b) && ev->energy > 0)
+        Tcl_DictObjPut(NULL, d, gap, Tcl_NewDoubleObj(fmax(0, (ev->energy - b) / ev->energy)));
+    else
+        Tcl_DictObjRemove(NULL, d, gap);
+    Tcl_DecrRefCount(gap);
+}
+
+static Tcl_Obj *state_dict(sm_app *app, const sm_solver *s)
 {
     Tcl_Obj *d = Tcl_NewDictObj();
     put_stats(d, s);
+    put_bound(app, d, s, s->has_best ? &s->best : NULL);
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("done", -1), Tcl_NewIntObj(s->done));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("last_move", -1), Tcl_NewStringObj(s->last_move, -1));
     if (s->has_current)
@@ -343,6 +365,7 @@ static int solve_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const obj
         sm_cost_eval(app->session->cost, &ev);
         Tcl_Obj *d = sm_eval_dict(&ev);
         put_stats(d, app->solver);
+        put_bound(app, d, app->solver, &ev);
         Tcl_SetObjResult(in, d);
     }
     app->depth--;
@@ -369,7 +392,7 @@ static int solver_start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
 {
     if (start(app, in, objc, objv, 2, 1)) return TCL_ERROR;
     pick(app, sm_solver_find(Tcl_GetString(objv[2])));
-    Tcl_SetObjResult(in, app->starting ? starting_dict(app->starting) : state_dict(app->solver));
+    Tcl_SetObjResult(in, app->starting ? starting_dict(app->starting) : state_dict(app, app->solver));
     return TCL_OK;
 }
 
@@ -381,7 +404,7 @@ static int solver_step(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
         return sm_tcl_error(in, "ARGS", "solver step: expected a positive count, got \"%s\"",
                             Tcl_GetString(objv[2]));
     if (run(app, in, n)) return TCL_ERROR;
-    Tcl_SetObjResult(in, state_dict(app->solver));
+    Tcl_SetObjResult(in, state_dict(app, app->solver));
     return TCL_OK;
 }
 
@@ -389,7 +412,7 @@ static int solver_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
 {
     (void)objc; (void)objv;
     if (need_live_solver(app, in) || run(app, in, (long long)9e18)) return TCL_ERROR;
-    Tcl_SetObjResult(in, state_dict(app->solver));
+    Tcl_SetObjResult(in, state_dict(app, app->solver));
     return TCL_OK;
 }
 
@@ -397,7 +420,7 @@ static int solver_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
 {
     (void)objc; (void)objv;
     if (need_solver(app, in)) return TCL_ERROR;
-    Tcl_SetObjResult(in, state_dict(app->solver));
+    Tcl_SetObjResult(in, state_dict(app, app->solver));
     return TCL_OK;
 }
 
@@ -406,7 +429,7 @@ static int solver_stop(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     (void)objc; (void)objv;
     if (need_solver(app, in)) return TCL_ERROR;
     sm_solver_stop(app->solver);
-    Tcl_SetObjResult(in, state_dict(app->solver));
+    Tcl_SetObjResult(in, state_dict(app, app->solver));
     return TCL_OK;
 }
 

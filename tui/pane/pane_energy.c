@@ -79,6 +79,26 @@ static void draw_compare(sm_pane *p, sm_app *app, const sm_frame *f)
     }
 }
 
+/* The lower bound on any deadline-feasible mapping's energy and the gap
+ * of this one to it: long ">= 2.2703 J bound, gap 1.2 %", or short
+ * ">=2.27 J 1.2%". */
+static void bound_text(sm_app *app, const sm_eval *ev, char *buf, size_t n, int longer)
+{
+    const sm_bound *b = sm_app_bound(app);
+    char j[32];
+    if (!isfinite(b->energy)) {
+        snprintf(buf, n, "%s", longer ? "no mapping can meet the deadline" : "none feasible");
+        return;
+    }
+    sm_ui_joules(b->energy, j, sizeof j);
+    if (!ev->feasible || ev->energy <= 0) {
+        snprintf(buf, n, longer ? ">= %s bound" : ">=%s", j);
+        return;
+    }
+    double gap = 100 * fmax(0, (ev->energy - b->energy) / ev->energy);
+    snprintf(buf, n, longer ? ">= %s bound, gap %.1f %%" : ">=%s %.1f%%", j, gap);
+}
+
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
     const sm_eval *ev = &f->ev;
@@ -117,13 +137,26 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int has_delta = f->source || (s->pos > 0 && s->hist[s->pos - 1].label[0]);
     const char *why = f->source ? "" : has_delta ? s->hist[s->pos - 1].label : "";
     sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_TEXT) | A_BOLD, "total %.6g J", ev->energy);
+    int tx = 1 + (int)strlen("total ") + snprintf(b1, sizeof b1, "%.6g J", ev->energy);
+    /* How far from optimal: the proven lower bound and the gap to it, on
+     * a row of its own when there is one to spare, else beside the total. */
+    char bnd[64];
+    bound_text(app, ev, bnd, sizeof bnd, ih >= 10);
+    if (ih >= 10) {
+        if (++y > ih) return;
+        sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", bnd);
+        y--;
+    } else if (tx + 1 + (int)strlen(bnd) <= iw) {
+        sm_ui_text(w, y, tx + 1, iw - tx, sm_ui_attr(SM_EL_DIM), "%s", bnd);
+        tx += 1 + (int)strlen(bnd);
+    }
     if (has_delta) {
-        int x = 1 + (int)strlen("total ") + snprintf(b1, sizeof b1, "%.6g J", ev->energy) + 2;
+        int x = tx + 2;
         sm_element el = d < 0 ? SM_EL_GOOD : d > 0 ? SM_EL_BAD : SM_EL_DIM;
         sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(el), "%s%s  %s", d > 0 ? "+" : "",
                    sm_ui_joules(d, b2, sizeof b2), why);
     }
-    y++;
+    y += ih >= 10 ? 2 : 1;
     if (y > ih) return;
     /* Time against the deadline, and the bound. */
     int comm_bound = ev->comm_time > ev->comp_time;
