@@ -52,7 +52,8 @@ proc row {shape cells mapper {deadline ""}} {
 puts "scale: summit-like.json (256 processors), no deadline (tabu@PEER: PEER's makespan as the deadline); ratios against METIS in the same run"
 puts "(tabu: default options[expr {$iters ne "" ? ", -iters $iters" : ""}]; tabu holds itself to the fastest lb time + 3 % when multilevel, the fastest start heuristic's when flat)"
 puts "(ok: feasible under the model, memory included)"
-puts [format "%-6s %-15s %9s %11s %11s %3s %9s %8s %8s %8s %8s" blocks mapper seconds energy(J) time(s) ok peak(MB) E/E_met T/T_met s/s_met MB/MB_met]
+puts "(bound: model bound at the row's own makespan, the least energy any mapping as fast can have; gap = (energy - bound) / energy)"
+puts [format "%-6s %-15s %9s %11s %11s %3s %9s %8s %8s %8s %8s %11s %6s %7s" blocks mapper seconds energy(J) time(s) ok peak(MB) E/E_met T/T_met s/s_met MB/MB_met bound(J) gap bound_s]
 foreach size $sizes {
     lassign [dict get $shapes $size] shape cells
     set n [tcl::mathop::* {*}$shape]
@@ -87,8 +88,11 @@ foreach size $sizes {
                  [format %.2f [expr {[dict get $r seconds] / max(1e-9, [dict get $ref seconds])}]] \
                  [format %.2f [expr {[dict get $r rss_kb] / double([dict get $ref rss_kb])}]]
         }]
-        puts [format "%-6s %-15s %9.3f %11.4f %11.4e %3s %9.1f %8s %8s %8s %8s" $size $m [dict get $r seconds] \
-            [dict get $r energy] [dict get $r time] [expr {[dict get $r feasible] ? "yes" : "no"}] $mb {*}$ratios]
+        set bnd [dict get $r bound]
+        set gap [expr {[dict get $r energy] > 0 ? 100.0 * ([dict get $r energy] - $bnd) / [dict get $r energy] : 0}]
+        puts [format "%-6s %-15s %9.3f %11.4f %11.4e %3s %9.1f %8s %8s %8s %8s %11.4f %5.1f%% %7.3f" $size $m [dict get $r seconds] \
+            [dict get $r energy] [dict get $r time] [expr {[dict get $r feasible] ? "yes" : "no"}] $mb {*}$ratios \
+            $bnd $gap [dict get $r bound_seconds]]
     }
     flush stdout
 }

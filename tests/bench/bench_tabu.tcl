@@ -58,14 +58,24 @@ set cases {
     piz-daint-like.json {}
     fugaku-like.json {}
 }
+# model bound at makespan T (then the deadline is put back): the least
+# energy of any mapping as fast.
+proc bound_at {T deadline} {
+    model configure -deadline $T
+    set b [dict get [model bound] energy]
+    model configure -deadline [expr {$deadline eq "" ? "none" : $deadline}]
+    set b
+}
 puts "tabu ($iters iterations) against METIS and Scotch, every mapping evaluated by stencilmap's model"
-puts [format "%-22s %-7s %11s %11s %4s %8s  %9s %9s" instance mapper energy(J) time(s) ok seconds E/E_tabu T/T_tabu]
+puts "(bound: model bound at the row's own makespan; gap = (energy - bound) / energy)"
+puts [format "%-22s %-7s %11s %11s %4s %8s  %9s %9s %11s %6s" instance mapper energy(J) time(s) ok seconds E/E_tabu T/T_tabu bound(J) gap]
 foreach {file deadline} $cases {
     scenario load [file join $samples $file]
     if {$deadline ne ""} { model configure -deadline $deadline }
     set t0 [clock microseconds]
     set r [solve tabu -iters $iters]
     set tabu [list [dict get $r energy] [dict get $r time] [dict get $r feasible] [expr {([clock microseconds] - $t0) / 1e6}]]
+    lappend tabu [bound_at [dict get $r time] $deadline]
     set rows [list tabu $tabu]
     foreach {peer cmd proc} {metis gpmetis metis_map scotch scotch_gmap scotch_map} {
         if {![have $cmd]} { lappend rows $peer {}; continue }
@@ -75,14 +85,15 @@ foreach {file deadline} $cases {
         if {[catch {$proc $tmp} msg]} { lappend rows $peer [list error $msg]; continue }
         set e [model eval]
         lappend rows $peer [list [dict get $e energy] [dict get $e time] [dict get $e feasible] \
-            [expr {([clock microseconds] - $t0) / 1e6}]]
+            [expr {([clock microseconds] - $t0) / 1e6}] [bound_at [dict get $e time] $deadline]]
     }
     foreach {who v} $rows {
         if {$v eq ""} { puts [format "%-22s %-7s %s" $file $who "(not installed: apt-get install metis scotch)"]; continue }
         if {[lindex $v 0] eq "error"} { puts [format "%-22s %-7s error: %s" $file $who [lindex $v 1]]; continue }
-        lassign $v en tm ok secs
-        puts [format "%-22s %-7s %11.4f %11.4e %4s %8.2f  %9.3f %9.3f" $file $who $en $tm \
-            [expr {$ok ? "yes" : "no"}] $secs [expr {$en / [lindex $tabu 0]}] [expr {$tm / [lindex $tabu 1]}]]
+        lassign $v en tm ok secs bnd
+        puts [format "%-22s %-7s %11.4f %11.4e %4s %8.2f  %9.3f %9.3f %11.4f %5.1f%%" $file $who $en $tm \
+            [expr {$ok ? "yes" : "no"}] $secs [expr {$en / [lindex $tabu 0]}] [expr {$tm / [lindex $tabu 1]}] \
+            $bnd [expr {100.0 * ($en - $bnd) / $en}]]
     }
 }
 file delete -force $tmp

@@ -12,7 +12,8 @@
 #   scotch     scotch_gmap onto a complete target weighted by speed
 # Prints one dict: seconds (the mapper's own time: for the peers, their
 # process alone, not our export/import), energy, time, feasible, and for
-# the peers peer_kb (their own peak memory). Every mapping is evaluated
+# the peers peer_kb (their own peak memory), bound (model bound at the
+# mapping's own makespan) and bound_seconds. Every mapping is evaluated
 # by stencilmap's model with no deadline.
 lassign $argv bx by bz cells mapper tmp iters deadline
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
@@ -118,4 +119,10 @@ switch -- $mapper {
 }
 model configure -deadline none
 set e [model eval]
+# The proven lower bound at this mapping's own makespan: no mapping as
+# fast costs less, so (energy - bound) / energy is its distance to optimal.
+model configure -deadline [dict get $e time]
+set b [model bound]
+dict set out bound [dict get $b energy]
+dict set out bound_seconds [dict get $b seconds]
 puts [dict merge $out [dict filter $e key energy time feasible]]
