@@ -9,4 +9,9 @@
  * compute. Needs a deadline; returns the number offered. */
 int sm_consolidation_starts(sm_solver *s);
 
+/* Offer two-processor mappings where one holds a box of the grid against
+ * its boundary (every size and corner) and another the rest; small grids
+ * and machines only (returns 0 otherwise). Returns the number offered. */
+int sm_box_starts(sm_solver *s);
+
 #endif

@@ -258,6 +258,9 @@ static void initial(sm_solver *s, int with_rcb)
      * moves cannot reach: start from packed mappings too (not under
      * -from heuristics, which keeps the published starts). */
     if (with_rcb) sm_consolidation_starts(s);
+    /* Two busy processors: a box against the boundary and the rest, of
+     * every size (what the Sphere rows of the deadline sweep need). */
+    if (with_rcb) sm_box_starts(s);
     /* Geometric bisection over all processors and over each type alone:
      * starts a local search cannot reach by single moves (sliding a whole
      * cut plane). */
