@@ -224,6 +224,7 @@ void sm_solver_free(sm_solver *s)
     if (!s) return;
     if (s->ops->release && !s->detached) s->ops->release(s);
     free(s->best_map);
+    free(s->best_states);
     free(s->start_copy);
     free(s);
 }

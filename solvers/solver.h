@@ -88,6 +88,10 @@ struct sm_solver {
     int has_best;
     sm_eval best;
     int *best_map;
+    /* A solver that chooses DVFS states (tabu -dvfs, ilp -dvfs): the state
+     * of each processor with the best mapping, an index into its type's
+     * states (-1: its type's own), applied with the mapping; else NULL. */
+    int *best_states;
 
     int nstats;
     sm_stat stats[16];

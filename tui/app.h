@@ -70,6 +70,9 @@ typedef struct sm_app {
     /* The grid's isoperimetric profile the bound uses (NULL when the grid
      * is too large), kept while the grid stays the same: a new deadline
      * or machine costs milliseconds, not the profile's second again. */
+    double bound_dvfs;
+    unsigned long long bound_dvfs_structure;
+    int has_bound_dvfs;
     int *bound_iso;
     sm_grid_spec bound_iso_spec; /* the grid it belongs to (a study reloads the same) */
 } sm_app;
@@ -77,6 +80,9 @@ typedef struct sm_app {
 /* The lower bound for the session as it is now (cached until the grid,
  * machine or model change). */
 const sm_bound *sm_app_bound(sm_app *app);
+/* The same over every DVFS state of every processor (for a solver that
+ * chooses the states), cached alike. */
+double sm_app_bound_dvfs(sm_app *app);
 
 /* Fit the view to the session's grid and machine after they changed. */
 void sm_app_sync_view(sm_app *app);

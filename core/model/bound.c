@@ -111,6 +111,7 @@ typedef struct {
     double tmin_link;         /* least link time per cell */
     int64_t qmin;             /* least quanta of a message */
     const int *iso;           /* exact profile f, or NULL */
+    int dvfs;                 /* any DVFS state of each processor (SM_BOUND_DVFS) */
     double *iso_rho;          /* least 2 w_min f(b)/b over 1..c, c = 0..n */
 } bctx;
 
@@ -320,11 +321,22 @@ static void setup_procs(bctx *x)
     x->pG = sm_xcalloc((size_t)t->ntypes, sizeof(double *));
     for (int p = 0; p < P; p++) {
         const sm_type *ty = &t->types[t->procs[p].type];
-        const sm_params *pa = sm_type_params(ty);
+        const sm_params *pa = sm_topo_proc_params(t, p);
         x->a[p] = pa->energy_per_cell + (pa->p0 - pa->p_idle) * pa->time_per_cell;
         x->tpc[p] = pa->time_per_cell;
         x->pidle[p] = pa->p_idle;
         x->memc[p] = pa->memory > 0 && pa->bytes_per_cell > 0 ? pa->memory / pa->bytes_per_cell : -1;
+        /* A solver that picks each processor's DVFS state: every state's
+         * energy per cell, speed, idle power and memory at their most
+         * favourable, each on its own (a relaxation, so still a bound). */
+        for (int k = -1; x->dvfs && ty->nstates && k < ty->nstates; k++) {
+            const sm_params *q = k < 0 ? &ty->base : &ty->states[k];
+            x->a[p] = fmin(x->a[p], q->energy_per_cell + (q->p0 - q->p_idle) * q->time_per_cell);
+            x->tpc[p] = fmin(x->tpc[p], q->time_per_cell);
+            x->pidle[p] = fmin(x->pidle[p], q->p_idle);
+            double mc = q->memory > 0 && q->bytes_per_cell > 0 ? q->memory / q->bytes_per_cell : -1;
+            if (x->memc[p] >= 0) x->memc[p] = mc < 0 ? -1 : fmax(x->memc[p], mc);
+        }
         x->prof[p] = ty->nprofile ? t->procs[p].type : -1;
         int ti = t->procs[p].type;
         if (ty->nprofile && !x->pcomp[ti]) {
@@ -336,11 +348,15 @@ static void setup_procs(bctx *x)
             double *G = sm_xmalloc(sizeof(double) * (size_t)(L + 1));
             double *suf = sm_xmalloc(sizeof(double) * (size_t)(L + 2));
             double *gm = sm_xmalloc(sizeof(double) * (size_t)(L + 1));
+            /* Shared by the type's processors, whose states may differ:
+             * the least static-minus-idle power of any state. */
+            double dp = ty->base.p0 - ty->base.p_idle;
+            for (int k = 0; k < ty->nstates; k++) dp = fmin(dp, ty->states[k].p0 - ty->states[k].p_idle);
             for (int b = 0; b <= L; b++) {
                 double tm, en;
                 sm_profile_at(ty->profile, ty->nprofile, b, &tm, &en);
                 c[b] = tm;
-                G[b] = en + (pa->p0 - pa->p_idle) * tm;
+                G[b] = en + dp * tm;
             }
             suf[L + 1] = INFINITY;
             for (int b = L; b >= 0; b--) suf[b] = fmin(c[b], suf[b + 1]);
@@ -648,6 +664,7 @@ static int counts_bound(bctx *x, sm_bound *out)
         while (q < p && x->t->procs[q].node != x->t->procs[p].node) q++;
         c.node_of[p] = q < p ? c.node_of[q] : c.nnodes++;
         c.same_prev[p] = p > 0 && x->t->procs[p].type == x->t->procs[p - 1].type &&
+                         x->t->procs[p].state == x->t->procs[p - 1].state &&
                          x->t->procs[p].node == x->t->procs[p - 1].node;
     }
     double sym = 1;
@@ -672,6 +689,66 @@ static int counts_bound(bctx *x, sm_bound *out)
     free(c.k); free(c.best); free(c.capb); free(c.same_prev); free(c.node_of);
     free(c.lin_min); free(c.comp_min);
     return ok;
+}
+
+/* Under SM_BOUND_DVFS on a small machine: the count vectors again for
+ * every assignment of states (base or a named state per processor whose
+ * type has states), each exact for its states; the least of them bounds
+ * every mapping in every state. 0 when there are too many assignments. */
+static int counts_bound_dvfs(bctx *x, sm_bound *out)
+{
+    const sm_topo *t = x->t;
+    int P = x->P;
+    double combos = 1;
+    for (int p = 0; p < P; p++) combos *= t->types[t->procs[p].type].nstates + 1;
+    if (combos > 64 || P > BOUND_COUNTS_MAX_PROCS || !x->iso) return 0;
+    int *cur = sm_xcalloc((size_t)P, sizeof(int));
+    int ok = 1, any = 0;
+    sm_bound best;
+    memset(&best, 0, sizeof best);
+    best.energy = best.compute_only = INFINITY;
+    long vectors = 0;
+    for (;;) {
+        for (int p = 0; p < P; p++) {
+            const sm_type *T = &t->types[t->procs[p].type];
+            if (!T->nstates) continue;
+            const sm_params *q = cur[p] < T->nstates ? &T->states[cur[p]] : &T->base;
+            x->a[p] = q->energy_per_cell + (q->p0 - q->p_idle) * q->time_per_cell;
+            x->tpc[p] = q->time_per_cell;
+            x->pidle[p] = q->p_idle;
+            x->memc[p] = q->memory > 0 && q->bytes_per_cell > 0 ? q->memory / q->bytes_per_cell : -1;
+        }
+        sm_bound b;
+        memset(&b, 0, sizeof b);
+        if (!counts_bound(x, &b)) { ok = 0; break; }
+        any = 1;
+        vectors += b.vectors;
+        best.compute_only = fmin(best.compute_only, b.compute_only);
+        if (b.energy < best.energy) {
+            double co = best.compute_only;
+            free(best.counts);
+            best = b;
+            best.compute_only = co;
+        } else {
+            free(b.counts);
+        }
+        int p = 0;
+        while (p < P) {
+            int ns = t->types[t->procs[p].type].nstates;
+            if (ns && ++cur[p] <= ns) break;
+            cur[p] = 0;
+            p++;
+        }
+        if (p == P) break;
+    }
+    free(cur);
+    if (!ok || !any) {
+        free(best.counts);
+        return 0;
+    }
+    best.vectors = vectors;
+    *out = best;
+    return 1;
 }
 
 /* ---- the bound ------------------------------------------------------- */
@@ -703,6 +780,7 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
     x.m = m;
     x.n = g->ntasks;
     x.P = t->nprocs;
+    x.dvfs = (flags & SM_BOUND_DVFS) != 0;
     int64_t *sc = sm_xmalloc(sizeof(int64_t) * (size_t)(x.n + 1));
     memcpy(sc, g->task_cells, sizeof(int64_t) * (size_t)x.n);
     qsort(sc, (size_t)x.n, sizeof(int64_t), cmp_i64);
@@ -771,7 +849,8 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
 
     sm_bound cb;
     memset(&cb, 0, sizeof cb);
-    int have_counts = !(flags & SM_BOUND_NO_COUNTS) && counts_bound(&x, &cb);
+    int have_counts = !(flags & SM_BOUND_NO_COUNTS) &&
+                      (x.dvfs ? counts_bound_dvfs(&x, &cb) : counts_bound(&x, &cb));
     const char *geom = x.iso ? "exact isoperimetric profile" : "Loomis-Whitney boundary";
     if (have_counts && cb.energy >= kb) {
         *out = cb;

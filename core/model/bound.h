@@ -34,7 +34,8 @@ int *sm_bound_profile(const sm_grid *g);
 
 enum {
     SM_BOUND_NO_COUNTS = 1, /* leave out the count-vector method */
-    SM_BOUND_NO_KNAPSACK = 2 /* leave out the knapsack method */
+    SM_BOUND_NO_KNAPSACK = 2, /* leave out the knapsack method */
+    SM_BOUND_DVFS = 4         /* any DVFS state for each processor (tabu -dvfs) */
 };
 /* The same with a profile from sm_bound_profile (NULL: none) and flags,
  * each method checked on its own in the tests. */

@@ -122,7 +122,12 @@ static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
  * processor beyond its profile counts as over capacity. */
 static int proc_work(const sm_cost *c, int p, double *time, double *energy)
 {
-    return sm_proc_work(c->topo, p, c->blocks[p], c->cells[p], time, energy);
+    if (c->topo->types[c->topo->procs[p].type].nprofile)
+        return sm_proc_work(c->topo, p, c->blocks[p], c->cells[p], time, energy);
+    /* The coefficients held here: a solver may have set another state. */
+    *time = c->tpc[p] * (double)c->cells[p];
+    *energy = c->epc[p] * (double)c->cells[p];
+    return 0;
 }
 
 /* Add (s=+1) or remove (s=-1) block u's cells on processor p. */
@@ -160,6 +165,34 @@ static void cells_contrib(sm_cost *c, int u, int p, int s)
     c->mem_over += over - was_over;
 }
 
+/* Processor p's part of the running sums, added (s=+1) or taken out. */
+static void proc_params_contrib(sm_cost *c, int p, int s)
+{
+    double tm, en;
+    int prof_over = proc_work(c, p, &tm, &en);
+    c->dyn += s * en;
+    c->stat += s * c->p0[p] * tm;
+    c->idle_comp += s * c->pidle[p] * tm;
+    c->pidle_all += s * c->pidle[p];
+    if (c->blocks[p] > 0) c->pidle_used += s * c->pidle[p];
+    int over = (c->mem_cells[p] >= 0 && c->cells[p] > c->mem_cells[p]) || prof_over;
+    c->mem_over += s * over;
+}
+
+void sm_cost_set_params(sm_cost *c, int p, const sm_params *pa)
+{
+    proc_params_contrib(c, p, -1);
+    c->tpc[p] = pa->time_per_cell;
+    c->epc[p] = pa->energy_per_cell;
+    c->p0[p] = pa->p0;
+    c->pidle[p] = pa->p_idle;
+    c->mem_cells[p] = pa->memory > 0 ? (int64_t)floor(pa->memory / pa->bytes_per_cell) : -1;
+    proc_params_contrib(c, p, +1);
+    double tm, en;
+    proc_work(c, p, &tm, &en);
+    sm_heap_set(&c->comp, p, tm);
+}
+
 sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
                      const int *map)
 {
@@ -185,7 +218,7 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
     c->dirty_proc = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
     c->proc_marked = sm_xcalloc((size_t)(P ? P : 1), 1);
     for (int p = 0; p < P; p++) {
-        const sm_params *pa = sm_type_params(&t->types[t->procs[p].type]);
+        const sm_params *pa = sm_topo_proc_params(t, p);
         c->tpc[p] = pa->time_per_cell;
         c->epc[p] = pa->energy_per_cell;
         c->p0[p] = pa->p0;

@@ -60,6 +60,9 @@ void sm_cost_free(sm_cost *c);
 void sm_cost_set_model(sm_cost *c, const sm_model *m);
 
 void sm_cost_move(sm_cost *c, int block, int proc);
+/* Run processor p with other parameters (a DVFS state a solver tries):
+ * its sums and the makespan heap follow in O(log P). */
+void sm_cost_set_params(sm_cost *c, int p, const sm_params *pa);
 void sm_cost_swap(sm_cost *c, int b1, int b2);
 /* Evaluate the current state. The colouring model builds a schedule. */
 void sm_cost_eval(const sm_cost *c, sm_eval *out);

@@ -85,7 +85,7 @@ void sm_eval_reference(const sm_grid *g, const sm_topo *t, const sm_model *m,
     double cmax = 0;
     int memory_ok = 1;
     for (int p = 0; p < P; p++) {
-        const sm_params *pa = sm_type_params(&t->types[t->procs[p].type]);
+        const sm_params *pa = sm_topo_proc_params(t, p);
         const sm_type *ty = &t->types[t->procs[p].type];
         double dyn = pa->energy_per_cell * (double)cells[p];
         comp[p] = pa->time_per_cell * (double)cells[p];
@@ -127,7 +127,7 @@ void sm_eval_reference(const sm_grid *g, const sm_topo *t, const sm_model *m,
     o->time = m->overlap ? fmax(cmax, o->comm_time) : cmax + o->comm_time;
     for (int p = 0; p < P; p++) {
         if (!used[p] && !m->unused_idle) continue;
-        const sm_params *pa = sm_type_params(&t->types[t->procs[p].type]);
+        const sm_params *pa = sm_topo_proc_params(t, p);
         o->energy_idle += pa->p_idle * (o->time - comp[p]);
     }
     o->energy_comm = o->energy_comm_intra + o->energy_comm_inter;

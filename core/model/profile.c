@@ -45,7 +45,7 @@ int sm_proc_work(const sm_topo *t, int p, int64_t blocks, int64_t cells,
 {
     const sm_type *ty = &t->types[t->procs[p].type];
     if (ty->nprofile) return sm_profile_at(ty->profile, ty->nprofile, blocks, time, energy);
-    const sm_params *pa = sm_type_params(ty);
+    const sm_params *pa = sm_topo_proc_params(t, p);
     *time = pa->time_per_cell * (double)cells;
     *energy = pa->energy_per_cell * (double)cells;
     return 0;
@@ -59,7 +59,7 @@ double sm_proc_block_time(const sm_topo *t, int p, double avg_cells)
         if (last->blocks <= 0) return 1e300; /* takes no block */
         return last->time > 0 ? last->time / last->blocks : 1e-30;
     }
-    return sm_type_params(ty)->time_per_cell * avg_cells;
+    return sm_topo_proc_params(t, p)->time_per_cell * avg_cells;
 }
 
 /* Orders row indices by size, then file order. */

@@ -12,6 +12,32 @@ const sm_params *sm_type_params(const sm_type *t)
     return t->state >= 0 ? &t->states[t->state] : &t->base;
 }
 
+int sm_topo_proc_state(const sm_topo *t, int p)
+{
+    const sm_type *T = &t->types[t->procs[p].type];
+    int s = t->procs[p].state != -1 ? t->procs[p].state : T->state;
+    return s >= 0 && s < T->nstates ? s : SM_STATE_BASE;
+}
+
+const sm_params *sm_topo_proc_params(const sm_topo *t, int p)
+{
+    const sm_type *T = &t->types[t->procs[p].type];
+    int s = sm_topo_proc_state(t, p);
+    return s >= 0 ? &T->states[s] : &T->base;
+}
+
+const char *sm_topo_proc_state_name(const sm_topo *t, int p)
+{
+    const sm_type *T = &t->types[t->procs[p].type];
+    int s = sm_topo_proc_state(t, p);
+    return s >= 0 ? T->state_names[s] : "base";
+}
+
+void sm_topo_set_proc_state(sm_topo *t, int p, int state)
+{
+    t->procs[p].state = state;
+}
+
 static const char *const param_keys[] = {
     "time_per_cell", "energy_per_cell", "flops", "bandwidth",
     "flops_per_cell", "bytes_per_cell", "energy_per_flop", "energy_per_byte",
@@ -482,7 +508,7 @@ sm_topo *sm_topo_from_json(const cJSON *root, const char *path, sm_err *e)
     const cJSON *pr;
     int i = 0;
     cJSON_ArrayForEach(pr, procs) {
-        static const char *const pkeys[] = {"name", "type", "node", NULL};
+        static const char *const pkeys[] = {"name", "type", "node", "state", NULL};
         sm_jpath_idx(p, sizeof p, "processors", i);
         if (sm_json_expect_object(pr, p, e) ||
             sm_json_only_keys(pr, p, pkeys, e))
@@ -499,7 +525,21 @@ sm_topo *sm_topo_from_json(const cJSON *root, const char *path, sm_err *e)
             sm_err_set(e, "%s.type: unknown type \"%s\"", p, type);
             goto fail;
         }
-        t->procs[i] = (sm_proc){sm_xstrdup(name), tix, (int)node};
+        /* A processor's own DVFS state (a solver chose it). */
+        const char *st = NULL;
+        int six = -1;
+        if (sm_json_string(pr, p, "state", 0, &st, e) < 0) goto fail;
+        if (st) {
+            const sm_type *T = &t->types[tix];
+            for (int k = 0; k < T->nstates; k++)
+                if (strcmp(T->state_names[k], st) == 0) six = k;
+            if (strcmp(st, "base") == 0) six = SM_STATE_BASE;
+            if (six == -1) {
+                sm_err_set(e, "%s.state: type \"%s\" has no state \"%s\"", p, type, st);
+                goto fail;
+            }
+        }
+        t->procs[i] = (sm_proc){.name = sm_xstrdup(name), .type = tix, .node = (int)node, .state = six};
         t->nprocs = ++i;
         if (node + 1 > t->nnodes) t->nnodes = (int)node + 1;
     }
@@ -584,6 +624,11 @@ cJSON *sm_topo_to_json(const sm_topo *t)
         cJSON_AddStringToObject(o, "name", t->procs[i].name);
         cJSON_AddStringToObject(o, "type", t->types[t->procs[i].type].name);
         cJSON_AddNumberToObject(o, "node", t->procs[i].node);
+        const sm_type *T = &t->types[t->procs[i].type];
+        if (t->procs[i].state >= 0 && t->procs[i].state < T->nstates)
+            cJSON_AddStringToObject(o, "state", T->state_names[t->procs[i].state]);
+        else if (t->procs[i].state == SM_STATE_BASE)
+            cJSON_AddStringToObject(o, "state", "base");
         cJSON_AddItemToArray(procs, o);
     }
     cJSON_AddItemToObject(j, "network", sm_net_save(t->net));
@@ -685,6 +730,13 @@ int sm_topo_find_type(const sm_topo *t, const char *name)
 int sm_topo_set_state(sm_topo *t, int type, const char *state)
 {
     sm_type *T = &t->types[type];
+    if (state) {
+        int k = 0;
+        while (k < T->nstates && strcmp(T->state_names[k], state) != 0) k++;
+        if (k == T->nstates) return -1;
+    }
+    for (int p = 0; p < t->nprocs; p++)
+        if (t->procs[p].type == type) t->procs[p].state = -1;
     if (!state) {
         T->state = -1;
         return 0;

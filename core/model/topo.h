@@ -39,6 +39,8 @@ typedef struct sm_proc {
     char *name;
     int type;
     int node;
+    int state;           /* DVFS state of this processor alone (index into its
+                            type's states, SM_STATE_BASE), or -1: its type's */
 } sm_proc;
 
 typedef struct sm_link {
@@ -70,6 +72,16 @@ typedef struct sm_topo {
 
 /* The parameters in force for a type (its selected state, else base). */
 const sm_params *sm_type_params(const sm_type *t);
+/* The parameters in force for processor p: its own DVFS state when a
+ * solver chose one (tabu -dvfs, ilp -dvfs), else its type's. */
+const sm_params *sm_topo_proc_params(const sm_topo *t, int p);
+/* A processor's own state that is the type's base parameters. */
+#define SM_STATE_BASE (-2)
+/* The state processor p runs in: an index into its type's states, or
+ * SM_STATE_BASE. */
+int sm_topo_proc_state(const sm_topo *t, int p);
+/* Name of the state processor p runs in ("base" when none is selected). */
+const char *sm_topo_proc_state_name(const sm_topo *t, int p);
 
 sm_topo *sm_topo_from_json(const cJSON *root, const char *path, sm_err *e);
 cJSON *sm_topo_to_json(const sm_topo *t);
@@ -82,8 +94,12 @@ void sm_topo_free(sm_topo *t);
 
 int sm_topo_find_proc(const sm_topo *t, const char *name);
 int sm_topo_find_type(const sm_topo *t, const char *name);
-/* Select a DVFS state of a type; -1 if the type has no such state. */
+/* Select a DVFS state of a type (for all its processors: their own
+ * states are cleared); -1 if the type has no such state. */
 int sm_topo_set_state(sm_topo *t, int type, const char *state);
+/* Select processor p's own state by index into its type's states,
+ * SM_STATE_BASE, or -1: follow the type again. */
+void sm_topo_set_proc_state(sm_topo *t, int p, int state);
 
 /* Link between two processors: per-cell time and energy, hops folded in.
  * Same processor gives zeros. */

@@ -28,6 +28,8 @@ static const sm_opt_spec opts[] = {
     {"warm", SM_OPT_ENUM, "on", "on|off", 0, 0, "start from the best heuristic mapping"},
     {"counts", SM_OPT_ENUM, "on", "on|off", 0, 0,
      "decompose by block counts with isoperimetric cut bounds where the grid allows"},
+    {"dvfs", SM_OPT_ENUM, "off", "off|on", 0, 0,
+     "on: also choose each processor's DVFS state (one exact solve per assignment of states)"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
@@ -53,7 +55,9 @@ static int new_col(lprec *lp, double lo, double hi, int integer, const char *nam
 static int same_processor_kind(const sm_solver *s, int p, int q)
 {
     const sm_topo *t = s->topo;
-    if (t->procs[p].type != t->procs[q].type || t->procs[p].node != t->procs[q].node) return 0;
+    if (t->procs[p].type != t->procs[q].type || t->procs[p].node != t->procs[q].node ||
+        t->procs[p].state != t->procs[q].state)
+        return 0;
     /* Links to every third processor must match too. */
     for (int r = 0; r < t->nprocs; r++) {
         if (r == p || r == q) continue;
@@ -161,7 +165,7 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
     free(rank);
     double total = 0, speed = 0;
     for (int u = 0; u < n; u++) total += (double)g->task_cells[u];
-    for (int p = 0; p < P; p++) speed += 1.0 / sm_type_params(&t->types[t->procs[p].type])->time_per_cell;
+    for (int p = 0; p < P; p++) speed += 1.0 / sm_topo_proc_params(t, p)->time_per_cell;
     /* Times are modelled in units of tlo (the perfectly balanced
      * makespan), so T and C are of order one and lp_solve stays accurate. */
     double tlo = total / speed;
@@ -193,7 +197,7 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
     if (!m->unused_idle) {
         double tpc_max = 0, tp_max = 0;
         for (int p = 0; p < P; p++) {
-            tpc_max = fmax(tpc_max, sm_type_params(&t->types[t->procs[p].type])->time_per_cell);
+            tpc_max = fmax(tpc_max, sm_topo_proc_params(t, p)->time_per_cell);
             for (int q = 0; q < P; q++) {
                 if (p == q) continue;
                 double a, b;
@@ -219,7 +223,7 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
     double *obj = sm_xcalloc((size_t)get_Ncolumns(lp) + 1, sizeof(double));
     double pid = 0;
     for (int p = 0; p < P; p++) {
-        double pi = sm_type_params(&t->types[t->procs[p].type])->p_idle;
+        double pi = sm_topo_proc_params(t, p)->p_idle;
         if (idle_base) obj[idle_base + 1 + p] = pi / TS;
         else pid += pi;
     }
@@ -227,7 +231,7 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
         for (int p = 0; p < P; p++) {
             int c = st->x[u * P + p];
             if (!c) continue;
-            const sm_params *pa = sm_type_params(&t->types[t->procs[p].type]);
+            const sm_params *pa = sm_topo_proc_params(t, p);
             obj[c] = (double)g->task_cells[u] *
                      (pa->energy_per_cell + (pa->p0 - pa->p_idle) * pa->time_per_cell);
         }
@@ -246,7 +250,7 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
     int *rc = sm_xmalloc(sizeof(int) * (size_t)(n + 2));
     double *rv = sm_xmalloc(sizeof(double) * (size_t)(n + 2));
     for (int p = 0; p < P; p++) {
-        const sm_params *pa = sm_type_params(&t->types[t->procs[p].type]);
+        const sm_params *pa = sm_topo_proc_params(t, p);
         int k = 0;
         for (int u = 0; u < n; u++)
             if (st->x[u * P + p]) { rc[k] = st->x[u * P + p]; rv[k++] = pa->time_per_cell * (double)g->task_cells[u] * TS; }
@@ -461,6 +465,10 @@ static int init(sm_solver *s, sm_err *e)
     s->priv = st;
     st->s = s;
     st->map = sm_xmalloc(sizeof(int) * (size_t)(s->grid->ntasks + 1));
+    if (strcmp(sm_opt_str(s, "dvfs"), "on") == 0) {
+        st->dvfs = ilp_dvfs_new(s, e);
+        return st->dvfs ? 0 : -1;
+    }
     if (strcmp(sm_opt_str(s, "counts"), "on") == 0) st->counts = ilp_counts_new(s, st);
     /* Counts in non-increasing order fix identical processors instead. */
     st->nosym = st->counts != NULL;
@@ -497,6 +505,11 @@ static void finish(sm_solver *s)
 static void step(sm_solver *s)
 {
     ilp_state *st = s->priv;
+    if (st->dvfs) {
+        ilp_dvfs_solve(s, st->dvfs);
+        finish(s);
+        return;
+    }
     lprec *lp = st->lp;
     st->timeout = sm_opt_double(s, "timeout");
     st->start = st->last_progress = ilp_now();
@@ -553,6 +566,7 @@ static void release(sm_solver *s)
     if (!st) return;
     if (st->lp) delete_lp(st->lp);
     ilp_counts_free(st->counts);
+    ilp_dvfs_free(st->dvfs);
     free(st->pu); free(st->pv); free(st->cuv); free(st->cvu);
     free(st->x);
     free(st->map);

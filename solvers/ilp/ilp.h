@@ -7,6 +7,7 @@
 #include "solvers/solver.h"
 
 typedef struct ilp_counts ilp_counts;
+typedef struct ilp_dvfs ilp_dvfs;
 
 typedef struct {
     lprec *lp;
@@ -26,6 +27,7 @@ typedef struct {
     int aborted_by_user, timed_out, hopeless;
     int decomposing;           /* the bound below is the decomposition's */
     double dbound;
+    ilp_dvfs *dvfs;            /* -dvfs on: one solve per assignment of states instead */
 } ilp_state;
 
 double ilp_now(void);
@@ -42,5 +44,12 @@ ilp_counts *ilp_counts_new(const sm_solver *s, const ilp_state *st);
  * Sets s->status. */
 void ilp_counts_solve(ilp_counts *c, ilp_state *st);
 void ilp_counts_free(ilp_counts *c);
+
+/* -dvfs on (ilp_dvfs.c): every assignment of DVFS states to the
+ * processors solved exactly; NULL (with e set) when there are too many. */
+ilp_dvfs *ilp_dvfs_new(const sm_solver *s, sm_err *e);
+/* Solve them all within -timeout; sets the best, its states, status. */
+void ilp_dvfs_solve(sm_solver *s, ilp_dvfs *d);
+void ilp_dvfs_free(ilp_dvfs *d);
 
 #endif

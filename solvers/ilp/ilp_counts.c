@@ -51,7 +51,7 @@ struct ilp_counts {
 
 static int same_kind(const sm_topo *t, int p, int q)
 {
-    if (t->procs[p].type != t->procs[q].type) return 0;
+    if (t->procs[p].type != t->procs[q].type || t->procs[p].state != t->procs[q].state) return 0;
     for (int r = 0; r < t->nprocs; r++) {
         if (r == p || r == q) continue;
         double a, b, c, d;
@@ -96,7 +96,7 @@ ilp_counts *ilp_counts_new(const sm_solver *s, const ilp_state *st)
     int *maxc = sm_xmalloc(sizeof(int) * (size_t)P);
     double size = 1;
     for (int p = 0; p < P; p++) {
-        const sm_params *pa = sm_type_params(&t->types[t->procs[p].type]);
+        const sm_params *pa = sm_topo_proc_params(t, p);
         double lim = n;
         if (m->has_deadline) lim = fmin(lim, floor(m->deadline * (1 + 1e-9) / (pa->time_per_cell * d) + 1e-9));
         if (pa->memory > 0) lim = fmin(lim, floor(pa->memory / (d * pa->bytes_per_cell) + 1e-9));
@@ -127,7 +127,7 @@ ilp_counts *ilp_counts_new(const sm_solver *s, const ilp_state *st)
     c->pidle = sm_xmalloc(sizeof(double) * (size_t)P);
     c->same_prev = sm_xcalloc((size_t)P, sizeof(int));
     for (int p = 0; p < P; p++) {
-        const sm_params *pa = sm_type_params(&t->types[t->procs[p].type]);
+        const sm_params *pa = sm_topo_proc_params(t, p);
         c->block_energy[p] = d * (pa->energy_per_cell + (pa->p0 - pa->p_idle) * pa->time_per_cell);
         c->block_time[p] = d * pa->time_per_cell;
         c->pidle[p] = pa->p_idle;

@@ -107,7 +107,7 @@ static double point_cost(const sm_solver *s, int p, const raw_pt *q, int kind, d
 {
     if (kind == KIND_TIME) return q->time;
     if (kind == KIND_ENERGY) return q->energy;
-    const sm_params *pa = sm_type_params(&s->topo->types[s->topo->procs[p].type]);
+    const sm_params *pa = sm_topo_proc_params(s->topo, p);
     if (q->size == 0) return s->model.unused_idle ? pa->p_idle * T : 0;
     return q->energy + pa->p0 * q->time + pa->p_idle * (T - q->time);
 }
@@ -260,7 +260,7 @@ static double total_floor(const sm_solver *s, const popta_state *st, double T)
 {
     double rate = INFINITY, sum = 0;
     for (int p = 0; p < st->P; p++) {
-        const sm_params *pa = sm_type_params(&s->topo->types[s->topo->procs[p].type]);
+        const sm_params *pa = sm_topo_proc_params(s->topo, p);
         double m = fmin(pa->p0, pa->p_idle);
         sum += m;
         if (pa->p0 < rate) rate = pa->p0;

@@ -55,7 +55,7 @@ static void make_order(const sm_grid *g, int which, int rev, int *order, keyed *
  * energy plus static power instead of idle power while it computes. */
 static double marginal(const sm_topo *t, int p)
 {
-    const sm_params *q = sm_type_params(&t->types[t->procs[p].type]);
+    const sm_params *q = sm_topo_proc_params(t, p);
     return q->energy_per_cell + (q->p0 - q->p_idle) * q->time_per_cell;
 }
 
@@ -127,7 +127,7 @@ int sm_consolidation_starts(sm_solver *s)
                 if (po == 0 || sorted[i] != po - 1) procs[np++] = sorted[i];
             for (int slack = 0; slack < nslack; slack++) {
                 for (int p = 0; p < P; p++) {
-                    const sm_params *q = sm_type_params(&t->types[t->procs[p].type]);
+                    const sm_params *q = sm_topo_proc_params(t, p);
                     double c = q->time_per_cell > 0 ? floor(deadline / q->time_per_cell) : INFINITY;
                     if (q->memory > 0 && q->bytes_per_cell > 0 && q->memory / q->bytes_per_cell < c)
                         c = floor(q->memory / q->bytes_per_cell);
@@ -170,7 +170,8 @@ int sm_box_starts(sm_solver *s)
     int *second = sm_xmalloc(sizeof(int) * (size_t)P);
     for (int p = 0; p < P; p++) {
         int k = 0;
-        while (k < nk && !(t->procs[rep[k]].type == t->procs[p].type && t->procs[rep[k]].node == t->procs[p].node)) k++;
+        while (k < nk && !(t->procs[rep[k]].type == t->procs[p].type && t->procs[rep[k]].node == t->procs[p].node &&
+                            t->procs[rep[k]].state == t->procs[p].state)) k++;
         if (k == nk) { rep[nk] = p; second[nk++] = -1; }
         else if (second[k] < 0) second[k] = p;
     }

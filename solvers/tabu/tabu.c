@@ -32,7 +32,7 @@ typedef struct {
 } score;
 
 typedef struct {
-    int kind;        /* 0 move, 1 swap, 2 edge move */
+    int kind;        /* 0 move, 1 swap, 2 edge move, 3 DVFS state of processor p to q */
     int u, v, p, q;  /* blocks and destination processors */
 } cand;
 
@@ -49,6 +49,12 @@ typedef struct {
     score best_score;
     long long it;
     sm_multilevel *ml; /* large grids: the multilevel driver instead */
+    /* -dvfs on: each processor's state (index into its type's states),
+     * the processors that have states, and until when a processor's
+     * state may not change again. */
+    int dvfs;
+    int *state, *dvfs_procs, ndvfs;
+    long long *state_until;
 } tabu_state;
 
 static const sm_opt_spec opts[] = {
@@ -63,6 +69,8 @@ static const sm_opt_spec opts[] = {
      "start: best of lb/dm/mm/na, rcb and the consolidated (deadline-packed) mappings; heuristics: lb/dm/mm/na only; or the current mapping"},
     {"multilevel", SM_OPT_ENUM, "auto", "auto|on|off", 0, 0,
      "coarsen 2x2x2, search the coarsest grid, refine level by level (auto: from 32768 blocks)"},
+    {"dvfs", SM_OPT_ENUM, "off", "off|on", 0, 0,
+     "on: also choose each processor's DVFS state (its type's states), a fourth neighbourhood"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
@@ -137,13 +145,21 @@ static void undo_objective(sm_objective *o, const cand *m, int pu, int pv)
  * (sm_solver_offer compares energies). */
 static void keep_best(sm_solver *s, tabu_state *t)
 {
-    if (t->kind == SM_OBJ_ENERGY) {
-        sm_solver_offer(s, t->c->map, &s->current);
-        return;
+    int kept = 1;
+    if (t->kind == SM_OBJ_ENERGY) kept = sm_solver_offer(s, t->c->map, &s->current);
+    else {
+        s->best = s->current;
+        s->has_best = 1;
+        memcpy(s->best_map, t->c->map, sizeof(int) * (size_t)t->n);
     }
-    s->best = s->current;
-    s->has_best = 1;
-    memcpy(s->best_map, t->c->map, sizeof(int) * (size_t)t->n);
+    if (kept && t->dvfs) memcpy(s->best_states, t->state, sizeof(int) * (size_t)t->P);
+}
+
+/* Processor p's parameters in state k (SM_STATE_BASE: the base ones). */
+static const sm_params *state_params(const sm_topo *tp, int p, int k)
+{
+    const sm_type *T = &tp->types[tp->procs[p].type];
+    return k >= 0 && k < T->nstates ? &T->states[k] : &T->base;
 }
 
 static double user_value(const tabu_state *t, double objective)
@@ -279,7 +295,25 @@ static int init(sm_solver *s, sm_err *e)
     int n = s->grid->ntasks, P = s->topo->nprocs;
     t->n = n;
     t->P = P;
-    if (n > 0 && P > 1 && sm_multilevel_wanted(s) && (t->ml = sm_multilevel_new(s)) != NULL) return 0;
+    t->dvfs = strcmp(sm_opt_str(s, "dvfs"), "on") == 0;
+    if (t->dvfs && strcmp(sm_opt_str(s, "multilevel"), "on") == 0) {
+        sm_err_set(e, "tabu: -dvfs on searches the session's grid itself: use it with -multilevel off or auto");
+        return -1;
+    }
+    if (t->dvfs) {
+        /* The states the session runs in are where the search starts. */
+        const sm_topo *tp = s->topo;
+        t->state = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
+        t->dvfs_procs = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
+        t->state_until = sm_xcalloc((size_t)(P ? P : 1), sizeof(long long));
+        s->best_states = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
+        for (int p = 0; p < P; p++) {
+            t->state[p] = sm_topo_proc_state(tp, p);
+            if (tp->types[tp->procs[p].type].nstates) t->dvfs_procs[t->ndvfs++] = p;
+        }
+        memcpy(s->best_states, t->state, sizeof(int) * (size_t)P);
+    }
+    if (n > 0 && P > 1 && !t->dvfs && sm_multilevel_wanted(s) && (t->ml = sm_multilevel_new(s)) != NULL) return 0;
     const char *from = sm_opt_str(s, "from");
     if (!(s->interrupt && *s->interrupt) && strcmp(from, "current") != 0) initial(s, strcmp(from, "best") == 0);
     if (s->interrupt && *s->interrupt) {
@@ -340,8 +374,62 @@ static void step(sm_solver *s)
             if (tabu && !better(&sc, &t->best_score)) continue;
             if (best_m.kind < 0 || better(&sc, &best_sc)) { best_m = m; best_sc = sc; }
         }
+    /* DVFS: every other state of every processor that has states when
+     * that is few, else a sample; a processor whose state just changed
+     * keeps it for -tenure-add steps unless a change beats the best. */
+    if (t->dvfs && t->ndvfs) {
+        const sm_topo *tp = s->topo;
+        int all = 0;
+        /* A type's choices: its states and its base parameters (index
+         * nstates stands for SM_STATE_BASE). */
+        for (int i = 0; i < t->ndvfs; i++) all += tp->types[tp->procs[t->dvfs_procs[i]].type].nstates + 1;
+        int tries = all <= 4 * t->ncand ? all : t->ncand;
+        for (int k = 0, i = 0, j = 0; k < tries; k++) {
+            int p, q, ns;
+            if (tries == all) {
+                p = t->dvfs_procs[i];
+                ns = tp->types[tp->procs[p].type].nstates;
+                q = j;
+                if (++j == ns + 1) { j = 0; i++; }
+            } else {
+                p = t->dvfs_procs[rnd(t, (unsigned)t->ndvfs)];
+                ns = tp->types[tp->procs[p].type].nstates;
+                q = (int)rnd(t, (unsigned)ns + 1);
+            }
+            if (q == ns) q = SM_STATE_BASE;
+            if (q == t->state[p]) continue;
+            int tabu = t->state_until[p] > t->it;
+            sm_cost_set_params(c, p, state_params(tp, p, q));
+            sm_eval ev;
+            sm_cost_eval_fast(c, &ev);
+            score sc = score_of(s, t, &ev);
+            sm_cost_set_params(c, p, state_params(tp, p, t->state[p]));
+            examined++;
+            if (tabu && !better(&sc, &t->best_score)) continue;
+            if (best_m.kind < 0 || better(&sc, &best_sc)) {
+                best_m = (cand){3, 0, 0, p, q};
+                best_sc = sc;
+            }
+        }
+    }
     t->it++;
-    if (best_m.kind >= 0) {
+    if (best_m.kind == 3) {
+        const sm_topo *tp = s->topo;
+        int p = best_m.p, q = best_m.q, was = t->state[p];
+        const sm_type *T = &tp->types[tp->procs[p].type];
+        snprintf(s->last_move, sizeof s->last_move, "state %s %s -> %s", tp->procs[p].name,
+                 was >= 0 ? T->state_names[was] : "base", q >= 0 ? T->state_names[q] : "base");
+        sm_cost_set_params(c, p, state_params(tp, p, q));
+        t->state[p] = q;
+        t->state_until[p] = t->it + t->tenure_add;
+        if (t->colouring) sm_cost_eval(c, &s->current);
+        else sm_cost_eval_fast(c, &s->current);
+        score sc = score_of(s, t, &s->current);
+        if (better(&sc, &t->best_score)) {
+            t->best_score = sc;
+            keep_best(s, t);
+        }
+    } else if (best_m.kind >= 0) {
         const cand *m = &best_m;
         apply_objective(t->obj, m); /* the cost model follows below */
         int pu = c->map[m->u], pv = m->kind ? c->map[m->v] : -1;
@@ -392,6 +480,9 @@ static void release(sm_solver *s)
     sm_cost_free(t->c);
     sm_tabu_list_free(&t->join);
     sm_tabu_list_free(&t->leave);
+    free(t->state);
+    free(t->dvfs_procs);
+    free(t->state_until);
     free(t);
 }
 

@@ -223,6 +223,9 @@ Tcl_Obj *sm_proc_dicts_of(const sm_topo *t, const sm_cost *c, const sm_eval *ev)
 #define X(k, kind, expr) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(#k, -1), kind(expr));
         SM_PROC_FIELDS(X)
 #undef X
+        /* The DVFS state it runs in (a solver's choice, or its type's). */
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("state", -1),
+                       Tcl_NewStringObj(sm_topo_proc_state_name(t, p), -1));
         Tcl_ListObjAppendElement(NULL, l, d);
     }
 #undef D

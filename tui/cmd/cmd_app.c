@@ -67,6 +67,21 @@ const sm_bound *sm_app_bound(sm_app *app)
     return &app->bound;
 }
 
+double sm_app_bound_dvfs(sm_app *app)
+{
+    sm_session *s = app->session;
+    sm_app_bound(app); /* the profile, for this grid */
+    if (!app->has_bound_dvfs || app->bound_dvfs_structure != s->structure) {
+        sm_bound b;
+        sm_bound_compute_with(s->grid, s->topo, &s->model, app->bound_iso, SM_BOUND_DVFS, &b);
+        app->bound_dvfs = b.energy;
+        sm_bound_free(&b);
+        app->bound_dvfs_structure = s->structure;
+        app->has_bound_dvfs = 1;
+    }
+    return app->bound_dvfs;
+}
+
 void sm_cmd_register_all(sm_app *app)
 {
     sm_register_scenario_cmds(app);

@@ -68,7 +68,9 @@ static void put_stats(Tcl_Obj *d, const sm_solver *s)
  * feasible mapping. */
 static void put_bound(sm_app *app, Tcl_Obj *d, const sm_solver *s, const sm_eval *ev)
 {
-    double b = sm_app_bound(app)->energy;
+    /* A solver that picks DVFS states is measured against the bound over
+     * every state: the session's states alone do not bound it. */
+    double b = s->best_states ? sm_app_bound_dvfs(app) : sm_app_bound(app)->energy;
     for (int i = 0; i < s->nstats; i++)
         if (strcmp(s->stats[i].key, "bound") == 0 && s->stats[i].value > b && isfinite(b))
             b = s->stats[i].value;
@@ -335,6 +337,40 @@ static Tcl_Obj *starting_dict(const sm_solver_start *st)
     return d;
 }
 
+/* The DVFS states a solver chose (tabu -dvfs, ilp -dvfs), where they
+ * differ from the session's: the machine is replaced by one whose
+ * processors run in them (the mapping kept, as topo state does), then the
+ * mapping applied. The solver is detached from the old machine but keeps
+ * its status and results. Returns 1 when it replaced the machine. */
+static int apply_states(sm_app *app, const char *label)
+{
+    sm_solver *s = app->solver;
+    const sm_topo *cur = app->session->topo;
+    if (!s->best_states) return 0;
+    int differ = 0;
+    for (int p = 0; p < cur->nprocs; p++) differ |= s->best_states[p] != sm_topo_proc_state(cur, p);
+    if (!differ) return 0;
+    int n = app->session->grid->ntasks;
+    int *map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    memcpy(map, s->best_map, sizeof(int) * (size_t)n);
+    sm_topo *t = sm_topo_clone(cur);
+    for (int p = 0; p < t->nprocs; p++) {
+        const sm_type *T = &t->types[t->procs[p].type];
+        int of_type = T->state >= 0 ? T->state : SM_STATE_BASE;
+        sm_topo_set_proc_state(t, p, s->best_states[p] == of_type ? -1 : s->best_states[p]);
+    }
+    char status[64];
+    snprintf(status, sizeof status, "%s", s->status);
+    sm_app_detach_solver(app, label);
+    snprintf(s->status, sizeof s->status, "%s", status);
+    snprintf(s->reason, sizeof s->reason, "its DVFS states were applied: the machine was replaced");
+    sm_session_set_topo(app->session, t);
+    sm_session_apply(app->session, map, label);
+    free(map);
+    sm_app_sync_view(app);
+    return 1;
+}
+
 static int apply_best(sm_app *app, Tcl_Interp *in)
 {
     sm_solver *s = app->solver;
@@ -342,6 +378,7 @@ static int apply_best(sm_app *app, Tcl_Interp *in)
     char label[96];
     snprintf(label, sizeof label, "solve %s", s->ops->name);
     app->view->show_solver = 0;
+    if (apply_states(app, label)) return sm_app_changed(app);
     if (sm_session_apply(app->session, s->best_map, label) > 0 && sm_app_changed(app) != TCL_OK)
         return TCL_ERROR;
     return TCL_OK;

@@ -60,6 +60,13 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     const sm_compare *cmp = f->cmp;
     double T2 = cmp ? cmp->ev.time : 0;
     if (cmp && T2 > scale) scale = T2;
+    /* The type column: 5 wide, 9 when a processor runs in a DVFS state
+     * (type@state, the state a solver chose or topo state selected). */
+    int tw = 5;
+    for (int q = 0; q < t->nprocs; q++)
+        if (sm_topo_proc_state(t, q) != SM_STATE_BASE) tw = 9;
+    char thead[16];
+    snprintf(thead, sizeof thead, "%-*s ", tw, "type");
     /* Columns that fit: glyph name [type] bar blocks [cells] energy [idle];
      * comparing: glyph name [type] bar bar' blocks blocks' [energy energy']. */
     int wide, mid, typed, fixed;
@@ -67,10 +74,10 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         typed = iw >= 60 + nw;
         mid = iw >= 48 + nw;   /* here: both energies */
         wide = 0;
-        fixed = 1 + nw + 1 + (typed ? 6 : 0) + 6 + 6 + (mid ? 20 : 0);
+        fixed = 1 + nw + 1 + (typed ? tw + 1 : 0) + 6 + 6 + (mid ? 20 : 0);
     } else {
         wide = iw >= 66 + nw, mid = iw >= 52 + nw, typed = iw >= 36 + nw;
-        fixed = 1 + nw + 1 + (typed ? 6 : 0) + 6 + 10 + (mid ? 9 : 0) + (wide ? 10 : 0);
+        fixed = 1 + nw + 1 + (typed ? tw + 1 : 0) + 6 + 10 + (mid ? 9 : 0) + (wide ? 10 : 0);
     }
     int barw = iw - fixed - 1;
     if (barw < (cmp ? 9 : 4)) barw = cmp ? 9 : 4;
@@ -84,11 +91,11 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         const char *mine = f->source ? "solver" : "session";
         sm_ui_elide(bar1 >= (int)strlen(mine) ? mine : bar1 >= 3 ? "now" : "", bar1, l1, sizeof l1);
         sm_ui_elide(bar1 >= 8 ? cmp->label : bar1 >= 5 ? "other" : bar1 >= 3 ? "cmp" : "", bar1, l2, sizeof l2);
-        x = snprintf(hdr, sizeof hdr, "  %-*s %s%-*s %-*s%s %5s %5s", nw, "name", typed ? "type  " : "", bar1, l1,
+        x = snprintf(hdr, sizeof hdr, "  %-*s %s%-*s %-*s%s %5s %5s", nw, "name", typed ? thead : "", bar1, l1,
                      bar1, l2, barw % 2 ? "" : " ", "blk", "blk'");
         if (mid) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s %9s", "energy", "energy'");
     } else {
-        x = snprintf(hdr, sizeof hdr, "  %-*s %s%-*s %5s", nw, "name", typed ? "type  " : "", barw, "compute/T",
+        x = snprintf(hdr, sizeof hdr, "  %-*s %s%-*s %5s", nw, "name", typed ? thead : "", barw, "compute/T",
                      "blk");
         if (mid) x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %8s", "cells");
         x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "energy");
@@ -119,10 +126,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         attr_t base = q == v->proc ? sm_ui_attr(SM_EL_CURSOR) : sm_ui_attr(SM_EL_TEXT);
         wattrset(w, sm_ui_proc_attr(q));
         mvwaddch(w, y, 1, (chtype)(unsigned char)sm_ui_glyph(q));
-        int bx = 2 + nw + 2 + (typed ? 6 : 0);
-        char nm[128];
+        int bx = 2 + nw + 2 + (typed ? tw + 1 : 0);
+        char nm[128], ty[64], tyc[16];
         sm_ui_elide(t->procs[q].name, nw, nm, sizeof nm);
-        if (typed) sm_ui_text(w, y, 2, nw + 8, base, " %-*s %-5.5s ", nw, nm, t->types[t->procs[q].type].name);
+        if (sm_topo_proc_state(t, q) != SM_STATE_BASE)
+            snprintf(ty, sizeof ty, "%s@%s", t->types[t->procs[q].type].name, sm_topo_proc_state_name(t, q));
+        else
+            snprintf(ty, sizeof ty, "%s", t->types[t->procs[q].type].name);
+        sm_ui_elide(ty, tw, tyc, sizeof tyc);
+        if (typed) sm_ui_text(w, y, 2, nw + tw + 3, base, " %-*s %-*s ", nw, nm, tw, tyc);
         else sm_ui_text(w, y, 2, nw + 2, base, " %-*s ", nw, nm);
         sm_proc_eval ope;
         if (cmp) sm_cost_proc(cmp->cost, &cmp->ev, q, &ope);

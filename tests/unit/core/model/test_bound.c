@@ -272,6 +272,81 @@ static void below_mappings_at_scale(void **st)
     sm_topo_free(t);
 }
 
+/* SM_BOUND_DVFS: never above the best mapping in any assignment of
+ * states (every mapping times every state of every processor, base
+ * included, enumerated), and equal to it on the thesis machine. */
+static void dvfs_never_above_enumeration(void **st)
+{
+    (void)st;
+    unsigned seed = 77;
+    int feasible = 0;
+    for (int trial = 0; trial < 40; trial++) {
+        int bx = 2 + (int)(rand_r(&seed) % 2);
+        sm_grid *g = tu_grid(bx, 2, 1, rand_r(&seed) % 2, 0, 0, SM_ST_7PT);
+        int P = 2 + (int)(rand_r(&seed) % 2);
+        char buf[4096];
+        double cell = 1.0 / 262144, msg = 1.0 / 4096;
+        int len = snprintf(buf, sizeof buf,
+                           "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{"
+                           "\"a\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d,"
+                           "\"states\":{\"low\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d}}},"
+                           "\"b\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d}},"
+                           "\"processors\":[",
+                           1e-6 * cell * (1 + rand_r(&seed) % 4), 1e-5 * cell * (2 + rand_r(&seed) % 8),
+                           40 + rand_r(&seed) % 60, rand_r(&seed) % 30, 1e-6 * cell * (3 + rand_r(&seed) % 6),
+                           1e-5 * cell * (1 + rand_r(&seed) % 4), 10 + rand_r(&seed) % 40,
+                           1e-6 * cell * (1 + rand_r(&seed) % 8), 1e-5 * cell * (1 + rand_r(&seed) % 8),
+                           20 + rand_r(&seed) % 80, rand_r(&seed) % 40);
+        for (int p = 0; p < P; p++)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"%s\",\"node\":0}",
+                            p ? "," : "", p, p == 0 || rand_r(&seed) % 2 ? "a" : "b");
+        snprintf(buf + len, sizeof buf - (size_t)len,
+                 "],\"network\":{\"kind\":\"single\"},\"links\":{\"intra\":{\"*\":"
+                 "{\"time_per_cell\":%g,\"energy_per_cell\":%g}}}}",
+                 1e-6 * msg * (1 + rand_r(&seed) % 4), 1e-2 * msg * (1 + rand_r(&seed) % 9));
+        sm_topo *t = tu_topo_text(buf);
+        sm_model m;
+        sm_model_default(&m);
+        m.unused_idle = rand_r(&seed) % 2;
+        int zero[16] = {0};
+        sm_eval any;
+        sm_eval_reference(g, t, &m, zero, &any);
+        m.has_deadline = 1;
+        m.deadline = any.time * (0.4 + 0.15 * (rand_r(&seed) % 8));
+        /* Every assignment of states (base or low for type a). */
+        double best = INFINITY;
+        for (int mask = 0; mask < (1 << P); mask++) {
+            sm_topo *tc = sm_topo_clone(t);
+            int skip = 0;
+            for (int p = 0; p < P; p++) {
+                int low = mask >> p & 1;
+                if (low && tc->types[tc->procs[p].type].nstates == 0) skip = 1;
+                sm_topo_set_proc_state(tc, p, low ? 0 : SM_STATE_BASE);
+            }
+            if (!skip) {
+                sm_eval e;
+                tu_enumerate(g, tc, &m, &e);
+                if (e.feasible && e.energy < best) best = e.energy;
+            }
+            sm_topo_free(tc);
+        }
+        int *iso = sm_bound_profile(g);
+        for (int f = 0; f < 2; f++) {
+            sm_bound b;
+            sm_bound_compute_with(g, t, &m, iso, SM_BOUND_DVFS | (f ? SM_BOUND_NO_COUNTS : 0), &b);
+            if (isfinite(best) && b.energy > best * (1 + 1e-9) + 1e-15)
+                fail_msg("trial %d: DVFS bound %.17g above the best %.17g (%s)", trial, b.energy, best, b.method);
+            if (!isfinite(best)) assert_true(b.energy <= INFINITY);
+            sm_bound_free(&b);
+        }
+        feasible += isfinite(best);
+        free(iso);
+        sm_topo_free(t);
+        sm_grid_free(g);
+    }
+    assert_true(feasible >= 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +354,7 @@ int main(void)
         cmocka_unit_test(published_rows),
         cmocka_unit_test(below_ilp_optima),
         cmocka_unit_test(below_mappings_at_scale),
+        cmocka_unit_test(dvfs_never_above_enumeration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
