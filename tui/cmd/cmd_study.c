@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "cmd_study.h"
 #include "../../core/jsonutil.h"
+#include "../../core/pathguard.h"
 #include "../../core/study.h"
 #include "../../core/study_plot.h"
 
@@ -95,7 +96,9 @@ int sm_study_get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st)
 {
     const char *s = Tcl_GetString(spec);
     sm_err e;
-    if (!looks_like_json(s) && access(s, R_OK) == 0) {
+    /* A safe script learns nothing of a file it may not read, not even
+     * that it is there. */
+    if (!looks_like_json(s) && sm_path_check(s, SM_PATH_READ, &e) == 0 && access(s, R_OK) == 0) {
         size_t len;
         char *text = sm_read_file(s, 1 << 24, &len, &e);
         int rc = text ? sm_study_from_json(st, text, len, s, &e) : -1;
