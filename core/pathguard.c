@@ -2,6 +2,9 @@
  * and `..` component by component), and the guard every named file
  * passes before it is opened. */
 #define _POSIX_C_SOURCE 200809L
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700   /* realpath */
+#endif
 #include "pathguard.h"
 
 #include <errno.h>

@@ -21,7 +21,7 @@ static void usage(FILE *f)
     fputs("usage: stencilmap [SCENARIO]                 open the workbench\n"
           "       stencilmap [-safe [-allow DIR]...] -b FILE [ARG ...]\n"
           "                                             run a Tcl script, no terminal\n"
-          "       stencilmap [-safe] -e SCRIPT [SCENARIO]\n"
+          "       stencilmap [-safe [-allow DIR]...] -e SCRIPT [SCENARIO]\n"
           "                                             evaluate (on SCENARIO) and print the result\n"
           "       stencilmap --help | --version\n"
           "-safe runs the script in a safe interpreter: no exec, open, file, socket,\n"
