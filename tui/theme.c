@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/jsonutil.h"
-#include "../core/pathguard.h"
+#include "core/lib/jsonutil.h"
+#include "core/lib/pathguard.h"
 
 #ifndef SM_DATADIR
 #define SM_DATADIR "/usr/local/share/stencilmap"

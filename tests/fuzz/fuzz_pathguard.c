@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "../../core/pathguard.h"
+#include "core/lib/pathguard.h"
 
 static char dir[64];
 

@@ -3,8 +3,8 @@
  * open, file, socket, cd, load, source, glob and the rest; we add back the
  * stencilmap commands, the pure path subcommands of `file`, puts to stdout
  * and stderr, and exit. Every stencilmap command called from there runs
- * with app->safe_depth raised, and while it is the path guard (core/
- * pathguard.h) confines the files it names: reads below the current
+ * with app->safe_depth raised, and while it is the path guard (core/lib/
+ * lib/pathguard.h) confines the files it names: reads below the current
  * directory, the script's directory, the program's data and each -allow
  * DIR; writes below the current directory and each -allow DIR. Anything
  * such a script leaves to run later (a hook, a key binding) runs in the
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cmd.h"
-#include "../../core/pathguard.h"
+#include "core/lib/pathguard.h"
 
 #ifndef SM_DATADIR
 #define SM_DATADIR "/usr/local/share/stencilmap"

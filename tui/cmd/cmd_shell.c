@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "../shell.h"
+#include "tui/shell.h"
 
 /* The interpreter the last command ran in, for sm_shell_result. */
 static Tcl_Interp *last_in;

@@ -4,10 +4,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd.h"
-#include "../../core/pathguard.h"
+#include "core/lib/pathguard.h"
 #include "cmd_study.h"
-#include "../../core/strbuf.h"
-#include "../../core/study_plot.h"
+#include "core/lib/strbuf.h"
+#include "core/study/plot.h"
 
 /* gnuplot on PATH, found at run time: it is an optional dependency. */
 static int have_gnuplot(void)
@@ -143,7 +143,7 @@ static int gnuplot_plot(sm_app *app, Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx,
 }
 
 /* Braille dots, or with kby a glyph a series and a legend: the plot the
- * Study pane draws too (core/study_table.c). */
+ * Study pane draws too (core/study/table.c). */
 static Tcl_Obj *text_plot(const sm_study_table *t, Tcl_Obj *kx, Tcl_Obj *ky, Tcl_Obj *kby, int w, int h,
                           int published)
 {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cmd.h"
-#include "../../core/pathguard.h"
+#include "core/lib/pathguard.h"
 #include "cmd_study.h"
 
 /* Series columns worth cycling to: a handful of distinct values. */
