@@ -198,7 +198,7 @@ void sm_safe_create_command(sm_app *app, Tcl_Interp *child, const char *name, Tc
     Tcl_CreateObjCommand(child, name, safe_call, w, safe_cmd_free);
 }
 
-/* file dirname|join|tail|rootname|extension|split|pathtype|nativename|
+/* file dirname|join|tail|rootname|extension|split|pathtype|
  * separator: the subcommands that only take names apart and put them
  * together (what Tcl's safe base offers too); everything that touches the
  * file system stays hidden. Run by the main interpreter's own
@@ -206,7 +206,7 @@ void sm_safe_create_command(sm_app *app, Tcl_Interp *child, const char *name, Tc
 static int safe_file(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     sm_app *app = cd;
-    static const char *const subs[] = {"dirname", "extension", "join", "nativename", "pathtype",
+    static const char *const subs[] = {"dirname", "extension", "join", "pathtype",
                                        "rootname", "separator", "split", "tail", NULL};
     int idx;
     if (objc < 2) {
@@ -215,7 +215,7 @@ static int safe_file(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     }
     if (Tcl_GetIndexFromObj(NULL, objv[1], subs, "", 0, &idx) != TCL_OK) {
         Tcl_SetObjResult(in, Tcl_ObjPrintf("file %s: not available to a safe script (it may use "
-                                           "file dirname, extension, join, nativename, pathtype, "
+                                           "file dirname, extension, join, pathtype, "
                                            "rootname, separator, split and tail)",
                                            Tcl_GetString(objv[1])));
         Tcl_SetErrorCode(in, "STENCILMAP", "SAFE", NULL);
