@@ -61,18 +61,31 @@ typedef struct sm_app {
     char *scenario_path;    /* last scenario loaded or saved, or NULL */
     struct sm_journal *journal; /* the workbench's journal (core/session/journal.h) */
     struct sm_compare *compare; /* compare mode's other mapping (compare.h) */
+    /* Scripts from elsewhere (SPEC 5, cmd_safe.c). confined: the whole run
+     * is one (-safe), so keys, the console and bindings run in app->safe
+     * too. safe_depth > 0 while a command called from the safe interpreter
+     * runs: then every file named passes the path guard; safe_denied says
+     * it refused one in this command (-errorcode STENCILMAP SAFE PATH). */
+    int confined;
+    int safe_depth;
+    int safe_denied;
+    char **allow;           /* -allow DIRs, resolved: read and write below */
+    int nallow;
+    char **script_dirs;     /* the scripts' own directories, resolved: read */
+    int nscript_dirs;
     /* The energy bound of the session's grid, machine and model, computed
      * when first asked for after they change (sm_app_bound). */
     sm_bound bound;
     unsigned long long bound_structure;
     const sm_session *bound_session;
     int has_bound;
-    /* The grid's isoperimetric profile the bound uses (NULL when the grid
-     * is too large), kept while the grid stays the same: a new deadline
-     * or machine costs milliseconds, not the profile's second again. */
+    /* The bound over every DVFS state (sm_app_bound_dvfs). */
     double bound_dvfs;
     unsigned long long bound_dvfs_structure;
     int has_bound_dvfs;
+    /* The grid's isoperimetric profile the bound uses (NULL when the grid
+     * is too large), kept while the grid stays the same: a new deadline
+     * or machine costs milliseconds, not the profile's second again. */
     int *bound_iso;
     sm_grid_spec bound_iso_spec; /* the grid it belongs to (a study reloads the same) */
 } sm_app;
