@@ -159,23 +159,6 @@ int sm_app_confirm_overwrite(sm_app *app, Tcl_Interp *in, const char *path)
     return sm_tcl_error(in, "CANCELLED", "%s: not overwritten", path);
 }
 
-void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of)
-{
-    sm_cost_free(app->solver_view);
-    app->solver_view = view;
-    app->solver_view_of = view ? of : NULL;
-}
-
-void sm_app_drop_solver(sm_app *app)
-{
-    sm_app_solver_abandon(app);
-    sm_solver_free(app->solver);
-    app->solver = NULL;
-    sm_app_set_solver_view(app, NULL, NULL);
-    app->view->show_solver = 0;
-    app->view->running = 0;
-}
-
 int sm_app_changed(sm_app *app)
 {
     sm_app_sync_view(app);

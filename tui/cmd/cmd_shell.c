@@ -4,8 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "solvers/registry.h"
 #include "cmd.h"
-#include "tui/shell.h"
+#include "tui/app/shell.h"
 
 /* Logs, runs and reports one command: text is its echo. */
 static int finish(sm_app *app, const char *text, int rc, int flags)
