@@ -71,10 +71,11 @@ void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
     }
 }
 
-void sm_create_all_in(sm_app *app, Tcl_Interp *in)
+const char *sm_ensemble_at(int i, Tcl_ObjCmdProc **proc)
 {
-    for (int i = 0; i < nensembles; i++)
-        sm_safe_create_command(app, in, ensembles[i].name, ensembles[i].proc);
+    if (i < 0 || i >= nensembles) return NULL;
+    *proc = ensembles[i].proc;
+    return ensembles[i].name;
 }
 
 const sm_subcmd *sm_ensemble_subs(const char *name)

@@ -25,8 +25,9 @@ typedef struct sm_subcmd {
 void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
                         const sm_subcmd *subs);
 const sm_subcmd *sm_ensemble_subs(const char *name);
-/* Create every stencilmap command in another interpreter (the safe one). */
-void sm_create_all_in(sm_app *app, Tcl_Interp *in);
+/* The i-th command created (its name and proc), NULL past the last: the
+ * safe interpreter creates each again (cmd_safe.c). */
+const char *sm_ensemble_at(int i, Tcl_ObjCmdProc **proc);
 
 /* The safe interpreter (-safe, session replay -safe): created on first
  * use, a child of app->interp, with the stencilmap commands and none of
