@@ -182,7 +182,7 @@ static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], i
     if (!background || !app->screen) {
         if (sm_solver_init(s, &e)) {
             sm_solver_free(s);
-            return sm_tcl_error(in, "ARGS", "%s", e.msg);
+            return sm_tcl_err(in, "ARGS", &e);
         }
         sm_app_solver_install(app, s, NULL, 1);
         return TCL_OK;
@@ -200,7 +200,7 @@ static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], i
     }
     sm_cost *view;
     s = sm_solver_start_end(st, &view, NULL, &e);
-    if (!s) return sm_tcl_error(in, "ARGS", "%s", e.msg);
+    if (!s) return sm_tcl_err(in, "ARGS", &e);
     sm_app_solver_install(app, s, view, 1);
     return TCL_OK;
 }
