@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ilp.h"
+#include "ilp_dvfs.h"
 
 #define DVFS_MAX_ASSIGNMENTS 256
 

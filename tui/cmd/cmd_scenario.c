@@ -324,6 +324,10 @@ static int topo_procs(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
         Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("type", -1),
                        Tcl_NewStringObj(t->types[t->procs[p].type].name, -1));
         Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("node", -1), Tcl_NewIntObj(t->procs[p].node));
+        /* The DVFS state it runs in: its own (a solver chose it), else its
+         * type's, "base" when none is selected. */
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("state", -1),
+                       Tcl_NewStringObj(sm_topo_proc_state_name(t, p), -1));
         Tcl_ListObjAppendElement(NULL, l, d);
     }
     Tcl_SetObjResult(in, l);

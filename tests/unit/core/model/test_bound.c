@@ -4,7 +4,7 @@
  * published deadline rows, and below every mapping tabu finds at scale. */
 #include "tests/unit/testutil.h"
 #include "core/model/bound.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 /* A random tiny machine: P processors of two types (one sometimes with a
  * measured profile), on one node or spread over nodes of a tree network

@@ -1,12 +1,14 @@
-/* ilp.h - the exact solver's shared state: the lp_solve model (ilp.c) and
- * the decomposition by block counts that proves it (ilp_counts.c). */
-#ifndef SM_ILP_H
-#define SM_ILP_H
+/* ilp_state.h - the exact solver's shared state: the lp_solve model that
+ * ilp.c builds and solves, and the decomposition by block counts
+ * (ilp_counts.c) reads and reports through (ilp_state.c). */
+#ifndef SM_ILP_STATE_H
+#define SM_ILP_STATE_H
 
 #include <lpsolve/lp_lib.h>
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 typedef struct ilp_counts ilp_counts;
+typedef struct ilp_dvfs ilp_dvfs;
 typedef struct ilp_dvfs ilp_dvfs;
 
 typedef struct {
@@ -34,22 +36,5 @@ double ilp_now(void);
 void ilp_read_map(ilp_state *st, const REAL *cols /* 1-based */);
 /* Publish nodes, incumbent, bound, gap and elapsed; call progress. */
 void ilp_report(ilp_state *st);
-
-/* The decomposition by block counts (ilp_counts.c). Whether it applies:
- * uniform links, blocks of equal cells and neighbour pairs of equal
- * halos, few enough count vectors, and a profile of the grid. */
-ilp_counts *ilp_counts_new(const sm_solver *s, const ilp_state *st);
-/* Every count vector bounded below by its fixed energy and the
- * isoperimetric cut; those below the incumbent solved as subproblems.
- * Sets s->status. */
-void ilp_counts_solve(ilp_counts *c, ilp_state *st);
-void ilp_counts_free(ilp_counts *c);
-
-/* -dvfs on (ilp_dvfs.c): every assignment of DVFS states to the
- * processors solved exactly; NULL (with e set) when there are too many. */
-ilp_dvfs *ilp_dvfs_new(const sm_solver *s, sm_err *e);
-/* Solve them all within -timeout; sets the best, its states, status. */
-void ilp_dvfs_solve(sm_solver *s, ilp_dvfs *d);
-void ilp_dvfs_free(ilp_dvfs *d);
 
 #endif
