@@ -121,7 +121,7 @@ void ilp_dvfs_solve(sm_solver *s, ilp_dvfs *d)
         const char *argv[] = {"-timeout", tmo, "-gap", gap, "-counts", sm_opt_str(s, "counts"),
                               "-warm", sm_opt_str(s, "warm"), "-dvfs", "off"};
         sm_err e;
-        sm_solver *sub = sm_solver_new(&sm_solver_ilp, s->grid, tc, &s->model, s->start_map, 10, argv, &e);
+        sm_solver *sub = sm_solver_new(s->ops, s->grid, tc, &s->model, s->start_map, 10, argv, &e);
         if (!sub) {
             sm_topo_free(tc);
             free(st);
