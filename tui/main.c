@@ -9,10 +9,8 @@
 #include "app.h"
 #include "cmd/cmd.h"
 #include "tui.h"
+#include "version.h"
 
-#ifndef SM_VERSION
-#define SM_VERSION "0.1"
-#endif
 
 extern const char sm_tcl_library[];
 

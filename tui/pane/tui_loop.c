@@ -1151,3 +1151,5 @@ int sm_tui_keys(sm_app *app, const char *term, int cols, int lines, const char *
     free(codes);
     return 0;
 }
+
+const char *sm_tui_curses_version(void) { return curses_version(); }
