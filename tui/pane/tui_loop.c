@@ -998,7 +998,7 @@ static void screen_begin(tui *t)
     noecho();
     nonl();
     keypad(stdscr, TRUE);
-    if (has_colors()) {
+    if (has_colors() && !sm_ui_no_color()) {
         start_color();
         use_default_colors();
     }
