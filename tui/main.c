@@ -18,8 +18,8 @@ extern const char sm_tcl_library[];
 static void usage(FILE *f)
 {
     fputs("usage: stencilmap [OPTION ...] [--] [SCENARIO]\n"
-          "       stencilmap [-safe] -b FILE|- [ARG ...]\n"
-          "       stencilmap [-safe] -e SCRIPT [SCENARIO]\n"
+          "       stencilmap [-safe [-allow DIR]...] -b FILE|- [ARG ...]\n"
+          "       stencilmap [-safe [-allow DIR]...] -e SCRIPT [SCENARIO]\n"
           "\n"
           "With no -b or -e, open the interactive workbench on SCENARIO (a\n"
           "stencilmap/scenario JSON file), or on the built-in default scenario.\n"
@@ -29,9 +29,14 @@ static void usage(FILE *f)
           "                      argv, as tclsh sets them (options included)\n"
           "  -e, --eval SCRIPT   load SCENARIO when given, evaluate SCRIPT and print\n"
           "                      its result\n"
-          "  -safe, --safe       before -b or -e: run the script in a safe Tcl\n"
+          "  -safe, --safe       with -b or -e: run the script in a safe Tcl\n"
           "                      interpreter (no exec, open, file, socket, cd, load,\n"
-          "                      source or glob; the stencilmap commands keep working)\n"
+          "                      source or glob); the stencilmap commands keep working,\n"
+          "                      reading files only below the current directory, the\n"
+          "                      script's directory, the program's data and each -allow\n"
+          "                      DIR, writing only below the current directory and each\n"
+          "                      -allow DIR\n"
+          "  -allow, --allow DIR with -safe: one more directory to read and write\n"
           "  -h, --help          print this help and exit\n"
           "  -V, --version       print the version and the libraries' versions and exit\n"
           "  --                  end of options: what follows is a file name even if it\n"
@@ -147,6 +152,11 @@ static int eval_file_in(Tcl_Interp *in, const char *path)
         Tcl_SetVar2(in, "errorInfo", NULL, e.msg, TCL_GLOBAL_ONLY);
         return TCL_ERROR;
     }
+    /* [info script] as source would set it. */
+    Tcl_Obj *w[3] = {Tcl_NewStringObj("info", -1), Tcl_NewStringObj("script", -1),
+                     Tcl_NewStringObj(path, -1)};
+    Tcl_EvalObjEx(in, Tcl_NewListObj(3, w), TCL_EVAL_GLOBAL);
+    Tcl_ResetResult(in);
     int rc = Tcl_EvalEx(in, text, (int)len, TCL_EVAL_GLOBAL);
     free(text);
     return rc;
@@ -158,12 +168,17 @@ int main(int argc, char **argv)
         {"batch", required_argument, NULL, 'b'},
         {"eval", required_argument, NULL, 'e'},
         {"safe", no_argument, NULL, 's'},
+        {"allow", required_argument, NULL, 'a'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     int safe = 0, batch = 0, oneshot = 0;
     const char *arg = NULL;   /* the script file (-b) or text (-e) */
+    /* -allow DIR...: where a safe script may also read and write. */
+    enum { MAX_ALLOW = 64 };
+    const char *allow[MAX_ALLOW];
+    int nallow = 0;
     opterr = 0;
     /* '+': options stop at the first operand, and -b FILE stops them too,
      * so a script's own arguments are never taken for ours. getopt_long_only
@@ -179,6 +194,10 @@ int main(int argc, char **argv)
             arg = optarg;
             break;
         case 's': safe = 1; break;
+        case 'a':
+            if (nallow == MAX_ALLOW) return usage_error("%s: too many -allow directories", optarg);
+            allow[nallow++] = optarg;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -191,6 +210,7 @@ int main(int argc, char **argv)
         if (batch) break;
     }
     if (safe && !batch && !oneshot) return usage_error("%s", "-safe goes with -b or -e");
+    if (nallow && !safe) return usage_error("%s", "-allow goes after -safe");
     int nrest = argc - optind;
     char **rest = argv + optind;
     if (!batch && nrest > 1) return usage_error("%s: one scenario at most", rest[1]);
@@ -213,6 +233,13 @@ int main(int argc, char **argv)
     the_app = app;
     sm_stdout_hook = stdout_write;
     Tcl_CreateExitHandler(exit_handler, NULL);
+    sm_safe_init(app);
+    for (int k = 0; k < nallow; k++)
+        if (sm_safe_allow(app, allow[k], &e)) {
+            fprintf(stderr, "stencilmap: %s\n", e.msg);
+            Tcl_Exit(2);
+        }
+    app->confined = safe;
     sm_cmd_register_all(app);
     if (Tcl_Eval(in, sm_tcl_library) != TCL_OK) {
         report_error(in);
@@ -229,7 +256,9 @@ int main(int argc, char **argv)
 
     int status = 0;
     if (batch) {
-        /* "-" is standard input; a safe script is read by us too. */
+        /* "-" is standard input; a safe script is read by us too, and its
+         * own directory is one it may read. */
+        if (safe && strcmp(arg, "-") != 0) sm_safe_push_script(app, arg);
         int rc = safe || strcmp(arg, "-") == 0 ? eval_file_in(run, arg) : Tcl_EvalFile(run, arg);
         if (rc != TCL_OK) status = report_error(run);
     } else if (oneshot) {

@@ -7,6 +7,7 @@
  * save of the same file, or loading it, removes those of dead processes. */
 #define _POSIX_C_SOURCE 200809L
 #include "util.h"
+#include "pathguard.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -53,7 +54,9 @@ static char *read_stdin(size_t max_bytes, size_t *len, sm_err *e)
 
 char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
 {
+    /* "-" is standard input, no file: no path to confine. */
     if (strcmp(path, "-") == 0) return read_stdin(max_bytes, len, e);
+    if (sm_path_check(path, SM_PATH_READ, e)) return NULL;
     /* Non-blocking open, then a regular file only: a FIFO or a device
      * would wait forever, a directory is not a file. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -129,6 +132,8 @@ static const char *base_of(const char *path)
 
 void sm_clean_stale_temps(const char *path)
 {
+    sm_err ignored;
+    if (sm_path_check(path, SM_PATH_WRITE, &ignored)) return;   /* not ours to tidy */
     char *dir = sm_dirname(path);
     const char *base = base_of(path);
     size_t n = strlen(base) + sizeof TMP_TAG + 2;
@@ -200,6 +205,7 @@ int sm_write_file_atomic(const char *path, const char *data, size_t len,
         }
         return 0;
     }
+    if (sm_path_check(path, SM_PATH_WRITE, e)) return -1;
     char *target = resolve_target(path);
     struct stat st;
     int exists = stat(target, &st) == 0;

@@ -74,7 +74,7 @@ void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
 void sm_create_all_in(sm_app *app, Tcl_Interp *in)
 {
     for (int i = 0; i < nensembles; i++)
-        Tcl_CreateObjCommand(in, ensembles[i].name, ensembles[i].proc, app, NULL);
+        sm_safe_create_command(app, in, ensembles[i].name, ensembles[i].proc);
 }
 
 const sm_subcmd *sm_ensemble_subs(const char *name)
