@@ -50,9 +50,15 @@ const char *sm_datadir(void)
                 snprintf(found, sizeof found, "%s", realpath(cand, real) ? real : cand);
                 return found;
             }
-            if (has(exe, "themes") && has(exe, "samples")) {
-                snprintf(found, sizeof found, "%s", exe);
-                return found;
+            /* A build in the source tree: the program in it or in build/... */
+            for (int up = 0; up < 3; up++) {
+                if (has(exe, "themes") && has(exe, "samples")) {
+                    snprintf(found, sizeof found, "%s", exe);
+                    return found;
+                }
+                char *s = strrchr(exe, '/');
+                if (!s || s == exe) break;
+                *s = '\0';
             }
         }
     }

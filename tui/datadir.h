@@ -6,8 +6,9 @@
 
 /* In order: $STENCILMAP_DATADIR; BINDIR/../share/stencilmap next to the
  * running program (an installed tree, whatever its prefix); the program's
- * own directory when it holds themes/ and samples/ (a build in the source
- * tree); else the directory compiled in (SM_DATADIR). */
+ * directory, or one up to two levels above it, when it holds themes/ and
+ * samples/ (a build in the source tree, build/san/ included); else the
+ * directory compiled in (SM_DATADIR). */
 const char *sm_datadir(void);
 
 /* A relative path that does not exist here but does below the data

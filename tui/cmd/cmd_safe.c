@@ -53,9 +53,9 @@ static void find_data_dirs(void)
      * source tree itself, whose parts are added below. */
     {
         const char *d = sm_datadir();
-        char *slash = strrchr(exe, '/');
-        size_t n = slash ? (size_t)(slash - exe) : 0;
-        if (!(strlen(d) == n && strncmp(d, exe, n) == 0) && strcmp(d, SM_DATADIR) != 0) add_data_dir(d);
+        size_t n = strlen(d);
+        int tree = strncmp(exe, d, n) == 0 && exe[n] == '/';   /* the source tree holds the binary */
+        if (!tree && strcmp(d, SM_DATADIR) != 0) add_data_dir(d);
     }
     for (int up = 0; up < 3; up++) {
         char *s = strrchr(exe, '/');
