@@ -22,6 +22,16 @@ int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
     return TCL_ERROR;
 }
 
+int sm_tcl_err(Tcl_Interp *in, const char *code, const sm_err *e)
+{
+    if (!e->code[0]) return sm_tcl_error(in, code, "%s", e->msg);
+    Tcl_SetObjResult(in, Tcl_NewStringObj(e->msg, -1));
+    Tcl_Obj *ec = Tcl_NewStringObj("STENCILMAP ", -1);
+    Tcl_AppendToObj(ec, e->code, -1); /* words of a list: letters and spaces */
+    Tcl_SetObjErrorCode(in, ec);
+    return TCL_ERROR;
+}
+
 int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
                 const sm_subcmd *subs)
 {

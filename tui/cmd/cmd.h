@@ -11,6 +11,9 @@
 /* Sets the result and -errorcode {STENCILMAP code}; returns TCL_ERROR. */
 int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* A core or solver error: its own code when it set one (sm_err_set_code),
+ * else `code`. */
+int sm_tcl_err(Tcl_Interp *in, const char *code, const sm_err *e);
 
 /* A subcommand: objv[0] is the command, objv[1] the subcommand. */
 typedef struct sm_subcmd {
