@@ -7,10 +7,10 @@
 #include <tcl.h>
 #include "core/io/scenario.h"
 #include "core/lib/util.h"
-#include "app.h"
+#include "tui/app/app.h"
 #include "tui/cmd/cmd.h"
-#include "tui.h"
-#include "version.h"
+#include "tui/cmd/version.h"
+#include "tui/pane/tui.h"
 
 
 extern const char sm_tcl_library[];

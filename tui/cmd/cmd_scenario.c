@@ -7,7 +7,7 @@
 #include "core/model/profile.h"
 #include "core/io/scenario.h"
 #include "cmd.h"
-#include "tui/datadir.h"
+#include "tui/app/datadir.h"
 #include "cmd_topo_hwloc.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)

@@ -6,7 +6,7 @@
 #ifdef SM_HAVE_HWLOC
 #include <hwloc.h>
 #endif
-#include "tui.h"
+#include "tui/pane/tui.h"
 
 const char *sm_version_program(void) { return "stencilmap " SM_VERSION; }
 
