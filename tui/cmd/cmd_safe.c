@@ -17,6 +17,8 @@
 #include "cmd.h"
 #include "core/lib/pathguard.h"
 
+#include "tui/app/datadir.h"
+
 #ifndef SM_DATADIR
 #define SM_DATADIR "/usr/local/share/stencilmap"
 #endif
@@ -46,6 +48,15 @@ static void find_data_dirs(void)
     add_data_dir(SM_DATADIR);
     char *exe = realpath("/proc/self/exe", NULL);
     if (!exe) return;
+    /* The data found at run time (STENCILMAP_DATADIR, or the share/
+     * directory beside an installed binary whatever its prefix); not the
+     * source tree itself, whose parts are added below. */
+    {
+        const char *d = sm_datadir();
+        size_t n = strlen(d);
+        int tree = strncmp(exe, d, n) == 0 && exe[n] == '/';   /* the source tree holds the binary */
+        if (!tree && strcmp(d, SM_DATADIR) != 0) add_data_dir(d);
+    }
     for (int up = 0; up < 3; up++) {
         char *s = strrchr(exe, '/');
         if (!s || s == exe) break;
