@@ -91,8 +91,7 @@ void sm_ps_init(sm_ps *s, int P, int n, const sm_ps_pt *const *pts, const int *n
     for (size_t r = 0; r < W; r++) s->val[r] = s->val2[r] = INFINITY;
     s->act = sm_xmalloc(sizeof(int) * W);
     s->act2 = sm_xmalloc(sizeof(int) * W);
-    s->cand_y = sm_xmalloc(sizeof(int) * (total + (size_t)P + 1));
-    s->cand_e = sm_xmalloc(sizeof(double) * (total + (size_t)P + 1));
+    s->cand = sm_xmalloc(sizeof(sm_ps_cand) * (total + (size_t)P + 1));
     s->cand_n = sm_xcalloc((size_t)P + 1, sizeof(int));
     s->cand_off = sm_xcalloc((size_t)P + 1, sizeof(int));
     s->hsel = sm_xmalloc(sizeof(double) * ((size_t)P + 1));
@@ -129,12 +128,11 @@ void sm_ps_free(sm_ps *s)
     free(s->fc);
     free(s->val);
     free(s->val2);
-    free(s->cand_e);
     free(s->hsel);
     free(s->rest);
     free(s->act);
     free(s->act2);
-    free(s->cand_y);
+    free(s->cand);
     free(s->cand_n);
     free(s->cand_off);
     free(s->choice);
@@ -208,6 +206,12 @@ static double margin(const sm_ps *s, double U, double L)
     return 1e-9 * (fabs(U) + fabs(L) * s->n + 1e-300);
 }
 
+static int cmp_cand(const void *a, const void *b)
+{
+    const sm_ps_cand *x = a, *y = b;
+    return x->y - y->y;
+}
+
 /* The least energy below U of a distribution giving j (>= 0) x blocks at
  * cost ej, the others choosing admitted points; counts filled. INFINITY
  * when none is below U. */
@@ -240,15 +244,14 @@ static double check(sm_ps *s, int j, int x, double ej, double U, int *counts)
         s->cache_adm[i] = s->nadm[i];
         s->cand_off[i] = off;
         int c = 0;
-        if (-hi < S) { s->cand_y[off + c] = 0; s->cand_e[off + c++] = 0; }
+        sm_ps_cand *cd = &s->cand[off];
+        if (-hi < S) cd[c++] = (sm_ps_cand){0, 0};
         for (int a = 0; a < cn; a++) {
             const sm_ps_pt *pt = &q[cache[a]];
-            if (pt->energy - L * pt->size - hi < S && pt->size <= R) {
-                s->cand_y[off + c] = pt->size;
-                s->cand_e[off + c++] = pt->energy;
-            }
+            if (pt->energy - L * pt->size - hi < S && pt->size <= R) cd[c++] = (sm_ps_cand){pt->size, pt->energy};
         }
         if (!c) return INFINITY;
+        qsort(cd, (size_t)c, sizeof *cd, cmp_cand); /* by size: each state scans one window */
         s->cand_n[i] = c;
         off += c;
         s->order[m++] = i;
@@ -264,14 +267,9 @@ static double check(sm_ps *s, int j, int x, double ej, double U, int *counts)
     int *minrest = s->rest, *maxrest = s->rest + m + 1;
     minrest[m] = maxrest[m] = 0;
     for (int l = m - 1; l >= 0; l--) {
-        int i = s->order[l], a = s->cand_off[i], mn = s->cand_y[a], mx = s->cand_y[a];
-        for (int c = 1; c < s->cand_n[i]; c++) {
-            int y = s->cand_y[a + c];
-            if (y < mn) mn = y;
-            if (y > mx) mx = y;
-        }
-        minrest[l] = minrest[l + 1] + mn;
-        maxrest[l] = maxrest[l + 1] + mx;
+        int i = s->order[l], a = s->cand_off[i];
+        minrest[l] = minrest[l + 1] + s->cand[a].y;
+        maxrest[l] = maxrest[l + 1] + s->cand[a + s->cand_n[i] - 1].y;
         if (maxrest[l] > R) maxrest[l] = R;
     }
     double *val = s->val, *nxt = s->val2;
@@ -283,21 +281,28 @@ static double check(sm_ps *s, int j, int x, double ej, double U, int *counts)
         act[nact++] = 0;
         double Hpre = 0;
         for (int l = 0; l < m && nact; l++) {
-            int i = s->order[l], a = s->cand_off[i], nc = s->cand_n[i], nact2 = 0;
+            int i = s->order[l], nc = s->cand_n[i], nact2 = 0;
+            const sm_ps_cand *cd = &s->cand[s->cand_off[i]];
             Hpre += s->hsel[i]; /* reduced cost of a prefix: energy - L blocks - its h */
             int *ch = &s->choice[(size_t)l * W];
             for (int u = 0; u < nact; u++) {
                 int r = act[u];
                 double b = val[r];
-                for (int c = 0; c < nc; c++) {
-                    int rr = r + s->cand_y[a + c];
-                    if (rr > R) continue;
-                    int left = R - rr;
-                    if (left < minrest[l + 1] || left > maxrest[l + 1]) continue;
-                    double v = b + s->cand_e[a + c];
+                /* Sizes that leave the levels after it a count they can
+                 * hold: one window of the size-sorted candidates. */
+                int ylo = R - r - maxrest[l + 1], yhi = R - r - minrest[l + 1];
+                int lo = 0, hi = nc;
+                while (lo < hi) {
+                    int mid = (lo + hi) / 2;
+                    if (cd[mid].y < ylo) lo = mid + 1;
+                    else hi = mid;
+                }
+                for (int c = lo; c < nc && cd[c].y <= yhi; c++) {
+                    int rr = r + cd[c].y;
+                    double v = b + cd[c].e;
                     if (v - L * rr - Hpre >= S) continue;
                     if (nxt[rr] == INFINITY) act2[nact2++] = rr;
-                    if (v < nxt[rr]) { nxt[rr] = v; ch[rr] = s->cand_y[a + c]; }
+                    if (v < nxt[rr]) { nxt[rr] = v; ch[rr] = cd[c].y; }
                 }
             }
             for (int u = 0; u < nact; u++) val[act[u]] = INFINITY;

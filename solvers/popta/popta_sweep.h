@@ -23,7 +23,7 @@
  * exactly; float sums are compared with a relative margin.
  * On 64 processors with noisy profiles at every size (n = 4 000: 256 000
  * points, 708 front points) about 1 250 exact checks run; the other points
- * cost a bound each (n = 10 000: 925 front points in 3.5 s of CPU). */
+ * cost a bound each. */
 #ifndef SM_POPTA_SWEEP_H
 #define SM_POPTA_SWEEP_H
 
@@ -33,6 +33,11 @@ typedef struct sm_ps_pt {
     int size; /* > 0; size 0 (no blocks, no cost) is always admissible */
     double time, energy;
 } sm_ps_pt;
+
+typedef struct sm_ps_cand {
+    int y;    /* size */
+    double e; /* its energy */
+} sm_ps_cand;
 
 typedef struct sm_ps_event {
     double t;
@@ -58,8 +63,9 @@ typedef struct sm_ps {
     double *ft, *fe;
     int *fc;
     /* Scratch of the exact check. */
-    double *val, *val2, *cand_e, *hsel;
-    int *act, *act2, *cand_y, *cand_n, *cand_off, *choice, *order, *cur, *rest;
+    double *val, *val2, *hsel;
+    sm_ps_cand *cand;
+    int *act, *act2, *cand_n, *cand_off, *choice, *order, *cur, *rest;
     int *cache, *cache_off, *cache_n, *cache_adm; /* per processor: points below cache_S */
     int cache_kb;
     double cache_S;

@@ -239,30 +239,34 @@ static int near_rel(double a, double b)
     return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
 }
 
-/* Noisy profiles at every size 1..n: +-15 % on time and on energy,
- * independently, so neither is monotone and energy is unlike time. */
-static void every_size(int P, int n, unsigned long long seed, ref_proc *pr)
+/* Profiles at every size 1..n: linear in the size (smooth), or with
+ * +-15 % noise on time and on energy, independently, so neither is
+ * monotone and energy is unlike time. */
+static void every_size(int P, int n, unsigned long long seed, double noise, ref_proc *pr)
 {
     for (int i = 0; i < P; i++) {
         double speed = 1 + 7 * urand(&seed), epb = 0.5 + urand(&seed);
         pr[i].pts = malloc(sizeof(ref_pt) * (size_t)n);
         pr[i].n = n;
         for (int x = 1; x <= n; x++)
-            pr[i].pts[x - 1] = (ref_pt){x, x / speed * (1 + 0.3 * (urand(&seed) - 0.5)),
-                                        x * epb * (1 + 0.3 * (urand(&seed) - 0.5))};
+            pr[i].pts[x - 1] = (ref_pt){x, x / speed * (1 + noise * (urand(&seed) - 0.5)),
+                                        x * epb * (1 + noise * (urand(&seed) - 0.5))};
     }
 }
 
 static void scale_table(void)
 {
-    const int P = 64, sizes[] = {1000, 10000}, samples[] = {24, 6};
-    printf("popta at scale: %d processors, a noisy profile point at every size; CPU seconds, one run\n", P);
-    printf("%6s %-9s %10s  %-34s %12s %11s %7s %6s\n", "n", "objective", "popta (s)", "peer", "peer (s)",
-           "peer/popta", "points", "exact");
-    for (int c = 0; c < 2; c++) {
+    const int P = 64, sizes[] = {1000, 10000, 1000, 10000}, samples[] = {24, 6, 24, 6};
+    const double noise[] = {0.3, 0.3, 0, 0};
+    printf("popta at scale: %d processors, a profile point at every size (noisy: +-15 %% on time and energy;\n"
+           "smooth: linear); CPU seconds, one run\n", P);
+    printf("%6s %-6s %-9s %10s  %-34s %12s %11s %7s %6s\n", "n", "kind", "objective", "popta (s)", "peer",
+           "peer (s)", "peer/popta", "points", "exact");
+    for (int c = 0; c < 4; c++) {
         int n = sizes[c];
+        const char *kind = noise[c] > 0 ? "noisy" : "smooth";
         ref_proc pr[64];
-        every_size(P, n, 77 + (unsigned long long)c, pr);
+        every_size(P, n, 77 + (unsigned long long)c, noise[c], pr);
         sm_topo *t = profile_topo(pr, P);
         sm_grid *g = line_grid(n);
         if (!t || !g) exit(1);
@@ -270,12 +274,14 @@ static void scale_table(void)
         /* time and energy against the exact DP */
         popta_front(g, t, "time", &rt);
         double c0 = cpu_now(), tstar = ref_dp(pr, P, n, 0, INFINITY, NULL), dt = cpu_now() - c0;
-        printf("%6d %-9s %10.3f  %-34s %12.3f %11.1f %7s %6s\n", n, "time", rt.cpu, "exact DP", dt, dt / rt.cpu, "-",
+        printf("%6d %-6s %-9s %10.3f  %-34s %12.3f %11.1f %7s %6s\n", n, kind, "time", rt.cpu, "exact DP", dt,
+               dt / rt.cpu, "-",
                rt.time == tstar ? "yes" : "NO");
         popta_front(g, t, "energy", &re);
         c0 = cpu_now();
         double emin = ref_dp(pr, P, n, 1, INFINITY, NULL), de = cpu_now() - c0;
-        printf("%6d %-9s %10.3f  %-34s %12.3f %11.1f %7s %6s\n", n, "energy", re.cpu, "exact DP", de, de / re.cpu, "-",
+        printf("%6d %-6s %-9s %10.3f  %-34s %12.3f %11.1f %7s %6s\n", n, kind, "energy", re.cpu, "exact DP", de,
+               de / re.cpu, "-",
                near_rel(re.energy, emin) ? "yes" : "NO");
         /* pareto and total against the plain sweep: the exact DP at every
          * distinct time from the least makespan until the least energy is
@@ -308,7 +314,8 @@ static void scale_table(void)
         double est = de + spent / k * (double)m;
         char peer[64];
         snprintf(peer, sizeof peer, "plain sweep (%d of %zu thresholds)", k, m);
-        printf("%6d %-9s %10.3f  %-34s %11.4g* %11.4g %7d %6s\n", n, "pareto", rp.cpu, peer, est, est / rp.cpu,
+        printf("%6d %-6s %-9s %10.3f  %-34s %11.4g* %11.4g %7d %6s\n", n, kind, "pareto", rp.cpu, peer, est,
+               est / rp.cpu,
                rp.nfront, ok ? "yes" : "NO");
         /* total: its front points are on the dynamic front, each at the
          * least energy of its time, and none of the sampled thresholds
@@ -320,7 +327,8 @@ static void scale_table(void)
         }
         for (int i = 0; i < rp.nfront; i++)
             if (rp.fe[i] + rtot.base_power * rp.ft[i] < rtot.total * (1 - 1e-12)) tok = 0;
-        printf("%6d %-9s %10.3f  %-34s %11.4g* %11.4g %7d %6s\n", n, "total", rtot.cpu, peer, est, est / rtot.cpu,
+        printf("%6d %-6s %-9s %10.3f  %-34s %11.4g* %11.4g %7d %6s\n", n, kind, "total", rtot.cpu, peer, est,
+               est / rtot.cpu,
                rtot.nfront, tok ? "yes" : "NO");
         popta_run *all[] = {&rt, &re, &rp, &rtot};
         for (int i = 0; i < 4; i++) { free(all[i]->ft); free(all[i]->fe); free(all[i]->fc); }
