@@ -28,7 +28,7 @@
 #include "core/net/net.h"
 #include "curve_map.h"
 #include "core/traffic/objective.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 typedef struct {
     int *pairs;      /* 2 per pair, heaviest first */
