@@ -2,10 +2,12 @@
 #include "solver.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "history.h"
 
 static const sm_solver_ops *const registry[] = {
     &sm_solver_lb,
@@ -150,7 +152,7 @@ sm_solver *sm_solver_prepare(const sm_solver_ops *ops, const sm_grid *g,
             return NULL;
         }
     }
-    s->best_map = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
+    s->best_map = sm_xcalloc((size_t)(g->ntasks ? g->ntasks : 1), sizeof(int));
     snprintf(s->status, sizeof s->status, "running");
     return s;
 }
@@ -182,12 +184,30 @@ long long sm_solver_step(sm_solver *s, long long n)
     long long k = 0;
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
+    sm_history *h = s->hist;
     while (k < n && !s->done) {
+        /* Behind the head: the next step is the recorded one (history.h). */
+        if (h && sm_history_cursor(h) < sm_history_head(h)) {
+            long long to = sm_history_cursor(h) + (n - k);
+            if (to > sm_history_head(h)) to = sm_history_head(h);
+            k += to - sm_history_cursor(h);
+            sm_history_seek(h, s, to);
+            continue;
+        }
+        s->explain.why[0] = 0;
+        s->explain.ncand = 0;
+        s->explain.ntabu = 0;
+        if (h) s->current_map = sm_history_solver_map(h);
         s->ops->step(s);
         s->iteration++;
         k++;
+        if (h) {
+            if (s->sync) s->sync(s);
+            if (s->done && strcmp(s->status, "running") == 0) snprintf(s->status, sizeof s->status, "done");
+            sm_history_record(h, s);
+        }
     }
-    if (s->sync) s->sync(s);
+    if (s->sync && !h) s->sync(s);
     clock_gettime(CLOCK_MONOTONIC, &b);
     s->seconds += (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
     if (s->done && strcmp(s->status, "running") == 0)
@@ -211,6 +231,8 @@ void sm_solver_detach(sm_solver *s, const char *reason)
     s->detached = 1;
     s->grid = NULL;
     s->topo = NULL;
+    sm_history_free(s->hist);
+    s->hist = NULL;
     s->current_map = NULL;
     s->has_current = 0;
     s->done = 1;
@@ -223,6 +245,8 @@ void sm_solver_free(sm_solver *s)
 {
     if (!s) return;
     if (s->ops->release && !s->detached) s->ops->release(s);
+    sm_history_free(s->hist);
+    free(s->explain.tabu);
     free(s->best_map);
     free(s->start_copy);
     free(s);
@@ -303,4 +327,63 @@ sm_solver *sm_solver_run_sub(const sm_solver *s, const sm_solver_ops *ops, const
     sm_solver *h = sm_solver_new(ops, s->grid, s->topo, m ? m : &s->model, s->start_map, argc, argv, &e);
     if (h) sm_solver_step(h, (long long)s->grid->ntasks + 1);
     return h;
+}
+
+void sm_solver_history_on(sm_solver *s)
+{
+    if (!s->hist && !s->detached && s->grid) s->hist = sm_history_new(s);
+}
+
+static int stat_of(const sm_solver *s, const char *key, double *v)
+{
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, key) == 0) {
+            *v = s->stats[i].value;
+            return 1;
+        }
+    return 0;
+}
+
+double sm_solver_objective_now(const sm_solver *s)
+{
+    double v;
+    if (stat_of(s, "objective_value", &v)) return v;
+    if (s->has_current) return s->current.energy;
+    return sm_solver_objective_best(s);
+}
+
+double sm_solver_objective_best(const sm_solver *s)
+{
+    double v;
+    if (stat_of(s, "best_value", &v)) return v;
+    return s->has_best ? s->best.energy : NAN;
+}
+
+void sm_solver_why(sm_solver *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->explain.why, sizeof s->explain.why, fmt, ap);
+    va_end(ap);
+}
+
+void sm_solver_candidate(sm_solver *s, const char *move, double objective, double delta, int tabu)
+{
+    sm_explain *x = &s->explain;
+    if (x->ncand >= SM_EXPLAIN_CANDS) return;
+    sm_explain_cand *c = &x->cand[x->ncand++];
+    snprintf(c->move, sizeof c->move, "%s", move);
+    c->objective = objective;
+    c->delta = delta;
+    c->tabu = tabu;
+}
+
+void sm_solver_tabu_attr(sm_solver *s, int block, int proc, int join, long long remaining)
+{
+    sm_explain *x = &s->explain;
+    if (x->ntabu == x->tabu_cap) {
+        x->tabu_cap = x->tabu_cap ? 2 * x->tabu_cap : 32;
+        x->tabu = sm_xrealloc(x->tabu, sizeof *x->tabu * (size_t)x->tabu_cap);
+    }
+    x->tabu[x->ntabu++] = (sm_explain_tabu){block, proc, join, remaining};
 }

@@ -65,6 +65,34 @@ typedef struct sm_stat {
     double value;
 } sm_stat;
 
+/* Why a step did what it did (`solver explain`): one of the step's best
+ * candidates, and one running tabu attribute. Solvers fill them during
+ * step(); the stepper clears them before each step and the history keeps
+ * them per step. */
+#define SM_EXPLAIN_CANDS 5
+typedef struct sm_explain_cand {
+    char move[96];
+    double objective;   /* the solver's objective after the candidate */
+    double delta;       /* its change against the mapping before the step */
+    int tabu;
+} sm_explain_cand;
+
+typedef struct sm_explain_tabu {
+    int block, proc;
+    int join;           /* 1: "block may not join proc", 0: "... leave proc" */
+    long long remaining; /* steps it stays tabu */
+} sm_explain_tabu;
+
+typedef struct sm_explain {
+    char why[96];
+    int ncand;
+    sm_explain_cand cand[SM_EXPLAIN_CANDS];
+    int ntabu, tabu_cap;
+    sm_explain_tabu *tabu;
+} sm_explain;
+
+struct sm_history;
+
 struct sm_solver {
     const sm_solver_ops *ops;
     const sm_grid *grid;
@@ -97,6 +125,12 @@ struct sm_solver {
      * per batch of steps rather than in every step. */
     void (*sync)(sm_solver *s);
     void *priv;
+
+    /* The step being taken, explained (see sm_explain), and every step
+     * taken so far when the history is on (history.h). */
+    sm_explain explain;
+    struct sm_history *hist;
+    int current_auto;           /* current evaluated by the stepper, not the solver */
 
     /* Set by the caller: long steps (the ILP) poll the interrupt flag and
      * call progress a few times a second. */
@@ -134,6 +168,20 @@ void sm_solver_stop(sm_solver *s);
  * objective values). reason says why ("topo state changed the machine"). */
 void sm_solver_detach(sm_solver *s, const char *reason);
 void sm_solver_free(sm_solver *s);
+
+/* Record every step from now on (history.h): back, seek, explain. */
+void sm_solver_history_on(sm_solver *s);
+/* The solver's objective (lower is better unless it maximises) for its
+ * current and best mappings: the value it reports (objective_value,
+ * best_value) when it optimises something other than energy, else the
+ * energy. NAN when unknown. */
+double sm_solver_objective_now(const sm_solver *s);
+double sm_solver_objective_best(const sm_solver *s);
+/* During step(): say why, list the step's best candidates (best first,
+ * the first SM_EXPLAIN_CANDS kept) and the running tabu attributes. */
+void sm_solver_why(sm_solver *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sm_solver_candidate(sm_solver *s, const char *move, double objective, double delta, int tabu);
+void sm_solver_tabu_attr(sm_solver *s, int block, int proc, int join, long long remaining);
 
 /* Option access by name (declared in the ops table). */
 const sm_opt_value *sm_solver_opt(const sm_solver *s, const char *name);
