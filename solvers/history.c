@@ -26,7 +26,7 @@ struct sm_history {
     const int *solver_map;  /* the solver's own current mapping (at the head) */
     sm_hist_step *steps;    /* steps[i] is step first + i */
     long long nsteps, cap, first, cursor;
-    arena moves, cands, tabu, stats, text;
+    arena moves, cands, tabu, stats, text, trace;
 };
 
 static void arena_init(arena *a, size_t item)
@@ -89,13 +89,15 @@ static void drop_oldest(sm_history *h)
     if (keep < 2 || h->cursor != h->first + h->nsteps - 1) return;
     long long drop = h->nsteps - keep;
     sm_hist_step *nf = &h->steps[drop];
-    size_t dm = nf->cur_off, dc = nf->cand_off, dt = nf->tabu_off, ds = nf->stat_off, dx = nf->text_off;
+    size_t dm = nf->cur_off, dc = nf->cand_off, dt = nf->tabu_off, ds = nf->stat_off, dx = nf->text_off,
+           dp = nf->trace_off;
     /* Step first's moves: the oldest kept step's own records begin at its offsets. */
     arena_drop(&h->moves, dm);
     arena_drop(&h->cands, dc);
     arena_drop(&h->tabu, dt);
     arena_drop(&h->stats, ds);
     arena_drop(&h->text, dx);
+    arena_drop(&h->trace, dp);
     memmove(h->steps, nf, sizeof *h->steps * (size_t)keep);
     for (long long i = 0; i < keep; i++) {
         sm_hist_step *st = &h->steps[i];
@@ -105,6 +107,7 @@ static void drop_oldest(sm_history *h)
         st->tabu_off -= dt;
         st->stat_off -= ds;
         st->text_off -= dx;
+        st->trace_off -= dp;
     }
     h->nsteps = keep;
     h->first += drop;
@@ -147,6 +150,10 @@ static void record(sm_history *h, sm_solver *s)
     st.cand_off = arena_push(&h->cands, s->explain.cand, (size_t)s->explain.ncand);
     st.ntabu = s->explain.ntabu;
     st.tabu_off = arena_push(&h->tabu, s->explain.tabu, (size_t)s->explain.ntabu);
+    st.ntrace = s->explain.ntrace;
+    st.trace_a = s->explain.trace_a;
+    st.trace_b = s->explain.trace_b;
+    st.trace_off = arena_push(&h->trace, s->explain.trace, (size_t)s->explain.ntrace);
     st.nstats = s->nstats;
     st.stat_off = h->stats.len;
     for (int i = 0; i < s->nstats; i++) arena_push(&h->stats, &s->stats[i].value, 1);
@@ -173,6 +180,7 @@ sm_history *sm_history_new(sm_solver *s)
     arena_init(&h->tabu, sizeof(sm_explain_tabu));
     arena_init(&h->stats, sizeof(double));
     arena_init(&h->text, 1);
+    arena_init(&h->trace, sizeof(sm_explain_point));
     h->first = s->iteration;
     record(h, s);
     return h;
@@ -189,6 +197,7 @@ void sm_history_free(sm_history *h)
     free(h->tabu.p);
     free(h->stats.p);
     free(h->text.p);
+    free(h->trace.p);
     free(h);
 }
 
@@ -229,6 +238,11 @@ const sm_explain_tabu *sm_history_tabu(const sm_history *h, const sm_hist_step *
     return (const sm_explain_tabu *)h->tabu.p + st->tabu_off;
 }
 
+const sm_explain_point *sm_history_trace(const sm_history *h, const sm_hist_step *st)
+{
+    return (const sm_explain_point *)h->trace.p + st->trace_off;
+}
+
 const double *sm_history_stats(const sm_history *h, const sm_hist_step *st)
 {
     return (const double *)h->stats.p + st->stat_off;
@@ -245,7 +259,8 @@ int sm_history_moved(const sm_history *h, long long k, const sm_hist_move **move
 size_t sm_history_bytes(const sm_history *h)
 {
     return sizeof *h->steps * (size_t)h->nsteps + h->moves.len * h->moves.item + h->cands.len * h->cands.item +
-           h->tabu.len * h->tabu.item + h->stats.len * h->stats.item + h->text.len;
+           h->tabu.len * h->tabu.item + h->stats.len * h->stats.item + h->text.len +
+           h->trace.len * h->trace.item;
 }
 
 void sm_history_seek(sm_history *h, sm_solver *s, long long k)

@@ -28,8 +28,9 @@ typedef struct sm_hist_move {
 
 typedef struct sm_hist_step {
     long long iteration;
-    size_t cur_off, best_off, cand_off, tabu_off, stat_off, text_off;
-    int ncur, nbest, ncand, ntabu, nstats;
+    size_t cur_off, best_off, cand_off, tabu_off, stat_off, text_off, trace_off;
+    int ncur, nbest, ncand, ntabu, nstats, ntrace;
+    const char *trace_a, *trace_b; /* the solver's names (static text) */
     int has_current, has_best, done, current_shown;
     sm_eval current, best;
     double objective, best_objective;
@@ -59,6 +60,7 @@ const char *sm_history_move(const sm_history *h, const sm_hist_step *st);
 const char *sm_history_why(const sm_history *h, const sm_hist_step *st);
 const sm_explain_cand *sm_history_cands(const sm_history *h, const sm_hist_step *st);
 const sm_explain_tabu *sm_history_tabu(const sm_history *h, const sm_hist_step *st);
+const sm_explain_point *sm_history_trace(const sm_history *h, const sm_hist_step *st);
 /* The statistics' values at the step (keys: the solver's, in order). */
 const double *sm_history_stats(const sm_history *h, const sm_hist_step *st);
 /* The blocks step k moved in the current mapping, and how many (the

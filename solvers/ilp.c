@@ -410,6 +410,9 @@ void ilp_report(ilp_state *st)
     if (s->has_best && isfinite(bound) && fabs(bound) < 1e29 && s->best.energy > 0)
         sm_solver_set_stat(s, "gap", fmax(0, (s->best.energy - bound) / s->best.energy));
     sm_solver_set_stat(s, "elapsed", ilp_now() - st->start);
+    /* Incumbent and bound over the solve, for `solver explain`. */
+    sm_solver_trace(s, "incumbent", "bound", ilp_now() - st->start, s->has_best ? s->best.energy : NAN,
+                    isfinite(bound) && fabs(bound) < 1e29 ? bound : NAN);
     if (s->progress) s->progress(s, s->progress_ctx);
 }
 
@@ -508,6 +511,7 @@ static void step(sm_solver *s)
     set_bb_floorfirst(lp, BRANCH_CEILING);
     if (st->counts && !st->hopeless) {
         ilp_counts_solve(st->counts, st);
+        sm_solver_why(s, "exact search over block counts per processor type (identical processors)");
         finish(s);
         return;
     }
@@ -543,6 +547,7 @@ static void step(sm_solver *s)
     }
     snprintf(s->status, sizeof s->status, "%s", status);
     ilp_report(st);
+    sm_solver_why(s, "branch and bound with lp_solve: %s", status);
     if (strcmp(status, "optimal") == 0) sm_solver_set_stat(s, "gap", 0);
     finish(s);
 }

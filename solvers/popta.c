@@ -495,9 +495,12 @@ static void sync(sm_solver *s)
     sm_solver_set_stat(s, "pruned", (double)(st->pruned + (live ? t->pruned : 0)));
     sm_solver_set_stat(s, "nodes", (double)(st->nodes + (live ? t->nodes : 0)));
     sm_solver_set_stat(s, "memo_hits", (double)(st->memo + (live ? t->memo_hits : 0)));
-    if (live && t->depth)
+    if (live && t->depth) {
         snprintf(s->last_move, sizeof s->last_move, "expand level %d, %d blocks left, threshold %.6g",
                  t->stack[t->depth - 1].level, t->stack[t->depth - 1].rem, t->threshold);
+        sm_solver_why(s, "branch and bound: expand the next node under the threshold (%.0f expanded, %.0f cut so far)",
+                      (double)(st->nodes + t->nodes), (double)(st->pruned + t->pruned));
+    }
 }
 
 static void release(sm_solver *s)

@@ -197,6 +197,7 @@ long long sm_solver_step(sm_solver *s, long long n)
         s->explain.why[0] = 0;
         s->explain.ncand = 0;
         s->explain.ntabu = 0;
+        s->explain.ntrace = 0;
         if (h) s->current_map = sm_history_solver_map(h);
         s->ops->step(s);
         s->iteration++;
@@ -247,6 +248,7 @@ void sm_solver_free(sm_solver *s)
     if (s->ops->release && !s->detached) s->ops->release(s);
     sm_history_free(s->hist);
     free(s->explain.tabu);
+    free(s->explain.trace);
     free(s->best_map);
     free(s->start_copy);
     free(s);
@@ -376,6 +378,18 @@ void sm_solver_candidate(sm_solver *s, const char *move, double objective, doubl
     c->objective = objective;
     c->delta = delta;
     c->tabu = tabu;
+}
+
+void sm_solver_trace(sm_solver *s, const char *a_name, const char *b_name, double seconds, double a, double b)
+{
+    sm_explain *x = &s->explain;
+    if (x->ntrace == x->trace_cap) {
+        x->trace_cap = x->trace_cap ? 2 * x->trace_cap : 32;
+        x->trace = sm_xrealloc(x->trace, sizeof *x->trace * (size_t)x->trace_cap);
+    }
+    x->trace_a = a_name;
+    x->trace_b = b_name;
+    x->trace[x->ntrace++] = (sm_explain_point){seconds, a, b};
 }
 
 void sm_solver_tabu_attr(sm_solver *s, int block, int proc, int join, long long remaining)

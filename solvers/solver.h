@@ -83,8 +83,17 @@ typedef struct sm_explain_tabu {
     long long remaining; /* steps it stays tabu */
 } sm_explain_tabu;
 
+/* A value pair over the time of one long step (the ILP: incumbent and
+ * bound), named by the solver. */
+typedef struct sm_explain_point {
+    double seconds, a, b;
+} sm_explain_point;
+
 typedef struct sm_explain {
     char why[96];
+    const char *trace_a, *trace_b; /* names of a and b */
+    int ntrace, trace_cap;
+    sm_explain_point *trace;
     int ncand;
     sm_explain_cand cand[SM_EXPLAIN_CANDS];
     int ntabu, tabu_cap;
@@ -182,6 +191,7 @@ double sm_solver_objective_best(const sm_solver *s);
 void sm_solver_why(sm_solver *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sm_solver_candidate(sm_solver *s, const char *move, double objective, double delta, int tabu);
 void sm_solver_tabu_attr(sm_solver *s, int block, int proc, int join, long long remaining);
+void sm_solver_trace(sm_solver *s, const char *a_name, const char *b_name, double seconds, double a, double b);
 
 /* Option access by name (declared in the ops table). */
 const sm_opt_value *sm_solver_opt(const sm_solver *s, const char *name);

@@ -624,6 +624,19 @@ static Tcl_Obj *explain_dict(const sm_solver *s, long long k)
     }
     put(d, "tabu", tabu);
     put(d, "stats", step_stats(s, h, k));
+    /* A long step's values over its time (the ILP: incumbent and bound). */
+    if (st->ntrace) {
+        Tcl_Obj *tr = Tcl_NewListObj(0, NULL);
+        const sm_explain_point *p = sm_history_trace(h, st);
+        for (int i = 0; i < st->ntrace; i++) {
+            Tcl_Obj *pd = Tcl_NewDictObj();
+            put(pd, "seconds", Tcl_NewDoubleObj(p[i].seconds));
+            put(pd, st->trace_a, num(p[i].a));
+            put(pd, st->trace_b, num(p[i].b));
+            Tcl_ListObjAppendElement(NULL, tr, pd);
+        }
+        put(d, "trace", tr);
+    }
     return d;
 }
 
