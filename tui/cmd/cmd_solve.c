@@ -640,6 +640,50 @@ static Tcl_Obj *explain_dict(const sm_solver *s, long long k)
     return d;
 }
 
+/* The mapping the solver shows at the step shown: its current one, or
+ * its best for a solver without one. */
+static const int *shown_map(const sm_solver *s)
+{
+    return s->current_map ? s->current_map : s->has_best ? s->best_map : NULL;
+}
+
+static int need_shown_map(sm_app *app, Tcl_Interp *in, const int **map)
+{
+    if (need_live_solver(app, in)) return TCL_ERROR;
+    if ((*map = shown_map(app->solver)) != NULL) return TCL_OK;
+    return sm_tcl_error(in, "STATE", "%s has no mapping yet: step it first", app->solver->ops->name);
+}
+
+/* solver block B: the processor (index) block B is on in the solver's
+ * mapping; for breakpoints (solver run -until {[solver block 7] != 2}). */
+static int solver_block(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    const int *map;
+    int b;
+    if (need_shown_map(app, in, &map) || sm_get_block(app, in, objv[2], &b)) return TCL_ERROR;
+    Tcl_SetObjResult(in, Tcl_NewIntObj(map[b]));
+    return TCL_OK;
+}
+
+/* solver load P: how many blocks processor P (name or index) has in the
+ * solver's mapping. */
+static int solver_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    const int *map;
+    if (need_shown_map(app, in, &map)) return TCL_ERROR;
+    const sm_topo *t = app->solver->topo;
+    int p;
+    if (Tcl_GetIntFromObj(NULL, objv[2], &p) != TCL_OK) p = sm_topo_find_proc(t, Tcl_GetString(objv[2]));
+    if (p < 0 || p >= t->nprocs)
+        return sm_tcl_error(in, "ARGS", "solver load: no processor \"%s\"", Tcl_GetString(objv[2]));
+    int count = 0;
+    for (int b = 0; b < app->solver->grid->ntasks; b++) count += map[b] == p;
+    Tcl_SetObjResult(in, Tcl_NewIntObj(count));
+    return TCL_OK;
+}
+
 static int solver_explain(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     if (need_history(app, in)) return TCL_ERROR;
@@ -718,6 +762,8 @@ static const sm_subcmd solver_subs[] = {
     {"run", solver_run, 0, 2, "?-until EXPR?"},
     {"history", solver_history, 0, 4, "?-from K? ?-to K?"},
     {"explain", solver_explain, 0, 1, "?K?"},
+    {"block", solver_block, 1, 1, "BLOCK"},
+    {"load", solver_load, 1, 1, "PROC"},
     {"state", solver_state, 0, 0, ""},
     {"stop", solver_stop, 0, 0, ""},
     {"apply", solver_apply, 0, 0, ""},
