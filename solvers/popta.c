@@ -476,10 +476,18 @@ static void step(sm_solver *s)
     popta_state *st = s->priv;
     if (!st->tree_live) {
         next_search(s, st);
-        if (!st->tree_live) { finish_solver(s, st); return; }
+        if (!st->tree_live) {
+            finish_solver(s, st);
+            sm_solver_why(s, "branch and bound over the profiles: every search done, the best distribution applied");
+            return;
+        }
     }
     if (sm_pt_step(&st->tree)) search_done(s, st);
-    if (st->phase == PH_END && !st->tree_live) finish_solver(s, st);
+    sm_solver_why(s, "branch and bound over the profiles: a search ended, its best kept as the bound for the next");
+    if (st->phase == PH_END && !st->tree_live) {
+        finish_solver(s, st);
+        sm_solver_why(s, "branch and bound over the profiles: every search done, the best distribution applied");
+    }
 }
 
 /* The solver's statistics: the root threshold (best so far in this
