@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "cmd.h"
-#include "../solver_start.h"
-#include "../../core/fields.h"
-#include "../../solvers/history.h"
+#include "core/model/fields.h"
+#include "solvers/history.h"
+#include "tui/solver_start.h"
 
 static double now(void)
 {

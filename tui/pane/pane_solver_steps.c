@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
-#include "../../solvers/history.h"
+#include "solvers/history.h"
 
 /* Where the timeline was drawn, for clicks (one Solver pane). */
 static struct {
