@@ -51,6 +51,7 @@ static size_t arena_push(arena *a, const void *src, size_t count)
 
 static void arena_drop(arena *a, size_t count)
 {
+    if (!count) return;
     memmove(a->p, a->p + count * a->item, (a->len - count) * a->item);
     a->len -= count;
 }
