@@ -194,7 +194,7 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
     case SM_ACT_FORWARD: run(d, "solver step", NULL, NULL); break;
     case SM_ACT_BACK10:
     case SM_ACT_FORWARD10: seek_by(app, d, a == SM_ACT_BACK10 ? -10 : 10); break;
-    case SM_ACT_EXPLAIN: run(d, "solver explain", NULL, NULL); break;
+    case SM_ACT_EXPLAIN: run(d, "solver explain", NULL, NULL), d->result = 1; break;
     case SM_ACT_BREAK: breakpoint(app, d); break;
     case SM_ACT_RUN: run(d, "view run toggle", NULL, NULL); break;
     case SM_ACT_APPLY: run(d, "solver apply", NULL, NULL); break;
