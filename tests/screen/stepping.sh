@@ -47,7 +47,7 @@ cap stp | grep -qF "why: $(printf '%s' "$why" | cut -c1-30)" && cap stp | grep -
     ok "the Solver pane explains step 12: why, change, candidates, tabu list" ||
     bad "explain pane" "want why '$why': $(cap stp | grep -E 'why|change|tabu \(' | head -4)"
 keys stp e
-wait_for stp "% solver explain" && wait_for stp "} stats {deadline" && ok "e: solver explain of the step shown in the Console" ||
+wait_for stp "} stats {deadline" && ok "e: solver explain of the step shown in the Console" ||
     bad "explain key" "$(cap stp | tail -4)"
 
 # 30. Breakpoint from the cursor: B with the Solver pane focused runs until
