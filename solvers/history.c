@@ -24,6 +24,7 @@ struct sm_history {
     int *cur;               /* the current mapping at the cursor */
     int *best_seen;         /* the best mapping at the head, to diff the next step against */
     const int *solver_map;  /* the solver's own current mapping (at the head) */
+    unsigned long long best_version; /* the solver's, at the last record */
     sm_hist_step *steps;    /* steps[i] is step first + i */
     long long nsteps, cap, first, cursor;
     arena moves, cands, tabu, stats, text, trace;
@@ -126,7 +127,19 @@ static void record(sm_history *h, sm_solver *s)
     st.iteration = s->iteration;
     st.cur_off = h->moves.len;
     if (s->current_map) {
-        st.ncur = diff_into(&h->moves, h->cur, s->current_map, h->n);
+        if (s->moves_known && s->current_map == h->solver_map && h->nsteps) {
+            /* Only the blocks the step says it moved (each once). */
+            for (int i = 0; i < s->nmoved; i++) {
+                int b = s->moved[i];
+                if (h->cur[b] == s->current_map[b]) continue;
+                sm_hist_move m = {b, h->cur[b] ^ s->current_map[b]};
+                arena_push(&h->moves, &m, 1);
+                h->cur[b] = s->current_map[b];
+                st.ncur++;
+            }
+        } else {
+            st.ncur = diff_into(&h->moves, h->cur, s->current_map, h->n);
+        }
         st.current_shown = 1;
         /* A solver that shows a mapping without evaluating it: the
          * stepper does, so every solver's state has a current. */
@@ -139,7 +152,9 @@ static void record(sm_history *h, sm_solver *s)
     }
     h->solver_map = s->current_map;
     st.best_off = h->moves.len;
-    if (s->has_best) st.nbest = diff_into(&h->moves, h->best_seen, s->best_map, h->n);
+    if (s->has_best && (s->best_version != h->best_version || !h->nsteps))
+        st.nbest = diff_into(&h->moves, h->best_seen, s->best_map, h->n);
+    h->best_version = s->best_version;
     st.has_current = s->has_current;
     st.has_best = s->has_best;
     st.current = s->current;

@@ -198,6 +198,7 @@ long long sm_solver_step(sm_solver *s, long long n)
         s->explain.ncand = 0;
         s->explain.ntabu = 0;
         s->explain.ntrace = 0;
+        s->nmoved = 0;
         if (h) s->current_map = sm_history_solver_map(h);
         s->ops->step(s);
         s->iteration++;
@@ -249,6 +250,7 @@ void sm_solver_free(sm_solver *s)
     sm_history_free(s->hist);
     free(s->explain.tabu);
     free(s->explain.trace);
+    free(s->moved);
     free(s->best_map);
     free(s->start_copy);
     free(s);
@@ -283,6 +285,7 @@ int sm_solver_offer(sm_solver *s, const int *map, const sm_eval *ev)
     if (s->has_best && sm_eval_compare(ev, &s->best) >= 0) return 0;
     s->best = *ev;
     s->has_best = 1;
+    s->best_version++;
     memcpy(s->best_map, map, sizeof(int) * (size_t)s->grid->ntasks);
     return 1;
 }
@@ -291,6 +294,7 @@ void sm_solver_set_best(sm_solver *s, const int *map)
 {
     sm_solver_evaluate(s, map, &s->best);
     s->has_best = 1;
+    s->best_version++;
     memcpy(s->best_map, map, sizeof(int) * (size_t)s->grid->ntasks);
 }
 
@@ -378,6 +382,15 @@ void sm_solver_candidate(sm_solver *s, const char *move, double objective, doubl
     c->objective = objective;
     c->delta = delta;
     c->tabu = tabu;
+}
+
+void sm_solver_moved(sm_solver *s, int block)
+{
+    if (s->nmoved == s->moved_cap) {
+        s->moved_cap = s->moved_cap ? 2 * s->moved_cap : 16;
+        s->moved = sm_xrealloc(s->moved, sizeof *s->moved * (size_t)s->moved_cap);
+    }
+    s->moved[s->nmoved++] = block;
 }
 
 void sm_solver_trace(sm_solver *s, const char *a_name, const char *b_name, double seconds, double a, double b)

@@ -140,6 +140,14 @@ struct sm_solver {
     sm_explain explain;
     struct sm_history *hist;
     int current_auto;           /* current evaluated by the stepper, not the solver */
+    /* What a step changed, so the history need not compare whole
+     * mappings: best_version goes up whenever best_map is written
+     * (sm_solver_offer and set_best do it; a solver writing best_map
+     * itself must too). A solver that sets moves_known lists, with
+     * sm_solver_moved, every block its step moved in current_map. */
+    unsigned long long best_version;
+    int moves_known, nmoved, moved_cap;
+    int *moved;
 
     /* Set by the caller: long steps (the ILP) poll the interrupt flag and
      * call progress a few times a second. */
@@ -191,6 +199,7 @@ double sm_solver_objective_best(const sm_solver *s);
 void sm_solver_why(sm_solver *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sm_solver_candidate(sm_solver *s, const char *move, double objective, double delta, int tabu);
 void sm_solver_tabu_attr(sm_solver *s, int block, int proc, int join, long long remaining);
+void sm_solver_moved(sm_solver *s, int block);
 void sm_solver_trace(sm_solver *s, const char *a_name, const char *b_name, double seconds, double a, double b);
 
 /* Option access by name (declared in the ops table). */

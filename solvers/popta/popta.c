@@ -339,6 +339,7 @@ static void apply_counts(sm_solver *s, popta_state *st, const int *counts)
     s->best = s->current;
     s->has_best = 1;
     memcpy(s->best_map, st->map, sizeof(int) * (size_t)st->n);
+    s->best_version++;
 }
 
 /* Pareto: the least energy meeting the deadline, else the fastest. */

@@ -143,6 +143,7 @@ static void keep_best(sm_solver *s, tabu_state *t)
     }
     s->best = s->current;
     s->has_best = 1;
+    s->best_version++;
     memcpy(s->best_map, t->c->map, sizeof(int) * (size_t)t->n);
 }
 
@@ -297,6 +298,7 @@ static int init(sm_solver *s, sm_err *e)
     sm_cost_eval(t->c, &s->current);
     s->has_current = 1;
     s->current_map = t->c->map;
+    s->moves_known = 1; /* the flat search lists the blocks each step moves */
     keep_best(s, t);
     t->best_score = score_of(s, t, &s->current);
     if (t->kind != SM_OBJ_ENERGY) {
@@ -426,6 +428,8 @@ static void step(sm_solver *s)
         apply_objective(t->obj, m); /* the cost model follows below */
         int pu = c->map[m->u], pv = m->kind ? c->map[m->v] : -1;
         apply(c, m);
+        sm_solver_moved(s, m->u);
+        if (m->kind) sm_solver_moved(s, m->v);
         if (m->kind == 0) make_tabu(t, m->u, pu, m->p);
         else if (m->kind == 1) { make_tabu(t, m->u, pu, pv); make_tabu(t, m->v, pv, pu); }
         else { make_tabu(t, m->u, pu, m->p); if (pv != m->p) make_tabu(t, m->v, pv, m->p); }
