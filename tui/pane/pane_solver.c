@@ -84,11 +84,12 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         }
     }
     /* The history: a timeline of the steps and the step shown explained,
-     * above the statistics (a Pareto front keeps its rows). */
-    int front_rows = s->partition && s->partition->time >= 0 ? 6 : 0;
-    if (y + 1 <= ih) y += sm_steps_timeline(p, y, 1, iw, ih - y + 1, app, f->utf8);
+     * above the statistics; a Pareto front keeps the rows for its plot
+     * (its steps: solver history and explain). */
+    int has_front = s->partition && s->partition->time >= 0;
+    if (!has_front && y + 1 <= ih) y += sm_steps_timeline(p, y, 1, iw, ih - y + 1, app, f->utf8);
     if (y <= ih && s->last_move[0]) sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_HIGHLIGHT), "%s", s->last_move);
-    if (y <= ih - front_rows) y += sm_steps_explain(p, y, 1, iw, ih - front_rows - y + 1, app, f->utf8);
+    if (!has_front && y <= ih) y += sm_steps_explain(p, y, 1, iw, ih - y + 1, app, f->utf8);
     char line[256];
     int len = 0;
     line[0] = '\0';
