@@ -60,6 +60,18 @@ typedef struct sm_app {
     char *scenario_path;    /* last scenario loaded or saved, or NULL */
     struct sm_journal *journal; /* the workbench's journal (core/session/journal.h) */
     struct sm_compare *compare; /* compare mode's other mapping (compare.h) */
+    /* Scripts from elsewhere (SPEC 5, cmd_safe.c). confined: the whole run
+     * is one (-safe), so keys, the console and bindings run in app->safe
+     * too. safe_depth > 0 while a command called from the safe interpreter
+     * runs: then every file named passes the path guard; safe_denied says
+     * it refused one in this command (-errorcode STENCILMAP SAFE PATH). */
+    int confined;
+    int safe_depth;
+    int safe_denied;
+    char **allow;           /* -allow DIRs, resolved: read and write below */
+    int nallow;
+    char **script_dirs;     /* the scripts' own directories, resolved: read */
+    int nscript_dirs;
 } sm_app;
 
 /* Fit the view to the session's grid and machine after they changed. */

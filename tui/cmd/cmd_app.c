@@ -35,6 +35,7 @@ void sm_app_free(sm_app *app)
     if (app->record) fclose(app->record);
     free(app->record_path);
     free(app->scenario_path);
+    sm_safe_free(app);
     sm_view_free(app->view);
     free(app);
 }

@@ -317,11 +317,18 @@ static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], i
                                      argc, argv, &e);
     free(argv);
     if (!s) return sm_tcl_error(in, "ARGS", "%s", e.msg);
+    /* A file an option names (ilp -export) is confined like any other,
+     * here, before a start that may go on in the background. */
+    const char *export = sm_opt_str(s, "export");
+    if (export && sm_safe_check_path(app, in, export, SM_PATH_WRITE)) {
+        sm_solver_free(s);
+        return TCL_ERROR;
+    }
     app->view->running = 0;
     if (!background || !app->screen) {
         if (sm_solver_init(s, &e)) {
             sm_solver_free(s);
-            return sm_tcl_error(in, "ARGS", "%s", e.msg);
+            return sm_tcl_err(in, "ARGS", &e);
         }
         install(app, s, NULL, 1);
         return TCL_OK;
@@ -339,7 +346,7 @@ static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], i
     }
     sm_cost *view;
     s = sm_solver_start_end(st, &view, NULL, &e);
-    if (!s) return sm_tcl_error(in, "ARGS", "%s", e.msg);
+    if (!s) return sm_tcl_err(in, "ARGS", &e);
     install(app, s, view, 1);
     return TCL_OK;
 }

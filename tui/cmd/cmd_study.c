@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "cmd_study.h"
 #include "core/lib/jsonutil.h"
+#include "core/lib/pathguard.h"
 #include "core/study/jobs.h"
 #include "core/study/plot.h"
 
@@ -23,6 +24,16 @@ static int looks_like_json(const char *s)
     if (*s++ != '{') return 0;
     while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
     return *s == '"' || *s == '}';
+}
+
+/* A Tcl dict SPEC: an even list that starts with one of its keys. */
+static int looks_like_dict(Tcl_Obj *spec)
+{
+    static const char *const keys[] = {"scenarios", "solvers", "model", "seeds", NULL};
+    int n, idx;
+    Tcl_Obj **el;
+    return Tcl_ListObjGetElements(NULL, spec, &n, &el) == TCL_OK && n >= 2 && n % 2 == 0 &&
+           Tcl_GetIndexFromObj(NULL, el[0], keys, "key", TCL_EXACT, &idx) == TCL_OK;
 }
 
 static int spec_from_dict(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st)
@@ -95,7 +106,17 @@ int sm_study_get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st)
 {
     const char *s = Tcl_GetString(spec);
     sm_err e;
-    if (!looks_like_json(s) && access(s, R_OK) == 0) {
+    /* A file, unless it reads as JSON or a dict of SPEC keys; a safe
+     * script learns nothing of a file it may not read, not even that it
+     * is there. */
+    if (!looks_like_json(s) && !looks_like_dict(spec)) {
+        if (sm_path_check(s, SM_PATH_READ, &e)) {
+            Tcl_SetObjResult(in, Tcl_ObjPrintf("study: SPEC %s", e.msg));
+            Tcl_SetErrorCode(in, "STENCILMAP", "SAFE", "PATH", NULL);
+            return TCL_ERROR;
+        }
+    }
+    if (!looks_like_json(s) && !looks_like_dict(spec) && access(s, R_OK) == 0) {
         size_t len;
         char *text = sm_read_file(s, 1 << 24, &len, &e);
         int rc = text ? sm_study_from_json(st, text, len, s, &e) : -1;
