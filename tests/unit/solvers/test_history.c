@@ -1,10 +1,11 @@
-/* test_history.c - every solver's steps recorded (solvers/history.h):
+/* test_history.c - every solver's steps recorded (solvers/stepper/history.h):
  * seeking to step K shows exactly what the solver showed after step K
  * (iteration, current and best mappings and evaluations, last move,
  * statistics), stepping on from K repeats the same steps, and recording
  * does not change what the solver does. */
 #include "tests/unit/testutil.h"
-#include "solvers/history.h"
+#include "solvers/registry.h"
+#include "solvers/stepper/history.h"
 
 typedef struct {
     long long iteration;

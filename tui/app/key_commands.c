@@ -1,4 +1,5 @@
 /* key_commands.c - key actions as Tcl commands (see key_commands.h). */
+#include "solvers/registry.h"
 #include "key_commands.h"
 
 #include <math.h>
@@ -6,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "shell.h"
-#include "solvers/history.h"
+#include "solvers/stepper/history.h"
 
 /* RUN: fixed words (a literal of the program), then data words (names),
  * each one word whatever it holds. */
