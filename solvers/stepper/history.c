@@ -4,14 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/lib/util.h"
 
 /* Past this many bytes the oldest half of the steps is dropped (a
  * debugger's record buffer: the recent steps stay seekable). */
 size_t sm_history_limit = (size_t)512 << 20;
-
-/* Stepper-evaluated current mappings stop here: a full evaluation per
- * step would cost more than the step at this size. */
-#define AUTO_EVAL_MAX 262144
 
 /* A growable array of fixed-size items. */
 typedef struct arena {
@@ -23,11 +20,12 @@ struct sm_history {
     int n;
     int *cur;               /* the current mapping at the cursor */
     int *best_seen;         /* the best mapping at the head, to diff the next step against */
-    const int *solver_map;  /* the solver's own current mapping (at the head) */
-    unsigned long long best_version; /* the solver's, at the last record */
     sm_hist_step *steps;    /* steps[i] is step first + i */
     long long nsteps, cap, first, cursor;
     arena moves, cands, tabu, stats, text, trace;
+    /* the step being recorded: its current-mapping moves so far */
+    size_t pending_off;
+    int pending_n, pending_shown;
 };
 
 static void arena_init(arena *a, size_t item)
@@ -57,6 +55,15 @@ static void arena_drop(arena *a, size_t count)
     a->len -= count;
 }
 
+static int push_move(arena *moves, int *a, int i, int to)
+{
+    if (a[i] == to) return 0;
+    sm_hist_move m = {i, a[i] ^ to};
+    arena_push(moves, &m, 1);
+    a[i] = to;
+    return 1;
+}
+
 /* Blocks where a and b differ, as moves (b[i] ^ a[i]); a becomes b. */
 static int diff_into(arena *moves, int *a, const int *b, int n)
 {
@@ -65,13 +72,7 @@ static int diff_into(arena *moves, int *a, const int *b, int n)
     for (int lo = 0; lo < n; lo += chunk) {
         int hi = lo + chunk < n ? lo + chunk : n;
         if (memcmp(a + lo, b + lo, sizeof(int) * (size_t)(hi - lo)) == 0) continue;
-        for (int i = lo; i < hi; i++)
-            if (a[i] != b[i]) {
-                sm_hist_move m = {i, a[i] ^ b[i]};
-                arena_push(moves, &m, 1);
-                a[i] = b[i];
-                count++;
-            }
+        for (int i = lo; i < hi; i++) count += push_move(moves, a, i, b[i]);
     }
     return count;
 }
@@ -83,7 +84,7 @@ static void xor_moves(int *map, const sm_hist_move *m, int count)
 
 static sm_hist_step *at(const sm_history *h, long long k) { return &h->steps[k - h->first]; }
 
-static size_t push_text(arena *t, const char *s) { return arena_push(t, s, strlen(s) + 1); }
+static void push_text(arena *t, const char *s) { arena_push(t, s, strlen(s) + 1); }
 
 static void drop_oldest(sm_history *h)
 {
@@ -91,9 +92,9 @@ static void drop_oldest(sm_history *h)
     if (keep < 2 || h->cursor != h->first + h->nsteps - 1) return;
     long long drop = h->nsteps - keep;
     sm_hist_step *nf = &h->steps[drop];
+    /* The oldest kept step's own records begin at its offsets. */
     size_t dm = nf->cur_off, dc = nf->cand_off, dt = nf->tabu_off, ds = nf->stat_off, dx = nf->text_off,
            dp = nf->trace_off;
-    /* Step first's moves: the oldest kept step's own records begin at its offsets. */
     arena_drop(&h->moves, dm);
     arena_drop(&h->cands, dc);
     arena_drop(&h->tabu, dt);
@@ -115,90 +116,24 @@ static void drop_oldest(sm_history *h)
     h->first += drop;
 }
 
-/* The figures of s now, and the blocks moved since the last record. */
-static void record(sm_history *h, sm_solver *s)
-{
-    if (h->nsteps == h->cap) {
-        h->cap = h->cap ? h->cap * 2 : 64;
-        h->steps = sm_xrealloc(h->steps, sizeof *h->steps * (size_t)h->cap);
-    }
-    sm_hist_step st;
-    memset(&st, 0, sizeof st);
-    st.iteration = s->iteration;
-    st.cur_off = h->moves.len;
-    if (s->current_map) {
-        if (s->moves_known && s->current_map == h->solver_map && h->nsteps) {
-            /* Only the blocks the step says it moved (each once). */
-            for (int i = 0; i < s->nmoved; i++) {
-                int b = s->moved[i];
-                if (h->cur[b] == s->current_map[b]) continue;
-                sm_hist_move m = {b, h->cur[b] ^ s->current_map[b]};
-                arena_push(&h->moves, &m, 1);
-                h->cur[b] = s->current_map[b];
-                st.ncur++;
-            }
-        } else {
-            st.ncur = diff_into(&h->moves, h->cur, s->current_map, h->n);
-        }
-        st.current_shown = 1;
-        /* A solver that shows a mapping without evaluating it: the
-         * stepper does, so every solver's state has a current. */
-        if ((!s->has_current || s->current_auto) && h->n <= AUTO_EVAL_MAX &&
-            (st.ncur || !s->has_current)) {
-            sm_solver_evaluate(s, s->current_map, &s->current);
-            s->has_current = 1;
-            s->current_auto = 1;
-        }
-    }
-    h->solver_map = s->current_map;
-    st.best_off = h->moves.len;
-    if (s->has_best && (s->best_version != h->best_version || !h->nsteps))
-        st.nbest = diff_into(&h->moves, h->best_seen, s->best_map, h->n);
-    h->best_version = s->best_version;
-    st.has_current = s->has_current;
-    st.has_best = s->has_best;
-    st.current = s->current;
-    st.best = s->best;
-    st.done = s->done;
-    st.objective = sm_solver_objective_now(s);
-    st.best_objective = sm_solver_objective_best(s);
-    st.ncand = s->explain.ncand;
-    st.cand_off = arena_push(&h->cands, s->explain.cand, (size_t)s->explain.ncand);
-    st.ntabu = s->explain.ntabu;
-    st.tabu_off = arena_push(&h->tabu, s->explain.tabu, (size_t)s->explain.ntabu);
-    st.ntrace = s->explain.ntrace;
-    st.trace_a = s->explain.trace_a;
-    st.trace_b = s->explain.trace_b;
-    st.trace_off = arena_push(&h->trace, s->explain.trace, (size_t)s->explain.ntrace);
-    st.nstats = s->nstats;
-    st.stat_off = h->stats.len;
-    for (int i = 0; i < s->nstats; i++) arena_push(&h->stats, &s->stats[i].value, 1);
-    st.text_off = push_text(&h->text, s->last_move);
-    push_text(&h->text, s->explain.why);
-    push_text(&h->text, s->status);
-    h->steps[h->nsteps++] = st;
-    h->cursor = st.iteration;
-    if (sm_history_bytes(h) > sm_history_limit) drop_oldest(h);
-}
-
-sm_history *sm_history_new(sm_solver *s)
+sm_history *sm_history_new(int n, const int *start)
 {
     sm_history *h = sm_xcalloc(1, sizeof *h);
-    h->n = s->grid->ntasks;
-    size_t bytes = sizeof(int) * (size_t)(h->n ? h->n : 1);
-    h->cur = sm_xmalloc(bytes);
-    h->best_seen = sm_xmalloc(bytes);
-    /* Step 0 moves the blocks from the start mapping to the solver's first. */
-    memcpy(h->cur, s->start_map, sizeof(int) * (size_t)h->n);
-    memcpy(h->best_seen, s->start_map, sizeof(int) * (size_t)h->n);
+    h->n = n;
+    size_t bytes = sizeof(int) * (size_t)(n ? n : 1);
+    h->cur = sm_xcalloc(1, bytes);
+    h->best_seen = sm_xcalloc(1, bytes);
+    if (start) {
+        memcpy(h->cur, start, sizeof(int) * (size_t)n);
+        memcpy(h->best_seen, start, sizeof(int) * (size_t)n);
+    }
     arena_init(&h->moves, sizeof(sm_hist_move));
     arena_init(&h->cands, sizeof(sm_explain_cand));
     arena_init(&h->tabu, sizeof(sm_explain_tabu));
     arena_init(&h->stats, sizeof(double));
     arena_init(&h->text, 1);
     arena_init(&h->trace, sizeof(sm_explain_point));
-    h->first = s->iteration;
-    record(h, s);
+    h->pending_off = 0;
     return h;
 }
 
@@ -217,12 +152,63 @@ void sm_history_free(sm_history *h)
     free(h);
 }
 
-void sm_history_record(sm_history *h, sm_solver *s) { record(h, s); }
+int sm_history_diff_current(sm_history *h, const int *current_map, int moves_known, const int *moved,
+                            int nmoved)
+{
+    h->pending_off = h->moves.len;
+    h->pending_n = 0;
+    h->pending_shown = current_map != NULL;
+    if (!current_map) return 0;
+    if (moves_known && h->nsteps) {
+        for (int i = 0; i < nmoved; i++)
+            h->pending_n += push_move(&h->moves, h->cur, moved[i], current_map[moved[i]]);
+    } else {
+        h->pending_n = diff_into(&h->moves, h->cur, current_map, h->n);
+    }
+    return h->pending_n;
+}
+
+void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map, int best_written,
+                    const char *last_move, const char *status, const double *stats, int nstats,
+                    const sm_explain *x)
+{
+    if (h->nsteps == h->cap) {
+        h->cap = h->cap ? h->cap * 2 : 64;
+        h->steps = sm_xrealloc(h->steps, sizeof *h->steps * (size_t)h->cap);
+    }
+    sm_hist_step st = *fig;
+    st.cur_off = h->pending_off;
+    st.ncur = h->pending_n;
+    st.current_shown = h->pending_shown;
+    st.best_off = h->moves.len;
+    st.nbest = 0;
+    if (fig->has_best && (best_written || !h->nsteps)) st.nbest = diff_into(&h->moves, h->best_seen, best_map, h->n);
+    st.ncand = x->ncand;
+    st.cand_off = arena_push(&h->cands, x->cand, (size_t)x->ncand);
+    st.ntabu = x->ntabu;
+    st.tabu_off = arena_push(&h->tabu, x->tabu, (size_t)x->ntabu);
+    st.ntrace = x->ntrace;
+    st.trace_a = x->trace_a;
+    st.trace_b = x->trace_b;
+    st.trace_off = arena_push(&h->trace, x->trace, (size_t)x->ntrace);
+    st.nstats = nstats;
+    st.stat_off = arena_push(&h->stats, stats, (size_t)nstats);
+    st.text_off = h->text.len;
+    push_text(&h->text, last_move);
+    push_text(&h->text, x->why);
+    push_text(&h->text, status);
+    if (!h->nsteps) h->first = st.iteration;
+    h->steps[h->nsteps++] = st;
+    h->cursor = st.iteration;
+    h->pending_off = h->moves.len;
+    h->pending_n = 0;
+    if (sm_history_bytes(h) > sm_history_limit) drop_oldest(h);
+}
 
 long long sm_history_first(const sm_history *h) { return h->first; }
 long long sm_history_head(const sm_history *h) { return h->first + h->nsteps - 1; }
 long long sm_history_cursor(const sm_history *h) { return h->cursor; }
-const int *sm_history_solver_map(const sm_history *h) { return h->solver_map; }
+const int *sm_history_current(const sm_history *h) { return h->cur; }
 
 const sm_hist_step *sm_history_step(const sm_history *h, long long k)
 {
@@ -238,7 +224,7 @@ const char *sm_history_why(const sm_history *h, const sm_hist_step *st)
     return m + strlen(m) + 1;
 }
 
-static const char *status_of(const sm_history *h, const sm_hist_step *st)
+const char *sm_history_status(const sm_history *h, const sm_hist_step *st)
 {
     const char *w = sm_history_why(h, st);
     return w + strlen(w) + 1;
@@ -264,14 +250,6 @@ const double *sm_history_stats(const sm_history *h, const sm_hist_step *st)
     return (const double *)h->stats.p + st->stat_off;
 }
 
-int sm_history_moved(const sm_history *h, long long k, const sm_hist_move **moves)
-{
-    const sm_hist_step *st = sm_history_step(h, k);
-    if (!st) return 0;
-    *moves = (const sm_hist_move *)h->moves.p + st->cur_off;
-    return st->ncur;
-}
-
 size_t sm_history_bytes(const sm_history *h)
 {
     return sizeof *h->steps * (size_t)h->nsteps + h->moves.len * h->moves.item + h->cands.len * h->cands.item +
@@ -279,7 +257,7 @@ size_t sm_history_bytes(const sm_history *h)
            h->trace.len * h->trace.item;
 }
 
-void sm_history_seek(sm_history *h, sm_solver *s, long long k)
+const sm_hist_step *sm_history_seek(sm_history *h, long long k, int *best_map)
 {
     if (k < h->first) k = h->first;
     if (k > sm_history_head(h)) k = sm_history_head(h);
@@ -287,25 +265,12 @@ void sm_history_seek(sm_history *h, sm_solver *s, long long k)
     for (; h->cursor > k; h->cursor--) {
         const sm_hist_step *st = at(h, h->cursor);
         xor_moves(h->cur, mv + st->cur_off, st->ncur);
-        xor_moves(s->best_map, mv + st->best_off, st->nbest);
+        xor_moves(best_map, mv + st->best_off, st->nbest);
     }
     for (; h->cursor < k; h->cursor++) {
         const sm_hist_step *st = at(h, h->cursor + 1);
         xor_moves(h->cur, mv + st->cur_off, st->ncur);
-        xor_moves(s->best_map, mv + st->best_off, st->nbest);
+        xor_moves(best_map, mv + st->best_off, st->nbest);
     }
-    const sm_hist_step *st = at(h, k);
-    s->iteration = st->iteration;
-    s->has_current = st->has_current;
-    s->current = st->current;
-    s->has_best = st->has_best;
-    s->best = st->best;
-    s->done = st->done || s->stopped;
-    snprintf(s->last_move, sizeof s->last_move, "%s", sm_history_move(h, st));
-    snprintf(s->status, sizeof s->status, "%s", s->stopped ? "stopped" : status_of(h, st));
-    s->nstats = st->nstats;
-    const double *v = (const double *)h->stats.p + st->stat_off;
-    for (int i = 0; i < st->nstats; i++) s->stats[i].value = v[i];
-    if (k == sm_history_head(h)) s->current_map = h->solver_map;
-    else s->current_map = st->current_shown ? h->cur : NULL;
+    return at(h, k);
 }

@@ -154,6 +154,62 @@ sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
     return s;
 }
 
+/* Stepper-evaluated current mappings stop here: a full evaluation per
+ * step would cost more than the step at this size. */
+#define AUTO_EVAL_MAX 262144
+
+/* The step just taken (or the start), into the history. */
+static void record(sm_solver *s)
+{
+    sm_history *h = s->hist;
+    int known = s->moves_known && s->current_map == s->own_map;
+    int changed = sm_history_diff_current(h, s->current_map, known, s->moved, s->nmoved);
+    /* A solver that shows a mapping without evaluating it: the stepper
+     * does, so every solver's state has a current. */
+    if (s->current_map && (!s->has_current || s->current_auto) && s->grid->ntasks <= AUTO_EVAL_MAX &&
+        (changed || !s->has_current)) {
+        sm_solver_evaluate(s, s->current_map, &s->current);
+        s->has_current = 1;
+        s->current_auto = 1;
+    }
+    s->own_map = s->current_map;
+    sm_hist_step fig;
+    memset(&fig, 0, sizeof fig);
+    fig.iteration = s->iteration;
+    fig.has_current = s->has_current;
+    fig.has_best = s->has_best;
+    fig.current = s->current;
+    fig.best = s->best;
+    fig.done = s->done;
+    fig.objective = sm_solver_objective_now(s);
+    fig.best_objective = sm_solver_objective_best(s);
+    double v[sizeof s->stats / sizeof s->stats[0]];
+    for (int i = 0; i < s->nstats; i++) v[i] = s->stats[i].value;
+    sm_history_add(h, &fig, s->best_map, s->best_version != s->hist_best_version, s->last_move, s->status, v,
+                   s->nstats, &s->explain);
+    s->hist_best_version = s->best_version;
+}
+
+void sm_solver_seek(sm_solver *s, long long k)
+{
+    sm_history *h = s->hist;
+    if (!h) return;
+    const sm_hist_step *st = sm_history_seek(h, k, s->best_map);
+    s->iteration = st->iteration;
+    s->has_current = st->has_current;
+    s->current = st->current;
+    s->has_best = st->has_best;
+    s->best = st->best;
+    s->done = st->done || s->stopped;
+    snprintf(s->last_move, sizeof s->last_move, "%s", sm_history_move(h, st));
+    snprintf(s->status, sizeof s->status, "%s", s->stopped ? "stopped" : sm_history_status(h, st));
+    s->nstats = st->nstats;
+    const double *v = sm_history_stats(h, st);
+    for (int i = 0; i < st->nstats; i++) s->stats[i].value = v[i];
+    if (st->iteration == sm_history_head(h)) s->current_map = s->own_map;
+    else s->current_map = st->current_shown ? sm_history_current(h) : NULL;
+}
+
 long long sm_solver_step(sm_solver *s, long long n)
 {
     long long k = 0;
@@ -166,7 +222,7 @@ long long sm_solver_step(sm_solver *s, long long n)
             long long to = sm_history_cursor(h) + (n - k);
             if (to > sm_history_head(h)) to = sm_history_head(h);
             k += to - sm_history_cursor(h);
-            sm_history_seek(h, s, to);
+            sm_solver_seek(s, to);
             continue;
         }
         s->explain.why[0] = 0;
@@ -174,14 +230,14 @@ long long sm_solver_step(sm_solver *s, long long n)
         s->explain.ntabu = 0;
         s->explain.ntrace = 0;
         s->nmoved = 0;
-        if (h) s->current_map = sm_history_solver_map(h);
+        if (h) s->current_map = s->own_map;
         s->ops->step(s);
         s->iteration++;
         k++;
         if (h) {
             if (s->sync) s->sync(s);
             if (s->done && strcmp(s->status, "running") == 0) snprintf(s->status, sizeof s->status, "done");
-            sm_history_record(h, s);
+            record(s);
         }
     }
     if (s->sync && !h) s->sync(s);
@@ -312,7 +368,9 @@ sm_solver *sm_solver_run_sub(const sm_solver *s, const sm_solver_ops *ops, const
 
 void sm_solver_history_on(sm_solver *s)
 {
-    if (!s->hist && !s->detached && s->grid) s->hist = sm_history_new(s);
+    if (s->hist || s->detached || !s->grid) return;
+    s->hist = sm_history_new(s->grid->ntasks, s->start_map);
+    record(s);
 }
 
 static int stat_of(const sm_solver *s, const char *key, double *v)

@@ -8,6 +8,7 @@
 #include "core/model/model.h"
 #include "core/model/topo.h"
 #include "core/lib/util.h"
+#include "history.h"
 
 typedef enum { SM_OPT_INT, SM_OPT_DOUBLE, SM_OPT_ENUM, SM_OPT_STRING } sm_opt_kind;
 
@@ -65,42 +66,6 @@ typedef struct sm_stat {
     double value;
 } sm_stat;
 
-/* Why a step did what it did (`solver explain`): one of the step's best
- * candidates, and one running tabu attribute. Solvers fill them during
- * step(); the stepper clears them before each step and the history keeps
- * them per step. */
-#define SM_EXPLAIN_CANDS 5
-typedef struct sm_explain_cand {
-    char move[96];
-    double objective;   /* the solver's objective after the candidate */
-    double delta;       /* its change against the mapping before the step */
-    int tabu;
-} sm_explain_cand;
-
-typedef struct sm_explain_tabu {
-    int block, proc;
-    int join;           /* 1: "block may not join proc", 0: "... leave proc" */
-    long long remaining; /* steps it stays tabu */
-} sm_explain_tabu;
-
-/* A value pair over the time of one long step (the ILP: incumbent and
- * bound), named by the solver. */
-typedef struct sm_explain_point {
-    double seconds, a, b;
-} sm_explain_point;
-
-typedef struct sm_explain {
-    char why[96];
-    const char *trace_a, *trace_b; /* names of a and b */
-    int ntrace, trace_cap;
-    sm_explain_point *trace;
-    int ncand;
-    sm_explain_cand cand[SM_EXPLAIN_CANDS];
-    int ntabu, tabu_cap;
-    sm_explain_tabu *tabu;
-} sm_explain;
-
-struct sm_history;
 
 struct sm_solver {
     const sm_solver_ops *ops;
@@ -145,7 +110,8 @@ struct sm_solver {
      * (sm_solver_offer and set_best do it; a solver writing best_map
      * itself must too). A solver that sets moves_known lists, with
      * sm_solver_moved, every block its step moved in current_map. */
-    unsigned long long best_version;
+    unsigned long long best_version, hist_best_version;
+    const int *own_map;         /* the solver's current_map at the last step it took */
     int moves_known, nmoved, moved_cap;
     int *moved;
 
@@ -185,6 +151,10 @@ void sm_solver_free(sm_solver *s);
 
 /* Record every step from now on (history.h): back, seek, explain. */
 void sm_solver_history_on(sm_solver *s);
+/* Show exactly the state after step k (within the history): iteration,
+ * current and best mappings and evaluations, statistics, last move, done
+ * and status. Stepping on from there repeats the recorded steps. */
+void sm_solver_seek(sm_solver *s, long long k);
 /* The solver's objective (lower is better unless it maximises) for its
  * current and best mappings: the value it reports (objective_value,
  * best_value) when it optimises something other than energy, else the

@@ -384,7 +384,7 @@ static int seek_to(sm_app *app, Tcl_Interp *in, long long k)
     if (k < sm_history_first(h))
         return sm_tcl_error(in, "SOLVER", "step %lld is no longer kept (the history starts at step %lld)", k,
                             sm_history_first(h));
-    if (k <= sm_history_head(h)) sm_history_seek(h, s, k);
+    if (k <= sm_history_head(h)) sm_solver_seek(s, k);
     else if (run(app, in, k - sm_history_cursor(h))) return TCL_ERROR;
     Tcl_SetObjResult(in, state_dict(s));
     return TCL_OK;

@@ -103,11 +103,11 @@ static void check_solver(const char *name, const sm_grid *g, const sm_topo *t, i
     long long order[] = {0, k, k / 2, 1, k, k - 1, 0, k / 3, 2 * k / 3, k};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
         long long to = order[i] < 0 ? 0 : order[i] > k ? k : order[i];
-        sm_history_seek(s->hist, s, to);
+        sm_solver_seek(s, to);
         same(s, n, &sn[to], name);
     }
     /* From the middle, stepping on repeats the same steps... */
-    sm_history_seek(s->hist, s, k / 2);
+    sm_solver_seek(s, k / 2);
     for (int j = k / 2 + 1; j <= k; j++) {
         assert_int_equal(sm_solver_step(s, 1), 1);
         same(s, n, &sn[j], "stepping on");
@@ -115,7 +115,7 @@ static void check_solver(const char *name, const sm_grid *g, const sm_topo *t, i
     /* ...and past the last step the solver itself goes on exactly as one
      * that was never sent back. */
     if (!s->done) {
-        sm_history_seek(s->hist, s, 0);
+        sm_solver_seek(s, 0);
         sm_solver_step(s, k + 3);
         sm_solver_step(plain, 3);
         snap p;
@@ -246,7 +246,7 @@ static void oldest_dropped(void **st)
     sm_solver_step(plain, first + 5);
     snap p;
     take(plain, g->ntasks, &p);
-    sm_history_seek(s->hist, s, first + 5);
+    sm_solver_seek(s, first + 5);
     same(s, g->ntasks, &p, "after dropping");
     free(p.cur);
     free(p.best_map);
