@@ -64,7 +64,10 @@
  *    least sum_p c_p x_p with sum x_p = all cells and x_p <= cap_p is a
  *    fractional knapsack, filled cheapest first. The minimum over a cover
  *    of [T_lo, min(D, T_all)] by intervals bounds every mapping; the
- *    interval of least bound is split again and again.
+ *    interval of least bound is split again and again. Processors with
+ *    the same figures whose groups hold the same figures at every level
+ *    cost the same: the knapsack runs over such classes (a whole Summit,
+ *    36 864 processors, is a few items).
  * The bound is the larger of the two, each valid on its own. */
 #include "bound.h"
 
@@ -108,6 +111,16 @@ typedef struct {
     double e[BOUND_MAX_LEVELS];
     int *group[BOUND_MAX_LEVELS];
     int ngroups[BOUND_MAX_LEVELS];
+    /* Processors that cost the same at every makespan, as classes: equal
+     * figures (pc, a "figure class") and, at every level, groups holding
+     * the same figure classes. The knapsack runs over classes with their
+     * counts: a whole Summit is a handful of items, not 36 864. */
+    int npc, *pc_of, *pc_rep;
+    int *gm_off[BOUND_MAX_LEVELS], *gm[BOUND_MAX_LEVELS]; /* members by group */
+    int ngc[BOUND_MAX_LEVELS], *gc_of[BOUND_MAX_LEVELS], *gc_rep[BOUND_MAX_LEVELS];
+    int ncls, *cls_rep;
+    double *cls_mult;
+    int *cls_gc[BOUND_MAX_LEVELS];
     double tmin_link;         /* least link time per cell */
     int64_t qmin;             /* least quanta of a message */
     const int *iso;           /* exact profile f, or NULL */
@@ -201,29 +214,30 @@ static double rho(const bctx *x, double cap, int variant)
 static void setup_grid(bctx *x)
 {
     const sm_grid *g = x->g;
+    const sm_grid_spec *sp = &g->spec;
     x->nax = 0;
     x->wmin = INFINITY;
-    double wa[3] = {INFINITY, INFINITY, INFINITY};
-    for (int e = 0; e < g->nedges; e++) {
-        int cs[3], cd[3], diff = 0, axis = -1;
-        sm_grid_coords(g, g->edges[e].src, cs);
-        sm_grid_coords(g, g->edges[e].dst, cd);
-        for (int a = 0; a < 3; a++)
-            if (cs[a] != cd[a]) { diff++; axis = a; }
-        double c = (double)g->edges[e].cells;
-        if (c < x->wmin) x->wmin = c;
-        if (diff == 1 && c < wa[axis]) wa[axis] = c;
-    }
+    for (int e = 0; e < g->nedges; e++)
+        if ((double)g->edges[e].cells < x->wmin) x->wmin = (double)g->edges[e].cells;
     x->has_edges = g->nedges > 0;
-    for (int a = 0; a < 3; a++) {
-        if (g->spec.blocks[a] < 2) continue;
-        int k = x->nax++;
-        x->len[k] = g->spec.blocks[a];
-        x->wraps[k] = g->spec.periodic[a];
-        x->lines[k] = (double)x->n / g->spec.blocks[a];
-        x->w[k] = isfinite(wa[a]) ? wa[a] : 0;
-    }
     if (!isfinite(x->wmin)) x->wmin = 0;
+    /* The least cells of a face edge along each axis, from the block
+     * sizes (blocks differ by at most one cell per axis, so the smallest
+     * extent is cells / blocks rounded down): halo times the smallest face;
+     * on an axis that wraps over two blocks, both faces of a pair make one
+     * edge, twice that. No pass over the edges' coordinates. */
+    for (int a = 0; a < 3; a++) {
+        if (sp->blocks[a] < 2) continue;
+        double face = sp->halo;
+        for (int b = 0; b < 3; b++)
+            if (b != a) face *= (double)(sp->cells[b] / sp->blocks[b]);
+        if (sp->periodic[a] && sp->blocks[a] == 2) face *= 2;
+        int k = x->nax++;
+        x->len[k] = sp->blocks[a];
+        x->wraps[k] = sp->periodic[a];
+        x->lines[k] = (double)x->n / sp->blocks[a];
+        x->w[k] = face;
+    }
 }
 
 /* Least energy and time per cell over links between processors separated
@@ -394,8 +408,135 @@ static void ctx_free(bctx *x)
         }
     free(x->pcomp); free(x->psufmin); free(x->pgmin); free(x->pG); free(x->plen);
     free(x->pre); free(x->a); free(x->tpc); free(x->pidle); free(x->memc); free(x->prof);
-    for (int L = 0; L < x->nlev; L++) free(x->group[L]);
+    for (int L = 0; L < x->nlev; L++) {
+        free(x->group[L]);
+        free(x->gm_off[L]); free(x->gm[L]); free(x->gc_of[L]); free(x->gc_rep[L]); free(x->cls_gc[L]);
+    }
+    free(x->pc_of); free(x->pc_rep); free(x->cls_rep); free(x->cls_mult);
     free(x->iso_rho);
+}
+
+/* ---- classes of processors ------------------------------------------- */
+
+static const bctx *sort_ctx;
+static const int *sort_key;     /* keys of sort_w ints per item */
+static int sort_w;
+
+static int by_figures(const void *pa, const void *pb)
+{
+    const bctx *x = sort_ctx;
+    int p = *(const int *)pa, q = *(const int *)pb;
+    if (x->prof[p] != x->prof[q]) return x->prof[p] < x->prof[q] ? -1 : 1;
+    const double *v[4] = {x->a, x->tpc, x->pidle, x->memc};
+    for (int i = 0; i < 4; i++)
+        if (v[i][p] != v[i][q]) return v[i][p] < v[i][q] ? -1 : 1;
+    return (p > q) - (p < q);
+}
+
+static int by_key(const void *pa, const void *pb)
+{
+    int p = *(const int *)pa, q = *(const int *)pb;
+    for (int i = 0; i < sort_w; i++) {
+        int a = sort_key[(size_t)p * sort_w + i], b = sort_key[(size_t)q * sort_w + i];
+        if (a != b) return a < b ? -1 : 1;
+    }
+    return (p > q) - (p < q);
+}
+
+static int same_key(const int *key, int w, int p, int q)
+{
+    for (int i = 0; i < w; i++)
+        if (key[(size_t)p * w + i] != key[(size_t)q * w + i]) return 0;
+    return 1;
+}
+
+static void setup_classes(bctx *x)
+{
+    int P = x->P;
+    int *ord = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
+    /* Figure classes. */
+    for (int p = 0; p < P; p++) ord[p] = p;
+    sort_ctx = x;
+    qsort(ord, (size_t)P, sizeof(int), by_figures);
+    x->pc_of = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
+    x->pc_rep = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
+    x->npc = 0;
+    for (int i = 0; i < P; i++) {
+        int p = ord[i], q = i ? ord[i - 1] : p;
+        if (i == 0 || x->prof[p] != x->prof[q] || x->a[p] != x->a[q] || x->tpc[p] != x->tpc[q] ||
+            x->pidle[p] != x->pidle[q] || x->memc[p] != x->memc[q])
+            x->pc_rep[x->npc++] = p;
+        x->pc_of[p] = x->npc - 1;
+    }
+    /* Group classes per level: members by group (counting sort), each
+     * group's figure classes sorted, groups compared as sequences. */
+    for (int L = 1; L < x->nlev; L++) {
+        int G = x->ngroups[L];
+        int *off = sm_xcalloc((size_t)G + 1, sizeof(int));
+        for (int p = 0; p < P; p++) off[x->group[L][p] + 1]++;
+        for (int g = 0; g < G; g++) off[g + 1] += off[g];
+        int *mem = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
+        int *fill = sm_xmalloc(sizeof(int) * (size_t)(G ? G : 1));
+        memcpy(fill, off, sizeof(int) * (size_t)G);
+        for (int p = 0; p < P; p++) mem[fill[x->group[L][p]]++] = p;
+        free(fill);
+        /* Key: size, then the sorted figure classes (padded with -1). */
+        int w = 1;
+        for (int g = 0; g < G; g++)
+            if (off[g + 1] - off[g] + 1 > w) w = off[g + 1] - off[g] + 1;
+        int *key = sm_xmalloc(sizeof(int) * (size_t)(G ? G : 1) * (size_t)w);
+        int *tmp = sm_xmalloc(sizeof(int) * (size_t)w);
+        for (int g = 0; g < G; g++) {
+            int k = off[g + 1] - off[g];
+            key[(size_t)g * w] = k;
+            for (int i = 0; i < k; i++) tmp[i] = x->pc_of[mem[off[g] + i]];
+            /* Insertion sort: groups are small. */
+            for (int i = 1; i < k; i++)
+                for (int j = i; j > 0 && tmp[j - 1] > tmp[j]; j--) { int t = tmp[j]; tmp[j] = tmp[j - 1]; tmp[j - 1] = t; }
+            for (int i = 1; i < w; i++) key[(size_t)g * w + i] = i - 1 < k ? tmp[i - 1] : -1;
+        }
+        int *gord = sm_xmalloc(sizeof(int) * (size_t)(G ? G : 1));
+        for (int g = 0; g < G; g++) gord[g] = g;
+        sort_key = key;
+        sort_w = w;
+        qsort(gord, (size_t)G, sizeof(int), by_key);
+        x->gc_of[L] = sm_xmalloc(sizeof(int) * (size_t)(G ? G : 1));
+        x->gc_rep[L] = sm_xmalloc(sizeof(int) * (size_t)(G ? G : 1));
+        x->ngc[L] = 0;
+        for (int i = 0; i < G; i++) {
+            int g = gord[i];
+            if (i == 0 || !same_key(key, w, g, gord[i - 1])) x->gc_rep[L][x->ngc[L]++] = g;
+            x->gc_of[L][g] = x->ngc[L] - 1;
+        }
+        x->gm_off[L] = off;
+        x->gm[L] = mem;
+        free(key); free(tmp); free(gord);
+    }
+    /* Processor classes: figure class and group class at every level. */
+    int w = x->nlev;
+    int *key = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1) * (size_t)w);
+    for (int p = 0; p < P; p++) {
+        key[(size_t)p * w] = x->pc_of[p];
+        for (int L = 1; L < x->nlev; L++) key[(size_t)p * w + L] = x->gc_of[L][x->group[L][p]];
+    }
+    for (int p = 0; p < P; p++) ord[p] = p;
+    sort_key = key;
+    sort_w = w;
+    qsort(ord, (size_t)P, sizeof(int), by_key);
+    x->cls_rep = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
+    x->cls_mult = sm_xcalloc((size_t)(P ? P : 1), sizeof(double));
+    x->ncls = 0;
+    for (int i = 0; i < P; i++) {
+        int p = ord[i];
+        if (i == 0 || !same_key(key, w, p, ord[i - 1])) x->cls_rep[x->ncls++] = p;
+        x->cls_mult[x->ncls - 1] += 1;
+    }
+    for (int L = 1; L < x->nlev; L++) {
+        x->cls_gc[L] = sm_xmalloc(sizeof(int) * (size_t)(x->ncls ? x->ncls : 1));
+        for (int c = 0; c < x->ncls; c++) x->cls_gc[L][c] = x->gc_of[L][x->group[L][x->cls_rep[c]]];
+    }
+    free(key);
+    free(ord);
 }
 
 /* ---- knapsack over makespan intervals -------------------------------- */
@@ -412,12 +553,15 @@ static int by_cost(const void *p, const void *q)
 typedef struct {
     double *capc, *capb, *gcap[BOUND_MAX_LEVELS];
     kitem *items;
+    int *hslot, hsize;        /* merge_costs' table: a power of two >= 2P */
 } kscratch;
 
-/* Caps in cells and blocks of every processor at makespan T. */
+/* Caps in cells and blocks of every figure class at makespan T (its
+ * representative's), and of every group class at each level. */
 static void caps_at(const bctx *x, double T, kscratch *s)
 {
-    for (int p = 0; p < x->P; p++) {
+    for (int i = 0; i < x->npc; i++) {
+        int p = x->pc_rep[i];
         double cc, cb;
         if (x->prof[p] >= 0) {
             cb = prof_cap(x, x->prof[p], T);
@@ -428,63 +572,91 @@ static void caps_at(const bctx *x, double T, kscratch *s)
             cc = fmin(cc, x->X);
             cb = fmin((double)x->n, floor(cc / x->dmin + 1e-9));
         }
-        s->capc[p] = cc;
-        s->capb[p] = cb;
+        s->capc[i] = cc;
+        s->capb[i] = cb;
     }
-    for (int L = 1; L < x->nlev; L++) {
-        memset(s->gcap[L], 0, sizeof(double) * (size_t)x->ngroups[L]);
-        for (int p = 0; p < x->P; p++) s->gcap[L][x->group[L][p]] += s->capb[p];
-    }
+    for (int L = 1; L < x->nlev; L++)
+        for (int j = 0; j < x->ngc[L]; j++) {
+            int g = x->gc_rep[L][j];
+            double c = 0;
+            for (int k = x->gm_off[L][g]; k < x->gm_off[L][g + 1]; k++) c += s->capb[x->pc_of[x->gm[L][k]]];
+            s->gcap[L][j] = c;
+        }
 }
 
 static double total_cap(const bctx *x, double T, kscratch *s)
 {
     caps_at(x, T, s);
     double sum = 0;
-    for (int p = 0; p < x->P; p++) sum += s->capc[p];
+    for (int c = 0; c < x->ncls; c++) sum += s->capc[x->pc_of[x->cls_rep[c]]] * x->cls_mult[c];
     return sum;
 }
 
 /* The bound for every mapping whose makespan lies in [t1, t2]; comm 0:
  * without communication; variant as lw_h. INFINITY when none fits. */
+/* Items of equal cost merged (their caps added), in place: thousands of
+ * processors of a few kinds sort as a few items. Returns the count. */
+static int merge_costs(kitem *it, int n, kscratch *s)
+{
+    int size = s->hsize, m = 0;
+    for (int i = 0; i < size; i++) s->hslot[i] = -1;
+    for (int i = 0; i < n; i++) {
+        uint64_t h;
+        memcpy(&h, &it[i].cost, sizeof h);
+        h *= 0x9e3779b97f4a7c15ull;
+        int k = (int)(h >> 40) & (size - 1);
+        while (s->hslot[k] >= 0 && it[s->hslot[k]].cost != it[i].cost) k = (k + 1) & (size - 1);
+        if (s->hslot[k] >= 0) it[s->hslot[k]].cap += it[i].cap;
+        else {
+            it[m] = it[i];
+            s->hslot[k] = m++;
+        }
+    }
+    return m;
+}
+
 static double piece(const bctx *x, double t1, double t2, int comm, int variant, kscratch *s)
 {
     caps_at(x, t2, s);
     double sum = 0, idle = 0, konst = 0;
-    for (int p = 0; p < x->P; p++) sum += s->capc[p];
+    for (int c = 0; c < x->ncls; c++) sum += s->capc[x->pc_of[x->cls_rep[c]]] * x->cls_mult[c];
     if (sum < x->X * (1 - 1e-12)) return INFINITY;
     int unused_idle = x->m->unused_idle;
-    for (int p = 0; p < x->P; p++) {
-        double c;
+    /* One item per class: its representative's cost per cell, the caps of
+     * all its processors. */
+    for (int c = 0; c < x->ncls; c++) {
+        int p = x->cls_rep[c], f = x->pc_of[p];
+        double capc = s->capc[f], capb = s->capb[f], cost;
         if (x->prof[p] >= 0) {
-            int cb = (int)s->capb[p];
+            int cb = (int)capb;
             double gm = cb > 0 ? x->pgmin[x->prof[p]][cb] : 0;
-            c = gm / (gm >= 0 ? x->dmax : x->dmin); /* b_p within cells/d_max..cells/d_min */
+            cost = gm / (gm >= 0 ? x->dmax : x->dmin); /* b_p within cells/d_max..cells/d_min */
         } else {
-            c = x->a[p];
+            cost = x->a[p];
         }
-        if (unused_idle) idle += x->pidle[p];
-        else if (s->capc[p] > 0) c += x->pidle[p] * t1 / s->capc[p];
+        if (unused_idle) idle += x->pidle[p] * x->cls_mult[c];
+        else if (capc > 0) cost += x->pidle[p] * t1 / capc;
         if (comm && x->P > 1) {
             for (int L = 0; L < x->nlev; L++) {
                 double de = x->e[L] - (L ? x->e[L - 1] : 0);
                 if (de <= 0) continue;
-                double cap = L ? s->gcap[L][x->group[L][p]] : s->capb[p];
-                c += 0.5 * de * rho(x, cap, variant) / x->dmax;
+                double cap = L ? s->gcap[L][x->cls_gc[L][c]] : capb;
+                cost += 0.5 * de * rho(x, cap, variant) / x->dmax;
             }
         }
-        s->items[p] = (kitem){c, s->capc[p]};
+        s->items[c] = (kitem){cost, capc * x->cls_mult[c]};
     }
     if (comm && x->P > 1 && variant == 1)
         for (int L = 0; L < x->nlev; L++) {
             double de = x->e[L] - (L ? x->e[L - 1] : 0);
             if (de > 0) konst += 0.5 * de * lw_const(x);
         }
-    qsort(s->items, (size_t)x->P, sizeof(kitem), by_cost);
+    int nitems = merge_costs(s->items, x->ncls, s);
+    qsort(s->items, (size_t)nitems, sizeof(kitem), by_cost);
     double left = x->X, v = 0;
-    for (int p = 0; p < x->P && left > 0; p++) {
-        double take = fmin(left, s->items[p].cap);
-        v += take * s->items[p].cost;
+    for (int i = 0; i < nitems && left > 0; i++) {
+        double take = fmin(left, s->items[i].cap);
+        v += take * s->items[i].cost;
         left -= take;
     }
     return v + idle * t1 - konst;
@@ -781,20 +953,31 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
     x.n = g->ntasks;
     x.P = t->nprocs;
     x.dvfs = (flags & SM_BOUND_DVFS) != 0;
-    int64_t *sc = sm_xmalloc(sizeof(int64_t) * (size_t)(x.n + 1));
-    memcpy(sc, g->task_cells, sizeof(int64_t) * (size_t)x.n);
-    qsort(sc, (size_t)x.n, sizeof(int64_t), cmp_i64);
-    x.pre = sm_xmalloc(sizeof(int64_t) * (size_t)(x.n + 1));
-    x.pre[0] = 0;
-    for (int i = 0; i < x.n; i++) x.pre[i + 1] = x.pre[i] + sc[i];
-    x.X = (double)x.pre[x.n];
-    x.dmin = x.n ? (double)sc[0] : 1;
-    x.dmax = x.n ? (double)sc[x.n - 1] : 1;
-    free(sc);
+    /* Cells: the total and the extremes; the sorted prefix sums only for
+     * the count vectors, which need the profile (small grids). */
+    x.X = 0;
+    x.dmin = x.n ? INFINITY : 1;
+    x.dmax = x.n ? 0 : 1;
+    for (int i = 0; i < x.n; i++) {
+        double d = (double)g->task_cells[i];
+        x.X += d;
+        x.dmin = fmin(x.dmin, d);
+        x.dmax = fmax(x.dmax, d);
+    }
+    if (iso) {
+        int64_t *sc = sm_xmalloc(sizeof(int64_t) * (size_t)(x.n + 1));
+        memcpy(sc, g->task_cells, sizeof(int64_t) * (size_t)x.n);
+        qsort(sc, (size_t)x.n, sizeof(int64_t), cmp_i64);
+        x.pre = sm_xmalloc(sizeof(int64_t) * (size_t)(x.n + 1));
+        x.pre[0] = 0;
+        for (int i = 0; i < x.n; i++) x.pre[i + 1] = x.pre[i] + sc[i];
+        free(sc);
+    }
     setup_grid(&x);
     setup_procs(&x);
     setup_links(&x);
     x.qmin = x.has_edges ? sm_quanta(x.wmin * x.tmin_link, m->round_time) : 1;
+    setup_classes(&x);
     x.iso = iso;
     {
         if (x.iso) {
@@ -813,8 +996,11 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
     s.capc = sm_xmalloc(sizeof(double) * (size_t)x.P);
     s.capb = sm_xmalloc(sizeof(double) * (size_t)x.P);
     s.items = sm_xmalloc(sizeof(kitem) * (size_t)x.P);
+    s.hsize = 1;
+    while (s.hsize < 2 * x.P) s.hsize *= 2;
+    s.hslot = sm_xmalloc(sizeof(int) * (size_t)s.hsize);
     for (int L = 0; L < BOUND_MAX_LEVELS; L++)
-        s.gcap[L] = L && L < x.nlev ? sm_xmalloc(sizeof(double) * (size_t)x.ngroups[L]) : NULL;
+        s.gcap[L] = L && L < x.nlev ? sm_xmalloc(sizeof(double) * (size_t)(x.ngc[L] ? x.ngc[L] : 1)) : NULL;
     double dl = m->has_deadline ? m->deadline * (1 + 1e-9) : INFINITY;
     /* T_all: beyond it no cap grows. */
     double tall = 0;
@@ -841,10 +1027,10 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
         if (lo > hi) lo = hi;
         double tc;
         int np;
-        kc = knapsack_bound(&x, lo, hi, 0, &np, &tc, &s);
-        kb = knapsack_bound(&x, lo, hi, 1, &out->pieces, &kt, &s);
+            kc = knapsack_bound(&x, lo, hi, 0, &np, &tc, &s);
+            kb = knapsack_bound(&x, lo, hi, 1, &out->pieces, &kt, &s);
     }
-    free(s.capc); free(s.capb); free(s.items);
+    free(s.capc); free(s.capb); free(s.items); free(s.hslot);
     for (int L = 0; L < BOUND_MAX_LEVELS; L++) free(s.gcap[L]);
 
     sm_bound cb;
