@@ -329,7 +329,7 @@ static void finish(const sm_cost *c, sm_eval *o)
     o->edges_inter = c->edges_inter;
     o->procs_used = c->procs_used;
     o->memory_ok = c->mem_over == 0;
-    o->feasible = o->memory_ok &&
+    o->feasible = o->memory_ok && sm_eval_finite(o) &&
                   (!m->has_deadline || o->time <= m->deadline * (1 + 1e-9));
 }
 

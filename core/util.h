@@ -37,6 +37,14 @@ char *sm_path_join(const char *dir, const char *rel);
 
 /* Stable sort with an explicit context (no file-static comparator state, so
  * two evaluations can sort at once); cmp as qsort's, plus ctx. */
+/* Why a name (a processor's, a state's) cannot be one, or NULL when it
+ * can. Names are printable: no control characters (a newline or escape
+ * would forge lines and screens), and never a whole
+ * number in any notation Tcl reads as an integer ("1", "01", "0x1f",
+ * " 2 ", "-3"): wherever a command takes a name or an index, a whole
+ * number is always an index. */
+const char *sm_name_problem(const char *name);
+
 typedef int (*sm_cmp_fn)(const void *a, const void *b, void *ctx);
 void sm_sort_r(void *base, size_t n, size_t size, sm_cmp_fn cmp, void *ctx);
 

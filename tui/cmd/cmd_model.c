@@ -91,6 +91,9 @@ static int model_eval(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     (void)objc; (void)objv;
     sm_eval ev;
     sm_cost_eval(app->session->cost, &ev);
+    if (!sm_eval_finite(&ev))
+        return sm_tcl_error(in, "RANGE", "model eval: time %g s, energy %g J: a total is not a finite "
+                            "number (the machine's figures are too large)", ev.time, ev.energy);
     Tcl_SetObjResult(in, sm_eval_dict(&ev));
     return TCL_OK;
 }
