@@ -30,6 +30,9 @@ int sm_write_file_atomic(const char *path, const char *data, size_t len,
                          sm_err *e);
 /* Remove temporary files a crashed save of path left behind. */
 void sm_clean_stale_temps(const char *path);
+/* 0 when path may be saved to: a regular file (through symlinks) or not
+ * there yet. A FIFO, device, socket or directory is an error naming it. */
+int sm_check_save_target(const char *path, sm_err *e);
 /* Directory part of a path ("." when none), newly allocated. */
 char *sm_dirname(const char *path);
 /* Join dir and a relative path (absolute paths are returned as they are). */

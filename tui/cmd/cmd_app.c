@@ -2,6 +2,7 @@
  * scenario; the Tcl hooks are released here) and command registration. */
 #include "cmd.h"
 #include "../compare.h"
+#include "../../core/journal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,8 @@ void sm_app_free(sm_app *app)
     sm_compare_free(app->compare);
     sm_app_drop_solver(app);
     sm_app_solver_quiesce(app);   /* no start runs on in the background */
+    /* A recovered journal whose work the script did not save stays. */
+    if (app->recovered) sm_journal_close(app->recovered, !app->session->dirty);
     sm_session_free(app->session);
     if (app->hook_step) Tcl_DecrRefCount(app->hook_step);
     if (app->hook_solved) Tcl_DecrRefCount(app->hook_solved);
@@ -37,6 +40,34 @@ void sm_app_free(sm_app *app)
     free(app->scenario_path);
     sm_view_free(app->view);
     free(app);
+}
+
+void sm_app_set_scenario_path(sm_app *app, const char *path)
+{
+    char *copy = path ? sm_xstrdup(path) : NULL;
+    free(app->scenario_path);
+    app->scenario_path = copy;
+    sm_err e;
+    if (app->journal && sm_journal_set_scenario(app->journal, path, &e))
+        sm_view_log(app->view, SM_LOG_ERROR, "journal: %s (edits are not protected)", e.msg);
+}
+
+void sm_app_after_save(sm_app *app)
+{
+    /* The journal learns what is on disk now (its D record). */
+    sm_err e;
+    if (app->journal && sm_journal_sync(app->journal, app->session, &e))
+        sm_view_log(app->view, SM_LOG_ERROR, "journal: %s (edits are not protected)", e.msg);
+    if (app->recovered && !app->session->dirty) {
+        sm_journal_close(app->recovered, 1);
+        app->recovered = NULL;
+    }
+}
+
+void sm_app_release_recovered(sm_app *app)
+{
+    sm_journal_close(app->recovered, 0);
+    app->recovered = NULL;
 }
 
 void sm_cmd_register_all(sm_app *app)

@@ -95,8 +95,8 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     sm_app_drop_solver(app);
     sm_session_replace(app->session, &sc);
     sm_clean_stale_temps(Tcl_GetString(objv[2]));
-    free(app->scenario_path);
-    app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
+    sm_app_release_recovered(app);
+    sm_app_set_scenario_path(app, Tcl_GetString(objv[2]));
     return after_change(app, in);
 }
 
@@ -110,8 +110,8 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
                          sm_session_map(s), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
     sm_session_saved(s, SM_PART_ALL);
-    free(app->scenario_path);
-    app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
+    sm_app_set_scenario_path(app, Tcl_GetString(objv[2]));
+    sm_app_after_save(app);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -133,6 +133,9 @@ static int scenario_info(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("unsaved", -1), unsaved);
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("undo", -1), Tcl_NewIntObj(s->pos));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("redo", -1), Tcl_NewIntObj(s->nhist - s->pos));
+    /* The file loaded or saved last ("" for the built-in scenario). */
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("file", -1),
+                   Tcl_NewStringObj(app->scenario_path ? app->scenario_path : "", -1));
     Tcl_SetObjResult(in, d);
     return TCL_OK;
 }
@@ -261,6 +264,7 @@ static int grid_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     if (sm_grid_save(app->session->grid, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
     sm_session_saved(app->session, SM_PART_GRID);
+    sm_app_after_save(app);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -302,6 +306,7 @@ static int topo_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     if (sm_topo_save(app->session->topo, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
     sm_session_saved(app->session, SM_PART_TOPO);
+    sm_app_after_save(app);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }

@@ -411,8 +411,8 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     app->in_study = 0;
     if (!app->screen && isatty(2) && todo) fputs("\n", stderr);
     restore_session(in, dir, stash);
-    free(app->scenario_path);
-    app->scenario_path = path_before;
+    sm_app_set_scenario_path(app, path_before);
+    free(path_before);
     app->session->dirty = dirty_before;
     app->session->dirty_parts = parts_before;
     app->in_replay--;
