@@ -4,8 +4,8 @@
 #define SM_APP_H
 
 #include <stdio.h>
-#include "../core/session.h"
-#include "../solvers/solver.h"
+#include "core/session/session.h"
+#include "solvers/solver.h"
 #include "view.h"
 
 /* Tcl's handles, by tag only: the TUI reads the app without tcl.h. */
@@ -58,13 +58,25 @@ typedef struct sm_app {
     void *screen_ctx;
     sm_view *view;          /* cursor, selection, log: kept in batch too */
     char *scenario_path;    /* last scenario loaded or saved, or NULL */
-    struct sm_journal *journal; /* the workbench's journal (core/journal.h) */
+    struct sm_journal *journal; /* the workbench's journal (core/session/journal.h) */
     /* A stopped workbench's journal that `session recover` took in batch
      * mode (no journal of its own): locked while this session holds its
      * work, removed once that work is saved or `session discard`ed, kept
      * when the script ends without saving. */
     struct sm_journal *recovered;
     struct sm_compare *compare; /* compare mode's other mapping (compare.h) */
+    /* Scripts from elsewhere (SPEC 5, cmd_safe.c). confined: the whole run
+     * is one (-safe), so keys, the console and bindings run in app->safe
+     * too. safe_depth > 0 while a command called from the safe interpreter
+     * runs: then every file named passes the path guard; safe_denied says
+     * it refused one in this command (-errorcode STENCILMAP SAFE PATH). */
+    int confined;
+    int safe_depth;
+    int safe_denied;
+    char **allow;           /* -allow DIRs, resolved: read and write below */
+    int nallow;
+    char **script_dirs;     /* the scripts' own directories, resolved: read */
+    int nscript_dirs;
 } sm_app;
 
 /* The session is now scenario file path (loaded, saved as; NULL: the

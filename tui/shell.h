@@ -10,11 +10,14 @@
 enum {
     SM_SHELL_ECHO = 1,     /* log the command before running it */
     SM_SHELL_RESULT = 2,   /* log a non-empty result */
-    SM_SHELL_HISTORY = 4   /* add it to the console history */
+    SM_SHELL_HISTORY = 4,  /* add it to the console history */
+    SM_SHELL_SAFE = 8      /* run it in the safe interpreter (a binding a safe script made) */
 };
 
 /* Runs script in the global scope; errors are always logged. Returns 0,
- * or -1 on error. */
+ * or -1 on error. Under -safe (and inside a command a safe script
+ * called, such as screen keys) every evaluation here runs in the safe
+ * interpreter. */
 int sm_shell_eval(sm_app *app, const char *script, int flags);
 /* Runs a command given as words: each word is one element of a Tcl list,
  * evaluated as that list (never re-parsed), and echoed as the list's text.

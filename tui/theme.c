@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/jsonutil.h"
+#include "core/lib/jsonutil.h"
+#include "core/lib/pathguard.h"
 
 #ifndef SM_DATADIR
 #define SM_DATADIR "/usr/local/share/stencilmap"
@@ -347,7 +348,12 @@ int sm_theme_load(const char *name, sm_theme *t, sm_err *e)
         FILE *f = fopen(path, "r");
         if (!f) continue;
         fclose(f);
-        return load_file(path, t, e);
+        /* Found by name in the program's own search path: not a file a
+         * (safe) script named, so the path guard does not apply. */
+        sm_path_guard_suspend();
+        int rc = load_file(path, t, e);
+        sm_path_guard_resume();
+        return rc;
     }
     if (strcmp(name, "default") == 0) {
         sm_theme_builtin(t);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/study_table.h"
+#include "core/study/table.h"
 
 const char *const sm_pane_names[SM_PANE_COUNT] = {
 #define X(id, name, title, slot, width) #name,
@@ -185,13 +185,14 @@ void sm_view_history_add(sm_view *v, const char *line)
     v->history[v->nhistory++] = sm_xstrdup(line);
 }
 
-void sm_view_bind(sm_view *v, const char *key, const char *script)
+void sm_view_bind(sm_view *v, const char *key, const char *script, int safe)
 {
     for (int i = 0; i < v->nbinds; i++) {
         if (strcmp(v->binds[i].key, key) != 0) continue;
         free(v->binds[i].script);
         if (script && *script) {
             v->binds[i].script = sm_xstrdup(script);
+            v->binds[i].safe = safe;
         } else {
             v->binds[i] = v->binds[--v->nbinds];
         }
@@ -201,13 +202,17 @@ void sm_view_bind(sm_view *v, const char *key, const char *script)
     v->binds = sm_xrealloc(v->binds, sizeof *v->binds * (size_t)(v->nbinds + 1));
     snprintf(v->binds[v->nbinds].key, sizeof v->binds[v->nbinds].key, "%s", key);
     v->binds[v->nbinds].script = sm_xstrdup(script);
+    v->binds[v->nbinds].safe = safe;
     v->nbinds++;
 }
 
-const char *sm_view_binding(const sm_view *v, const char *key)
+const char *sm_view_binding(const sm_view *v, const char *key, int *safe)
 {
     for (int i = 0; i < v->nbinds; i++)
-        if (strcmp(v->binds[i].key, key) == 0) return v->binds[i].script;
+        if (strcmp(v->binds[i].key, key) == 0) {
+            if (safe) *safe = v->binds[i].safe;
+            return v->binds[i].script;
+        }
     return NULL;
 }
 

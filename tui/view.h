@@ -69,6 +69,7 @@ typedef struct sm_log_line {
 typedef struct sm_binding {
     char key[24];
     char *script;
+    int safe;   /* made by a safe script: it runs in the safe interpreter */
 } sm_binding;
 
 typedef struct sm_view {
@@ -159,9 +160,11 @@ void sm_view_spark_add(sm_view *v, double cur, double best);
 
 void sm_view_history_add(sm_view *v, const char *line);
 
-/* Bindings override the key table; script NULL or "" removes. */
-void sm_view_bind(sm_view *v, const char *key, const char *script);
-const char *sm_view_binding(const sm_view *v, const char *key);
+/* Bindings override the key table; script NULL or "" removes. safe: the
+ * binding came from a safe script (and runs there). */
+void sm_view_bind(sm_view *v, const char *key, const char *script, int safe);
+/* The script bound to key or NULL; *safe (may be NULL) as bound. */
+const char *sm_view_binding(const sm_view *v, const char *key, int *safe);
 
 int sm_view_pane_index(const char *name);
 /* Is the pane on screen in the unzoomed layout (ALT panes only when

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../core/cost.h"
-#include "../../core/journal.h"
+#include "core/model/cost.h"
+#include "core/session/journal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "../../core/fields.h"
-#include "../../core/journal.h"
+#include "core/model/fields.h"
+#include "core/session/journal.h"
 
 int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
 {
@@ -19,6 +19,16 @@ int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
     va_end(ap);
     Tcl_SetObjResult(in, Tcl_NewStringObj(buf, -1));
     Tcl_SetErrorCode(in, "STENCILMAP", code, NULL);
+    return TCL_ERROR;
+}
+
+int sm_tcl_err(Tcl_Interp *in, const char *code, const sm_err *e)
+{
+    if (!e->code[0]) return sm_tcl_error(in, code, "%s", e->msg);
+    Tcl_SetObjResult(in, Tcl_NewStringObj(e->msg, -1));
+    Tcl_Obj *ec = Tcl_NewStringObj("STENCILMAP ", -1);
+    Tcl_AppendToObj(ec, e->code, -1); /* words of a list: letters and spaces */
+    Tcl_SetObjErrorCode(in, ec);
     return TCL_ERROR;
 }
 
@@ -74,7 +84,7 @@ void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
 void sm_create_all_in(sm_app *app, Tcl_Interp *in)
 {
     for (int i = 0; i < nensembles; i++)
-        Tcl_CreateObjCommand(in, ensembles[i].name, ensembles[i].proc, app, NULL);
+        sm_safe_create_command(app, in, ensembles[i].name, ensembles[i].proc);
 }
 
 const sm_subcmd *sm_ensemble_subs(const char *name)

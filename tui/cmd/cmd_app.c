@@ -1,8 +1,8 @@
 /* cmd_app.c - the app's life (the session starts on the built-in
  * scenario; the Tcl hooks are released here) and command registration. */
 #include "cmd.h"
-#include "../compare.h"
-#include "../../core/journal.h"
+#include "tui/compare.h"
+#include "core/session/journal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +38,7 @@ void sm_app_free(sm_app *app)
     if (app->record) fclose(app->record);
     free(app->record_path);
     free(app->scenario_path);
+    sm_safe_free(app);
     sm_view_free(app->view);
     free(app);
 }

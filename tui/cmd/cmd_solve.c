@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cmd.h"
-#include "../solver_start.h"
+#include "tui/solver_start.h"
 
 static double now(void)
 {
@@ -279,7 +279,7 @@ static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], i
     if (!background || !app->screen) {
         if (sm_solver_init(s, &e)) {
             sm_solver_free(s);
-            return sm_tcl_error(in, "ARGS", "%s", e.msg);
+            return sm_tcl_err(in, "ARGS", &e);
         }
         install(app, s, NULL, 1);
         return TCL_OK;
@@ -297,7 +297,7 @@ static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], i
     }
     sm_cost *view;
     s = sm_solver_start_end(st, &view, NULL, &e);
-    if (!s) return sm_tcl_error(in, "ARGS", "%s", e.msg);
+    if (!s) return sm_tcl_err(in, "ARGS", &e);
     install(app, s, view, 1);
     return TCL_OK;
 }

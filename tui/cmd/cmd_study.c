@@ -1,5 +1,5 @@
 /* cmd_study.c - study run | merge | plot (SPEC §5). The cross product,
- * shards and file names are core/study.c; this file runs each job through
+ * shards and file names are core/study/jobs.c; this file runs each job through
  * the ordinary commands (built as lists, never pasted strings) and turns
  * result files into Tcl dicts. */
 #include <math.h>
@@ -11,9 +11,10 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_study.h"
-#include "../../core/jsonutil.h"
-#include "../../core/study.h"
-#include "../../core/study_plot.h"
+#include "core/lib/jsonutil.h"
+#include "core/lib/pathguard.h"
+#include "core/study/jobs.h"
+#include "core/study/plot.h"
 
 /* ---- the SPEC: a JSON file, JSON text or a Tcl dict ---- */
 
@@ -26,6 +27,16 @@ static int looks_like_json(const char *s)
 }
 
 static int get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st);
+
+/* A Tcl dict SPEC: an even list that starts with one of its keys. */
+static int looks_like_dict(Tcl_Obj *spec)
+{
+    static const char *const keys[] = {"scenarios", "solvers", "model", "seeds", NULL};
+    int n, idx;
+    Tcl_Obj **el;
+    return Tcl_ListObjGetElements(NULL, spec, &n, &el) == TCL_OK && n >= 2 && n % 2 == 0 &&
+           Tcl_GetIndexFromObj(NULL, el[0], keys, "key", TCL_EXACT, &idx) == TCL_OK;
+}
 
 static int spec_from_dict(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st)
 {
@@ -211,7 +222,17 @@ static int get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st)
 {
     const char *s = Tcl_GetString(spec);
     sm_err e;
-    if (!looks_like_json(s) && access(s, R_OK) == 0) {
+    /* A file, unless it reads as JSON or a dict of SPEC keys; a safe
+     * script learns nothing of a file it may not read, not even that it
+     * is there. */
+    if (!looks_like_json(s) && !looks_like_dict(spec)) {
+        if (sm_path_check(s, SM_PATH_READ, &e)) {
+            Tcl_SetObjResult(in, Tcl_ObjPrintf("study: SPEC %s", e.msg));
+            Tcl_SetErrorCode(in, "STENCILMAP", "SAFE", "PATH", NULL);
+            return TCL_ERROR;
+        }
+    }
+    if (!looks_like_json(s) && !looks_like_dict(spec) && access(s, R_OK) == 0) {
         size_t len;
         char *text = sm_read_file(s, 1 << 24, &len, &e);
         int rc = text ? sm_study_from_json(st, text, len, s, &e) : -1;

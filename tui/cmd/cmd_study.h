@@ -3,9 +3,9 @@
 #define SM_CMD_STUDY_H
 
 #include <tcl.h>
-#include "../app.h"
-#include "../../core/study.h"
-#include "../../core/study_table.h"
+#include "tui/app.h"
+#include "core/study/jobs.h"
+#include "core/study/table.h"
 
 /* A SPEC (file, JSON or dict) read; its seeds marked for the solver
  * words that take -seed. */

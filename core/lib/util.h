@@ -1,0 +1,60 @@
+/* util.h - allocation, error messages and small helpers shared by core/. */
+#ifndef SM_UTIL_H
+#define SM_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Errors travel up as a message buffer; the first module to fail writes it. */
+typedef struct sm_err {
+    char msg[1024];
+    char code[48]; /* words after STENCILMAP in Tcl's errorCode ("" = the caller's) */
+} sm_err;
+
+void sm_err_set(sm_err *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The same with an error code ("POPTA INFEASIBLE") for scripts to catch. */
+void sm_err_set_code(sm_err *e, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Prefix an existing message ("file: " + msg). */
+void sm_err_prefix(sm_err *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+void *sm_xmalloc(size_t n);
+void *sm_xcalloc(size_t n, size_t size);
+void *sm_xrealloc(void *p, size_t n);
+char *sm_xstrdup(const char *s);
+
+/* Whole file into memory (NUL-terminated); refuses files above max_bytes. */
+char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e);
+/* Write atomically (fileio.c): temporary file beside the target, fsync,
+ * rename; keeps the target's mode, follows symlinks, refuses read-only
+ * targets; devices (/dev/full) are written in place, errors reported. */
+int sm_write_file_atomic(const char *path, const char *data, size_t len,
+                         sm_err *e);
+/* Remove temporary files a crashed save of path left behind. */
+void sm_clean_stale_temps(const char *path);
+/* 0 when path may be saved to: a regular file (through symlinks) or not
+ * there yet. A FIFO, device, socket or directory is an error naming it. */
+int sm_check_save_target(const char *path, sm_err *e);
+/* Directory part of a path ("." when none), newly allocated. */
+char *sm_dirname(const char *path);
+/* Join dir and a relative path (absolute paths are returned as they are). */
+char *sm_path_join(const char *dir, const char *rel);
+
+/* Stable sort with an explicit context (no file-static comparator state, so
+ * two evaluations can sort at once); cmp as qsort's, plus ctx. */
+/* Why a name (a processor's, a state's) cannot be one, or NULL when it
+ * can. Names are printable: no control characters (a newline or escape
+ * would forge lines and screens), and never a whole
+ * number in any notation Tcl reads as an integer ("1", "01", "0x1f",
+ * " 2 ", "-3"): wherever a command takes a name or an index, a whole
+ * number is always an index. */
+const char *sm_name_problem(const char *name);
+
+typedef int (*sm_cmp_fn)(const void *a, const void *b, void *ctx);
+void sm_sort_r(void *base, size_t n, size_t size, sm_cmp_fn cmp, void *ctx);
+
+#define SM_MAX_FILE_BYTES (64u * 1024u * 1024u)
+
+#endif
