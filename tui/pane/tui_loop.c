@@ -962,7 +962,8 @@ static void start_journal(tui *t)
     for (int i = 0; i < n; i++) {
         if (v[i].live) continue;
         if (!v[i].unsaved) sm_journal_discard(v[i].path, &e);
-        else if (strcmp(v[i].scenario, key) == 0) {
+        /* Under -safe, session recover is refused: nothing to offer. */
+        else if (strcmp(v[i].scenario, key) == 0 && !app->confined) {
             t->offers = sm_xrealloc(t->offers, sizeof(char *) * (size_t)(t->noffers + 1));
             t->offers[t->noffers++] = sm_xstrdup(v[i].path);
         }
