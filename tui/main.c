@@ -6,9 +6,9 @@
 #include <tcl.h>
 #include "core/io/scenario.h"
 #include "core/lib/util.h"
-#include "app.h"
+#include "tui/app/app.h"
 #include "tui/cmd/cmd.h"
-#include "tui.h"
+#include "tui/pane/tui.h"
 
 #ifndef SM_VERSION
 #define SM_VERSION "0.1"

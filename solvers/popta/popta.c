@@ -18,7 +18,7 @@
 #include <string.h>
 #include "core/model/profile.h"
 #include "popta_tree.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 enum { OBJ_TIME, OBJ_ENERGY, OBJ_PARETO, OBJ_TOTAL };
 enum { KIND_TIME, KIND_ENERGY, KIND_TOTAL };

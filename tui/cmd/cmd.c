@@ -81,10 +81,11 @@ void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
     }
 }
 
-void sm_create_all_in(sm_app *app, Tcl_Interp *in)
+const char *sm_ensemble_at(int i, Tcl_ObjCmdProc **proc)
 {
-    for (int i = 0; i < nensembles; i++)
-        sm_safe_create_command(app, in, ensembles[i].name, ensembles[i].proc);
+    if (i < 0 || i >= nensembles) return NULL;
+    *proc = ensembles[i].proc;
+    return ensembles[i].name;
 }
 
 const sm_subcmd *sm_ensemble_subs(const char *name)
@@ -167,23 +168,6 @@ int sm_app_confirm_overwrite(sm_app *app, Tcl_Interp *in, const char *path)
     snprintf(q, sizeof q, "%.400s exists and was not loaded here. Overwrite it? y/n", path);
     if (app->screen->confirm(app, q)) return TCL_OK;
     return sm_tcl_error(in, "CANCELLED", "%s: not overwritten", path);
-}
-
-void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of)
-{
-    sm_cost_free(app->solver_view);
-    app->solver_view = view;
-    app->solver_view_of = view ? of : NULL;
-}
-
-void sm_app_drop_solver(sm_app *app)
-{
-    sm_app_solver_abandon(app);
-    sm_solver_free(app->solver);
-    app->solver = NULL;
-    sm_app_set_solver_view(app, NULL, NULL);
-    app->view->show_solver = 0;
-    app->view->running = 0;
 }
 
 int sm_app_changed(sm_app *app)

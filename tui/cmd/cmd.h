@@ -6,7 +6,7 @@
 #include <tcl.h>
 #include "core/lib/pathguard.h"
 #include "core/model/cost.h"
-#include "tui/app.h"
+#include "tui/app/app.h"
 
 /* Sets the result and -errorcode {STENCILMAP code}; returns TCL_ERROR. */
 int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
@@ -28,8 +28,9 @@ typedef struct sm_subcmd {
 void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
                         const sm_subcmd *subs);
 const sm_subcmd *sm_ensemble_subs(const char *name);
-/* Create every stencilmap command in another interpreter (the safe one). */
-void sm_create_all_in(sm_app *app, Tcl_Interp *in);
+/* The i-th command created (its name and proc), NULL past the last: the
+ * safe interpreter creates each again (cmd_safe.c). */
+const char *sm_ensemble_at(int i, Tcl_ObjCmdProc **proc);
 
 /* The safe interpreter (-safe, session replay -safe): created on first
  * use, a child of app->interp, with the stencilmap commands and none of
@@ -87,11 +88,6 @@ int sm_app_confirm_discard(sm_app *app, Tcl_Interp *in, const char *what);
 /* Before a save over an existing file that is not the scenario loaded
  * here: in the workbench, ask; in batch, go ahead. */
 int sm_app_confirm_overwrite(sm_app *app, Tcl_Interp *in, const char *path);
-/* Replace app->solver_view (freeing the old) with view, the cost state of
- * solver of's current mapping for the panes to take over, or NULL. */
-void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of);
-/* A whole new scenario: the old solver is discarded (no solver). */
-void sm_app_drop_solver(sm_app *app);
 /* After the mapping or model changed: run `on changed` hooks. */
 int sm_app_changed(sm_app *app);
 

@@ -1,7 +1,7 @@
 /* cmd_app.c - the app's life (the session starts on the built-in
  * scenario; the Tcl hooks are released here) and command registration. */
 #include "cmd.h"
-#include "tui/compare.h"
+#include "tui/app/compare.h"
 #include "core/session/journal.h"
 
 #include <stdlib.h>

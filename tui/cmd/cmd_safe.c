@@ -242,7 +242,10 @@ Tcl_Interp *sm_safe_interp(sm_app *app)
         sm_tcl_error(in, "STATE", "cannot create the safe interpreter");
         return NULL;
     }
-    sm_create_all_in(app, child);
+    Tcl_ObjCmdProc *proc;
+    const char *name;
+    for (int i = 0; (name = sm_ensemble_at(i, &proc)) != NULL; i++)
+        sm_safe_create_command(app, child, name, proc);
     Tcl_CreateObjCommand(child, "file", safe_file, app, NULL);
     /* Safe interpreters start without the standard channels. */
     for (int k = TCL_STDOUT; k <= TCL_STDERR; k <<= 1) {

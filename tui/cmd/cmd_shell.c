@@ -4,8 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "solvers/registry.h"
 #include "cmd.h"
-#include "tui/shell.h"
+#include "tui/app/shell.h"
 
 /* The interpreter the last command ran in, for sm_shell_result. */
 static Tcl_Interp *last_in;

@@ -4,12 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "solvers/registry.h"
 #include "cmd.h"
 #include "cmd_study.h"
-#include "tui/key_table.h"
-#include "tui/rows.h"
-#include "tui/compare.h"
-#include "tui/tui.h"
+#include "tui/app/key_table.h"
+#include "tui/app/rows.h"
+#include "tui/app/compare.h"
+#include "tui/pane/tui.h"
 #include "cmd_view_net.h"
 
 static int toggle_arg(Tcl_Interp *in, Tcl_Obj *o, int *flag, const char *what)

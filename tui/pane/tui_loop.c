@@ -12,12 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 #include "core/session/journal.h"
-#include "tui/key_commands.h"
-#include "tui/key_table.h"
+#include "tui/app/key_commands.h"
+#include "tui/app/key_table.h"
 #include "pane.h"
-#include "tui/solver_start.h"
-#include "tui/shell.h"
-#include "tui/tui.h"
+#include "tui/app/solver_start.h"
+#include "tui/app/shell.h"
+#include "tui.h"
 
 #define MIN_COLS 80
 #define MIN_LINES 24

@@ -1,4 +1,4 @@
-/* mm.c - Multicut Minimisation: every block starts with its full degree
+/* multicut_minimisation.c - mm, Multicut Minimisation: every block starts with its full degree
  * as its cost; placing u on the current processor turns its N(u) edges to
  * that processor internal and leaves the other deg(u) - N(u) cut, so the
  * cut grows by deg(u) - 2 N(u); the next block minimises that growth

@@ -105,9 +105,6 @@ struct sm_solver {
     void *progress_ctx;
 };
 
-const sm_solver_ops *sm_solver_find(const char *name);
-/* All registered solvers, NULL-terminated. */
-const sm_solver_ops *const *sm_solver_list(void);
 
 /* argv: alternating "-name" "value". Errors name the option. */
 sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,

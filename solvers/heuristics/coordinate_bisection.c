@@ -1,4 +1,4 @@
-/* rcb.c - recursive coordinate bisection weighted by speed: split the
+/* coordinate_bisection.c - rcb, recursive coordinate bisection weighted by speed: split the
  * processors into two halves, cut the blocks across the longest axis of
  * their bounding box in proportion to the halves' speeds, recurse. The
  * classic geometric partitioner; with -types it maps onto processors of the
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/model/profile.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 typedef struct {
     int *map, *procs, nprocs, next;

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include "core/session/session.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 #include "view.h"
 
 /* Tcl's handles, by tag only: the TUI reads the app without tcl.h. */
@@ -95,6 +95,16 @@ void sm_app_sync_view(sm_app *app);
 extern const char sm_default_scenario[];
 
 
+/* The workbench's solver (app_solver.c). */
+/* Replace app->solver_view (freeing the old) with view, the cost state of
+ * solver of's current mapping for the panes to take over, or NULL. */
+void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of);
+/* A whole new scenario: the old solver is discarded (no solver). */
+void sm_app_drop_solver(sm_app *app);
+/* A started solver becomes the app's (show: the panes follow it). */
+void sm_app_solver_install(sm_app *app, sm_solver *s, struct sm_cost *view, int show);
+/* The Solver pane's picker names ops. */
+void sm_app_solver_pick(sm_app *app, const sm_solver_ops *ops);
 /* A background `solver start` (app->starting): install the solver if
  * its start has finished (poll), or wait for it (settle: what needs the
  * solver or changes what its init reads). A failed start is logged. */

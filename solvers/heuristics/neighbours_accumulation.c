@@ -1,4 +1,4 @@
-/* na.c - Neighbours Accumulation (SPEC 4): while a processor is below
+/* neighbours_accumulation.c - na, Neighbours Accumulation (SPEC 4): while a processor is below
  * f * limit, take the block with most neighbours already on it (or, when
  * none has any, the block of largest degree); above, take the block that
  * adds least boundary, deg(u) - N(u). Lowest id breaks ties. */

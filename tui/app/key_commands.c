@@ -1,4 +1,5 @@
 /* key_commands.c - key actions as Tcl commands (see key_commands.h). */
+#include "solvers/registry.h"
 #include "key_commands.h"
 
 #include <stdio.h>

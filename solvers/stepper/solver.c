@@ -1,4 +1,6 @@
-/* solver.c - the registry, option parsing and best-so-far bookkeeping. */
+/* solver.c - the stepper every solver runs behind: option parsing,
+ * stepping, and best-so-far bookkeeping (the solvers by name are
+ * solvers/registry.c). */
 #include "solver.h"
 
 #include <math.h>
@@ -6,33 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static const sm_solver_ops *const registry[] = {
-    &sm_solver_lb,
-    &sm_solver_dm,
-    &sm_solver_mm,
-    &sm_solver_na,
-    &sm_solver_proportional,
-    &sm_solver_rcb,
-    &sm_solver_ilp,
-    &sm_solver_tabu,
-    &sm_solver_popta,
-    &sm_solver_sfc,
-    &sm_solver_bokhari,
-    &sm_solver_random,
-    &sm_solver_minmd,
-    &sm_solver_ga,
-    NULL,
-};
-
-const sm_solver_ops *const *sm_solver_list(void) { return registry; }
-
-const sm_solver_ops *sm_solver_find(const char *name)
-{
-    for (int i = 0; registry[i]; i++)
-        if (strcmp(registry[i]->name, name) == 0) return registry[i];
-    return NULL;
-}
 
 static int opt_index(const sm_solver_ops *ops, const char *name)
 {

@@ -1,4 +1,4 @@
-/* dm.c - Degree Minimisation: every block starts with its full degree,
+/* degree_minimisation.c - dm, Degree Minimisation: every block starts with its full degree,
  * which drops as its neighbours are placed; the next block is always the
  * one of least remaining degree (lowest id on ties), so processors grow
  * from the grid's boundary inward without leaving isolated holes. */

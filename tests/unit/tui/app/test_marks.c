@@ -2,8 +2,8 @@
  * processor palette kept apart from the cursor and highlight colours
  * (sm_theme_palette in tui/theme.c). */
 #include "tests/unit/testutil.h"
-#include "tui/marks.h"
-#include "tui/theme.h"
+#include "tui/app/marks.h"
+#include "tui/app/theme.h"
 
 /* The theme the program compiles in is the real file. */
 const char sm_default_theme[] = "{}";

@@ -1,10 +1,11 @@
-/* ilp.h - the exact solver's shared state: the lp_solve model (ilp.c) and
- * the decomposition by block counts that proves it (ilp_counts.c). */
-#ifndef SM_ILP_H
-#define SM_ILP_H
+/* ilp_state.h - the exact solver's shared state: the lp_solve model that
+ * ilp.c builds and solves, and the decomposition by block counts
+ * (ilp_counts.c) reads and reports through (ilp_state.c). */
+#ifndef SM_ILP_STATE_H
+#define SM_ILP_STATE_H
 
 #include <lpsolve/lp_lib.h>
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 typedef struct ilp_counts ilp_counts;
 
@@ -32,15 +33,5 @@ double ilp_now(void);
 void ilp_read_map(ilp_state *st, const REAL *cols /* 1-based */);
 /* Publish nodes, incumbent, bound, gap and elapsed; call progress. */
 void ilp_report(ilp_state *st);
-
-/* The decomposition by block counts (ilp_counts.c). Whether it applies:
- * uniform links, blocks of equal cells and neighbour pairs of equal
- * halos, few enough count vectors, and a profile of the grid. */
-ilp_counts *ilp_counts_new(const sm_solver *s, const ilp_state *st);
-/* Every count vector bounded below by its fixed energy and the
- * isoperimetric cut; those below the incumbent solved as subproblems.
- * Sets s->status. */
-void ilp_counts_solve(ilp_counts *c, ilp_state *st);
-void ilp_counts_free(ilp_counts *c);
 
 #endif

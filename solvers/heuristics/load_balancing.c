@@ -1,10 +1,10 @@
-/* lb.c - Load Balancing: fill processors in list order, one block per
+/* load_balancing.c - lb, Load Balancing: fill processors in list order, one block per
  * step, each up to its speed-proportional share (SPEC 4). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/model/fill.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 typedef struct {
     int *order, *map;
