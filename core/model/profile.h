@@ -34,11 +34,7 @@ int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e
 /* The same from text already read; file names it in errors. */
 int sm_profile_parse_csv(const char *text, size_t len, const char *file, sm_profile_pt **out,
                          int *n, sm_err *e);
-
-/* A profile point's figures are at most these (a billion seconds, a
- * petajoule): finite, and every total made from them stays finite. */
-#define SM_PROFILE_MAX_TIME 1e9
-#define SM_PROFILE_MAX_ENERGY 1e15
+/* Figures are in range: SM_PROFILE_MAX_TIME, SM_PROFILE_MAX_ENERGY (topo.h). */
 
 /* Replace type ty's profile (copied; n = 0 removes it). */
 void sm_topo_set_profile(sm_topo *t, int ty, const sm_profile_pt *pts, int n);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/jsonutil.h"
-#include "profile.h"
 
 const sm_params *sm_type_params(const sm_type *t)
 {

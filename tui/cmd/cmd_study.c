@@ -15,6 +15,7 @@
 #include "core/lib/pathguard.h"
 #include "core/study/jobs.h"
 #include "core/study/plot.h"
+#include "solvers/registry.h"
 
 /* ---- the SPEC: a JSON file, JSON text or a Tcl dict ---- */
 
