@@ -466,8 +466,14 @@ keys j6 : "map set 0 gpu0" Enter
 must j6 "% map set 0 gpu0"
 kill -9 "$(jpid j6)" 2>/dev/null
 must_end j6
-jstart j7
+# (at 80x24: the answers are on the screen)
+$T kill-session -t j7 2>/dev/null
+rm -f "$WORK/j7.exit"
+$T new-session -d -s j7 -x 80 -y 24 \
+    "cd '$top' && XDG_STATE_HOME='$ST' TERM=xterm-256color '$BIN' 2>'$WORK/j7.err'; echo \$? >'$WORK/j7.exit'; sleep 30"
 must j7 "Recover it?"
+cap j7 | grep -q "Recover it? y yes  n later  D discard" && ok "80x24: the question shows its answers" ||
+    bad "question at 80x24" "$(cap j7 | tail -1)"
 sleep 0.4
 keys j7 D
 must j7 "% session discard"

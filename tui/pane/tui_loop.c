@@ -1042,9 +1042,10 @@ static void ask_recovery(tui *t)
             localtime_r(&st.st_mtime, &tm);
             strftime(when, sizeof when, "%b %d %H:%M", &tm);
         }
+        /* The answers first: at 80 columns the details may be cut. */
         snprintf(t->question, sizeof t->question,
-                 "Unsaved work (%s) of a workbench on this scenario that stopped %s. Recover it? "
-                 "y recover  n not now  D discard it", list, when);
+                 "Recover it? y yes  n later  D discard | unsaved %s of a workbench on this scenario, "
+                 "stopped %s", list, when);
         sm_view_log(app->view, SM_LOG_NOTE, "journal %s: %s", path, t->question);
         draw(t, 1);
         int a = recovery_answer(t);
