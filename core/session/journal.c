@@ -1,5 +1,6 @@
 /* journal.c - the session journal (see journal.h). */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* flock, realpath */
 #include "journal.h"
 
 #include <dirent.h>

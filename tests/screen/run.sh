@@ -286,8 +286,8 @@ fi
 start pf 120 40 xterm-256color samples/profiles-cpu-gpu.json
 keys pf : "model configure -deadline 0.0034" Enter
 keys pf : "solver start popta -objective pareto" Enter
-keys pf : "solver run" Enter
-must pf "% solver run"
+keys pf : "solver run" Enter : "return RAN-PF" Enter
+must pf "RAN-PF"
 keys pf : "view focus solver" Enter
 keys pf : "view zoom on" Enter
 wait_for pf "energy     counts" && ok "Pareto mode: the table of front points" || bad "pareto table" "$(cap pf | head -12)"
