@@ -120,9 +120,12 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     if (sm_scenario_save(Tcl_GetString(objv[2]), s->grid, s->topo, &s->model,
                          sm_session_map(s), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    sm_session_saved(s, SM_PART_ALL);
-    sm_app_set_scenario_path(app, Tcl_GetString(objv[2]));
-    sm_app_after_save(app);
+    /* A copy on standard output is no save of the session's file. */
+    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
+        sm_session_saved(s, SM_PART_ALL);
+        sm_app_set_scenario_path(app, Tcl_GetString(objv[2]));
+        sm_app_after_save(app);
+    }
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -274,8 +277,10 @@ static int grid_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_grid_save(app->session->grid, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    sm_session_saved(app->session, SM_PART_GRID);
-    sm_app_after_save(app);
+    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
+        sm_session_saved(app->session, SM_PART_GRID);
+        sm_app_after_save(app);
+    }
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -316,8 +321,10 @@ static int topo_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_topo_save(app->session->topo, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    sm_session_saved(app->session, SM_PART_TOPO);
-    sm_app_after_save(app);
+    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
+        sm_session_saved(app->session, SM_PART_TOPO);
+        sm_app_after_save(app);
+    }
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
