@@ -210,7 +210,7 @@ wait_for first "theme colorblind" && ok "theme load colorblind" || bad "theme" "
 
 # 8. Stepping tabu: n once, N ten times; the pane shows batch's best.
 keys first : "solver start tabu -iters 100 -seed 3" Enter
-must first "% solver start tabu"
+must first "SOLVER tabu it 0"
 keys first n N
 wait_for first "it 11" && ok "n and N step tabu to iteration 11" || bad "step" "$(cap first | grep -F 'it ')"
 best_batch=$("$BIN" -e "scenario load $S; map move gpu0 10; map set 5 gpu0; solver start tabu -iters 100 -seed 3; solver step 11; format %.4f [dict get [solver state] best energy]")
@@ -555,7 +555,7 @@ got=$("$BIN" -e "scenario load $WORK/u-other.json; list [dict get [model configu
 # energy as batch computes it); v switches all back to the session's.
 start fol 100 30 xterm-256color $S
 keys fol : "solver start tabu" Enter
-must fol "% solver start tabu"
+must fol "SOLVER tabu it 0"
 keys fol : "solver step 5" Enter
 wait_for fol "[SOLVER tabu it 5]" && ok "the status line says the panes show the solver's mapping" ||
     bad "follow" "$(cap fol | head -2)"
@@ -934,7 +934,7 @@ no_sanitizer_errors cm
 # pane says so and shows one; zoomed, both.
 start cs 80 24 xterm-256color samples/summit-like.json
 keys cs : "solver start tabu -iters 50 -seed 1" Enter
-must cs "% solver start tabu"
+must cs "SOLVER tabu it 0"
 keys cs : "solver step 20" Enter
 must cs "SOLVER tabu it 20"
 keys cs V
