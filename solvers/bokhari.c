@@ -164,8 +164,9 @@ static void end_pass(sm_solver *s, bokhari_state *st)
     int n = s->grid->ntasks;
     if (st->improved_in_pass) st->stalls = 0;
     else if (++st->stalls >= stall_limit(s, st)) {
+        /* The best's value, not the shaken mapping's now. */
         snprintf(s->last_move, sizeof s->last_move, "stalled %d passes: best %g kept",
-                 st->stalls, sm_objective_value(st->obj));
+                 st->stalls, st->kind == SM_OBJ_CARDINALITY ? -st->best_score : st->best_score);
         publish(s, st);
         sm_solver_finish_with(s, st->best);
         return;

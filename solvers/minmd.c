@@ -130,6 +130,7 @@ static double user_value(const minmd_state *st)
 
 static void publish(sm_solver *s, minmd_state *st)
 {
+    sm_solver_set_stat(s, "objective_value", user_value(st));
     sm_solver_set_stat(s, "best_value", user_value(st));
     sm_solver_set_stat(s, "exchanges", (double)st->exchanges);
     sm_solver_set_stat(s, "passes", (double)st->passes);

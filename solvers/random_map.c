@@ -65,6 +65,7 @@ static void random_step(sm_solver *s)
     } else {
         snprintf(s->last_move, sizeof s->last_move, "sample %lld: %g", st->samples, v);
     }
+    sm_solver_set_stat(s, "objective_value", v);
     sm_solver_set_stat(s, "samples", (double)st->samples);
     s->current_map = st->map;
     if (st->samples >= sm_opt_int(s, "samples")) {

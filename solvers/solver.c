@@ -304,3 +304,28 @@ sm_solver *sm_solver_run_sub(const sm_solver *s, const sm_solver_ops *ops, const
     if (h) sm_solver_step(h, (long long)s->grid->ntasks + 1);
     return h;
 }
+
+static double stat_value(const sm_solver *s, const char *key)
+{
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, key) == 0) return s->stats[i].value;
+    return NAN;
+}
+
+const char *sm_solver_objective(const sm_solver *s, double *cur, double *best)
+{
+    static const char *const metrics[] = {"hops", "hop_cells", "congestion", "cardinality", NULL};
+    const char *name = sm_opt_str(s, "objective");
+    for (int i = 0; name && metrics[i]; i++)
+        if (strcmp(name, metrics[i]) == 0) {
+            *best = stat_value(s, "best_value");
+            *cur = stat_value(s, "objective_value");
+            if (isnan(*cur)) *cur = *best;
+            return metrics[i];
+        }
+    int time = name && strcmp(name, "time") == 0;
+    *cur = s->has_current ? (time ? s->current.time : s->current.energy) : NAN;
+    *best = s->has_best ? (time ? s->best.time : s->best.energy) : NAN;
+    if (isnan(*cur)) *cur = *best;
+    return time ? "time" : "energy";
+}

@@ -190,7 +190,7 @@ keys first : "solver start tabu -iters 100 -seed 3" Enter
 wait_for first "% solver start tabu" || true
 keys first n N
 wait_for first "it 11" && ok "n and N step tabu to iteration 11" || bad "step" "$(cap first | grep -F 'it ')"
-best_batch=$("$BIN" -e "scenario load $S; map move gpu0 10; map set 5 gpu0; solver start tabu -iters 100 -seed 3; solver step 11; format %.4f [dict get [solver state] best energy]")
+best_batch=$("$BIN" -e "scenario load $S; map move gpu0 10; map set 5 gpu0; solver start tabu -iters 100 -seed 3; solver step 11; format %.4g [dict get [solver state] best energy]")
 cap first | grep -qF "best $best_batch J" && ok "tabu best on screen = batch ($best_batch J)" || bad "tabu best" "want best $best_batch J: $(cap first | grep -F best)"
 
 # 9. Quit with unsaved changes asks; n stays, q y leaves with status 0.
@@ -802,6 +802,8 @@ keys cs q y
 exited cs || true
 no_sanitizer_errors cs
 
+# 28-32: every pane agrees on the mapping shown (#23 item 5).
+. tests/screen/panes_agree.sh
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

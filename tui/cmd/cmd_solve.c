@@ -1,6 +1,7 @@
 /* cmd_solve.c - solve NAME ?options?, the solver stepper, and hooks
  * (on step|solved|changed). A run can be interrupted (SIGINT, or a key in
  * the TUI) and keeps the best mapping found. */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,9 +117,11 @@ static int run(sm_app *app, Tcl_Interp *in, long long max)
         long long chunk = app->hook_step ? 1 : 64;
         if (chunk > max - done) chunk = max - done;
         done += sm_solver_step(s, chunk);
-        if (s->has_best)
-            sm_view_spark_add(app->view, s->has_current ? s->current.energy : s->best.energy,
-                              s->best.energy);
+        if (s->has_best) { /* the objective it optimises, not always energy */
+            double cur, best;
+            sm_solver_objective(s, &cur, &best);
+            if (!isnan(best)) sm_view_spark_add(app->view, isnan(cur) ? best : cur, best);
+        }
         if (app->hook_step) {
             rc = hook(app, in, app->hook_step);
             if (rc == TCL_BREAK) { sm_solver_stop(s); rc = TCL_OK; }

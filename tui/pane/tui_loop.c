@@ -57,6 +57,7 @@ typedef struct tui {
         const void *session;
         unsigned long long session_version;
         sm_eval ev, session_ev;
+        sm_eval mirror_ev;                /* the mirror's, kept while the session is shown */
         sm_cost *mirror;                  /* the solver's map, incremental */
         const void *solver;
         long long solver_iter;
@@ -235,9 +236,12 @@ static void prepare(tui *t, sm_frame *f)
         if (changed) {
             for (int b = 0; b < n; b++)
                 if (sv->current_map[b] != sh->mirror->map[b]) sm_cost_move(sh->mirror, b, sv->current_map[b]);
-            sm_cost_eval(sh->mirror, &sh->ev);
+            sm_cost_eval(sh->mirror, &sh->mirror_ev);
             sh->solver_iter = sv->iteration;
         }
+        /* Its own figures, also when v comes back to it between steps
+         * (ev held the session's while the session was shown). */
+        sh->ev = sh->mirror_ev;
         map = sv->current_map;
         cost = sh->mirror;
     } else {
