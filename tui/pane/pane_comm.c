@@ -241,7 +241,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     /* The title: the longest of its forms that fits the border whole (a
      * cut title lost the other mapping's count). The rounds are the
      * model's count, named; the schedule below says how it relates. */
-    char forms[4][256];
+    char forms[5][256];
     long long ra = (long long)f->ev.rounds;
     const char *rm = sm_rounds_name(app->session->model.rounds);
     if (cs->cmp) {
@@ -250,16 +250,18 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
                  c->nrows, cs->nother, ra, rb, rm, f->cmp->label);
         snprintf(forms[1], sizeof forms[1], "Communication  %d pairs vs %d, %lld vs %lld rounds", c->nrows,
                  cs->nother, ra, rb);
-        snprintf(forms[2], sizeof forms[2], "Comm  %d|%d pairs  %lld|%lld rounds", c->nrows, cs->nother, ra, rb);
+        snprintf(forms[2], sizeof forms[2], "Communication  %lld vs %lld rounds", ra, rb);
         snprintf(forms[3], sizeof forms[3], "Comm %lld|%lld rounds", ra, rb);
+        snprintf(forms[4], sizeof forms[4], "Comm %lld|%lld", ra, rb);
     } else {
         snprintf(forms[0], sizeof forms[0], "Communication  %d pairs, %lld rounds (%s)", c->nrows, ra, rm);
         snprintf(forms[1], sizeof forms[1], "Communication  %d pairs, %lld rounds", c->nrows, ra);
-        snprintf(forms[2], sizeof forms[2], "Comm  %d pairs, %lld rounds", c->nrows, ra);
+        snprintf(forms[2], sizeof forms[2], "Communication  %lld rounds", ra);
         snprintf(forms[3], sizeof forms[3], "Comm %lld rounds", ra);
+        snprintf(forms[4], sizeof forms[4], "Comm %lld", ra);
     }
     int form = 0;
-    while (form < 3 && (int)strlen(forms[form]) + 2 > p->w - 4) form++;
+    while (form < 4 && (int)strlen(forms[form]) + 2 > p->w - 4) form++;
     sm_ui_frame(p, app, forms[form]);
     int iw = p->w - 2, ih = p->h - 2;
     if (iw < 16 || ih < 3) return;

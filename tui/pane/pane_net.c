@@ -19,6 +19,7 @@
 
 typedef struct net_cache {
     unsigned long long version;   /* f->map_version the loads are for */
+    int built;                    /* for that version (trees have no loads array) */
     int ok;
     char why[200];                /* why there is nothing to draw */
     sm_link_map m;
@@ -38,6 +39,11 @@ typedef struct net_cache {
     long long **tmsgs, **tcells;  /* [level][group] max(up, down) */
     int *row0;                    /* per level: its first line in the last draw (-1 off) */
     int tw;                       /* digits per line in the last draw */
+    /* The shown mapping's processor-pair traffic (the cost state keeps
+     * it): loads and crossing pairs are routed per pair, not per task
+     * edge (a million blocks: seconds -> milliseconds). */
+    sm_traffic *traffic;
+    int ntraffic;
 } net_cache;
 
 static void free_pairs(net_cache *c)
@@ -66,7 +72,7 @@ static void free_tree(net_cache *c)
 }
 
 /* A tree's uplink loads by level; levels with one group carry nothing. */
-static void tree_loads(net_cache *c, const sm_app *app, const sm_frame *f)
+static void tree_loads(net_cache *c, const sm_app *app)
 {
     const sm_session *s = app->session;
     const sm_net *n = s->topo->net;
@@ -84,7 +90,7 @@ static void tree_loads(net_cache *c, const sm_app *app, const sm_frame *f)
     }
     sm_tree_link *tl;
     sm_err e;
-    int k = sm_links_tree(s->grid, s->topo, f->map, &tl, &e);
+    int k = sm_links_tree_traffic(s->topo, c->traffic, c->ntraffic, &tl, &e);
     for (int i = 0; i < k; i++) {
         int L = tl[i].level, g = tl[i].index;
         if (L >= levels || g >= c->groups[L]) continue;
@@ -106,18 +112,21 @@ static net_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
         c = p->priv = sm_xcalloc(1, sizeof *c);
         c->sel_from = -1;
     }
-    if (c->version == f->map_version && (c->loads || !c->ok)) return c;
+    if (c->built && c->version == f->map_version) return c;
     const sm_session *s = app->session;
     free(c->loads);
     c->loads = NULL;
     c->version = f->map_version;
+    c->built = 1;
     c->sel_version = 0;
     c->max_msgs = c->max_cells = 0;
     free_tree(c);
+    free(c->traffic);
+    c->ntraffic = sm_cost_traffic(f->cost, 0, &c->traffic);
     c->tree = s->topo->net->ops == &sm_net_tree;
     if (c->tree) {
         c->ok = 1;
-        tree_loads(c, app, f);
+        tree_loads(c, app);
         return c;
     }
     sm_err e;
@@ -127,7 +136,7 @@ static net_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
         return c;
     }
     sm_link_load *ll;
-    int n = sm_links_compute(s->grid, s->topo, f->map, &ll, &e);
+    int n = sm_links_compute_traffic(s->topo, c->traffic, c->ntraffic, &ll, &e);
     if (n < 0) {
         c->ok = 0;
         snprintf(c->why, sizeof c->why, "%.190s", e.msg);
@@ -158,7 +167,7 @@ static int selected(const sm_view *v, const sm_link_map *m, int *at, int *axis)
     return *axis >= 0;
 }
 
-static void selection_pairs(net_cache *c, const sm_app *app, const sm_frame *f)
+static void selection_pairs(net_cache *c, const sm_app *app)
 {
     const sm_view *v = app->view;
     if (c->sel_version == c->version && c->sel_from == v->link_from && c->sel_to == v->link_to &&
@@ -176,8 +185,8 @@ static void selection_pairs(net_cache *c, const sm_app *app, const sm_frame *f)
             return;
         for (int d = 0; d < 2; d++) {
             sm_err e;
-            int n = sm_links_tree_crossing(s->grid, s->topo, f->map, v->link_level, v->link_from, d,
-                                           &c->pairs[d], &e);
+            int n = sm_links_tree_crossing_traffic(s->topo, c->traffic, c->ntraffic, v->link_level, v->link_from,
+                                                   d, &c->pairs[d], &e);
             c->npairs[d] = n < 0 ? 0 : n;
             for (int i = 0; i < c->npairs[d]; i++) {
                 c->msgs[d] += c->pairs[d][i].messages;
@@ -191,7 +200,8 @@ static void selection_pairs(net_cache *c, const sm_app *app, const sm_frame *f)
     for (int d = 0; d < 2; d++) {
         sm_link_sel sel = {v->link_from, v->link_to, c->m.through, d};
         sm_err e;
-        int n = sm_links_crossing(s->grid, s->topo, f->map, sm_link_sel_match, &sel, &c->pairs[d], &e);
+        int n = sm_links_crossing_traffic(s->topo, c->traffic, c->ntraffic, sm_link_sel_match, &sel, &c->pairs[d],
+                                          &e);
         c->npairs[d] = n < 0 ? 0 : n;
         for (int i = 0; i < c->npairs[d]; i++) {
             c->msgs[d] += c->pairs[d][i].messages;
@@ -356,7 +366,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         return;
     }
     int cells = v->net_cells;
-    selection_pairs(c, app, f);
+    selection_pairs(c, app);
     int at = -1, axis = -1;
     int has_sel = selected(v, &c->m, &at, &axis);
 
@@ -511,6 +521,7 @@ static void release(sm_pane *p)
     free_pairs(c);
     free_tree(c);
     free(c->loads);
+    free(c->traffic);
     free(c);
     p->priv = NULL;
 }
