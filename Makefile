@@ -22,19 +22,23 @@ TCL_LIB ?= -ltcl8.6
 LP_INC ?= -I/usr/include/lpsolve
 LP_LIB ?= -llpsolve55 -lcolamd -ldl
 CURSES_LIB ?= -lncursesw
-# libhwloc is optional: with it, topo detect/import work (core/hwloc.c).
+# libhwloc is optional: with it, topo detect/import work (core/io/hwloc.c).
 HWLOC_FLAGS := $(shell pkg-config --exists hwloc 2>/dev/null && echo -DSM_HAVE_HWLOC $$(pkg-config --cflags hwloc))
 HWLOC_LIB := $(shell pkg-config --exists hwloc 2>/dev/null && pkg-config --libs hwloc)
-CFLAGS_ALL = $(STD) $(WARN) $(OPT) -DSM_DATADIR='"$(DATADIR)"' $(HWLOC_FLAGS) $(CPPFLAGS) $(CFLAGS)
+CFLAGS_ALL = $(STD) $(WARN) -I. $(OPT) -DSM_DATADIR='"$(DATADIR)"' $(HWLOC_FLAGS) $(CPPFLAGS) $(CFLAGS)
 LIBS = -lcjson -lm $(HWLOC_LIB)
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-CORE_SRC = $(wildcard core/*.c)
-SOLVER_SRC = $(wildcard solvers/*.c)
-TUI_SRC = $(wildcard tui/*.c tui/cmd/*.c tui/pane/*.c)
-UNIT_SRC = $(wildcard tests/unit/test_*.c)
-HDRS = $(wildcard core/*.h solvers/*.h tui/*.h tui/cmd/*.h tui/pane/*.h)
+# Sources are found by folder (core/<subsystem>/, solvers/<family>/, tui/...);
+# a new file needs no line here. Includes across folders are written from
+# the repository root (-I.); tools/check-layout.sh checks their direction.
+srcs_under = $(shell find $(1) -name '*.$(2)' | sort)
+CORE_SRC = $(call srcs_under,core,c)
+SOLVER_SRC = $(call srcs_under,solvers,c)
+TUI_SRC = $(call srcs_under,tui,c)
+UNIT_SRC = $(shell find tests/unit -name 'test_*.c' | sort)
+HDRS = $(call srcs_under,core solvers tui,h)
 
 B = build
 LIB_OBJ = $(CORE_SRC:%.c=$(B)/%.o) $(SOLVER_SRC:%.c=$(B)/%.o)
@@ -83,6 +87,8 @@ $(B)/san/stencilmap: $(SAN_TUI_OBJ) $(B)/san/libsm.a
 	$(CC) $(OPT) $(SAN) -o $@ $(SAN_TUI_OBJ) $(B)/san/libsm.a $(APP_LIBS) $(LP_LIB) $(LIBS)
 
 # Unit tests: cmocka, built with AddressSanitizer and UBSan.
+# tests/unit mirrors the source tree: the test of core/model/cost.c is
+# tests/unit/core/model/test_cost.c.
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/san/tests/%)
 $(B)/san/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
@@ -90,7 +96,7 @@ $(B)/san/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/san/libsm.a
 
 # Processor marks and the theme palette live in tui/ but need neither
 # curses nor Tcl.
-$(B)/san/tests/test_marks: tests/unit/test_marks.c tests/unit/testutil.h tui/marks.c tui/marks.h tui/theme.c tui/theme.h $(B)/san/libsm.a
+$(B)/san/tests/tui/test_marks: tests/unit/tui/test_marks.c tests/unit/testutil.h tui/marks.c tui/marks.h tui/theme.c tui/theme.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/marks.c tui/theme.c $(B)/san/libsm.a $(LP_LIB) -lcmocka $(LIBS)
 

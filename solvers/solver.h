@@ -3,11 +3,11 @@
 #ifndef SM_SOLVER_H
 #define SM_SOLVER_H
 
-#include "../core/cost.h"
-#include "../core/grid.h"
-#include "../core/model.h"
-#include "../core/topo.h"
-#include "../core/util.h"
+#include "core/model/cost.h"
+#include "core/model/grid.h"
+#include "core/model/model.h"
+#include "core/model/topo.h"
+#include "core/lib/util.h"
 
 typedef enum { SM_OPT_INT, SM_OPT_DOUBLE, SM_OPT_ENUM, SM_OPT_STRING } sm_opt_kind;
 

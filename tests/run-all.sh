@@ -14,7 +14,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 add() { pass=$((pass + $1)); fail=$((fail + $2)); }
 
 # cmocka unit suites (sanitized).
-for t in "$B"/san/tests/test_*; do
+for t in $(find "$B"/san/tests -type f -name 'test_*' | sort); do
     [ -x "$t" ] || continue
     "$t" >"$log" 2>&1
     rc=$?

@@ -4,8 +4,8 @@
 #define SM_APP_H
 
 #include <stdio.h>
-#include "../core/session.h"
-#include "../solvers/solver.h"
+#include "core/session/session.h"
+#include "solvers/solver.h"
 #include "view.h"
 
 /* Tcl's handles, by tag only: the TUI reads the app without tcl.h. */
@@ -58,7 +58,7 @@ typedef struct sm_app {
     void *screen_ctx;
     sm_view *view;          /* cursor, selection, log: kept in batch too */
     char *scenario_path;    /* last scenario loaded or saved, or NULL */
-    struct sm_journal *journal; /* the workbench's journal (core/journal.h) */
+    struct sm_journal *journal; /* the workbench's journal (core/session/journal.h) */
     struct sm_compare *compare; /* compare mode's other mapping (compare.h) */
 } sm_app;
 

@@ -6,8 +6,8 @@
 #ifndef SM_COMPARE_H
 #define SM_COMPARE_H
 
-#include "../core/session.h"
-#include "../solvers/solver.h"
+#include "core/session/session.h"
+#include "solvers/solver.h"
 
 typedef enum { SM_CMP_OFF, SM_CMP_SOLVER, SM_CMP_FILE, SM_CMP_UNDO, SM_CMP_COUNT } sm_compare_source;
 /* "off" "solver" "file" "undo": the `source` of `view compare`. */

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tcl.h>
-#include "../core/scenario.h"
-#include "../core/util.h"
+#include "core/io/scenario.h"
+#include "core/lib/util.h"
 #include "app.h"
-#include "cmd/cmd.h"
+#include "tui/cmd/cmd.h"
 #include "tui.h"
 
 #ifndef SM_VERSION

@@ -2,7 +2,7 @@
 #include "marks.h"
 
 #include <stdlib.h>
-#include "../core/util.h"
+#include "core/lib/util.h"
 
 char sm_mark_glyph(int i)
 {

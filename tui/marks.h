@@ -15,7 +15,7 @@
 #ifndef SM_MARKS_H
 #define SM_MARKS_H
 
-#include "../core/topo.h"
+#include "core/model/topo.h"
 
 /* The 62 glyphs, 0-9 A-Z a-z. */
 char sm_mark_glyph(int i);

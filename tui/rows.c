@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "../core/net.h"
+#include "core/net/net.h"
 
 static int group_of(const sm_topo *t, int p, int by_net)
 {

@@ -7,7 +7,7 @@
 #ifndef SM_SOLVER_START_H
 #define SM_SOLVER_START_H
 
-#include "../solvers/solver.h"
+#include "solvers/solver.h"
 
 typedef struct sm_solver_start sm_solver_start;
 

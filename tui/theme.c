@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/jsonutil.h"
+#include "core/lib/jsonutil.h"
 
 #ifndef SM_DATADIR
 #define SM_DATADIR "/usr/local/share/stencilmap"

@@ -5,7 +5,7 @@
 #define SM_THEME_H
 
 #include <stddef.h>
-#include "../core/util.h"
+#include "core/lib/util.h"
 
 /* X(id, json key, what it colours) */
 #define SM_ELEMENTS(X)                                              \

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/study_table.h"
+#include "core/study/table.h"
 
 const char *const sm_pane_names[SM_PANE_COUNT] = {
 #define X(id, name, title, slot, width) #name,

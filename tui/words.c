@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/util.h"
+#include "core/lib/util.h"
 
 void sm_words_init(sm_words *c)
 {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "../../core/cost.h"
-#include "../../core/fill.h"
+#include "core/model/cost.h"
+#include "core/model/fill.h"
 
 static double now(void)
 {

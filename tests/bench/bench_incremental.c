@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "../../core/cost.h"
-#include "../../core/fill.h"
-#include "../../core/grid_json.h"
+#include "core/model/cost.h"
+#include "core/model/fill.h"
+#include "core/io/grid_json.h"
 
 static double now(void)
 {

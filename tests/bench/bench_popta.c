@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "../../core/grid.h"
-#include "../../core/topo.h"
-#include "../../solvers/solver.h"
-#include "../unit/popta_ref.h"
+#include "core/model/grid.h"
+#include "core/model/topo.h"
+#include "solvers/solver.h"
+#include "tests/unit/solvers/popta/popta_ref.h"
 
 static double now(void)
 {

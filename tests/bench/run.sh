@@ -6,7 +6,7 @@ cd "$top"
 mkdir -p build/bench
 for b in tests/bench/bench_*.c; do
     name=$(basename "$b" .c)
-    cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra -Werror -I/usr/include/lpsolve \
+    cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra -Werror -I. -I/usr/include/lpsolve \
         -o build/bench/$name "$b" build/libsm.a -llpsolve55 -lcolamd -ldl -lcjson -lm
     ./build/bench/$name
     echo

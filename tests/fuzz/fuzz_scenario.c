@@ -3,9 +3,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "../../core/cost.h"
-#include "../../core/fill.h"
-#include "../../core/scenario.h"
+#include "core/model/cost.h"
+#include "core/model/fill.h"
+#include "core/io/scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

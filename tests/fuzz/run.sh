@@ -9,7 +9,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang)"; exit 1; }
 mkdir -p tests/fuzz/work
-src="core/*.c"
+src=$(find core -name '*.c' | sort)
 for t in tests/fuzz/fuzz_*.c; do
     name=$(basename "$t" .c)
     corpus=tests/fuzz/corpus/${name#fuzz_}
@@ -18,7 +18,7 @@ for t in tests/fuzz/fuzz_*.c; do
     cp "$corpus"/* "$work"/ 2>/dev/null || true
     extra=""
     [ "$name" = fuzz_theme ] && extra=tui/theme.c
-    clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    clang -std=c11 -I. -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         -o tests/fuzz/work/$name "$t" $src $extra -lcjson -lm
     echo "== $name: ${secs}s"
     (cd tests/fuzz/work && ./$name -max_total_time="$secs" -max_len=65536 -timeout=120 -rss_limit_mb=4096 \

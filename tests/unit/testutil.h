@@ -12,11 +12,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../core/cost.h"
-#include "../../core/fill.h"
-#include "../../core/grid.h"
-#include "../../core/grid_json.h"
-#include "../../core/topo.h"
+#include "core/model/cost.h"
+#include "core/model/fill.h"
+#include "core/model/grid.h"
+#include "core/io/grid_json.h"
+#include "core/model/topo.h"
 
 #define BLOCK_CELLS 262144.0
 #define MSG_CELLS 4096.0

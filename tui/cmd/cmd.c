@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "../../core/fields.h"
-#include "../../core/journal.h"
+#include "core/model/fields.h"
+#include "core/session/journal.h"
 
 int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
 {

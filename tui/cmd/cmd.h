@@ -4,8 +4,8 @@
 #define SM_CMD_H
 
 #include <tcl.h>
-#include "../../core/cost.h"
-#include "../app.h"
+#include "core/model/cost.h"
+#include "tui/app.h"
 
 /* Sets the result and -errorcode {STENCILMAP code}; returns TCL_ERROR. */
 int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)

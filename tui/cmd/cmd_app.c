@@ -1,7 +1,7 @@
 /* cmd_app.c - the app's life (the session starts on the built-in
  * scenario; the Tcl hooks are released here) and command registration. */
 #include "cmd.h"
-#include "../compare.h"
+#include "tui/compare.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "../compare.h"
-#include "../../core/fields.h"
-#include "../../core/mapping.h"
+#include "tui/compare.h"
+#include "core/model/fields.h"
+#include "core/io/mapping.h"
 
 static int from_solver(sm_app *app, Tcl_Interp *in)
 {

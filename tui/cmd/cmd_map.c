@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../core/graph_export.h"
-#include "../../core/mapping.h"
+#include "core/io/graph_export.h"
+#include "core/io/mapping.h"
 #include "cmd.h"
 
 static int changed(sm_app *app, Tcl_Interp *in, int n)

@@ -2,8 +2,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../core/links.h"
-#include "../../core/metrics.h"
+#include "core/traffic/link_loads.h"
+#include "core/traffic/metrics.h"
 #include "cmd.h"
 
 static Tcl_Obj *model_dict(const sm_model *m)

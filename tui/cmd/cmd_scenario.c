@@ -3,9 +3,9 @@
  * session exactly as it was. */
 #include <stdlib.h>
 #include <string.h>
-#include "../../core/grid_json.h"
-#include "../../core/profile.h"
-#include "../../core/scenario.h"
+#include "core/io/grid_json.h"
+#include "core/model/profile.h"
+#include "core/io/scenario.h"
 #include "cmd.h"
 #include "cmd_topo_hwloc.h"
 

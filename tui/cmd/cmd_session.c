@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "../../core/journal.h"
-#include "../../core/report.h"
+#include "core/session/journal.h"
+#include "core/session/report.h"
 #include "cmd.h"
 
 static int report_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])

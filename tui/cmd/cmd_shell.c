@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "../shell.h"
+#include "tui/shell.h"
 
 /* Logs, runs and reports one command: text is its echo. */
 static int finish(sm_app *app, const char *text, int rc, int flags)

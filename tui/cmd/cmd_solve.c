@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cmd.h"
-#include "../solver_start.h"
+#include "tui/solver_start.h"
 
 static double now(void)
 {

@@ -1,5 +1,5 @@
 /* cmd_study.c - study run | merge | plot (SPEC §5). The cross product,
- * shards and file names are core/study.c; this file runs each job through
+ * shards and file names are core/study/jobs.c; this file runs each job through
  * the ordinary commands (built as lists, never pasted strings) and turns
  * result files into Tcl dicts. */
 #include <math.h>
@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_study.h"
-#include "../../core/jsonutil.h"
-#include "../../core/study.h"
-#include "../../core/study_plot.h"
+#include "core/lib/jsonutil.h"
+#include "core/study/jobs.h"
+#include "core/study/plot.h"
 
 /* ---- the SPEC: a JSON file, JSON text or a Tcl dict ---- */
 

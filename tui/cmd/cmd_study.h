@@ -3,9 +3,9 @@
 #define SM_CMD_STUDY_H
 
 #include <tcl.h>
-#include "../app.h"
-#include "../../core/study.h"
-#include "../../core/study_table.h"
+#include "tui/app.h"
+#include "core/study/jobs.h"
+#include "core/study/table.h"
 
 int sm_study_get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st);
 /* The merged table of DIR as a list of dicts ordered by job number. */

@@ -5,8 +5,8 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_study.h"
-#include "../../core/strbuf.h"
-#include "../../core/study_plot.h"
+#include "core/lib/strbuf.h"
+#include "core/study/plot.h"
 
 /* gnuplot on PATH, found at run time: it is an optional dependency. */
 static int have_gnuplot(void)
@@ -138,7 +138,7 @@ static int gnuplot_plot(Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky,
 }
 
 /* Braille dots, or with kby a glyph a series and a legend: the plot the
- * Study pane draws too (core/study_table.c). */
+ * Study pane draws too (core/study/table.c). */
 static Tcl_Obj *text_plot(const sm_study_table *t, Tcl_Obj *kx, Tcl_Obj *ky, Tcl_Obj *kby, int w, int h,
                           int published)
 {

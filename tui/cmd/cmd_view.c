@@ -6,10 +6,10 @@
 #include <string.h>
 #include "cmd.h"
 #include "cmd_study.h"
-#include "../keys.h"
-#include "../rows.h"
-#include "../compare.h"
-#include "../tui.h"
+#include "tui/key_table.h"
+#include "tui/rows.h"
+#include "tui/compare.h"
+#include "tui/tui.h"
 #include "cmd_view_net.h"
 
 static int toggle_arg(Tcl_Interp *in, Tcl_Obj *o, int *flag, const char *what)

@@ -6,9 +6,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "../../core/link_map.h"
-#include "../../core/links.h"
-#include "../../core/net.h"
+#include "core/traffic/link_layout.h"
+#include "core/traffic/link_loads.h"
+#include "core/net/net.h"
 
 static int link_map(sm_app *app, Tcl_Interp *in, sm_link_map *m)
 {

@@ -1,7 +1,7 @@
 /* pane_help.c - '?': every key and what it does, generated from the key
- * table (keys.h), plus the user's own bindings. Drawn over the panes. */
+ * table (key_table.h), plus the user's own bindings. Drawn over the panes. */
 #include <stdio.h>
-#include "../keys.h"
+#include "tui/key_table.h"
 #include "pane.h"
 
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)

@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../core/link_map.h"
-#include "../../core/links.h"
+#include "core/traffic/link_layout.h"
+#include "core/traffic/link_loads.h"
 #include "pane.h"
 
 typedef struct net_cache {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
-#include "../solver_start.h"
+#include "tui/solver_start.h"
 
 /* The solver's statistic named key, or NULL. */
 static const double *stat_of(const sm_solver *s, const char *key)
@@ -136,7 +136,7 @@ static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_wo
     return 1;
 }
 
-/* No activate: Enter on a solver opens the start prompt (actions.c). */
+/* No activate: Enter on a solver opens the start prompt (key_commands.c). */
 /* Pareto mode: a click on a front point or row applies it. */
 static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {

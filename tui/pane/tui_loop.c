@@ -10,13 +10,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "../../core/journal.h"
-#include "../actions.h"
-#include "../keys.h"
+#include "core/session/journal.h"
+#include "tui/key_commands.h"
+#include "tui/key_table.h"
 #include "pane.h"
-#include "../solver_start.h"
-#include "../shell.h"
-#include "../tui.h"
+#include "tui/solver_start.h"
+#include "tui/shell.h"
+#include "tui/tui.h"
 
 #define MIN_COLS 80
 #define MIN_LINES 24

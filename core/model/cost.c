@@ -1,0 +1,412 @@
+/* cost.c - incremental evaluation of SPEC 3. */
+#include "cost.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cost_rounds.h"
+#include "profile.h"
+#include "core/lib/util.h"
+
+struct sm_cost_link_memo {
+    double tpc, epc;
+    int64_t cells, k; /* quanta of `cells` cells; cells -1 = none yet */
+};
+
+void sm_cost_link(const sm_cost *c, int p, int q, double *tpc, double *epc)
+{
+    sm_topo_link(c->topo, p, q, tpc, epc);
+}
+
+static void pair_slot_grow(sm_cost *c)
+{
+    sm_heap_grow(&c->hmu, c->pairs.n);
+    sm_heap_grow(&c->hmu1, c->pairs.n);
+    if (c->pairs.n <= c->mu_cap) return;
+    int cap = c->mu_cap ? c->mu_cap : 64;
+    while (cap < c->pairs.n) cap *= 2;
+    c->mu = sm_xrealloc(c->mu, sizeof(int64_t) * (size_t)cap);
+    c->mu1 = sm_xrealloc(c->mu1, sizeof(int64_t) * (size_t)cap);
+    c->memo = sm_xrealloc(c->memo, sizeof *c->memo * 2 * (size_t)cap);
+    c->dir_msgs = sm_xrealloc(c->dir_msgs, sizeof(int64_t) * 2 * (size_t)cap);
+    c->dir_cells = sm_xrealloc(c->dir_cells, sizeof(int64_t) * 2 * (size_t)cap);
+    c->dirty_slot = sm_xrealloc(c->dirty_slot, sizeof(int) * (size_t)cap);
+    c->slot_marked = sm_xrealloc(c->slot_marked, (size_t)cap);
+    for (int i = c->mu_cap; i < cap; i++) {
+        c->mu[i] = c->mu1[i] = 0;
+        c->dir_msgs[2 * i] = c->dir_msgs[2 * i + 1] = c->dir_cells[2 * i] = c->dir_cells[2 * i + 1] = 0;
+        c->slot_marked[i] = 0;
+    }
+    c->mu_cap = cap;
+}
+
+/* The memo of a new slot: its link both ways. */
+static void slot_memo_init(sm_cost *c, int slot)
+{
+    int p = c->pairs.p[slot], q = c->pairs.q[slot];
+    struct sm_cost_link_memo *m = &c->memo[2 * slot];
+    sm_cost_link(c, p, q, &m[0].tpc, &m[0].epc);
+    sm_cost_link(c, q, p, &m[1].tpc, &m[1].epc);
+    m[0].cells = m[1].cells = -1;
+}
+
+static void mark_proc(sm_cost *c, int p)
+{
+    if (c->proc_marked[p]) return;
+    c->proc_marked[p] = 1;
+    c->dirty_proc[c->ndirty_proc++] = p;
+}
+
+/* Push the degrees and multiplicities changed since the last flush into
+ * their heaps; only the maxima are read, so one update per key is
+ * enough. */
+static void flush_heaps(sm_cost *c)
+{
+    for (int i = 0; i < c->ndirty_proc; i++) {
+        int p = c->dirty_proc[i];
+        c->proc_marked[p] = 0;
+        sm_heap_set(&c->hdeg, p, (double)c->deg[p]);
+        sm_heap_set(&c->hdeg1, p, (double)c->deg1[p]);
+    }
+    c->ndirty_proc = 0;
+    for (int i = 0; i < c->ndirty_slot; i++) {
+        int slot = c->dirty_slot[i];
+        c->slot_marked[slot] = 0;
+        sm_heap_set(&c->hmu, slot, (double)c->mu[slot]);
+        sm_heap_set(&c->hmu1, slot, (double)c->mu1[slot]);
+    }
+    c->ndirty_slot = 0;
+}
+
+/* Add (s=+1) or remove (s=-1) cut edge e between processors ps -> pd. */
+static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
+{
+    const sm_edge *ed = &c->grid->edges[e];
+    int created = 0;
+    int slot = sm_pairmap_get(&c->pairs, ps, pd, 1, &created);
+    pair_slot_grow(c);
+    if (created) slot_memo_init(c, slot);
+    struct sm_cost_link_memo *lm = &c->memo[2 * slot + (ps > pd)];
+    if (lm->cells != ed->cells) {
+        lm->k = sm_quanta((double)ed->cells * lm->tpc, c->model.round_time);
+        lm->cells = ed->cells;
+    }
+    int64_t k = lm->k;
+    double eta = (double)ed->cells * lm->epc;
+    c->messages += s;
+    c->edges += s * k;
+    if (c->topo->procs[ps].node == c->topo->procs[pd].node) {
+        c->edges_intra += s * k;
+        c->comm_intra += s * eta;
+    } else {
+        c->edges_inter += s * k;
+        c->comm_inter += s * eta;
+    }
+    c->comm_energy[ps] += s * eta;
+    /* Running sums drift; where nothing is left they are exactly zero. */
+    if (c->edges_intra == 0) c->comm_intra = 0;
+    if (c->edges_inter == 0) c->comm_inter = 0;
+    c->deg[ps] += s * k;
+    c->deg[pd] += s * k;
+    c->deg1[ps] += s;
+    c->deg1[pd] += s;
+    mark_proc(c, ps);
+    mark_proc(c, pd);
+    c->mu[slot] += s * k;
+    c->mu1[slot] += s;
+    c->dir_msgs[2 * slot + (ps > pd)] += s;
+    c->dir_cells[2 * slot + (ps > pd)] += s * ed->cells;
+    if (!c->slot_marked[slot]) {
+        c->slot_marked[slot] = 1;
+        c->dirty_slot[c->ndirty_slot++] = slot;
+    }
+    sm_cost_colouring_edge(c->col, slot, s * k, s);
+}
+
+/* Computation time and dynamic energy of processor p as it stands; a
+ * processor beyond its profile counts as over capacity. */
+static int proc_work(const sm_cost *c, int p, double *time, double *energy)
+{
+    return sm_proc_work(c->topo, p, c->blocks[p], c->cells[p], time, energy);
+}
+
+/* Add (s=+1) or remove (s=-1) block u's cells on processor p. */
+static void cells_contrib(sm_cost *c, int u, int p, int s)
+{
+    int64_t d = c->grid->task_cells[u];
+    int was_used = c->blocks[p] > 0;
+    int was_over = c->mem_cells[p] >= 0 && c->cells[p] > c->mem_cells[p];
+    int profiled = c->topo->types[c->topo->procs[p].type].nprofile > 0;
+    double t0 = 0, e0 = 0, t1, e1;
+    if (profiled) was_over |= proc_work(c, p, &t0, &e0);
+    c->cells[p] += s * d;
+    c->blocks[p] += s;
+    double dcomp;
+    int prof_over = 0;
+    if (profiled) {
+        prof_over = proc_work(c, p, &t1, &e1);
+        dcomp = t1 - t0;
+        c->dyn += e1 - e0;
+        sm_heap_set(&c->comp, p, t1);
+    } else {
+        dcomp = c->tpc[p] * (double)d * s;
+        c->dyn += c->epc[p] * (double)d * s;
+        sm_heap_set(&c->comp, p, c->tpc[p] * (double)c->cells[p]);
+    }
+    c->stat += c->p0[p] * dcomp;
+    c->idle_comp += c->pidle[p] * dcomp;
+    int used = c->blocks[p] > 0;
+    if (used != was_used) {
+        c->procs_used += used ? 1 : -1;
+        c->pidle_used += used ? c->pidle[p] : -c->pidle[p];
+    }
+    int over = c->mem_cells[p] >= 0 && c->cells[p] > c->mem_cells[p];
+    over |= prof_over;
+    c->mem_over += over - was_over;
+}
+
+sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
+                     const int *map)
+{
+    sm_cost *c = sm_xcalloc(1, sizeof *c);
+    c->grid = g;
+    c->topo = t;
+    c->model = *m;
+    int P = t->nprocs, n = g->ntasks;
+    c->nprocs = P;
+    c->col = sm_cost_colouring_new(P);
+    c->map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    memcpy(c->map, map, sizeof(int) * (size_t)n);
+    c->tpc = sm_xcalloc((size_t)P, sizeof(double));
+    c->epc = sm_xcalloc((size_t)P, sizeof(double));
+    c->p0 = sm_xcalloc((size_t)P, sizeof(double));
+    c->pidle = sm_xcalloc((size_t)P, sizeof(double));
+    c->mem_cells = sm_xcalloc((size_t)P, sizeof(int64_t));
+    c->cells = sm_xcalloc((size_t)P, sizeof(int64_t));
+    c->blocks = sm_xcalloc((size_t)P, sizeof(int64_t));
+    c->deg = sm_xcalloc((size_t)P, sizeof(int64_t));
+    c->deg1 = sm_xcalloc((size_t)P, sizeof(int64_t));
+    c->comm_energy = sm_xcalloc((size_t)P, sizeof(double));
+    c->dirty_proc = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
+    c->proc_marked = sm_xcalloc((size_t)(P ? P : 1), 1);
+    for (int p = 0; p < P; p++) {
+        const sm_params *pa = sm_type_params(&t->types[t->procs[p].type]);
+        c->tpc[p] = pa->time_per_cell;
+        c->epc[p] = pa->energy_per_cell;
+        c->p0[p] = pa->p0;
+        c->pidle[p] = pa->p_idle;
+        c->mem_cells[p] = pa->memory > 0
+                              ? (int64_t)floor(pa->memory / pa->bytes_per_cell)
+                              : -1;
+        c->pidle_all += pa->p_idle;
+    }
+    sm_heap_init(&c->comp, P);
+    sm_heap_init(&c->hdeg, P);
+    sm_heap_init(&c->hdeg1, P);
+    sm_heap_init(&c->hmu, 0);
+    sm_heap_init(&c->hmu1, 0);
+    sm_pairmap_init(&c->pairs);
+    for (int u = 0; u < n; u++) cells_contrib(c, u, c->map[u], +1);
+    for (int e = 0; e < g->nedges; e++) {
+        int ps = c->map[g->edges[e].src], pd = c->map[g->edges[e].dst];
+        if (ps != pd) edge_contrib(c, e, ps, pd, +1);
+    }
+    flush_heaps(c);
+    return c;
+}
+
+void sm_cost_free(sm_cost *c)
+{
+    if (!c) return;
+    free(c->map);
+    free(c->tpc);
+    free(c->epc);
+    free(c->p0);
+    free(c->pidle);
+    free(c->mem_cells);
+    free(c->cells);
+    free(c->blocks);
+    free(c->deg);
+    free(c->deg1);
+    free(c->comm_energy);
+    free(c->mu);
+    free(c->mu1);
+    free(c->memo);
+    free(c->dir_msgs);
+    free(c->dir_cells);
+    free(c->dirty_proc);
+    free(c->proc_marked);
+    free(c->dirty_slot);
+    free(c->slot_marked);
+    sm_heap_free(&c->comp);
+    sm_heap_free(&c->hdeg);
+    sm_heap_free(&c->hdeg1);
+    sm_heap_free(&c->hmu);
+    sm_heap_free(&c->hmu1);
+    sm_pairmap_free(&c->pairs);
+    sm_cost_colouring_free(c->col);
+    free(c);
+}
+
+void sm_cost_move(sm_cost *c, int u, int b)
+{
+    int a = c->map[u];
+    if (a == b) return;
+    const sm_grid *g = c->grid;
+    for (int k = g->inc_off[u]; k < g->inc_off[u + 1]; k++) {
+        int e = g->inc[k];
+        const sm_edge *ed = &g->edges[e];
+        int out = ed->src == u;
+        int pw = c->map[out ? ed->dst : ed->src];
+        if (pw != a) {
+            if (out) edge_contrib(c, e, a, pw, -1);
+            else edge_contrib(c, e, pw, a, -1);
+        }
+        if (pw != b) {
+            if (out) edge_contrib(c, e, b, pw, +1);
+            else edge_contrib(c, e, pw, b, +1);
+        }
+    }
+    flush_heaps(c);
+    cells_contrib(c, u, a, -1);
+    c->map[u] = b;
+    cells_contrib(c, u, b, +1);
+}
+
+void sm_cost_swap(sm_cost *c, int b1, int b2)
+{
+    int p1 = c->map[b1], p2 = c->map[b2];
+    if (p1 == p2) return;
+    sm_cost_move(c, b1, p2);
+    sm_cost_move(c, b2, p1);
+}
+
+void sm_cost_set_model(sm_cost *c, const sm_model *m)
+{
+    /* Quanta depend on the round time: rebuild the communication sums. */
+    if (m->round_time != c->model.round_time) {
+        int *map = c->map;
+        c->map = NULL;
+        sm_cost *fresh = sm_cost_new(c->grid, c->topo, m, map);
+        free(map);
+        /* Swap contents so the caller's pointer stays valid. */
+        sm_cost tmp = *c;
+        *c = *fresh;
+        *fresh = tmp;
+        sm_cost_free(fresh);
+        return;
+    }
+    c->model = *m;
+}
+
+static int by_src_dst(const void *a, const void *b)
+{
+    const sm_traffic *x = a, *y = b;
+    if (x->src != y->src) return x->src < y->src ? -1 : 1;
+    return (x->dst > y->dst) - (x->dst < y->dst);
+}
+
+int sm_cost_traffic(const sm_cost *c, int sorted, sm_traffic **out)
+{
+    sm_traffic *o = sm_xmalloc(sizeof *o * (2 * (size_t)c->pairs.n + 1));
+    int n = 0;
+    for (int s = 0; s < c->pairs.n; s++)
+        for (int d = 0; d < 2; d++)
+            if (c->dir_msgs[2 * s + d] > 0) {
+                int p = c->pairs.p[s], q = c->pairs.q[s];
+                o[n++] = (sm_traffic){d ? q : p, d ? p : q, c->dir_msgs[2 * s + d], c->dir_cells[2 * s + d]};
+            }
+    if (sorted) qsort(o, (size_t)n, sizeof *o, by_src_dst);
+    *out = o;
+    return n;
+}
+
+sm_pairmu *sm_cost_pairs(const sm_cost *c, int messages, int *n)
+{
+    sm_pairmu *v = sm_xmalloc(sizeof(sm_pairmu) * (size_t)(c->pairs.n + 1));
+    int k = 0;
+    for (int s = 0; s < c->pairs.n; s++) {
+        int64_t mu = messages ? c->mu1[s] : c->mu[s];
+        if (mu > 0) v[k++] = (sm_pairmu){c->pairs.p[s], c->pairs.q[s], mu};
+    }
+    *n = k;
+    return v;
+}
+
+/* Fill time and energy from comp max, rounds and the running sums. */
+static void finish(const sm_cost *c, sm_eval *o)
+{
+    const sm_model *m = &c->model;
+    o->comp_time = sm_heap_max(&c->comp);
+    o->comm_time = (double)o->rounds * m->round_time;
+    o->time = m->overlap ? (o->comp_time > o->comm_time ? o->comp_time : o->comm_time)
+                         : o->comp_time + o->comm_time;
+    o->energy_dynamic = c->dyn;
+    o->energy_static = c->stat;
+    double pid = m->unused_idle ? c->pidle_all : c->pidle_used;
+    o->energy_idle = o->time * pid - c->idle_comp;
+    /* Cancellation leaves dust where every counted processor is busy. */
+    if (fabs(o->energy_idle) <= 1e-12 * o->time * pid) o->energy_idle = 0;
+    o->energy_comm_intra = c->comm_intra;
+    o->energy_comm_inter = c->comm_inter;
+    o->energy_comm = c->comm_intra + c->comm_inter;
+    o->energy = o->energy_dynamic + o->energy_static + o->energy_idle +
+                o->energy_comm;
+    o->messages = c->messages;
+    o->edges = c->edges;
+    o->edges_intra = c->edges_intra;
+    o->edges_inter = c->edges_inter;
+    o->procs_used = c->procs_used;
+    o->memory_ok = c->mem_over == 0;
+    o->feasible = o->memory_ok &&
+                  (!m->has_deadline || o->time <= m->deadline * (1 + 1e-9));
+}
+
+static void eval_common(const sm_cost *c, sm_eval *o, int exact)
+{
+    memset(o, 0, sizeof *o);
+    int64_t D = (int64_t)sm_heap_max(&c->hdeg), D1 = (int64_t)sm_heap_max(&c->hdeg1);
+    switch (c->model.rounds) {
+    case SM_ROUNDS_MAXDEG:
+        o->rounds = o->rounds_lower = D;
+        o->message_rounds = o->message_rounds_lower = D1;
+        break;
+    case SM_ROUNDS_VIZING:
+        o->rounds = D + (int64_t)sm_heap_max(&c->hmu);
+        o->message_rounds = D1 + (int64_t)sm_heap_max(&c->hmu1);
+        o->rounds_lower = D;
+        o->message_rounds_lower = D1;
+        break;
+    case SM_ROUNDS_COLOURING:
+        if (!exact) {
+            o->rounds = o->rounds_lower = D;
+            o->message_rounds = o->message_rounds_lower = D1;
+            break;
+        }
+        sm_cost_colouring_rounds(c, 0, &o->rounds, &o->rounds_lower);
+        sm_cost_colouring_rounds(c, 1, &o->message_rounds, &o->message_rounds_lower);
+        break;
+    }
+    finish(c, o);
+}
+
+void sm_cost_eval(const sm_cost *c, sm_eval *o) { eval_common(c, o, 1); }
+void sm_cost_eval_fast(const sm_cost *c, sm_eval *o) { eval_common(c, o, 0); }
+
+void sm_cost_proc(const sm_cost *c, const sm_eval *ev, int p, sm_proc_eval *o)
+{
+    memset(o, 0, sizeof *o);
+    o->blocks = c->blocks[p];
+    o->cells = c->cells[p];
+    double dyn;
+    proc_work(c, p, &o->comp_time, &dyn);
+    int counts = c->blocks[p] > 0 || c->model.unused_idle;
+    o->idle_time = counts ? ev->time - o->comp_time : 0;
+    if (o->idle_time < 0) o->idle_time = 0;
+    o->energy_dynamic = dyn;
+    o->energy_static = c->p0[p] * o->comp_time;
+    o->energy_idle = c->pidle[p] * o->idle_time;
+    o->energy_comm = c->comm_energy[p];
+    o->energy = o->energy_dynamic + o->energy_static + o->energy_idle +
+                o->energy_comm;
+}

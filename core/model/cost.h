@@ -1,0 +1,117 @@
+/* cost.h - the cost model of SPEC 3, kept up to date incrementally:
+ * moving or swapping a block costs time proportional to its degree
+ * (times log P for the heaps that track maxima). */
+#ifndef SM_COST_H
+#define SM_COST_H
+
+#include <stdint.h>
+#include "grid.h"
+#include "core/lib/heap.h"
+#include "model.h"
+#include "core/lib/pairmap.h"
+#include "core/rounds/schedule.h"
+#include "topo.h"
+
+typedef struct sm_cost {
+    const sm_grid *grid;
+    const sm_topo *topo;
+    sm_model model;
+    int nprocs;
+    int *map;              /* block -> processor (owned) */
+
+    /* Per processor: coefficients and state. */
+    double *tpc, *epc, *p0, *pidle;
+    int64_t *mem_cells;    /* capacity in cells, or -1 */
+    int64_t *cells, *blocks, *deg, *deg1;
+    double *comm_energy;   /* cut-edge energy charged to the sender */
+    sm_heap comp, hdeg, hdeg1;
+
+    /* Per processor pair: multiplicities and their maxima. */
+    sm_pairmap pairs;
+    int64_t *mu, *mu1;
+    int mu_cap;
+    sm_heap hmu, hmu1;
+
+    /* Per pair slot and direction (slot * 2 + (src > dst)): the link and
+     * the quanta of the last cell count sent over it, so a cut edge does
+     * not route through the network or divide by the round again. Only
+     * pairs that ever carried a cut edge: no P x P table. */
+    struct sm_cost_link_memo *memo;
+    /* Per pair slot and direction (as memo): messages and halo cells, so
+     * the link loads come from the pairs (sm_cost_traffic) and not from a
+     * walk over every task edge. */
+    int64_t *dir_msgs, *dir_cells;
+
+    /* Heap keys a move changed, pushed once when it ends: a moved block's
+     * edges touch the same processors and pairs as they leave and rejoin. */
+    int *dirty_proc, ndirty_proc, *dirty_slot, ndirty_slot;
+    char *proc_marked, *slot_marked;
+
+    /* Running sums. */
+    double dyn, stat, idle_comp, pidle_used, pidle_all;
+    double comm_intra, comm_inter;
+    int64_t messages, edges, edges_intra, edges_inter;
+    int procs_used, mem_over;
+
+    /* The colouring kept up to date once evaluated (cost_rounds.c). */
+    struct sm_cost_colouring *col;
+} sm_cost;
+
+/* Build for a mapping (copied). */
+sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
+                     const int *map);
+void sm_cost_free(sm_cost *c);
+void sm_cost_set_model(sm_cost *c, const sm_model *m);
+
+void sm_cost_move(sm_cost *c, int block, int proc);
+void sm_cost_swap(sm_cost *c, int b1, int b2);
+/* Evaluate the current state. The colouring model builds a schedule. */
+void sm_cost_eval(const sm_cost *c, sm_eval *out);
+/* Cheap evaluation: under colouring uses the lower bound, not a schedule. */
+void sm_cost_eval_fast(const sm_cost *c, sm_eval *out);
+/* One direction of a processor pair's traffic: its cut edges (messages)
+ * and their halo cells. */
+typedef struct sm_traffic { int src, dst; int64_t messages, cells; } sm_traffic;
+/* Every directed pair that exchanges messages now (sorted by (src, dst)
+ * when asked); caller frees. O(pairs), kept up to date by moves. */
+int sm_cost_traffic(const sm_cost *c, int sorted, sm_traffic **out);
+/* The multigraph M (or M1) as a pair list; caller frees. */
+sm_pairmu *sm_cost_pairs(const sm_cost *c, int messages, int *n);
+/* The schedule of M: repaired incrementally after the first call (a full
+ * rebuild only when the repair drifted further above the maximum degree
+ * than the last rebuild was, or when at most four processors
+ * communicate, where it is exact). Free with sm_schedule_free. */
+void sm_cost_schedule(const sm_cost *c, sm_schedule *s);
+/* The same into a schedule an earlier call filled (or a zeroed one),
+ * reusing its arrays: a view that follows a mapping move by move. */
+void sm_cost_schedule_refill(const sm_cost *c, sm_schedule *s);
+/* Rounds and their certified lower bound under "colouring" for M
+ * (messages 0) or M1 (messages 1), from the incremental schedule. */
+void sm_cost_colouring_rounds(const sm_cost *c, int messages, int64_t *rounds, int64_t *lower);
+/* Full rebuilds so far (both multigraphs), for benchmarks and tests. */
+long sm_cost_colouring_rebuilds(const sm_cost *c);
+/* Start c's colouring from src's when both hold the same mapping of the
+ * same grid and machine: a copy of src's schedules (built first if src
+ * has none yet) instead of a full build of c's own. A second view of one
+ * mapping (the workbench mirroring a solver that starts from the
+ * session's mapping) then costs a copy. Returns -1, doing nothing, when
+ * the mappings differ. */
+int sm_cost_adopt_colouring(sm_cost *c, const sm_cost *src);
+
+typedef struct sm_proc_eval {
+    int64_t blocks, cells;
+    double comp_time, idle_time;
+    double energy, energy_dynamic, energy_static, energy_idle, energy_comm;
+} sm_proc_eval;
+/* Per processor figures for the evaluation ev. */
+void sm_cost_proc(const sm_cost *c, const sm_eval *ev, int p, sm_proc_eval *o);
+
+/* Link per-cell time and energy between two processors. */
+void sm_cost_link(const sm_cost *c, int p, int q, double *tpc, double *epc);
+
+/* Reference evaluation from scratch, independent of the incremental state,
+ * used to check it. */
+void sm_eval_reference(const sm_grid *g, const sm_topo *t, const sm_model *m,
+                       const int *map, sm_eval *out);
+
+#endif

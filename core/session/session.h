@@ -1,0 +1,74 @@
+/* session.h - the loaded scenario and its mapping, with undo and redo.
+ * Every edit of the mapping goes through here. */
+#ifndef SM_SESSION_H
+#define SM_SESSION_H
+
+#include "core/model/cost.h"
+#include "core/model/grid.h"
+#include "core/model/model.h"
+#include "core/io/scenario.h"
+#include "core/model/topo.h"
+
+typedef struct sm_change {
+    int block, from, to;
+} sm_change;
+
+typedef struct sm_edit {
+    char label[96];
+    int n;
+    sm_change *ch;
+} sm_edit;
+
+typedef struct sm_session {
+    sm_grid *grid;
+    sm_topo *topo;
+    sm_model model;
+    sm_cost *cost;          /* owns the mapping: cost->map */
+    sm_edit *hist;
+    int nhist, cap, pos;    /* hist[0..pos) applied, [pos..nhist) redoable */
+    int dirty;              /* something differs from disk (dirty_parts != 0) */
+    unsigned dirty_parts;   /* SM_PART_*: which parts differ from disk */
+    unsigned long long structure; /* bumped when grid, machine or model change */
+    unsigned long long version; /* bumped on every change, for redraws */
+    unsigned long long rebuilt; /* bumped when the grid or machine is replaced:
+                                   what points into them must let go */
+    sm_eval last_eval;      /* evaluation before the latest change */
+    /* What the latest change was ("map move gpu0 10", "undo map move gpu0
+     * 10", "model configure"), so its delta is never shown under another
+     * edit's name; "" after a load or a new grid or machine (nothing to
+     * compare with). */
+    char last_change[112];
+} sm_session;
+
+#define SM_HISTORY_MAX 10000
+
+/* The parts of a session that are saved separately: `map save` saves only
+ * the mapping, `scenario save` all of them. */
+enum { SM_PART_GRID = 1, SM_PART_TOPO = 2, SM_PART_MODEL = 4, SM_PART_MAP = 8,
+       SM_PART_ALL = 15 };
+void sm_session_mark(sm_session *s, unsigned parts);
+void sm_session_saved(sm_session *s, unsigned parts);
+
+/* Takes ownership of grid and topo; map NULL starts from lb -order ijk. */
+sm_session *sm_session_new(sm_grid *g, sm_topo *t, const sm_model *m,
+                           const int *map);
+void sm_session_free(sm_session *s);
+/* Replace everything (scenario load); takes ownership of sc's parts. */
+void sm_session_replace(sm_session *s, sm_scenario *sc);
+/* New grid or topology: the mapping restarts from lb -order ijk. */
+void sm_session_set_grid(sm_session *s, sm_grid *g);
+void sm_session_set_topo(sm_session *s, sm_topo *t);
+void sm_session_set_model(sm_session *s, const sm_model *m);
+
+/* Apply a whole mapping as one undoable edit; returns blocks changed. */
+int sm_session_apply(sm_session *s, const int *map, const char *label);
+int sm_session_move(sm_session *s, int block, int proc, const char *label);
+int sm_session_swap(sm_session *s, int b1, int b2, const char *label);
+int sm_session_undo(sm_session *s);   /* 0, or -1 when nothing to undo */
+int sm_session_redo(sm_session *s);
+const int *sm_session_map(const sm_session *s);
+/* The mapping as it was `back` edits ago (1..pos: what `back` undos would
+ * give), into map (ntasks entries); -1 when there are not that many. */
+int sm_session_undo_point(const sm_session *s, int back, int *map);
+
+#endif

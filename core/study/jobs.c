@@ -1,0 +1,331 @@
+/* jobs.c - study specs, job enumeration, shards, result file names. */
+#include "jobs.h"
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "core/lib/jsonutil.h"
+
+void sm_study_init(sm_study *st) { memset(st, 0, sizeof *st); }
+
+static void free_strs(char **v, int n)
+{
+    for (int i = 0; i < n; i++) free(v[i]);
+    free(v);
+}
+
+void sm_study_free(sm_study *st)
+{
+    free_strs(st->scen, st->nscen);
+    free_strs(st->solv, st->nsolv);
+    for (int p = 0; p < st->nparam; p++) {
+        free(st->param[p].key);
+        free_strs(st->param[p].vals, st->param[p].nvals);
+    }
+    free(st->seed);
+    sm_study_init(st);
+}
+
+static void push_str(char ***v, int *n, const char *s)
+{
+    *v = sm_xrealloc(*v, sizeof **v * (size_t)(*n + 1));
+    (*v)[(*n)++] = sm_xstrdup(s);
+}
+
+void sm_study_add_scenario(sm_study *st, const char *f) { push_str(&st->scen, &st->nscen, f); }
+void sm_study_add_solver(sm_study *st, const char *w) { push_str(&st->solv, &st->nsolv, w); }
+
+int sm_study_add_param(sm_study *st, const char *key)
+{
+    if (st->nparam >= SM_STUDY_MAX_PARAMS) return -1;
+    sm_study_param *p = &st->param[st->nparam];
+    p->key = sm_xstrdup(key);
+    p->nvals = 0;
+    p->vals = NULL;
+    return st->nparam++;
+}
+
+void sm_study_add_value(sm_study *st, int param, const char *val)
+{
+    sm_study_param *p = &st->param[param];
+    push_str(&p->vals, &p->nvals, val);
+}
+
+void sm_study_add_seed(sm_study *st, int64_t seed)
+{
+    st->seed = sm_xrealloc(st->seed, sizeof *st->seed * (size_t)(st->nseed + 1));
+    st->seed[st->nseed++] = seed;
+}
+
+/* A JSON array of strings into the study via add(). */
+static int json_strings(const cJSON *root, const char *key, const char *source,
+                        sm_study *st, void (*add)(sm_study *, const char *),
+                        sm_err *e)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!a) {
+        sm_err_set(e, "%s: %s: required, expected a list of strings", source, key);
+        return -1;
+    }
+    if (!cJSON_IsArray(a)) {
+        sm_err_set(e, "%s: %s: expected a list of strings", source, key);
+        return -1;
+    }
+    int i = 0;
+    for (const cJSON *s = a->child; s; s = s->next, i++) {
+        if (!cJSON_IsString(s) || !s->valuestring[0]) {
+            sm_err_set(e, "%s: %s[%d]: expected a non-empty string", source, key, i);
+            return -1;
+        }
+        add(st, s->valuestring);
+    }
+    return 0;
+}
+
+int sm_study_from_json(sm_study *st, const char *text, size_t len,
+                       const char *source, sm_err *e)
+{
+    cJSON *root = sm_json_parse(text, len, e);
+    if (!root) {
+        sm_err_prefix(e, "%s: ", source);
+        return -1;
+    }
+    static const char *const keys[] = {"scenarios", "solvers", "model", "seeds", NULL};
+    int rc = -1;
+    if (sm_json_expect_object(root, "(root)", e) < 0 ||
+        sm_json_only_keys(root, "(root)", keys, e) < 0) {
+        sm_err_prefix(e, "%s: ", source);
+        goto out;
+    }
+    if (json_strings(root, "scenarios", source, st, sm_study_add_scenario, e) < 0 ||
+        json_strings(root, "solvers", source, st, sm_study_add_solver, e) < 0)
+        goto out;
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(root, "model");
+    if (m) {
+        if (!cJSON_IsObject(m)) {
+            sm_err_set(e, "%s: model: expected an object {option: [values]}", source);
+            goto out;
+        }
+        for (const cJSON *k = m->child; k; k = k->next) {
+            int p = sm_study_add_param(st, k->string);
+            if (p < 0) {
+                sm_err_set(e, "%s: model: at most %d keys", source, SM_STUDY_MAX_PARAMS);
+                goto out;
+            }
+            if (!cJSON_IsArray(k)) {
+                sm_err_set(e, "%s: model.%s: expected a list of values", source, k->string);
+                goto out;
+            }
+            int i = 0;
+            for (const cJSON *v = k->child; v; v = v->next, i++) {
+                char buf[64];
+                if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
+                    snprintf(buf, sizeof buf, "%.17g", v->valuedouble);
+                    sm_study_add_value(st, p, buf);
+                } else if (cJSON_IsString(v) && v->valuestring[0]) {
+                    sm_study_add_value(st, p, v->valuestring);
+                } else {
+                    sm_err_set(e, "%s: model.%s[%d]: expected a number or a word",
+                               source, k->string, i);
+                    goto out;
+                }
+            }
+        }
+    }
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "seeds");
+    if (s) {
+        if (!cJSON_IsArray(s)) {
+            sm_err_set(e, "%s: seeds: expected a list of whole numbers", source);
+            goto out;
+        }
+        int i = 0;
+        for (const cJSON *v = s->child; v; v = v->next, i++) {
+            if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 9e15 ||
+                v->valuedouble != (double)(int64_t)v->valuedouble) {
+                sm_err_set(e, "%s: seeds[%d]: expected a whole number >= 0", source, i);
+                goto out;
+            }
+            sm_study_add_seed(st, (int64_t)v->valuedouble);
+        }
+    }
+    if (sm_study_check(st, e) < 0) {
+        sm_err_prefix(e, "%s: ", source);
+        goto out;
+    }
+    rc = 0;
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+int sm_study_check(const sm_study *st, sm_err *e)
+{
+    if (st->nscen == 0) {
+        sm_err_set(e, "scenarios: expected at least one scenario file");
+        return -1;
+    }
+    if (st->nsolv == 0) {
+        sm_err_set(e, "solvers: expected at least one solver word, e.g. {lb}");
+        return -1;
+    }
+    double n = (double)st->nscen * st->nsolv * (st->nseed ? st->nseed : 1);
+    for (int p = 0; p < st->nparam; p++) {
+        if (st->param[p].nvals == 0) {
+            sm_err_set(e, "model.%s: expected at least one value", st->param[p].key);
+            return -1;
+        }
+        n *= st->param[p].nvals;
+    }
+    if (n > SM_STUDY_MAX_JOBS) {
+        sm_err_set(e, "the cross product has %.0f jobs, more than %ld", n,
+                   SM_STUDY_MAX_JOBS);
+        return -1;
+    }
+    return 0;
+}
+
+long sm_study_njobs(const sm_study *st)
+{
+    long n = (long)st->nscen * st->nsolv * (st->nseed ? st->nseed : 1);
+    for (int p = 0; p < st->nparam; p++) n *= st->param[p].nvals;
+    return n;
+}
+
+/* Mixed radix, the last dimension (seed) varying fastest. */
+void sm_study_job_at(const sm_study *st, long number, sm_study_job *job)
+{
+    memset(job, 0, sizeof *job);
+    job->number = number;
+    long r = number;
+    if (st->nseed) {
+        job->seed = (int)(r % st->nseed);
+        r /= st->nseed;
+    } else {
+        job->seed = -1;
+    }
+    for (int p = st->nparam - 1; p >= 0; p--) {
+        job->val[p] = (int)(r % st->param[p].nvals);
+        r /= st->param[p].nvals;
+    }
+    job->solv = (int)(r % st->nsolv);
+    r /= st->nsolv;
+    job->scen = (int)r;
+}
+
+char *sm_study_job_path(const char *dir, long number, const char *suffix)
+{
+    size_t n = strlen(dir) + strlen(suffix) + 32;
+    char *p = sm_xmalloc(n);
+    snprintf(p, n, "%s/job-%06ld.%s", dir, number, suffix);
+    return p;
+}
+
+static int parse_long(const char *s, const char *end, long *out)
+{
+    if (s == end || end - s > 18) return -1;
+    long v = 0;
+    for (const char *c = s; c < end; c++) {
+        if (*c < '0' || *c > '9') return -1;
+        v = v * 10 + (*c - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+int sm_study_parse_shard(const char *s, long *i, long *n, sm_err *e)
+{
+    const char *slash = strchr(s, '/');
+    if (!slash || parse_long(s, slash, i) < 0 ||
+        parse_long(slash + 1, slash + strlen(slash), n) < 0 || *n < 1 || *i >= *n) {
+        sm_err_set(e, "-shard expects I/N with 0 <= I < N, got \"%s\"", s);
+        return -1;
+    }
+    return 0;
+}
+
+int sm_study_shard_from_env(long *i, long *n, sm_err *e)
+{
+    const char *id = getenv("SLURM_ARRAY_TASK_ID");
+    const char *count = getenv("SLURM_ARRAY_TASK_COUNT");
+    if (!id || !count) return 0;
+    const char *min = getenv("SLURM_ARRAY_TASK_MIN");
+    long vi, vn, vmin = 0;
+    if (parse_long(id, id + strlen(id), &vi) < 0 ||
+        parse_long(count, count + strlen(count), &vn) < 0 ||
+        (min && parse_long(min, min + strlen(min), &vmin) < 0) ||
+        vi < vmin || vi - vmin >= vn) {
+        sm_err_set(e, "SLURM_ARRAY_TASK_ID=%s SLURM_ARRAY_TASK_COUNT=%s "
+                      "SLURM_ARRAY_TASK_MIN=%s: expected 0 <= ID-MIN < COUNT",
+                   id, count, min ? min : "(unset)");
+        return -1;
+    }
+    *i = vi - vmin;
+    *n = vn;
+    return 1;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+int sm_study_list(const char *dir, long **numbers, long *count, sm_err *e)
+{
+    *numbers = NULL;
+    *count = 0;
+    DIR *d = opendir(dir);
+    if (!d) {
+        sm_err_set(e, "%s: cannot open study directory: %s", dir, strerror(errno));
+        return -1;
+    }
+    long cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        const char *nm = de->d_name;
+        size_t len = strlen(nm);
+        /* job-NNNNNN.json exactly: temporaries and mappings are skipped. */
+        if (len < 10 || strncmp(nm, "job-", 4) != 0 ||
+            strcmp(nm + len - 5, ".json") != 0)
+            continue;
+        long v;
+        if (parse_long(nm + 4, nm + len - 5, &v) < 0) continue;
+        if (*count == cap) {
+            cap = cap ? 2 * cap : 64;
+            *numbers = sm_xrealloc(*numbers, sizeof **numbers * (size_t)cap);
+        }
+        (*numbers)[(*count)++] = v;
+    }
+    closedir(d);
+    /* An empty directory has no array to sort (qsort wants one). */
+    if (*count > 1) qsort(*numbers, (size_t)*count, sizeof **numbers, cmp_long);
+    return 0;
+}
+
+int sm_mkdir_p(const char *dir, sm_err *e)
+{
+    char *p = sm_xstrdup(dir);
+    for (char *c = p + 1; ; c++) {
+        if (*c == '/' || *c == '\0') {
+            char save = *c;
+            *c = '\0';
+            if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+                sm_err_set(e, "%s: cannot create directory: %s", p, strerror(errno));
+                free(p);
+                return -1;
+            }
+            *c = save;
+            if (!save) break;
+        }
+    }
+    free(p);
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        sm_err_set(e, "%s: not a directory", dir);
+        return -1;
+    }
+    return 0;
+}

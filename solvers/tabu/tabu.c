@@ -1,0 +1,398 @@
+/* tabu.c - Task Movement, the tabu search of SPEC 4 (tabu), on the
+ * incremental cost model.
+ *
+ * Neighbourhoods: move (one block to another processor), swap (two blocks
+ * on different processors) and edge move (both ends of a task edge to one
+ * other processor). Each step samples -candidates moves from each, mostly
+ * around cut edges (where moves can pay) and some at random (for load and
+ * for emptying processors); every candidate is applied, scored and undone
+ * incrementally, so a step costs its sample size times a block's degree.
+ * A move is tabu only if all its attributes are: "block u leaves p" and
+ * "block u joins q"; after u moves a -> b, joining a is tabu for
+ * -tenure-add steps and leaving b for -tenure-remove. Aspiration admits a
+ * tabu move that beats the best. Scores: deadline and memory violation
+ * first, then the -objective (energy by default; time from the cost model;
+ * the others from core/traffic/objective.h, kept beside the cost model and moved
+ * with it, O(degree) a candidate), then energy, then time. Under the
+ * colouring rounds model the search scores with the incremental lower bound
+ * and the accepted mapping is evaluated with the exact schedule. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/model/fill.h"
+#include "core/traffic/objective.h"
+#include "consolidate.h"
+#include "multilevel.h"
+#include "solvers/solver.h"
+#include "tabu_list.h"
+
+typedef struct {
+    double violation, objective, energy, time;
+} score;
+
+typedef struct {
+    int kind;        /* 0 move, 1 swap, 2 edge move */
+    int u, v, p, q;  /* blocks and destination processors */
+} cand;
+
+typedef struct {
+    sm_cost *c;
+    sm_objective_kind kind;
+    sm_objective *obj;             /* hop-based objectives; NULL for energy, time */
+    int n, P;
+    sm_tabu_list join, leave;      /* "u may not join / leave p" until */
+    long long tenure_add, tenure_remove;
+    unsigned long long rng;
+    int ncand;
+    int colouring;
+    score best_score;
+    long long it;
+    sm_multilevel *ml; /* large grids: the multilevel driver instead */
+} tabu_state;
+
+static const sm_opt_spec opts[] = {
+    {"iters", SM_OPT_INT, "1000", NULL, 1, 1e9, "iterations (one per step)"},
+    {"tenure-add", SM_OPT_INT, "12", NULL, 0, 1e6, "steps a block may not rejoin the processor it left"},
+    {"tenure-remove", SM_OPT_INT, "5", NULL, 0, 1e6, "steps a block may not leave the processor it joined"},
+    {"candidates", SM_OPT_INT, "48", NULL, 1, 1e6, "moves sampled per neighbourhood per step"},
+    {"seed", SM_OPT_INT, "1", NULL, 0, 9.2e18, "random seed"},
+    {"objective", SM_OPT_ENUM, "energy", SM_OBJ_NAMES, 0, 0,
+     "what the search minimises once the deadline and memory are met (cardinality: maximises)"},
+    {"from", SM_OPT_ENUM, "best", "best|heuristics|current", 0, 0,
+     "start: best of lb/dm/mm/na, rcb and the consolidated (deadline-packed) mappings; heuristics: lb/dm/mm/na only; or the current mapping"},
+    {"multilevel", SM_OPT_ENUM, "auto", "auto|on|off", 0, 0,
+     "coarsen 2x2x2, search the coarsest grid, refine level by level (auto: from 32768 blocks)"},
+    {NULL, 0, NULL, NULL, 0, 0, NULL},
+};
+
+static score score_of(const sm_solver *s, const tabu_state *t, const sm_eval *ev)
+{
+    score r;
+    r.violation = (double)t->c->mem_over;
+    if (s->model.has_deadline && ev->time > s->model.deadline * (1 + 1e-9))
+        r.violation += (ev->time - s->model.deadline) / s->model.deadline;
+    r.energy = ev->energy;
+    r.time = ev->time;
+    r.objective = t->obj ? sm_objective_score(t->obj) : t->kind == SM_OBJ_TIME ? ev->time : ev->energy;
+    return r;
+}
+
+static int better(const score *a, const score *b)
+{
+    if (a->violation != b->violation) return a->violation < b->violation;
+    double otol = 1e-12 * (fabs(a->objective) + fabs(b->objective));
+    if (a->objective < b->objective - otol) return 1;
+    if (a->objective > b->objective + otol) return 0;
+    double tol = 1e-12 * (fabs(a->energy) + fabs(b->energy));
+    if (a->energy < b->energy - tol) return 1;
+    if (a->energy > b->energy + tol) return 0;
+    return a->time < b->time;
+}
+
+static unsigned rnd(tabu_state *t, unsigned n) { return (unsigned)(sm_rand_next(&t->rng) % n); }
+
+static int random_cut_edge(tabu_state *t, const sm_grid *g)
+{
+    for (int tries = 0; tries < 64 && g->nedges; tries++) {
+        int e = (int)rnd(t, (unsigned)g->nedges);
+        if (t->c->map[g->edges[e].src] != t->c->map[g->edges[e].dst]) return e;
+    }
+    return -1;
+}
+
+static void apply(sm_cost *c, const cand *m)
+{
+    if (m->kind == 0) sm_cost_move(c, m->u, m->p);
+    else if (m->kind == 1) sm_cost_swap(c, m->u, m->v);
+    else { sm_cost_move(c, m->u, m->p); sm_cost_move(c, m->v, m->p); }
+}
+
+/* Undo, given where the blocks were. */
+static void undo(sm_cost *c, const cand *m, int pu, int pv)
+{
+    if (m->kind == 0) sm_cost_move(c, m->u, pu);
+    else if (m->kind == 1) sm_cost_swap(c, m->u, m->v);
+    else { sm_cost_move(c, m->v, pv); sm_cost_move(c, m->u, pu); }
+}
+
+/* The same on the objective kept beside the cost model (none: nothing). */
+static void apply_objective(sm_objective *o, const cand *m)
+{
+    if (!o) return;
+    if (m->kind == 0) sm_objective_move(o, m->u, m->p);
+    else if (m->kind == 1) sm_objective_swap(o, m->u, m->v);
+    else { sm_objective_move(o, m->u, m->p); sm_objective_move(o, m->v, m->p); }
+}
+
+static void undo_objective(sm_objective *o, const cand *m, int pu, int pv)
+{
+    if (!o) return;
+    if (m->kind == 0) sm_objective_move(o, m->u, pu);
+    else if (m->kind == 1) sm_objective_swap(o, m->u, m->v);
+    else { sm_objective_move(o, m->v, pv); sm_objective_move(o, m->u, pu); }
+}
+
+/* The best under an objective other than energy: kept whatever its energy
+ * (sm_solver_offer compares energies). */
+static void keep_best(sm_solver *s, tabu_state *t)
+{
+    if (t->kind == SM_OBJ_ENERGY) {
+        sm_solver_offer(s, t->c->map, &s->current);
+        return;
+    }
+    s->best = s->current;
+    s->has_best = 1;
+    memcpy(s->best_map, t->c->map, sizeof(int) * (size_t)t->n);
+}
+
+static double user_value(const tabu_state *t, double objective)
+{
+    return t->kind == SM_OBJ_CARDINALITY ? -objective : objective;
+}
+
+static int is_tabu(const tabu_state *t, const cand *m)
+{
+    const int *map = t->c->map;
+    long long it = t->it;
+#define LEAVE(b, p) sm_tabu_list_active(&t->leave, (b), (p), it)
+#define JOIN(b, p) sm_tabu_list_active(&t->join, (b), (p), it)
+    if (m->kind == 0) return LEAVE(m->u, map[m->u]) && JOIN(m->u, m->p);
+    if (m->kind == 1)
+        return LEAVE(m->u, map[m->u]) && JOIN(m->u, map[m->v]) && LEAVE(m->v, map[m->v]) &&
+               JOIN(m->v, map[m->u]);
+    return LEAVE(m->u, map[m->u]) && JOIN(m->u, m->p) && LEAVE(m->v, map[m->v]) && JOIN(m->v, m->p);
+#undef LEAVE
+#undef JOIN
+}
+
+static void make_tabu(tabu_state *t, int b, int from, int to)
+{
+    sm_tabu_list_set(&t->join, b, from, t->it + 1 + t->tenure_add);
+    sm_tabu_list_set(&t->leave, b, to, t->it + 1 + t->tenure_remove);
+}
+
+/* Drops the ended stamps; the list's length. */
+static int tabu_size(tabu_state *t)
+{
+    return sm_tabu_list_expire(&t->join, t->it) + sm_tabu_list_expire(&t->leave, t->it);
+}
+
+/* A processor near block u: one of its neighbours', else any. */
+static int near_proc(tabu_state *t, const sm_grid *g, int u)
+{
+    int deg = g->nbr_off[u + 1] - g->nbr_off[u];
+    if (deg && rnd(t, 4) != 0) return t->c->map[g->nbr[g->nbr_off[u] + (int)rnd(t, (unsigned)deg)]];
+    return (int)rnd(t, (unsigned)t->P);
+}
+
+static int sample(tabu_state *t, const sm_grid *g, int kind, cand *m)
+{
+    const int *map = t->c->map;
+    int e = random_cut_edge(t, g);
+    m->kind = kind;
+    if (kind == 0) {
+        if (e >= 0 && rnd(t, 4) != 0) {
+            int a = g->edges[e].src, b = g->edges[e].dst;
+            if (rnd(t, 2)) { m->u = a; m->p = map[b]; } else { m->u = b; m->p = map[a]; }
+        } else {
+            m->u = (int)rnd(t, (unsigned)t->n);
+            m->p = (int)rnd(t, (unsigned)t->P);
+        }
+        return m->p != map[m->u];
+    }
+    if (kind == 1) {
+        if (e < 0) return 0;
+        int a = g->edges[e].src, b = g->edges[e].dst;
+        /* a goes to b's processor in exchange for a block there near b. */
+        int deg = g->nbr_off[b + 1] - g->nbr_off[b];
+        int w = deg ? g->nbr[g->nbr_off[b] + (int)rnd(t, (unsigned)deg)] : -1;
+        if (w < 0 || map[w] != map[b] || w == a) w = b;
+        m->u = a;
+        m->v = w;
+        return map[a] != map[w];
+    }
+    if (e < 0) return 0;
+    m->u = g->edges[e].src;
+    m->v = g->edges[e].dst;
+    m->p = near_proc(t, g, rnd(t, 2) ? m->u : m->v);
+    return !(map[m->u] == m->p && map[m->v] == m->p);
+}
+
+/* The best heuristic start and, unless given, the deadline of the
+ * fastest heuristic. Candidates go through sm_solver_offer, so s->best_map
+ * ends as the start. */
+static void initial(sm_solver *s, int with_rcb)
+{
+    static const char *const runs[][3] = {
+        {"lb", "-order", "ijk"}, {"lb", "-order", "jik"}, {"lb", "-order", "kij"},
+        {"dm", NULL, NULL}, {"mm", NULL, NULL}, {"na", "-f", "0.5"}, {"na", "-f", "0.9"},
+    };
+    int n = s->grid->ntasks, nr = 0;
+    int *maps = sm_xmalloc(sizeof(int) * (size_t)n * 7);
+    double fastest = INFINITY;
+    sm_model free_time = s->model;
+    free_time.has_deadline = 0;
+    for (int r = 0; r < 7; r++) {
+        const char *argv[2] = {runs[r][1], runs[r][2]};
+        sm_solver *h = sm_solver_run_sub(s, sm_solver_find(runs[r][0]), &free_time, runs[r][1] ? 2 : 0, argv);
+        if (h && h->has_best) {
+            memcpy(maps + (size_t)nr++ * n, h->best_map, sizeof(int) * (size_t)n);
+            if (h->best.time < fastest) fastest = h->best.time;
+        }
+        sm_solver_free(h);
+    }
+    if (!s->model.has_deadline) {
+        s->model.has_deadline = 1;
+        s->model.deadline = fastest;
+        sm_solver_set_stat(s, "deadline", fastest);
+    }
+    /* Judged again now that the deadline is known. */
+    for (int r = 0; r < nr; r++) {
+        sm_eval ev;
+        sm_solver_evaluate(s, maps + (size_t)r * n, &ev);
+        sm_solver_offer(s, maps + (size_t)r * n, &ev);
+    }
+    free(maps);
+    /* At a loose deadline the optimum empties processors, which single
+     * moves cannot reach: start from packed mappings too (not under
+     * -from heuristics, which keeps the published starts). */
+    if (with_rcb) sm_consolidation_starts(s);
+    /* Geometric bisection over all processors and over each type alone:
+     * starts a local search cannot reach by single moves (sliding a whole
+     * cut plane). */
+    for (int ty = -1; with_rcb && ty < s->topo->ntypes; ty++) {
+        const char *argv[2] = {"-types", ty >= 0 ? s->topo->types[ty].name : NULL};
+        sm_solver *h = sm_solver_run_sub(s, &sm_solver_rcb, NULL, ty >= 0 ? 2 : 0, argv);
+        if (h && h->has_best) sm_solver_offer(s, h->best_map, &h->best);
+        sm_solver_free(h);
+    }
+}
+
+static int init(sm_solver *s, sm_err *e)
+{
+    tabu_state *t = sm_xcalloc(1, sizeof *t);
+    s->priv = t;
+    int n = s->grid->ntasks, P = s->topo->nprocs;
+    t->n = n;
+    t->P = P;
+    if (n > 0 && P > 1 && sm_multilevel_wanted(s) && (t->ml = sm_multilevel_new(s)) != NULL) return 0;
+    const char *from = sm_opt_str(s, "from");
+    if (!(s->interrupt && *s->interrupt) && strcmp(from, "current") != 0) initial(s, strcmp(from, "best") == 0);
+    if (s->interrupt && *s->interrupt) {
+        sm_err_set(e, "tabu: interrupted while starting");
+        return -1;
+    }
+    t->c = sm_cost_new(s->grid, s->topo, &s->model, s->has_best ? s->best_map : s->start_map);
+    sm_tabu_list_init(&t->join);
+    sm_tabu_list_init(&t->leave);
+    t->tenure_add = sm_opt_int(s, "tenure-add");
+    t->tenure_remove = sm_opt_int(s, "tenure-remove");
+    t->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
+    t->ncand = (int)sm_opt_int(s, "candidates");
+    t->colouring = s->model.rounds == SM_ROUNDS_COLOURING;
+    sm_objective_parse(sm_opt_str(s, "objective"), &t->kind);
+    if (t->kind != SM_OBJ_ENERGY && t->kind != SM_OBJ_TIME)
+        t->obj = sm_objective_new(s->grid, s->topo, &s->model, t->kind, t->c->map);
+    sm_cost_eval(t->c, &s->current);
+    s->has_current = 1;
+    s->current_map = t->c->map;
+    keep_best(s, t);
+    t->best_score = score_of(s, t, &s->current);
+    if (t->kind != SM_OBJ_ENERGY) {
+        sm_solver_set_stat(s, "start_value", user_value(t, t->best_score.objective));
+        sm_solver_set_stat(s, "best_value", user_value(t, t->best_score.objective));
+    }
+    if (n == 0 || P < 2) s->done = 1;
+    return 0;
+}
+
+static void step(sm_solver *s)
+{
+    tabu_state *t = s->priv;
+    if (t->ml) {
+        sm_multilevel_step(s, t->ml);
+        return;
+    }
+    const sm_grid *g = s->grid;
+    sm_cost *c = t->c;
+    cand best_m = {-1, 0, 0, 0, 0};
+    score best_sc = {INFINITY, INFINITY, INFINITY, INFINITY};
+    int examined = 0;
+    for (int kind = 0; kind < 3; kind++)
+        for (int k = 0; k < t->ncand; k++) {
+            cand m;
+            if (!sample(t, g, kind, &m)) continue;
+            int pu = c->map[m.u], pv = m.kind ? c->map[m.v] : -1;
+            int tabu = is_tabu(t, &m);
+            apply(c, &m);
+            apply_objective(t->obj, &m);
+            sm_eval ev;
+            sm_cost_eval_fast(c, &ev);
+            score sc = score_of(s, t, &ev);
+            undo(c, &m, pu, pv);
+            undo_objective(t->obj, &m, pu, pv);
+            examined++;
+            /* Aspiration: a tabu move is admitted if it beats the best. */
+            if (tabu && !better(&sc, &t->best_score)) continue;
+            if (best_m.kind < 0 || better(&sc, &best_sc)) { best_m = m; best_sc = sc; }
+        }
+    t->it++;
+    if (best_m.kind >= 0) {
+        const cand *m = &best_m;
+        apply_objective(t->obj, m); /* the cost model follows below */
+        int pu = c->map[m->u], pv = m->kind ? c->map[m->v] : -1;
+        const char *pn = s->topo->procs[m->kind == 1 ? pv : m->p].name;
+        if (m->kind == 0)
+            snprintf(s->last_move, sizeof s->last_move, "move block %d %s -> %s", m->u,
+                     s->topo->procs[pu].name, pn);
+        else if (m->kind == 1)
+            snprintf(s->last_move, sizeof s->last_move, "swap block %d (%s) with block %d (%s)", m->u,
+                     s->topo->procs[pu].name, m->v, s->topo->procs[pv].name);
+        else
+            snprintf(s->last_move, sizeof s->last_move, "edge move blocks %d, %d -> %s", m->u, m->v, pn);
+        apply(c, m);
+        if (m->kind == 0) make_tabu(t, m->u, pu, m->p);
+        else if (m->kind == 1) { make_tabu(t, m->u, pu, pv); make_tabu(t, m->v, pv, pu); }
+        else { make_tabu(t, m->u, pu, m->p); if (pv != m->p) make_tabu(t, m->v, pv, m->p); }
+        if (t->colouring) sm_cost_eval(c, &s->current);
+        else sm_cost_eval_fast(c, &s->current);
+        score sc = score_of(s, t, &s->current);
+        if (better(&sc, &t->best_score)) {
+            t->best_score = sc;
+            keep_best(s, t);
+        }
+    } else {
+        snprintf(s->last_move, sizeof s->last_move, "no admissible move");
+    }
+    sm_solver_set_stat(s, "examined", examined);
+    sm_solver_set_stat(s, "tabu_size", tabu_size(t));
+    sm_solver_set_stat(s, "current_energy", s->current.energy);
+    sm_solver_set_stat(s, "current_time", s->current.time);
+    sm_solver_set_stat(s, "best_energy", s->best.energy);
+    sm_solver_set_stat(s, "best_time", s->best.time);
+    if (t->kind != SM_OBJ_ENERGY) {
+        sm_eval ev;
+        sm_cost_eval_fast(c, &ev);
+        sm_solver_set_stat(s, "objective_value", user_value(t, score_of(s, t, &ev).objective));
+        sm_solver_set_stat(s, "best_value", user_value(t, t->best_score.objective));
+    }
+    if (t->it >= sm_opt_int(s, "iters")) s->done = 1;
+}
+
+static void release(sm_solver *s)
+{
+    tabu_state *t = s->priv;
+    if (!t) return;
+    sm_multilevel_free(t->ml);
+    sm_objective_free(t->obj);
+    sm_cost_free(t->c);
+    sm_tabu_list_free(&t->join);
+    sm_tabu_list_free(&t->leave);
+    free(t);
+}
+
+const sm_solver_ops sm_solver_tabu = {
+    "tabu", "Task Movement: tabu search over move, swap and edge-move neighbourhoods",
+    opts, init, step, release,
+};

@@ -1,0 +1,230 @@
+/* test_jobs.c - study jobs (order, SPEC errors, shards, result files),
+ * the braille plot's geometry and topologies from hardware descriptions. */
+#include "tests/unit/testutil.h"
+#include <unistd.h>
+#include "core/io/hw_topo.h"
+#include "core/study/jobs.h"
+#include "core/study/plot.h"
+
+static void spec(sm_study *st)
+{
+    sm_study_init(st);
+    sm_study_add_scenario(st, "a.json");
+    sm_study_add_scenario(st, "b.json");
+    for (int i = 0; i < 3; i++) sm_study_add_solver(st, i == 0 ? "lb" : i == 1 ? "dm" : "na -f 0.9");
+    int d = sm_study_add_param(st, "deadline"), r = sm_study_add_param(st, "round_time");
+    sm_study_add_value(st, d, "3e-3");
+    sm_study_add_value(st, d, "none");
+    sm_study_add_value(st, r, "1e-7");
+    sm_study_add_value(st, r, "2e-7");
+    sm_study_add_seed(st, 7);
+    sm_study_add_seed(st, 9);
+}
+
+/* Scenario-major, then solver, then each model key in order, seed fastest:
+ * the number is the mixed-radix value of the indices. */
+static void job_order(void **unused)
+{
+    (void)unused;
+    sm_study st;
+    spec(&st);
+    sm_err e;
+    assert_int_equal(sm_study_check(&st, &e), 0);
+    assert_int_equal(sm_study_njobs(&st), 2 * 3 * 2 * 2 * 2);
+    for (long n = 0; n < sm_study_njobs(&st); n++) {
+        sm_study_job j;
+        sm_study_job_at(&st, n, &j);
+        long back = ((((long)j.scen * 3 + j.solv) * 2 + j.val[0]) * 2 + j.val[1]) * 2 + j.seed;
+        assert_int_equal(back, n);
+        assert_int_equal(j.number, n);
+    }
+    sm_study_job j;
+    sm_study_job_at(&st, 29, &j);  /* 29 = 24 + 4 + 1: b, lb, none, 1e-7, seed 9 */
+    assert_int_equal(j.scen, 1);
+    assert_int_equal(j.solv, 0);
+    assert_int_equal(j.val[0], 1);
+    assert_int_equal(j.val[1], 0);
+    assert_int_equal(j.seed, 1);
+    sm_study_free(&st);
+}
+
+static void json_errors(void **unused)
+{
+    (void)unused;
+    static const struct { const char *text, *want; } cases[] = {
+        {"[1]", "expected"},
+        {"{\"scenarios\":[\"a\"],\"solvers\":[\"lb\", 3]}", "solvers[1]"},
+        {"{\"scenarios\":[\"a\"],\"solvers\":[\"lb\"],\"model\":{\"deadline\":3}}", "model.deadline"},
+        {"{\"scenarios\":[\"a\"],\"solvers\":[\"lb\"],\"seeds\":[-1]}", "seeds[0]"},
+        {"{\"scenarios\":[\"a\"],\"solvers\":[\"lb\"],\"frob\":1}", "frob"},
+        {"{\"scenarios\":[],\"solvers\":[\"lb\"]}", "scenarios"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sm_study st;
+        sm_study_init(&st);
+        sm_err e;
+        int rc = sm_study_from_json(&st, cases[i].text, strlen(cases[i].text), "s.json", &e);
+        if (rc == 0) rc = sm_study_check(&st, &e);
+        if (rc == 0) fail_msg("case %zu accepted", i);
+        if (!strstr(e.msg, cases[i].want)) fail_msg("case %zu: \"%s\" lacks \"%s\"", i, e.msg, cases[i].want);
+        sm_study_free(&st);
+    }
+    sm_study st;
+    sm_study_init(&st);
+    sm_err e;
+    const char *ok = "{\"scenarios\":[\"a\"],\"solvers\":[\"lb\"],\"model\":{\"deadline\":[3e-3,\"none\"]},\"seeds\":[1,2,3]}";
+    assert_int_equal(sm_study_from_json(&st, ok, strlen(ok), "s.json", &e), 0);
+    assert_int_equal(sm_study_njobs(&st), 6);
+    assert_string_equal(st.param[0].vals[1], "none");
+    sm_study_free(&st);
+}
+
+static void shards(void **unused)
+{
+    (void)unused;
+    long i, n;
+    sm_err e;
+    assert_int_equal(sm_study_parse_shard("3/4", &i, &n, &e), 0);
+    assert_int_equal(i, 3);
+    assert_int_equal(n, 4);
+    const char *bad[] = {"4/4", "-1/2", "1/0", "a/b", "1", "1/2x", ""};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        if (sm_study_parse_shard(bad[k], &i, &n, &e) == 0) fail_msg("\"%s\" accepted", bad[k]);
+    unsetenv("SLURM_ARRAY_TASK_ID");
+    unsetenv("SLURM_ARRAY_TASK_COUNT");
+    unsetenv("SLURM_ARRAY_TASK_MIN");
+    assert_int_equal(sm_study_shard_from_env(&i, &n, &e), 0);
+    /* --array=2-9: ids 2..9, eight shards 0..7. */
+    setenv("SLURM_ARRAY_TASK_ID", "5", 1);
+    setenv("SLURM_ARRAY_TASK_COUNT", "8", 1);
+    setenv("SLURM_ARRAY_TASK_MIN", "2", 1);
+    assert_int_equal(sm_study_shard_from_env(&i, &n, &e), 1);
+    assert_int_equal(i, 3);
+    assert_int_equal(n, 8);
+    setenv("SLURM_ARRAY_TASK_ID", "12", 1);
+    assert_int_equal(sm_study_shard_from_env(&i, &n, &e), -1);
+    unsetenv("SLURM_ARRAY_TASK_ID");
+    unsetenv("SLURM_ARRAY_TASK_COUNT");
+    unsetenv("SLURM_ARRAY_TASK_MIN");
+}
+
+static void result_files(void **unused)
+{
+    (void)unused;
+    char dir[] = "/tmp/sm-study-unit-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *names[] = {"job-000003.json", "job-000001.json", "job-000001.map.json",
+                           "job-x.json", "other.txt", "job-000002.json.tmp"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", dir, names[k]);
+        FILE *f = fopen(p, "w");
+        assert_non_null(f);
+        fclose(f);
+    }
+    char *path = sm_study_job_path(dir, 42, "json");
+    assert_non_null(strstr(path, "/job-000042.json"));
+    free(path);
+    long *nums, count;
+    sm_err e;
+    assert_int_equal(sm_study_list(dir, &nums, &count, &e), 0);
+    assert_int_equal(count, 2);
+    assert_int_equal(nums[0], 1);
+    assert_int_equal(nums[1], 3);
+    free(nums);
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", dir, names[k]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+static void plot_geometry(void **unused)
+{
+    (void)unused;
+    double x[] = {0, 10}, y[] = {-1, 1};
+    sm_plot pl;
+    sm_plot_init(&pl, 5, 3, x, y, 2);   /* 10 x 12 dots */
+    int c, r;
+    assert_int_equal(sm_plot_dot(&pl, 0, -1, &c, &r), 1);
+    assert_int_equal(c, 0);
+    assert_int_equal(r, 11);
+    assert_int_equal(sm_plot_dot(&pl, 10, 1, &c, &r), 1);
+    assert_int_equal(c, 9);
+    assert_int_equal(r, 0);
+    assert_int_equal(sm_plot_dot(&pl, 11, 0, &c, &r), 0);
+    assert_int_equal(sm_plot_dot(&pl, NAN, 0, &c, &r), 0);
+    sm_plot_point(&pl, 10, 1);          /* cell (0, 4), right column, top row */
+    assert_int_equal(pl.dots[4], 0x08);
+    sm_plot_mark(&pl, 0, -1);           /* cell (2, 0) */
+    assert_int_equal(pl.marks[2 * 5 + 0], 1);
+    sm_plot_free(&pl);
+}
+
+static sm_topo *from_hw(const sm_hw_machine *m, int nm, int nodes)
+{
+    sm_err e;
+    cJSON *j = sm_hw_topology_json(m, nm, nodes, &e);
+    if (!j) fail_msg("%s", e.msg);
+    sm_topo *t = sm_topo_from_json(j, "", &e);
+    cJSON_Delete(j);
+    if (!t) fail_msg("%s", e.msg);
+    return t;
+}
+
+static void hardware_topology(void **unused)
+{
+    (void)unused;
+    assert_string_equal(sm_hw_known_type("Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz", 0), "xeon_gold_6148");
+    assert_string_equal(sm_hw_known_type("Tesla V100-SXM2-16GB", 1), "v100");
+    assert_null(sm_hw_known_type("Tesla V100-SXM2-16GB", 0));
+    assert_null(sm_hw_known_type("Frobnicator 9000", 0));
+    sm_hw_machine m = {0, NULL};
+    sm_hw_machine_add(&m, 0, "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz", 20, 96e9);
+    sm_hw_machine_add(&m, 0, "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz", 10, 48e9);
+    sm_hw_machine_add(&m, 1, "Frob GPU", 0, 0);
+    sm_topo *t = from_hw(&m, 1, 1);
+    assert_int_equal(t->nprocs, 3);
+    assert_int_equal(t->ntypes, 3);
+    int full = sm_topo_find_type(t, "xeon_gold_6148"), half = sm_topo_find_type(t, "xeon_gold_6148_10c"),
+        gpu = sm_topo_find_type(t, "gpu");
+    assert_true(full >= 0 && half >= 0 && gpu >= 0);
+    /* Half the cores: half the flops and bandwidth, twice the time a cell. */
+    double th = sm_type_params(&t->types[half])->time_per_cell,
+           tf = sm_type_params(&t->types[full])->time_per_cell;
+    assert_true(fabs(th - 2 * tf) <= 1e-12 * th);
+    assert_non_null(strstr(t->types[full].estimated, "table entry"));
+    assert_non_null(strstr(t->types[gpu].estimated, "unknown GPU"));
+    assert_non_null(strstr(t->types[gpu].estimated, "memory"));
+    /* Every type pair has its own link class. */
+    for (int a = 0; a < t->ntypes; a++)
+        for (int b = 0; b < t->ntypes; b++) assert_true(t->intra_of[a * t->ntypes + b] >= 0);
+    assert_int_equal(t->nintra, 6);
+    sm_topo_free(t);
+    /* Three nodes from one machine: a tree, names by node. */
+    t = from_hw(&m, 1, 3);
+    assert_int_equal(t->nprocs, 9);
+    assert_int_equal(t->nnodes, 3);
+    assert_string_equal(t->net->ops->kind, "tree");
+    assert_string_equal(t->procs[8].name, "n02.gpu0");
+    sm_topo_free(t);
+    sm_err e;
+    sm_hw_machine empty = {0, NULL};
+    assert_null(sm_hw_topology_json(&empty, 1, 1, &e));
+    assert_null(sm_hw_topology_json(&m, 2, 1, &e));
+    sm_hw_machine_free(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(job_order),
+        cmocka_unit_test(json_errors),
+        cmocka_unit_test(shards),
+        cmocka_unit_test(result_files),
+        cmocka_unit_test(plot_geometry),
+        cmocka_unit_test(hardware_topology),
+    };
+    return cmocka_run_group_tests_name("study", tests, NULL, NULL);
+}
