@@ -804,6 +804,8 @@ no_sanitizer_errors cs
 
 # 28-32: every pane agrees on the mapping shown (#23 item 5).
 . tests/screen/panes_agree.sh
+# 33-: what a new user met (#23 item 7).
+. tests/screen/new_user.sh
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -8,6 +8,7 @@
 #include "core/io/scenario.h"
 #include "cmd.h"
 #include "cmd_topo_hwloc.h"
+#include "tui/paths.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
 {
@@ -96,7 +97,7 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     sm_session_replace(app->session, &sc);
     sm_clean_stale_temps(Tcl_GetString(objv[2]));
     free(app->scenario_path);
-    app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
+    app->scenario_path = sm_path_tidy(Tcl_GetString(objv[2]));
     return after_change(app, in);
 }
 
@@ -111,7 +112,7 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
         return sm_tcl_error(in, "IO", "%s", e.msg);
     sm_session_saved(s, SM_PART_ALL);
     free(app->scenario_path);
-    app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
+    app->scenario_path = sm_path_tidy(Tcl_GetString(objv[2]));
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
