@@ -56,11 +56,11 @@ stencilmap: $(TUI_OBJ) $(B)/libsm.a
 
 $(B)/libsm.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(B)/san/libsm.a: $(SAN_LIB_OBJ)
 	@mkdir -p $(@D)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(B)/%.o: %.c $(HDRS)
 	@mkdir -p $(@D)

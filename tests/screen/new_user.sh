@@ -33,3 +33,25 @@ esac
 keys nu q y
 exited nu || true
 no_sanitizer_errors nu
+
+# 35. The HAEC heat map's legend maximum is the busiest physical link
+# (model metrics' congestion; a node's wireless links were summed: "max
+# 48" for a busiest link of 32), and idle links are drawn '.' everywhere,
+# as the legend says (vertical idle links were '|').
+start hx 200 50 xterm-256color samples/haec.json
+keys hx : "solve sfc -curve hilbert" Enter
+wait_for hx "% solve sfc" || true
+keys hx Escape L
+wait_for hx "Network  haec" || true
+settle hx
+cong=$("$BIN" -e 'scenario load samples/haec.json; solve sfc -curve hilbert; dict get [model metrics] congestion')
+legend=$(cap hx | grep -o "n/9 of max [0-9]* msg" | head -1)
+[ -n "$cong" ] && [ "$legend" = "n/9 of max $cong msg" ] && ok "HAEC legend: max $cong messages, the congestion" ||
+    bad "haec legend" "'$legend' vs congestion $cong"
+plane=$(cap hx | sed -n '23,31p' | awk -F'│' '{print $2}')
+if echo "$plane" | grep -aq '|'; then bad "idle glyphs" "a '|' in the plane: $plane"
+elif echo "$plane" | grep -aq ' \. ' && cap hx | grep -qF ". idle link"; then ok "idle links drawn '.' as the legend says"
+else bad "idle glyphs" "no idle link drawn '.': $plane"; fi
+keys hx q
+exited hx || true
+no_sanitizer_errors hx

@@ -234,18 +234,20 @@ static void draw_link(WINDOW *w, int y, int x, int width, int lv, double frac, i
                       int node_mark)
 {
     char s[8];
-    char mid = lv ? (char)('0' + lv) : node_mark ? ' ' : '.';
+    /* An idle link is '.' wherever it is drawn, as the legend says; a
+     * node with no link to the next plane is "[ ]" ('o' when narrow). */
+    char mid = lv > 0 ? (char)('0' + lv) : lv == 0 ? '.' : ' ';
     if (width == 1) {
-        s[0] = node_mark && !lv ? 'o' : mid;
+        s[0] = node_mark && lv < 0 ? 'o' : mid;
         s[1] = '\0';
     } else if (node_mark) {
-        snprintf(s, sizeof s, "[%c]", lv ? mid : ' ');
+        snprintf(s, sizeof s, "[%c]", mid);
     } else if (vertical) {
-        snprintf(s, sizeof s, " %c ", lv ? mid : '|');
+        snprintf(s, sizeof s, " %c ", mid);
     } else {
         snprintf(s, sizeof s, "-%c-", mid);
     }
-    attr_t a = sel ? sel : lv ? sm_ui_heat_attr(frac) : sm_ui_attr(node_mark ? SM_EL_TEXT : SM_EL_DIM);
+    attr_t a = sel ? sel : lv > 0 ? sm_ui_heat_attr(frac) : sm_ui_attr(node_mark ? SM_EL_TEXT : SM_EL_DIM);
     if (node_mark && !sel) a |= A_BOLD;
     sm_ui_text(w, y, x, width, a, "%s", s);
 }
@@ -381,7 +383,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int top = max < 1 ? 0 : max <= 9 ? (int)max : 9;
     for (int lv = 1; lv <= top && x <= iw; lv++, x++)
         sm_ui_text(w, 1, x, 1, sm_ui_heat_attr(top > 1 ? (lv - 1) / (double)(top - 1) : 1.0), "%c", '0' + lv);
-    sm_ui_text(w, 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), " .idle");
+    sm_ui_text(w, 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), " . idle link");
 
     if (c->tree) {
         int sel = v->link_level >= 0 && v->link_level < c->nlevels && v->link_from >= 0 &&
@@ -428,7 +430,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
             int is = has_sel && node == at;
             /* The node: its link to the next plane, if there is one. */
             double fr = 0;
-            int lv = sm_link_map_next(m, node, SM_LINK_THROUGH) >= 0 ? level(c, cells, node, SM_LINK_THROUGH, &fr) : 0;
+            int lv = sm_link_map_next(m, node, SM_LINK_THROUGH) >= 0 ? level(c, cells, node, SM_LINK_THROUGH, &fr) : -1;
             if (xx + nw - 1 <= iw && y <= map_top + map_h - 1)
                 draw_link(w, y, xx, nw, lv, fr, 0, is && axis == SM_LINK_THROUGH ? sel_attr : 0, 1);
             if (sm_link_map_next(m, node, SM_LINK_COL) >= 0 && (col + 1 < C || wrap_c) && xx + nw + lw - 1 <= iw) {
