@@ -55,3 +55,38 @@ else bad "idle glyphs" "no idle link drawn '.': $plane"; fi
 keys hx q
 exited hx || true
 no_sanitizer_errors hx
+
+# 36. The help overlay at 80x24 scrolls instead of losing rows, and its
+# texts wrap instead of being cut: paging through it shows every key of
+# the key table and every action's whole text (joined across its lines).
+start hp 80 24 xterm-256color samples/cuboid-cpu-gpu.json
+keys hp '?'
+wait_for hp "Keys" || true
+settle hp
+: >"$WORK/help.txt"
+page=0   # (settle uses i)
+while [ $page -lt 5 ]; do
+    # The overlay's own borders are each line's third and third-last
+    # characters (a pane's border and one cell of it on either side).
+    cap hp | sed -n '3,22p' | sed 's/^..│//; s/│..$//' >>"$WORK/help.txt"
+    keys hp PgDn
+    settle hp
+    page=$((page + 1))
+done
+cap hp | grep -q "Keys" && ok "PgDn scrolls the help, it stays open" || bad "help scroll" "help closed: $(cap hp | head -3)"
+flat=$(sed 's/^ *//; s/ *$//' "$WORK/help.txt" | tr '\n' ' ' | tr -s ' ')
+missing=""
+for k in $("$BIN" -e 'join [lsort -unique [lmap e [key list] {lindex $e 0}]] " "'); do
+    echo "$flat" | grep -qF -- "$k" || missing="$missing $k"
+done
+cut=""
+"$BIN" -e 'foreach e [key list] { puts [lindex $e 2] }' | sort -u >"$WORK/helps.txt"
+while IFS= read -r h; do
+    echo "$flat" | grep -qF -- "$h" || cut="$cut | $h"
+done <"$WORK/helps.txt"
+[ -z "$missing" ] && [ -z "$cut" ] && ok "help at 80x24: every key and every whole text, by scrolling" ||
+    bad "help 80x24" "keys missing:$missing; texts cut:$cut"
+keys hp q
+keys hp q
+exited hp || true
+no_sanitizer_errors hp
