@@ -90,3 +90,12 @@ keys hp q
 keys hp q
 exited hp || true
 no_sanitizer_errors hp
+
+# 37. The Processors pane's type column holds the whole type name
+# (Fugaku-like's a64fx_cmg was cut to "a64fx").
+start ty 200 50 xterm-256color samples/fugaku-like.json
+settle ty
+cap ty | grep -q "n00.cmg0 a64fx_cmg " && ok "type column: a64fx_cmg whole" ||
+    bad "type column" "$(cap ty | sed -n 3,5p)"
+keys ty q
+exited ty || true
