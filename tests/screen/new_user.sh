@@ -99,3 +99,16 @@ cap ty | grep -q "n00.cmg0 a64fx_cmg " && ok "type column: a64fx_cmg whole" ||
     bad "type column" "$(cap ty | sed -n 3,5p)"
 keys ty q
 exited ty || true
+
+# 38. TERM=xterm (8 colours): unfocused frames (and every other grey text
+# on the terminal's background) are not drawn black on the default
+# background, invisible on a dark terminal: they take the terminal's own
+# foreground, dimmed.
+start x8 100 30 xterm samples/cuboid-cpu-gpu.json
+settle x8
+black=$($T capture-pane -e -p -t x8 | grep -ac "$(printf '\033')\[30m$(printf '\033')\[49m")
+frames=$($T capture-pane -e -p -t x8 | grep -ac "$(printf '\033')\[0;2m$(printf '\033')\[39m$(printf '\033')\[49m[┌│└]")
+[ "$black" = 0 ] && [ "$frames" -gt 0 ] && ok "TERM=xterm: unfocused frames in the terminal's colour, dimmed ($frames lines)" ||
+    bad "xterm frames" "$black lines with black on the default background, $frames dim frame lines"
+keys x8 q
+exited x8 || true

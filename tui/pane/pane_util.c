@@ -58,7 +58,20 @@ void sm_ui_apply_theme(const sm_theme *t)
     for (int e = 0; e < SM_EL_COUNT; e++) {
         el_attr[e] = style_attrs(t->el[e].attrs);
         if (colours && pair < COLOR_PAIRS) {
-            init_pair((short)pair, (short)sm_color_for(t->el[e].fg, COLORS), (short)sm_color_for(t->el[e].bg, COLORS));
+            int fg = sm_color_for(t->el[e].fg, COLORS), bg = sm_color_for(t->el[e].bg, COLORS);
+            /* 8 colours: a grey (or black) text on the terminal's own
+             * background became black or white, invisible on a dark or a
+             * light terminal (TERM=xterm: every unfocused frame); the
+             * terminal's own foreground reads on both, dimmed for the
+             * darker greys. */
+            if (COLORS < 16 && bg < 0 && t->el[e].fg >= 0 && (fg == COLOR_BLACK || fg == COLOR_WHITE) &&
+                t->el[e].fg != 7 && t->el[e].fg != 15) {
+                int rgb[3];
+                sm_color_rgb(t->el[e].fg, rgb);
+                if (rgb[0] + rgb[1] + rgb[2] < 3 * 160) el_attr[e] |= A_DIM;
+                fg = -1;
+            }
+            init_pair((short)pair, (short)fg, (short)bg);
             el_attr[e] |= COLOR_PAIR(pair);
             pair++;
         }
