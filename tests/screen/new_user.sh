@@ -112,3 +112,24 @@ frames=$($T capture-pane -e -p -t x8 | grep -ac "$(printf '\033')\[0;2m$(printf 
     bad "xterm frames" "$black lines with black on the default background, $frames dim frame lines"
 keys x8 q
 exited x8 || true
+
+# 39. popta's Pareto table unzoomed at 200x50: every point's counts whole
+# (they were cut to one character), and the time axis shows both ends
+# without one label writing over the other, with a deadline too.
+PF=samples/profiles-cpu-gpu.json
+start pt 200 50 xterm-256color $PF
+keys pt : "model configure -deadline 3.3e-3; solver start popta -objective pareto; solver run" Enter
+wait_for pt "popta optimal" || true
+settle pt
+want=$("$BIN" -e "scenario load $PF; set r [solve popta -objective pareto]; join [lmap p [dict get \$r front] {join [dict get \$p counts] ,}] { }")
+missing=""
+for c in $want; do cap pt | grep -qF " $c" || missing="$missing $c"; done
+ends=$("$BIN" -e "scenario load $PF; set r [solve popta -objective pareto]; set f [dict get \$r front]; format {%.3g %.3g} [expr {[dict get [lindex \$f 0] profile_time] * 1e3}] [expr {[dict get [lindex \$f end] profile_time] * 1e3}]")
+axis=$(cap pt | grep -o "[0-9.]* ms  *[0-9.]* ms *│" | tail -1)
+[ -n "$want" ] && [ -z "$missing" ] && ok "Pareto table: every point's counts whole ($want)" || bad "pareto counts" "missing:$missing; $(cap pt | sed -n 24,30p)"
+case "$axis" in
+"${ends%% *} ms"*"${ends##* } ms"*) ok "Pareto plot: both time labels ($axis)" ;;
+*) bad "pareto axis" "'$axis' vs ends $ends" ;;
+esac
+keys pt q y
+exited pt || true

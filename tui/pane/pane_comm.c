@@ -225,6 +225,24 @@ static int pair_at(const sm_pane *p, int i, int *pp, int *qq)
     return 1;
 }
 
+/* A pair's label in width columns: "p-q" whole when it fits; else the
+ * processors' indices (as the Processors pane numbers them), which never
+ * collide, then as much of the names as fits ("12-13 n03.v1~_0-n03.v1~_1"
+ * would be cut alike for many pairs: "12-13 v100_0-v~"). */
+static const char *pair_label(const sm_topo *t, int p, int q, int width, char *out, size_t n)
+{
+    char pair[512];
+    snprintf(pair, sizeof pair, "%s-%s", t->procs[p].name, t->procs[q].name);
+    if ((int)strlen(pair) <= width) return sm_ui_elide(pair, width, out, n);
+    char ids[32];
+    int il = snprintf(ids, sizeof ids, "%d-%d", p, q);
+    if (il + 2 > width) return sm_ui_elide(ids, width, out, n);
+    char names[512];
+    sm_ui_elide(pair, width - il - 1, names, sizeof names);
+    snprintf(out, n, "%s %.*s", ids, (int)(n > 40 ? n - 40 : 1), names);
+    return out;
+}
+
 static void draw_rounds(WINDOW *w, const comm_cache *c, const sm_app *app, const sm_frame *f, int ih, int iw,
                         int round_lines);
 
@@ -278,8 +296,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     if (cs->cmp) {
         /* Compare mode: both mappings' messages per pair, largest change
          * first (the rounds are the shown mapping's, below). */
-        sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s %6s %6s %-4s", pw, "pair", "mu", "other",
-                   "diff", "via");
+        /* Too narrow for every column (80x24): the pair and its change,
+         * the pair as wide as the rest allows. */
+        int narrow = iw < pw + 26;
+        if (narrow) pw = iw - 7 > 8 ? iw - 7 : 8;
+        if (narrow)
+            sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %6s", pw, "pair", "diff");
+        else
+            sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s %6s %6s %-4s", pw, "pair", "mu", "other",
+                       "diff", "via");
         if (row < p->top) p->top = row;
         if (row >= p->top + list_rows) p->top = row - list_rows + 1;
         if (p->top < 0) p->top = 0;
@@ -290,11 +315,13 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
             attr_t a = (p->top + i == row && v->focus == SM_PANE_COMM) ? sm_ui_attr(SM_EL_CURSOR)
                        : hl ? sm_ui_attr(SM_EL_HIGHLIGHT)
                        : r->a == r->b ? sm_ui_attr(SM_EL_DIM) : sm_ui_attr(SM_EL_TEXT);
-            char pair[512], shown[512];
-            snprintf(pair, sizeof pair, "%s-%s", t->procs[r->p].name, t->procs[r->q].name);
-            sm_ui_elide(pair, pw, shown, sizeof shown);
-            sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %5lld %6lld %+6lld %-4s", pw, shown, (long long)r->a,
-                       (long long)r->b, (long long)(r->b - r->a), r->inter ? "net" : "node");
+            char shown[512];
+            pair_label(t, r->p, r->q, pw, shown, sizeof shown);
+            if (narrow)
+                sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %+6lld", pw, shown, (long long)(r->b - r->a));
+            else
+                sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %5lld %6lld %+6lld %-4s", pw, shown, (long long)r->a,
+                           (long long)r->b, (long long)(r->b - r->a), r->inter ? "net" : "node");
         }
         if (nrows == 0) sm_ui_text(w, 2, 1, iw, sm_ui_attr(SM_EL_DIM), "no cut edges in either mapping");
         draw_rounds(w, c, app, f, ih, iw, round_lines);
@@ -311,9 +338,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         int hl = v->pair_p >= 0 && ((r->p == v->pair_p && r->q == v->pair_q) || (r->p == v->pair_q && r->q == v->pair_p));
         attr_t a = (p->top + i == row && v->focus == SM_PANE_COMM) ? sm_ui_attr(SM_EL_CURSOR)
                    : hl ? sm_ui_attr(SM_EL_HIGHLIGHT) : sm_ui_attr(SM_EL_TEXT);
-        char pair[512], shown[512], rounds[128];
-        snprintf(pair, sizeof pair, "%s-%s", t->procs[r->p].name, t->procs[r->q].name);
-        sm_ui_elide(pair, pw, shown, sizeof shown);
+        char shown[512], rounds[128];
+        pair_label(t, r->p, r->q, pw, shown, sizeof shown);
         sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %5lld %-4s %s", pw, shown, (long long)r->mu,
                    r->inter ? "net" : "node", (rounds_text(c, i, rounds, sizeof rounds), rounds));
     }

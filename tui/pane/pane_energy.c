@@ -41,6 +41,9 @@ static void draw_compare(sm_pane *p, sm_app *app, const sm_frame *f)
     char s1[32], s2[32], s3[32];
     for (size_t i = 0; i < sizeof rows / sizeof rows[0] && y <= ih; i++, y++) {
         double d = rows[i].b - rows[i].a;
+        /* A difference within rounding of the figures is none (it read
+         * "+0.0004441", the unit cut off, for 4e-16 J). */
+        if (fabs(d) <= 1e-9 * fmax(fabs(rows[i].a), fabs(rows[i].b))) d = 0;
         const char *(*fmt)(double, char *, size_t) = rows[i].seconds ? sm_ui_seconds : sm_ui_joules;
         attr_t bold = i == 5 ? A_BOLD : 0;
         sm_ui_text(w, y, 1, 8, sm_ui_attr(SM_EL_TEXT) | bold, "%s", rows[i].name);

@@ -227,6 +227,10 @@ const char *sm_ui_si(double v, const char *unit, int digits, char *buf, size_t n
         snprintf(buf, n, "%g %s", v, unit);
         return buf;
     }
+    if (a < 1e-12) { /* below pico: rounding noise more than a figure */
+        snprintf(buf, n, "%.*g %s", digits, v, unit);
+        return buf;
+    }
     size_t i = 0;
     while (i + 1 < sizeof pre / sizeof pre[0] && a < pre[i].scale) i++;
     /* 999.96 mJ rounds to "1000 mJ": take the next prefix up. */
