@@ -133,3 +133,47 @@ case "$axis" in
 esac
 keys pt q y
 exited pt || true
+
+# 40. Compare mode at 80x24 on Summit-like (long processor names): the
+# Communication rows can be told apart (no two alike) and show the
+# change; every difference in Energy keeps its unit.
+start cq 80 24 xterm-256color samples/summit-like.json
+keys cq : "solve lb -order jik" Enter
+wait_for cq "% solve lb" || true
+keys cq : "map undo" Enter
+wait_for cq "% map undo" || true
+keys cq V
+wait_for cq "vs lb best" || true
+settle cq
+rows=$(cap cq | sed -n '12,16p' | awk -F'│' '{print $2}' | sed 's/ *[+-][0-9]* *$//')
+n=$(echo "$rows" | grep -c .)
+u=$(echo "$rows" | sort -u | grep -c .)
+# Names cut to 13 columns read alike for many pairs; each row names its
+# pair by the processors' indices (as the Processors pane numbers them).
+ids=$(echo "$rows" | grep -c '^[0-9][0-9]*-[0-9][0-9]* ')
+[ "$n" -ge 4 ] && [ "$n" = "$u" ] && [ "$ids" = "$n" ] && ok "compare 80x24: $n Communication rows, each naming its pair" ||
+    bad "compare pairs" "$n rows, $u distinct: $rows"
+diffs=$(cap cq | sed -n '11,17p' | sed -n 's/.*││[a-z]* *[^ ]* [a-zA-Z]*J *[^ ]* [a-zA-Z]*J *\([^│]*[^ │]\) *│.*/\1/p')
+badd=$(echo "$diffs" | grep -v '^[+-]\{0,1\}[0-9.e+-]* [munpkMG]\{0,1\}J$' | grep -c .)
+[ -n "$diffs" ] && [ "$badd" = 0 ] && ok "compare 80x24: every energy difference has its unit" ||
+    bad "compare units" "$(echo "$diffs" | tr '\n' '|')"
+keys cq q y
+exited cq || true
+
+# 41. Compare mode at 200x50: Communication's title is whole (it was cut
+# in the middle of the other mapping's name), in its longest form that fits.
+start ct 200 50 xterm-256color samples/cuboid-cpu-gpu.json
+keys ct : "solve lb -order jik" Enter
+wait_for ct "% solve lb" || true
+keys ct : "map undo" Enter
+wait_for ct "% map undo" || true
+keys ct V
+wait_for ct "vs lb best" || true
+settle ct
+title=$(cap ct | grep -o "Communication  [^─]*" | head -1 | sed 's/ *$//')
+case "$title" in
+*" rounds"|*" rounds vs "[0-9]*" ("*")") ok "compare: Communication's title whole ($title)" ;;
+*) bad "compare comm title" "'$title'" ;;
+esac
+keys ct q y
+exited ct || true
