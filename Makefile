@@ -96,9 +96,9 @@ $(B)/san/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/san/libsm.a
 
 # Processor marks and the theme palette live in tui/ but need neither
 # curses nor Tcl.
-$(B)/san/tests/tui/test_marks: tests/unit/tui/test_marks.c tests/unit/testutil.h tui/marks.c tui/marks.h tui/theme.c tui/theme.h $(B)/san/libsm.a
+$(B)/san/tests/tui/app/test_marks: tests/unit/tui/app/test_marks.c tests/unit/testutil.h tui/app/marks.c tui/app/marks.h tui/app/theme.c tui/app/theme.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/marks.c tui/theme.c $(B)/san/libsm.a $(LP_LIB) -lcmocka $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/app/marks.c tui/app/theme.c $(B)/san/libsm.a $(LP_LIB) -lcmocka $(LIBS)
 
 # The fuzz targets' corpus replay runs in check (gcc, sanitized).
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
@@ -107,9 +107,9 @@ $(B)/san/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(B)/san/libsm.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
 # The theme loader lives in tui/ but needs neither curses nor Tcl.
-$(B)/san/fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c tui/theme.c tui/theme.h tests/fuzz/replay_main.c $(B)/san/libsm.a
+$(B)/san/fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c tui/app/theme.c tui/app/theme.h tests/fuzz/replay_main.c $(B)/san/libsm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tui/theme.c tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tui/app/theme.c tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
 
 # check installs what is missing first (as run does), then builds and runs
 # every suite in a second make, so nothing is compiled before the headers

@@ -192,15 +192,14 @@ dump("profiles-cpu-gpu.json",
       "grid": grid_cuboid, "topology": "topologies/profiles-cpu-gpu.json",
       "model": model})
 # Besmer's LU pattern (a 2-D, 5-point, non-periodic grid of one block per
-# process, block id = rank) on k^3 tori and HAEC boxes of k boards of k x k,
-# one processor per node. NAS LU splits 2^(2m) ranks m-by-m and 2^(2m+1)
-# ranks with x twice y.
+# process, block id = rank, x fastest) on k^3 tori and HAEC boxes of k
+# boards of k x k, one processor per node. NAS LU's process grid for 2^m
+# ranks: x = 2^ceil(m/2), y = 2^floor(m/2) (512 -> 32 x 16, 4096 -> 64 x 64;
+# SPEC 7).
 def lu_blocks(n):
-    y = 1
-    while y * y * 2 <= n:
-        y *= 2
-    x = n // y
-    return x, y
+    m = n.bit_length() - 1
+    assert n == 1 << m, "NAS LU runs on a power of two"
+    return 1 << ((m + 1) // 2), 1 << (m // 2)
 
 def one_per_node(n, prefix):
     return [{"name": "%s%d" % (prefix, i), "type": "node", "node": i} for i in range(n)]

@@ -4,7 +4,7 @@
 #   without a terminal: stencilmap -e {session replay scripts/demo-deadline-sweep.tcl -delay 0}
 #   (scripts/sweep.tcl prints the same sweep as a table.)
 # Every figure the narration states is read from the result on screen.
-scenario load [file join [file dirname $::stencilmap::replaying] .. samples cuboid-2cpu-2gpu.json]
+scenario load [file join [file dirname [info script]] .. samples cuboid-2cpu-2gpu.json]
 proc ::stencilmap::demo_said {r} {
     set n [dict get $r procs_used]
     format "%.4f J in %.3f ms on %d processor%s" [dict get $r energy] \

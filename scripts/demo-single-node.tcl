@@ -3,7 +3,7 @@
 #   in the workbench:  :session replay scripts/demo-single-node.tcl
 #   (300 ms between steps; add -delay MS), or without a terminal:
 #   stencilmap -e {session replay scripts/demo-single-node.tcl -delay 0}
-scenario load [file join [file dirname $::stencilmap::replaying] .. samples cuboid-cpu-gpu.json]
+scenario load [file join [file dirname [info script]] .. samples cuboid-cpu-gpu.json]
 view note "One node, one CPU and one GPU. lb gave each a share of blocks proportional to its speed."
 view focus procs
 view proc gpu0

@@ -4,7 +4,7 @@
 # cardinality = communicating pairs on linked nodes, at most 112).
 #   in the workbench:  :session replay scripts/demo-strategies.tcl
 #   without a terminal: stencilmap -e {session replay scripts/demo-strategies.tcl -delay 0}
-scenario load [file join [file dirname $::stencilmap::replaying] .. samples lu-haec.json]
+scenario load [file join [file dirname [info script]] .. samples lu-haec.json]
 set ::demo_rows {}
 proc ::demo_run {args} {
     set t0 [clock microseconds]

@@ -2,7 +2,7 @@
 # Summit-like sample: 2 POWER9 and 6 V100 per node, fat-tree network.
 #   in the workbench:  :session replay scripts/demo-tabu-summit.tcl
 #   without a terminal: stencilmap -e {session replay scripts/demo-tabu-summit.tcl -delay 0}
-scenario load [file join [file dirname $::stencilmap::replaying] .. samples summit-like.json]
+scenario load [file join [file dirname [info script]] .. samples summit-like.json]
 view note "Summit-like: each node has 2 CPUs and 6 GPUs; nodes sit on a fat tree."
 view procs -sort load -order desc
 view focus solver

@@ -34,15 +34,14 @@ proc ::stencilmap::with_model {opts script} {
 # sweep SOLVER DEADLINES ?solver options?: run the solver from the same
 # starting mapping at each deadline; returns one dict per deadline (the
 # eval dict plus deadline, status and seconds). The session's mapping and
-# model are restored afterwards.
+# model are restored afterwards. Needs no file, so a safe script may use it.
 proc ::stencilmap::sweep {solver deadlines args} {
     set saved_model [model configure]
-    close [file tempfile start .json]
-    map save $start
+    set start [map list]
     set rows {}
     try {
         foreach d $deadlines {
-            map load $start
+            ::stencilmap::restore_mapping $start
             model configure -deadline $d
             set r [solve $solver {*}$args]
             dict set r deadline $d
@@ -50,8 +49,20 @@ proc ::stencilmap::sweep {solver deadlines args} {
         }
     } finally {
         model configure {*}$saved_model
-        map load $start
-        file delete $start
+        ::stencilmap::restore_mapping $start
     }
     return $rows
+}
+
+# restore_mapping LIST: put back a mapping `map list` returned, one
+# `map move` per processor whose blocks changed.
+proc ::stencilmap::restore_mapping {want} {
+    set now [map list]
+    set moves [dict create]
+    set b 0
+    foreach p $want q $now {
+        if {$p ne $q} { dict lappend moves $p $b }
+        incr b
+    }
+    dict for {p blocks} $moves { map move $p {*}$blocks }
 }

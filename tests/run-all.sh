@@ -13,6 +13,14 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 add() { pass=$((pass + $1)); fail=$((fail + $2)); }
 
+# The layout's rules (tools/check-layout.tcl): every folder in its layer,
+# includes pointing down, no circle between files.
+tclsh8.6 tools/check-layout.tcl "$B" >"$log" 2>&1
+cat "$log"
+p=$(sed -n 's/^layout: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log")
+f=$(sed -n 's/^layout: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
+add "${p:-0}" "${f:-1}"
+
 # cmocka unit suites (sanitized).
 for t in $(find "$B"/san/tests -type f -name 'test_*' | sort); do
     [ -x "$t" ] || continue

@@ -6,9 +6,9 @@
 #include <tcl.h>
 #include "core/io/scenario.h"
 #include "core/lib/util.h"
-#include "app.h"
+#include "tui/app/app.h"
 #include "tui/cmd/cmd.h"
-#include "tui.h"
+#include "tui/pane/tui.h"
 
 #ifndef SM_VERSION
 #define SM_VERSION "0.1"
@@ -19,12 +19,16 @@ extern const char sm_tcl_library[];
 static void usage(FILE *f)
 {
     fputs("usage: stencilmap [SCENARIO]                 open the workbench\n"
-          "       stencilmap [-safe] -b FILE [ARG ...]   run a Tcl script, no terminal\n"
-          "       stencilmap [-safe] -e SCRIPT [SCENARIO]\n"
+          "       stencilmap [-safe [-allow DIR]...] -b FILE [ARG ...]\n"
+          "                                             run a Tcl script, no terminal\n"
+          "       stencilmap [-safe [-allow DIR]...] -e SCRIPT [SCENARIO]\n"
           "                                             evaluate (on SCENARIO) and print the result\n"
           "       stencilmap --help | --version\n"
           "-safe runs the script in a safe interpreter: no exec, open, file, socket,\n"
-          "cd, load or source; the stencilmap commands keep working.\n"
+          "cd, load or source; the stencilmap commands keep working, reading files\n"
+          "only below the current directory, the script's directory, the program's\n"
+          "data and each -allow DIR, and writing only below the current directory\n"
+          "and each -allow DIR (-safe -allow DIR ... -b FILE).\n"
           "See stencilmap(1) and stencilmap-script(7).\n",
           f);
 }
@@ -87,6 +91,11 @@ static int eval_file_in(Tcl_Interp *in, const char *path)
         Tcl_SetVar2(in, "errorInfo", NULL, e.msg, TCL_GLOBAL_ONLY);
         return TCL_ERROR;
     }
+    /* [info script] as source would set it. */
+    Tcl_Obj *w[3] = {Tcl_NewStringObj("info", -1), Tcl_NewStringObj("script", -1),
+                     Tcl_NewStringObj(path, -1)};
+    Tcl_EvalObjEx(in, Tcl_NewListObj(3, w), TCL_EVAL_GLOBAL);
+    Tcl_ResetResult(in);
     int rc = Tcl_EvalEx(in, text, (int)len, TCL_EVAL_GLOBAL);
     free(text);
     return rc;
@@ -105,6 +114,15 @@ int main(int argc, char **argv)
     int a = 1;
     int safe = a < argc && strcmp(argv[a], "-safe") == 0;
     if (safe) a++;
+    /* -allow DIR...: where a safe script may also read and write. */
+    int allow0 = a;
+    while (safe && a + 1 < argc && strcmp(argv[a], "-allow") == 0) a += 2;
+    int allow1 = a;
+    if (a < argc && strcmp(argv[a], "-allow") == 0) {
+        fputs(safe ? "stencilmap: -allow needs a directory\n" : "stencilmap: -allow goes after -safe\n", stderr);
+        usage(stderr);
+        return 2;
+    }
     int batch = a < argc && strcmp(argv[a], "-b") == 0;
     int oneshot = a < argc && strcmp(argv[a], "-e") == 0;
     if ((batch || oneshot) && argc < a + 2) {
@@ -143,6 +161,13 @@ int main(int argc, char **argv)
     }
     the_app = app;
     Tcl_CreateExitHandler(exit_handler, NULL);
+    sm_safe_init(app);
+    for (int k = allow0; k < allow1; k += 2)
+        if (sm_safe_allow(app, argv[k + 1], &e)) {
+            fprintf(stderr, "stencilmap: %s\n", e.msg);
+            Tcl_Exit(2);
+        }
+    app->confined = safe;
     sm_cmd_register_all(app);
     if (Tcl_Eval(in, sm_tcl_library) != TCL_OK) {
         report_error(in);
@@ -159,6 +184,8 @@ int main(int argc, char **argv)
 
     int status = 0;
     if (batch) {
+        /* Its own directory is one a safe script may read. */
+        if (safe) sm_safe_push_script(app, argv[a + 1]);
         int rc = safe ? eval_file_in(run, argv[a + 1]) : Tcl_EvalFile(run, argv[a + 1]);
         if (rc != TCL_OK) status = report_error(run);
     } else if (oneshot) {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "hw_topo.h"
+#include "core/lib/pathguard.h"
 
 #ifndef SM_HAVE_HWLOC
 
@@ -91,6 +92,7 @@ static void read_gpus(hwloc_topology_t t, sm_hw_machine *m)
 
 int sm_hwloc_read(const char *xml, int per_numa, sm_hw_machine *m, sm_err *e)
 {
+    if (xml && sm_path_check(xml, SM_PATH_READ, e)) return -1;
     if (xml && access(xml, R_OK) != 0) {
         sm_err_set(e, "%s: %s", xml, strerror(errno));
         return -1;

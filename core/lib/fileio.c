@@ -7,6 +7,7 @@
  * save of the same file, or loading it, removes those of dead processes. */
 #define _POSIX_C_SOURCE 200809L
 #include "util.h"
+#include "pathguard.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +22,7 @@
 
 char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
 {
+    if (sm_path_check(path, SM_PATH_READ, e)) return NULL;
     /* Non-blocking open, then a regular file only: a FIFO or a device
      * would wait forever, a directory is not a file. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -96,6 +98,8 @@ static const char *base_of(const char *path)
 
 void sm_clean_stale_temps(const char *path)
 {
+    sm_err ignored;
+    if (sm_path_check(path, SM_PATH_WRITE, &ignored)) return;   /* not ours to tidy */
     char *dir = sm_dirname(path);
     const char *base = base_of(path);
     size_t n = strlen(base) + sizeof TMP_TAG + 2;
@@ -158,6 +162,7 @@ static int write_all(int fd, const char *data, size_t len)
 int sm_write_file_atomic(const char *path, const char *data, size_t len,
                          sm_err *e)
 {
+    if (sm_path_check(path, SM_PATH_WRITE, e)) return -1;
     char *target = resolve_target(path);
     struct stat st;
     int exists = stat(target, &st) == 0;

@@ -19,6 +19,17 @@ void sm_err_set(sm_err *e, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
+    e->code[0] = 0;
+}
+
+void sm_err_set_code(sm_err *e, const char *code, const char *fmt, ...)
+{
+    if (!e) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+    snprintf(e->code, sizeof e->code, "%s", code);
 }
 
 void sm_err_prefix(sm_err *e, const char *fmt, ...)

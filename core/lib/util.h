@@ -8,10 +8,14 @@
 /* Errors travel up as a message buffer; the first module to fail writes it. */
 typedef struct sm_err {
     char msg[1024];
+    char code[48]; /* words after STENCILMAP in Tcl's errorCode ("" = the caller's) */
 } sm_err;
 
 void sm_err_set(sm_err *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The same with an error code ("POPTA INFEASIBLE") for scripts to catch. */
+void sm_err_set_code(sm_err *e, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Prefix an existing message ("file: " + msg). */
 void sm_err_prefix(sm_err *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -321,6 +321,53 @@ int sm_cost_traffic(const sm_cost *c, int sorted, sm_traffic **out)
     return n;
 }
 
+static sm_pairmu *view_pairs(const void *ctx, int msg, int *n) { return sm_cost_pairs(ctx, msg, n); }
+
+/* What cost_rounds.c needs of this state, now. */
+static sm_colouring_view colouring_view(const sm_cost *c)
+{
+    sm_colouring_view v = {.pair_p = c->pairs.p, .pair_q = c->pairs.q, .nprocs = c->nprocs,
+                           .pairs = view_pairs, .ctx = c};
+    v.delta[0] = (int64_t)sm_heap_max(&c->hdeg);
+    v.delta[1] = (int64_t)sm_heap_max(&c->hdeg1);
+    for (int k = 0; k < 2; k++) {
+        const int64_t *deg = k ? c->deg1 : c->deg;
+        for (int p = 0; p < c->nprocs && v.active[k] <= 4; p++) v.active[k] += deg[p] > 0;
+    }
+    return v;
+}
+
+void sm_cost_colouring_rounds(const sm_cost *c, int messages, int64_t *rounds, int64_t *lower)
+{
+    sm_colouring_view v = colouring_view(c);
+    sm_colouring_rounds(c->col, &v, messages, rounds, lower);
+}
+
+void sm_cost_schedule(const sm_cost *c, sm_schedule *s)
+{
+    memset(s, 0, sizeof *s);
+    sm_cost_schedule_refill(c, s);
+}
+
+void sm_cost_schedule_refill(const sm_cost *c, sm_schedule *s)
+{
+    sm_colouring_view v = colouring_view(c);
+    sm_colouring_refill(c->col, &v, s);
+}
+
+long sm_cost_colouring_rebuilds(const sm_cost *c) { return sm_colouring_rebuilds(c->col); }
+
+int sm_cost_adopt_colouring(sm_cost *c, const sm_cost *src)
+{
+    if (c == src || c->grid != src->grid || c->topo != src->topo || c->nprocs != src->nprocs ||
+        c->model.round_time != src->model.round_time ||
+        memcmp(c->map, src->map, sizeof(int) * (size_t)c->grid->ntasks) != 0)
+        return -1;
+    sm_colouring_view v = colouring_view(src);
+    sm_colouring_adopt(c->col, src->col, &v);
+    return 0;
+}
+
 sm_pairmu *sm_cost_pairs(const sm_cost *c, int messages, int *n)
 {
     sm_pairmu *v = sm_xmalloc(sizeof(sm_pairmu) * (size_t)(c->pairs.n + 1));

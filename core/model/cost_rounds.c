@@ -15,13 +15,14 @@
  * colours <= Delta + (colours - Delta of the last full build) +
  * max(1, Delta/50), exact for m <= 4, beside a certified lower bound:
  * the larger of Delta and the last rebuild's bound less the quanta taken
- * away since (the full bound costs as much as a rebuild). */
-#include "cost.h"
+ * away since (the full bound costs as much as a rebuild).
+ *
+ * It knows nothing of sm_cost: what it needs of the cost state comes in an
+ * sm_colouring_view (cost.c fills one), so the dependency runs one way. */
 #include "cost_rounds.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "core/rounds/schedule_inc.h"
 #include "core/lib/util.h"
 
 struct sm_cost_colouring {
@@ -81,21 +82,8 @@ void sm_cost_colouring_edge(struct sm_cost_colouring *h, int slot, int64_t dk, i
     }
 }
 
-/* Apply the pending changes: removals first, so additions find room. */
-static void apply_pending(const sm_cost *c)
+static void clear_pending(struct sm_cost_colouring *h)
 {
-    struct sm_cost_colouring *h = c->col;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < h->ndirty; i++) {
-            int slot = h->dirty_list[i];
-            for (int k = 0; k < 2; k++) {
-                int64_t d = h->pend[k][slot];
-                if ((pass == 0 && d < 0) || (pass == 1 && d > 0)) {
-                    sm_isched_add(h->s[k], c->pairs.p[slot], c->pairs.q[slot], d);
-                    if (d < 0) h->removed[k] -= d;
-                }
-            }
-        }
     for (int i = 0; i < h->ndirty; i++) {
         int slot = h->dirty_list[i];
         h->pend[0][slot] = h->pend[1][slot] = 0;
@@ -104,17 +92,33 @@ static void apply_pending(const sm_cost *c)
     h->ndirty = 0;
 }
 
-static void rebuild(const sm_cost *c, int msg, int64_t delta)
+/* Apply the pending changes: removals first, so additions find room. */
+static void apply_pending(struct sm_cost_colouring *h, const sm_colouring_view *v)
 {
-    struct sm_cost_colouring *h = c->col;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < h->ndirty; i++) {
+            int slot = h->dirty_list[i];
+            for (int k = 0; k < 2; k++) {
+                int64_t d = h->pend[k][slot];
+                if ((pass == 0 && d < 0) || (pass == 1 && d > 0)) {
+                    sm_isched_add(h->s[k], v->pair_p[slot], v->pair_q[slot], d);
+                    if (d < 0) h->removed[k] -= d;
+                }
+            }
+        }
+    clear_pending(h);
+}
+
+static void rebuild(struct sm_cost_colouring *h, const sm_colouring_view *v, int msg)
+{
     int n;
-    sm_pairmu *v = sm_cost_pairs(c, msg, &n);
+    sm_pairmu *pl = v->pairs(v->ctx, msg, &n);
     sm_schedule full;
     int64_t lb;
-    sm_schedule_build(v, n, c->nprocs, &full, &lb);
-    free(v);
+    sm_schedule_build(pl, n, v->nprocs, &full, &lb);
+    free(pl);
     sm_isched_load(h->s[msg], &full);
-    h->excess[msg] = full.colours - delta;
+    h->excess[msg] = full.colours - v->delta[msg];
     h->lower[msg] = lb;
     h->removed[msg] = 0;
     sm_schedule_free(&full);
@@ -125,29 +129,25 @@ static void rebuild(const sm_cost *c, int msg, int64_t delta)
  * the maximum degree, at least one quantum. */
 static int64_t slack(int64_t delta) { return delta / 50 > 1 ? delta / 50 : 1; }
 
-/* Bring schedule msg up to the rule above; returns Delta. */
-static int64_t sync(const sm_cost *c, int msg)
+/* Bring schedule msg up to the rule above. */
+static void sync(struct sm_cost_colouring *h, const sm_colouring_view *v, int msg)
 {
-    struct sm_cost_colouring *h = c->col;
-    int64_t delta = (int64_t)sm_heap_max(msg ? &c->hdeg1 : &c->hdeg);
-    int active = 0;
-    const int64_t *deg = msg ? c->deg1 : c->deg;
-    for (int p = 0; p < c->nprocs && active <= 4; p++) active += deg[p] > 0;
-    apply_pending(c);
+    int64_t delta = v->delta[msg];
+    apply_pending(h, v);
     if (!h->live) {
-        rebuild(c, 0, (int64_t)sm_heap_max(&c->hdeg));
-        rebuild(c, 1, (int64_t)sm_heap_max(&c->hdeg1));
+        rebuild(h, v, 0);
+        rebuild(h, v, 1);
         h->live = 1;
-    } else if (active <= 4 || sm_isched_colours(h->s[msg]) - delta > h->excess[msg] + slack(delta)) {
-        rebuild(c, msg, delta);
+    } else if (v->active[msg] <= 4 || sm_isched_colours(h->s[msg]) - delta > h->excess[msg] + slack(delta)) {
+        rebuild(h, v, msg);
     }
-    return delta;
 }
 
-void sm_cost_colouring_rounds(const sm_cost *c, int messages, int64_t *rounds, int64_t *lower)
+void sm_colouring_rounds(struct sm_cost_colouring *h, const sm_colouring_view *v, int messages,
+                         int64_t *rounds, int64_t *lower)
 {
-    struct sm_cost_colouring *h = c->col;
-    int64_t delta = sync(c, messages);
+    sync(h, v, messages);
+    int64_t delta = v->delta[messages];
     int64_t col = sm_isched_colours(h->s[messages]);
     /* The rebuild's bound less what was taken away since (removing one
      * quantum lowers the chromatic index by at most one), and Delta. */
@@ -158,43 +158,27 @@ void sm_cost_colouring_rounds(const sm_cost *c, int messages, int64_t *rounds, i
     *lower = lb;
 }
 
-void sm_cost_schedule(const sm_cost *c, sm_schedule *s)
-{
-    memset(s, 0, sizeof *s);
-    sm_cost_schedule_refill(c, s);
-}
-
-void sm_cost_schedule_refill(const sm_cost *c, sm_schedule *s)
+void sm_colouring_refill(struct sm_cost_colouring *h, const sm_colouring_view *v, sm_schedule *s)
 {
     int64_t rounds, lower;
-    sm_cost_colouring_rounds(c, 0, &rounds, &lower);
-    sm_isched_refill(c->col->s[0], s);
+    sm_colouring_rounds(h, v, 0, &rounds, &lower);
+    sm_isched_refill(h->s[0], s);
     s->lower = lower;
 }
 
-long sm_cost_colouring_rebuilds(const sm_cost *c) { return c->col->rebuilds; }
+long sm_colouring_rebuilds(const struct sm_cost_colouring *h) { return h->rebuilds; }
 
-int sm_cost_adopt_colouring(sm_cost *c, const sm_cost *src)
+void sm_colouring_adopt(struct sm_cost_colouring *h, struct sm_cost_colouring *src,
+                        const sm_colouring_view *src_view)
 {
-    if (c == src || c->grid != src->grid || c->topo != src->topo || c->nprocs != src->nprocs ||
-        c->model.round_time != src->model.round_time ||
-        memcmp(c->map, src->map, sizeof(int) * (size_t)c->grid->ntasks) != 0)
-        return -1;
-    struct sm_cost_colouring *h = c->col, *hs = src->col;
-    for (int k = 0; k < 2; k++) sync(src, k);   /* src's schedules up to date (builds them if new) */
+    for (int k = 0; k < 2; k++) sync(src, src_view, k);   /* src's schedules up to date (builds them if new) */
     for (int k = 0; k < 2; k++) {
-        sm_isched_copy(h->s[k], hs->s[k]);
-        h->excess[k] = hs->excess[k];
-        h->lower[k] = hs->lower[k];
-        h->removed[k] = hs->removed[k];
+        sm_isched_copy(h->s[k], src->s[k]);
+        h->excess[k] = src->excess[k];
+        h->lower[k] = src->lower[k];
+        h->removed[k] = src->removed[k];
     }
     /* Edges noted before were against no schedule: nothing is pending. */
-    for (int i = 0; i < h->ndirty; i++) {
-        int slot = h->dirty_list[i];
-        h->pend[0][slot] = h->pend[1][slot] = 0;
-        h->dirty[slot] = 0;
-    }
-    h->ndirty = 0;
+    clear_pending(h);
     h->live = 1;
-    return 0;
 }

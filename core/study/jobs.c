@@ -1,5 +1,6 @@
 /* jobs.c - study specs, job enumeration, shards, result file names. */
 #include "jobs.h"
+#include "core/lib/pathguard.h"
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -277,6 +278,7 @@ int sm_study_list(const char *dir, long **numbers, long *count, sm_err *e)
 {
     *numbers = NULL;
     *count = 0;
+    if (sm_path_check(dir, SM_PATH_READ, e)) return -1;
     DIR *d = opendir(dir);
     if (!d) {
         sm_err_set(e, "%s: cannot open study directory: %s", dir, strerror(errno));
@@ -307,6 +309,7 @@ int sm_study_list(const char *dir, long **numbers, long *count, sm_err *e)
 
 int sm_mkdir_p(const char *dir, sm_err *e)
 {
+    if (sm_path_check(dir, SM_PATH_WRITE, e)) return -1;
     char *p = sm_xstrdup(dir);
     for (char *c = p + 1; ; c++) {
         if (*c == '/' || *c == '\0') {

@@ -5,7 +5,7 @@
 #ifndef SM_GREEDY_H
 #define SM_GREEDY_H
 
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 typedef struct sm_greedy {
     int n, P;

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "core/model/fill.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 typedef struct {
     int *order, *map, *count;

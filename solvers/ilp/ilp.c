@@ -18,7 +18,8 @@
 #include <string.h>
 #include <time.h>
 #include <lpsolve/lp_lib.h>
-#include "ilp.h"
+#include "ilp_counts.h"
+#include "ilp_state.h"
 
 
 static const sm_opt_spec opts[] = {
@@ -30,13 +31,6 @@ static const sm_opt_spec opts[] = {
      "decompose by block counts with isoperimetric cut bounds where the grid allows"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
-
-double ilp_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Columns are 1-based in lp_solve; the model counts them (no static
  * counter: two ILP solvers can build at once). */
@@ -68,20 +62,21 @@ static int same_processor_kind(const sm_solver *s, int p, int q)
 /* The best heuristic mapping under the solver's model: lb, na, dm, mm. */
 static void warm_start(sm_solver *s)
 {
-    static const char *const runs[][4] = {
-        {"lb", "-order", "ijk", NULL}, {"lb", "-order", "jik", NULL}, {"lb", "-order", "kij", NULL},
-        {"dm", NULL, NULL, NULL},      {"mm", NULL, NULL, NULL},
-        {"na", "-f", "0.1", NULL},     {"na", "-f", "0.5", NULL},     {"na", "-f", "0.9", NULL},
-        {"na", "-f", "1", NULL},
+    static const struct { const sm_solver_ops *ops; const char *arg[3]; } runs[] = {
+        {&sm_solver_lb, {"-order", "ijk", NULL}}, {&sm_solver_lb, {"-order", "jik", NULL}},
+        {&sm_solver_lb, {"-order", "kij", NULL}}, {&sm_solver_dm, {NULL, NULL, NULL}},
+        {&sm_solver_mm, {NULL, NULL, NULL}},      {&sm_solver_na, {"-f", "0.1", NULL}},
+        {&sm_solver_na, {"-f", "0.5", NULL}},     {&sm_solver_na, {"-f", "0.9", NULL}},
+        {&sm_solver_na, {"-f", "1", NULL}},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++)
         for (int sp = 0; sp < 2; sp++) {
             const char *argv[6];
             int argc = 0;
-            for (int k = 1; k < 4 && runs[r][k]; k++) argv[argc++] = runs[r][k];
+            for (int k = 0; k < 3 && runs[r].arg[k]; k++) argv[argc++] = runs[r].arg[k];
             argv[argc++] = "-speeds";
             argv[argc++] = sp ? "floor" : "exact";
-            sm_solver *h = sm_solver_run_sub(s, sm_solver_find(runs[r][0]), NULL, argc, argv);
+            sm_solver *h = sm_solver_run_sub(s, runs[r].ops, NULL, argc, argv);
             if (h && h->has_best) sm_solver_offer(s, h->best_map, &h->best);
             sm_solver_free(h);
         }
@@ -380,37 +375,6 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
     set_minim(lp);
     free(obj);
     return 0;
-}
-
-void ilp_read_map(ilp_state *st, const REAL *cols /* 1-based */)
-{
-    for (int u = 0; u < st->n; u++) {
-        int best = 0;
-        double bv = -1;
-        for (int p = 0; p < st->P; p++) {
-            int c = st->x[u * st->P + p];
-            if (c && cols[c] > bv) { bv = cols[c]; best = p; }
-        }
-        st->map[u] = best;
-    }
-}
-
-void ilp_report(ilp_state *st)
-{
-    lprec *lp = st->lp;
-    sm_solver *s = st->s;
-    sm_solver_set_stat(s, "nodes", (double)get_total_nodes(lp));
-    sm_solver_set_stat(s, "incumbent", s->has_best ? s->best.energy : NAN);
-    /* lp_solve keeps the best proven bound in bb_limitOF once branching
-     * starts; before that the root relaxation is the bound. */
-    double bound = lp->bb_limitOF;
-    if (!isfinite(bound) || fabs(bound) >= 1e29) bound = lp->real_solution;
-    if (st->decomposing) bound = st->dbound;
-    if (isfinite(bound) && fabs(bound) < 1e29) sm_solver_set_stat(s, "bound", bound);
-    if (s->has_best && isfinite(bound) && fabs(bound) < 1e29 && s->best.energy > 0)
-        sm_solver_set_stat(s, "gap", fmax(0, (s->best.energy - bound) / s->best.energy));
-    sm_solver_set_stat(s, "elapsed", ilp_now() - st->start);
-    if (s->progress) s->progress(s, s->progress_ctx);
 }
 
 static int __WINAPI on_abort(lprec *lp, void *handle)

@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ilp.h"
+#include "ilp_counts.h"
 #include "ilp_iso.h"
 
 #define COUNTS_MAX_VECTORS 2000000

@@ -12,12 +12,13 @@
  * block count. The mapping applied gives each processor its count as a
  * contiguous run in block-id order. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/model/profile.h"
 #include "popta_tree.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 enum { OBJ_TIME, OBJ_ENERGY, OBJ_PARETO, OBJ_TOTAL };
 enum { KIND_TIME, KIND_ENERGY, KIND_TOTAL };
@@ -100,6 +101,59 @@ static void build_raw(sm_solver *s, popta_state *st)
         st->raw[p] = v;
         st->nraw[p] = k;
     }
+}
+
+/* OR into dst the bitset src shifted up by s bits (words of 64). */
+static void or_shifted(uint64_t *dst, const uint64_t *src, int words, int s)
+{
+    int w = s / 64, b = s % 64;
+    for (int i = words - 1; i >= w; i--) {
+        uint64_t v = src[i - w] << b;
+        if (b && i - w - 1 >= 0) v |= src[i - w - 1] >> (64 - b);
+        dst[i] |= v;
+    }
+}
+
+/* Can the profiles place exactly n blocks? Every processor at its
+ * largest size places the most; with sizes missing, a subset-sum over
+ * the admissible sizes (a bitset) says which totals below it exist. When
+ * n cannot be placed, the error names n and the largest n that can. */
+static int check_placeable(const popta_state *st, sm_err *e)
+{
+    int n = st->n, gaps = 0;
+    long long most = 0;
+    for (int p = 0; p < st->P; p++) {
+        int top = st->raw[p][st->nraw[p] - 1].size;
+        most += top;
+        if (st->nraw[p] - 1 != top) gaps = 1; /* sizes 0..top not all there */
+    }
+    if (most >= n && !gaps) return 0;
+    int largest = (int)(most < n ? most : -1);
+    if (most >= n) {
+        int words = n / 64 + 1;
+        uint64_t *cur = sm_xcalloc((size_t)words, sizeof(uint64_t));
+        uint64_t *nxt = sm_xmalloc(sizeof(uint64_t) * (size_t)words);
+        cur[0] = 1;
+        for (int p = 0; p < st->P; p++) {
+            memcpy(nxt, cur, sizeof(uint64_t) * (size_t)words);
+            for (int i = 1; i < st->nraw[p]; i++) or_shifted(nxt, cur, words, st->raw[p][i].size);
+            uint64_t *t = cur; cur = nxt; nxt = t;
+        }
+        for (int r = n; r >= 0 && largest < 0; r--)
+            if (cur[r / 64] >> (r % 64) & 1) largest = r;
+        free(cur);
+        free(nxt);
+        if (largest == n) return 0;
+        sm_err_set_code(e, "POPTA INFEASIBLE",
+                        "popta: no distribution of %d blocks exists: the profiles' sizes place at most %lld "
+                        "blocks, and below %d the largest n they can place is %d",
+                        n, most, n, largest);
+        return -1;
+    }
+    sm_err_set_code(e, "POPTA INFEASIBLE",
+                    "popta: no distribution of %d blocks exists: the largest n the profiles can place is %d "
+                    "(every processor at its largest size)", n, largest);
+    return -1;
 }
 
 /* Cost of processor p's point under a kind of objective at makespan T. */
@@ -437,6 +491,7 @@ static int init(sm_solver *s, sm_err *e)
         return -1;
     }
     build_raw(s, st);
+    if (check_placeable(st, e)) return -1;
     int P = st->P;
     st->unit_first = sm_xcalloc((size_t)P + 1, sizeof(int));
     st->unit_procs = sm_xmalloc(sizeof(int) * (size_t)P);

@@ -10,7 +10,7 @@
 #include "curve_map.h"
 #include "core/model/fill.h"
 #include "core/traffic/objective.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 typedef struct {
     sm_objective *obj;

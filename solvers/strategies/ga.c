@@ -19,7 +19,7 @@
 #include "curve_map.h"
 #include "core/model/fill.h"
 #include "core/traffic/objective.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 void sm_ga_ox(const int *p1, const int *p2, int n, int lo, int hi, int *child,
               unsigned char *used)

@@ -16,7 +16,7 @@
 #include <string.h>
 #include "core/net/net.h"
 #include "core/traffic/objective.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 typedef struct {
     int *pairs;      /* 2 per pair, heaviest first */

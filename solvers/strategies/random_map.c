@@ -8,7 +8,7 @@
 #include "curve_map.h"
 #include "core/model/fill.h"
 #include "core/traffic/objective.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 typedef struct {
     sm_objective_kind kind;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "curve_map.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 typedef struct {
     int *procs, *blocks, *map;

@@ -2,7 +2,7 @@
 #ifndef SM_CONSOLIDATE_H
 #define SM_CONSOLIDATE_H
 
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 /* Offer (sm_solver_offer) mappings that fill processors, most
  * energy-efficient first, up to what the model's deadline lets each

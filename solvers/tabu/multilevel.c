@@ -217,7 +217,8 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     }
 #undef GIVEN_UP
     sm_err e;
-    ml->coarse = sm_solver_new(&sm_solver_tabu, cg, s->topo, &coarse_model, start, argc, argv, &e);
+    /* The coarse search is s's own solver (tabu) on the coarse grid. */
+    ml->coarse = sm_solver_new(s->ops, cg, s->topo, &coarse_model, start, argc, argv, &e);
     free(start);
     if (!ml->coarse) {
         sm_multilevel_free(ml);

@@ -5,7 +5,7 @@
 #ifndef SM_MULTILEVEL_H
 #define SM_MULTILEVEL_H
 
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 /* -multilevel auto switches on from this many blocks: below it (every
  * SPEC 7 reference instance) tabu keeps its flat, exact path. */

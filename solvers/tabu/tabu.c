@@ -24,7 +24,7 @@
 #include "core/traffic/objective.h"
 #include "consolidate.h"
 #include "multilevel.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 #include "tabu_list.h"
 
 typedef struct {
@@ -224,9 +224,11 @@ static int sample(tabu_state *t, const sm_grid *g, int kind, cand *m)
  * ends as the start. */
 static void initial(sm_solver *s, int with_rcb)
 {
-    static const char *const runs[][3] = {
-        {"lb", "-order", "ijk"}, {"lb", "-order", "jik"}, {"lb", "-order", "kij"},
-        {"dm", NULL, NULL}, {"mm", NULL, NULL}, {"na", "-f", "0.5"}, {"na", "-f", "0.9"},
+    static const struct { const sm_solver_ops *ops; const char *arg[2]; } runs[] = {
+        {&sm_solver_lb, {"-order", "ijk"}}, {&sm_solver_lb, {"-order", "jik"}},
+        {&sm_solver_lb, {"-order", "kij"}}, {&sm_solver_dm, {NULL, NULL}},
+        {&sm_solver_mm, {NULL, NULL}},      {&sm_solver_na, {"-f", "0.5"}},
+        {&sm_solver_na, {"-f", "0.9"}},
     };
     int n = s->grid->ntasks, nr = 0;
     int *maps = sm_xmalloc(sizeof(int) * (size_t)n * 7);
@@ -234,8 +236,8 @@ static void initial(sm_solver *s, int with_rcb)
     sm_model free_time = s->model;
     free_time.has_deadline = 0;
     for (int r = 0; r < 7; r++) {
-        const char *argv[2] = {runs[r][1], runs[r][2]};
-        sm_solver *h = sm_solver_run_sub(s, sm_solver_find(runs[r][0]), &free_time, runs[r][1] ? 2 : 0, argv);
+        const char *argv[2] = {runs[r].arg[0], runs[r].arg[1]};
+        sm_solver *h = sm_solver_run_sub(s, runs[r].ops, &free_time, argv[0] ? 2 : 0, argv);
         if (h && h->has_best) {
             memcpy(maps + (size_t)nr++ * n, h->best_map, sizeof(int) * (size_t)n);
             if (h->best.time < fastest) fastest = h->best.time;

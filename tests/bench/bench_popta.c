@@ -13,7 +13,7 @@
 #include <time.h>
 #include "core/model/grid.h"
 #include "core/model/topo.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 #include "tests/unit/solvers/popta/popta_ref.h"
 
 static double now(void)

@@ -2,7 +2,7 @@
  * arbitrary bytes. */
 #include <stddef.h>
 #include <stdint.h>
-#include "tui/theme.h"
+#include "tui/app/theme.h"
 
 /* The built-in theme is not under test here. */
 const char sm_default_theme[] = "{}";

@@ -17,7 +17,7 @@ for t in tests/fuzz/fuzz_*.c; do
     mkdir -p "$work"
     cp "$corpus"/* "$work"/ 2>/dev/null || true
     extra=""
-    [ "$name" = fuzz_theme ] && extra=tui/theme.c
+    [ "$name" = fuzz_theme ] && extra=tui/app/theme.c
     clang -std=c11 -I. -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         -o tests/fuzz/work/$name "$t" $src $extra -lcjson -lm
     echo "== $name: ${secs}s"

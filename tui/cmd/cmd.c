@@ -22,6 +22,16 @@ int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
     return TCL_ERROR;
 }
 
+int sm_tcl_err(Tcl_Interp *in, const char *code, const sm_err *e)
+{
+    if (!e->code[0]) return sm_tcl_error(in, code, "%s", e->msg);
+    Tcl_SetObjResult(in, Tcl_NewStringObj(e->msg, -1));
+    Tcl_Obj *ec = Tcl_NewStringObj("STENCILMAP ", -1);
+    Tcl_AppendToObj(ec, e->code, -1); /* words of a list: letters and spaces */
+    Tcl_SetObjErrorCode(in, ec);
+    return TCL_ERROR;
+}
+
 int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
                 const sm_subcmd *subs)
 {
@@ -71,10 +81,11 @@ void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
     }
 }
 
-void sm_create_all_in(sm_app *app, Tcl_Interp *in)
+const char *sm_ensemble_at(int i, Tcl_ObjCmdProc **proc)
 {
-    for (int i = 0; i < nensembles; i++)
-        Tcl_CreateObjCommand(in, ensembles[i].name, ensembles[i].proc, app, NULL);
+    if (i < 0 || i >= nensembles) return NULL;
+    *proc = ensembles[i].proc;
+    return ensembles[i].name;
 }
 
 const sm_subcmd *sm_ensemble_subs(const char *name)
@@ -157,23 +168,6 @@ int sm_app_confirm_overwrite(sm_app *app, Tcl_Interp *in, const char *path)
     snprintf(q, sizeof q, "%.400s exists and was not loaded here. Overwrite it? y/n", path);
     if (app->screen->confirm(app, q)) return TCL_OK;
     return sm_tcl_error(in, "CANCELLED", "%s: not overwritten", path);
-}
-
-void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of)
-{
-    sm_cost_free(app->solver_view);
-    app->solver_view = view;
-    app->solver_view_of = view ? of : NULL;
-}
-
-void sm_app_drop_solver(sm_app *app)
-{
-    sm_app_solver_abandon(app);
-    sm_solver_free(app->solver);
-    app->solver = NULL;
-    sm_app_set_solver_view(app, NULL, NULL);
-    app->view->show_solver = 0;
-    app->view->running = 0;
 }
 
 int sm_app_changed(sm_app *app)

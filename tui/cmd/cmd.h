@@ -4,12 +4,16 @@
 #define SM_CMD_H
 
 #include <tcl.h>
+#include "core/lib/pathguard.h"
 #include "core/model/cost.h"
-#include "tui/app.h"
+#include "tui/app/app.h"
 
 /* Sets the result and -errorcode {STENCILMAP code}; returns TCL_ERROR. */
 int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* A core or solver error: its own code when it set one (sm_err_set_code),
+ * else `code`. */
+int sm_tcl_err(Tcl_Interp *in, const char *code, const sm_err *e);
 
 /* A subcommand: objv[0] is the command, objv[1] the subcommand. */
 typedef struct sm_subcmd {
@@ -24,8 +28,9 @@ typedef struct sm_subcmd {
 void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
                         const sm_subcmd *subs);
 const sm_subcmd *sm_ensemble_subs(const char *name);
-/* Create every stencilmap command in another interpreter (the safe one). */
-void sm_create_all_in(sm_app *app, Tcl_Interp *in);
+/* The i-th command created (its name and proc), NULL past the last: the
+ * safe interpreter creates each again (cmd_safe.c). */
+const char *sm_ensemble_at(int i, Tcl_ObjCmdProc **proc);
 
 /* The safe interpreter (-safe, session replay -safe): created on first
  * use, a child of app->interp, with the stencilmap commands and none of
@@ -37,6 +42,23 @@ Tcl_Interp *sm_safe_interp(sm_app *app);
  * it. From the safe interpreter it becomes the list
  * {interp eval stencilmap-safe SCRIPT}, so it runs there, never here. */
 Tcl_Obj *sm_script_for_main(sm_app *app, Tcl_Interp *in, Tcl_Obj *script);
+/* Confinement (SPEC 5, cmd_safe.c). init installs the path guard; allow
+ * adds an -allow DIR (read and write); push/pop a script's directory
+ * (read) while it runs (push returns 0 when nothing was pushed). */
+void sm_safe_init(sm_app *app);
+int sm_safe_allow(sm_app *app, const char *dir, sm_err *e);
+int sm_safe_push_script(sm_app *app, const char *file);
+void sm_safe_pop_script(sm_app *app);
+void sm_safe_free(sm_app *app);
+/* Command NAME in the safe interpreter: proc with the guard on. */
+void sm_safe_create_command(sm_app *app, Tcl_Interp *child, const char *name, Tcl_ObjCmdProc *proc);
+/* For a file a command opens itself (not through core/fileio): TCL_OK, or
+ * TCL_ERROR with {STENCILMAP SAFE PATH} when a safe script may not. */
+int sm_safe_check_path(sm_app *app, Tcl_Interp *in, const char *path, int mode);
+/* Where typed commands, key actions and bindings run: the safe
+ * interpreter under -safe or inside a safe command (screen keys), else
+ * the main one. */
+Tcl_Interp *sm_app_script_interp(sm_app *app);
 
 int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
                 const sm_subcmd *subs);
@@ -62,11 +84,6 @@ int sm_app_confirm_discard(sm_app *app, Tcl_Interp *in, const char *what);
 /* Before a save over an existing file that is not the scenario loaded
  * here: in the workbench, ask; in batch, go ahead. */
 int sm_app_confirm_overwrite(sm_app *app, Tcl_Interp *in, const char *path);
-/* Replace app->solver_view (freeing the old) with view, the cost state of
- * solver of's current mapping for the panes to take over, or NULL. */
-void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of);
-/* A whole new scenario: the old solver is discarded (no solver). */
-void sm_app_drop_solver(sm_app *app);
 /* After the mapping or model changed: run `on changed` hooks. */
 int sm_app_changed(sm_app *app);
 

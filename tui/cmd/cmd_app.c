@@ -1,7 +1,7 @@
 /* cmd_app.c - the app's life (the session starts on the built-in
  * scenario; the Tcl hooks are released here) and command registration. */
 #include "cmd.h"
-#include "tui/compare.h"
+#include "tui/app/compare.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +35,7 @@ void sm_app_free(sm_app *app)
     if (app->record) fclose(app->record);
     free(app->record_path);
     free(app->scenario_path);
+    sm_safe_free(app);
     sm_view_free(app->view);
     free(app);
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "tui/compare.h"
+#include "tui/app/compare.h"
 #include "core/model/fields.h"
 #include "core/io/mapping.h"
 

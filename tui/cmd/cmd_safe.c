@@ -1,13 +1,237 @@
 /* cmd_safe.c - the safe interpreter for scripts from elsewhere (SPEC 5:
  * -safe, session replay -safe). Tcl's own safe interpreter hides exec,
- * open, file, socket, cd, load, source, glob and the rest; we add back
- * only the stencilmap commands (which read and write the files they name),
- * puts to stdout and stderr, and exit. Anything such a script leaves to
- * run later (an `on` hook) runs in the safe interpreter too. */
+ * open, file, socket, cd, load, source, glob and the rest; we add back the
+ * stencilmap commands, the pure path subcommands of `file`, puts to stdout
+ * and stderr, and exit. Every stencilmap command called from there runs
+ * with app->safe_depth raised, and while it is the path guard (core/lib/
+ * lib/pathguard.h) confines the files it names: reads below the current
+ * directory, the script's directory, the program's data and each -allow
+ * DIR; writes below the current directory and each -allow DIR. Anything
+ * such a script leaves to run later (a hook, a key binding) runs in the
+ * safe interpreter too. */
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cmd.h"
+#include "core/lib/pathguard.h"
+
+#ifndef SM_DATADIR
+#define SM_DATADIR "/usr/local/share/stencilmap"
+#endif
 
 extern const char sm_tcl_library[];
+
+/* ---- where a safe script may read and write ---- */
+
+/* The program's own data: the installed data directory and, for a
+ * program run from its source tree (the binary in it or in build/...),
+ * that tree's samples, scripts and themes. Resolved once. */
+static char *data_dirs[4];
+static int ndata_dirs = -1;
+
+static void add_data_dir(const char *d)
+{
+    struct stat st;
+    char *r = realpath(d, NULL);
+    if (r && stat(r, &st) == 0 && S_ISDIR(st.st_mode) && ndata_dirs < 4) data_dirs[ndata_dirs++] = r;
+    else free(r);
+}
+
+static void find_data_dirs(void)
+{
+    if (ndata_dirs >= 0) return;
+    ndata_dirs = 0;
+    add_data_dir(SM_DATADIR);
+    char *exe = realpath("/proc/self/exe", NULL);
+    if (!exe) return;
+    for (int up = 0; up < 3; up++) {
+        char *s = strrchr(exe, '/');
+        if (!s || s == exe) break;
+        *s = '\0';
+        char probe[PATH_MAX + 32];
+        snprintf(probe, sizeof probe, "%s/scripts/lib.tcl", exe);
+        struct stat st;
+        if (stat(probe, &st) != 0) continue;
+        snprintf(probe, sizeof probe, "%s/samples/default.json", exe);
+        if (stat(probe, &st) != 0) continue;
+        static const char *const sub[] = {"samples", "scripts", "themes"};
+        for (int i = 0; i < 3 && ndata_dirs < 4; i++) {
+            snprintf(probe, sizeof probe, "%s/%s", exe, sub[i]);
+            add_data_dir(probe);
+        }
+        break;
+    }
+    free(exe);
+}
+
+static int below_any(const char *r, char *const *dirs, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (sm_path_below(r, dirs[i])) return 1;
+    return 0;
+}
+
+static int guard(void *ctx, const char *path, int mode, sm_err *e)
+{
+    sm_app *app = ctx;
+    if (app->safe_depth == 0) return 0;
+    char *r = sm_path_resolve(path, e);
+    if (!r) {
+        app->safe_denied = 1;
+        return -1;
+    }
+    char *cwd = realpath(".", NULL);
+    int ok = (cwd && sm_path_below(r, cwd)) || below_any(r, app->allow, app->nallow);
+    if (!ok && mode == SM_PATH_READ) {
+        find_data_dirs();
+        ok = below_any(r, app->script_dirs, app->nscript_dirs) || below_any(r, data_dirs, ndata_dirs);
+    }
+    if (!ok) {
+        int same = strcmp(r, path) == 0;
+        sm_err_set(e, "%.400s%s%.400s%s: a safe script may not %s there (%s)", path,
+                   same ? "" : " (that is ", same ? "" : r, same ? "" : ")",
+                   mode == SM_PATH_WRITE ? "write" : "read",
+                   mode == SM_PATH_WRITE
+                       ? "it writes below the current directory and each -allow DIR"
+                       : "it reads below the current directory, the script's directory, "
+                         "the program's data and each -allow DIR");
+        app->safe_denied = 1;
+    }
+    free(cwd);
+    free(r);
+    return ok ? 0 : -1;
+}
+
+void sm_safe_init(sm_app *app) { sm_path_guard_set(guard, app); }
+
+int sm_safe_allow(sm_app *app, const char *dir, sm_err *e)
+{
+    struct stat st;
+    char *r = realpath(dir, NULL);
+    if (!r || stat(r, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        free(r);
+        sm_err_set(e, "-allow %s: not a directory", dir);
+        return -1;
+    }
+    app->allow = sm_xrealloc(app->allow, sizeof(char *) * (size_t)(app->nallow + 1));
+    app->allow[app->nallow++] = r;
+    return 0;
+}
+
+int sm_safe_push_script(sm_app *app, const char *file)
+{
+    sm_err e;
+    char *r = sm_path_resolve(file, &e);
+    if (!r) return 0;
+    char *dir = sm_dirname(r);
+    free(r);
+    app->script_dirs = sm_xrealloc(app->script_dirs, sizeof(char *) * (size_t)(app->nscript_dirs + 1));
+    app->script_dirs[app->nscript_dirs++] = dir;
+    return 1;
+}
+
+void sm_safe_pop_script(sm_app *app)
+{
+    if (app->nscript_dirs > 0) free(app->script_dirs[--app->nscript_dirs]);
+}
+
+void sm_safe_free(sm_app *app)
+{
+    for (int i = 0; i < app->nallow; i++) free(app->allow[i]);
+    free(app->allow);
+    for (int i = 0; i < app->nscript_dirs; i++) free(app->script_dirs[i]);
+    free(app->script_dirs);
+    app->allow = app->script_dirs = NULL;
+    app->nallow = app->nscript_dirs = 0;
+}
+
+int sm_safe_check_path(sm_app *app, Tcl_Interp *in, const char *path, int mode)
+{
+    sm_err e;
+    if (sm_path_check(path, mode, &e) == 0) return TCL_OK;
+    Tcl_SetObjResult(in, Tcl_NewStringObj(e.msg, -1));
+    Tcl_SetErrorCode(in, "STENCILMAP", "SAFE", "PATH", NULL);
+    (void)app;
+    return TCL_ERROR;
+}
+
+Tcl_Interp *sm_app_script_interp(sm_app *app)
+{
+    if ((app->confined || app->safe_depth > 0) && sm_safe_interp(app)) return app->safe;
+    return app->interp;
+}
+
+/* ---- the commands seen from the safe interpreter ---- */
+
+/* A stencilmap command called from the safe interpreter: the same
+ * command, with the path guard on while it runs. A refusal anywhere inside
+ * (a scenario's topology file, a study's scenarios) makes the error
+ * {STENCILMAP SAFE PATH}. */
+typedef struct safe_cmd {
+    sm_app *app;
+    Tcl_ObjCmdProc *proc;
+} safe_cmd;
+
+static int safe_call(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    safe_cmd *w = cd;
+    sm_app *app = w->app;
+    int denied_before = app->safe_denied;
+    app->safe_denied = 0;
+    app->safe_depth++;
+    int rc = w->proc(app, in, objc, objv);
+    app->safe_depth--;
+    if (rc == TCL_ERROR && app->safe_denied) Tcl_SetErrorCode(in, "STENCILMAP", "SAFE", "PATH", NULL);
+    app->safe_denied = denied_before || (rc == TCL_ERROR && app->safe_denied);
+    return rc;
+}
+
+static void safe_cmd_free(ClientData cd) { free(cd); }
+
+void sm_safe_create_command(sm_app *app, Tcl_Interp *child, const char *name, Tcl_ObjCmdProc *proc)
+{
+    safe_cmd *w = sm_xmalloc(sizeof *w);
+    w->app = app;
+    w->proc = proc;
+    Tcl_CreateObjCommand(child, name, safe_call, w, safe_cmd_free);
+}
+
+/* file dirname|join|tail|rootname|extension|split|pathtype|
+ * separator: the subcommands that only take names apart and put them
+ * together (what Tcl's safe base offers too); everything that touches the
+ * file system stays hidden. Run by the main interpreter's own
+ * ::tcl::file commands, which a script there may not have renamed. */
+static int safe_file(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_app *app = cd;
+    static const char *const subs[] = {"dirname", "extension", "join", "pathtype",
+                                       "rootname", "separator", "split", "tail", NULL};
+    int idx;
+    if (objc < 2) {
+        Tcl_WrongNumArgs(in, 1, objv, "subcommand ?arg ...?");
+        return TCL_ERROR;
+    }
+    if (Tcl_GetIndexFromObj(NULL, objv[1], subs, "", 0, &idx) != TCL_OK) {
+        Tcl_SetObjResult(in, Tcl_ObjPrintf("file %s: not available to a safe script (it may use "
+                                           "file dirname, extension, join, pathtype, "
+                                           "rootname, separator, split and tail)",
+                                           Tcl_GetString(objv[1])));
+        Tcl_SetErrorCode(in, "STENCILMAP", "SAFE", NULL);
+        return TCL_ERROR;
+    }
+    Tcl_Obj **w = sm_xmalloc(sizeof(Tcl_Obj *) * (size_t)objc);
+    w[0] = Tcl_ObjPrintf("::tcl::file::%s", subs[idx]);
+    for (int i = 2; i < objc; i++) w[i - 1] = objv[i];
+    Tcl_Obj *cmd = Tcl_NewListObj(objc - 1, w);
+    free(w);
+    Tcl_IncrRefCount(cmd);
+    int rc = Tcl_EvalObjEx(app->interp, cmd, TCL_EVAL_GLOBAL | TCL_EVAL_DIRECT);
+    Tcl_DecrRefCount(cmd);
+    Tcl_TransferResult(app->interp, rc, in);
+    return rc;
+}
 
 Tcl_Interp *sm_safe_interp(sm_app *app)
 {
@@ -18,7 +242,11 @@ Tcl_Interp *sm_safe_interp(sm_app *app)
         sm_tcl_error(in, "STATE", "cannot create the safe interpreter");
         return NULL;
     }
-    sm_create_all_in(app, child);
+    Tcl_ObjCmdProc *proc;
+    const char *name;
+    for (int i = 0; (name = sm_ensemble_at(i, &proc)) != NULL; i++)
+        sm_safe_create_command(app, child, name, proc);
+    Tcl_CreateObjCommand(child, "file", safe_file, app, NULL);
     /* Safe interpreters start without the standard channels. */
     for (int k = TCL_STDOUT; k <= TCL_STDERR; k <<= 1) {
         Tcl_Channel ch = Tcl_GetStdChannel(k);

@@ -8,7 +8,7 @@
 #include "core/io/scenario.h"
 #include "cmd.h"
 #include "cmd_topo_hwloc.h"
-#include "tui/paths.h"
+#include "tui/app/paths.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "core/lib/pathguard.h"
 #include "core/session/journal.h"
 #include "core/session/report.h"
 #include "cmd.h"
@@ -48,6 +49,7 @@ static int session_record(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
 {
     (void)objc;
     const char *file = Tcl_GetString(objv[2]);
+    if (sm_safe_check_path(app, in, file, SM_PATH_WRITE)) return TCL_ERROR;
     FILE *f = fopen(file, "w");
     if (!f) return sm_tcl_error(in, "IO", "%s: cannot open for writing: %s", file, strerror(errno));
     /* The header goes out at once, so a full disk is an error now. */
@@ -81,6 +83,24 @@ static void sleep_ms(int ms)
 {
     struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
     while (nanosleep(&t, &t) != 0) {}
+}
+
+/* Sets [info script] in `in` to file; returns what it was (a new
+ * reference, NULL if it could not be read). With file NULL, nothing. */
+static Tcl_Obj *set_info_script(Tcl_Interp *in, Tcl_Obj *file)
+{
+    if (!file) return NULL;
+    /* The result (an error the replay raised) goes through untouched. */
+    Tcl_InterpState st = Tcl_SaveInterpState(in, 0);
+    Tcl_Obj *was = NULL;
+    if (Tcl_EvalEx(in, "info script", -1, TCL_EVAL_GLOBAL) == TCL_OK) {
+        was = Tcl_GetObjResult(in);
+        Tcl_IncrRefCount(was);
+    }
+    Tcl_Obj *w[3] = {Tcl_NewStringObj("info", -1), Tcl_NewStringObj("script", -1), file};
+    Tcl_EvalObjEx(in, Tcl_NewListObj(3, w), TCL_EVAL_GLOBAL);
+    Tcl_RestoreInterpState(in, st);
+    return was;
 }
 
 /* Replays whole commands one at a time, redrawing in between. With -safe
@@ -121,9 +141,14 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     app->in_replay++;
     Tcl_DString cmd;
     Tcl_DStringInit(&cmd);
-    /* Demos find their samples relative to the file being replayed. */
+    /* Demos find their samples relative to the file being replayed
+     * ([info script], or ::stencilmap::replaying as before). */
     Tcl_Obj *abs = Tcl_FSGetNormalizedPath(NULL, fileobj);
     Tcl_SetVar2Ex(run_in, "::stencilmap::replaying", NULL, abs ? abs : fileobj, TCL_GLOBAL_ONLY);
+    Tcl_Obj *script_before = set_info_script(run_in, abs ? abs : fileobj);
+    /* A replay the user asked for (not one a safe script asked for) is a
+     * script whose directory a safe replay may read. */
+    int pushed = run_in != in && app->safe_depth == 0 && sm_safe_push_script(app, file);
     app->interrupt = 0;
     int rc = TCL_OK, count = 0, depth = app->depth, line = 0;
     app->depth = 0;
@@ -156,6 +181,9 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     }
     app->depth = depth;
     app->in_replay--;
+    if (pushed) sm_safe_pop_script(app);
+    set_info_script(run_in, script_before);
+    if (script_before) Tcl_DecrRefCount(script_before);
     Tcl_DStringFree(&cmd);
     free(text);
     if (run_in != in && rc != TCL_OK) {

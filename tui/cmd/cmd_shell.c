@@ -4,14 +4,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "solvers/registry.h"
 #include "cmd.h"
-#include "tui/shell.h"
+#include "tui/app/shell.h"
+
+/* The interpreter the last command ran in, for sm_shell_result. */
+static Tcl_Interp *last_in;
+
+static Tcl_Interp *shell_interp(sm_app *app, int flags)
+{
+    Tcl_Interp *in = sm_app_script_interp(app);
+    if ((flags & SM_SHELL_SAFE) && in == app->interp) in = sm_safe_interp(app);
+    if (!in) in = app->interp;   /* cannot be made: the error says why */
+    return last_in = in;
+}
 
 /* Logs, runs and reports one command: text is its echo. */
-static int finish(sm_app *app, const char *text, int rc, int flags)
+static int finish(sm_app *app, Tcl_Interp *in, const char *text, int rc, int flags)
 {
     sm_view *v = app->view;
-    const char *r = Tcl_GetStringResult(app->interp);
+    const char *r = Tcl_GetStringResult(in);
     if (rc == TCL_ERROR) {
         if (!(flags & SM_SHELL_ECHO)) sm_view_log(v, SM_LOG_CMD, "%s", text);
         sm_view_log(v, SM_LOG_ERROR, "error: %s", r);
@@ -26,8 +38,10 @@ int sm_shell_eval(sm_app *app, const char *script, int flags)
     sm_view *v = app->view;
     if (flags & SM_SHELL_ECHO) sm_view_log(v, SM_LOG_CMD, "%s", script);
     if (flags & SM_SHELL_HISTORY) sm_view_history_add(v, script);
-    int rc = Tcl_EvalEx(app->interp, script, -1, TCL_EVAL_GLOBAL);
-    return finish(app, script, rc, flags);
+    Tcl_Interp *in = shell_interp(app, flags);
+    if ((flags & SM_SHELL_SAFE) && in == app->interp) return finish(app, in, script, TCL_ERROR, flags);
+    int rc = Tcl_EvalEx(in, script, -1, TCL_EVAL_GLOBAL);
+    return finish(app, in, script, rc, flags);
 }
 
 int sm_shell_run(sm_app *app, const sm_words *cmd, int flags)
@@ -43,16 +57,17 @@ int sm_shell_run(sm_app *app, const sm_words *cmd, int flags)
     sm_view *v = app->view;
     if (flags & SM_SHELL_ECHO) sm_view_log(v, SM_LOG_CMD, "%s", text);
     if (flags & SM_SHELL_HISTORY) sm_view_history_add(v, text);
-    int rc = Tcl_EvalObjEx(app->interp, l, TCL_EVAL_GLOBAL);
+    Tcl_Interp *in = shell_interp(app, flags);
+    int rc = Tcl_EvalObjEx(in, l, TCL_EVAL_GLOBAL);
     Tcl_DecrRefCount(l);
-    rc = finish(app, text, rc, flags);
+    rc = finish(app, in, text, rc, flags);
     free(text);
     return rc;
 }
 
 const char *sm_shell_result(sm_app *app)
 {
-    return Tcl_GetStringResult(app->interp);
+    return Tcl_GetStringResult(last_in ? last_in : app->interp);
 }
 
 typedef struct list {
@@ -148,8 +163,9 @@ char **sm_shell_complete(sm_app *app, const char *line, int *n, int *start)
     list l = {0};
     if (w == 0) {
         Tcl_Obj *cmds = NULL;
-        if (Tcl_EvalEx(app->interp, "info commands", -1, TCL_EVAL_GLOBAL) == TCL_OK)
-            cmds = Tcl_GetObjResult(app->interp);
+        Tcl_Interp *in = sm_app_script_interp(app);
+        if (Tcl_EvalEx(in, "info commands", -1, TCL_EVAL_GLOBAL) == TCL_OK)
+            cmds = Tcl_GetObjResult(in);
         if (cmds) {
             Tcl_IncrRefCount(cmds);
             Tcl_Obj **items;
@@ -158,7 +174,7 @@ char **sm_shell_complete(sm_app *app, const char *line, int *n, int *start)
                 for (int i = 0; i < ni; i++) add(&l, Tcl_GetString(items[i]), prefix);
             Tcl_DecrRefCount(cmds);
         }
-        Tcl_ResetResult(app->interp);
+        Tcl_ResetResult(in);
     } else if (w == 1 && sm_ensemble_subs(words[0])) {
         const sm_subcmd *subs = sm_ensemble_subs(words[0]);
         for (int i = 0; subs[i].name; i++) add(&l, subs[i].name, prefix);

@@ -3,7 +3,7 @@
 #define SM_CMD_STUDY_H
 
 #include <tcl.h>
-#include "tui/app.h"
+#include "tui/app/app.h"
 #include "core/study/jobs.h"
 #include "core/study/table.h"
 

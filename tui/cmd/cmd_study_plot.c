@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd.h"
+#include "core/lib/pathguard.h"
 #include "cmd_study.h"
 #include "core/lib/strbuf.h"
 #include "core/study/plot.h"
@@ -47,7 +48,7 @@ static int run_words(Tcl_Interp *in, int n, const char *const w[])
 /* A data file with one block per series (gnuplot "index"), headed by the
  * series label, and a script that plots each block; names are checked by
  * safe_text before they go in single quotes. */
-static int gnuplot_plot(Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky,
+static int gnuplot_plot(sm_app *app, Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky,
                         Tcl_Obj *kby, const char *out, int nref, const double *rx,
                         const double *ry)
 {
@@ -119,10 +120,14 @@ static int gnuplot_plot(Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx, Tcl_Obj *ky,
         sm_write_file_atomic(gp, sc.s, sc.n, &e) < 0) {
         rc = sm_tcl_error(in, "IO", "study plot: %s", e.msg);
     } else {
+        /* Our own program on our own script: the main interpreter runs
+         * it (a safe one has no exec), on paths the guard has let by. */
         const char *w[] = {"exec", "gnuplot", gp};
-        if (run_words(in, 3, w) != TCL_OK)
+        if (run_words(app->interp, 3, w) != TCL_OK) {
             rc = sm_tcl_error(in, "PLOT", "study plot: gnuplot failed: %s",
-                              Tcl_GetStringResult(in));
+                              Tcl_GetStringResult(app->interp));
+            if (in != app->interp) Tcl_ResetResult(app->interp);
+        }
         else
             Tcl_SetObjResult(in, Tcl_NewStringObj(out, -1));
     }
@@ -214,8 +219,10 @@ int sm_study_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     Tcl_Obj *by = val[2] ? val[2] : Tcl_NewStringObj("solver", -1);
     Tcl_IncrRefCount(by);
     int rc = TCL_OK;
-    if (val[3] && have_gnuplot())
-        rc = gnuplot_plot(in, rows, val[0], val[1], by, Tcl_GetString(val[3]), nref, rx, ry);
+    if (val[3] && sm_safe_check_path(app, in, Tcl_GetString(val[3]), SM_PATH_WRITE))
+        rc = TCL_ERROR;
+    else if (val[3] && have_gnuplot())
+        rc = gnuplot_plot(app, in, rows, val[0], val[1], by, Tcl_GetString(val[3]), nref, rx, ry);
     else
         Tcl_SetObjResult(in, text_plot(t, val[0], val[1], val[2], w, h, published));
     free(rx);

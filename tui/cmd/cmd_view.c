@@ -4,12 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "solvers/registry.h"
 #include "cmd.h"
 #include "cmd_study.h"
-#include "tui/key_table.h"
-#include "tui/rows.h"
-#include "tui/compare.h"
-#include "tui/tui.h"
+#include "tui/app/key_table.h"
+#include "tui/app/rows.h"
+#include "tui/app/compare.h"
+#include "tui/pane/tui.h"
 #include "cmd_view_net.h"
 
 static int toggle_arg(Tcl_Interp *in, Tcl_Obj *o, int *flag, const char *what)
@@ -600,11 +601,9 @@ static int key_bind(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
         return sm_tcl_error(in, "ARGS", "key bind: \"%s\" is not a key name (a character, C-a..C-z, "
                             "Left Right Up Down PgUp PgDn Home End Enter Esc Tab BTab Space "
                             "Backspace Delete Insert or F1-F12)", key);
-    /* A binding runs later in the main interpreter: not from a safe script. */
-    if (objc == 4 && in != app->interp)
-        return sm_tcl_error(in, "SAFE", "key bind: not available to a safe script");
-    if (objc == 4) sm_view_bind(app->view, key, Tcl_GetString(objv[3]));
-    const char *s = sm_view_binding(app->view, key);
+    /* A binding a safe script makes runs in the safe interpreter. */
+    if (objc == 4) sm_view_bind(app->view, key, Tcl_GetString(objv[3]), in != app->interp);
+    const char *s = sm_view_binding(app->view, key, NULL);
     if (!s) {
         int a = sm_key_action(key);
         s = a >= 0 ? sm_action_names[a] : "";

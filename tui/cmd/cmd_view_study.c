@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cmd.h"
+#include "core/lib/pathguard.h"
 #include "cmd_study.h"
 
 /* Series columns worth cycling to: a handful of distinct values. */
@@ -175,7 +176,8 @@ static int load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     const char *path = Tcl_GetString(objv[2]);
     sm_study_table *t = NULL;
-    if (load_table(in, path, &t) != TCL_OK) return TCL_ERROR;
+    if (sm_safe_check_path(app, in, path, SM_PATH_READ) || load_table(in, path, &t) != TCL_OK)
+        return TCL_ERROR;
     /* Energy against deadline per solver unless told, as the thesis plots;
      * loading the shown study again (shards still writing) keeps the
      * columns chosen. */

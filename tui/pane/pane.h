@@ -39,9 +39,9 @@
 
 #include <curses.h>
 #include <stddef.h>
-#include "tui/app.h"
-#include "tui/compare.h"
-#include "tui/words.h"
+#include "tui/app/app.h"
+#include "tui/app/compare.h"
+#include "tui/app/words.h"
 
 /* Computed once per frame and shared by every pane. */
 typedef struct sm_frame {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
-#include "tui/rows.h"
-#include "tui/shell.h"
+#include "tui/app/rows.h"
+#include "tui/app/shell.h"
 
 typedef struct comm_cache {
     const void *owner;            /* f->map_owner and f->map_stamp it was built for */

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
-#include "tui/marks.h"
-#include "tui/rows.h"
+#include "tui/app/marks.h"
+#include "tui/app/rows.h"
 
 /* The legend line: the processor under the cursor (its chip, whole name,
  * node, type, blocks and load against T), then its node's processors by

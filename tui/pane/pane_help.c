@@ -5,7 +5,7 @@
  * column, or two when the screen is wide enough for both. */
 #include <stdio.h>
 #include <string.h>
-#include "tui/key_table.h"
+#include "tui/app/key_table.h"
 #include "pane.h"
 
 #define KEYW 12 /* the keys column, its space included */

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
-#include "tui/rows.h"
-#include "tui/shell.h"
+#include "tui/app/rows.h"
+#include "tui/app/shell.h"
 
 /* The rows as last drawn: keys and clicks answer from these. */
 typedef struct procs_cache {

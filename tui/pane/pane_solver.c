@@ -5,8 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "solvers/registry.h"
 #include "pane.h"
-#include "tui/solver_start.h"
+#include "tui/app/solver_start.h"
 
 /* The solver's statistic named key, or NULL. */
 static const double *stat_of(const sm_solver *s, const char *key)

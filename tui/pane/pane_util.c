@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "pane.h"
-#include "tui/marks.h"
+#include "tui/app/marks.h"
 
 static attr_t el_attr[SM_EL_COUNT];
 static attr_t heat_attr[SM_THEME_MAX_HEAT];

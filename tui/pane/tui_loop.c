@@ -11,12 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 #include "core/session/journal.h"
-#include "tui/key_commands.h"
-#include "tui/key_table.h"
+#include "tui/app/key_commands.h"
+#include "tui/app/key_table.h"
 #include "pane.h"
-#include "tui/solver_start.h"
-#include "tui/shell.h"
-#include "tui/tui.h"
+#include "tui/app/solver_start.h"
+#include "tui/app/shell.h"
+#include "tui.h"
 
 #define MIN_COLS 80
 #define MIN_LINES 24
@@ -813,8 +813,12 @@ static void handle_key(tui *t, int code, int is_key)
         run_cmd(t, "view help off", SM_SHELL_ECHO);
         return;
     }
-    const char *script = sm_view_binding(app->view, k);
-    if (script) { run_cmd(t, script, SM_SHELL_ECHO | SM_SHELL_RESULT); return; }
+    int safe = 0;
+    const char *script = sm_view_binding(app->view, k, &safe);
+    if (script) {
+        run_cmd(t, script, SM_SHELL_ECHO | SM_SHELL_RESULT | (safe ? SM_SHELL_SAFE : 0));
+        return;
+    }
     int a = sm_key_action(k);
     if (a >= 0) do_action(t, (sm_action)a);
     else snprintf(t->message, sizeof t->message, "%s: no action (? lists the keys)", k);

@@ -1,7 +1,8 @@
 /* test_solvers.c - heuristics checked by hand on small grids, the ILP
  * against exhaustive enumeration, stepping and interruption. */
+#include "solvers/registry.h"
 #include "tests/unit/testutil.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 static sm_topo *identical(int n)
 {

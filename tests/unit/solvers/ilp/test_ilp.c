@@ -3,7 +3,7 @@
  * against exhaustive enumeration on random small instances (so the count
  * bounds never cut off an optimal mapping). */
 #include "tests/unit/testutil.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 #include "solvers/ilp/ilp_iso.h"
 
 /* Fewest neighbour pairs leaving a set of b blocks, over all 2^n sets;

@@ -3,7 +3,7 @@
  * roulette selection, and the solver's elitism and interruption. */
 #include "tests/unit/testutil.h"
 #include "solvers/strategies/ga.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 static void digits(const char *s, int *out)
 {

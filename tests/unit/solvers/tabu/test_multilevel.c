@@ -5,7 +5,7 @@
 #include "tests/unit/testutil.h"
 #include "core/model/coarsen.h"
 #include "solvers/tabu/multilevel.h"
-#include "solvers/solver.h"
+#include "solvers/stepper/solver.h"
 
 static double stat_of(const sm_solver *s, const char *key)
 {

@@ -1,0 +1,171 @@
+/* solver.h - the one stepper interface every solver sits behind (SPEC 4):
+ * create with options, step one unit, query state, stop, take the best. */
+#ifndef SM_SOLVER_H
+#define SM_SOLVER_H
+
+#include "core/model/cost.h"
+#include "core/model/grid.h"
+#include "core/model/model.h"
+#include "core/model/topo.h"
+#include "core/lib/util.h"
+
+typedef enum { SM_OPT_INT, SM_OPT_DOUBLE, SM_OPT_ENUM, SM_OPT_STRING } sm_opt_kind;
+
+/* An option a solver accepts, declared once: parsing, defaults and the
+ * help text all come from this table. */
+typedef struct sm_opt_spec {
+    const char *name;      /* without the dash */
+    sm_opt_kind kind;
+    const char *def;       /* default, as text; NULL = unset */
+    const char *choices;   /* enum: "ijk|jik|kij|random" */
+    double lo, hi;         /* numeric range */
+    const char *help;
+} sm_opt_spec;
+
+#define SM_MAX_OPTS 24
+
+typedef struct sm_opt_value {
+    int set;
+    long long i;
+    double d;
+    char s[256];
+} sm_opt_value;
+
+typedef struct sm_solver sm_solver;
+
+/* A partition by block counts (the data-partitioning solvers): counts per
+ * processor, makespan and dynamic energy from the profiles, and for a
+ * bi-objective search the Pareto front, fastest first. */
+typedef struct sm_part_point {
+    int *counts;
+    double time, energy;
+} sm_part_point;
+
+typedef struct sm_partition {
+    int nprocs;
+    int *counts;
+    double time, energy;
+    int has_front, nfront;
+    sm_part_point *front;
+} sm_partition;
+
+typedef struct sm_solver_ops {
+    const char *name;
+    const char *summary;
+    const sm_opt_spec *opts; /* terminated by {NULL} */
+    int (*init)(sm_solver *s, sm_err *e);
+    /* One unit of work; sets s->done when finished. */
+    void (*step)(sm_solver *s);
+    void (*release)(sm_solver *s);
+} sm_solver_ops;
+
+/* A named statistic shown in `solver state` (incumbent, bound, nodes…). */
+typedef struct sm_stat {
+    char key[32];
+    double value;
+} sm_stat;
+
+struct sm_solver {
+    const sm_solver_ops *ops;
+    const sm_grid *grid;
+    const sm_topo *topo;
+    sm_model model;
+    const int *start_map;       /* a copy of the session's mapping when created */
+    int *start_copy;            /* owns start_map */
+    int detached;               /* the grid or machine it ran on is gone */
+    char reason[128];           /* why it was stopped, when not by the user */
+    sm_opt_value opt[SM_MAX_OPTS];
+
+    long long iteration;
+    int done;
+    int stopped;                /* interrupted by the user */
+    char status[64];            /* running, done, optimal, timeout, … */
+    char last_move[160];
+
+    int has_current;
+    sm_eval current;
+    const int *current_map;     /* local searches: the mapping now, or NULL */
+    int has_best;
+    sm_eval best;
+    int *best_map;
+
+    int nstats;
+    sm_stat stats[16];
+    double seconds;             /* time spent in step() */
+    const sm_partition *partition; /* popta: counts and front, or NULL */
+    /* Optional, set by init: bring stats and last_move up to date once
+     * per batch of steps rather than in every step. */
+    void (*sync)(sm_solver *s);
+    void *priv;
+
+    /* Set by the caller: long steps (the ILP) poll the interrupt flag and
+     * call progress a few times a second. */
+    volatile int *interrupt;
+    void (*progress)(sm_solver *s, void *ctx);
+    void *progress_ctx;
+};
+
+
+/* argv: alternating "-name" "value". Errors name the option. */
+sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
+                         const sm_topo *t, const sm_model *m,
+                         const int *start_map, int argc, const char *const *argv,
+                         sm_err *e);
+/* sm_solver_new in its two halves, for a caller that runs the solver's
+ * own start (tabu's start heuristics, the multilevel coarsening: seconds
+ * at a million blocks) on another thread. _prepare parses the options and
+ * copies the start mapping (errors name the option); _init runs the
+ * solver's init, which reads only s and the grid and machine. A failed
+ * _init releases the solver's state; sm_solver_free still frees s. */
+sm_solver *sm_solver_prepare(const sm_solver_ops *ops, const sm_grid *g,
+                             const sm_topo *t, const sm_model *m,
+                             const int *start_map, int argc, const char *const *argv,
+                             sm_err *e);
+int sm_solver_init(sm_solver *s, sm_err *e);
+/* Steps up to n units; returns units done. */
+long long sm_solver_step(sm_solver *s, long long n);
+void sm_solver_stop(sm_solver *s);
+/* The session's grid, machine or model is about to change under a started
+ * solver: stop it for good and release everything that points into the
+ * session, keeping only what its state reports (status, statistics, the
+ * objective values). reason says why ("topo state changed the machine"). */
+void sm_solver_detach(sm_solver *s, const char *reason);
+void sm_solver_free(sm_solver *s);
+
+/* Option access by name (declared in the ops table). */
+const sm_opt_value *sm_solver_opt(const sm_solver *s, const char *name);
+long long sm_opt_int(const sm_solver *s, const char *name);
+double sm_opt_double(const sm_solver *s, const char *name);
+const char *sm_opt_str(const sm_solver *s, const char *name);
+
+/* Offer a complete mapping: evaluates it and keeps it if it is the best.
+ * Returns 1 when it became the best. */
+int sm_solver_offer(sm_solver *s, const int *map, const sm_eval *ev);
+void sm_solver_set_stat(sm_solver *s, const char *key, double v);
+/* Make map the best whatever its energy (solvers with another objective). */
+void sm_solver_set_best(sm_solver *s, const int *map);
+/* A constructive solver's last step: evaluate its complete mapping, make
+ * it current and best, and finish. */
+void sm_solver_finish_with(sm_solver *s, const int *map);
+/* Run another solver to the end on s's grid, machine and start mapping,
+ * under model m (NULL: s's model); NULL when it refuses the options.
+ * Caller frees. Used for warm starts. */
+sm_solver *sm_solver_run_sub(const sm_solver *s, const sm_solver_ops *ops, const sm_model *m,
+                             int argc, const char *const *argv);
+/* Evaluate a complete mapping under the solver's model. */
+void sm_solver_evaluate(const sm_solver *s, const int *map, sm_eval *ev);
+/* The objective the solver improves, as users read it (SPEC 4: lower is
+ * better, cardinality higher): its -objective name and its current and
+ * best values (NAN when the solver has none yet). Energy and time come
+ * from the evaluations; hops, hop_cells, congestion and cardinality from
+ * the statistics objective_value and best_value every improving solver
+ * publishes. Solvers without -objective (and popta's own objectives)
+ * optimise energy. */
+const char *sm_solver_objective(const sm_solver *s, double *cur, double *best);
+
+extern const sm_solver_ops sm_solver_lb, sm_solver_dm, sm_solver_mm, sm_solver_na,
+    sm_solver_proportional, sm_solver_rcb, sm_solver_ilp, sm_solver_tabu,
+    sm_solver_popta, sm_solver_sfc, sm_solver_bokhari, sm_solver_random,
+    sm_solver_minmd, sm_solver_ga;
+
+#endif

@@ -1,0 +1,111 @@
+/* app.h - the program's state shared by the Tcl commands and the TUI:
+ * one session, at most one running solver, hooks and the recorder. */
+#ifndef SM_APP_H
+#define SM_APP_H
+
+#include <stdio.h>
+#include "core/session/session.h"
+#include "solvers/stepper/solver.h"
+#include "view.h"
+
+/* Tcl's handles, by tag only: the TUI reads the app without tcl.h. */
+struct Tcl_Interp;
+struct Tcl_Obj;
+
+struct sm_app;
+
+/* What the command layer may ask of the screen (the TUI implements it). */
+typedef struct sm_screen_ops {
+    /* Redraw while long work runs; reads Esc/C-c/q into app->interrupt. */
+    void (*progress)(struct sm_app *app);
+    /* The screen as text (caller frees). */
+    char *(*dump)(struct sm_app *app);
+    /* Ask the user a yes/no question on the prompt line; 1 for yes. */
+    int (*confirm)(struct sm_app *app, const char *question);
+} sm_screen_ops;
+
+typedef struct sm_app {
+    struct Tcl_Interp *interp;
+    struct Tcl_Interp *safe; /* -safe scripts run here (a child of interp) */
+    sm_session *session;
+    sm_solver *solver;
+    /* The workbench's `solver start` while its init runs on a worker
+     * (solver_start.h), NULL otherwise; app->solver is NULL meanwhile. */
+    struct sm_solver_start *starting;
+    /* Starts replaced by a newer `solver start` before they finished:
+     * their init cannot be cut short, so each runs out beside the new one
+     * and is freed when found finished; what changes the grid or machine
+     * waits for them first. */
+    struct sm_solver_start *abandoned[4];
+    int nabandoned;
+    /* A started solver's current mapping as the worker evaluated it (cost
+     * state and rounds schedule), for the panes to take over instead of
+     * building their own; solver_view_of is the solver it belongs to. */
+    struct sm_cost *solver_view;
+    const sm_solver *solver_view_of;
+    struct Tcl_Obj *hook_step, *hook_solved, *hook_changed;
+    FILE *record;
+    char *record_path;
+    int replaying;
+    int in_replay;          /* session replay running: it asked once already */
+    int depth;              /* nesting of our commands, for recording */
+    int solver_depth;       /* >0 while solver steps run (hooks run inside) */
+    volatile int interrupt; /* set by SIGINT or the TUI to stop a run */
+    int in_study;           /* a study runs: its interrupt outlives each solve */
+    /* The one door from the command layer to the screen: set while the
+     * workbench runs (tui_loop.c), NULL in batch mode. */
+    const struct sm_screen_ops *screen;
+    void *screen_ctx;
+    sm_view *view;          /* cursor, selection, log: kept in batch too */
+    char *scenario_path;    /* last scenario loaded or saved, or NULL */
+    struct sm_journal *journal; /* the workbench's journal (core/session/journal.h) */
+    struct sm_compare *compare; /* compare mode's other mapping (compare.h) */
+    /* Scripts from elsewhere (SPEC 5, cmd_safe.c). confined: the whole run
+     * is one (-safe), so keys, the console and bindings run in app->safe
+     * too. safe_depth > 0 while a command called from the safe interpreter
+     * runs: then every file named passes the path guard; safe_denied says
+     * it refused one in this command (-errorcode STENCILMAP SAFE PATH). */
+    int confined;
+    int safe_depth;
+    int safe_denied;
+    char **allow;           /* -allow DIRs, resolved: read and write below */
+    int nallow;
+    char **script_dirs;     /* the scripts' own directories, resolved: read */
+    int nscript_dirs;
+} sm_app;
+
+/* Fit the view to the session's grid and machine after they changed. */
+void sm_app_sync_view(sm_app *app);
+
+/* The default scenario compiled into the binary (samples/default.json). */
+extern const char sm_default_scenario[];
+
+
+/* The workbench's solver (app_solver.c). */
+/* Replace app->solver_view (freeing the old) with view, the cost state of
+ * solver of's current mapping for the panes to take over, or NULL. */
+void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of);
+/* A whole new scenario: the old solver is discarded (no solver). */
+void sm_app_drop_solver(sm_app *app);
+/* A started solver becomes the app's (show: the panes follow it). */
+void sm_app_solver_install(sm_app *app, sm_solver *s, struct sm_cost *view, int show);
+/* The Solver pane's picker names ops. */
+void sm_app_solver_pick(sm_app *app, const sm_solver_ops *ops);
+/* A background `solver start` (app->starting): install the solver if
+ * its start has finished (poll), or wait for it (settle: what needs the
+ * solver or changes what its init reads). A failed start is logged. */
+void sm_app_solver_poll(sm_app *app);
+void sm_app_solver_settle(sm_app *app);
+/* The start in the background is no longer wanted (a newer start, or
+ * the solver dropped): it runs out beside and is freed when found done. */
+void sm_app_solver_abandon(sm_app *app);
+/* Settle, and wait for the abandoned starts too: nothing reads the grid
+ * or machine in the background after it. */
+void sm_app_solver_quiesce(sm_app *app);
+
+/* The progress hook and the screen dump go through the screen's ops;
+ * without a screen (batch mode) both are no-ops. */
+void sm_app_progress(sm_app *app);
+char *sm_app_screen_dump(sm_app *app);
+
+#endif
