@@ -159,7 +159,9 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
                          sm_ui_joules(ope.energy, e2, sizeof e2));
         } else {
             int lx = snprintf(line, sizeof line, " %5lld", (long long)row->pe.blocks);
-            if (mid) lx += snprintf(line + lx, sizeof line - (size_t)lx, " %8.3g", (double)row->pe.cells);
+            char cl[32];
+            /* Cells by the same rule as the units: "3.932 M", not 3.93e+06. */
+            if (mid) lx += snprintf(line + lx, sizeof line - (size_t)lx, " %8s", sm_ui_si((double)row->pe.cells, "", 4, cl, sizeof cl));
             lx += snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_joules(row->pe.energy, e, sizeof e));
             if (wide)
                 snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_seconds(row->pe.idle_time, idle, sizeof idle));

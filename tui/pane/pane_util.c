@@ -238,6 +238,8 @@ const char *sm_ui_si(double v, const char *unit, int digits, char *buf, size_t n
     snprintf(m, sizeof m, "%.*g", digits, v / pre[i].scale);
     if (i > 0 && fabs(atof(m)) >= 1000) i--;
     snprintf(buf, n, "%.*g %s%s", digits, v / pre[i].scale, pre[i].prefix, unit);
+    size_t l = strlen(buf);
+    if (l && buf[l - 1] == ' ') buf[l - 1] = '\0'; /* a plain count: "15", not "15 " */
     return buf;
 }
 
