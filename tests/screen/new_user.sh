@@ -3,7 +3,7 @@
 
 # 33. w on a shipped sample offers a new file in the current directory,
 # never the sample itself; on the user's own file it offers that file.
-start nu 100 30 xterm-256color samples/cuboid-cpu-gpu.json
+begin nu 100 30 xterm-256color samples/cuboid-cpu-gpu.json
 keys nu w
 wait_for nu "save scenario" || true
 prompt=$(cap nu | tail -1)
@@ -38,7 +38,7 @@ no_sanitizer_errors nu
 # (model metrics' congestion; a node's wireless links were summed: "max
 # 48" for a busiest link of 32), and idle links are drawn '.' everywhere,
 # as the legend says (vertical idle links were '|').
-start hx 200 50 xterm-256color samples/haec.json
+begin hx 200 50 xterm-256color samples/haec.json
 keys hx : "solve sfc -curve hilbert" Enter
 wait_for hx "% solve sfc" || true
 keys hx Escape L
@@ -59,7 +59,7 @@ no_sanitizer_errors hx
 # 36. The help overlay at 80x24 scrolls instead of losing rows, and its
 # texts wrap instead of being cut: paging through it shows every key of
 # the key table and every action's whole text (joined across its lines).
-start hp 80 24 xterm-256color samples/cuboid-cpu-gpu.json
+begin hp 80 24 xterm-256color samples/cuboid-cpu-gpu.json
 keys hp '?'
 wait_for hp "Keys" || true
 settle hp
@@ -93,7 +93,7 @@ no_sanitizer_errors hp
 
 # 37. The Processors pane's type column holds the whole type name
 # (Fugaku-like's a64fx_cmg was cut to "a64fx").
-start ty 200 50 xterm-256color samples/fugaku-like.json
+begin ty 200 50 xterm-256color samples/fugaku-like.json
 settle ty
 cap ty | grep -q "n00.cmg0 a64fx_cmg " && ok "type column: a64fx_cmg whole" ||
     bad "type column" "$(cap ty | sed -n 3,5p)"
@@ -104,20 +104,20 @@ exited ty || true
 # on the terminal's background) are not drawn black on the default
 # background, invisible on a dark terminal: they take the terminal's own
 # foreground, dimmed.
-start x8 100 30 xterm samples/cuboid-cpu-gpu.json
-settle x8
-black=$($T capture-pane -e -p -t x8 | grep -ac "$(printf '\033')\[30m$(printf '\033')\[49m")
-frames=$($T capture-pane -e -p -t x8 | grep -ac "$(printf '\033')\[0;2m$(printf '\033')\[39m$(printf '\033')\[49m[┌│└]")
+begin ux8 100 30 xterm samples/cuboid-cpu-gpu.json
+settle ux8
+black=$($T capture-pane -e -p -t ux8 | grep -ac "$(printf '\033')\[30m$(printf '\033')\[49m")
+frames=$($T capture-pane -e -p -t ux8 | grep -ac "$(printf '\033')\[0;2m$(printf '\033')\[39m$(printf '\033')\[49m[┌│└]")
 [ "$black" = 0 ] && [ "$frames" -gt 0 ] && ok "TERM=xterm: unfocused frames in the terminal's colour, dimmed ($frames lines)" ||
     bad "xterm frames" "$black lines with black on the default background, $frames dim frame lines"
-keys x8 q
-exited x8 || true
+keys ux8 q
+exited ux8 || true
 
 # 39. popta's Pareto table unzoomed at 200x50: every point's counts whole
 # (they were cut to one character), and the time axis shows both ends
 # without one label writing over the other, with a deadline too.
 PF=samples/profiles-cpu-gpu.json
-start pt 200 50 xterm-256color $PF
+begin pt 200 50 xterm-256color $PF
 keys pt : "model configure -deadline 3.3e-3; solver start popta -objective pareto; solver run" Enter
 wait_for pt "popta optimal" || true
 settle pt
@@ -137,7 +137,7 @@ exited pt || true
 # 40. Compare mode at 80x24 on Summit-like (long processor names): the
 # Communication rows can be told apart (no two alike) and show the
 # change; every difference in Energy keeps its unit.
-start cq 80 24 xterm-256color samples/summit-like.json
+begin cq 80 24 xterm-256color samples/summit-like.json
 keys cq : "solve lb -order jik" Enter
 wait_for cq "% solve lb" || true
 keys cq : "map undo" Enter
@@ -162,7 +162,7 @@ exited cq || true
 
 # 41. Compare mode at 200x50: Communication's title is whole (it was cut
 # in the middle of the other mapping's name), in its longest form that fits.
-start ct 200 50 xterm-256color samples/cuboid-cpu-gpu.json
+begin ct 200 50 xterm-256color samples/cuboid-cpu-gpu.json
 keys ct : "solve lb -order jik" Enter
 wait_for ct "% solve lb" || true
 keys ct : "map undo" Enter

@@ -158,13 +158,20 @@ e_before=$("$BIN" -e "scenario load $S; map move gpu0 10; format %.6g [dict get 
 keys first C-r
 wait_for first "% map redo" && ok "C-r redoes" || bad "redo" "no map redo in the log"
 
-# 5. Help lists every key of the key table.
+# 5. Help lists every key of the key table (paging through it: it
+# scrolls when it does not fit).
 keys first ?
 wait_for first "Keys" || true
 settle first
+: >"$WORK/help-first.txt"
+for page in 1 2 3 4 5; do
+    cap first >>"$WORK/help-first.txt"
+    keys first PgDn
+    settle first
+done
 missing=""
 for k in $("$BIN" -e 'join [lsort -unique [lmap e [key list] {lindex $e 0}]] " "'); do
-    cap first | grep -qF -- "$k" || missing="$missing $k"
+    grep -qF -- "$k" "$WORK/help-first.txt" || missing="$missing $k"
 done
 [ -z "$missing" ] && ok "help shows every key" || bad "help" "keys missing:$missing"
 keys first Escape
@@ -534,7 +541,7 @@ start net8 80 24 xterm samples/lu-haec.json
 keys net8 L z
 wait_for net8 "haec board 0/3" || true
 settle net8
-[ "$(cap net8 | grep -c '^│\[[0-9 ]\]-[0-9.]-')" -eq 4 ] && ! $T capture-pane -e -p -t net8 | grep -q '38;5;\|48;5;' &&
+[ "$(cap net8 | grep -c '^│\[[0-9 .]\]-[0-9.]-')" -eq 4 ] && ! $T capture-pane -e -p -t net8 | grep -q '38;5;\|48;5;' &&
     ok "80x24 TERM=xterm zoomed: the 4x4 board whole, basic colours only" || bad "net 80x24" "$(cap net8 | sed -n 2,12p)"
 start netw 200 50 xterm-256color $N
 keys netw L
