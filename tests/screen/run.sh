@@ -288,6 +288,17 @@ wait_for pf "@" && ok "the applied point is marked" || bad "pareto mark" "$(cap 
 keys pf : "solve popta -objective time" Enter
 wait_for pf "128 blocks" && cap pf | grep -q '2222' && ok "profile plot for a single objective" ||
     bad "profile plot" "$(cap pf | head -30)"
+# HTPOPTA: the total-energy front beside the dynamic one (two curves, a
+# legend with both ranges), the chosen point marked on both, the table of
+# the total front (P_S = 90 + 90 + 74 W).
+keys pf : "solver start popta -objective total" Enter
+keys pf : "solver run" Enter
+keys pf : "solver apply" Enter
+wait_for pf "dynamic    total" && cap pf >"$WORK/pt.txt" &&
+    grep -q '\* dynamic 246 mJ..344.9 mJ  + total 1.1051 J..1.1506 J' "$WORK/pt.txt" &&
+    grep -q ' 1 3.218 ms *287.6 mJ *1.1051 J *4,12,112' "$WORK/pt.txt" &&
+    [ "$(grep -c '@' "$WORK/pt.txt")" -ge 2 ] &&
+    ok "total: dynamic and total fronts, the chosen point on both" || bad "total fronts" "$(head -32 "$WORK/pt.txt")"
 no_sanitizer_errors pf
 
 # 15. Data never becomes code: processor, theme and path names built to run

@@ -7,25 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/lib/util.h"
+#include "datadir.h"
 
 #ifndef SM_DATADIR
 #define SM_DATADIR "/usr/local/share/stencilmap"
 #endif
-
-const char *sm_program_dir(void)
-{
-    static char dir[PATH_MAX];
-    static int done;
-    if (!done) {
-        done = 1;
-        ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-        dir[n > 0 ? n : 0] = '\0';
-        char *slash = strrchr(dir, '/');
-        if (slash) *slash = '\0';
-        else dir[0] = '\0';
-    }
-    return dir;
-}
 
 static int plain(const char *p)
 {
@@ -56,33 +42,11 @@ char *sm_path_tidy(const char *path)
     return sm_xstrdup(rel && *rel ? rel : real);
 }
 
-/* The program's own data beside it: the nearest directory at or above
- * the program (a source tree, a build below it) holding
- * samples/default.json; "" when none. */
-static const char *tree_root(void)
-{
-    static char root[PATH_MAX];
-    static int done;
-    if (done) return root;
-    done = 1;
-    snprintf(root, sizeof root, "%s", sm_program_dir());
-    for (int up = 0; up < 4 && root[0]; up++) {
-        char probe[PATH_MAX + 32];
-        snprintf(probe, sizeof probe, "%s/samples/default.json", root);
-        if (access(probe, R_OK) == 0) return root;
-        char *slash = strrchr(root, '/');
-        if (!slash) break;
-        *slash = '\0';
-    }
-    root[0] = '\0';
-    return root;
-}
-
 int sm_path_shipped(const char *path)
 {
     char real[PATH_MAX], dir[PATH_MAX + 64], rdir[PATH_MAX];
     if (!realpath(path, real)) return 0;
-    const char *bases[] = {tree_root(), SM_DATADIR, NULL};
+    const char *bases[] = {sm_datadir(), SM_DATADIR, NULL};
     for (int i = 0; bases[i]; i++) {
         if (!*bases[i]) continue;
         snprintf(dir, sizeof dir, "%s/samples", bases[i]);

@@ -7,16 +7,14 @@
 
 #include <stddef.h>
 
-/* The directory the running program is in ("" when unknown). */
-const char *sm_program_dir(void);
 /* path as typed when it is already plain; with "." or ".." parts or
  * doubled slashes, the file it names relative to the current directory
  * when it is below it, else absolute ("scripts/../samples/x.json" ->
  * "samples/x.json"). Caller frees. */
 char *sm_path_tidy(const char *path);
-/* Is path a file the program ships: below samples/ of the source tree
- * the program runs from (at or above it), or of the installed data
- * directory? */
+/* Is path a file the program ships: below samples/ of the data directory
+ * found at run time (datadir.h: a source tree, an install), or of the one
+ * compiled in? */
 int sm_path_shipped(const char *path);
 /* Where `w` offers to save what was loaded from path: path itself, or
  * for a shipped sample its name in the current directory (NAME-2.json

@@ -6,13 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "core/lib/jsonutil.h"
 #include "core/lib/pathguard.h"
-
-#ifndef SM_DATADIR
-#define SM_DATADIR "/usr/local/share/stencilmap"
-#endif
+#include "datadir.h"
 
 const char *const sm_element_keys[SM_EL_COUNT] = {
 #define X(id, key, help) key,
@@ -306,12 +302,11 @@ out:
 
 /* Where themes are looked for, first found wins: $STENCILMAP_THEMES; the
  * user's ($XDG_DATA_HOME, default ~/.local/share, /stencilmap/themes);
- * ./themes; beside the program (a source tree or unpacked build:
- * DIR/themes, DIR/../share/stencilmap/themes for a relocated install);
- * the installed data directory; then $XDG_DATA_DIRS (default
- * /usr/local/share:/usr/share), each /stencilmap/themes. The program's
- * own directory comes from /proc/self/exe, so `t` finds the shipped
- * themes whatever the current directory. */
+ * ./themes; the data directory found at run time (datadir.h: beside the
+ * program, a source tree or an install under any prefix); then
+ * $XDG_DATA_DIRS (default /usr/local/share:/usr/share), each
+ * /stencilmap/themes. So `t` finds the shipped themes, and the user's,
+ * whatever the current directory. */
 #define MAX_DIRS 16
 static int ndirs = -1;
 static char dirs[MAX_DIRS][1024];
@@ -334,18 +329,7 @@ static void find_dirs(void)
     if (xdh && *xdh == '/') add_dir("%s%s/stencilmap/themes", xdh, NULL);
     else add_dir("%s%s/.local/share/stencilmap/themes", getenv("HOME"), NULL);
     add_dir("%s%s", "themes", NULL);
-    char exe[1024];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            add_dir("%s%s/themes", exe, NULL);
-            add_dir("%s%s/../share/stencilmap/themes", exe, NULL);
-        }
-    }
-    add_dir("%s%s/themes", SM_DATADIR, NULL);
+    add_dir("%s%s/themes", sm_datadir(), NULL);
     const char *xdd = getenv("XDG_DATA_DIRS");
     char list[2048];
     snprintf(list, sizeof list, "%s", xdd && *xdd ? xdd : "/usr/local/share:/usr/share");

@@ -7,6 +7,7 @@
 #include "core/model/profile.h"
 #include "core/io/scenario.h"
 #include "cmd.h"
+#include "tui/app/datadir.h"
 #include "cmd_topo_hwloc.h"
 #include "tui/app/paths.h"
 
@@ -88,16 +89,29 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     sm_scenario sc;
     sm_err e;
     if (sm_app_check_change(app, in, "scenario load")) return TCL_ERROR;
-    if (sm_scenario_load(Tcl_GetString(objv[2]), &sc, &e)) return load_err(in, &e);
+    /* A shipped sample by its name from anywhere: samples/x.json or x.json
+     * below the installed data when not here. */
+    char *shipped = sm_datadir_find(Tcl_GetString(objv[2]));
+    const char *path = shipped ? shipped : Tcl_GetString(objv[2]);
+    if (sm_scenario_load(path, &sc, &e)) {
+        free(shipped);
+        return load_err(in, &e);
+    }
     if (sm_app_confirm_discard(app, in, "scenario load")) {
         sm_scenario_release(&sc);
+        free(shipped);
         return TCL_ERROR;
     }
     sm_app_drop_solver(app);
     sm_session_replace(app->session, &sc);
-    sm_clean_stale_temps(Tcl_GetString(objv[2]));
     free(app->scenario_path);
-    app->scenario_path = sm_path_tidy(Tcl_GetString(objv[2]));
+    app->scenario_path = NULL;
+    /* Standard input is no file to journal against or save back to. */
+    if (strcmp(path, "-") != 0) {
+        sm_clean_stale_temps(path);
+        app->scenario_path = sm_path_tidy(path); /* scripts/../x: as x */
+    }
+    free(shipped);
     return after_change(app, in);
 }
 
