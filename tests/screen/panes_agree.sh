@@ -19,17 +19,6 @@ energy_total() { cap "$1" | sed -n 's/.*││total \([^ ]* [a-zA-Z]*J\).*/\1/p'
 energy_delta() { cap "$1" | sed -n 's/.*││total [^ ]* [a-zA-Z]*J  \([^│]*[^ │]\) *│.*/\1/p' | head -1; }
 comm_title_rounds() { cap "$1" | sed -n 's/.*Communication  [0-9]* pairs, \([0-9]*\) rounds.*/\1/p' | head -1; }
 A=samples/cuboid-cpu-gpu.json
-# begin NAME ...: start, then keep this session when a workbench an
-# earlier test ended (a session of the same name replaced) left its
-# journal and the start offers it.
-begin() {
-    start "$@"
-    if cap "$1" | grep -q "Recover it?"; then
-        keys "$1" n
-        k=0
-        while [ $k -lt 30 ] && cap "$1" | grep -q "Recover it?"; do sleep 0.1; k=$((k + 1)); done
-    fi
-}
 
 # 28. v back to the solver between steps: the status line, Energy and
 # Communication show the solver's current mapping again at once (they kept

@@ -38,6 +38,17 @@ start() {
         "cd '$top' && TERM=$term '$BIN' $* 2>'$WORK/$name.err'; echo \$? >'$WORK/$name.exit'; sleep 30"
     wait_for "$name" "Console" || true
 }
+# begin NAME ...: start, then keep this session when a workbench an
+# earlier test ended (a session of the same name replaced) left its
+# journal and the start offers it.
+begin() {
+    start "$@"
+    if cap "$1" | grep -q "Recover it?"; then
+        keys "$1" n
+        k=0
+        while [ $k -lt 30 ] && cap "$1" | grep -q "Recover it?"; do sleep 0.1; k=$((k + 1)); done
+    fi
+}
 cap() { $T capture-pane -p -t "$1"; }
 keys() { n=$1; shift; $T send-keys -t "$n" "$@"; }
 # wait_for NAME TEXT: until the screen shows TEXT (up to ~5 s).
