@@ -350,6 +350,13 @@ int sm_mkdir_p(const char *dir, sm_err *e)
         if (*c == '/' || *c == '\0') {
             char save = *c;
             *c = '\0';
+            /* Each directory made is a write of its own: "../new/../here/d"
+             * ends inside but would make ../new on the way. */
+            struct stat pb;
+            if (lstat(p, &pb) != 0 && sm_path_check(p, SM_PATH_WRITE, e)) {
+                free(p);
+                return -1;
+            }
             if (mkdir(p, 0755) != 0 && errno != EEXIST) {
                 sm_err_set(e, "%s: cannot create directory: %s", p, strerror(errno));
                 free(p);

@@ -254,6 +254,37 @@ if $T capture-pane -e -p -t x8 | grep -q '38;5;\|48;5;'; then bad "TERM=xterm co
 else ok "TERM=xterm: basic colours only"; fi
 start x256 100 30 xterm-256color samples/summit-like.json
 $T capture-pane -e -p -t x256 | grep -q '48;5;' && ok "TERM=xterm-256color: palette colours" || bad "256 colours" "no palette escapes"
+# NO_COLOR (no-color.org): the same terminal, no colour at all; the
+# processors still told apart (bold, reverse, glyphs).
+start nc 100 30 "xterm-256color NO_COLOR=1" samples/summit-like.json
+if $T capture-pane -e -p -t nc | grep -q '\[3[0-7]m\|\[4[0-7]m\|38;5;\|48;5;\|[34]8;2;'; then
+    bad "NO_COLOR" "colour escapes reach the terminal"
+else
+    # Marks by (bold, underline, reverse, glyph) in the Grid's block rows.
+    distinct=$($T capture-pane -e -p -t nc | sed -n '4,12p' | awk -F'│' '{print $2}' | awk '
+    { s = $0
+      while (length(s) > 0) {
+        if (match(s, /^\033\[[0-9;]*m/)) {
+          n = split(substr(s, 3, RLENGTH - 3), a, ";")
+          for (i = 1; i <= n; i++) {
+            v = a[i] + 0
+            if (a[i] == "" || v == 0) { b = 0; u = 0; r = 0 }
+            else if (v == 1) b = 1
+            else if (v == 4) u = 1
+            else if (v == 7) r = 1
+          }
+          s = substr(s, RLENGTH + 1)
+        } else {
+          c = substr(s, 1, 1)
+          if (c ~ /[0-9A-Za-z]/) seen[b u r c] = 1
+          s = substr(s, 2)
+        }
+      }
+    }
+    END { k = 0; for (m in seen) k++; print k }')
+    [ "$distinct" -ge 8 ] && ok "NO_COLOR=1: no colour, $distinct processors told apart by style and glyph" ||
+        bad "NO_COLOR marks" "only $distinct distinct"
+fi
 
 # 13. Mouse: a click on a block moves the cursor there and selects it.
 start ms 100 30 xterm-256color $S
@@ -835,6 +866,9 @@ no_sanitizer_errors cs
 . tests/screen/panes_agree.sh
 # 33-: what a new user met (#23 item 7).
 . tests/screen/new_user.sh
+
+# 28-32. Stepping a solver like a debugger (issue #23).
+. "$top/tests/screen/stepping.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

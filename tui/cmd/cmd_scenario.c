@@ -124,9 +124,12 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     if (sm_scenario_save(Tcl_GetString(objv[2]), s->grid, s->topo, &s->model,
                          sm_session_map(s), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    sm_session_saved(s, SM_PART_ALL);
-    free(app->scenario_path);
-    app->scenario_path = sm_path_tidy(Tcl_GetString(objv[2]));
+    /* A copy on standard output is no save of the session's file. */
+    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
+        sm_session_saved(s, SM_PART_ALL);
+        free(app->scenario_path);
+        app->scenario_path = sm_path_tidy(Tcl_GetString(objv[2]));
+    }
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -275,7 +278,7 @@ static int grid_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_grid_save(app->session->grid, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    sm_session_saved(app->session, SM_PART_GRID);
+    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) sm_session_saved(app->session, SM_PART_GRID);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -316,7 +319,7 @@ static int topo_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_topo_save(app->session->topo, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    sm_session_saved(app->session, SM_PART_TOPO);
+    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) sm_session_saved(app->session, SM_PART_TOPO);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
