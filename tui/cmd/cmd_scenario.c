@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "tui/app/datadir.h"
 #include "cmd_topo_hwloc.h"
+#include "tui/app/paths.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
 {
@@ -105,8 +106,14 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     sm_session_replace(app->session, &sc);
     sm_app_release_recovered(app);
     /* Standard input is no file to journal against or save back to. */
-    if (strcmp(path, "-") != 0) sm_clean_stale_temps(path);
-    sm_app_set_scenario_path(app, strcmp(path, "-") != 0 ? path : NULL);
+    if (strcmp(path, "-") != 0) {
+        sm_clean_stale_temps(path);
+        char *tidy = sm_path_tidy(path); /* scripts/../x: as x */
+        sm_app_set_scenario_path(app, tidy);
+        free(tidy);
+    } else {
+        sm_app_set_scenario_path(app, NULL);
+    }
     free(shipped);
     return after_change(app, in);
 }
@@ -123,7 +130,9 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     /* A copy on standard output is no save of the session's file. */
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(s, SM_PART_ALL);
-        sm_app_set_scenario_path(app, Tcl_GetString(objv[2]));
+        char *tidy = sm_path_tidy(Tcl_GetString(objv[2]));
+        sm_app_set_scenario_path(app, tidy);
+        free(tidy);
         sm_app_after_save(app);
     }
     Tcl_SetObjResult(in, objv[2]);
