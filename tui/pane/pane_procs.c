@@ -56,27 +56,34 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         if (r[i].proc >= 0 && (int)strlen(t->procs[r[i].proc].name) > nw) nw = (int)strlen(t->procs[r[i].proc].name);
     int nmax = iw / 3 > 8 ? iw / 3 : 8;
     if (nw > nmax) nw = nmax;
+    /* The type column is as wide as the longest type name (a64fx_cmg),
+     * up to a sixth of the pane (it was cut to 5: "a64fx"); a processor
+     * in a DVFS state shows type@state (the state a solver chose or topo
+     * state selected). */
+    int tw = 4;
+    for (int i = 0; i < t->ntypes; i++)
+        if ((int)strlen(t->types[i].name) > tw) tw = (int)strlen(t->types[i].name);
+    for (int q = 0; q < t->nprocs; q++)
+        if (sm_topo_proc_state(t, q) != SM_STATE_BASE) {
+            int l = (int)strlen(t->types[t->procs[q].type].name) + 1 + (int)strlen(sm_topo_proc_state_name(t, q));
+            if (l > tw) tw = l;
+        }
+    int tmax = iw / 6 > 5 ? iw / 6 : 5;
+    if (tw > tmax) tw = tmax;
     /* Compare mode: the other mapping's figures beside each row. */
     const sm_compare *cmp = f->cmp;
     double T2 = cmp ? cmp->ev.time : 0;
     if (cmp && T2 > scale) scale = T2;
-    /* The type column: 5 wide, 9 when a processor runs in a DVFS state
-     * (type@state, the state a solver chose or topo state selected). */
-    int tw = 5;
-    for (int q = 0; q < t->nprocs; q++)
-        if (sm_topo_proc_state(t, q) != SM_STATE_BASE) tw = 9;
-    char thead[16];
-    snprintf(thead, sizeof thead, "%-*s ", tw, "type");
     /* Columns that fit: glyph name [type] bar blocks [cells] energy [idle];
      * comparing: glyph name [type] bar bar' blocks blocks' [energy energy']. */
     int wide, mid, typed, fixed;
     if (cmp) {
-        typed = iw >= 60 + nw;
+        typed = iw >= 55 + nw + tw;
         mid = iw >= 48 + nw;   /* here: both energies */
         wide = 0;
         fixed = 1 + nw + 1 + (typed ? tw + 1 : 0) + 6 + 6 + (mid ? 20 : 0);
     } else {
-        wide = iw >= 66 + nw, mid = iw >= 52 + nw, typed = iw >= 36 + nw;
+        wide = iw >= 66 + nw, mid = iw >= 52 + nw, typed = iw >= 31 + nw + tw;
         fixed = 1 + nw + 1 + (typed ? tw + 1 : 0) + 6 + 10 + (mid ? 9 : 0) + (wide ? 10 : 0);
     }
     int barw = iw - fixed - 1;
@@ -91,12 +98,12 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         const char *mine = f->source ? "solver" : "session";
         sm_ui_elide(bar1 >= (int)strlen(mine) ? mine : bar1 >= 3 ? "now" : "", bar1, l1, sizeof l1);
         sm_ui_elide(bar1 >= 8 ? cmp->label : bar1 >= 5 ? "other" : bar1 >= 3 ? "cmp" : "", bar1, l2, sizeof l2);
-        x = snprintf(hdr, sizeof hdr, "  %-*s %s%-*s %-*s%s %5s %5s", nw, "name", typed ? thead : "", bar1, l1,
-                     bar1, l2, barw % 2 ? "" : " ", "blk", "blk'");
+        x = snprintf(hdr, sizeof hdr, "  %-*s %-*s%-*s %-*s%s %5s %5s", nw, "name", typed ? tw + 1 : 0,
+                     typed ? "type" : "", bar1, l1, bar1, l2, barw % 2 ? "" : " ", "blk", "blk'");
         if (mid) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s %9s", "energy", "energy'");
     } else {
-        x = snprintf(hdr, sizeof hdr, "  %-*s %s%-*s %5s", nw, "name", typed ? thead : "", barw, "compute/T",
-                     "blk");
+        x = snprintf(hdr, sizeof hdr, "  %-*s %-*s%-*s %5s", nw, "name", typed ? tw + 1 : 0, typed ? "type" : "", barw,
+                     "compute/T", "blk");
         if (mid) x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %8s", "cells");
         x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "energy");
         if (wide) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "idle");
@@ -162,7 +169,9 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
                          sm_ui_joules(ope.energy, e2, sizeof e2));
         } else {
             int lx = snprintf(line, sizeof line, " %5lld", (long long)row->pe.blocks);
-            if (mid) lx += snprintf(line + lx, sizeof line - (size_t)lx, " %8.3g", (double)row->pe.cells);
+            char cl[32];
+            /* Cells by the same rule as the units: "3.932 M", not 3.93e+06. */
+            if (mid) lx += snprintf(line + lx, sizeof line - (size_t)lx, " %8s", sm_ui_si((double)row->pe.cells, "", 4, cl, sizeof cl));
             lx += snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_joules(row->pe.energy, e, sizeof e));
             if (wide)
                 snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_seconds(row->pe.idle_time, idle, sizeof idle));
