@@ -382,10 +382,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     const char *idle = " . idle link";
     if (max <= 9) snprintf(legend, sizeof legend, "%s per link, max %lld ", unit, max);
     else snprintf(legend, sizeof legend, "n/9 of max %lld %s ", max, unit);
-    if ((int)strlen(legend) + top + (int)strlen(idle) > iw) {
-        idle = " .idle";
-        snprintf(legend, sizeof legend, "max %lld %s ", max, unit);
-    }
+    if ((int)strlen(legend) + top + (int)strlen(idle) > iw) idle = " .idle";
+    if ((int)strlen(legend) + top + (int)strlen(idle) > iw) snprintf(legend, sizeof legend, "max %lld %s ", max, unit);
     if ((int)strlen(legend) + top + (int)strlen(idle) > iw) top = 0; /* the digits explain themselves */
     int x = 1 + (int)strlen(legend);
     sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%s", legend);
