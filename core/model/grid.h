@@ -34,7 +34,7 @@ typedef struct sm_grid {
     int *nbr_off, *nbr;
 } sm_grid;
 
-#define SM_MAX_TASKS (1 << 22)
+#define SM_MAX_TASKS (1 << 25)
 #define SM_MAX_CELLS_AXIS ((int64_t)1 << 40)
 
 const char *sm_stencil_name(sm_stencil s);

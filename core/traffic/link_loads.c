@@ -52,7 +52,7 @@ static int routable(const sm_net *net, sm_err *e)
 
 /* The links task edge k's message crosses (0 when both ends share a
  * node); *p and *q get its processors. */
-static int edge_route(const sm_grid *g, const sm_topo *t, const int *map, int k, uint64_t *ids, int *p, int *q)
+int sm_links_edge_route(const sm_grid *g, const sm_topo *t, const int *map, int k, uint64_t *ids, int *p, int *q)
 {
     const sm_edge *ed = &g->edges[k];
     *p = map[ed->src];
@@ -62,32 +62,55 @@ static int edge_route(const sm_grid *g, const sm_topo *t, const int *map, int k,
     return t->net->ops->route(t->net, x, y, ids, SM_MAX_ROUTE);
 }
 
-/* Every (message, link) pair of the cut edges between nodes, sorted by
- * link id and summed: one entry per loaded link, no hash needed. */
+/* The loads of every loaded link, summed as the routes are walked in an
+ * open-addressing table keyed by link id (memory in links, not in
+ * messages x hops: 16.7 M blocks cut all over a machine are 10^8 pairs),
+ * then sorted by link id. */
 static acc *route_sum(const sm_grid *g, const sm_topo *t, const int *map, size_t *count)
 {
-    size_t cap = 1024, m = 0;
-    acc *a = sm_xmalloc(sizeof *a * cap);
+    size_t cap = 1024, used = 0;
+    acc *h = sm_xmalloc(sizeof *h * cap);
+    unsigned char *full = sm_xcalloc(cap, 1);
     uint64_t ids[SM_MAX_ROUTE];
     for (int k = 0; k < g->nedges; k++) {
-        int p, q, nl = edge_route(g, t, map, k, ids, &p, &q);
+        int p, q, nl = sm_links_edge_route(g, t, map, k, ids, &p, &q);
         for (int i = 0; i < nl; i++) {
-            if (m == cap) a = sm_xrealloc(a, sizeof *a * (cap *= 2));
-            a[m++] = (acc){ids[i], 1, g->edges[k].cells};
+            if (2 * (used + 1) > cap) {
+                /* Grow to keep the table at most half full. */
+                size_t ncap = cap * 2;
+                acc *nh = sm_xmalloc(sizeof *nh * ncap);
+                unsigned char *nf = sm_xcalloc(ncap, 1);
+                for (size_t j = 0; j < cap; j++) {
+                    if (!full[j]) continue;
+                    size_t s = (size_t)((h[j].id * 0x9e3779b97f4a7c15ull) >> 17) & (ncap - 1);
+                    while (nf[s]) s = (s + 1) & (ncap - 1);
+                    nh[s] = h[j];
+                    nf[s] = 1;
+                }
+                free(h);
+                free(full);
+                h = nh;
+                full = nf;
+                cap = ncap;
+            }
+            size_t s = (size_t)((ids[i] * 0x9e3779b97f4a7c15ull) >> 17) & (cap - 1);
+            while (full[s] && h[s].id != ids[i]) s = (s + 1) & (cap - 1);
+            if (!full[s]) {
+                full[s] = 1;
+                h[s] = (acc){ids[i], 0, 0};
+                used++;
+            }
+            h[s].messages++;
+            h[s].cells += g->edges[k].cells;
         }
     }
-    qsort(a, m, sizeof *a, by_id);
     size_t n = 0;
-    for (size_t i = 0; i < m; i++) {
-        if (n && a[n - 1].id == a[i].id) {
-            a[n - 1].messages += a[i].messages;
-            a[n - 1].cells += a[i].cells;
-        } else {
-            a[n++] = a[i];
-        }
-    }
+    for (size_t j = 0; j < cap; j++)
+        if (full[j]) h[n++] = h[j];
+    free(full);
+    qsort(h, n, sizeof *h, by_id);
     *count = n;
-    return a;
+    return h;
 }
 
 int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
@@ -125,7 +148,7 @@ static int crossing(const sm_grid *g, const sm_topo *t, const int *map, raw_matc
     sm_link_pair *o = sm_xmalloc(sizeof *o * cap);
     uint64_t ids[SM_MAX_ROUTE];
     for (int k = 0; k < g->nedges; k++) {
-        int p, q, nl = edge_route(g, t, map, k, ids, &p, &q);
+        int p, q, nl = sm_links_edge_route(g, t, map, k, ids, &p, &q);
         for (int i = 0; i < nl; i++) {
             if (!match(t->net, ids[i], ctx)) continue;
             if (m == cap) o = sm_xrealloc(o, sizeof *o * (cap *= 2));
@@ -170,6 +193,13 @@ int sm_links_crossing(const sm_grid *g, const sm_topo *t, const int *map,
 #define TREE_LEVEL(id) ((int)((id) >> 56))
 #define TREE_INDEX(id) ((int)(((id) >> 1) & ((1ull << 55) - 1)))
 #define TREE_DOWN(id) ((int)((id) & 1))
+
+void sm_links_tree_id(uint64_t id, int *level, int *index, int *down)
+{
+    *level = TREE_LEVEL(id);
+    *index = TREE_INDEX(id);
+    *down = TREE_DOWN(id);
+}
 
 static int is_tree(const sm_net *n, sm_err *e)
 {

@@ -42,6 +42,13 @@ typedef struct {
 } sm_tree_link;
 int sm_links_tree(const sm_grid *g, const sm_topo *t, const int *map,
                   sm_tree_link **out, sm_err *e);
+/* The links task edge k's message crosses under map (ids in ids[0..],
+ * at most SM_MAX_ROUTE; 0 when both ends share a node), *p and *q its
+ * processors: for callers that keep loads up to date move by move. */
+int sm_links_edge_route(const sm_grid *g, const sm_topo *t, const int *map, int k,
+                        uint64_t *ids, int *p, int *q);
+/* A tree link id's level, group index and direction (1: down). */
+void sm_links_tree_id(uint64_t id, int *level, int *index, int *down);
 /* Groups at a level of the tree (level 0: the nodes), for nnodes nodes. */
 int sm_links_tree_groups(const sm_net *n, int nnodes, int level);
 /* The pairs whose messages go up (down = 0) or down the uplink of group

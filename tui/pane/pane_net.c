@@ -15,6 +15,7 @@
 #include <string.h>
 #include "core/traffic/link_layout.h"
 #include "core/traffic/link_loads.h"
+#include "core/traffic/tree_loads.h"
 #include "pane.h"
 
 typedef struct net_cache {
@@ -38,6 +39,7 @@ typedef struct net_cache {
     long long **tmsgs, **tcells;  /* [level][group] max(up, down) */
     int *row0;                    /* per level: its first line in the last draw (-1 off) */
     int tw;                       /* digits per line in the last draw */
+    sm_tree_loads tl;             /* both directions, updated move by move */
 } net_cache;
 
 static void free_pairs(net_cache *c)
@@ -65,6 +67,10 @@ static void free_tree(net_cache *c)
     c->nlevels = 0;
 }
 
+/* Blocks changed since the last frame above which the loads are counted
+ * again from every edge (a solver's jump, another mapping). */
+#define TREE_UPDATE_MAX 65536
+
 /* A tree's uplink loads by level; levels with one group carry nothing. */
 static void tree_loads(net_cache *c, const sm_app *app, const sm_frame *f)
 {
@@ -82,20 +88,19 @@ static void tree_loads(net_cache *c, const sm_app *app, const sm_frame *f)
         c->tmsgs[L] = sm_xcalloc((size_t)c->groups[L], sizeof(long long));
         c->tcells[L] = sm_xcalloc((size_t)c->groups[L], sizeof(long long));
     }
-    sm_tree_link *tl;
-    sm_err e;
-    int k = sm_links_tree(s->grid, s->topo, f->map, &tl, &e);
-    for (int i = 0; i < k; i++) {
-        int L = tl[i].level, g = tl[i].index;
-        if (L >= levels || g >= c->groups[L]) continue;
-        long long m = tl[i].up_messages > tl[i].down_messages ? tl[i].up_messages : tl[i].down_messages;
-        long long x = tl[i].up_cells > tl[i].down_cells ? tl[i].up_cells : tl[i].down_cells;
-        c->tmsgs[L][g] = m;
-        c->tcells[L][g] = x;
-        if (m > c->max_msgs) c->max_msgs = m;
-        if (x > c->max_cells) c->max_cells = x;
-    }
-    if (k >= 0) free(tl);
+    /* A move or two since the last frame: only their edges are counted
+     * again (10^8 edges take a second). */
+    if (!sm_tree_loads_update(&c->tl, s->grid, s->topo, f->map, TREE_UPDATE_MAX))
+        sm_tree_loads_init(&c->tl, s->grid, s->topo, f->map);
+    for (int L = 0; L < levels && L < c->tl.nlevels; L++)
+        for (int g = 0; g < c->groups[L] && g < c->tl.groups[L]; g++) {
+            long long m = c->tl.up_m[L][g] > c->tl.dn_m[L][g] ? c->tl.up_m[L][g] : c->tl.dn_m[L][g];
+            long long x = c->tl.up_c[L][g] > c->tl.dn_c[L][g] ? c->tl.up_c[L][g] : c->tl.dn_c[L][g];
+            c->tmsgs[L][g] = m;
+            c->tcells[L][g] = x;
+            if (m > c->max_msgs) c->max_msgs = m;
+            if (x > c->max_cells) c->max_cells = x;
+        }
 }
 
 /* Link loads of the shown mapping, rebuilt only when it changed. */
@@ -510,6 +515,7 @@ static void release(sm_pane *p)
     if (!c) return;
     free_pairs(c);
     free_tree(c);
+    sm_tree_loads_free(&c->tl);
     free(c->loads);
     free(c);
     p->priv = NULL;
