@@ -4,29 +4,53 @@
 #   make check      every test suite (unit, sanitized, script, screen); ends "N passed, N failed"
 #   make bench      benchmarks (tests/bench), not part of check
 #   make fuzz       run each loader's libFuzzer target (clang) for FUZZ_SECONDS
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR=   (after a plain make: the
+#                   program finds its data relative to itself, so a binary
+#                   built for one PREFIX works installed under another)
+#   make check-slurm  a study on a real Slurm (root, slurm-wlm + munge)
+# CC, CPPFLAGS, CFLAGS, LDFLAGS and PKG_CONFIG are honoured; libraries are
+# found with pkg-config (lp_solve, which ships no .pc, by its Debian paths).
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
 DATADIR = $(PREFIX)/share/stencilmap
+DOCDIR = $(PREFIX)/share/doc/stencilmap
 FUZZ_SECONDS ?= 60
 
 CC ?= gcc
+PKG_CONFIG ?= pkg-config
 STD = -std=c11 -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -DNCURSES_WIDECHAR=1
 WARN = -Wall -Wextra -Werror
 OPT ?= -O2 -g
-TCL_INC ?= -I/usr/include/tcl8.6
-TCL_LIB ?= -ltcl8.6
+# pc NAME FLAGS FALLBACK: pkg-config's answer, or FALLBACK without a .pc.
+pc = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && $(PKG_CONFIG) $(2) $(1) || echo '$(3)')
+TCL_PC := $(shell $(PKG_CONFIG) --exists tcl8.6 2>/dev/null && echo tcl8.6 || echo tcl)
+TCL_INC ?= $(call pc,$(TCL_PC),--cflags-only-I,-I/usr/include/tcl8.6)
+TCL_LIB ?= $(call pc,$(TCL_PC),--libs,-ltcl8.6)
 LP_INC ?= -I/usr/include/lpsolve
 LP_LIB ?= -llpsolve55 -lcolamd -ldl
-CURSES_LIB ?= -lncursesw
+# Only ncursesw's -I: its .pc also defines _XOPEN_SOURCE=600, below ours.
+CURSES_INC ?= $(call pc,ncursesw,--cflags-only-I,)
+CURSES_LIB ?= $(call pc,ncursesw,--libs,-lncursesw)
+CJSON_INC ?= $(call pc,libcjson,--cflags-only-I,)
+CJSON_LIB ?= $(call pc,libcjson,--libs,-lcjson)
+CMOCKA_LIB ?= $(call pc,cmocka,--libs,-lcmocka)
+# Evaluated once, not at every use.
+TCL_INC := $(TCL_INC)
+TCL_LIB := $(TCL_LIB)
+CURSES_INC := $(CURSES_INC)
+CURSES_LIB := $(CURSES_LIB)
+CJSON_INC := $(CJSON_INC)
+CJSON_LIB := $(CJSON_LIB)
+CMOCKA_LIB := $(CMOCKA_LIB)
 # libhwloc is optional: with it, topo detect/import work (core/io/hwloc.c).
-HWLOC_FLAGS := $(shell pkg-config --exists hwloc 2>/dev/null && echo -DSM_HAVE_HWLOC $$(pkg-config --cflags hwloc))
-HWLOC_LIB := $(shell pkg-config --exists hwloc 2>/dev/null && pkg-config --libs hwloc)
-CFLAGS_ALL = $(STD) $(WARN) -I. $(OPT) -DSM_DATADIR='"$(DATADIR)"' $(HWLOC_FLAGS) $(CPPFLAGS) $(CFLAGS)
-LIBS = -lcjson -lm $(HWLOC_LIB)
+HWLOC_FLAGS := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && echo -DSM_HAVE_HWLOC $$($(PKG_CONFIG) --cflags hwloc))
+HWLOC_LIB := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && $(PKG_CONFIG) --libs hwloc)
+VERSION := $(shell cat VERSION)
+CFLAGS_ALL = $(STD) $(WARN) -I. $(OPT) -DSM_VERSION='"$(VERSION)"' -DSM_DATADIR='"$(DATADIR)"' $(HWLOC_FLAGS) $(CJSON_INC) $(CURSES_INC) $(CPPFLAGS) $(CFLAGS)
+LIBS = $(CJSON_LIB) -lm $(HWLOC_LIB)
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -48,19 +72,19 @@ SAN_TUI_OBJ = $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/embedded.o
 
 APP_LIBS = $(TCL_LIB) $(CURSES_LIB) -pthread
 
-.PHONY: all run check check-run unit-tests script-tests bench baseline fuzz install uninstall deps clean
+.PHONY: all run check check-run check-slurm unit-tests script-tests bench baseline fuzz install uninstall deps clean
 all: stencilmap
 
 stencilmap: $(TUI_OBJ) $(B)/libsm.a
-	$(CC) $(OPT) -o $@ $(TUI_OBJ) $(B)/libsm.a $(APP_LIBS) $(LP_LIB) $(LIBS)
+	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(B)/libsm.a $(APP_LIBS) $(LP_LIB) $(LIBS)
 
 $(B)/libsm.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(B)/san/libsm.a: $(SAN_LIB_OBJ)
 	@mkdir -p $(@D)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(B)/%.o: %.c $(HDRS)
 	@mkdir -p $(@D)
@@ -84,7 +108,7 @@ $(B)/san/embedded.o: $(B)/embedded.c
 
 # The sanitized program runs the script tests.
 $(B)/san/stencilmap: $(SAN_TUI_OBJ) $(B)/san/libsm.a
-	$(CC) $(OPT) $(SAN) -o $@ $(SAN_TUI_OBJ) $(B)/san/libsm.a $(APP_LIBS) $(LP_LIB) $(LIBS)
+	$(CC) $(OPT) $(SAN) $(LDFLAGS) -o $@ $(SAN_TUI_OBJ) $(B)/san/libsm.a $(APP_LIBS) $(LP_LIB) $(LIBS)
 
 # Unit tests: cmocka, built with AddressSanitizer and UBSan.
 # tests/unit mirrors the source tree: the test of core/model/cost.c is
@@ -92,13 +116,13 @@ $(B)/san/stencilmap: $(SAN_TUI_OBJ) $(B)/san/libsm.a
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/san/tests/%)
 $(B)/san/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< $(B)/san/libsm.a $(LP_LIB) -lcmocka $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
 
 # Processor marks and the theme palette live in tui/ but need neither
 # curses nor Tcl.
-$(B)/san/tests/tui/app/test_marks: tests/unit/tui/app/test_marks.c tests/unit/testutil.h tui/app/marks.c tui/app/marks.h tui/app/theme.c tui/app/theme.h $(B)/san/libsm.a
+$(B)/san/tests/tui/app/test_marks: tests/unit/tui/app/test_marks.c tests/unit/testutil.h tui/app/marks.c tui/app/marks.h tui/app/theme.c tui/app/theme.h tui/app/datadir.c tui/app/datadir.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/app/marks.c tui/app/theme.c $(B)/san/libsm.a $(LP_LIB) -lcmocka $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/app/marks.c tui/app/theme.c tui/app/datadir.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
 
 # The fuzz targets' corpus replay runs in check (gcc, sanitized).
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
@@ -107,9 +131,9 @@ $(B)/san/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(B)/san/libsm.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
 # The theme loader lives in tui/ but needs neither curses nor Tcl.
-$(B)/san/fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c tui/app/theme.c tui/app/theme.h tests/fuzz/replay_main.c $(B)/san/libsm.a
+$(B)/san/fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c tui/app/theme.c tui/app/theme.h tui/app/datadir.c tui/app/datadir.h tests/fuzz/replay_main.c $(B)/san/libsm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tui/app/theme.c tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tui/app/theme.c tui/app/datadir.c tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
 
 # check installs what is missing first (as run does), then builds and runs
 # every suite in a second make, so nothing is compiled before the headers
@@ -119,6 +143,11 @@ check: deps
 
 check-run: stencilmap $(B)/san/stencilmap $(UNIT_BIN) $(FUZZ_REPLAY)
 	@sh tests/run-all.sh $(B)
+
+# A study on a real Slurm started here (root, slurm-wlm and munge
+# installed); says why and passes when it cannot run.
+check-slurm: stencilmap
+	@sh tests/slurm/run.sh ./stencilmap
 
 bench: stencilmap
 	@$(MAKE) --no-print-directory baseline >/dev/null 2>&1 || \
@@ -150,11 +179,14 @@ install: stencilmap
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	    $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/samples/topologies \
 	    $(DESTDIR)$(DATADIR)/samples/grids $(DESTDIR)$(DATADIR)/samples/studies \
-	    $(DESTDIR)$(DATADIR)/scripts $(DESTDIR)$(DATADIR)/themes
+	    $(DESTDIR)$(DATADIR)/scripts $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DOCDIR)
 	install -m 755 stencilmap $(DESTDIR)$(BINDIR)/stencilmap
-	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
-	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
-	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
+	# Man pages name the installed paths of this PREFIX.
+	for m in man/*.1 man/*.5 man/*.7; do \
+	    sed -e 's|/usr/local/share/stencilmap|$(DATADIR)|g' -e 's|/usr/local/share/doc/stencilmap|$(DOCDIR)|g' \
+	        "$$m" > "$(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}" && \
+	    chmod 644 "$(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}" || exit 1; \
+	done
 	install -m 644 samples/*.json $(DESTDIR)$(DATADIR)/samples/
 	install -m 644 samples/topologies/*.json $(DESTDIR)$(DATADIR)/samples/topologies/
 	install -m 644 samples/grids/*.json $(DESTDIR)$(DATADIR)/samples/grids/
@@ -162,11 +194,12 @@ install: stencilmap
 	install -m 644 scripts/*.tcl $(DESTDIR)$(DATADIR)/scripts/
 	install -m 755 scripts/*.sh $(DESTDIR)$(DATADIR)/scripts/
 	if ls themes/*.json >/dev/null 2>&1; then install -m 644 themes/*.json $(DESTDIR)$(DATADIR)/themes/; fi
+	install -m 644 README.md LICENSE CHANGELOG.md CITATION.cff $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stencilmap $(DESTDIR)$(MANDIR)/man1/stencilmap.1 \
 	    $(DESTDIR)$(MANDIR)/man5/stencilmap-formats.5 $(DESTDIR)$(MANDIR)/man7/stencilmap-*.7
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf $(B) stencilmap

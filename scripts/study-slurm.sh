@@ -1,13 +1,16 @@
 #!/bin/sh
-# study-slurm.sh - a study as a Slurm job array: each array task runs the
-# shard SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT (study run reads
-# them), writing one result file a job into DIR on a shared file system.
+# study-slurm.sh - one task of a study's Slurm job array: the task id is
+# the shard it runs (of N shards), so any array works, stepped or a rerun
+# of a few shards, and each runs exactly the shards it names:
 #
-#   sbatch --array=0-15 scripts/study-slurm.sh SPEC DIR
-#   stencilmap -e 'study merge DIR -format csv' > study.csv
+#   scripts/study-submit.sh -n 16 SPEC DIR            # array 0-15 + merge job
+#   scripts/study-submit.sh -n 16 -a 3,7 SPEC DIR     # rerun shards 3 and 7
+#   sbatch --array=0-15 scripts/study-slurm.sh SPEC DIR 16   # by hand
 #
-# A failed or pre-empted task is rerun with the same command: jobs whose
-# result exists are skipped. Change --array (0-N gives N+1 shards) freely.
+# N (the third argument) is recorded in DIR by the first task; later
+# arrays may leave it out. Without it the first array's last task id + 1
+# is N. Jobs whose result exists are skipped; `stencilmap -e 'study status
+# DIR'` lists what is missing or failed and which shards to rerun.
 #SBATCH --job-name=stencilmap-study
 #SBATCH --array=0-15
 #SBATCH --ntasks=1
@@ -15,15 +18,23 @@
 #SBATCH --time=01:00:00
 #SBATCH --output=stencilmap-study-%A_%a.out
 set -eu
-if [ $# -ne 2 ]; then
-    echo "usage: sbatch scripts/study-slurm.sh SPEC DIR" >&2
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+    echo "usage: sbatch --array=LIST scripts/study-slurm.sh SPEC DIR ?SHARDS?" >&2
     exit 2
 fi
+if [ $# -eq 3 ]; then
+    STENCILMAP_STUDY_SHARDS=$3
+    export STENCILMAP_STUDY_SHARDS
+fi
 # sbatch runs a copy of this file from its spool, so study.tcl is looked
-# for in the submit directory's scripts/, then where make install puts it.
+# for where study-submit.sh said, in the submit directory's scripts/, then
+# beside the stencilmap program's installed data.
+bin=${STENCILMAP:-stencilmap}
 tcl=${STENCILMAP_STUDY_TCL:-}
 if [ -z "$tcl" ]; then
-    for c in "${SLURM_SUBMIT_DIR:-.}/scripts/study.tcl" "$(dirname "$0")/study.tcl" \
+    exe=$(command -v "$bin" 2>/dev/null || true)
+    for c in "${SLURM_SUBMIT_DIR:-.}/scripts/study.tcl" \
+             "${exe%/*}/../share/stencilmap/scripts/study.tcl" \
              /usr/local/share/stencilmap/scripts/study.tcl /usr/share/stencilmap/scripts/study.tcl; do
         if [ -f "$c" ]; then tcl=$c; break; fi
     done
@@ -32,4 +43,4 @@ if [ -z "$tcl" ]; then
     echo "study-slurm.sh: scripts/study.tcl not found; set STENCILMAP_STUDY_TCL" >&2
     exit 2
 fi
-exec "${STENCILMAP:-stencilmap}" -b "$tcl" "$1" "$2"
+exec "$bin" -b "$tcl" "$1" "$2"

@@ -76,5 +76,15 @@ if [ -x tests/screen/run.sh ]; then
     add "${p:-0}" "${f:-1}"
 fi
 
+# Packaging: make install under DESTDIR, man pages, documents, build flags,
+# tools/deps.sh.
+if [ -f tests/install/run.sh ]; then
+    sh tests/install/run.sh >"$log" 2>&1
+    cat "$log"
+    p=$(sed -n 's/^install: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log" | tail -1)
+    f=$(sed -n 's/^install: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log" | tail -1)
+    add "${p:-0}" "${f:-1}"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

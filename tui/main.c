@@ -1,5 +1,6 @@
 /* main.c - stencilmap: batch mode (-b FILE), one-shot evaluation (-e),
  * or the interactive workbench on a scenario. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,29 +9,66 @@
 #include "core/lib/util.h"
 #include "tui/app/app.h"
 #include "tui/cmd/cmd.h"
+#include "tui/cmd/version.h"
 #include "tui/pane/tui.h"
 
-#ifndef SM_VERSION
-#define SM_VERSION "0.1"
-#endif
 
 extern const char sm_tcl_library[];
 
 static void usage(FILE *f)
 {
-    fputs("usage: stencilmap [SCENARIO]                 open the workbench\n"
-          "       stencilmap [-safe [-allow DIR]...] -b FILE [ARG ...]\n"
-          "                                             run a Tcl script, no terminal\n"
+    fputs("usage: stencilmap [OPTION ...] [--] [SCENARIO]\n"
+          "       stencilmap [-safe [-allow DIR]...] -b FILE|- [ARG ...]\n"
           "       stencilmap [-safe [-allow DIR]...] -e SCRIPT [SCENARIO]\n"
-          "                                             evaluate (on SCENARIO) and print the result\n"
-          "       stencilmap --help | --version\n"
-          "-safe runs the script in a safe interpreter: no exec, open, file, socket,\n"
-          "cd, load or source; the stencilmap commands keep working, reading files\n"
-          "only below the current directory, the script's directory, the program's\n"
-          "data and each -allow DIR, and writing only below the current directory\n"
-          "and each -allow DIR (-safe -allow DIR ... -b FILE).\n"
-          "See stencilmap(1) and stencilmap-script(7).\n",
+          "\n"
+          "With no -b or -e, open the interactive workbench on SCENARIO (a\n"
+          "stencilmap/scenario JSON file), or on the built-in default scenario.\n"
+          "\n"
+          "  -b, --batch FILE    run the Tcl script FILE (- reads it from standard\n"
+          "                      input) with no terminal; the ARGs after it are its\n"
+          "                      argv, as tclsh sets them (options included)\n"
+          "  -e, --eval SCRIPT   load SCENARIO when given, evaluate SCRIPT and print\n"
+          "                      its result\n"
+          "  -safe, --safe       with -b or -e: run the script in a safe Tcl\n"
+          "                      interpreter (no exec, open, file, socket, cd, load,\n"
+          "                      source or glob); the stencilmap commands keep working,\n"
+          "                      reading files only below the current directory, the\n"
+          "                      script's directory, the program's data and each -allow\n"
+          "                      DIR, writing only below the current directory and each\n"
+          "                      -allow DIR\n"
+          "  -allow, --allow DIR with -safe: one more directory to read and write\n"
+          "  -h, --help          print this help and exit\n"
+          "  -V, --version       print the version and the libraries' versions and exit\n"
+          "  --                  end of options: what follows is a file name even if it\n"
+          "                      starts with '-'\n"
+          "\n"
+          "Every file a command names may be - for standard input (loads) or standard\n"
+          "output (saves and exports), in batch and -e; e.g.\n"
+          "  stencilmap -e 'graph export -format metis -' SCENARIO > grid.graph\n"
+          "\n"
+          "Exit status: 0 success; 1 a script or scenario failed (the Tcl error and\n"
+          "errorInfo on stderr), or `exit 1`; 2 a usage error; a script's `exit N`\n"
+          "exits with N.\n"
+          "\n"
+          "Environment: XDG_STATE_HOME (journals), STENCILMAP_DATADIR (installed data),\n"
+          "STENCILMAP_THEMES (themes), TERM, NO_COLOR, STENCILMAP_STUDY_SHARDS.\n"
+          "See stencilmap(1), stencilmap-script(7), stencilmap-model(7) and\n"
+          "stencilmap-formats(5).\n",
           f);
+}
+
+static int usage_error(const char *fmt, const char *what)
+{
+    fputs("stencilmap: ", stderr);
+    fprintf(stderr, fmt, what);
+    fputs("\nTry 'stencilmap --help'.\n", stderr);
+    return 2;
+}
+
+static void print_version(void)
+{
+    char libs[512];
+    printf("%s\n%s\n", sm_version_program(), sm_version_libraries(libs, sizeof libs));
 }
 
 static void set_argv(Tcl_Interp *in, const char *argv0, int argc, char **argv)
@@ -56,6 +94,29 @@ static void exit_handler(ClientData cd)
     }
     sm_app_free(the_app);
     the_app = NULL;
+}
+
+/* "-" as a file to write: through Tcl's stdout channel, so it lands in
+ * order with `puts`; the workbench's screen is no place for it. */
+static int stdout_used;   /* a file went to standard output */
+
+static int stdout_write(const char *data, size_t len, sm_err *e)
+{
+    stdout_used = 1;
+    if (the_app && the_app->screen) {
+        sm_err_set(e, "- (standard output): the workbench's terminal is the screen; name a file");
+        return -1;
+    }
+    Tcl_Channel ch = Tcl_GetStdChannel(TCL_STDOUT);
+    if (!ch) {
+        sm_err_set(e, "- (standard output): closed");
+        return -1;
+    }
+    if (Tcl_WriteRaw(ch, data, (int)len) < 0 || Tcl_Flush(ch) != TCL_OK) {
+        sm_err_set(e, "- (standard output): write failed: %s", Tcl_ErrnoMsg(Tcl_GetErrno()));
+        return -1;
+    }
+    return 0;
 }
 
 static int report_error(Tcl_Interp *in)
@@ -103,46 +164,56 @@ static int eval_file_in(Tcl_Interp *in, const char *path)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        usage(stdout);
-        return 0;
-    }
-    if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-        printf("stencilmap %s\n", SM_VERSION);
-        return 0;
-    }
-    int a = 1;
-    int safe = a < argc && strcmp(argv[a], "-safe") == 0;
-    if (safe) a++;
+    static const struct option longopts[] = {
+        {"batch", required_argument, NULL, 'b'},
+        {"eval", required_argument, NULL, 'e'},
+        {"safe", no_argument, NULL, 's'},
+        {"allow", required_argument, NULL, 'a'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    int safe = 0, batch = 0, oneshot = 0;
+    const char *arg = NULL;   /* the script file (-b) or text (-e) */
     /* -allow DIR...: where a safe script may also read and write. */
-    int allow0 = a;
-    while (safe && a + 1 < argc && strcmp(argv[a], "-allow") == 0) a += 2;
-    int allow1 = a;
-    if (a < argc && strcmp(argv[a], "-allow") == 0) {
-        fputs(safe ? "stencilmap: -allow needs a directory\n" : "stencilmap: -allow goes after -safe\n", stderr);
-        usage(stderr);
-        return 2;
+    enum { MAX_ALLOW = 64 };
+    const char *allow[MAX_ALLOW];
+    int nallow = 0;
+    opterr = 0;
+    /* '+': options stop at the first operand, and -b FILE stops them too,
+     * so a script's own arguments are never taken for ours. getopt_long_only
+     * keeps the single-dash -safe of earlier versions. */
+    for (;;) {
+        int c = getopt_long_only(argc, argv, "+:b:e:hV", longopts, NULL);
+        if (c == -1) break;
+        switch (c) {
+        case 'b':
+        case 'e':
+            if (batch || oneshot) return usage_error("%s: only one of -b and -e", argv[optind - 1]);
+            *(c == 'b' ? &batch : &oneshot) = 1;
+            arg = optarg;
+            break;
+        case 's': safe = 1; break;
+        case 'a':
+            if (nallow == MAX_ALLOW) return usage_error("%s: too many -allow directories", optarg);
+            allow[nallow++] = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        case 'V':
+            print_version();
+            return 0;
+        case ':': return usage_error("%s needs an argument", argv[optind - 1]);
+        default: return usage_error("unknown option %s", argv[optind - 1]);
+        }
+        if (batch) break;
     }
-    int batch = a < argc && strcmp(argv[a], "-b") == 0;
-    int oneshot = a < argc && strcmp(argv[a], "-e") == 0;
-    if ((batch || oneshot) && argc < a + 2) {
-        usage(stderr);
-        return 2;
-    }
-    if (safe && !batch && !oneshot) {
-        fputs("stencilmap: -safe goes before -b or -e\n", stderr);
-        usage(stderr);
-        return 2;
-    }
-    if ((!batch && !oneshot && argc > 2) || (oneshot && argc > a + 3)) {
-        usage(stderr);
-        return 2;
-    }
-    if (!batch && !oneshot && argc == 2 && argv[1][0] == '-') {
-        fprintf(stderr, "stencilmap: unknown option %s\n", argv[1]);
-        usage(stderr);
-        return 2;
-    }
+    if (safe && !batch && !oneshot) return usage_error("%s", "-safe goes with -b or -e");
+    if (nallow && !safe) return usage_error("%s", "-allow goes after -safe");
+    int nrest = argc - optind;
+    char **rest = argv + optind;
+    if (!batch && nrest > 1) return usage_error("%s: one scenario at most", rest[1]);
 
     Tcl_FindExecutable(argv[0]);
     Tcl_Interp *in = Tcl_CreateInterp();
@@ -160,10 +231,11 @@ int main(int argc, char **argv)
         return 1;
     }
     the_app = app;
+    sm_stdout_hook = stdout_write;
     Tcl_CreateExitHandler(exit_handler, NULL);
     sm_safe_init(app);
-    for (int k = allow0; k < allow1; k += 2)
-        if (sm_safe_allow(app, argv[k + 1], &e)) {
+    for (int k = 0; k < nallow; k++)
+        if (sm_safe_allow(app, allow[k], &e)) {
             fprintf(stderr, "stencilmap: %s\n", e.msg);
             Tcl_Exit(2);
         }
@@ -179,24 +251,27 @@ int main(int argc, char **argv)
         report_error(in);
         Tcl_Exit(1);
     }
-    if (batch) set_argv(run, argv[a + 1], argc - a - 2, argv + a + 2);
+    if (batch) set_argv(run, arg, nrest, rest);
     else set_argv(run, argv[0], 0, NULL);
 
     int status = 0;
     if (batch) {
-        /* Its own directory is one a safe script may read. */
-        if (safe) sm_safe_push_script(app, argv[a + 1]);
-        int rc = safe ? eval_file_in(run, argv[a + 1]) : Tcl_EvalFile(run, argv[a + 1]);
+        /* "-" is standard input; a safe script is read by us too, and its
+         * own directory is one it may read. */
+        if (safe && strcmp(arg, "-") != 0) sm_safe_push_script(app, arg);
+        int rc = safe || strcmp(arg, "-") == 0 ? eval_file_in(run, arg) : Tcl_EvalFile(run, arg);
         if (rc != TCL_OK) status = report_error(run);
     } else if (oneshot) {
-        if (argc == a + 3 && load_scenario(in, argv[a + 2]) != TCL_OK) Tcl_Exit(1);
-        if (Tcl_EvalEx(run, argv[a + 1], -1, TCL_EVAL_GLOBAL) != TCL_OK) status = report_error(run);
+        if (nrest == 1 && load_scenario(in, rest[0]) != TCL_OK) Tcl_Exit(1);
+        if (Tcl_EvalEx(run, arg, -1, TCL_EVAL_GLOBAL) != TCL_OK) status = report_error(run);
         else {
+            /* A script that wrote a file to standard output made that its
+             * output: the result would only be appended to it. */
             const char *r = Tcl_GetStringResult(run);
-            if (*r) printf("%s\n", r);
+            if (*r && !stdout_used) printf("%s\n", r);
         }
     } else {
-        if (argc == 2 && load_scenario(in, argv[1]) != TCL_OK) Tcl_Exit(1);
+        if (nrest == 1 && load_scenario(in, rest[0]) != TCL_OK) Tcl_Exit(1);
         sm_console_capture(app);
         status = sm_tui_run(app);
         sm_console_release(app);

@@ -17,6 +17,10 @@ int sm_mapping_load(const char *file, const sm_topo *t, int nblocks, int *map,
                     sm_err *e);
 int sm_mapping_save(const char *file, const sm_topo *t, const int *map,
                     int nblocks, sm_err *e);
+/* A partition in either form: METIS's (one processor index a line, block
+ * order; '%' comments) or Scotch's gmap .map output (a count line, then
+ * "vertex part" lines in any order, vertices numbered from 0 or 1, each
+ * block exactly once). */
 int sm_part_parse_text(const char *text, size_t len, const char *name,
                        int nprocs, int nblocks, int *map, sm_err *e);
 int sm_part_load(const char *file, int nprocs, int nblocks, int *map,

@@ -20,8 +20,42 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+sm_stdout_fn sm_stdout_hook;
+
+/* "-": standard input, read to its end (up to max_bytes). */
+static char *read_stdin(size_t max_bytes, size_t *len, sm_err *e)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = sm_xmalloc(cap + 1);
+    for (;;) {
+        if (n == cap) {
+            if (cap >= max_bytes) {
+                sm_err_set(e, "- (standard input): more than %zu bytes", max_bytes);
+                free(buf);
+                return NULL;
+            }
+            cap *= 2;
+            buf = sm_xrealloc(buf, cap + 1);
+        }
+        ssize_t got = read(0, buf + n, cap - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            sm_err_set(e, "- (standard input): read error: %s", strerror(errno));
+            free(buf);
+            return NULL;
+        }
+        if (got == 0) break;
+        n += (size_t)got;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
 char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
 {
+    /* "-" is standard input, no file: no path to confine. */
+    if (strcmp(path, "-") == 0) return read_stdin(max_bytes, len, e);
     if (sm_path_check(path, SM_PATH_READ, e)) return NULL;
     /* Non-blocking open, then a regular file only: a FIFO or a device
      * would wait forever, a directory is not a file. */
@@ -162,6 +196,15 @@ static int write_all(int fd, const char *data, size_t len)
 int sm_write_file_atomic(const char *path, const char *data, size_t len,
                          sm_err *e)
 {
+    if (strcmp(path, "-") == 0) {
+        if (sm_stdout_hook) return sm_stdout_hook(data, len, e);
+        fflush(stdout);
+        if (write_all(1, data, len) != 0) {
+            sm_err_set(e, "- (standard output): write failed: %s", strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
     if (sm_path_check(path, SM_PATH_WRITE, e)) return -1;
     char *target = resolve_target(path);
     struct stat st;

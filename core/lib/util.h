@@ -32,6 +32,12 @@ char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e);
  * targets; devices (/dev/full) are written in place, errors reported. */
 int sm_write_file_atomic(const char *path, const char *data, size_t len,
                          sm_err *e);
+/* The path "-" is standard input for sm_read_file and standard output for
+ * sm_write_file_atomic (every file argument takes it). Output goes through
+ * the hook when set (the program's own buffered stdout; it may refuse, in
+ * the workbench), else straight to file descriptor 1. */
+typedef int (*sm_stdout_fn)(const char *data, size_t len, sm_err *e);
+extern sm_stdout_fn sm_stdout_hook;
 /* Remove temporary files a crashed save of path left behind. */
 void sm_clean_stale_temps(const char *path);
 /* Directory part of a path ("." when none), newly allocated. */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "core/lib/jsonutil.h"
+#include "core/lib/sha256.h"
 
 void sm_study_init(sm_study *st) { memset(st, 0, sizeof *st); }
 
@@ -247,24 +248,51 @@ int sm_study_parse_shard(const char *s, long *i, long *n, sm_err *e)
     return 0;
 }
 
-int sm_study_shard_from_env(long *i, long *n, sm_err *e)
+static int env_long(const char *name, long *out, int *present)
 {
-    const char *id = getenv("SLURM_ARRAY_TASK_ID");
-    const char *count = getenv("SLURM_ARRAY_TASK_COUNT");
-    if (!id || !count) return 0;
-    const char *min = getenv("SLURM_ARRAY_TASK_MIN");
-    long vi, vn, vmin = 0;
-    if (parse_long(id, id + strlen(id), &vi) < 0 ||
-        parse_long(count, count + strlen(count), &vn) < 0 ||
-        (min && parse_long(min, min + strlen(min), &vmin) < 0) ||
-        vi < vmin || vi - vmin >= vn) {
-        sm_err_set(e, "SLURM_ARRAY_TASK_ID=%s SLURM_ARRAY_TASK_COUNT=%s "
-                      "SLURM_ARRAY_TASK_MIN=%s: expected 0 <= ID-MIN < COUNT",
-                   id, count, min ? min : "(unset)");
+    const char *v = getenv(name);
+    *present = v && *v;
+    if (!*present) return 0;
+    return parse_long(v, v + strlen(v), out);
+}
+
+int sm_study_shard_from_env(long recorded, long *i, long *n, sm_err *e)
+{
+    long id, count = 0, max = 0, shards = 0;
+    int has_id, has_count, has_max, has_shards;
+    if (env_long("SLURM_ARRAY_TASK_ID", &id, &has_id) < 0) {
+        sm_err_set(e, "SLURM_ARRAY_TASK_ID=%s: expected a task id >= 0",
+                   getenv("SLURM_ARRAY_TASK_ID"));
         return -1;
     }
-    *i = vi - vmin;
-    *n = vn;
+    if (!has_id) return 0;
+    if (env_long("STENCILMAP_STUDY_SHARDS", &shards, &has_shards) < 0 || (has_shards && shards < 1)) {
+        sm_err_set(e, "STENCILMAP_STUDY_SHARDS=%s: expected a shard count >= 1",
+                   getenv("STENCILMAP_STUDY_SHARDS"));
+        return -1;
+    }
+    if (env_long("SLURM_ARRAY_TASK_MAX", &max, &has_max) < 0 ||
+        env_long("SLURM_ARRAY_TASK_COUNT", &count, &has_count) < 0) {
+        sm_err_set(e, "SLURM_ARRAY_TASK_MAX=%s SLURM_ARRAY_TASK_COUNT=%s: expected whole numbers",
+                   getenv("SLURM_ARRAY_TASK_MAX"), getenv("SLURM_ARRAY_TASK_COUNT"));
+        return -1;
+    }
+    const char *from;
+    if (has_shards) { *n = shards; from = "STENCILMAP_STUDY_SHARDS"; }
+    else if (recorded > 0) { *n = recorded; from = "the study directory"; }
+    else if (has_max) { *n = max + 1; from = "SLURM_ARRAY_TASK_MAX+1"; }
+    else if (has_count) { *n = count; from = "SLURM_ARRAY_TASK_COUNT"; }
+    else {
+        sm_err_set(e, "SLURM_ARRAY_TASK_ID=%ld but neither STENCILMAP_STUDY_SHARDS nor "
+                      "SLURM_ARRAY_TASK_MAX says how many shards", id);
+        return -1;
+    }
+    if (*n < 1 || id >= *n) {
+        sm_err_set(e, "Slurm array task %ld names no shard: the study has %ld shards "
+                      "(from %s), numbered 0 to %ld", id, *n, from, *n - 1);
+        return -1;
+    }
+    *i = id;
     return 1;
 }
 
@@ -276,6 +304,13 @@ static int cmp_long(const void *a, const void *b)
 
 int sm_study_list(const char *dir, long **numbers, long *count, sm_err *e)
 {
+    return sm_study_list_suffix(dir, "json", numbers, count, e);
+}
+
+int sm_study_list_suffix(const char *dir, const char *suffix, long **numbers,
+                         long *count, sm_err *e)
+{
+    size_t sl = strlen(suffix);
     *numbers = NULL;
     *count = 0;
     if (sm_path_check(dir, SM_PATH_READ, e)) return -1;
@@ -289,12 +324,12 @@ int sm_study_list(const char *dir, long **numbers, long *count, sm_err *e)
     while ((de = readdir(d))) {
         const char *nm = de->d_name;
         size_t len = strlen(nm);
-        /* job-NNNNNN.json exactly: temporaries and mappings are skipped. */
-        if (len < 10 || strncmp(nm, "job-", 4) != 0 ||
-            strcmp(nm + len - 5, ".json") != 0)
+        /* job-NNNNNN.SUFFIX exactly: temporaries and mappings are skipped. */
+        if (len < 6 + sl || strncmp(nm, "job-", 4) != 0 || nm[len - sl - 1] != '.' ||
+            strcmp(nm + len - sl, suffix) != 0)
             continue;
         long v;
-        if (parse_long(nm + 4, nm + len - 5, &v) < 0) continue;
+        if (parse_long(nm + 4, nm + len - sl - 1, &v) < 0) continue;
         if (*count == cap) {
             cap = cap ? 2 * cap : 64;
             *numbers = sm_xrealloc(*numbers, sizeof **numbers * (size_t)cap);
@@ -315,6 +350,13 @@ int sm_mkdir_p(const char *dir, sm_err *e)
         if (*c == '/' || *c == '\0') {
             char save = *c;
             *c = '\0';
+            /* Each directory made is a write of its own: "../new/../here/d"
+             * ends inside but would make ../new on the way. */
+            struct stat pb;
+            if (lstat(p, &pb) != 0 && sm_path_check(p, SM_PATH_WRITE, e)) {
+                free(p);
+                return -1;
+            }
             if (mkdir(p, 0755) != 0 && errno != EEXIST) {
                 sm_err_set(e, "%s: cannot create directory: %s", p, strerror(errno));
                 free(p);
@@ -331,4 +373,158 @@ int sm_mkdir_p(const char *dir, sm_err *e)
         return -1;
     }
     return 0;
+}
+
+/* ---- provenance ---- */
+
+static cJSON *strings_json(char **v, int n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateString(v[i]));
+    return a;
+}
+
+char *sm_study_to_json(const sm_study *st)
+{
+    cJSON *o = cJSON_CreateObject();
+    /* Scenario files by their real path, so one SPEC run from another
+     * directory (a Slurm task in its submit directory) is the same SPEC. */
+    cJSON *sc = cJSON_AddArrayToObject(o, "scenarios");
+    for (int i = 0; i < st->nscen; i++) {
+        char *real = realpath(st->scen[i], NULL);
+        cJSON_AddItemToArray(sc, cJSON_CreateString(real ? real : st->scen[i]));
+        free(real);
+    }
+    cJSON_AddItemToObject(o, "solvers", strings_json(st->solv, st->nsolv));
+    if (st->nparam) {
+        cJSON *m = cJSON_AddObjectToObject(o, "model");
+        for (int p = 0; p < st->nparam; p++) {
+            /* Numbers in one spelling ("3e-3", 0.003 in JSON, 3.0e-3 in a Tcl
+             * dict are one value), shortest text that reads back the same. */
+            cJSON *a = cJSON_AddArrayToObject(m, st->param[p].key);
+            for (int k = 0; k < st->param[p].nvals; k++) {
+                const char *v = st->param[p].vals[k];
+                char *end, buf[40];
+                double d = strtod(v, &end);
+                if (end != v && !*end && isfinite(d)) {
+                    snprintf(buf, sizeof buf, "%.15g", d);
+                    if (strtod(buf, NULL) != d) snprintf(buf, sizeof buf, "%.17g", d);
+                    v = buf;
+                }
+                cJSON_AddItemToArray(a, cJSON_CreateString(v));
+            }
+        }
+    }
+    if (st->nseed) {
+        cJSON *a = cJSON_AddArrayToObject(o, "seeds");
+        for (int i = 0; i < st->nseed; i++)
+            cJSON_AddItemToArray(a, cJSON_CreateNumber((double)st->seed[i]));
+    }
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    char *out = sm_xstrdup(text);
+    cJSON_free(text);
+    return out;
+}
+
+void sm_study_manifest_free(sm_study_manifest *m)
+{
+    free(m->spec);
+    free(m->program);
+    memset(m, 0, sizeof *m);
+}
+
+static char *manifest_path(const char *dir)
+{
+    return sm_path_join(dir, SM_STUDY_MANIFEST);
+}
+
+int sm_study_manifest_read(const char *dir, sm_study_manifest *m, sm_err *e)
+{
+    memset(m, 0, sizeof *m);
+    char *path = manifest_path(dir);
+    struct stat sb;
+    if (stat(path, &sb) != 0 && errno == ENOENT) {
+        free(path);
+        return 0;
+    }
+    size_t len;
+    char *text = sm_read_file(path, 1 << 24, &len, e);
+    cJSON *root = text ? sm_json_parse(text, len, e) : NULL;
+    free(text);
+    int rc = -1;
+    const char *hash, *program;
+    int64_t jobs, shards = 0;
+    const cJSON *spec;
+    if (!root) goto out;
+    if (sm_json_check_format(root, "stencilmap/study", e) < 0) goto out;
+    spec = cJSON_GetObjectItemCaseSensitive(root, "spec");
+    if (!cJSON_IsObject(spec)) {
+        sm_err_set(e, "spec: required, expected the study SPEC as an object");
+        goto out;
+    }
+    if (sm_json_string(root, "(root)", "spec_sha256", 1, &hash, e) < 0 ||
+        sm_json_string(root, "(root)", "program", 1, &program, e) < 0 ||
+        sm_json_integer(root, "(root)", "jobs", 1, 1, SM_STUDY_MAX_JOBS, &jobs, e) < 0 ||
+        sm_json_integer(root, "(root)", "shards", 0, 0, SM_STUDY_MAX_JOBS, &shards, e) < 0)
+        goto out;
+    if (strlen(hash) != 64) {
+        sm_err_set(e, "spec_sha256: expected 64 hex digits");
+        goto out;
+    }
+    char *t = cJSON_PrintUnformatted(spec);
+    m->spec = sm_xstrdup(t);
+    cJSON_free(t);
+    memcpy(m->hash, hash, 65);
+    m->program = sm_xstrdup(program);
+    m->jobs = (long)jobs;
+    m->shards = (long)shards;
+    rc = 1;
+out:
+    if (rc < 0) {
+        sm_err_prefix(e, "%s: ", path);
+        sm_study_manifest_free(m);
+    }
+    cJSON_Delete(root);
+    free(path);
+    return rc;
+}
+
+int sm_study_manifest_write(const char *dir, const sm_study_manifest *m, sm_err *e)
+{
+    sm_err pe;
+    cJSON *spec = sm_json_parse(m->spec, strlen(m->spec), &pe);
+    if (!spec) {
+        sm_err_set(e, "study manifest: the SPEC is not JSON: %s", pe.msg);
+        return -1;
+    }
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "format", "stencilmap/study");
+    cJSON_AddNumberToObject(o, "version", 1);
+    cJSON_AddStringToObject(o, "program", m->program);
+    cJSON_AddStringToObject(o, "spec_sha256", m->hash);
+    cJSON_AddNumberToObject(o, "jobs", (double)m->jobs);
+    if (m->shards) cJSON_AddNumberToObject(o, "shards", (double)m->shards);
+    cJSON_AddItemToObject(o, "spec", spec);
+    char *text = sm_json_print(o);
+    cJSON_Delete(o);
+    char *path = manifest_path(dir);
+    int rc = sm_write_file_atomic(path, text, strlen(text), e);
+    free(text);
+    free(path);
+    return rc;
+}
+
+int sm_study_manifest_study(const sm_study_manifest *m, const char *dir, sm_study *st,
+                            sm_err *e)
+{
+    char *path = manifest_path(dir);
+    int rc = sm_study_from_json(st, m->spec, strlen(m->spec), path, e);
+    free(path);
+    if (rc == 0 && sm_study_njobs(st) != m->jobs) {
+        sm_err_set(e, "%s/%s: jobs: %ld, but its spec has %ld", dir, SM_STUDY_MANIFEST,
+                   m->jobs, sm_study_njobs(st));
+        return -1;
+    }
+    return rc;
 }

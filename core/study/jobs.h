@@ -56,12 +56,40 @@ char *sm_study_job_path(const char *dir, long number, const char *suffix);
 
 /* "I/N" with 0 <= I < N. */
 int sm_study_parse_shard(const char *s, long *i, long *n, sm_err *e);
-/* Shard from SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_COUNT (minus
- * SLURM_ARRAY_TASK_MIN when set). 1 found, 0 absent, -1 malformed. */
-int sm_study_shard_from_env(long *i, long *n, sm_err *e);
+/* The shard of a Slurm array task: I is SLURM_ARRAY_TASK_ID itself, so any
+ * array (0-14:2, or a rerun of 3,7) runs exactly the shards it names. N is
+ * STENCILMAP_STUDY_SHARDS when set, else `recorded` (the directory's shard
+ * count, 0 when none), else SLURM_ARRAY_TASK_MAX + 1 (a first array names
+ * its last shard), else SLURM_ARRAY_TASK_COUNT. 1 found, 0 not in an array,
+ * -1 malformed or I >= N. */
+int sm_study_shard_from_env(long recorded, long *i, long *n, sm_err *e);
 
 /* Job numbers with a result file in DIR, ascending; caller frees. */
 int sm_study_list(const char *dir, long **numbers, long *count, sm_err *e);
+/* The same for job-NNNNNN.SUFFIX files ("failed": jobs that raised). */
+int sm_study_list_suffix(const char *dir, const char *suffix, long **numbers,
+                         long *count, sm_err *e);
+
+/* The SPEC in one canonical JSON text (keys in a fixed order, values as
+ * given): what DIR records and what its hash is taken of. Caller frees. */
+char *sm_study_to_json(const sm_study *st);
+
+/* DIR/study.json: the provenance of a results directory. */
+#define SM_STUDY_MANIFEST "study.json"
+typedef struct sm_study_manifest {
+    char *spec;          /* canonical SPEC JSON (sm_study_to_json) */
+    char hash[65];       /* its SHA-256 */
+    char *program;       /* "stencilmap 0.3.0" of the first run */
+    long jobs;
+    long shards;         /* 0 until a sharded run records it */
+} sm_study_manifest;
+void sm_study_manifest_free(sm_study_manifest *m);
+/* 1 read, 0 no manifest in DIR, -1 error (names the file and JSON path). */
+int sm_study_manifest_read(const char *dir, sm_study_manifest *m, sm_err *e);
+int sm_study_manifest_write(const char *dir, const sm_study_manifest *m, sm_err *e);
+/* The study a manifest records (its SPEC parsed again). */
+int sm_study_manifest_study(const sm_study_manifest *m, const char *dir,
+                            sm_study *st, sm_err *e);
 
 /* mkdir -p. */
 int sm_mkdir_p(const char *dir, sm_err *e);

@@ -3,10 +3,12 @@
  * time), HEOPTA (energy), HEPOPTA (pareto: the front of makespan and
  * dynamic energy) and HTPOPTA (total: dynamic + static + idle), and with
  * -levels 2 HiPOPTA's hierarchy: nodes first, then the processors inside
- * each node. Each search is the solution tree of popta_tree.c; a step
- * expands one node. The bi-objective searches sweep the time threshold
- * over the distinct times of the profiles, each inner search bounded by
- * the best energy so far. Profiles come from the types' measured points
+ * each node. The single-objective searches are the solution tree of
+ * popta_tree.c; a step expands one node. pareto and total build HEPOPTA's
+ * front of makespan and dynamic energy by one sweep over the profiles'
+ * points in time order (popta_sweep.c; with -levels 2, a tree search per
+ * time threshold); total derives HTPOPTA's front of makespan and total
+ * energy (dynamic + base power x makespan) from it. Profiles come from the types' measured points
  * (only the measured sizes are admissible, so a processor with missing
  * sizes cannot take them) or, without one, from the cost model at every
  * block count. The mapping applied gives each processor its count as a
@@ -16,13 +18,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "core/model/profile.h"
+#include "popta_sweep.h"
 #include "popta_tree.h"
 #include "solvers/stepper/solver.h"
 
 enum { OBJ_TIME, OBJ_ENERGY, OBJ_PARETO, OBJ_TOTAL };
-enum { KIND_TIME, KIND_ENERGY, KIND_TOTAL };
-enum { PH_FASTEST, PH_LEAST, PH_SWEEP, PH_END };
+enum { KIND_TIME, KIND_ENERGY };
+enum { PH_FASTEST, PH_LEAST, PH_SWEEP, PH_POINTS, PH_END };
 
 typedef struct { int size; double time, energy; } raw_pt;
 
@@ -39,16 +43,21 @@ typedef struct {
     sm_pt_tree tree;
     double bound;
     int phase;
-    double tstar, emin, best_total;
+    double tstar, emin;
+    sm_ps sweep;           /* PH_POINTS: the sweep over the points (levels 1) */
+    int sweep_live, imported;
+    double base_power;     /* HTPOPTA's P_S: the processors' p0 */
+    double applied_at;     /* when the best mapping was last evaluated */
+    int applied_pick;
     struct sweep_pt { double T; int proc; } *Ts; /* thresholds and who sets them */
     int nT, iT;
     int force;             /* processor held to a point of time T, or -1 */
     int *order;            /* tree level -> unit: the held one first */
     double lastE;
     int64_t pruned, nodes, memo;
-    int *counts, *map;
+    int *counts, *map, *fastest;
     sm_partition part;
-    int front_cap;
+    int front_cap, dyn_cap;
 } popta_state;
 
 static const sm_opt_spec opts[] = {
@@ -156,20 +165,16 @@ static int check_placeable(const popta_state *st, sm_err *e)
     return -1;
 }
 
-/* Cost of processor p's point under a kind of objective at makespan T. */
-static double point_cost(const sm_solver *s, int p, const raw_pt *q, int kind, double T)
+/* Cost of processor p's point under a kind of objective. */
+static double point_cost(const raw_pt *q, int kind)
 {
-    if (kind == KIND_TIME) return q->time;
-    if (kind == KIND_ENERGY) return q->energy;
-    const sm_params *pa = sm_type_params(&s->topo->types[s->topo->procs[p].type]);
-    if (q->size == 0) return s->model.unused_idle ? pa->p_idle * T : 0;
-    return q->energy + pa->p0 * q->time + pa->p_idle * (T - q->time);
+    return kind == KIND_TIME ? q->time : q->energy;
 }
 
 /* The units' points for one search: only points of time <= T. With
  * levels 2 a node's cost at size r is the best its processors reach for r
  * blocks (a dynamic programme over them, choices kept to expand later). */
-static void build_units(sm_solver *s, popta_state *st, int kind, double T, sm_pt_op op)
+static void build_units(popta_state *st, int kind, double T, sm_pt_op op)
 {
     int n = st->n;
     sm_pt_point *buf = sm_xmalloc(sizeof(sm_pt_point) * (size_t)(n + 2));
@@ -182,7 +187,7 @@ static void build_units(sm_solver *s, popta_state *st, int kind, double T, sm_pt
             int p = st->unit_procs[a];
             for (int i = 0; i < st->nraw[p]; i++)
                 if (st->raw[p][i].time <= T && (p != st->force || st->raw[p][i].time == T))
-                    buf[k++] = (sm_pt_point){st->raw[p][i].size, point_cost(s, p, &st->raw[p][i], kind, T)};
+                    buf[k++] = (sm_pt_point){st->raw[p][i].size, point_cost(&st->raw[p][i], kind)};
         } else {
             /* f(r): best over the node's processors handled so far. */
             for (int r = 0; r <= n; r++) f[r] = r == 0 ? (op == SM_PT_MAX ? -INFINITY : 0) : INFINITY;
@@ -193,7 +198,7 @@ static void build_units(sm_solver *s, popta_state *st, int kind, double T, sm_pt
                 for (int i = 0; i < st->nraw[p]; i++) {
                     const raw_pt *q = &st->raw[p][i];
                     if (q->time > T || (p == st->force && q->time != T)) continue;
-                    double c = point_cost(s, p, q, kind, T);
+                    double c = point_cost(q, kind);
                     for (int r = q->size; r <= n; r++) {
                         if (!isfinite(f[r - q->size]) && f[r - q->size] > 0) continue;
                         double v = op == SM_PT_MAX ? fmax(c, f[r - q->size]) : c + f[r - q->size];
@@ -243,40 +248,62 @@ static void profile_of(const popta_state *st, const int *counts, double *time, d
     }
 }
 
-static double total_of(const sm_solver *s, const popta_state *st, const int *counts)
-{
-    double T, E, sum = 0;
-    profile_of(st, counts, &T, &E);
-    for (int p = 0; p < st->P; p++)
-        sum += point_cost(s, p, point_at(st, p, counts[p]), KIND_TOTAL, T);
-    return sum;
-}
-
 static void set_result(popta_state *st, const int *counts)
 {
     memcpy(st->part.counts, counts, sizeof(int) * (size_t)st->P);
     profile_of(st, counts, &st->part.time, &st->part.energy);
+    st->part.total = st->part.energy + st->base_power * st->part.time;
 }
 
+static void push_point(sm_part_point **list, int *n, int *cap, int P, const int *counts, double T, double E,
+                       double total)
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        *list = sm_xrealloc(*list, sizeof(sm_part_point) * (size_t)*cap);
+    }
+    sm_part_point *f = &(*list)[(*n)++];
+    f->counts = sm_xmalloc(sizeof(int) * (size_t)P);
+    memcpy(f->counts, counts, sizeof(int) * (size_t)P);
+    f->time = T;
+    f->energy = E;
+    f->total = total;
+}
+
+/* A new point of HEPOPTA's front (the sweep finds them fastest first, each
+ * of less energy). For total it also joins HTPOPTA's front when its total
+ * energy is below that of every faster point: E + P_S T of a distribution
+ * off the dynamic front is beaten by the front point of its makespan, so
+ * these are all of HTPOPTA's front. */
 static void add_front(popta_state *st, const int *counts)
 {
     double T, E;
     profile_of(st, counts, &T, &E);
-    if (st->part.nfront && st->part.front[st->part.nfront - 1].time == T) {
-        /* Same makespan, less energy: the earlier point is dominated. */
-        sm_part_point *f = &st->part.front[st->part.nfront - 1];
-        memcpy(f->counts, counts, sizeof(int) * (size_t)st->P);
-        f->energy = E;
+    double total = E + st->base_power * T;
+    sm_partition *pt = &st->part;
+    /* Same makespan, less energy (the tree sweep holds each processor in
+     * turn at a threshold): the earlier point is dominated. */
+    sm_part_point *list = st->objective == OBJ_PARETO ? pt->front : pt->dyn;
+    int *nl = st->objective == OBJ_PARETO ? &pt->nfront : &pt->ndyn;
+    if (*nl && list[*nl - 1].time == T) {
+        free(list[--*nl].counts);
+        if (st->objective == OBJ_TOTAL && pt->nfront && pt->front[pt->nfront - 1].time == T)
+            free(pt->front[--pt->nfront].counts);
+    }
+    if (st->objective == OBJ_PARETO) {
+        push_point(&pt->front, &pt->nfront, &st->front_cap, st->P, counts, T, E, total);
         return;
     }
-    if (st->part.nfront == st->front_cap) {
-        st->front_cap = st->front_cap ? 2 * st->front_cap : 16;
-        st->part.front = sm_xrealloc(st->part.front, sizeof(sm_part_point) * (size_t)st->front_cap);
-    }
-    sm_part_point *f = &st->part.front[st->part.nfront++];
-    f->counts = sm_xmalloc(sizeof(int) * (size_t)st->P);
-    memcpy(f->counts, counts, sizeof(int) * (size_t)st->P);
-    profile_of(st, counts, &f->time, &f->energy);
+    push_point(&pt->dyn, &pt->ndyn, &st->dyn_cap, st->P, counts, T, E, total);
+    if (pt->nfront == 0 || total < pt->front[pt->nfront - 1].total * (1 - 1e-12))
+        push_point(&pt->front, &pt->nfront, &st->front_cap, st->P, counts, T, E, total);
+}
+
+static double lastE_of(const popta_state *st)
+{
+    const sm_partition *pt = &st->part;
+    if (st->objective == OBJ_PARETO) return pt->nfront ? pt->front[pt->nfront - 1].energy : INFINITY;
+    return pt->ndyn ? pt->dyn[pt->ndyn - 1].energy : INFINITY;
 }
 
 static int cmp_sweep(const void *a, const void *b)
@@ -308,21 +335,7 @@ static void collect_thresholds(popta_state *st)
     st->iT = 0;
 }
 
-/* A lower bound of the total energy at makespan T: least dynamic energy
- * plus, per counted processor, the cheaper of computing and idling. */
-static double total_floor(const sm_solver *s, const popta_state *st, double T)
-{
-    double rate = INFINITY, sum = 0;
-    for (int p = 0; p < st->P; p++) {
-        const sm_params *pa = sm_type_params(&s->topo->types[s->topo->procs[p].type]);
-        double m = fmin(pa->p0, pa->p_idle);
-        sum += m;
-        if (pa->p0 < rate) rate = pa->p0;
-    }
-    return st->emin + T * (s->model.unused_idle ? sum : (isfinite(rate) ? rate : 0));
-}
-
-static void start_tree(sm_solver *s, popta_state *st, int kind, double T, sm_pt_op op, double bound)
+static void start_tree(popta_state *st, int kind, double T, sm_pt_op op, double bound)
 {
     /* The held processor's unit at the root: its few admissible points
      * fix the blocks left for all the others from the first level on. */
@@ -334,7 +347,7 @@ static void start_tree(sm_solver *s, popta_state *st, int kind, double T, sm_pt_
     if (held >= 0) st->order[k++] = held;
     for (int u = 0; u < st->nunits; u++)
         if (u != held) st->order[k++] = u;
-    build_units(s, st, kind, T, op);
+    build_units(st, kind, T, op);
     sm_pt_start(&st->tree, st->units, st->nunits, st->n, op, bound);
     st->tree_live = 1;
 }
@@ -345,6 +358,8 @@ static double below(double v)
     return isfinite(v) ? v - 1e-12 * fabs(v) : v;
 }
 
+static void start_points(popta_state *st);
+
 /* Begin the next search of the current phase, or advance the phase. */
 static void next_search(sm_solver *s, popta_state *st)
 {
@@ -352,11 +367,12 @@ static void next_search(sm_solver *s, popta_state *st)
         switch (st->phase) {
         case PH_FASTEST:
             if (st->objective == OBJ_ENERGY) { st->phase = PH_LEAST; continue; }
-            start_tree(s, st, KIND_TIME, INFINITY, SM_PT_MAX, INFINITY);
+            start_tree(st, KIND_TIME, INFINITY, SM_PT_MAX, INFINITY);
             return;
         case PH_LEAST:
             if (st->objective == OBJ_TIME) { st->phase = PH_END; continue; }
-            start_tree(s, st, KIND_ENERGY, INFINITY, SM_PT_SUM, INFINITY);
+            if (st->levels == 1 && st->objective != OBJ_ENERGY) { st->phase = PH_POINTS; continue; }
+            start_tree(st, KIND_ENERGY, INFINITY, SM_PT_SUM, INFINITY);
             return;
         case PH_SWEEP:
             if (st->iT >= st->nT) { st->phase = PH_END; continue; }
@@ -364,16 +380,14 @@ static void next_search(sm_solver *s, popta_state *st)
                 double T = st->Ts[st->iT].T;
                 st->force = st->Ts[st->iT++].proc;
                 sm_solver_set_stat(s, "T", T);
-                if (st->objective == OBJ_PARETO) {
-                    if (st->lastE <= st->emin * (1 + 1e-12)) { st->phase = PH_END; continue; }
-                    /* Strictly less energy; the margin keeps summation
-                     * order from passing a point off as new. */
-                    start_tree(s, st, KIND_ENERGY, T, SM_PT_SUM, below(st->lastE));
-                } else {
-                    if (total_floor(s, st, T) >= st->best_total) { st->phase = PH_END; continue; }
-                    start_tree(s, st, KIND_TOTAL, T, SM_PT_SUM, below(st->best_total));
-                }
+                if (st->lastE <= st->emin * (1 + 1e-12)) { st->phase = PH_END; continue; }
+                /* Strictly less energy; the margin keeps summation order
+                 * from passing a point off as new. */
+                start_tree(st, KIND_ENERGY, T, SM_PT_SUM, below(st->lastE));
             }
+            return;
+        case PH_POINTS:
+            if (!st->sweep_live) start_points(st);
             return;
         default:
             return;
@@ -395,15 +409,77 @@ static void apply_counts(sm_solver *s, popta_state *st, const int *counts)
     memcpy(s->best_map, st->map, sizeof(int) * (size_t)st->n);
 }
 
-/* Pareto: the least energy meeting the deadline, else the fastest. */
-static void pick_front(sm_solver *s, popta_state *st)
+/* Pareto: the least energy meeting the deadline (fronts fall in energy
+ * as time grows: the slowest that meets it), else the fastest. Total:
+ * the least total energy meeting the deadline (with none, the least), else
+ * the fastest. */
+static int pick_front(sm_solver *s, popta_state *st)
 {
+    const sm_partition *pt = &st->part;
     int pick = 0;
-    if (s->model.has_deadline)
-        for (int i = 0; i < st->part.nfront; i++)
-            if (st->part.front[i].time <= s->model.deadline * (1 + 1e-9)) pick = i;
-    set_result(st, st->part.front[pick].counts);
+    double lim = s->model.has_deadline ? s->model.deadline * (1 + 1e-9) : INFINITY;
+    if (st->objective == OBJ_PARETO) {
+        if (s->model.has_deadline)
+            for (int i = 0; i < pt->nfront; i++)
+                if (pt->front[i].time <= lim) pick = i;
+    } else {
+        for (int i = 1; i < pt->nfront; i++)
+            if (pt->front[i].time <= lim && pt->front[i].total < pt->front[pick].total) pick = i;
+    }
+    set_result(st, pt->front[pick].counts);
     sm_solver_set_stat(s, "front_index", pick);
+    return pick;
+}
+
+static double clock_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* New front points: the picked one becomes the solver's best (evaluated
+ * on the grid at most every 0.2 s, and at the end), so an interrupted run
+ * keeps it. */
+static void front_grew(sm_solver *s, popta_state *st)
+{
+    sm_solver_set_stat(s, "front", st->part.nfront);
+    sm_solver_set_stat(s, "best", st->objective == OBJ_PARETO ? lastE_of(st) : st->part.total);
+    int pick = pick_front(s, st);
+    double now = clock_now();
+    if (pick != st->applied_pick && now - st->applied_at >= 0.2) {
+        apply_counts(s, st, st->part.counts);
+        st->applied_pick = pick;
+        st->applied_at = now;
+    }
+}
+
+/* The sweep over the points starts from the fastest distribution. */
+static void start_points(popta_state *st)
+{
+    sm_ps_pt **pts = sm_xmalloc(sizeof(sm_ps_pt *) * (size_t)(st->P ? st->P : 1));
+    for (int p = 0; p < st->P; p++) {
+        pts[p] = sm_xmalloc(sizeof(sm_ps_pt) * (size_t)st->nraw[p]);
+        for (int i = 0; i < st->nraw[p]; i++)
+            pts[p][i] = (sm_ps_pt){st->raw[p][i].size, st->raw[p][i].time, st->raw[p][i].energy};
+    }
+    sm_ps_init(&st->sweep, st->P, st->n, (const sm_ps_pt *const *)pts, st->nraw);
+    for (int p = 0; p < st->P; p++) free(pts[p]);
+    free(pts);
+    sm_ps_begin(&st->sweep, st->tstar, st->fastest);
+    st->sweep_live = 1;
+}
+
+/* One step of the sweep; its new front points join the result. */
+static void step_points(sm_solver *s, popta_state *st)
+{
+    int done = sm_ps_step(&st->sweep);
+    sm_solver_set_stat(s, "T", st->sweep.T);
+    int grew = 0;
+    for (; st->imported < st->sweep.nfront; st->imported++, grew = 1)
+        add_front(st, &st->sweep.fc[(size_t)st->imported * (size_t)st->P]);
+    if (grew) front_grew(s, st);
+    if (done) st->phase = PH_END;
 }
 
 /* A search finished: take its result and move on. What is complete so
@@ -422,6 +498,7 @@ static void search_done(sm_solver *s, popta_state *st)
     case PH_FASTEST:
         if (!found) { st->phase = PH_END; return; }
         st->tstar = v;
+        memcpy(st->fastest, st->counts, sizeof(int) * (size_t)st->P);
         set_result(st, st->counts);
         sm_solver_set_stat(s, "best", v);
         if (st->objective != OBJ_ENERGY) apply_counts(s, st, st->part.counts);
@@ -438,24 +515,13 @@ static void search_done(sm_solver *s, popta_state *st)
         }
         collect_thresholds(st);
         st->lastE = INFINITY;
-        st->best_total = INFINITY;
         st->phase = PH_SWEEP;
         break;
     case PH_SWEEP:
         if (!found) break;
-        if (st->objective == OBJ_PARETO) {
-            add_front(st, st->counts);
-            st->lastE = st->part.front[st->part.nfront - 1].energy;
-            sm_solver_set_stat(s, "front", st->part.nfront);
-            sm_solver_set_stat(s, "best", st->lastE);
-            pick_front(s, st);
-            apply_counts(s, st, st->part.counts);
-        } else {
-            st->best_total = total_of(s, st, st->counts);
-            set_result(st, st->counts);
-            sm_solver_set_stat(s, "best", st->best_total);
-            apply_counts(s, st, st->part.counts);
-        }
+        add_front(st, st->counts);
+        st->lastE = lastE_of(st);
+        front_grew(s, st);
         break;
     }
 }
@@ -463,13 +529,13 @@ static void search_done(sm_solver *s, popta_state *st)
 static void finish_solver(sm_solver *s, popta_state *st)
 {
     s->done = 1;
-    if (st->objective == OBJ_PARETO && st->part.nfront) pick_front(s, st);
+    if ((st->objective == OBJ_PARETO || st->objective == OBJ_TOTAL) && st->part.nfront) pick_front(s, st);
     if (st->part.time < 0) {
         snprintf(s->status, sizeof s->status, "infeasible");
         return;
     }
     apply_counts(s, st, st->part.counts);
-    if (st->objective == OBJ_TOTAL) sm_solver_set_stat(s, "profile_total", total_of(s, st, st->part.counts));
+    if (st->objective == OBJ_TOTAL) sm_solver_set_stat(s, "profile_total", st->part.total);
     snprintf(s->status, sizeof s->status, s->stopped ? "stopped" : "optimal");
 }
 
@@ -517,7 +583,13 @@ static int init(sm_solver *s, sm_err *e)
     st->part.nprocs = P;
     st->part.counts = sm_xcalloc((size_t)P, sizeof(int));
     st->part.time = -1;
-    st->part.has_front = st->objective == OBJ_PARETO;
+    st->part.has_front = st->objective == OBJ_PARETO || st->objective == OBJ_TOTAL;
+    st->part.has_total = st->objective == OBJ_TOTAL;
+    for (int p = 0; p < P; p++)
+        st->base_power += sm_type_params(&s->topo->types[s->topo->procs[p].type])->p0;
+    st->part.base_power = st->base_power;
+    st->fastest = sm_xcalloc((size_t)P, sizeof(int));
+    st->applied_pick = -1;
     st->tstar = INFINITY;
     s->partition = &st->part;
     st->phase = PH_FASTEST;
@@ -529,8 +601,14 @@ static int init(sm_solver *s, sm_err *e)
 static void step(sm_solver *s)
 {
     popta_state *st = s->priv;
+    if (st->phase == PH_POINTS && st->sweep_live) {
+        step_points(s, st);
+        if (st->phase == PH_END) finish_solver(s, st);
+        return;
+    }
     if (!st->tree_live) {
         next_search(s, st);
+        if (st->phase == PH_POINTS && st->sweep_live) return;
         if (!st->tree_live) { finish_solver(s, st); return; }
     }
     if (sm_pt_step(&st->tree)) search_done(s, st);
@@ -550,6 +628,14 @@ static void sync(sm_solver *s)
     sm_solver_set_stat(s, "pruned", (double)(st->pruned + (live ? t->pruned : 0)));
     sm_solver_set_stat(s, "nodes", (double)(st->nodes + (live ? t->nodes : 0)));
     sm_solver_set_stat(s, "memo_hits", (double)(st->memo + (live ? t->memo_hits : 0)));
+    if (st->sweep_live) {
+        sm_solver_set_stat(s, "checks", (double)st->sweep.checks);
+        sm_solver_set_stat(s, "bound_cuts", (double)st->sweep.bound_cuts);
+        sm_solver_set_stat(s, "states", (double)st->sweep.states);
+        sm_solver_set_stat(s, "points_swept", (double)st->sweep.iev);
+        snprintf(s->last_move, sizeof s->last_move, "threshold %.6g: %d of %d points admitted, %d on the dynamic front",
+                 st->sweep.T, st->sweep.iev, st->sweep.nev, st->sweep.nfront);
+    }
     if (live && t->depth)
         snprintf(s->last_move, sizeof s->last_move, "expand level %d, %d blocks left, threshold %.6g",
                  t->stack[t->depth - 1].level, t->stack[t->depth - 1].rem, t->threshold);
@@ -560,6 +646,10 @@ static void release(sm_solver *s)
     popta_state *st = s->priv;
     if (!st) return;
     if (st->tree_live) sm_pt_free(&st->tree);
+    if (st->sweep_live) sm_ps_free(&st->sweep);
+    free(st->fastest);
+    for (int i = 0; i < st->part.ndyn; i++) free(st->part.dyn[i].counts);
+    free(st->part.dyn);
     for (int p = 0; p < st->P && st->raw; p++) free(st->raw[p]);
     free(st->raw);
     free(st->nraw);

@@ -3,7 +3,13 @@
  * (zero-gain exchanges taken, so plateaus are crossed); gains are
  * incremental, O(degree) per candidate. A pass over all blocks without a
  * better best is a stall; after each stall -jumps random exchanges shake the
- * mapping; -stall stalls in a row end the search. The best is kept. */
+ * mapping; -stall stalls in a row end the search. The best is kept.
+ *
+ * -variant published is Bokhari's MAPPER as Besmer lists it: every
+ * partner tried, only improving exchanges, passes while any exchange
+ * happens; at a local optimum one jump of n random exchanges from the
+ * best, and the search ends when a round after a jump finds no better
+ * best. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +35,9 @@ typedef struct {
     int *occ;               /* processor -> a block on it, or -1 */
     int *cand, *seen, epoch;
     int dirty;          /* best not yet handed to the stepper */
+    int published, exchanged_in_pass;
+    long long rounds;
+    double best_before_jump;
     double pushed_at;   /* s->seconds when it last was */
 } bokhari_state;
 
@@ -43,6 +52,8 @@ static const sm_opt_spec bokhari_opts[] = {
     {"candidates", SM_OPT_INT, "16", NULL, 1, 1e6,
      "windowed: nodes sampled per neighbour and random partners per step"},
     {"seed", SM_OPT_INT, "1", NULL, 0, 9.2e18, "random seed for the jumps"},
+    {"variant", SM_OPT_ENUM, "default", "default|published", 0, 0,
+     "published: Bokhari's MAPPER (improving exchanges only, jumps of n exchanges, stop when a round finds no better best)"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
@@ -146,7 +157,8 @@ static int bokhari_init(sm_solver *s, sm_err *e)
     st->best = map;
     st->best_score = sm_objective_score(st->obj);
     sm_solver_set_best(s, map);
-    st->windowed = n > sm_opt_int(s, "window");
+    st->published = strcmp(sm_opt_str(s, "variant"), "published") == 0;
+    st->windowed = !st->published && n > sm_opt_int(s, "window");
     if (st->windowed) build_windows(s, st);
     publish(s, st);
     if (n < 2) sm_solver_finish_with(s, map);
@@ -159,9 +171,37 @@ static long long stall_limit(const sm_solver *s, const bokhari_state *st)
     return v ? v : st->windowed ? 10 : 50;
 }
 
+/* Published: passes while exchanges happen; at a local optimum a jump of
+ * n random exchanges from the best, unless the round since the last jump
+ * found no better best. */
+static void end_pass_published(sm_solver *s, bokhari_state *st)
+{
+    int n = s->grid->ntasks;
+    if (st->exchanged_in_pass) { st->exchanged_in_pass = 0; return; }
+    if (st->rounds > 0 && !(st->best_score < st->best_before_jump - 1e-12)) {
+        snprintf(s->last_move, sizeof s->last_move, "round %lld found no better best: %g kept", st->rounds,
+                 st->kind == SM_OBJ_CARDINALITY ? -st->best_score : st->best_score);
+        publish(s, st);
+        sm_solver_finish_with(s, st->best);
+        return;
+    }
+    st->best_before_jump = st->best_score;
+    st->rounds++;
+    for (int u = 0; u < n; u++)
+        if (sm_objective_map(st->obj)[u] != st->best[u]) sm_objective_move(st->obj, u, st->best[u]);
+    for (int j = 0; j < n; j++) {
+        int a = (int)(sm_rand_next(&st->rng) % (unsigned)n);
+        int b = (int)(sm_rand_next(&st->rng) % (unsigned)n);
+        sm_objective_swap(st->obj, a, b);
+        st->jumps_done++;
+    }
+    sm_solver_set_stat(s, "rounds", (double)st->rounds);
+}
+
 static void end_pass(sm_solver *s, bokhari_state *st)
 {
     int n = s->grid->ntasks;
+    if (st->published) { end_pass_published(s, st); return; }
     if (st->improved_in_pass) st->stalls = 0;
     else if (++st->stalls >= stall_limit(s, st)) {
         snprintf(s->last_move, sizeof s->last_move, "stalled %d passes: best %g kept",
@@ -201,7 +241,7 @@ static void bokhari_step(sm_solver *s)
         if (d < best - 1e-12) {
             best = d;
             partner = v;
-        } else if (partner < 0 && d > -1e-12 && d < 1e-12 &&
+        } else if (!st->published && partner < 0 && d > -1e-12 && d < 1e-12 &&
                    sm_rand_next(&st->rng) % (unsigned)++zeros == 0) {
             zpartner = v; /* uniform among the zero-gain partners */
         }
@@ -214,6 +254,7 @@ static void bokhari_step(sm_solver *s)
         }
         sm_objective_swap(st->obj, u, partner);
         st->exchanges++;
+        st->exchanged_in_pass = 1;
         snprintf(s->last_move, sizeof s->last_move, "exchange blocks %d and %d (%+g)", u,
                  partner, st->kind == SM_OBJ_CARDINALITY ? -best : best);
     } else {

@@ -16,6 +16,8 @@ case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 [ -x "$bin" ] || { echo "safe fuzz: $bin: no such program (make build/san/stencilmap)"; exit 1; }
 count=2000
 root=$(mktemp -d "${TMPDIR:-/tmp}/sm-safe-fuzz.XXXXXX")
+# A copy: a rebuild of BIN while this runs must not fail a run.
+cp "$bin" "$root/stencilmap" && bin=$root/stencilmap
 out=$root/out
 work=$root/work
 mkdir -p "$out" "$work/in"

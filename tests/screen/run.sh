@@ -236,6 +236,37 @@ if $T capture-pane -e -p -t x8 | grep -q '38;5;\|48;5;'; then bad "TERM=xterm co
 else ok "TERM=xterm: basic colours only"; fi
 start x256 100 30 xterm-256color samples/summit-like.json
 $T capture-pane -e -p -t x256 | grep -q '48;5;' && ok "TERM=xterm-256color: palette colours" || bad "256 colours" "no palette escapes"
+# NO_COLOR (no-color.org): the same terminal, no colour at all; the
+# processors still told apart (bold, reverse, glyphs).
+start nc 100 30 "xterm-256color NO_COLOR=1" samples/summit-like.json
+if $T capture-pane -e -p -t nc | grep -q '\[3[0-7]m\|\[4[0-7]m\|38;5;\|48;5;\|[34]8;2;'; then
+    bad "NO_COLOR" "colour escapes reach the terminal"
+else
+    # Marks by (bold, underline, reverse, glyph) in the Grid's block rows.
+    distinct=$($T capture-pane -e -p -t nc | sed -n '4,12p' | awk -F'│' '{print $2}' | awk '
+    { s = $0
+      while (length(s) > 0) {
+        if (match(s, /^\033\[[0-9;]*m/)) {
+          n = split(substr(s, 3, RLENGTH - 3), a, ";")
+          for (i = 1; i <= n; i++) {
+            v = a[i] + 0
+            if (a[i] == "" || v == 0) { b = 0; u = 0; r = 0 }
+            else if (v == 1) b = 1
+            else if (v == 4) u = 1
+            else if (v == 7) r = 1
+          }
+          s = substr(s, RLENGTH + 1)
+        } else {
+          c = substr(s, 1, 1)
+          if (c ~ /[0-9A-Za-z]/) seen[b u r c] = 1
+          s = substr(s, 2)
+        }
+      }
+    }
+    END { k = 0; for (m in seen) k++; print k }')
+    [ "$distinct" -ge 8 ] && ok "NO_COLOR=1: no colour, $distinct processors told apart by style and glyph" ||
+        bad "NO_COLOR marks" "only $distinct distinct"
+fi
 
 # 13. Mouse: a click on a block moves the cursor there and selects it.
 start ms 100 30 xterm-256color $S
@@ -281,6 +312,17 @@ wait_for pf "@" && ok "the applied point is marked" || bad "pareto mark" "$(cap 
 keys pf : "solve popta -objective time" Enter
 wait_for pf "128 blocks" && cap pf | grep -q '2222' && ok "profile plot for a single objective" ||
     bad "profile plot" "$(cap pf | head -30)"
+# HTPOPTA: the total-energy front beside the dynamic one (two curves, a
+# legend with both ranges), the chosen point marked on both, the table of
+# the total front (P_S = 90 + 90 + 74 W).
+keys pf : "solver start popta -objective total" Enter
+keys pf : "solver run" Enter
+keys pf : "solver apply" Enter
+wait_for pf "dynamic    total" && cap pf >"$WORK/pt.txt" &&
+    grep -q '\* dynamic 246 mJ..344.9 mJ  + total 1.1051 J..1.1506 J' "$WORK/pt.txt" &&
+    grep -q ' 1 3.218 ms *287.6 mJ *1.1051 J *4,12,112' "$WORK/pt.txt" &&
+    [ "$(grep -c '@' "$WORK/pt.txt")" -ge 2 ] &&
+    ok "total: dynamic and total fronts, the chosen point on both" || bad "total fronts" "$(head -32 "$WORK/pt.txt")"
 no_sanitizer_errors pf
 
 # 15. Data never becomes code: processor, theme and path names built to run

@@ -8,10 +8,7 @@
 #include <string.h>
 #include "core/lib/jsonutil.h"
 #include "core/lib/pathguard.h"
-
-#ifndef SM_DATADIR
-#define SM_DATADIR "/usr/local/share/stencilmap"
-#endif
+#include "datadir.h"
 
 const char *const sm_element_keys[SM_EL_COUNT] = {
 #define X(id, key, help) key,
@@ -313,7 +310,7 @@ static const char *search_dirs(int i)
     }
     case 1: return "themes";
     case 2:
-        snprintf(buf, sizeof buf, "%s/themes", SM_DATADIR);
+        snprintf(buf, sizeof buf, "%s/themes", sm_datadir());
         return buf;
     default: return NULL;
     }
@@ -360,7 +357,7 @@ int sm_theme_load(const char *name, sm_theme *t, sm_err *e)
         return 0;
     }
     sm_err_set(e, "theme \"%s\": not found in $STENCILMAP_THEMES, ./themes or %s/themes", name,
-               SM_DATADIR);
+               sm_datadir());
     return -1;
 }
 

@@ -99,6 +99,13 @@ void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[])
 {
     if (!app->record || app->depth > 0 || app->replaying) return;
     Tcl_Obj *l = Tcl_NewListObj(objc, objv);
+    /* A command a safe script gave replays confined, whoever replays the
+     * recording: never a refused save or a hook laundered into a trusted
+     * session. */
+    if (app->safe_depth > 0) {
+        Tcl_Obj *w[2] = {Tcl_NewStringObj("::stencilmap::confined", -1), l};
+        l = Tcl_NewListObj(2, w);
+    }
     Tcl_IncrRefCount(l);
     fprintf(app->record, "%s\n", Tcl_GetString(l));
     if (fflush(app->record) != 0 || ferror(app->record)) {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "core/io/graph_export.h"
 #include "core/io/mapping.h"
+#include "core/io/rankfile.h"
 #include "cmd.h"
 
 static int changed(sm_app *app, Tcl_Interp *in, int n)
@@ -84,7 +85,7 @@ static int map_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_mapping_save(Tcl_GetString(objv[2]), s->topo, sm_session_map(s), s->grid->ntasks, &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    sm_session_saved(s, SM_PART_MAP);
+    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) sm_session_saved(s, SM_PART_MAP);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -165,12 +166,98 @@ static int write_text(Tcl_Interp *in, const char *file, char *text, size_t len)
     return TCL_OK;
 }
 
+/* Trailing "-opt value" pairs after -format FMT FILE: each value into
+ * vals[index of opt in names] (NULL when absent). */
+static int trailing_opts(Tcl_Interp *in, int objc, Tcl_Obj *const objv[], const char *what,
+                         const char *const *names, Tcl_Obj **vals)
+{
+    for (int i = 0; names[i]; i++) vals[i] = NULL;
+    for (int i = 5; i < objc; i += 2) {
+        int idx;
+        if (Tcl_GetIndexFromObj(in, objv[i], names, "option", 0, &idx) != TCL_OK) {
+            Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+            return TCL_ERROR;
+        }
+        if (i + 1 >= objc) return sm_tcl_error(in, "ARGS", "%s: %s needs a value", what, names[idx]);
+        vals[idx] = objv[i + 1];
+    }
+    return TCL_OK;
+}
+
+/* map export -format rankfile|hostfile FILE ?-hosts {H ...}? ?-blocks FILE?:
+ * a rank a processor holding blocks; the block -> rank list goes to
+ * -blocks (default FILE.blocks; none when FILE is "-" and -blocks absent). */
+static int export_launch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
+                         sm_launch_format f, const char *file)
+{
+    static const char *const names[] = {"-hosts", "-blocks", NULL};
+    Tcl_Obj *val[2];
+    if (trailing_opts(in, objc, objv, "map export", names, val)) return TCL_ERROR;
+    sm_session *s = app->session;
+    int nh = 0;
+    Tcl_Obj **hv = NULL;
+    char **hosts = NULL;
+    if (val[0]) {
+        if (Tcl_ListObjGetElements(NULL, val[0], &nh, &hv) != TCL_OK)
+            return sm_tcl_error(in, "ARGS", "map export: -hosts expects a list of host names, one a node");
+        hosts = sm_xmalloc(sizeof(char *) * (size_t)(nh ? nh : 1));
+        for (int i = 0; i < nh; i++) hosts[i] = Tcl_GetString(hv[i]);
+    }
+    sm_launch l;
+    sm_err e;
+    int rc = sm_launch_plan(s->topo, sm_session_map(s), s->grid->ntasks, hosts, hosts ? nh : 0, &l, &e);
+    free(hosts);
+    if (rc) return sm_tcl_error(in, "ARGS", "map export: %s", e.msg);
+    char *blocks = NULL;
+    if (val[1]) blocks = sm_xstrdup(Tcl_GetString(val[1]));
+    else if (strcmp(file, "-") != 0) {
+        blocks = sm_xmalloc(strlen(file) + 8);
+        sprintf(blocks, "%s.blocks", file);
+    }
+    size_t len;
+    char *text = sm_launch_text(&l, f, &len);
+    rc = sm_write_file_atomic(file, text, len, &e);
+    free(text);
+    if (rc == 0 && blocks) {
+        text = sm_launch_blocks_text(&l, sm_session_map(s), s->grid->ntasks, &len);
+        rc = sm_write_file_atomic(blocks, text, len, &e);
+        free(text);
+    }
+    if (rc) {
+        free(blocks);
+        sm_launch_free(&l);
+        return sm_tcl_error(in, "IO", "%s", e.msg);
+    }
+    Tcl_Obj *d = Tcl_NewDictObj(), *hl = Tcl_NewListObj(0, NULL);
+    for (int r = 0; r < l.nranks; r++) Tcl_ListObjAppendElement(NULL, hl, Tcl_NewStringObj(l.host[r], -1));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("file", -1), Tcl_NewStringObj(file, -1));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("ranks", -1), Tcl_NewIntObj(l.nranks));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("hosts", -1), hl);
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("blocks", -1), Tcl_NewStringObj(blocks ? blocks : "", -1));
+    free(blocks);
+    sm_launch_free(&l);
+    Tcl_SetObjResult(in, d);
+    return TCL_OK;
+}
+
 static int map_export(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    static const char *const fmts[] = {"part", "graphml", NULL};
+    static const char *const fmts[] = {"part", "graphml", "rankfile", "hostfile", NULL};
     int fmt;
     const char *file;
+    if (objc > 5 && strcmp(Tcl_GetString(objv[2]), "-format") == 0) {
+        if (Tcl_GetIndexFromObj(in, objv[3], fmts, "format", 0, &fmt) != TCL_OK) {
+            Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+            return TCL_ERROR;
+        }
+        if (fmt < 2)
+            return sm_tcl_error(in, "ARGS", "map export: -format %s takes no options", fmts[fmt]);
+        return export_launch(app, in, objc, objv, fmt == 2 ? SM_LAUNCH_RANKFILE : SM_LAUNCH_HOSTFILE,
+                             Tcl_GetString(objv[4]));
+    }
     if (format_args(in, objc, objv, "map export", fmts, &fmt, &file)) return TCL_ERROR;
+    if (fmt >= 2)
+        return export_launch(app, in, objc, objv, fmt == 2 ? SM_LAUNCH_RANKFILE : SM_LAUNCH_HOSTFILE, file);
     sm_session *s = app->session;
     if (fmt == 0) {
         sm_err e;
@@ -229,23 +316,46 @@ static const sm_subcmd map_subs[] = {
     {"undo", map_undo, 0, 0, ""},
     {"redo", map_redo, 0, 0, ""},
     {"import", map_import, 3, 3, "-format part FILE"},
-    {"export", map_export, 3, 3, "-format part|graphml FILE"},
+    {"export", map_export, 3, 7, "-format part|graphml|rankfile|hostfile FILE ?-hosts {HOST ...}? ?-blocks FILE?"},
     {NULL, NULL, 0, 0, NULL},
 };
 
+/* graph export -format metis FILE ?-tpwgts FILE? | -format scotch FILE
+ * ?-target FILE?: the target weights of a speed-weighted partition go
+ * beside the graph (gpmetis -tpwgts=FILE, gmap GRAPH FILE). */
 static int graph_export(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     static const char *const fmts[] = {"metis", "scotch", "graphml", NULL};
+    static const char *const names[] = {"-tpwgts", "-target", NULL};
     int fmt;
     const char *file;
-    if (format_args(in, objc, objv, "graph export", fmts, &fmt, &file)) return TCL_ERROR;
+    Tcl_Obj *val[2];
+    if (objc > 5) {
+        if (objc % 2 == 0 || format_args(in, 5, objv, "graph export", fmts, &fmt, &file))
+            return objc % 2 == 0 ? sm_tcl_error(in, "ARGS", "graph export: options come in pairs") : TCL_ERROR;
+        if (trailing_opts(in, objc, objv, "graph export", names, val)) return TCL_ERROR;
+        if ((val[0] && fmt != SM_GFMT_METIS) || (val[1] && fmt != SM_GFMT_SCOTCH))
+            return sm_tcl_error(in, "ARGS", "graph export: -tpwgts goes with -format metis, -target "
+                                "with -format scotch");
+    } else {
+        if (format_args(in, objc, objv, "graph export", fmts, &fmt, &file)) return TCL_ERROR;
+        val[0] = val[1] = NULL;
+    }
     size_t len;
     char *text = sm_graph_export(app->session->grid, (sm_graph_format)fmt, NULL, NULL, &len);
-    return write_text(in, file, text, len);
+    if (write_text(in, file, text, len) != TCL_OK) return TCL_ERROR;
+    for (int k = 0; k < 2; k++) {
+        if (!val[k]) continue;
+        text = k == 0 ? sm_tpwgts_text(app->session->topo, &len)
+                      : sm_scotch_target_text(app->session->topo, &len);
+        if (write_text(in, Tcl_GetString(val[k]), text, len) != TCL_OK) return TCL_ERROR;
+    }
+    Tcl_SetObjResult(in, Tcl_NewStringObj(file, -1));
+    return TCL_OK;
 }
 
 static const sm_subcmd graph_subs[] = {
-    {"export", graph_export, 3, 3, "-format metis|scotch|graphml FILE"},
+    {"export", graph_export, 3, 5, "-format metis|scotch|graphml FILE ?-tpwgts FILE? ?-target FILE?"},
     {NULL, NULL, 0, 0, NULL},
 };
 

@@ -17,6 +17,8 @@
 #include "cmd.h"
 #include "core/lib/pathguard.h"
 
+#include "tui/app/datadir.h"
+
 #ifndef SM_DATADIR
 #define SM_DATADIR "/usr/local/share/stencilmap"
 #endif
@@ -46,6 +48,15 @@ static void find_data_dirs(void)
     add_data_dir(SM_DATADIR);
     char *exe = realpath("/proc/self/exe", NULL);
     if (!exe) return;
+    /* The data found at run time (STENCILMAP_DATADIR, or the share/
+     * directory beside an installed binary whatever its prefix); not the
+     * source tree itself, whose parts are added below. */
+    {
+        const char *d = sm_datadir();
+        size_t n = strlen(d);
+        int tree = strncmp(exe, d, n) == 0 && exe[n] == '/';   /* the source tree holds the binary */
+        if (!tree && strcmp(d, SM_DATADIR) != 0) add_data_dir(d);
+    }
     for (int up = 0; up < 3; up++) {
         char *s = strrchr(exe, '/');
         if (!s || s == exe) break;
@@ -104,7 +115,36 @@ static int guard(void *ctx, const char *path, int mode, sm_err *e)
     return ok ? 0 : -1;
 }
 
-void sm_safe_init(sm_app *app) { sm_path_guard_set(guard, app); }
+/* ::stencilmap::confined CMD: CMD (a list) run in the safe interpreter;
+ * how a recording writes what a safe script did. From the safe
+ * interpreter itself, just CMD. */
+static int confined_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_app *app = cd;
+    if (objc != 2) {
+        Tcl_WrongNumArgs(in, 1, objv, "CMD");
+        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        return TCL_ERROR;
+    }
+    Tcl_Interp *safe = in == app->interp ? sm_safe_interp(app) : in;
+    if (!safe) return TCL_ERROR;
+    int rc = Tcl_EvalObjEx(safe, objv[1], TCL_EVAL_GLOBAL);
+    if (safe != in) Tcl_TransferResult(safe, rc, in);
+    return rc;
+}
+
+static void create_confined(sm_app *app, Tcl_Interp *in)
+{
+    Tcl_Eval(in, "namespace eval ::stencilmap {}");
+    Tcl_ResetResult(in);
+    Tcl_CreateObjCommand(in, "::stencilmap::confined", confined_cmd, app, NULL);
+}
+
+void sm_safe_init(sm_app *app)
+{
+    sm_path_guard_set(guard, app);
+    create_confined(app, app->interp);
+}
 
 int sm_safe_allow(sm_app *app, const char *dir, sm_err *e)
 {
@@ -247,6 +287,7 @@ Tcl_Interp *sm_safe_interp(sm_app *app)
     for (int i = 0; (name = sm_ensemble_at(i, &proc)) != NULL; i++)
         sm_safe_create_command(app, child, name, proc);
     Tcl_CreateObjCommand(child, "file", safe_file, app, NULL);
+    create_confined(app, child);
     /* Safe interpreters start without the standard channels. */
     for (int k = TCL_STDOUT; k <= TCL_STDERR; k <<= 1) {
         Tcl_Channel ch = Tcl_GetStdChannel(k);

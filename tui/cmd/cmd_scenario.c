@@ -7,6 +7,7 @@
 #include "core/model/profile.h"
 #include "core/io/scenario.h"
 #include "cmd.h"
+#include "tui/app/datadir.h"
 #include "cmd_topo_hwloc.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
@@ -87,16 +88,29 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     sm_scenario sc;
     sm_err e;
     if (sm_app_check_change(app, in, "scenario load")) return TCL_ERROR;
-    if (sm_scenario_load(Tcl_GetString(objv[2]), &sc, &e)) return load_err(in, &e);
+    /* A shipped sample by its name from anywhere: samples/x.json or x.json
+     * below the installed data when not here. */
+    char *shipped = sm_datadir_find(Tcl_GetString(objv[2]));
+    const char *path = shipped ? shipped : Tcl_GetString(objv[2]);
+    if (sm_scenario_load(path, &sc, &e)) {
+        free(shipped);
+        return load_err(in, &e);
+    }
     if (sm_app_confirm_discard(app, in, "scenario load")) {
         sm_scenario_release(&sc);
+        free(shipped);
         return TCL_ERROR;
     }
     sm_app_drop_solver(app);
     sm_session_replace(app->session, &sc);
-    sm_clean_stale_temps(Tcl_GetString(objv[2]));
     free(app->scenario_path);
-    app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
+    app->scenario_path = NULL;
+    /* Standard input is no file to journal against or save back to. */
+    if (strcmp(path, "-") != 0) {
+        sm_clean_stale_temps(path);
+        app->scenario_path = sm_xstrdup(path);
+    }
+    free(shipped);
     return after_change(app, in);
 }
 
@@ -109,9 +123,12 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     if (sm_scenario_save(Tcl_GetString(objv[2]), s->grid, s->topo, &s->model,
                          sm_session_map(s), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    sm_session_saved(s, SM_PART_ALL);
-    free(app->scenario_path);
-    app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
+    /* A copy on standard output is no save of the session's file. */
+    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
+        sm_session_saved(s, SM_PART_ALL);
+        free(app->scenario_path);
+        app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
+    }
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -260,7 +277,7 @@ static int grid_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_grid_save(app->session->grid, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    sm_session_saved(app->session, SM_PART_GRID);
+    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) sm_session_saved(app->session, SM_PART_GRID);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -301,7 +318,7 @@ static int topo_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_topo_save(app->session->topo, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    sm_session_saved(app->session, SM_PART_TOPO);
+    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) sm_session_saved(app->session, SM_PART_TOPO);
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }

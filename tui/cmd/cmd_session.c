@@ -49,8 +49,13 @@ static int session_record(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
 {
     (void)objc;
     const char *file = Tcl_GetString(objv[2]);
-    if (sm_safe_check_path(app, in, file, SM_PATH_WRITE)) return TCL_ERROR;
-    FILE *f = fopen(file, "w");
+    /* "-": standard output (a copy of it, so stop closes only ours). */
+    int out = strcmp(file, "-") == 0;
+    if (out && app->screen)
+        return sm_tcl_error(in, "ARGS", "session record -: the workbench's terminal is its screen; name a file");
+    if (!out && sm_safe_check_path(app, in, file, SM_PATH_WRITE)) return TCL_ERROR;
+    int fd = out ? dup(1) : -1;
+    FILE *f = out ? (fd >= 0 ? fdopen(fd, "w") : NULL) : fopen(file, "w");
     if (!f) return sm_tcl_error(in, "IO", "%s: cannot open for writing: %s", file, strerror(errno));
     /* The header goes out at once, so a full disk is an error now. */
     fprintf(f, "# stencilmap session, replay with: session replay %s\n", file);

@@ -182,7 +182,8 @@ char **sm_shell_complete(sm_app *app, const char *line, int *n, int *start)
         add_args(app, &l, words, w, prefix);
     }
     free(copy);
-    qsort(l.v, (size_t)l.n, sizeof(char *), cmp);
+    /* No candidate is no array at all (qsort wants one). */
+    if (l.n > 1) qsort(l.v, (size_t)l.n, sizeof(char *), cmp);
     *n = l.n;
     return l.v;
 }

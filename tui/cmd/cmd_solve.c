@@ -27,26 +27,31 @@ static Tcl_Obj *objective_dict(const sm_eval *ev)
     return d;
 }
 
-/* counts, profile_time, profile_energy for a partition by counts. */
-static Tcl_Obj *partition_point(int P, const int *counts, double time, double energy, Tcl_Obj *d)
+/* counts, profile_time, profile_energy (and for total profile_total) of
+ * a partition by counts. */
+static Tcl_Obj *partition_point(int P, const int *counts, double time, double energy, const double *total,
+                                Tcl_Obj *d)
 {
     Tcl_Obj *c = Tcl_NewListObj(0, NULL);
     for (int p = 0; p < P; p++) Tcl_ListObjAppendElement(NULL, c, Tcl_NewIntObj(counts[p]));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("counts", -1), c);
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("profile_time", -1), Tcl_NewDoubleObj(time));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("profile_energy", -1), Tcl_NewDoubleObj(energy));
+    if (total) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("profile_total", -1), Tcl_NewDoubleObj(*total));
     return d;
 }
 
 static void put_partition(Tcl_Obj *d, const sm_partition *pt)
 {
     if (!pt || pt->time < 0) return;
-    partition_point(pt->nprocs, pt->counts, pt->time, pt->energy, d);
+    partition_point(pt->nprocs, pt->counts, pt->time, pt->energy, pt->has_total ? &pt->total : NULL, d);
     if (!pt->has_front) return;
     Tcl_Obj *f = Tcl_NewListObj(0, NULL);
     for (int i = 0; i < pt->nfront; i++)
         Tcl_ListObjAppendElement(NULL, f, partition_point(pt->nprocs, pt->front[i].counts, pt->front[i].time,
-                                                          pt->front[i].energy, Tcl_NewDictObj()));
+                                                          pt->front[i].energy,
+                                                          pt->has_total ? &pt->front[i].total : NULL,
+                                                          Tcl_NewDictObj()));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("front", -1), f);
 }
 

@@ -11,8 +11,10 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_study.h"
+#include "version.h"
 #include "core/lib/jsonutil.h"
 #include "core/lib/pathguard.h"
+#include "core/lib/sha256.h"
 #include "core/study/jobs.h"
 #include "core/study/plot.h"
 
@@ -116,7 +118,8 @@ int sm_study_get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st)
             return TCL_ERROR;
         }
     }
-    if (!looks_like_json(s) && !looks_like_dict(spec) && access(s, R_OK) == 0) {
+    /* "-": the SPEC file is standard input (scenarios relative to here). */
+    if (!looks_like_json(s) && !looks_like_dict(spec) && (access(s, R_OK) == 0 || strcmp(s, "-") == 0)) {
         size_t len;
         char *text = sm_read_file(s, 1 << 24, &len, &e);
         int rc = text ? sm_study_from_json(st, text, len, s, &e) : -1;
@@ -204,6 +207,26 @@ static int interrupted(sm_app *app, Tcl_Interp *in, long number)
     return TCL_ERROR;
 }
 
+/* Provenance of one job (an object, so it is no column of the table): the
+ * program, and the scenario file's hash as this job read it. */
+static void add_inputs(cJSON *o, const sm_study *st, const sm_study_job *job)
+{
+    cJSON *in = cJSON_AddObjectToObject(o, "inputs");
+    cJSON_AddStringToObject(in, "program", sm_version_program());
+    cJSON_AddStringToObject(in, "scenario", st->scen[job->scen]);
+    size_t len;
+    sm_err e;
+    char *text = sm_read_file(st->scen[job->scen], SM_MAX_FILE_BYTES, &len, &e);
+    char hash[65] = "";
+    if (text) sm_sha256_hex(text, len, hash);
+    free(text);
+    cJSON_AddStringToObject(in, "scenario_sha256", hash);
+    cJSON_AddStringToObject(in, "solver", st->solv[job->solv]);
+    if (job->seed >= 0) cJSON_AddNumberToObject(in, "seed", (double)st->seed[job->seed]);
+    for (int p = 0; p < st->nparam; p++)
+        cJSON_AddStringToObject(in, st->param[p].key, st->param[p].vals[job->val[p]]);
+}
+
 static int run_job(sm_app *app, Tcl_Interp *in, const sm_study *st, long number,
                    const char *dir)
 {
@@ -269,6 +292,7 @@ static int run_job(sm_app *app, Tcl_Interp *in, const sm_study *st, long number,
     cJSON_AddStringToObject(o, "mapping", base ? base + 1 : map);
     free(map);
     cJSON_AddNumberToObject(o, "seconds", seconds);
+    add_inputs(o, st, &job);
     if (rc != TCL_OK) {
         cJSON_Delete(o);
         goto fail;
@@ -351,6 +375,103 @@ static void progress(sm_app *app, long done, long todo, long job, double t0)
     fflush(stderr);
 }
 
+/* ---- provenance: DIR/study.json ---- */
+
+/* DIR records the SPEC it holds the results of: a first run writes it, a
+ * run of another SPEC is refused (its jobs would be numbered differently
+ * and the table would mix two studies). *recorded gets the shard count. */
+static int check_manifest(Tcl_Interp *in, const char *dir, const sm_study *st, long *recorded)
+{
+    sm_err e;
+    sm_study_manifest m;
+    char *spec = sm_study_to_json(st);
+    char hash[65];
+    sm_sha256_hex(spec, strlen(spec), hash);
+    int r = sm_study_manifest_read(dir, &m, &e);
+    if (r < 0) {
+        free(spec);
+        return sm_tcl_error(in, "STUDY", "study run: %s", e.msg);
+    }
+    if (r == 1) {
+        int same = strcmp(m.hash, hash) == 0;
+        *recorded = m.shards;
+        if (!same) {
+            Tcl_SetObjResult(in, Tcl_ObjPrintf(
+                "study run: %s holds the results of another SPEC (its %s records SHA-256 %.12s..., "
+                "this SPEC's is %.12s...); give this study its own -out directory",
+                dir, SM_STUDY_MANIFEST, m.hash, hash));
+            Tcl_SetErrorCode(in, "STENCILMAP", "STUDY", "SPEC", NULL);
+        }
+        sm_study_manifest_free(&m);
+        free(spec);
+        return same ? TCL_OK : TCL_ERROR;
+    }
+    m.spec = spec;
+    memcpy(m.hash, hash, sizeof hash);
+    m.program = sm_xstrdup(sm_version_program());
+    m.jobs = sm_study_njobs(st);
+    m.shards = 0;
+    int rc = sm_study_manifest_write(dir, &m, &e);
+    sm_study_manifest_free(&m);
+    if (rc < 0) return sm_tcl_error(in, "IO", "study run: %s", e.msg);
+    *recorded = 0;
+    return TCL_OK;
+}
+
+/* The first sharded run records N, so a Slurm rerun of a few shards
+ * (--array=3,7) and `study status` know how the jobs were split. */
+static int record_shards(Tcl_Interp *in, const char *dir, long nshards)
+{
+    sm_err e;
+    sm_study_manifest m;
+    if (sm_study_manifest_read(dir, &m, &e) != 1)
+        return sm_tcl_error(in, "STUDY", "study run: %s", e.msg);
+    int rc = 0;
+    if (m.shards == 0) {
+        m.shards = nshards;
+        rc = sm_study_manifest_write(dir, &m, &e);
+    }
+    sm_study_manifest_free(&m);
+    return rc < 0 ? sm_tcl_error(in, "IO", "study run: %s", e.msg) : TCL_OK;
+}
+
+static int is_interrupt(Tcl_Interp *in)
+{
+    Tcl_Obj *opts = Tcl_GetReturnOptions(in, TCL_ERROR), *code = NULL;
+    Tcl_IncrRefCount(opts);
+    Tcl_Obj *key = Tcl_NewStringObj("-errorcode", -1);
+    Tcl_IncrRefCount(key);
+    Tcl_DictObjGet(NULL, opts, key, &code);
+    int yes = code && strstr(Tcl_GetString(code), "INTERRUPTED") != NULL;
+    Tcl_DecrRefCount(key);
+    Tcl_DecrRefCount(opts);
+    return yes;
+}
+
+static void record_failed(Tcl_Interp *in, const char *dir, long j)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "job", (double)j);
+    cJSON_AddStringToObject(o, "error", Tcl_GetStringResult(in));
+    const char *code = Tcl_GetVar2(in, "errorCode", NULL, TCL_GLOBAL_ONLY);
+    cJSON_AddStringToObject(o, "errorcode", code ? code : "");
+    cJSON_AddStringToObject(o, "program", sm_version_program());
+    char *text = sm_json_print(o);
+    cJSON_Delete(o);
+    char *path = sm_study_job_path(dir, j, "failed");
+    sm_err e;
+    sm_write_file_atomic(path, text, strlen(text), &e);   /* best effort: the error is raised anyway */
+    free(text);
+    free(path);
+}
+
+static void clear_failed(const char *dir, long j)
+{
+    char *path = sm_study_job_path(dir, j, "failed");
+    unlink(path);
+    free(path);
+}
+
 static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     static const char *const opts[] = {"-shard", "-out", NULL};
@@ -372,10 +493,6 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
         }
     }
     if (!dir) return sm_tcl_error(in, "ARGS", "study run: -out DIR is required");
-    if (!have_shard) {
-        int r = sm_study_shard_from_env(&shard, &nshards, &e);
-        if (r < 0) return sm_tcl_error(in, "ARGS", "study run: %s", e.msg);
-    }
     sm_study st;
     sm_study_init(&st);
     if (sm_study_get_spec(in, objv[2], &st) != TCL_OK) {
@@ -385,6 +502,23 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     if (sm_mkdir_p(dir, &e) < 0) {
         sm_study_free(&st);
         return sm_tcl_error(in, "IO", "study run: %s", e.msg);
+    }
+    long recorded = 0;
+    if (check_manifest(in, dir, &st, &recorded) != TCL_OK) {
+        sm_study_free(&st);
+        return TCL_ERROR;
+    }
+    if (!have_shard) {
+        int r = sm_study_shard_from_env(recorded, &shard, &nshards, &e);
+        if (r < 0) {
+            sm_study_free(&st);
+            return sm_tcl_error(in, "ARGS", "study run: %s", e.msg);
+        }
+        have_shard = r;
+    }
+    if (have_shard && !recorded && record_shards(in, dir, nshards) != TCL_OK) {
+        sm_study_free(&st);
+        return TCL_ERROR;
     }
     /* The jobs replace the session and the end restores it from the stash:
      * nothing of the user's is discarded, so the workbench must not ask
@@ -412,6 +546,8 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sigaction(SIGINT, &sa, &old);
     double t0 = now_seconds();
     int rc = TCL_OK;
+    long nfailed = 0, first_failed = -1;
+    Tcl_Obj *first_error = NULL;
     for (long j = shard; j < total && rc == TCL_OK; j += nshards) {
         char *path = sm_study_job_path(dir, j, "json");
         int exists = access(path, F_OK) == 0;
@@ -426,7 +562,31 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
         rc = run_job(app, in, &st, j, dir);
         if (rc == TCL_OK) ran++;
         if (rc == TCL_OK && Tcl_LimitExceeded(in)) rc = TCL_ERROR;
+        if (rc == TCL_OK) {
+            clear_failed(dir, j);
+        } else if (!Tcl_LimitExceeded(in) && !is_interrupt(in)) {
+            /* A job that raised is recorded and the shard goes on: one bad
+             * job must not cost the rest of a cluster allocation. */
+            record_failed(in, dir, j);
+            if (!first_error) {
+                first_error = Tcl_GetObjResult(in);
+                Tcl_IncrRefCount(first_error);
+                first_failed = j;
+            }
+            nfailed++;
+            rc = TCL_OK;
+        }
     }
+    if (rc == TCL_OK && nfailed) {
+        Tcl_SetObjResult(in, Tcl_ObjPrintf("study run: %ld job%s failed (the first, job %ld: %s); "
+                                           "each error is in its job-NNNNNN.failed file in %s, "
+                                           "`study status` lists them, the same command reruns them",
+                                           nfailed, nfailed == 1 ? "" : "s", first_failed,
+                                           Tcl_GetString(first_error), dir));
+        Tcl_SetErrorCode(in, "STENCILMAP", "STUDY", "FAILED", NULL);
+        rc = TCL_ERROR;
+    }
+    if (first_error) Tcl_DecrRefCount(first_error);
     sigaction(SIGINT, &old, NULL);
     study_app = NULL;
     app->in_study = 0;
@@ -529,26 +689,179 @@ static Tcl_Obj *table_json(Tcl_Obj *rows)
     return out;
 }
 
+/* What DIR holds against what its SPEC asks: done, failed (with their
+ * errors), missing, and the shards to run again. */
+typedef struct study_state {
+    sm_study_manifest m;
+    long ndone;
+    Tcl_Obj *failed;    /* dict job -> error */
+    Tcl_Obj *missing;   /* job numbers */
+    Tcl_Obj *rerun;     /* shard numbers */
+} study_state;
+
+static void state_free(study_state *s)
+{
+    sm_study_manifest_free(&s->m);
+    if (s->failed) Tcl_DecrRefCount(s->failed);
+    if (s->missing) Tcl_DecrRefCount(s->missing);
+    if (s->rerun) Tcl_DecrRefCount(s->rerun);
+}
+
+static const char *failed_error(const char *dir, long j, char *buf, size_t n)
+{
+    char *path = sm_study_job_path(dir, j, "failed");
+    size_t len;
+    sm_err e;
+    char *text = sm_read_file(path, 1 << 20, &len, &e);
+    cJSON *o = text ? sm_json_parse(text, len, &e) : NULL;
+    const cJSON *msg = cJSON_GetObjectItemCaseSensitive(o, "error");
+    if (cJSON_IsString(msg)) snprintf(buf, n, "%s", msg->valuestring);
+    else snprintf(buf, n, "%s: unreadable failure record: %s", path, text ? "no \"error\" string" : e.msg);
+    cJSON_Delete(o);
+    free(text);
+    free(path);
+    return buf;
+}
+
+/* 1 with *s filled, 0 when DIR has no manifest (an older directory). */
+static int study_state_of(Tcl_Interp *in, const char *dir, const char *cmd, study_state *s)
+{
+    memset(s, 0, sizeof *s);
+    sm_err e;
+    int r = sm_study_manifest_read(dir, &s->m, &e);
+    if (r < 0) {
+        sm_tcl_error(in, "STUDY", "%s: %s", cmd, e.msg);
+        return -1;
+    }
+    if (r == 0) return 0;
+    long *done = NULL, nd = 0, *fail = NULL, nf = 0;
+    if (sm_study_list(dir, &done, &nd, &e) < 0 ||
+        sm_study_list_suffix(dir, "failed", &fail, &nf, &e) < 0) {
+        free(done);
+        sm_study_manifest_free(&s->m);
+        sm_tcl_error(in, "IO", "%s: %s", cmd, e.msg);
+        return -1;
+    }
+    s->failed = Tcl_NewDictObj();
+    s->missing = Tcl_NewListObj(0, NULL);
+    s->rerun = Tcl_NewListObj(0, NULL);
+    Tcl_IncrRefCount(s->failed);
+    Tcl_IncrRefCount(s->missing);
+    Tcl_IncrRefCount(s->rerun);
+    long shards = s->m.shards;
+    char *rerun = shards ? sm_xcalloc((size_t)shards, 1) : NULL;
+    long di = 0, fi = 0;
+    for (long j = 0; j < s->m.jobs; j++) {
+        while (di < nd && done[di] < j) di++;
+        while (fi < nf && fail[fi] < j) fi++;
+        if (di < nd && done[di] == j) {
+            s->ndone++;
+            continue;
+        }
+        if (fi < nf && fail[fi] == j) {
+            char buf[1200];
+            Tcl_DictObjPut(NULL, s->failed, Tcl_NewWideIntObj(j),
+                           Tcl_NewStringObj(failed_error(dir, j, buf, sizeof buf), -1));
+        } else {
+            Tcl_ListObjAppendElement(NULL, s->missing, Tcl_NewWideIntObj(j));
+        }
+        if (rerun) rerun[j % shards] = 1;
+    }
+    for (long k = 0; k < shards; k++)
+        if (rerun[k]) Tcl_ListObjAppendElement(NULL, s->rerun, Tcl_NewWideIntObj(k));
+    free(rerun);
+    free(done);
+    free(fail);
+    return 1;
+}
+
+static int study_status(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)app;
+    (void)objc;
+    const char *dir = Tcl_GetString(objv[2]);
+    study_state s;
+    int r = study_state_of(in, dir, "study status", &s);
+    if (r < 0) return TCL_ERROR;
+    if (r == 0)
+        return sm_tcl_error(in, "STUDY", "study status: %s has no %s: not a study directory, "
+                            "or one written before studies recorded their SPEC", dir, SM_STUDY_MANIFEST);
+    Tcl_Obj *d = Tcl_NewDictObj();
+#define PUT(k, v) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), v)
+    PUT("jobs", Tcl_NewWideIntObj(s.m.jobs));
+    PUT("done", Tcl_NewWideIntObj(s.ndone));
+    PUT("failed", s.failed);
+    PUT("missing", s.missing);
+    PUT("shards", Tcl_NewWideIntObj(s.m.shards));
+    PUT("rerun", s.rerun);
+    PUT("spec_sha256", Tcl_NewStringObj(s.m.hash, -1));
+    PUT("program", Tcl_NewStringObj(s.m.program, -1));
+#undef PUT
+    state_free(&s);
+    Tcl_SetObjResult(in, d);
+    return TCL_OK;
+}
+
+/* Up to 10 job numbers of a list, then "...". */
+static void append_some(Tcl_Obj *out, Tcl_Obj *list, int keys)
+{
+    int n;
+    Tcl_Obj **el;
+    Tcl_ListObjGetElements(NULL, list, &n, &el);
+    int shown = 0;
+    for (int i = 0; i < n && shown < 10; i += keys ? 2 : 1, shown++)
+        Tcl_AppendStringsToObj(out, shown ? " " : "", Tcl_GetString(el[i]), NULL);
+    if ((keys ? n / 2 : n) > shown) Tcl_AppendToObj(out, " ...", -1);
+}
+
 static int study_merge(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     (void)app;
+    static const char *const opts[] = {"-format", "-partial", NULL};
     static const char *const fmts[] = {"list", "csv", "json", NULL};
-    int fmt = 0;
-    if (objc == 5) {
-        if (strcmp(Tcl_GetString(objv[3]), "-format") != 0)
-            return sm_tcl_error(in, "ARGS", "study merge: expected -format, got \"%s\"",
-                                Tcl_GetString(objv[3]));
-        if (Tcl_GetIndexFromObj(in, objv[4], fmts, "format", 0, &fmt) != TCL_OK) {
+    int fmt = 0, partial = 0;
+    for (int i = 3; i < objc; i++) {
+        int idx;
+        if (Tcl_GetIndexFromObj(in, objv[i], opts, "option", 0, &idx) != TCL_OK) {
             Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
             return TCL_ERROR;
         }
-    } else if (objc != 3) {
-        Tcl_WrongNumArgs(in, 2, objv, "DIR ?-format list|csv|json?");
-        Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
-        return TCL_ERROR;
+        if (idx == 1) {
+            partial = 1;
+            continue;
+        }
+        if (++i >= objc) return sm_tcl_error(in, "ARGS", "study merge: -format needs a value");
+        if (Tcl_GetIndexFromObj(in, objv[i], fmts, "format", 0, &fmt) != TCL_OK) {
+            Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+            return TCL_ERROR;
+        }
+    }
+    const char *dir = Tcl_GetString(objv[2]);
+    if (!partial) {
+        study_state s;
+        int r = study_state_of(in, dir, "study merge", &s);
+        if (r < 0) return TCL_ERROR;
+        if (r == 1 && s.ndone < s.m.jobs) {
+            Tcl_Obj *msg = Tcl_ObjPrintf("study merge: %s: %ld of %ld jobs have no result (missing: ",
+                                         dir, s.m.jobs - s.ndone, s.m.jobs);
+            append_some(msg, s.missing, 0);
+            int nf;
+            Tcl_DictObjSize(NULL, s.failed, &nf);
+            if (nf) {
+                Tcl_AppendToObj(msg, "; failed: ", -1);
+                append_some(msg, s.failed, 1);
+            }
+            Tcl_AppendToObj(msg, "); run them again (`study status` lists them) or merge what there "
+                                 "is with -partial", -1);
+            state_free(&s);
+            Tcl_SetObjResult(in, msg);
+            Tcl_SetErrorCode(in, "STENCILMAP", "STUDY", "MISSING", NULL);
+            return TCL_ERROR;
+        }
+        if (r == 1) state_free(&s);
     }
     Tcl_Obj *rows;
-    if (sm_study_merge_table(in, Tcl_GetString(objv[2]), &rows) != TCL_OK) return TCL_ERROR;
+    if (sm_study_merge_table(in, dir, &rows) != TCL_OK) return TCL_ERROR;
     Tcl_IncrRefCount(rows);
     Tcl_SetObjResult(in, fmt == 0 ? rows : fmt == 1 ? table_csv(rows) : table_json(rows));
     Tcl_DecrRefCount(rows);
@@ -557,7 +870,8 @@ static int study_merge(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
 
 static const sm_subcmd study_subs[] = {
     {"run", study_run, 1, 5, "SPEC ?-shard I/N? -out DIR"},
-    {"merge", study_merge, 1, 3, "DIR ?-format list|csv|json?"},
+    {"merge", study_merge, 1, 4, "DIR ?-format list|csv|json? ?-partial?"},
+    {"status", study_status, 1, 1, "DIR"},
     {"plot", sm_study_plot_cmd, 1, -1, "DIR -x KEY -y KEY ?-by KEY? ?-o FILE? ?-width W? ?-height H? ?-published BOOL?"},
     {NULL, NULL, 0, 0, NULL},
 };

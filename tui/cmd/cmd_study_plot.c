@@ -45,6 +45,12 @@ static int run_words(Tcl_Interp *in, int n, const char *const w[])
     return rc;
 }
 
+static int cmp_x(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* A data file with one block per series (gnuplot "index"), headed by the
  * series label, and a script that plots each block; names are checked by
  * safe_text before they go in single quotes. */
@@ -83,14 +89,23 @@ static int gnuplot_plot(sm_app *app, Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx,
         for (const char *c = Tcl_GetString(l[k]); *c; c++)
             sm_strbuf_put(&data, "%c", *c == '"' || *c == '\n' ? '\'' : *c);
         sm_strbuf_put(&data, "\"\n");
+        /* A line runs left to right: the series' points sorted by x. */
+        double *xy = sm_xmalloc(sizeof(double) * 2 * (size_t)(nr ? nr : 1));
+        int np = 0;
         for (int i = 0; i < nr; i++) {
             double x, y;
             Tcl_Obj *lab = NULL;
             Tcl_DictObjGet(NULL, r[i], kby, &lab);
             if (!lab || strcmp(Tcl_GetString(lab), Tcl_GetString(l[k])) != 0) continue;
-            if (numeric(r[i], kx, &x) && numeric(r[i], ky, &y))
-                sm_strbuf_put(&data, "%.17g %.17g\n", x, y);
+            if (numeric(r[i], kx, &x) && numeric(r[i], ky, &y)) {
+                xy[2 * np] = x;
+                xy[2 * np + 1] = y;
+                np++;
+            }
         }
+        qsort(xy, (size_t)np, 2 * sizeof(double), cmp_x);
+        for (int i = 0; i < np; i++) sm_strbuf_put(&data, "%.17g %.17g\n", xy[2 * i], xy[2 * i + 1]);
+        free(xy);
         sm_strbuf_put(&data, "\n\n");
     }
     if (nref) {
@@ -167,6 +182,81 @@ static Tcl_Obj *text_plot(const sm_study_table *t, Tcl_Obj *kx, Tcl_Obj *ky, Tcl
     return o;
 }
 
+/* The series a row belongs to under several keys: their values joined by
+ * spaces, a scenario by its file name without .json. */
+static Tcl_Obj *series_label(Tcl_Obj *row, int nk, Tcl_Obj **keys)
+{
+    Tcl_Obj *lab = Tcl_NewObj();
+    for (int k = 0; k < nk; k++) {
+        Tcl_Obj *v = NULL;
+        Tcl_DictObjGet(NULL, row, keys[k], &v);
+        const char *s = v ? Tcl_GetString(v) : "-";
+        if (strcmp(Tcl_GetString(keys[k]), "scenario") == 0) {
+            const char *slash = strrchr(s, '/');
+            if (slash) s = slash + 1;
+            size_t n = strlen(s);
+            if (n > 5 && strcmp(s + n - 5, ".json") == 0) n -= 5;
+            if (k) Tcl_AppendToObj(lab, " ", 1);
+            Tcl_AppendToObj(lab, s, (int)n);
+            continue;
+        }
+        if (k) Tcl_AppendToObj(lab, " ", 1);
+        Tcl_AppendToObj(lab, s, -1);
+    }
+    return lab;
+}
+
+/* -by as given (one key: that column), or several keys (a list) joined
+ * into a column "K1+K2"; without -by, lines are solver and, when the table
+ * has more than one scenario, scenario too: two scenarios' results are
+ * never joined into one line. *rows gets the column added when needed. */
+static Tcl_Obj *series_key(Tcl_Obj *by, Tcl_Obj **rows)
+{
+    int nr;
+    Tcl_Obj **r;
+    Tcl_ListObjGetElements(NULL, *rows, &nr, &r);
+    Tcl_Obj *keys;
+    if (by) {
+        int nk;
+        if (Tcl_ListObjLength(NULL, by, &nk) != TCL_OK || nk <= 1) return by;
+        keys = by;
+    } else {
+        Tcl_Obj *sk = Tcl_NewStringObj("scenario", -1), *first = NULL;
+        Tcl_IncrRefCount(sk);
+        int several = 0;
+        for (int i = 0; i < nr && !several; i++) {
+            Tcl_Obj *v = NULL;
+            Tcl_DictObjGet(NULL, r[i], sk, &v);
+            if (!v) continue;
+            if (!first) first = v;
+            else several = strcmp(Tcl_GetString(first), Tcl_GetString(v)) != 0;
+        }
+        Tcl_DecrRefCount(sk);
+        if (!several) return Tcl_NewStringObj("solver", -1);
+        keys = Tcl_NewStringObj("scenario solver", -1);
+    }
+    Tcl_IncrRefCount(keys);
+    int nk;
+    Tcl_Obj **kv;
+    Tcl_ListObjGetElements(NULL, keys, &nk, &kv);
+    Tcl_Obj *name = Tcl_NewObj();
+    for (int k = 0; k < nk; k++) {
+        if (k) Tcl_AppendToObj(name, "+", 1);
+        Tcl_AppendObjToObj(name, kv[k]);
+    }
+    Tcl_Obj *out = Tcl_NewListObj(0, NULL);
+    for (int i = 0; i < nr; i++) {
+        Tcl_Obj *row = Tcl_DuplicateObj(r[i]);
+        Tcl_DictObjPut(NULL, row, name, series_label(r[i], nk, kv));
+        Tcl_ListObjAppendElement(NULL, out, row);
+    }
+    Tcl_DecrRefCount(keys);
+    Tcl_IncrRefCount(out);
+    Tcl_DecrRefCount(*rows);
+    *rows = out;
+    return name;
+}
+
 int sm_study_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     (void)app;
@@ -210,21 +300,21 @@ int sm_study_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
                             "numbers for both %s and %s", Tcl_GetString(objv[2]), nr,
                             Tcl_GetString(val[0]), Tcl_GetString(val[1]));
     }
+    Tcl_Obj *by = series_key(val[2], &rows);
+    Tcl_IncrRefCount(by);
     sm_study_table *t = sm_study_table_of_rows(rows);
     /* The optima are (deadline, energy) points: only on those axes. */
     published = published && strcmp(Tcl_GetString(val[0]), "deadline") == 0 &&
                 strcmp(Tcl_GetString(val[1]), "energy") == 0;
     double *rx = NULL, *ry = NULL;
     int nref = published ? sm_study_table_refs(t, &rx, &ry) : 0;
-    Tcl_Obj *by = val[2] ? val[2] : Tcl_NewStringObj("solver", -1);
-    Tcl_IncrRefCount(by);
     int rc = TCL_OK;
     if (val[3] && sm_safe_check_path(app, in, Tcl_GetString(val[3]), SM_PATH_WRITE))
         rc = TCL_ERROR;
     else if (val[3] && have_gnuplot())
         rc = gnuplot_plot(app, in, rows, val[0], val[1], by, Tcl_GetString(val[3]), nref, rx, ry);
     else
-        Tcl_SetObjResult(in, text_plot(t, val[0], val[1], val[2], w, h, published));
+        Tcl_SetObjResult(in, text_plot(t, val[0], val[1], val[2] ? by : NULL, w, h, published));
     free(rx);
     free(ry);
     sm_study_table_free(t);

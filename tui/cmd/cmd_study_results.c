@@ -27,7 +27,8 @@ static Tcl_Obj *row_of_json(const cJSON *j)
 {
     Tcl_Obj *d = Tcl_NewDictObj();
     for (const cJSON *c = j->child; c; c = c->next)
-        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(c->string, -1), tcl_of(c));
+        if (!cJSON_IsObject(c) && !cJSON_IsArray(c))   /* "inputs": provenance, not a column */
+            Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(c->string, -1), tcl_of(c));
     return d;
 }
 

@@ -132,6 +132,8 @@ int sm_pane_scroll_to(int cur, int n, int visible, int old);
 
 /* ---- pane_util.c: theme colours and drawing helpers ---- */
 
+/* NO_COLOR set (and not empty): styles only (bold, reverse, glyphs). */
+int sm_ui_no_color(void);
 void sm_ui_apply_theme(const sm_theme *t);
 void sm_ui_set_utf8(int on);
 void sm_ui_box(WINDOW *w);

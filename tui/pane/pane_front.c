@@ -1,8 +1,11 @@
 /* pane_front.c - the Solver pane's Pareto mode: when the solver returns a
- * front (popta -objective pareto), plot makespan against dynamic energy
+ * front (popta -objective pareto or total), plot makespan against energy
  * with the model's deadline as a line, and list the points beside the
  * plot; a click on a row (or on a point) applies its distribution with
- * `map counts`. The point the session's mapping matches is marked. */
+ * `map counts`. The point the session's mapping matches is marked. For
+ * total two curves share the time axis, each scaled to its own range:
+ * the dynamic-energy front (*) and the total-energy front derived from it
+ * (+), whose points the table lists. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +16,8 @@
 /* Where the last draw put the plot and the table: the Solver pane's
  * cache (p->priv), read back by clicks. */
 typedef struct {
-    int y, x, h, pw, tx, tw, top, n;
-    double t0, t1, e0, e1;
+    int y, x, h, pw, tx, tw, top, n, nd, py, ph;
+    double t0, t1, e0, e1, c0, c1;
 } front_geo;
 
 static front_geo *geo_of(sm_pane *p)
@@ -76,6 +79,12 @@ static int profile_draw(WINDOW *w, int y, int x, int h, int width, const sm_app 
     return h;
 }
 
+/* The row of a value v in [lo, hi] on a plot of ph rows (hi at the top). */
+static int row_of(double v, double lo, double hi, int ph)
+{
+    return (int)lround((hi - v) / (hi - lo) * (ph - 1));
+}
+
 int sm_front_draw(sm_pane *pane, int y, int x, int h, int width, const sm_app *app, const sm_solver *s)
 {
     WINDOW *w = pane->win;
@@ -86,36 +95,60 @@ int sm_front_draw(sm_pane *pane, int y, int x, int h, int width, const sm_app *a
     if (!pt || pt->time < 0 || h < 4 || width < 30) return 0;
     if (!pt->has_front) return profile_draw(w, y, x, h, width, app, pt);
     if (pt->nfront == 0) return 0;
-    int n = pt->nfront, P = pt->nprocs;
-    double t0 = pt->front[0].time, t1 = pt->front[n - 1].time;
-    double e1 = pt->front[0].energy, e0 = pt->front[n - 1].energy;
+    int n = pt->nfront, P = pt->nprocs, two = pt->has_total && pt->ndyn > 0;
+    /* The dynamic front: the objective's own for pareto, the one the
+     * total front comes from for total (it spans every point's time). */
+    const sm_part_point *dyn = two ? pt->dyn : pt->front;
+    int nd = two ? pt->ndyn : n;
+    double t0 = dyn[0].time, t1 = dyn[nd - 1].time;
+    double e1 = dyn[0].energy, e0 = dyn[nd - 1].energy;
+    double c0 = INFINITY, c1 = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        c0 = fmin(c0, pt->front[i].total);
+        c1 = fmax(c1, pt->front[i].total);
+    }
     const sm_model *m = &app->session->model;
     if (m->has_deadline) { t0 = fmin(t0, m->deadline); t1 = fmax(t1, m->deadline); }
     if (t1 <= t0) t1 = t0 + 1e-12;
     if (e1 <= e0) e1 = e0 + 1e-12;
-    /* Energy labels in a left margin, time labels under the plot. */
+    if (c1 <= c0) c1 = c0 + 1e-12;
+    /* Energy labels in a left margin, time labels under the plot; with two
+     * curves a legend on the first row gives both ranges. */
     int lw = 10, pw = width * 11 / 20 - lw, tw = width - lw - pw - 1;
     if (pw < 10) return 0;
-    int px = x + lw;
-    *g = (front_geo){y, px, h, pw, px + pw + 1, tw, 0, n, t0, t1, e0, e1};
-    char b1[32], b2[32];
-    int ph = h - 1;
-    sm_ui_text(w, y, x, lw - 1, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_joules(e1, b1, sizeof b1));
-    sm_ui_text(w, y + ph - 1, x, lw - 1, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_joules(e0, b1, sizeof b1));
-    sm_ui_text(w, y + ph, px, pw, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_seconds(t0, b1, sizeof b1));
+    int px = x + lw, py = y + two, ph = h - 1 - two;
+    if (ph < 2) return 0;
+    *g = (front_geo){y, px, h, pw, px + pw + 1, tw, 0, n, two ? nd : 0, py, ph, t0, t1, e0, e1, c0, c1};
+    char b1[32], b2[32], b3[32], b4[32];
+    if (two)
+        sm_ui_text(w, y, x, lw + pw, sm_ui_attr(SM_EL_DIM), "* dynamic %s..%s  + total %s..%s",
+                   sm_ui_joules(e0, b1, sizeof b1), sm_ui_joules(e1, b2, sizeof b2), sm_ui_joules(c0, b3, sizeof b3),
+                   sm_ui_joules(c1, b4, sizeof b4));
+    sm_ui_text(w, py, x, lw - 1, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_joules(e1, b1, sizeof b1));
+    sm_ui_text(w, py + ph - 1, x, lw - 1, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_joules(e0, b1, sizeof b1));
+    sm_ui_text(w, py + ph, px, pw, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_seconds(t0, b1, sizeof b1));
     const char *right = sm_ui_seconds(t1, b2, sizeof b2);
-    sm_ui_text(w, y + ph, px + pw - (int)strlen(right), (int)strlen(right), sm_ui_attr(SM_EL_DIM), "%s", right);
+    sm_ui_text(w, py + ph, px + pw - (int)strlen(right), (int)strlen(right), sm_ui_attr(SM_EL_DIM), "%s", right);
     if (m->has_deadline) {
         int dx = px + (int)lround((m->deadline - t0) / (t1 - t0) * (pw - 1));
         for (int r = 0; r < ph; r++)
-            sm_ui_text(w, y + r, dx, 1, sm_ui_attr(SM_EL_DEADLINE), "|");
-        sm_ui_text(w, y + ph, dx, 9, sm_ui_attr(SM_EL_DEADLINE), "deadline");
+            sm_ui_text(w, py + r, dx, 1, sm_ui_attr(SM_EL_DEADLINE), "|");
+        sm_ui_text(w, py + ph, dx, 9, sm_ui_attr(SM_EL_DEADLINE), "deadline");
     }
-    for (int i = 0; i < n; i++) {
-        int cx = px + (int)lround((pt->front[i].time - t0) / (t1 - t0) * (pw - 1));
-        int cy = y + (int)lround((e1 - pt->front[i].energy) / (e1 - e0) * (ph - 1));
-        int on = matches(app, &pt->front[i], P);
-        sm_ui_text(w, cy, cx, 1, sm_ui_attr(on ? SM_EL_HIGHLIGHT : SM_EL_GOOD), "%s", on ? "@" : "*");
+    /* The total curve first, the dynamic one over it; the applied point
+     * marked @ on both. */
+    if (two)
+        for (int i = 0; i < n; i++) {
+            int cx = px + (int)lround((pt->front[i].time - t0) / (t1 - t0) * (pw - 1));
+            int on = matches(app, &pt->front[i], P);
+            sm_ui_text(w, py + row_of(pt->front[i].total, c0, c1, ph), cx, 1,
+                       sm_ui_attr(on ? SM_EL_HIGHLIGHT : SM_EL_E_STATIC), "%s", on ? "@" : "+");
+        }
+    for (int i = 0; i < nd; i++) {
+        int cx = px + (int)lround((dyn[i].time - t0) / (t1 - t0) * (pw - 1));
+        int on = matches(app, &dyn[i], P);
+        sm_ui_text(w, py + row_of(dyn[i].energy, e0, e1, ph), cx, 1,
+                   sm_ui_attr(on ? SM_EL_HIGHLIGHT : two ? SM_EL_E_DYNAMIC : SM_EL_GOOD), "%s", on ? "@" : "*");
     }
     /* Table: the applied point kept in view. */
     int rows = h - 1, sel = -1;
@@ -123,7 +156,8 @@ int sm_front_draw(sm_pane *pane, int y, int x, int h, int width, const sm_app *a
         if (matches(app, &pt->front[i], P)) sel = i;
     int top = sel >= rows ? sel - rows + 1 : 0;
     g->top = top;
-    sm_ui_text(w, y, g->tx, tw, sm_ui_attr(SM_EL_HEADER), " #  time        energy     counts");
+    sm_ui_text(w, y, g->tx, tw, sm_ui_attr(SM_EL_HEADER),
+               two ? " #  time        dynamic    total      counts" : " #  time        energy     counts");
     for (int r = 0; r < rows && top + r < n; r++) {
         const sm_part_point *q = &pt->front[top + r];
         char counts[128];
@@ -132,20 +166,25 @@ int sm_front_draw(sm_pane *pane, int y, int x, int h, int width, const sm_app *a
         for (int p = 0; p < P && len < (int)sizeof counts - 12; p++)
             len += snprintf(counts + len, sizeof counts - (size_t)len, "%s%d", p ? "," : "", q->counts[p]);
         int meets = !m->has_deadline || q->time <= m->deadline * (1 + 1e-9);
-        sm_ui_text(w, y + 1 + r, g->tx, tw,
-                   sm_ui_attr(top + r == sel ? SM_EL_CURSOR : meets ? SM_EL_TEXT : SM_EL_DIM), "%2d %-11s %-10s %s",
-                   top + r, sm_ui_seconds(q->time, b1, sizeof b1), sm_ui_joules(q->energy, b2, sizeof b2), counts);
+        int attr = sm_ui_attr(top + r == sel ? SM_EL_CURSOR : meets ? SM_EL_TEXT : SM_EL_DIM);
+        if (two)
+            sm_ui_text(w, y + 1 + r, g->tx, tw, attr, "%2d %-11s %-10s %-10s %s", top + r,
+                       sm_ui_seconds(q->time, b1, sizeof b1), sm_ui_joules(q->energy, b2, sizeof b2),
+                       sm_ui_joules(q->total, b3, sizeof b3), counts);
+        else
+            sm_ui_text(w, y + 1 + r, g->tx, tw, attr, "%2d %-11s %-10s %s", top + r,
+                       sm_ui_seconds(q->time, b1, sizeof b1), sm_ui_joules(q->energy, b2, sizeof b2), counts);
     }
     return h;
 }
 
-static void counts_cmd(const sm_partition *pt, int i, sm_words *cmd)
+static void counts_cmd(const sm_part_point *q, int P, sm_words *cmd)
 {
     char buf[4096];
     int len = 0;
     buf[0] = 0;
-    for (int p = 0; p < pt->nprocs && len < (int)sizeof buf - 16; p++)
-        len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%d", p ? " " : "", pt->front[i].counts[p]);
+    for (int p = 0; p < P && len < (int)sizeof buf - 16; p++)
+        len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%d", p ? " " : "", q->counts[p]);
     sm_words_lit(cmd, "map counts");
     sm_words_add(cmd, buf); /* numbers only: one list word */
 }
@@ -154,25 +193,30 @@ int sm_front_click(sm_pane *pane, const sm_app *app, int y, int x, sm_words *cmd
 {
     const sm_partition *pt = app->solver ? app->solver->partition : NULL;
     const front_geo *g = pane->priv;
-    if (!g || !g->n || !pt || !pt->has_front || pt->nfront != g->n) return 0;
+    if (!g || !g->n || !pt || !pt->has_front || pt->nfront != g->n || (g->nd && pt->ndyn != g->nd)) return 0;
     if (x >= g->tx && y > g->y && y < g->y + g->h) {
         int i = g->top + y - g->y - 1;
         if (i >= g->n) return 0;
-        counts_cmd(pt, i, cmd);
+        counts_cmd(&pt->front[i], pt->nprocs, cmd);
         return 1;
     }
-    if (x >= g->x && x < g->x + g->pw && y >= g->y && y < g->y + g->h - 1) {
-        /* The point nearest the click, in plot cells. */
-        int best = -1;
+    if (x >= g->x && x < g->x + g->pw && y >= g->py && y < g->py + g->ph) {
+        /* The point nearest the click, in plot cells, on either curve. */
+        const sm_part_point *best = NULL;
         double bd = 1e300;
-        for (int i = 0; i < g->n; i++) {
-            double cx = (pt->front[i].time - g->t0) / (g->t1 - g->t0) * (g->pw - 1);
-            double cy = (g->e1 - pt->front[i].energy) / (g->e1 - g->e0) * (g->h - 2);
-            double d = hypot(cx - (x - g->x), 2 * (cy - (y - g->y)));
-            if (d < bd) { bd = d; best = i; }
+        for (int c = 0; c < (g->nd ? 2 : 1); c++) {
+            const sm_part_point *list = c ? pt->dyn : pt->front;
+            int cnt = c ? g->nd : g->n, total = g->nd && !c;
+            for (int i = 0; i < cnt; i++) {
+                double cx = (list[i].time - g->t0) / (g->t1 - g->t0) * (g->pw - 1);
+                double cy = total ? (g->c1 - list[i].total) / (g->c1 - g->c0) * (g->ph - 1)
+                                  : (g->e1 - list[i].energy) / (g->e1 - g->e0) * (g->ph - 1);
+                double d = hypot(cx - (x - g->x), 2 * (cy - (y - g->py)));
+                if (d < bd) { bd = d; best = &list[i]; }
+            }
         }
-        if (best < 0 || bd > 4) return 0;
-        counts_cmd(pt, best, cmd);
+        if (!best || bd > 4) return 0;
+        counts_cmd(best, pt->nprocs, cmd);
         return 1;
     }
     return 0;

@@ -50,10 +50,16 @@ static attr_t colour_pair(short colour, int *pair, int colours, attr_t plain)
     return COLOR_PAIR(n);
 }
 
+int sm_ui_no_color(void)
+{
+    const char *v = getenv("NO_COLOR");   /* no-color.org: set and not empty */
+    return v && *v;
+}
+
 void sm_ui_apply_theme(const sm_theme *t)
 {
     int pair = 1;
-    int colours = has_colors() && COLORS >= 8;
+    int colours = has_colors() && COLORS >= 8 && !sm_ui_no_color();
     int few = !colours || COLORS < 16;   /* bold doubles the styles */
     for (int e = 0; e < SM_EL_COUNT; e++) {
         el_attr[e] = style_attrs(t->el[e].attrs);

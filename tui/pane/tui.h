@@ -15,4 +15,7 @@ int sm_tui_run(sm_app *app);
 int sm_tui_keys(sm_app *app, const char *term, int cols, int lines, const char *const *keys, int n,
                 double *seconds, sm_err *e);
 
+/* The ncurses library's own version string (curses_version()). */
+const char *sm_tui_curses_version(void);
+
 #endif

@@ -1002,7 +1002,7 @@ static void screen_begin(tui *t)
     noecho();
     nonl();
     keypad(stdscr, TRUE);
-    if (has_colors()) {
+    if (has_colors() && !sm_ui_no_color()) {
         start_color();
         use_default_colors();
     }
@@ -1155,3 +1155,5 @@ int sm_tui_keys(sm_app *app, const char *term, int cols, int lines, const char *
     free(codes);
     return 0;
 }
+
+const char *sm_tui_curses_version(void) { return curses_version(); }

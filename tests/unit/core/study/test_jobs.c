@@ -3,6 +3,7 @@
 #include "tests/unit/testutil.h"
 #include <unistd.h>
 #include "core/io/hw_topo.h"
+#include "core/lib/sha256.h"
 #include "core/study/jobs.h"
 #include "core/study/plot.h"
 
@@ -90,22 +91,108 @@ static void shards(void **unused)
     const char *bad[] = {"4/4", "-1/2", "1/0", "a/b", "1", "1/2x", ""};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
         if (sm_study_parse_shard(bad[k], &i, &n, &e) == 0) fail_msg("\"%s\" accepted", bad[k]);
-    unsetenv("SLURM_ARRAY_TASK_ID");
-    unsetenv("SLURM_ARRAY_TASK_COUNT");
-    unsetenv("SLURM_ARRAY_TASK_MIN");
-    assert_int_equal(sm_study_shard_from_env(&i, &n, &e), 0);
-    /* --array=2-9: ids 2..9, eight shards 0..7. */
-    setenv("SLURM_ARRAY_TASK_ID", "5", 1);
+    static const char *const vars[] = {"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT",
+                                       "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX",
+                                       "STENCILMAP_STUDY_SHARDS"};
+    for (size_t k = 0; k < 5; k++) unsetenv(vars[k]);
+    assert_int_equal(sm_study_shard_from_env(0, &i, &n, &e), 0);
+    /* --array=0-14:2: the task id is the shard, of MAX+1 = 15 (odd shards
+     * are not run: exactly the shards the array names). */
+    setenv("SLURM_ARRAY_TASK_ID", "6", 1);
     setenv("SLURM_ARRAY_TASK_COUNT", "8", 1);
-    setenv("SLURM_ARRAY_TASK_MIN", "2", 1);
-    assert_int_equal(sm_study_shard_from_env(&i, &n, &e), 1);
-    assert_int_equal(i, 3);
-    assert_int_equal(n, 8);
+    setenv("SLURM_ARRAY_TASK_MIN", "0", 1);
+    setenv("SLURM_ARRAY_TASK_MAX", "14", 1);
+    assert_int_equal(sm_study_shard_from_env(0, &i, &n, &e), 1);
+    assert_int_equal(i, 6);
+    assert_int_equal(n, 15);
+    /* A rerun of --array=3,7 on a directory that recorded 16 shards. */
+    setenv("SLURM_ARRAY_TASK_ID", "7", 1);
+    setenv("SLURM_ARRAY_TASK_COUNT", "2", 1);
+    setenv("SLURM_ARRAY_TASK_MIN", "3", 1);
+    setenv("SLURM_ARRAY_TASK_MAX", "7", 1);
+    assert_int_equal(sm_study_shard_from_env(16, &i, &n, &e), 1);
+    assert_int_equal(i, 7);
+    assert_int_equal(n, 16);
+    /* STENCILMAP_STUDY_SHARDS wins over both. */
+    setenv("STENCILMAP_STUDY_SHARDS", "10", 1);
+    assert_int_equal(sm_study_shard_from_env(16, &i, &n, &e), 1);
+    assert_int_equal(n, 10);
+    /* A task id past the shards is an error that says so. */
     setenv("SLURM_ARRAY_TASK_ID", "12", 1);
-    assert_int_equal(sm_study_shard_from_env(&i, &n, &e), -1);
-    unsetenv("SLURM_ARRAY_TASK_ID");
-    unsetenv("SLURM_ARRAY_TASK_COUNT");
-    unsetenv("SLURM_ARRAY_TASK_MIN");
+    assert_int_equal(sm_study_shard_from_env(16, &i, &n, &e), -1);
+    assert_non_null(strstr(e.msg, "names no shard"));
+    setenv("STENCILMAP_STUDY_SHARDS", "0", 1);
+    assert_int_equal(sm_study_shard_from_env(16, &i, &n, &e), -1);
+    for (size_t k = 0; k < 5; k++) unsetenv(vars[k]);
+}
+
+static void sha256_vectors(void **unused)
+{
+    (void)unused;
+    char h[65];
+    sm_sha256_hex("", 0, h);
+    assert_string_equal(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    sm_sha256_hex("abc", 3, h);
+    assert_string_equal(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    sm_sha256_hex(two, strlen(two), h);
+    assert_string_equal(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    char a[1000];
+    memset(a, 'a', sizeof a);
+    sm_sha256_hex(a, 1000, h);
+    assert_string_equal(h, "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
+}
+
+static void manifest_round_trip(void **unused)
+{
+    (void)unused;
+    char dir[] = "/tmp/sm-study-unit-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    sm_study st;
+    sm_study_init(&st);
+    sm_study_add_scenario(&st, "a.json");
+    sm_study_add_solver(&st, "na -f 0.9");
+    int p = sm_study_add_param(&st, "deadline");
+    sm_study_add_value(&st, p, "3e-3");
+    sm_study_add_value(&st, p, "none");
+    sm_study_add_seed(&st, 7);
+    sm_study_manifest m = {0};
+    m.spec = sm_study_to_json(&st);
+    sm_sha256_hex(m.spec, strlen(m.spec), m.hash);
+    m.program = sm_xstrdup("stencilmap test");
+    m.jobs = sm_study_njobs(&st);
+    m.shards = 4;
+    sm_err e;
+    sm_study_manifest r;
+    assert_int_equal(sm_study_manifest_read(dir, &r, &e), 0);
+    assert_int_equal(sm_study_manifest_write(dir, &m, &e), 0);
+    assert_int_equal(sm_study_manifest_read(dir, &r, &e), 1);
+    assert_string_equal(r.hash, m.hash);
+    assert_string_equal(r.program, "stencilmap test");
+    assert_int_equal(r.jobs, 2);
+    assert_int_equal(r.shards, 4);
+    sm_study back;
+    sm_study_init(&back);
+    assert_int_equal(sm_study_manifest_study(&r, dir, &back, &e), 0);
+    char *again = sm_study_to_json(&back);
+    assert_string_equal(again, m.spec);
+    free(again);
+    sm_study_free(&back);
+    sm_study_manifest_free(&r);
+    /* A damaged manifest names its file and the key. */
+    char path[256];
+    snprintf(path, sizeof path, "%s/study.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"format\": \"stencilmap/study\", \"version\": 1, \"spec\": {}, \"program\": \"x\"}", f);
+    fclose(f);
+    assert_int_equal(sm_study_manifest_read(dir, &r, &e), -1);
+    assert_non_null(strstr(e.msg, "study.json: "));
+    assert_non_null(strstr(e.msg, "spec_sha256"));
+    unlink(path);
+    rmdir(dir);
+    sm_study_manifest_free(&m);
+    sm_study_free(&st);
 }
 
 static void result_files(void **unused)
@@ -223,6 +310,8 @@ int main(void)
         cmocka_unit_test(json_errors),
         cmocka_unit_test(shards),
         cmocka_unit_test(result_files),
+        cmocka_unit_test(sha256_vectors),
+        cmocka_unit_test(manifest_round_trip),
         cmocka_unit_test(plot_geometry),
         cmocka_unit_test(hardware_topology),
     };

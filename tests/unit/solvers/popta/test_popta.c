@@ -3,6 +3,7 @@
  * sizes, non-monotone times and energies, both objectives, every step. */
 #include "tests/unit/testutil.h"
 #include "popta_ref.h"
+#include "solvers/popta/popta_sweep.h"
 #include "solvers/popta/popta_tree.h"
 
 static void random_instance(unsigned long long *rs, int P, int n, ref_proc *pr)
@@ -126,11 +127,102 @@ static void pruning_pays(void **st)
     for (int i = 0; i < P; i++) { sm_pt_proc_free(&u[i]); free(pr[i].pts); }
 }
 
+/* The sweep's front against a plain threshold sweep: for every distinct
+ * time T in ascending order, the least energy at T by the reference DP;
+ * a front point wherever it falls. Random profiles with missing sizes,
+ * times and energies not monotone and unlike each other. */
+static int sweep_instance(unsigned long long *rs, int P, int n, ref_proc *pr, int ties)
+{
+    random_instance(rs, P, n, pr);
+    if (ties) /* few distinct times: many points admitted at once */
+        for (int i = 0; i < P; i++)
+            for (int k = 0; k < pr[i].n; k++) pr[i].pts[k].time = (double)(1 + (int)pr[i].pts[k].time % 5);
+    double T0 = ref_dp(pr, P, n, 0, INFINITY, NULL);
+    return isfinite(T0);
+}
+
+static void run_sweep(const ref_proc *pr, int P, int n, sm_ps *s)
+{
+    const sm_ps_pt *pts[8];
+    int np[8];
+    sm_ps_pt *buf[8];
+    for (int i = 0; i < P; i++) {
+        buf[i] = malloc(sizeof(sm_ps_pt) * (size_t)(pr[i].n + 1));
+        for (int k = 0; k < pr[i].n; k++) buf[i][k] = (sm_ps_pt){pr[i].pts[k].size, pr[i].pts[k].time, pr[i].pts[k].energy};
+        pts[i] = buf[i];
+        np[i] = pr[i].n;
+    }
+    sm_ps_init(s, P, n, pts, np);
+    for (int i = 0; i < P; i++) free(buf[i]);
+    int counts[8];
+    double T0 = ref_dp(pr, P, n, 0, INFINITY, counts);
+    sm_ps_begin(s, T0, counts);
+    long guard = 0;
+    while (!sm_ps_step(s)) assert_true(++guard < 1000000);
+}
+
+static void sweep_matches_plain(void **st)
+{
+    (void)st;
+    unsigned long long rs = 4242;
+    int checked = 0, points = 0, multi = 0;
+    for (int trial = 0; trial < 600; trial++) {
+        int P = 1 + (int)(sm_rand_next(&rs) % 8), n = 1 + (int)(sm_rand_next(&rs) % 40);
+        ref_proc pr[8];
+        if (!sweep_instance(&rs, P, n, pr, trial % 3 == 0)) {
+            for (int i = 0; i < P; i++) free(pr[i].pts);
+            continue;
+        }
+        sm_ps s;
+        run_sweep(pr, P, n, &s);
+        /* The plain sweep. */
+        double ts[8 * 41];
+        int nts = 0;
+        for (int i = 0; i < P; i++)
+            for (int k = 0; k < pr[i].n; k++) ts[nts++] = pr[i].pts[k].time;
+        for (int a = 1; a < nts; a++) {
+            double v = ts[a];
+            int b = a;
+            while (b > 0 && ts[b - 1] > v) { ts[b] = ts[b - 1]; b--; }
+            ts[b] = v;
+        }
+        double lastE = INFINITY;
+        int f = 0;
+        for (int a = 0; a < nts; a++) {
+            if (a && ts[a] == ts[a - 1]) continue;
+            double e = ref_dp(pr, P, n, 1, ts[a], NULL);
+            if (e < lastE) {
+                assert_true(f < s.nfront);
+                assert_true(s.ft[f] == ts[a]);
+                assert_true(s.fe[f] == e);
+                /* The counts are admissible, add up to n, reach (T, E). */
+                int sum = 0;
+                for (int i = 0; i < P; i++) sum += s.fc[(size_t)f * (size_t)P + (size_t)i];
+                assert_int_equal(sum, n);
+                double t, en;
+                sm_ps_profile(&s, &s.fc[(size_t)f * (size_t)P], &t, &en);
+                assert_true(t == ts[a] && en == e);
+                f++;
+                lastE = e;
+            }
+        }
+        assert_int_equal(s.nfront, f);
+        points += f;
+        multi += f > 2;
+        checked++;
+        sm_ps_free(&s);
+        for (int i = 0; i < P; i++) free(pr[i].pts);
+    }
+    assert_true(checked > 300);
+    assert_true(multi > 50 && points > 4 * checked / 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tree_matches_dp),
         cmocka_unit_test(pruning_pays),
+        cmocka_unit_test(sweep_matches_plain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,132 @@
+#!/bin/sh
+# run.sh BIN - `make check-slurm`: a study on a real Slurm (slurmctld and
+# slurmd started here by slurm-up.sh, loopback only). A stepped array runs
+# exactly the shards it names, a shard killed with scancel leaves its jobs
+# missing and the dependent merge job never runs, `study status` names
+# the shards to rerun, a rerun of just those completes the study and its
+# merge job writes the table, equal to the same study run in one process.
+# Ends with "slurm: N passed, N failed"; skips (exit 0, says why) where
+# Slurm cannot run.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=${1:-$top/stencilmap}
+case $bin in /*) ;; *) bin=$top/$bin ;; esac
+work=$(mktemp -d /tmp/stencilmap-slurm-XXXXXX)
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() { # NAME EXPECTED ACTUAL
+    if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: expected [$2], got [$3]"; fi
+}
+cleanup() {
+    sh "$top/tests/slurm/slurm-down.sh" "$work/slurm"
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+conf=$(sh "$top/tests/slurm/slurm-up.sh" "$work/slurm" 2>"$work/up.err")
+rc=$?
+if [ $rc -eq 77 ]; then
+    echo "check-slurm: SKIPPED, Slurm cannot run here: $(cat "$work/up.err")"
+    echo "slurm: 0 passed, 0 failed (skipped)"
+    exit 0
+elif [ $rc -ne 0 ]; then
+    cat "$work/up.err"
+    echo "slurm: 0 passed, 1 failed"
+    exit 1
+fi
+export SLURM_CONF="$conf" STENCILMAP="$bin"
+sm() { "$bin" -b "$work/q.tcl" "$@"; }
+# Queries by a script file, paths as argv (never pasted into code).
+cat > "$work/q.tcl" <<'TCL'
+lassign $argv what dir
+set st [study status $dir]
+switch $what {
+    done    { puts [lsort -integer [lmap f [glob -nocomplain -tails -dir $dir job-*.json] {
+                  if {![regexp {^job-0*([0-9]+)\.json$} $f -> n]} continue; set n }]] }
+    rerun   { puts [join [dict get $st rerun] ,] }
+    count   { puts "[dict get $st done]/[dict get $st jobs]" }
+    table   { puts [join [lmap r [study merge $dir] {
+                  format "%d %s %.6f" [dict get $r job] [dict get $r deadline] [dict get $r energy] }] \n] }
+    csvtable {
+        set f [open [lindex $argv 2]]; gets $f head; set h [split $head ,]
+        set ij [lsearch $h job]; set id [lsearch $h deadline]; set ie [lsearch $h energy]
+        set out {}
+        while {[gets $f line] >= 0} { set c [split $line ,]
+            lappend out [format "%d %s %.6f" [lindex $c $ij] [lindex $c $id] [lindex $c $ie]] }
+        close $f; puts [join $out \n] }
+}
+TCL
+# 32 jobs of ~0.3 s (tabu), 8 shards of 4 jobs.
+cat > "$work/spec.json" <<JSON
+{"scenarios": ["$top/samples/cuboid-cpu-gpu.json"], "solvers": ["tabu -iters 2000"],
+ "model": {"deadline": [3.59e-3, 3.46e-3, 3.34e-3, 3.22e-3]}, "seeds": [1, 2, 3, 4, 5, 6, 7, 8]}
+JSON
+dir=$work/study
+
+# wait_for SECONDS CONDITION...: poll until the condition holds.
+wait_for() {
+    t=$1; shift
+    end=$(($(date +%s) + t))
+    while ! "$@"; do
+        [ "$(date +%s)" -ge "$end" ] && return 1
+        sleep 0.3
+    done
+}
+queue_empty() { [ -z "$(squeue -h -o %i 2>/dev/null)" ]; }
+task_running() { squeue -h -r -t R -o %i 2>/dev/null | grep -qx "$1"; }
+job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -1; }
+
+# 1. A stepped array (0-6:2) of an 8-shard study; task 4 is killed.
+out=$(sh "$top/scripts/study-submit.sh" -n 8 -a 0-6:2 "$work/spec.json" "$dir")
+aid=$(echo "$out" | sed -n 's/^array //p')
+mid=$(echo "$out" | sed -n 's/^merge //p')
+[ -n "$aid" ] && [ -n "$mid" ] && ok "submit: array $aid, merge $mid" || bad "submit printed [$out]"
+# Cancelled once its first job is written: the rest of it is lost.
+if wait_for 60 task_running "${aid}_4" && wait_for 60 test -f "$dir/job-000004.json"; then
+    scancel "${aid}_4"
+    ok "task ${aid}_4 running, cancelled after its first job"
+else
+    bad "task ${aid}_4 never ran"
+fi
+wait_for 120 queue_empty || bad "queue not empty after 120 s: $(squeue -h)"
+check "the killed shard's merge job never ran" "CANCELLED" "$(job_state "$mid")"
+check "no table after the killed shard" "absent" "$([ -f "$dir/merged.csv" ] && echo present || echo absent)"
+# Exactly the shards 0, 2, 6 complete (jobs j with j mod 8 in {0,2,6}),
+# shard 4 at most part-way, no odd shard touched.
+done1=$(sm done "$dir")
+want=""; for j in $(seq 0 31); do case $((j % 8)) in 0|2|6) want="$want $j" ;; esac; done
+got=""; extra=""; part=0
+for j in $done1; do
+    case $((j % 8)) in 0|2|6) got="$got $j" ;; 4) part=$((part + 1)) ;; *) extra="$extra $j" ;; esac
+done
+echo "     (the killed shard 4 had finished $part of its 4 jobs)"
+check "stepped array ran exactly shards 0 2 6 (and part of 4)" "$want|" "$got|$extra"
+[ $part -ge 1 ] && ok "the killed shard's finished jobs are kept" || bad "the killed shard kept no job"
+check "status names the shards to rerun" "1,3,4,5,7" "$(sm rerun "$dir")"
+
+# 2. Rerun just those shards: the array named by status, then the merge.
+out=$(sh "$top/scripts/study-submit.sh" -a "$(sm rerun "$dir")" "$work/spec.json" "$dir")
+mid=$(echo "$out" | sed -n 's/^merge //p')
+wait_for 180 queue_empty || bad "rerun: queue not empty after 180 s: $(squeue -h)"
+check "rerun of the subset completes the study" "32/32" "$(sm count "$dir")"
+check "the merge job ran after the array" "COMPLETED" "$(job_state "$mid")"
+check "status: nothing to rerun" "" "$(sm rerun "$dir")"
+# The merged table equals the study run in one process.
+"$bin" -b "$top/scripts/study.tcl" "$work/spec.json" "$work/one" >/dev/null 2>&1
+if [ -f "$dir/merged.csv" ] && [ "$(sm csvtable "$dir" "$dir/merged.csv")" = "$(sm table "$work/one")" ]; then
+    ok "merged.csv = the unsharded study ($(($(wc -l <"$dir/merged.csv") - 1)) rows)"
+else
+    bad "merged.csv differs from the unsharded study"
+fi
+# A task id past the study's shards fails, saying so.
+out=$(sh "$top/scripts/study-submit.sh" -a 9 "$work/spec.json" "$dir")
+aid=$(echo "$out" | sed -n 's/^array //p')
+wait_for 60 queue_empty
+if grep -q "names no shard" "$dir/slurm-${aid}_9.out" 2>/dev/null; then
+    ok "task 9 of 8 shards refused: $(grep -o 'Slurm array task.*' "$dir/slurm-${aid}_9.out" | head -1)"
+else
+    bad "task 9 of 8 shards: $(cat "$dir/slurm-${aid}_9.out" 2>/dev/null)"
+fi
+echo "slurm: $pass passed, $fail failed"
+[ $fail -eq 0 ]
