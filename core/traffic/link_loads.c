@@ -242,20 +242,54 @@ int sm_links_tree(const sm_grid *g, const sm_topo *t, const int *map,
     return (int)n;
 }
 
-struct tree_sel { int level, index, down; };
-
-static int match_tree(const sm_net *n, uint64_t id, const void *ctx)
+/* Nodes per group at a level of the tree (level 0: one, the node). */
+static long long tree_span(const sm_net *n, int level)
 {
-    (void)n;
-    const struct tree_sel *s = ctx;
-    return TREE_LEVEL(id) == s->level && TREE_INDEX(id) == s->index && TREE_DOWN(id) == s->down;
+    long long span = 1;
+    for (int l = 0; l < level && l < n->ndims; l++) span *= n->dims[l];
+    return span;
 }
 
+int sm_links_tree_crosses(const sm_net *n, int a, int b, int level, int index, int down)
+{
+    long long span = tree_span(n, level);
+    if (a / span == b / span) return 0;   /* the route turns below this level */
+    return (down ? b : a) / span == index;
+}
+
+/* Only the blocks on the group's processors can send up or receive down
+ * its uplink: one look at each block's processor, then their edges - not
+ * a route for every edge of the grid (10^8 at a whole machine). */
 int sm_links_tree_crossing(const sm_grid *g, const sm_topo *t, const int *map,
                            int level, int index, int down,
                            sm_link_pair **out, sm_err *e)
 {
     if (!is_tree(t->net, e)) return -1;
-    struct tree_sel s = {level, index, down};
-    return crossing(g, t, map, match_tree, &s, out);
+    long long span = tree_span(t->net, level);
+    size_t cap = 16, m = 0;
+    sm_link_pair *o = sm_xmalloc(sizeof *o * cap);
+    for (int u = 0; u < g->ntasks; u++) {
+        int p = map[u];
+        if (t->procs[p].node / span != index) continue;
+        for (int j = g->inc_off[u]; j < g->inc_off[u + 1]; j++) {
+            const sm_edge *ed = &g->edges[g->inc[j]];
+            if ((down ? ed->dst : ed->src) != u) continue;
+            int other = map[down ? ed->src : ed->dst];
+            if (t->procs[other].node / span == index) continue;
+            if (m == cap) o = sm_xrealloc(o, sizeof *o * (cap *= 2));
+            o[m++] = down ? (sm_link_pair){other, p, 1, ed->cells} : (sm_link_pair){p, other, 1, ed->cells};
+        }
+    }
+    qsort(o, m, sizeof *o, by_pair);
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (n && o[n - 1].src == o[i].src && o[n - 1].dst == o[i].dst) {
+            o[n - 1].messages += o[i].messages;
+            o[n - 1].cells += o[i].cells;
+        } else {
+            o[n++] = o[i];
+        }
+    }
+    *out = o;
+    return (int)n;
 }

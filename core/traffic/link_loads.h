@@ -49,6 +49,10 @@ int sm_links_edge_route(const sm_grid *g, const sm_topo *t, const int *map, int 
                         uint64_t *ids, int *p, int *q);
 /* A tree link id's level, group index and direction (1: down). */
 void sm_links_tree_id(uint64_t id, int *level, int *index, int *down);
+/* Does a route from node a to node b cross the uplink of group index at
+ * level (down: towards b)? As the network's routes do: up to the common
+ * switch and down again. */
+int sm_links_tree_crosses(const sm_net *n, int a, int b, int level, int index, int down);
 /* Groups at a level of the tree (level 0: the nodes), for nnodes nodes. */
 int sm_links_tree_groups(const sm_net *n, int nnodes, int level);
 /* The pairs whose messages go up (down = 0) or down the uplink of group

@@ -36,6 +36,7 @@ static void edge(sm_tree_loads *tl, const sm_grid *g, const sm_topo *t, const in
 
 void sm_tree_loads_init(sm_tree_loads *tl, const sm_grid *g, const sm_topo *t, const int *map)
 {
+    unsigned long long gen = tl->gen;
     sm_tree_loads_free(tl);
     const sm_net *n = t->net;
     int levels = 0;
@@ -63,6 +64,8 @@ void sm_tree_loads_init(sm_tree_loads *tl, const sm_grid *g, const sm_topo *t, c
     tl->spec = g->spec;
     tl->topo = t;
     tl->procs_sum = procs_sum(t);
+    tl->gen = gen + 1;
+    tl->incremental = 0;
 }
 
 int sm_tree_loads_update(sm_tree_loads *tl, const sm_grid *g, const sm_topo *t, const int *map,
@@ -81,6 +84,7 @@ int sm_tree_loads_update(sm_tree_loads *tl, const sm_grid *g, const sm_topo *t, 
         changed[nc++] = u;
     }
     /* Each edge once: at its changed end, the lower one when both moved. */
+    tl->nmoved = 0;
     for (int i = 0; i < nc; i++) {
         int u = changed[i];
         for (int j = g->inc_off[u]; j < g->inc_off[u + 1]; j++) {
@@ -89,10 +93,21 @@ int sm_tree_loads_update(sm_tree_loads *tl, const sm_grid *g, const sm_topo *t, 
             if (w < u && tl->map[w] != map[w]) continue;
             edge(tl, g, t, tl->map, k, -1);
             edge(tl, g, t, map, k, 1);
+            if (tl->nmoved == tl->moved_cap) {
+                tl->moved_cap = tl->moved_cap ? 2 * tl->moved_cap : 64;
+                tl->moved = sm_xrealloc(tl->moved, sizeof(int) * (size_t)tl->moved_cap);
+                tl->moved_from = sm_xrealloc(tl->moved_from, sizeof(int) * (size_t)tl->moved_cap);
+                tl->moved_to = sm_xrealloc(tl->moved_to, sizeof(int) * (size_t)tl->moved_cap);
+            }
+            tl->moved[tl->nmoved] = k;
+            tl->moved_from[tl->nmoved] = tl->map[g->edges[k].src];
+            tl->moved_to[tl->nmoved++] = tl->map[g->edges[k].dst];
         }
     }
     for (int i = 0; i < nc; i++) tl->map[changed[i]] = map[changed[i]];
     free(changed);
+    tl->gen++;
+    tl->incremental = 1;
     return 1;
 }
 
@@ -110,5 +125,8 @@ void sm_tree_loads_free(sm_tree_loads *tl)
     free(tl->dn_c);
     free(tl->groups);
     free(tl->map);
+    free(tl->moved);
+    free(tl->moved_from);
+    free(tl->moved_to);
     memset(tl, 0, sizeof *tl);
 }

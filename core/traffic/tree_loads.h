@@ -22,6 +22,13 @@ typedef struct sm_tree_loads {
     sm_grid_spec spec;
     const sm_topo *topo;
     unsigned long long procs_sum;
+    /* Bumped by every init and update; after an update (incremental set)
+     * the task edges it counted again and their processors before it:
+     * edges[k], from[k] -> to[k], k < nmoved - so a caller keeping its
+     * own per-link lists can follow the same moves. */
+    unsigned long long gen;
+    int incremental;
+    int *moved, *moved_from, *moved_to, nmoved, moved_cap;
 } sm_tree_loads;
 
 /* Counts every task edge of map (g and t: a tree network). */

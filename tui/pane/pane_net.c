@@ -40,6 +40,7 @@ typedef struct net_cache {
     int *row0;                    /* per level: its first line in the last draw (-1 off) */
     int tw;                       /* digits per line in the last draw */
     sm_tree_loads tl;             /* both directions, updated move by move */
+    unsigned long long sel_tl_gen; /* tl.gen the selected uplink's pairs are for */
 } net_cache;
 
 static void free_pairs(net_cache *c)
@@ -163,13 +164,57 @@ static int selected(const sm_view *v, const sm_link_map *m, int *at, int *axis)
     return *axis >= 0;
 }
 
+/* Adds a message (sign 1) or takes one away (-1) from direction d's
+ * pairs, kept sorted by (src, dst); a pair with no message left goes. */
+static void pair_add(net_cache *c, int d, int src, int dst, int sign, int64_t cells)
+{
+    int lo = 0, hi = c->npairs[d];
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        const sm_link_pair *x = &c->pairs[d][mid];
+        if (x->src < src || (x->src == src && x->dst < dst)) lo = mid + 1;
+        else hi = mid;
+    }
+    sm_link_pair *a = c->pairs[d];
+    if (lo == c->npairs[d] || a[lo].src != src || a[lo].dst != dst) {
+        if (sign < 0) return;   /* not listed: nothing to take away */
+        a = c->pairs[d] = sm_xrealloc(a, sizeof *a * (size_t)(c->npairs[d] + 1));
+        memmove(a + lo + 1, a + lo, sizeof *a * (size_t)(c->npairs[d] - lo));
+        a[lo] = (sm_link_pair){src, dst, 0, 0};
+        c->npairs[d]++;
+    }
+    a[lo].messages += sign;
+    a[lo].cells += sign * cells;
+    c->msgs[d] += sign;
+    c->cells[d] += sign * cells;
+    if (a[lo].messages <= 0) {
+        memmove(a + lo, a + lo + 1, sizeof *a * (size_t)(c->npairs[d] - lo - 1));
+        c->npairs[d]--;
+    }
+}
+
+/* The selected uplink's pairs after the moves the tree loads followed. */
+static void pairs_follow(net_cache *c, const sm_session *s, const int *map, int level, int index, int d)
+{
+    const sm_topo *t = s->topo;
+    for (int i = 0; i < c->tl.nmoved; i++) {
+        const sm_edge *ed = &s->grid->edges[c->tl.moved[i]];
+        int op = c->tl.moved_from[i], oq = c->tl.moved_to[i], np = map[ed->src], nq = map[ed->dst];
+        if (sm_links_tree_crosses(t->net, t->procs[op].node, t->procs[oq].node, level, index, d))
+            pair_add(c, d, op, oq, -1, ed->cells);
+        if (sm_links_tree_crosses(t->net, t->procs[np].node, t->procs[nq].node, level, index, d))
+            pair_add(c, d, np, nq, 1, ed->cells);
+    }
+}
+
 static void selection_pairs(net_cache *c, const sm_app *app, const sm_frame *f)
 {
     const sm_view *v = app->view;
     if (c->sel_version == c->version && c->sel_from == v->link_from && c->sel_to == v->link_to &&
         c->sel_level == v->link_level)
         return;
-    free_pairs(c);
+    int same_link = c->sel_from == v->link_from && c->sel_to == v->link_to && c->sel_level == v->link_level;
+    if (!(c->tree && same_link && c->tl.incremental && c->sel_tl_gen + 1 == c->tl.gen)) free_pairs(c);
     c->sel_version = c->version;
     c->sel_from = v->link_from;
     c->sel_to = v->link_to;
@@ -179,6 +224,14 @@ static void selection_pairs(net_cache *c, const sm_app *app, const sm_frame *f)
         if (v->link_level < 0 || v->link_level >= c->nlevels || v->link_from < 0 ||
             v->link_from >= c->groups[v->link_level])
             return;
+        /* The same uplink after a few moves: only the edges the loads
+         * counted again change its pairs. */
+        if (same_link && c->tl.incremental && c->sel_tl_gen + 1 == c->tl.gen) {
+            for (int d = 0; d < 2; d++) pairs_follow(c, s, f->map, v->link_level, v->link_from, d);
+            c->sel_tl_gen = c->tl.gen;
+            return;
+        }
+        c->sel_tl_gen = c->tl.gen;
         for (int d = 0; d < 2; d++) {
             sm_err e;
             int n = sm_links_tree_crossing(s->grid, s->topo, f->map, v->link_level, v->link_from, d,

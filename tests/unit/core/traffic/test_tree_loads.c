@@ -35,6 +35,32 @@ static void same_as_links_tree(const sm_tree_loads *tl, const sm_grid *g, const 
     free(ref);
 }
 
+/* Each uplink's crossing pairs add up to its loads (routes walked), both
+ * ways, and sm_links_tree_crosses agrees with every pair listed. */
+static void crossings_match_loads(const sm_tree_loads *tl, const sm_grid *g, const sm_topo *t, const int *map)
+{
+    for (int L = 0; L < tl->nlevels; L++)
+        for (int x = 0; x < tl->groups[L]; x++)
+            for (int d = 0; d < 2; d++) {
+                sm_link_pair *pairs;
+                sm_err e;
+                int n = sm_links_tree_crossing(g, t, map, L, x, d, &pairs, &e);
+                assert_true(n >= 0);
+                int64_t m = 0, c = 0;
+                for (int i = 0; i < n; i++) {
+                    m += pairs[i].messages;
+                    c += pairs[i].cells;
+                    assert_true(sm_links_tree_crosses(t->net, t->procs[pairs[i].src].node,
+                                                      t->procs[pairs[i].dst].node, L, x, d));
+                    if (i) assert_true(pairs[i - 1].src < pairs[i].src ||
+                                       (pairs[i - 1].src == pairs[i].src && pairs[i - 1].dst < pairs[i].dst));
+                }
+                assert_int_equal(m, d ? tl->dn_m[L][x] : tl->up_m[L][x]);
+                assert_int_equal(c, d ? tl->dn_c[L][x] : tl->up_c[L][x]);
+                free(pairs);
+            }
+}
+
 static void updates_match_recount(void **st)
 {
     (void)st;
@@ -58,6 +84,7 @@ static void updates_match_recount(void **st)
         }
         assert_int_equal(sm_tree_loads_update(&tl, g, t, map, 4), 1);
         same_as_links_tree(&tl, g, t, map);
+        if (round % 50 == 0) crossings_match_loads(&tl, g, t, map);
     }
     /* Nothing moved: still an update. */
     assert_int_equal(sm_tree_loads_update(&tl, g, t, map, 4), 1);
@@ -71,6 +98,7 @@ static void updates_match_recount(void **st)
     assert_int_equal(sm_tree_loads_update(&tl, g, t2, map, 4), 0);
     sm_tree_loads_init(&tl, g, t2, map);
     same_as_links_tree(&tl, g, t2, map);
+    crossings_match_loads(&tl, g, t2, map);
     sm_tree_loads_free(&tl);
     sm_topo_free(t2);
     free(map);
