@@ -58,7 +58,11 @@ foreach size $sizes {
         }
         set bound -
         set gap -
-        set method [expr {[dict exists $r bound_error] ? "error: [dict get $r bound_error]" : "-"}]
+        set method -
+        if {[dict exists $r bound_error]} {
+            set method n/a
+            set ::bound_error [dict get $r bound_error]
+        }
         if {[dict exists $r bound]} {
             set bound [format %.4f [dict get $r bound]]
             set gap [pct [expr {[dict get $r energy] / [dict get $r bound] - 1}]]
@@ -81,5 +85,6 @@ foreach size $sizes {
     }
     flush stdout
 }
+if {[info exists ::bound_error]} { puts "bound: n/a, `model bound` failed: $::bound_error" }
 foreach v $verdicts { puts $v }
 file delete -force $tmp
