@@ -7,7 +7,7 @@
 #include <string.h>
 #include "core/lib/util.h"
 
-enum { LAMBDAS = 48, CHEAP_EVENTS = 4096 };
+enum { LAMBDAS = 192, CHEAP_EVENTS = 4096 };
 
 static int cmp_time(const void *a, const void *b)
 {
@@ -71,7 +71,7 @@ void sm_ps_init(sm_ps *s, int P, int n, const sm_ps_pt *const *pts, const int *n
         for (int i = 0; i < s->npts[p]; i++) s->ev[s->nev++] = (sm_ps_event){s->by_time[p][i].time, p, i};
     qsort(s->ev, (size_t)s->nev, sizeof(sm_ps_event), cmp_event);
     /* Multipliers over the energy per block of the points: the price of a
-     * block at the margin lies among them. */
+     * block at the margin lies among them (see LAMBDAS in the header). */
     if (!isfinite(rmin)) rmin = rmax = 0;
     s->lam = sm_xmalloc(sizeof(double) * (size_t)s->K);
     for (int k = 0; k < s->K; k++) s->lam[k] = rmin + (rmax - rmin) * k / (s->K - 1);

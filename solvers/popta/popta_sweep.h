@@ -13,7 +13,7 @@
  * Most points answer no at once: a Lagrangian bound, lambda (n - x) +
  * e_j(x) + sum over i != j of h_i(lambda), with h_i(lambda) the least
  * e_i(y) - lambda y over i's admissible points, is kept for a grid of
- * lambdas and updated in O(grid) when a point is admitted (h only falls as
+ * 192 lambdas and updated in O(grid) when a point is admitted (h only falls as
  * T grows). Only a point the bound cannot rule out runs an exact check: a
  * dynamic programme over the other processors restricted to the points
  * whose reduced cost e - lambda y - h stays below the slack the bound

@@ -845,5 +845,8 @@ exited cs || true
 no_sanitizer_errors cs
 
 
+# 28-32. Stepping a solver like a debugger (issue #23).
+. "$top/tests/screen/stepping.sh"
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -168,6 +168,15 @@ const char *sm_ui_elide(const char *s, int width, char *out, size_t n);
 const char *sm_ui_joules(double j, char *buf, size_t n);
 const char *sm_ui_seconds(double s, char *buf, size_t n);
 
+/* ---- pane_solver_steps.c: the Solver pane's history of steps ---- */
+
+/* The timeline (2 rows) and the step shown explained, from row y in
+ * width columns, at most maxrows; each returns the rows it used. */
+int sm_steps_timeline(sm_pane *p, int y, int x, int width, int maxrows, const sm_app *app, int utf8);
+int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_app *app, int utf8);
+/* A click on the timeline: "solver seek K". Returns 1 when filled. */
+int sm_steps_click(const sm_pane *p, const sm_app *app, int y, int x, sm_words *cmd);
+
 /* ---- pane_front.c: the Solver pane's Pareto mode ---- */
 
 /* Plot and table of the solver's front in the rectangle, or without a

@@ -1,6 +1,7 @@
 /* pane_solver.c - pick a solver (Up/Down, Enter or S starts it with its
  * options), then watch it: status, iteration, current and best objective
- * with a sparkline of their history, the last move and the statistics. */
+ * with a sparkline of their history, the timeline of its steps, the last
+ * move explained (pane_solver_steps.c) and the statistics. */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -83,7 +84,13 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
             sm_ui_text(w, y - 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), "gap %.3g%%", 100 * g);
         }
     }
+    /* The history: a timeline of the steps and the step shown explained,
+     * above the statistics; a Pareto front keeps the rows for its plot
+     * (its steps: solver history and explain). */
+    int has_front = s->partition && s->partition->time >= 0;
+    if (!has_front && y + 1 <= ih) y += sm_steps_timeline(p, y, 1, iw, ih - y + 1, app, f->utf8);
     if (y <= ih && s->last_move[0]) sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_HIGHLIGHT), "%s", s->last_move);
+    if (!has_front && y <= ih) y += sm_steps_explain(p, y, 1, iw, ih - y + 1, app, f->utf8);
     char line[256];
     int len = 0;
     line[0] = '\0';
@@ -131,6 +138,7 @@ static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_wo
 static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {
     (void)f;
+    if (sm_steps_click(p, app, y, x, &cmds[0])) return 1;
     return sm_front_click(p, app, y, x, &cmds[0]);
 }
 

@@ -233,7 +233,16 @@ static void prepare(tui *t, sm_frame *f)
         }
         changed = sh->solver_iter != sv->iteration;
         if (changed) {
-            for (int b = 0; b < n; b++)
+            /* A seek far through the solver's history can move most blocks:
+             * past an eighth, building the cost state afresh is cheaper
+             * than moving them one by one. */
+            int differ = 0;
+            for (int b = 0; b < n; b++) differ += sv->current_map[b] != sh->mirror->map[b];
+            if (differ > n / 8 && n >= 4096) {
+                sm_cost_free(sh->mirror);
+                sh->mirror = sm_cost_new(s->grid, s->topo, &s->model, sv->current_map);
+            }
+            for (int b = 0; b < n && differ; b++)
                 if (sv->current_map[b] != sh->mirror->map[b]) sm_cost_move(sh->mirror, b, sv->current_map[b]);
             sm_cost_eval(sh->mirror, &sh->ev);
             sh->solver_iter = sv->iteration;
@@ -522,7 +531,7 @@ static void do_action(tui *t, sm_action a)
     switch (d.kind) {
     case SM_DO_PANE_MOVE:
     case SM_DO_PANE_ACTIVATE: pane_action(t, &d); break;
-    case SM_DO_RUN: run_words(t, &d.run, d.quiet ? 0 : SM_SHELL_ECHO); break;
+    case SM_DO_RUN: run_words(t, &d.run, (d.quiet ? 0 : SM_SHELL_ECHO) | (d.result ? SM_SHELL_RESULT : 0)); break;
     case SM_DO_PROMPT: start_prompt(t, &d); break;
     case SM_DO_CONFIRM_QUIT: t->confirm_quit = 1; break;
     case SM_DO_MESSAGE:
