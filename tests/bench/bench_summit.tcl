@@ -34,7 +34,7 @@ proc run {args} {
     regexp {Maximum resident set size \(kbytes\): (\d+)} $t -> kb
     regexp {User time \(seconds\): ([\d.]+)} $t -> user
     regexp {System time \(seconds\): ([\d.]+)} $t -> sys
-    regexp {Elapsed \(wall clock\) time[^:]*: ([\d:.]+)} $t -> wall
+    regexp {Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)} $t -> wall
     set secs 0
     foreach part [split $wall :] { set secs [expr {$secs * 60 + $part}] }
     set r [lindex [split [string trim $out] \n] end]
