@@ -10,7 +10,7 @@
 # under it), on a headless 200 x 60 workbench, SUMMIT_ROUNDS rounds
 # (default 3); median, p95 and max per kind against the 50 ms target,
 # and the ratio of the medians to the 1 M case. SUMMIT_CASES (default
-# "1M 16M") picks the cases; each runs niced, one at a time.
+# "1M 16M") picks the cases, run one at a time (run `nice make bench`).
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
 set exe [file join $top stencilmap]
 set child [file join $top tests bench summit_child.tcl]
@@ -25,7 +25,7 @@ file mkdir $tmp
 proc run {args} {
     global exe child tmp
     set tv [file join $tmp time.txt]
-    if {[catch {exec /usr/bin/time -v -o $tv nice $exe -b $child {*}$args 2>@1} out]} {
+    if {[catch {exec /usr/bin/time -v -o $tv $exe -b $child {*}$args 2>@1} out]} {
         return [list error [lindex [split $out \n] end]]
     }
     set f [open $tv]
