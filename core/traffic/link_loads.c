@@ -52,7 +52,7 @@ static int routable(const sm_net *net, sm_err *e)
 
 /* The links task edge k's message crosses (0 when both ends share a
  * node); *p and *q get its processors. */
-int sm_links_edge_route(const sm_grid *g, const sm_topo *t, const int *map, int k, uint64_t *ids, int *p, int *q)
+static int edge_route(const sm_grid *g, const sm_topo *t, const int *map, int k, uint64_t *ids, int *p, int *q)
 {
     const sm_edge *ed = &g->edges[k];
     *p = map[ed->src];
@@ -62,63 +62,98 @@ int sm_links_edge_route(const sm_grid *g, const sm_topo *t, const int *map, int 
     return t->net->ops->route(t->net, x, y, ids, SM_MAX_ROUTE);
 }
 
-/* The loads of every loaded link, summed as the routes are walked in an
- * open-addressing table keyed by link id (memory in links, not in
- * messages x hops: 16.7 M blocks cut all over a machine are 10^8 pairs),
- * then sorted by link id. */
-static acc *route_sum(const sm_grid *g, const sm_topo *t, const int *map, size_t *count)
+/* What is routed: the task edges of a mapping (one message each), or the
+ * processor pairs' traffic (sm_traffic: messages and cells summed). */
+typedef struct {
+    const sm_grid *g;
+    const int *map;
+    const sm_traffic *tr;
+    int n;
+} source;
+
+static int source_count(const source *src) { return src->tr ? src->n : src->g->nedges; }
+
+/* Item k's route (0 links when both ends share a node), its processors
+ * and what it carries. */
+static int source_route(const source *src, const sm_topo *t, int k, uint64_t *ids, int *p, int *q,
+                        int64_t *msgs, int64_t *cells)
 {
-    size_t cap = 1024, used = 0;
-    acc *h = sm_xmalloc(sizeof *h * cap);
-    unsigned char *full = sm_xcalloc(cap, 1);
-    uint64_t ids[SM_MAX_ROUTE];
-    for (int k = 0; k < g->nedges; k++) {
-        int p, q, nl = sm_links_edge_route(g, t, map, k, ids, &p, &q);
-        for (int i = 0; i < nl; i++) {
-            if (2 * (used + 1) > cap) {
-                /* Grow to keep the table at most half full. */
-                size_t ncap = cap * 2;
-                acc *nh = sm_xmalloc(sizeof *nh * ncap);
-                unsigned char *nf = sm_xcalloc(ncap, 1);
-                for (size_t j = 0; j < cap; j++) {
-                    if (!full[j]) continue;
-                    size_t s = (size_t)((h[j].id * 0x9e3779b97f4a7c15ull) >> 17) & (ncap - 1);
-                    while (nf[s]) s = (s + 1) & (ncap - 1);
-                    nh[s] = h[j];
-                    nf[s] = 1;
-                }
-                free(h);
-                free(full);
-                h = nh;
-                full = nf;
-                cap = ncap;
-            }
-            size_t s = (size_t)((ids[i] * 0x9e3779b97f4a7c15ull) >> 17) & (cap - 1);
-            while (full[s] && h[s].id != ids[i]) s = (s + 1) & (cap - 1);
-            if (!full[s]) {
-                full[s] = 1;
-                h[s] = (acc){ids[i], 0, 0};
-                used++;
-            }
-            h[s].messages++;
-            h[s].cells += g->edges[k].cells;
-        }
+    if (!src->tr) {
+        *msgs = 1;
+        *cells = src->g->edges[k].cells;
+        return edge_route(src->g, t, src->map, k, ids, p, q);
     }
-    size_t n = 0;
-    for (size_t j = 0; j < cap; j++)
-        if (full[j]) h[n++] = h[j];
-    free(full);
-    qsort(h, n, sizeof *h, by_id);
-    *count = n;
-    return h;
+    const sm_traffic *x = &src->tr[k];
+    *p = x->src;
+    *q = x->dst;
+    *msgs = x->messages;
+    *cells = x->cells;
+    int a = t->procs[*p].node, b = t->procs[*q].node;
+    if (a == b) return 0;
+    return t->net->ops->route(t->net, a, b, ids, SM_MAX_ROUTE);
 }
 
-int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
-                     sm_link_load **out, sm_err *e)
+/* A link id's running sums: open addressing on the id (distinct links
+ * are few, routed messages many: no sort of every (message, link)). */
+typedef struct {
+    acc *slot;     /* id + 1 in slot.id; 0 empty */
+    size_t cap, n;
+} acc_table;
+
+static void table_add(acc_table *h, uint64_t id, int64_t msgs, int64_t cells);
+
+static void table_grow(acc_table *h)
+{
+    acc_table g = {sm_xcalloc(h->cap * 2, sizeof(acc)), h->cap * 2, 0};
+    for (size_t i = 0; i < h->cap; i++)
+        if (h->slot[i].id) table_add(&g, h->slot[i].id - 1, h->slot[i].messages, h->slot[i].cells);
+    free(h->slot);
+    *h = g;
+}
+
+static void table_add(acc_table *h, uint64_t id, int64_t msgs, int64_t cells)
+{
+    if (2 * (h->n + 1) > h->cap) table_grow(h);
+    uint64_t x = (id + 1) * 0x9e3779b97f4a7c15ull;
+    size_t i = (size_t)(x >> 20) & (h->cap - 1);
+    while (h->slot[i].id && h->slot[i].id != id + 1) i = (i + 1) & (h->cap - 1);
+    if (!h->slot[i].id) {
+        h->slot[i].id = id + 1;
+        h->n++;
+    }
+    h->slot[i].messages += msgs;
+    h->slot[i].cells += cells;
+}
+
+/* Every link the cut edges between nodes cross, with the messages and
+ * cells crossing it, sorted by link id. */
+static acc *route_sum(const source *src, const sm_topo *t, size_t *count)
+{
+    acc_table h = {sm_xcalloc(1024, sizeof(acc)), 1024, 0};
+    uint64_t ids[SM_MAX_ROUTE];
+    int total = source_count(src);
+    for (int k = 0; k < total; k++) {
+        int p, q;
+        int64_t msgs, cells;
+        int nl = source_route(src, t, k, ids, &p, &q, &msgs, &cells);
+        for (int i = 0; i < nl; i++) table_add(&h, ids[i], msgs, cells);
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < h.cap; i++)
+        if (h.slot[i].id) {
+            h.slot[n] = h.slot[i];
+            h.slot[n++].id--;
+        }
+    qsort(h.slot, n, sizeof *h.slot, by_id);
+    *count = n;
+    return h.slot;
+}
+
+static int compute(const source *src, const sm_topo *t, sm_link_load **out, sm_err *e)
 {
     if (!routable(t->net, e)) return -1;
     size_t m;
-    acc *a = route_sum(g, t, map, &m);
+    acc *a = route_sum(src, t, &m);
     sm_link_load *o = sm_xmalloc(sizeof *o * (m ? m : 1));
     for (size_t i = 0; i < m; i++) {
         decode(t->net, a[i].id, &o[i].from, &o[i].to);
@@ -131,6 +166,19 @@ int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
     return (int)m;
 }
 
+int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
+                     sm_link_load **out, sm_err *e)
+{
+    source src = {g, map, NULL, 0};
+    return compute(&src, t, out, e);
+}
+
+int sm_links_compute_traffic(const sm_topo *t, const sm_traffic *tr, int n, sm_link_load **out, sm_err *e)
+{
+    source src = {NULL, NULL, tr, n};
+    return compute(&src, t, out, e);
+}
+
 static int by_pair(const void *a, const void *b)
 {
     const sm_link_pair *x = a, *y = b;
@@ -141,18 +189,20 @@ static int by_pair(const void *a, const void *b)
 /* The pairs whose route crosses a link the raw-id predicate accepts. */
 typedef int (*raw_match)(const sm_net *n, uint64_t id, const void *ctx);
 
-static int crossing(const sm_grid *g, const sm_topo *t, const int *map, raw_match match,
-                    const void *ctx, sm_link_pair **out)
+static int crossing(const source *src, const sm_topo *t, raw_match match, const void *ctx, sm_link_pair **out)
 {
     size_t cap = 16, m = 0;
     sm_link_pair *o = sm_xmalloc(sizeof *o * cap);
     uint64_t ids[SM_MAX_ROUTE];
-    for (int k = 0; k < g->nedges; k++) {
-        int p, q, nl = sm_links_edge_route(g, t, map, k, ids, &p, &q);
+    int total = source_count(src);
+    for (int k = 0; k < total; k++) {
+        int p, q;
+        int64_t msgs, cells;
+        int nl = source_route(src, t, k, ids, &p, &q, &msgs, &cells);
         for (int i = 0; i < nl; i++) {
             if (!match(t->net, ids[i], ctx)) continue;
             if (m == cap) o = sm_xrealloc(o, sizeof *o * (cap *= 2));
-            o[m++] = (sm_link_pair){p, q, 1, g->edges[k].cells};
+            o[m++] = (sm_link_pair){p, q, msgs, cells};
             break;
         }
     }
@@ -186,20 +236,23 @@ int sm_links_crossing(const sm_grid *g, const sm_topo *t, const int *map,
 {
     if (!routable(t->net, e)) return -1;
     struct ends_match em = {match, ctx};
-    return crossing(g, t, map, match_ends, &em, out);
+    source src = {g, map, NULL, 0};
+    return crossing(&src, t, match_ends, &em, out);
+}
+
+int sm_links_crossing_traffic(const sm_topo *t, const sm_traffic *tr, int n, sm_link_match match,
+                              const void *ctx, sm_link_pair **out, sm_err *e)
+{
+    if (!routable(t->net, e)) return -1;
+    struct ends_match em = {match, ctx};
+    source src = {NULL, NULL, tr, n};
+    return crossing(&src, t, match_ends, &em, out);
 }
 
 /* Tree link ids (tree.c): level << 56 | group index << 1 | down. */
 #define TREE_LEVEL(id) ((int)((id) >> 56))
 #define TREE_INDEX(id) ((int)(((id) >> 1) & ((1ull << 55) - 1)))
 #define TREE_DOWN(id) ((int)((id) & 1))
-
-void sm_links_tree_id(uint64_t id, int *level, int *index, int *down)
-{
-    *level = TREE_LEVEL(id);
-    *index = TREE_INDEX(id);
-    *down = TREE_DOWN(id);
-}
 
 static int is_tree(const sm_net *n, sm_err *e)
 {
@@ -215,12 +268,11 @@ int sm_links_tree_groups(const sm_net *n, int nnodes, int level)
     return (int)((nnodes + g - 1) / g);
 }
 
-int sm_links_tree(const sm_grid *g, const sm_topo *t, const int *map,
-                  sm_tree_link **out, sm_err *e)
+static int tree(const source *src, const sm_topo *t, sm_tree_link **out, sm_err *e)
 {
     if (!is_tree(t->net, e)) return -1;
     size_t m, n = 0;
-    acc *a = route_sum(g, t, map, &m);
+    acc *a = route_sum(src, t, &m);
     /* Sorted by id: a link's up (bit 0 clear) comes just before its down. */
     sm_tree_link *o = sm_xcalloc(m ? m : 1, sizeof *o);
     for (size_t i = 0; i < m; i++) {
@@ -242,54 +294,43 @@ int sm_links_tree(const sm_grid *g, const sm_topo *t, const int *map,
     return (int)n;
 }
 
-/* Nodes per group at a level of the tree (level 0: one, the node). */
-static long long tree_span(const sm_net *n, int level)
+int sm_links_tree(const sm_grid *g, const sm_topo *t, const int *map,
+                  sm_tree_link **out, sm_err *e)
 {
-    long long span = 1;
-    for (int l = 0; l < level && l < n->ndims; l++) span *= n->dims[l];
-    return span;
+    source src = {g, map, NULL, 0};
+    return tree(&src, t, out, e);
 }
 
-int sm_links_tree_crosses(const sm_net *n, int a, int b, int level, int index, int down)
+int sm_links_tree_traffic(const sm_topo *t, const sm_traffic *tr, int n, sm_tree_link **out, sm_err *e)
 {
-    long long span = tree_span(n, level);
-    if (a / span == b / span) return 0;   /* the route turns below this level */
-    return (down ? b : a) / span == index;
+    source src = {NULL, NULL, tr, n};
+    return tree(&src, t, out, e);
 }
 
-/* Only the blocks on the group's processors can send up or receive down
- * its uplink: one look at each block's processor, then their edges - not
- * a route for every edge of the grid (10^8 at a whole machine). */
+struct tree_sel { int level, index, down; };
+
+static int match_tree(const sm_net *n, uint64_t id, const void *ctx)
+{
+    (void)n;
+    const struct tree_sel *s = ctx;
+    return TREE_LEVEL(id) == s->level && TREE_INDEX(id) == s->index && TREE_DOWN(id) == s->down;
+}
+
 int sm_links_tree_crossing(const sm_grid *g, const sm_topo *t, const int *map,
                            int level, int index, int down,
                            sm_link_pair **out, sm_err *e)
 {
     if (!is_tree(t->net, e)) return -1;
-    long long span = tree_span(t->net, level);
-    size_t cap = 16, m = 0;
-    sm_link_pair *o = sm_xmalloc(sizeof *o * cap);
-    for (int u = 0; u < g->ntasks; u++) {
-        int p = map[u];
-        if (t->procs[p].node / span != index) continue;
-        for (int j = g->inc_off[u]; j < g->inc_off[u + 1]; j++) {
-            const sm_edge *ed = &g->edges[g->inc[j]];
-            if ((down ? ed->dst : ed->src) != u) continue;
-            int other = map[down ? ed->src : ed->dst];
-            if (t->procs[other].node / span == index) continue;
-            if (m == cap) o = sm_xrealloc(o, sizeof *o * (cap *= 2));
-            o[m++] = down ? (sm_link_pair){other, p, 1, ed->cells} : (sm_link_pair){p, other, 1, ed->cells};
-        }
-    }
-    qsort(o, m, sizeof *o, by_pair);
-    size_t n = 0;
-    for (size_t i = 0; i < m; i++) {
-        if (n && o[n - 1].src == o[i].src && o[n - 1].dst == o[i].dst) {
-            o[n - 1].messages += o[i].messages;
-            o[n - 1].cells += o[i].cells;
-        } else {
-            o[n++] = o[i];
-        }
-    }
-    *out = o;
-    return (int)n;
+    struct tree_sel s = {level, index, down};
+    source src = {g, map, NULL, 0};
+    return crossing(&src, t, match_tree, &s, out);
+}
+
+int sm_links_tree_crossing_traffic(const sm_topo *t, const sm_traffic *tr, int n, int level, int index,
+                                   int down, sm_link_pair **out, sm_err *e)
+{
+    if (!is_tree(t->net, e)) return -1;
+    struct tree_sel s = {level, index, down};
+    source src = {NULL, NULL, tr, n};
+    return crossing(&src, t, match_tree, &s, out);
 }

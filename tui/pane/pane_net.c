@@ -15,11 +15,11 @@
 #include <string.h>
 #include "core/traffic/link_layout.h"
 #include "core/traffic/link_loads.h"
-#include "core/traffic/tree_loads.h"
 #include "pane.h"
 
 typedef struct net_cache {
     unsigned long long version;   /* f->map_version the loads are for */
+    int built;                    /* for that version (trees have no loads array) */
     int ok;
     char why[200];                /* why there is nothing to draw */
     sm_link_map m;
@@ -39,8 +39,11 @@ typedef struct net_cache {
     long long **tmsgs, **tcells;  /* [level][group] max(up, down) */
     int *row0;                    /* per level: its first line in the last draw (-1 off) */
     int tw;                       /* digits per line in the last draw */
-    sm_tree_loads tl;             /* both directions, updated move by move */
-    unsigned long long sel_tl_gen; /* tl.gen the selected uplink's pairs are for */
+    /* The shown mapping's processor-pair traffic (the cost state keeps
+     * it): loads and crossing pairs are routed per pair, not per task
+     * edge (a million blocks: seconds -> milliseconds). */
+    sm_traffic *traffic;
+    int ntraffic;
 } net_cache;
 
 static void free_pairs(net_cache *c)
@@ -68,12 +71,8 @@ static void free_tree(net_cache *c)
     c->nlevels = 0;
 }
 
-/* Blocks changed since the last frame above which the loads are counted
- * again from every edge (a solver's jump, another mapping). */
-#define TREE_UPDATE_MAX 65536
-
 /* A tree's uplink loads by level; levels with one group carry nothing. */
-static void tree_loads(net_cache *c, const sm_app *app, const sm_frame *f)
+static void tree_loads(net_cache *c, const sm_app *app)
 {
     const sm_session *s = app->session;
     const sm_net *n = s->topo->net;
@@ -89,19 +88,20 @@ static void tree_loads(net_cache *c, const sm_app *app, const sm_frame *f)
         c->tmsgs[L] = sm_xcalloc((size_t)c->groups[L], sizeof(long long));
         c->tcells[L] = sm_xcalloc((size_t)c->groups[L], sizeof(long long));
     }
-    /* A move or two since the last frame: only their edges are counted
-     * again (10^8 edges take a second). */
-    if (!sm_tree_loads_update(&c->tl, s->grid, s->topo, f->map, TREE_UPDATE_MAX))
-        sm_tree_loads_init(&c->tl, s->grid, s->topo, f->map);
-    for (int L = 0; L < levels && L < c->tl.nlevels; L++)
-        for (int g = 0; g < c->groups[L] && g < c->tl.groups[L]; g++) {
-            long long m = c->tl.up_m[L][g] > c->tl.dn_m[L][g] ? c->tl.up_m[L][g] : c->tl.dn_m[L][g];
-            long long x = c->tl.up_c[L][g] > c->tl.dn_c[L][g] ? c->tl.up_c[L][g] : c->tl.dn_c[L][g];
-            c->tmsgs[L][g] = m;
-            c->tcells[L][g] = x;
-            if (m > c->max_msgs) c->max_msgs = m;
-            if (x > c->max_cells) c->max_cells = x;
-        }
+    sm_tree_link *tl;
+    sm_err e;
+    int k = sm_links_tree_traffic(s->topo, c->traffic, c->ntraffic, &tl, &e);
+    for (int i = 0; i < k; i++) {
+        int L = tl[i].level, g = tl[i].index;
+        if (L >= levels || g >= c->groups[L]) continue;
+        long long m = tl[i].up_messages > tl[i].down_messages ? tl[i].up_messages : tl[i].down_messages;
+        long long x = tl[i].up_cells > tl[i].down_cells ? tl[i].up_cells : tl[i].down_cells;
+        c->tmsgs[L][g] = m;
+        c->tcells[L][g] = x;
+        if (m > c->max_msgs) c->max_msgs = m;
+        if (x > c->max_cells) c->max_cells = x;
+    }
+    if (k >= 0) free(tl);
 }
 
 /* Link loads of the shown mapping, rebuilt only when it changed. */
@@ -112,18 +112,21 @@ static net_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
         c = p->priv = sm_xcalloc(1, sizeof *c);
         c->sel_from = -1;
     }
-    if (c->version == f->map_version && (c->loads || !c->ok)) return c;
+    if (c->built && c->version == f->map_version) return c;
     const sm_session *s = app->session;
     free(c->loads);
     c->loads = NULL;
     c->version = f->map_version;
+    c->built = 1;
     c->sel_version = 0;
     c->max_msgs = c->max_cells = 0;
     free_tree(c);
+    free(c->traffic);
+    c->ntraffic = sm_cost_traffic(f->cost, 0, &c->traffic);
     c->tree = s->topo->net->ops == &sm_net_tree;
     if (c->tree) {
         c->ok = 1;
-        tree_loads(c, app, f);
+        tree_loads(c, app);
         return c;
     }
     sm_err e;
@@ -133,7 +136,7 @@ static net_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
         return c;
     }
     sm_link_load *ll;
-    int n = sm_links_compute(s->grid, s->topo, f->map, &ll, &e);
+    int n = sm_links_compute_traffic(s->topo, c->traffic, c->ntraffic, &ll, &e);
     if (n < 0) {
         c->ok = 0;
         snprintf(c->why, sizeof c->why, "%.190s", e.msg);
@@ -164,57 +167,13 @@ static int selected(const sm_view *v, const sm_link_map *m, int *at, int *axis)
     return *axis >= 0;
 }
 
-/* Adds a message (sign 1) or takes one away (-1) from direction d's
- * pairs, kept sorted by (src, dst); a pair with no message left goes. */
-static void pair_add(net_cache *c, int d, int src, int dst, int sign, int64_t cells)
-{
-    int lo = 0, hi = c->npairs[d];
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        const sm_link_pair *x = &c->pairs[d][mid];
-        if (x->src < src || (x->src == src && x->dst < dst)) lo = mid + 1;
-        else hi = mid;
-    }
-    sm_link_pair *a = c->pairs[d];
-    if (lo == c->npairs[d] || a[lo].src != src || a[lo].dst != dst) {
-        if (sign < 0) return;   /* not listed: nothing to take away */
-        a = c->pairs[d] = sm_xrealloc(a, sizeof *a * (size_t)(c->npairs[d] + 1));
-        memmove(a + lo + 1, a + lo, sizeof *a * (size_t)(c->npairs[d] - lo));
-        a[lo] = (sm_link_pair){src, dst, 0, 0};
-        c->npairs[d]++;
-    }
-    a[lo].messages += sign;
-    a[lo].cells += sign * cells;
-    c->msgs[d] += sign;
-    c->cells[d] += sign * cells;
-    if (a[lo].messages <= 0) {
-        memmove(a + lo, a + lo + 1, sizeof *a * (size_t)(c->npairs[d] - lo - 1));
-        c->npairs[d]--;
-    }
-}
-
-/* The selected uplink's pairs after the moves the tree loads followed. */
-static void pairs_follow(net_cache *c, const sm_session *s, const int *map, int level, int index, int d)
-{
-    const sm_topo *t = s->topo;
-    for (int i = 0; i < c->tl.nmoved; i++) {
-        const sm_edge *ed = &s->grid->edges[c->tl.moved[i]];
-        int op = c->tl.moved_from[i], oq = c->tl.moved_to[i], np = map[ed->src], nq = map[ed->dst];
-        if (sm_links_tree_crosses(t->net, t->procs[op].node, t->procs[oq].node, level, index, d))
-            pair_add(c, d, op, oq, -1, ed->cells);
-        if (sm_links_tree_crosses(t->net, t->procs[np].node, t->procs[nq].node, level, index, d))
-            pair_add(c, d, np, nq, 1, ed->cells);
-    }
-}
-
-static void selection_pairs(net_cache *c, const sm_app *app, const sm_frame *f)
+static void selection_pairs(net_cache *c, const sm_app *app)
 {
     const sm_view *v = app->view;
     if (c->sel_version == c->version && c->sel_from == v->link_from && c->sel_to == v->link_to &&
         c->sel_level == v->link_level)
         return;
-    int same_link = c->sel_from == v->link_from && c->sel_to == v->link_to && c->sel_level == v->link_level;
-    if (!(c->tree && same_link && c->tl.incremental && c->sel_tl_gen + 1 == c->tl.gen)) free_pairs(c);
+    free_pairs(c);
     c->sel_version = c->version;
     c->sel_from = v->link_from;
     c->sel_to = v->link_to;
@@ -224,18 +183,10 @@ static void selection_pairs(net_cache *c, const sm_app *app, const sm_frame *f)
         if (v->link_level < 0 || v->link_level >= c->nlevels || v->link_from < 0 ||
             v->link_from >= c->groups[v->link_level])
             return;
-        /* The same uplink after a few moves: only the edges the loads
-         * counted again change its pairs. */
-        if (same_link && c->tl.incremental && c->sel_tl_gen + 1 == c->tl.gen) {
-            for (int d = 0; d < 2; d++) pairs_follow(c, s, f->map, v->link_level, v->link_from, d);
-            c->sel_tl_gen = c->tl.gen;
-            return;
-        }
-        c->sel_tl_gen = c->tl.gen;
         for (int d = 0; d < 2; d++) {
             sm_err e;
-            int n = sm_links_tree_crossing(s->grid, s->topo, f->map, v->link_level, v->link_from, d,
-                                           &c->pairs[d], &e);
+            int n = sm_links_tree_crossing_traffic(s->topo, c->traffic, c->ntraffic, v->link_level, v->link_from,
+                                                   d, &c->pairs[d], &e);
             c->npairs[d] = n < 0 ? 0 : n;
             for (int i = 0; i < c->npairs[d]; i++) {
                 c->msgs[d] += c->pairs[d][i].messages;
@@ -249,7 +200,8 @@ static void selection_pairs(net_cache *c, const sm_app *app, const sm_frame *f)
     for (int d = 0; d < 2; d++) {
         sm_link_sel sel = {v->link_from, v->link_to, c->m.through, d};
         sm_err e;
-        int n = sm_links_crossing(s->grid, s->topo, f->map, sm_link_sel_match, &sel, &c->pairs[d], &e);
+        int n = sm_links_crossing_traffic(s->topo, c->traffic, c->ntraffic, sm_link_sel_match, &sel, &c->pairs[d],
+                                          &e);
         c->npairs[d] = n < 0 ? 0 : n;
         for (int i = 0; i < c->npairs[d]; i++) {
             c->msgs[d] += c->pairs[d][i].messages;
@@ -282,18 +234,20 @@ static void draw_link(WINDOW *w, int y, int x, int width, int lv, double frac, i
                       int node_mark)
 {
     char s[8];
-    char mid = lv ? (char)('0' + lv) : node_mark ? ' ' : '.';
+    /* An idle link is '.' wherever it is drawn, as the legend says; a
+     * node with no link to the next plane is "[ ]" ('o' when narrow). */
+    char mid = lv > 0 ? (char)('0' + lv) : lv == 0 ? '.' : ' ';
     if (width == 1) {
-        s[0] = node_mark && !lv ? 'o' : mid;
+        s[0] = node_mark && lv < 0 ? 'o' : mid;
         s[1] = '\0';
     } else if (node_mark) {
-        snprintf(s, sizeof s, "[%c]", lv ? mid : ' ');
+        snprintf(s, sizeof s, "[%c]", mid);
     } else if (vertical) {
-        snprintf(s, sizeof s, " %c ", lv ? mid : '|');
+        snprintf(s, sizeof s, " %c ", mid);
     } else {
         snprintf(s, sizeof s, "-%c-", mid);
     }
-    attr_t a = sel ? sel : lv ? sm_ui_heat_attr(frac) : sm_ui_attr(node_mark ? SM_EL_TEXT : SM_EL_DIM);
+    attr_t a = sel ? sel : lv > 0 ? sm_ui_heat_attr(frac) : sm_ui_attr(node_mark ? SM_EL_TEXT : SM_EL_DIM);
     if (node_mark && !sel) a |= A_BOLD;
     sm_ui_text(w, y, x, width, a, "%s", s);
 }
@@ -414,7 +368,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         return;
     }
     int cells = v->net_cells;
-    selection_pairs(c, app, f);
+    selection_pairs(c, app);
     int at = -1, axis = -1;
     int has_sel = selected(v, &c->m, &at, &axis);
 
@@ -429,7 +383,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int top = max < 1 ? 0 : max <= 9 ? (int)max : 9;
     for (int lv = 1; lv <= top && x <= iw; lv++, x++)
         sm_ui_text(w, 1, x, 1, sm_ui_heat_attr(top > 1 ? (lv - 1) / (double)(top - 1) : 1.0), "%c", '0' + lv);
-    sm_ui_text(w, 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), " .idle");
+    sm_ui_text(w, 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), " . idle link");
 
     if (c->tree) {
         int sel = v->link_level >= 0 && v->link_level < c->nlevels && v->link_from >= 0 &&
@@ -476,7 +430,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
             int is = has_sel && node == at;
             /* The node: its link to the next plane, if there is one. */
             double fr = 0;
-            int lv = sm_link_map_next(m, node, SM_LINK_THROUGH) >= 0 ? level(c, cells, node, SM_LINK_THROUGH, &fr) : 0;
+            int lv = sm_link_map_next(m, node, SM_LINK_THROUGH) >= 0 ? level(c, cells, node, SM_LINK_THROUGH, &fr) : -1;
             if (xx + nw - 1 <= iw && y <= map_top + map_h - 1)
                 draw_link(w, y, xx, nw, lv, fr, 0, is && axis == SM_LINK_THROUGH ? sel_attr : 0, 1);
             if (sm_link_map_next(m, node, SM_LINK_COL) >= 0 && (col + 1 < C || wrap_c) && xx + nw + lw - 1 <= iw) {
@@ -568,8 +522,8 @@ static void release(sm_pane *p)
     if (!c) return;
     free_pairs(c);
     free_tree(c);
-    sm_tree_loads_free(&c->tl);
     free(c->loads);
+    free(c->traffic);
     free(c);
     p->priv = NULL;
 }
