@@ -17,6 +17,8 @@
 #include "core/lib/sha256.h"
 #include "core/study/jobs.h"
 #include "core/study/plot.h"
+#include "solvers/registry.h"
+#include "tui/app/datadir.h"
 
 /* ---- the SPEC: a JSON file, JSON text or a Tcl dict ---- */
 
@@ -375,6 +377,96 @@ static void progress(sm_app *app, long done, long todo, long job, double t0)
     fflush(stderr);
 }
 
+/* ---- the SPEC checked whole, before any job runs ---- */
+
+/* Every scenario file readable (as `scenario load` finds it), every solver
+ * word a known solver with options it takes and values in their ranges,
+ * every model key an option of `model configure`: a typo is one error now,
+ * not a failed job per combination on a cluster. Values of model keys and
+ * the scenarios' contents are checked by each job. */
+static int check_spec_whole(sm_app *app, Tcl_Interp *in, const sm_study *st)
+{
+    sm_err e;
+    for (int i = 0; i < st->nscen; i++) {
+        char *shipped = sm_datadir_find(st->scen[i]);
+        const char *p = shipped ? shipped : st->scen[i];
+        /* Confined first: a safe script learns nothing of a file it may
+         * not read, not even that it is there. */
+        if (sm_path_check(p, SM_PATH_READ, &e)) {
+            free(shipped);
+            Tcl_SetObjResult(in, Tcl_ObjPrintf("study SPEC: scenarios[%d]: %s", i, e.msg));
+            Tcl_SetErrorCode(in, "STENCILMAP", "SAFE", "PATH", NULL);
+            return TCL_ERROR;
+        }
+        int bad = strcmp(p, "-") == 0 || access(p, R_OK) != 0;
+        free(shipped);
+        if (bad)
+            return sm_tcl_error(in, "STUDY", "study SPEC: scenarios[%d]: \"%s\": no such readable "
+                                "scenario file", i, st->scen[i]);
+    }
+    sm_session *ss = app->session;
+    for (int i = 0; i < st->nsolv; i++) {
+        Tcl_Obj *w = Tcl_NewStringObj(st->solv[i], -1);
+        Tcl_IncrRefCount(w);
+        int n;
+        Tcl_Obj **el;
+        int rc = TCL_OK;
+        if (Tcl_ListObjGetElements(NULL, w, &n, &el) != TCL_OK || n == 0) {
+            rc = sm_tcl_error(in, "STUDY", "study SPEC: solvers[%d]: \"%s\" is not a list {NAME "
+                              "?-option value ...?}", i, st->solv[i]);
+        } else if (!sm_solver_find(Tcl_GetString(el[0]))) {
+            rc = sm_tcl_error(in, "STUDY", "study SPEC: solvers[%d]: unknown solver \"%s\"", i,
+                              Tcl_GetString(el[0]));
+        } else if ((n - 1) % 2) {
+            rc = sm_tcl_error(in, "STUDY", "study SPEC: solvers[%d]: \"%s\": options come in pairs",
+                              i, st->solv[i]);
+        } else {
+            const char **argv = sm_xmalloc(sizeof(char *) * (size_t)n);
+            for (int k = 1; k < n; k++) argv[k - 1] = Tcl_GetString(el[k]);
+            sm_solver *s = sm_solver_prepare(sm_solver_find(Tcl_GetString(el[0])), ss->grid, ss->topo,
+                                             &ss->model, sm_session_map(ss), n - 1, argv, &e);
+            free(argv);
+            if (!s) rc = sm_tcl_error(in, "STUDY", "study SPEC: solvers[%d]: %s", i, e.msg);
+            else sm_solver_free(s);
+        }
+        Tcl_DecrRefCount(w);
+        if (rc != TCL_OK) return rc;
+    }
+    if (st->nparam) {
+        Tcl_Obj *w[2] = {Tcl_NewStringObj("model", -1), Tcl_NewStringObj("configure", -1)};
+        if (eval_words(in, 2, w) != TCL_OK) return TCL_ERROR;
+        Tcl_Obj *have = Tcl_GetObjResult(in);
+        Tcl_IncrRefCount(have);
+        int rc = TCL_OK;
+        for (int p = 0; p < st->nparam && rc == TCL_OK; p++) {
+            Tcl_Obj *k = Tcl_ObjPrintf("-%s", st->param[p].key), *v = NULL;
+            Tcl_IncrRefCount(k);
+            Tcl_DictObjGet(NULL, have, k, &v);
+            Tcl_DecrRefCount(k);
+            if (!v) {
+                Tcl_Obj *keys = Tcl_NewObj();
+                Tcl_DictSearch ds;
+                Tcl_Obj *kk, *vv;
+                int done;
+                Tcl_DictObjFirst(NULL, have, &ds, &kk, &vv, &done);
+                for (int j = 0; !done; Tcl_DictObjNext(&ds, &kk, &vv, &done), j++) {
+                    const char *t = Tcl_GetString(kk);
+                    Tcl_AppendStringsToObj(keys, j ? ", " : "", t[0] == '-' ? t + 1 : t, NULL);
+                }
+                Tcl_DictObjDone(&ds);
+                Tcl_IncrRefCount(keys);
+                rc = sm_tcl_error(in, "STUDY", "study SPEC: model.%s: not a model option (expected %s)",
+                                  st->param[p].key, Tcl_GetString(keys));
+                Tcl_DecrRefCount(keys);
+            }
+        }
+        Tcl_DecrRefCount(have);
+        if (rc != TCL_OK) return rc;
+        Tcl_ResetResult(in);
+    }
+    return TCL_OK;
+}
+
 /* ---- provenance: DIR/study.json ---- */
 
 /* DIR records the SPEC it holds the results of: a first run writes it, a
@@ -496,6 +588,10 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_study st;
     sm_study_init(&st);
     if (sm_study_get_spec(in, objv[2], &st) != TCL_OK) {
+        sm_study_free(&st);
+        return TCL_ERROR;
+    }
+    if (check_spec_whole(app, in, &st) != TCL_OK) {
         sm_study_free(&st);
         return TCL_ERROR;
     }
