@@ -318,9 +318,13 @@ typedef struct {
     int tabu;
 } explained;
 
+/* The same move: a swap or an edge move either way round. */
 static int same_cand(const cand *a, const cand *b)
 {
-    return a->kind == b->kind && a->u == b->u && a->p == b->p && (a->kind == 0 || a->v == b->v);
+    if (a->kind != b->kind) return 0;
+    if (a->kind == 0) return a->u == b->u && a->p == b->p;
+    int same_ends = (a->u == b->u && a->v == b->v) || (a->u == b->v && a->v == b->u);
+    return same_ends && (a->kind == 1 || a->p == b->p);
 }
 
 /* Keeps the best SM_EXPLAIN_CANDS distinct candidates, best first. */

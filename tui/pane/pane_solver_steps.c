@@ -217,10 +217,14 @@ int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_
                    dj(b->energy_comm - a->energy_comm, cm, sizeof cm), ds(b->time - a->time, t, sizeof t),
                    (long long)(b->rounds - a->rounds));
     }
+    /* The candidates, best first; > marks the one the step took. */
     const sm_explain_cand *c = sm_history_cands(h, st);
-    for (int i = 0; i < st->ncand && r < maxrows; i++)
-        sm_ui_text(w, y + r++, x, width, sm_ui_attr(i == 0 ? SM_EL_TEXT : SM_EL_DIM), "%c %+.6g  %s%s", i ? ' ' : '>',
+    const char *taken = sm_history_move(h, st);
+    for (int i = 0; i < st->ncand && r < maxrows; i++) {
+        int was = strcmp(c[i].move, taken) == 0;
+        sm_ui_text(w, y + r++, x, width, sm_ui_attr(was ? SM_EL_TEXT : SM_EL_DIM), "%c %+.6g  %s%s", was ? '>' : ' ',
                    c[i].delta, c[i].move, c[i].tabu ? "  (tabu)" : "");
+    }
     if (st->ntabu && r < maxrows) {
         char line[512];
         int len = snprintf(line, sizeof line, "tabu (steps left):");
