@@ -125,6 +125,7 @@ static void step(sm_solver *s)
 {
     rcb_state *st = s->priv;
     int u = st->next++;
+    sm_solver_why(s, "recursive coordinate bisection: the part on the block's side of every cut");
     snprintf(s->last_move, sizeof s->last_move, "place block %d on %s", u,
              s->topo->procs[st->map[u]].name);
     if (st->next == s->grid->ntasks) sm_solver_finish_with(s, st->map);

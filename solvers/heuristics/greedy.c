@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "core/model/fill.h"
 
 typedef long (*greedy_key)(const sm_greedy *, int);
@@ -155,6 +156,10 @@ void sm_greedy_step(sm_solver *s)
     }
     snprintf(s->last_move, sizeof s->last_move, "place block %d on %s", u,
              s->topo->procs[g->proc].name);
+    sm_solver_why(s, "%s's pick for %s: %s", s->ops->name, s->topo->procs[g->proc].name,
+                  strcmp(s->ops->name, "na") == 0 ? "most neighbours already there (or least boundary)"
+                  : strcmp(s->ops->name, "dm") == 0 ? "least remaining degree"
+                                                    : "least multicut growth");
     sm_solver_set_stat(s, "placed", g->placed);
     if (g->placed == g->n) {
         sm_solver_finish_with(s, g->map);

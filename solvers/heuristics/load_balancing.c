@@ -46,6 +46,7 @@ static void lb_step(sm_solver *s)
     lb_state *st = s->priv;
     int u = st->order[st->next++];
     st->map[u] = sm_fill_next(st->limit, s->topo->nprocs, &st->proc, &st->count);
+    sm_solver_why(s, "list order: the processor fills until it holds its share n r_i / sum r");
     snprintf(s->last_move, sizeof s->last_move, "place block %d on %s", u,
              s->topo->procs[st->proc].name);
     if (st->next == s->grid->ntasks) {

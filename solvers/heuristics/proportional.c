@@ -61,6 +61,7 @@ static void step(sm_solver *s)
     int u = st->order[st->next++];
     st->map[u] = st->proc;
     st->count[st->proc]--;
+    sm_solver_why(s, "next in block order: a contiguous run per processor, sized by its measured speed");
     snprintf(s->last_move, sizeof s->last_move, "place block %d on %s", u, s->topo->procs[st->proc].name);
     if (st->next == s->grid->ntasks) {
         sm_solver_finish_with(s, st->map);

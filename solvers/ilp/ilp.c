@@ -472,6 +472,7 @@ static void step(sm_solver *s)
     set_bb_floorfirst(lp, BRANCH_CEILING);
     if (st->counts && !st->hopeless) {
         ilp_counts_solve(st->counts, st);
+        sm_solver_why(s, "exact search over block counts per processor type (identical processors)");
         finish(s);
         return;
     }
@@ -507,6 +508,7 @@ static void step(sm_solver *s)
     }
     snprintf(s->status, sizeof s->status, "%s", status);
     ilp_report(st);
+    sm_solver_why(s, "branch and bound with lp_solve: %s", status);
     if (strcmp(status, "optimal") == 0) sm_solver_set_stat(s, "gap", 0);
     finish(s);
 }

@@ -41,5 +41,8 @@ void ilp_report(ilp_state *st)
     if (s->has_best && isfinite(bound) && fabs(bound) < 1e29 && s->best.energy > 0)
         sm_solver_set_stat(s, "gap", fmax(0, (s->best.energy - bound) / s->best.energy));
     sm_solver_set_stat(s, "elapsed", ilp_now() - st->start);
+    /* Incumbent and bound over the solve, for `solver explain`. */
+    sm_solver_trace(s, "incumbent", "bound", ilp_now() - st->start, s->has_best ? s->best.energy : NAN,
+                    isfinite(bound) && fabs(bound) < 1e29 ? bound : NAN);
     if (s->progress) s->progress(s, s->progress_ctx);
 }

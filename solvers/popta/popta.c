@@ -407,6 +407,7 @@ static void apply_counts(sm_solver *s, popta_state *st, const int *counts)
     s->best = s->current;
     s->has_best = 1;
     memcpy(s->best_map, st->map, sizeof(int) * (size_t)st->n);
+    s->best_version++;
 }
 
 /* Pareto: the least energy meeting the deadline (fronts fall in energy
@@ -609,10 +610,18 @@ static void step(sm_solver *s)
     if (!st->tree_live) {
         next_search(s, st);
         if (st->phase == PH_POINTS && st->sweep_live) return;
-        if (!st->tree_live) { finish_solver(s, st); return; }
+        if (!st->tree_live) {
+            finish_solver(s, st);
+            sm_solver_why(s, "branch and bound over the profiles: every search done, the best distribution applied");
+            return;
+        }
     }
     if (sm_pt_step(&st->tree)) search_done(s, st);
-    if (st->phase == PH_END && !st->tree_live) finish_solver(s, st);
+    sm_solver_why(s, "branch and bound over the profiles: a search ended, its best kept as the bound for the next");
+    if (st->phase == PH_END && !st->tree_live) {
+        finish_solver(s, st);
+        sm_solver_why(s, "branch and bound over the profiles: every search done, the best distribution applied");
+    }
 }
 
 /* The solver's statistics: the root threshold (best so far in this
@@ -635,10 +644,15 @@ static void sync(sm_solver *s)
         sm_solver_set_stat(s, "points_swept", (double)st->sweep.iev);
         snprintf(s->last_move, sizeof s->last_move, "threshold %.6g: %d of %d points admitted, %d on the dynamic front",
                  st->sweep.T, st->sweep.iev, st->sweep.nev, st->sweep.nfront);
+        sm_solver_why(s, "threshold sweep: admit the profile points under the threshold, keep the dynamic front "
+                         "(%.0f bound cuts so far)", (double)st->sweep.bound_cuts);
     }
-    if (live && t->depth)
+    if (live && t->depth) {
         snprintf(s->last_move, sizeof s->last_move, "expand level %d, %d blocks left, threshold %.6g",
                  t->stack[t->depth - 1].level, t->stack[t->depth - 1].rem, t->threshold);
+        sm_solver_why(s, "branch and bound: expand the next node under the threshold (%.0f expanded, %.0f cut so far)",
+                      (double)(st->nodes + t->nodes), (double)(st->pruned + t->pruned));
+    }
 }
 
 static void release(sm_solver *s)

@@ -4,10 +4,12 @@
 #include "solver.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "history.h"
 
 static int opt_index(const sm_solver_ops *ops, const char *name)
 {
@@ -125,7 +127,7 @@ sm_solver *sm_solver_prepare(const sm_solver_ops *ops, const sm_grid *g,
             return NULL;
         }
     }
-    s->best_map = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
+    s->best_map = sm_xcalloc((size_t)(g->ntasks ? g->ntasks : 1), sizeof(int));
     snprintf(s->status, sizeof s->status, "running");
     return s;
 }
@@ -152,17 +154,93 @@ sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
     return s;
 }
 
+/* Stepper-evaluated current mappings stop here: a full evaluation per
+ * step would cost more than the step at this size. */
+#define AUTO_EVAL_MAX 262144
+
+/* The step just taken (or the start), into the history. */
+static void record(sm_solver *s)
+{
+    sm_history *h = s->hist;
+    int known = s->moves_known && s->current_map == s->own_map;
+    int changed = sm_history_diff_current(h, s->current_map, known, s->moved, s->nmoved);
+    /* A solver that shows a mapping without evaluating it: the stepper
+     * does, so every solver's state has a current. */
+    if (s->current_map && (!s->has_current || s->current_auto) && s->grid->ntasks <= AUTO_EVAL_MAX &&
+        (changed || !s->has_current)) {
+        sm_solver_evaluate(s, s->current_map, &s->current);
+        s->has_current = 1;
+        s->current_auto = 1;
+    }
+    s->own_map = s->current_map;
+    sm_hist_step fig;
+    memset(&fig, 0, sizeof fig);
+    fig.iteration = s->iteration;
+    fig.has_current = s->has_current;
+    fig.has_best = s->has_best;
+    fig.current = s->current;
+    fig.best = s->best;
+    fig.done = s->done;
+    fig.objective = sm_solver_objective_now(s);
+    fig.best_objective = sm_solver_objective_best(s);
+    double v[sizeof s->stats / sizeof s->stats[0]];
+    for (int i = 0; i < s->nstats; i++) v[i] = s->stats[i].value;
+    sm_history_add(h, &fig, s->best_map, s->best_version != s->hist_best_version, s->last_move, s->status, v,
+                   s->nstats, &s->explain);
+    s->hist_best_version = s->best_version;
+}
+
+void sm_solver_seek(sm_solver *s, long long k)
+{
+    sm_history *h = s->hist;
+    if (!h) return;
+    const sm_hist_step *st = sm_history_seek(h, k, s->best_map);
+    s->iteration = st->iteration;
+    s->has_current = st->has_current;
+    s->current = st->current;
+    s->has_best = st->has_best;
+    s->best = st->best;
+    s->done = st->done || s->stopped;
+    snprintf(s->last_move, sizeof s->last_move, "%s", sm_history_move(h, st));
+    snprintf(s->status, sizeof s->status, "%s", s->stopped ? "stopped" : sm_history_status(h, st));
+    s->nstats = st->nstats;
+    const double *v = sm_history_stats(h, st);
+    for (int i = 0; i < st->nstats; i++) s->stats[i].value = v[i];
+    if (st->iteration == sm_history_head(h)) s->current_map = s->own_map;
+    else s->current_map = st->current_shown ? sm_history_current(h) : NULL;
+}
+
 long long sm_solver_step(sm_solver *s, long long n)
 {
     long long k = 0;
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
+    sm_history *h = s->hist;
     while (k < n && !s->done) {
+        /* Behind the head: the next step is the recorded one (history.h). */
+        if (h && sm_history_cursor(h) < sm_history_head(h)) {
+            long long to = sm_history_cursor(h) + (n - k);
+            if (to > sm_history_head(h)) to = sm_history_head(h);
+            k += to - sm_history_cursor(h);
+            sm_solver_seek(s, to);
+            continue;
+        }
+        s->explain.why[0] = 0;
+        s->explain.ncand = 0;
+        s->explain.ntabu = 0;
+        s->explain.ntrace = 0;
+        s->nmoved = 0;
+        if (h) s->current_map = s->own_map;
         s->ops->step(s);
         s->iteration++;
         k++;
+        if (h) {
+            if (s->sync) s->sync(s);
+            if (s->done && strcmp(s->status, "running") == 0) snprintf(s->status, sizeof s->status, "done");
+            record(s);
+        }
     }
-    if (s->sync) s->sync(s);
+    if (s->sync && !h) s->sync(s);
     clock_gettime(CLOCK_MONOTONIC, &b);
     s->seconds += (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
     if (s->done && strcmp(s->status, "running") == 0)
@@ -186,6 +264,8 @@ void sm_solver_detach(sm_solver *s, const char *reason)
     s->detached = 1;
     s->grid = NULL;
     s->topo = NULL;
+    sm_history_free(s->hist);
+    s->hist = NULL;
     s->current_map = NULL;
     s->has_current = 0;
     s->done = 1;
@@ -198,6 +278,10 @@ void sm_solver_free(sm_solver *s)
 {
     if (!s) return;
     if (s->ops->release && !s->detached) s->ops->release(s);
+    sm_history_free(s->hist);
+    free(s->explain.tabu);
+    free(s->explain.trace);
+    free(s->moved);
     free(s->best_map);
     free(s->start_copy);
     free(s);
@@ -232,6 +316,7 @@ int sm_solver_offer(sm_solver *s, const int *map, const sm_eval *ev)
     if (s->has_best && sm_eval_compare(ev, &s->best) >= 0) return 0;
     s->best = *ev;
     s->has_best = 1;
+    s->best_version++;
     memcpy(s->best_map, map, sizeof(int) * (size_t)s->grid->ntasks);
     return 1;
 }
@@ -240,6 +325,7 @@ void sm_solver_set_best(sm_solver *s, const int *map)
 {
     sm_solver_evaluate(s, map, &s->best);
     s->has_best = 1;
+    s->best_version++;
     memcpy(s->best_map, map, sizeof(int) * (size_t)s->grid->ntasks);
 }
 
@@ -278,4 +364,103 @@ sm_solver *sm_solver_run_sub(const sm_solver *s, const sm_solver_ops *ops, const
     sm_solver *h = sm_solver_new(ops, s->grid, s->topo, m ? m : &s->model, s->start_map, argc, argv, &e);
     if (h) sm_solver_step(h, (long long)s->grid->ntasks + 1);
     return h;
+}
+
+void sm_solver_history_on(sm_solver *s)
+{
+    if (s->hist || s->detached || !s->grid) return;
+    s->hist = sm_history_new(s->grid->ntasks, s->start_map);
+    record(s);
+}
+
+static int stat_of(const sm_solver *s, const char *key, double *v)
+{
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, key) == 0) {
+            *v = s->stats[i].value;
+            return 1;
+        }
+    return 0;
+}
+
+double sm_solver_objective_now(const sm_solver *s)
+{
+    double v;
+    if (stat_of(s, "objective_value", &v)) return v;
+    if (s->has_current) return s->current.energy;
+    return sm_solver_objective_best(s);
+}
+
+double sm_solver_objective_best(const sm_solver *s)
+{
+    double v;
+    if (stat_of(s, "best_value", &v)) return v;
+    return s->has_best ? s->best.energy : NAN;
+}
+
+void sm_solver_why(sm_solver *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->explain.why, sizeof s->explain.why, fmt, ap);
+    va_end(ap);
+}
+
+void sm_solver_candidate(sm_solver *s, const char *move, double objective, double delta, int tabu)
+{
+    sm_explain *x = &s->explain;
+    if (x->ncand >= SM_EXPLAIN_CANDS) return;
+    sm_explain_cand *c = &x->cand[x->ncand++];
+    snprintf(c->move, sizeof c->move, "%s", move);
+    c->objective = objective;
+    c->delta = delta;
+    c->tabu = tabu;
+}
+
+void sm_solver_moved(sm_solver *s, int block)
+{
+    if (s->nmoved == s->moved_cap) {
+        s->moved_cap = s->moved_cap ? 2 * s->moved_cap : 16;
+        s->moved = sm_xrealloc(s->moved, sizeof *s->moved * (size_t)s->moved_cap);
+    }
+    s->moved[s->nmoved++] = block;
+}
+
+void sm_solver_trace(sm_solver *s, const char *a_name, const char *b_name, double seconds, double a, double b)
+{
+    sm_explain *x = &s->explain;
+    if (x->ntrace == x->trace_cap) {
+        x->trace_cap = x->trace_cap ? 2 * x->trace_cap : 32;
+        x->trace = sm_xrealloc(x->trace, sizeof *x->trace * (size_t)x->trace_cap);
+    }
+    x->trace_a = a_name;
+    x->trace_b = b_name;
+    x->trace[x->ntrace++] = (sm_explain_point){seconds, a, b};
+}
+
+void sm_solver_tabu_attr(sm_solver *s, int block, int proc, int join, long long remaining)
+{
+    sm_explain *x = &s->explain;
+    if (x->ntabu == x->tabu_cap) {
+        x->tabu_cap = x->tabu_cap ? 2 * x->tabu_cap : 32;
+        x->tabu = sm_xrealloc(x->tabu, sizeof *x->tabu * (size_t)x->tabu_cap);
+    }
+    x->tabu[x->ntabu++] = (sm_explain_tabu){block, proc, join, remaining};
+}
+
+const char *sm_solver_objective(const sm_solver *s, double *cur, double *best)
+{
+    static const char *const metrics[] = {"hops", "hop_cells", "congestion", "cardinality", NULL};
+    const char *name = sm_opt_str(s, "objective");
+    for (int i = 0; name && metrics[i]; i++)
+        if (strcmp(name, metrics[i]) == 0) {
+            if (!stat_of(s, "best_value", best)) *best = NAN;
+            if (!stat_of(s, "objective_value", cur)) *cur = *best;
+            return metrics[i];
+        }
+    int time = name && strcmp(name, "time") == 0;
+    *cur = s->has_current ? (time ? s->current.time : s->current.energy) : NAN;
+    *best = s->has_best ? (time ? s->best.time : s->best.energy) : NAN;
+    if (isnan(*cur)) *cur = *best;
+    return time ? "time" : "energy";
 }

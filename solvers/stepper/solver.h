@@ -8,6 +8,7 @@
 #include "core/model/model.h"
 #include "core/model/topo.h"
 #include "core/lib/util.h"
+#include "history.h"
 
 typedef enum { SM_OPT_INT, SM_OPT_DOUBLE, SM_OPT_ENUM, SM_OPT_STRING } sm_opt_kind;
 
@@ -71,6 +72,7 @@ typedef struct sm_stat {
     double value;
 } sm_stat;
 
+
 struct sm_solver {
     const sm_solver_ops *ops;
     const sm_grid *grid;
@@ -103,6 +105,21 @@ struct sm_solver {
      * per batch of steps rather than in every step. */
     void (*sync)(sm_solver *s);
     void *priv;
+
+    /* The step being taken, explained (see sm_explain), and every step
+     * taken so far when the history is on (history.h). */
+    sm_explain explain;
+    struct sm_history *hist;
+    int current_auto;           /* current evaluated by the stepper, not the solver */
+    /* What a step changed, so the history need not compare whole
+     * mappings: best_version goes up whenever best_map is written
+     * (sm_solver_offer and set_best do it; a solver writing best_map
+     * itself must too). A solver that sets moves_known lists, with
+     * sm_solver_moved, every block its step moved in current_map. */
+    unsigned long long best_version, hist_best_version;
+    const int *own_map;         /* the solver's current_map at the last step it took */
+    int moves_known, nmoved, moved_cap;
+    int *moved;
 
     /* Set by the caller: long steps (the ILP) poll the interrupt flag and
      * call progress a few times a second. */
@@ -138,6 +155,26 @@ void sm_solver_stop(sm_solver *s);
 void sm_solver_detach(sm_solver *s, const char *reason);
 void sm_solver_free(sm_solver *s);
 
+/* Record every step from now on (history.h): back, seek, explain. */
+void sm_solver_history_on(sm_solver *s);
+/* Show exactly the state after step k (within the history): iteration,
+ * current and best mappings and evaluations, statistics, last move, done
+ * and status. Stepping on from there repeats the recorded steps. */
+void sm_solver_seek(sm_solver *s, long long k);
+/* The solver's objective (lower is better unless it maximises) for its
+ * current and best mappings: the value it reports (objective_value,
+ * best_value) when it optimises something other than energy, else the
+ * energy. NAN when unknown. */
+double sm_solver_objective_now(const sm_solver *s);
+double sm_solver_objective_best(const sm_solver *s);
+/* During step(): say why, list the step's best candidates (best first,
+ * the first SM_EXPLAIN_CANDS kept) and the running tabu attributes. */
+void sm_solver_why(sm_solver *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sm_solver_candidate(sm_solver *s, const char *move, double objective, double delta, int tabu);
+void sm_solver_tabu_attr(sm_solver *s, int block, int proc, int join, long long remaining);
+void sm_solver_moved(sm_solver *s, int block);
+void sm_solver_trace(sm_solver *s, const char *a_name, const char *b_name, double seconds, double a, double b);
+
 /* Option access by name (declared in the ops table). */
 const sm_opt_value *sm_solver_opt(const sm_solver *s, const char *name);
 long long sm_opt_int(const sm_solver *s, const char *name);
@@ -160,6 +197,14 @@ sm_solver *sm_solver_run_sub(const sm_solver *s, const sm_solver_ops *ops, const
                              int argc, const char *const *argv);
 /* Evaluate a complete mapping under the solver's model. */
 void sm_solver_evaluate(const sm_solver *s, const int *map, sm_eval *ev);
+/* The objective the solver improves, as users read it (SPEC 4: lower is
+ * better, cardinality higher): its -objective name and its current and
+ * best values (NAN when the solver has none yet). Energy and time come
+ * from the evaluations; hops, hop_cells, congestion and cardinality from
+ * the statistics objective_value and best_value every improving solver
+ * publishes. Solvers without -objective (and popta's own objectives)
+ * optimise energy. */
+const char *sm_solver_objective(const sm_solver *s, double *cur, double *best);
 
 extern const sm_solver_ops sm_solver_lb, sm_solver_dm, sm_solver_mm, sm_solver_na,
     sm_solver_proportional, sm_solver_rcb, sm_solver_ilp, sm_solver_tabu,

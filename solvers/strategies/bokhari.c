@@ -204,8 +204,10 @@ static void end_pass(sm_solver *s, bokhari_state *st)
     if (st->published) { end_pass_published(s, st); return; }
     if (st->improved_in_pass) st->stalls = 0;
     else if (++st->stalls >= stall_limit(s, st)) {
+        /* The best's value, not the shaken mapping's now. */
         snprintf(s->last_move, sizeof s->last_move, "stalled %d passes: best %g kept",
-                 st->stalls, sm_objective_value(st->obj));
+                 st->stalls, st->kind == SM_OBJ_CARDINALITY ? -st->best_score : st->best_score);
+        sm_solver_why(s, "stall limit: %d passes without a better best, so the search ends", st->stalls);
         publish(s, st);
         sm_solver_finish_with(s, st->best);
         return;
@@ -216,6 +218,7 @@ static void end_pass(sm_solver *s, bokhari_state *st)
         if (sm_objective_map(st->obj)[u] != st->best[u])
             sm_objective_move(st->obj, u, st->best[u]);
     long long jumps = sm_opt_int(s, "jumps");
+    sm_solver_why(s, "end of a pass: random jump of %lld random exchanges from the best", jumps);
     for (long long j = 0; j < jumps; j++) {
         int a = (int)(sm_rand_next(&st->rng) % (unsigned)n);
         int b = (int)(sm_rand_next(&st->rng) % (unsigned)n);
@@ -234,10 +237,21 @@ static void bokhari_step(sm_solver *s)
     int partner = -1, zpartner = -1, zeros = 0;
     const int *map = sm_objective_map(st->obj);
     int nc = st->windowed ? windowed_partners(s, st, u) : n;
+    /* The step's best exchanges, for `solver explain`. */
+    double topd[SM_EXPLAIN_CANDS];
+    int topv[SM_EXPLAIN_CANDS], ntop = 0;
     for (int i = 0; i < nc; i++) {
         int v = st->windowed ? st->cand[i] : i;
         if (v == u || map[v] == map[u]) continue;
         double d = sm_objective_swap_delta(st->obj, u, v);
+        int at = ntop;
+        while (at > 0 && d < topd[at - 1]) at--;
+        if (at < SM_EXPLAIN_CANDS) {
+            for (int j = ntop < SM_EXPLAIN_CANDS ? ntop : SM_EXPLAIN_CANDS - 1; j > at; j--)
+                topd[j] = topd[j - 1], topv[j] = topv[j - 1];
+            topd[at] = d, topv[at] = v;
+            if (ntop < SM_EXPLAIN_CANDS) ntop++;
+        }
         if (d < best - 1e-12) {
             best = d;
             partner = v;
@@ -246,6 +260,17 @@ static void bokhari_step(sm_solver *s)
             zpartner = v; /* uniform among the zero-gain partners */
         }
     }
+    double sgn = st->kind == SM_OBJ_CARDINALITY ? -1 : 1, now = sm_objective_value(st->obj);
+    for (int i = 0; i < ntop; i++) {
+        char mv[96];
+        snprintf(mv, sizeof mv, "exchange blocks %d (%s) and %d (%s)", u, s->topo->procs[map[u]].name, topv[i],
+                 s->topo->procs[map[topv[i]]].name);
+        sm_solver_candidate(s, mv, now + sgn * topd[i], sgn * topd[i], 0);
+    }
+    if (partner >= 0) sm_solver_why(s, "improving exchange: the partner of block %d that improves the objective most", u);
+    else if (zpartner >= 0)
+        sm_solver_why(s, "no exchange of block %d improves: a random one that keeps the objective", u);
+    else sm_solver_why(s, "no exchange of block %d improves or keeps the objective", u);
     if (partner < 0) partner = zpartner, best = 0;
     if (partner >= 0) {
         if (st->windowed) {

@@ -244,6 +244,7 @@ static void place(sm_solver *s, minmd_state *st, int u, int from)
     st->load[p]++;
     st->node_load[a]++;
     st->placed++;
+    sm_solver_why(s, from < 0 ? "nearest free node to the start node" : "nearest free node to its partner's node");
     snprintf(s->last_move, sizeof s->last_move, "place block %d on %s (node %d, limit %d)", u,
              s->topo->procs[p].name, a, st->published ? st->np_off[a + 1] - st->np_off[a] + st->extra : st->limit);
 }
@@ -255,7 +256,9 @@ static double user_value(const minmd_state *st)
 
 static void publish(sm_solver *s, minmd_state *st)
 {
+    sm_solver_set_stat(s, "objective_value", user_value(st));
     sm_solver_set_stat(s, "best_value", user_value(st));
+    if (st->obj) sm_solver_set_stat(s, "objective_value", sm_objective_value(st->obj));
     sm_solver_set_stat(s, "exchanges", (double)st->exchanges);
     sm_solver_set_stat(s, "passes", (double)st->passes);
     s->current_map = sm_objective_map(st->obj);
@@ -300,11 +303,13 @@ static void polish_step(sm_solver *s, minmd_state *st)
         sm_objective_swap(st->obj, u, partner);
         st->exchanges++;
         st->improved = 1;
+        sm_solver_why(s, "polish: the most improving exchange with a block next to it");
         snprintf(s->last_move, sizeof s->last_move, "polish: exchange blocks %d and %d (%+g %s)",
                  u, partner, st->kind == SM_OBJ_CARDINALITY ? -best : best,
                  sm_objective_name(st->kind));
     } else {
         snprintf(s->last_move, sizeof s->last_move, "polish: block %d kept", u);
+        sm_solver_why(s, "polish: no exchange with a block next to it improves");
     }
     if (++st->next == n) {
         st->next = 0;

@@ -62,9 +62,12 @@ static void random_step(sm_solver *s)
         sm_solver_set_best(s, st->map);
         sm_solver_set_stat(s, "best_value", v);
         snprintf(s->last_move, sizeof s->last_move, "sample %lld: new best %g", st->samples, v);
+        sm_solver_why(s, "random sample: better than every earlier one, kept as the best");
     } else {
         snprintf(s->last_move, sizeof s->last_move, "sample %lld: %g", st->samples, v);
+        sm_solver_why(s, "random sample: not better than the best, dropped");
     }
+    sm_solver_set_stat(s, "objective_value", v);
     sm_solver_set_stat(s, "samples", (double)st->samples);
     s->current_map = st->map;
     if (st->samples >= sm_opt_int(s, "samples")) {

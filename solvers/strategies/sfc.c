@@ -57,6 +57,7 @@ static void sfc_step(sm_solver *s)
     int u = st->blocks[st->next++];
     int p = st->procs[sm_fill_next(st->lim, s->topo->nprocs, &st->pi, &st->count)];
     st->map[u] = p;
+    sm_solver_why(s, "next on the curve: the processor's run along it is not full yet");
     snprintf(s->last_move, sizeof s->last_move, "place block %d on %s (curve position %d)",
              u, s->topo->procs[p].name, st->pi);
     sm_solver_set_stat(s, "placed", st->next);

@@ -271,6 +271,15 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
         sm_solver_step(ml->coarse, COARSE_STEPS);
         snprintf(s->last_move, sizeof s->last_move, "level %d (%d blocks): %.100s", ml->level,
                  ml->grid[ml->level]->ntasks, ml->coarse->last_move);
+        /* The last coarse iteration's explanation (coarse block numbers). */
+        sm_solver_why(s, "coarse search, %d tabu iterations on level %d: %.50s", COARSE_STEPS, ml->level,
+                      ml->coarse->explain.why);
+        for (int i = 0; i < ml->coarse->explain.ncand; i++) {
+            const sm_explain_cand *c = &ml->coarse->explain.cand[i];
+            char mv[96];
+            snprintf(mv, sizeof mv, "level %d: %.80s", ml->level, c->move);
+            sm_solver_candidate(s, mv, c->objective, c->delta, c->tabu);
+        }
         if (!ml->coarse->done) {
             if (ml->coarse->current_map) show_current(s, ml, ml->coarse->current_map);
             stats(s, ml);
@@ -283,6 +292,7 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
         return;
     }
     int more = sm_refine_step(&ml->ref, CHUNK);
+    sm_solver_why(s, "refinement on level %d: boundary blocks moved where the energy drops", ml->level);
     snprintf(s->last_move, sizeof s->last_move, "level %d (%d blocks) pass %d: %lld moves", ml->level,
              ml->grid[ml->level]->ntasks, ml->ref.pass + (more ? 1 : 0), ml->moves + ml->ref.moves);
     if (more) {

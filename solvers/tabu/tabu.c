@@ -143,6 +143,7 @@ static void keep_best(sm_solver *s, tabu_state *t)
     }
     s->best = s->current;
     s->has_best = 1;
+    s->best_version++;
     memcpy(s->best_map, t->c->map, sizeof(int) * (size_t)t->n);
 }
 
@@ -299,6 +300,7 @@ static int init(sm_solver *s, sm_err *e)
     sm_cost_eval(t->c, &s->current);
     s->has_current = 1;
     s->current_map = t->c->map;
+    s->moves_known = 1; /* the flat search lists the blocks each step moves */
     keep_best(s, t);
     t->best_score = score_of(s, t, &s->current);
     if (t->kind != SM_OBJ_ENERGY) {
@@ -307,6 +309,62 @@ static int init(sm_solver *s, sm_err *e)
     }
     if (n == 0 || P < 2) s->done = 1;
     return 0;
+}
+
+/* A candidate kept for `solver explain`. */
+typedef struct {
+    cand m;
+    score sc;
+    int tabu;
+} explained;
+
+/* The same move: a swap or an edge move either way round. */
+static int same_cand(const cand *a, const cand *b)
+{
+    if (a->kind != b->kind) return 0;
+    if (a->kind == 0) return a->u == b->u && a->p == b->p;
+    int same_ends = (a->u == b->u && a->v == b->v) || (a->u == b->v && a->v == b->u);
+    return same_ends && (a->kind == 1 || a->p == b->p);
+}
+
+/* Keeps the best SM_EXPLAIN_CANDS distinct candidates, best first. */
+static void keep_top(explained *top, int *n, const cand *m, const score *sc, int tabu)
+{
+    for (int i = 0; i < *n; i++)
+        if (same_cand(&top[i].m, m)) return;
+    int at = *n;
+    while (at > 0 && better(sc, &top[at - 1].sc)) at--;
+    if (at >= SM_EXPLAIN_CANDS) return;
+    int last = *n < SM_EXPLAIN_CANDS ? *n : SM_EXPLAIN_CANDS - 1;
+    for (int i = last; i > at; i--) top[i] = top[i - 1];
+    top[at] = (explained){*m, *sc, tabu};
+    if (*n < SM_EXPLAIN_CANDS) (*n)++;
+}
+
+/* "move block 3 cpu0 -> gpu1", as the step's last move says it (map: before the move). */
+static void describe(const sm_solver *s, const int *map, const cand *m, char *out, size_t len)
+{
+    const sm_proc *pr = s->topo->procs;
+    if (m->kind == 0)
+        snprintf(out, len, "move block %d %s -> %s", m->u, pr[map[m->u]].name, pr[m->p].name);
+    else if (m->kind == 1)
+        snprintf(out, len, "swap block %d (%s) with block %d (%s)", m->u, pr[map[m->u]].name, m->v,
+                 pr[map[m->v]].name);
+    else
+        snprintf(out, len, "edge move blocks %d (%s), %d (%s) -> %s", m->u, pr[map[m->u]].name, m->v,
+                 pr[map[m->v]].name, pr[m->p].name);
+}
+
+struct list_ctx {
+    sm_solver *s;
+    long long it;
+    int join;
+};
+
+static void tabu_entry(void *ctx, int b, int p, long long until)
+{
+    struct list_ctx *lc = ctx;
+    if (lc->s->explain.ntabu < 256) sm_solver_tabu_attr(lc->s, b, p, lc->join, until - lc->it);
 }
 
 static void step(sm_solver *s)
@@ -320,6 +378,13 @@ static void step(sm_solver *s)
     sm_cost *c = t->c;
     cand best_m = {-1, 0, 0, 0, 0};
     score best_sc = {INFINITY, INFINITY, INFINITY, INFINITY};
+    int best_tabu = 0, tabu_better = 0;
+    /* The step's best candidates, tabu or not, for `solver explain`. */
+    explained top[SM_EXPLAIN_CANDS];
+    int ntop = 0;
+    sm_eval ev0;
+    sm_cost_eval_fast(c, &ev0);
+    score sc0 = score_of(s, t, &ev0);
     int examined = 0;
     for (int kind = 0; kind < 3; kind++)
         for (int k = 0; k < t->ncand; k++) {
@@ -335,25 +400,42 @@ static void step(sm_solver *s)
             undo(c, &m, pu, pv);
             undo_objective(t->obj, &m, pu, pv);
             examined++;
+            keep_top(top, &ntop, &m, &sc, tabu);
             /* Aspiration: a tabu move is admitted if it beats the best. */
-            if (tabu && !better(&sc, &t->best_score)) continue;
-            if (best_m.kind < 0 || better(&sc, &best_sc)) { best_m = m; best_sc = sc; }
+            if (tabu && !better(&sc, &t->best_score)) {
+                if (best_m.kind < 0 || better(&sc, &best_sc)) tabu_better = 1;
+                continue;
+            }
+            if (best_m.kind < 0 || better(&sc, &best_sc)) {
+                best_m = m;
+                best_sc = sc;
+                best_tabu = tabu;
+                tabu_better = 0;
+            }
         }
+    for (int i = 0; i < ntop; i++) {
+        char mv[96];
+        describe(s, c->map, &top[i].m, mv, sizeof mv);
+        sm_solver_candidate(s, mv, user_value(t, top[i].sc.objective),
+                            user_value(t, top[i].sc.objective) - user_value(t, sc0.objective), top[i].tabu);
+    }
     t->it++;
     if (best_m.kind >= 0) {
         const cand *m = &best_m;
+        describe(s, c->map, m, s->last_move, sizeof s->last_move);
+        if (best_tabu)
+            sm_solver_why(s, "aspiration: tabu, but beats the best found");
+        else if (better(&best_sc, &sc0))
+            sm_solver_why(s, "best admissible move: improves the objective%s",
+                          tabu_better ? " (a better one was tabu)" : "");
+        else
+            sm_solver_why(s, "best admissible move: no improving move%s, so the least worsening one",
+                          tabu_better ? " that is not tabu" : "");
         apply_objective(t->obj, m); /* the cost model follows below */
         int pu = c->map[m->u], pv = m->kind ? c->map[m->v] : -1;
-        const char *pn = s->topo->procs[m->kind == 1 ? pv : m->p].name;
-        if (m->kind == 0)
-            snprintf(s->last_move, sizeof s->last_move, "move block %d %s -> %s", m->u,
-                     s->topo->procs[pu].name, pn);
-        else if (m->kind == 1)
-            snprintf(s->last_move, sizeof s->last_move, "swap block %d (%s) with block %d (%s)", m->u,
-                     s->topo->procs[pu].name, m->v, s->topo->procs[pv].name);
-        else
-            snprintf(s->last_move, sizeof s->last_move, "edge move blocks %d, %d -> %s", m->u, m->v, pn);
         apply(c, m);
+        sm_solver_moved(s, m->u);
+        if (m->kind) sm_solver_moved(s, m->v);
         if (m->kind == 0) make_tabu(t, m->u, pu, m->p);
         else if (m->kind == 1) { make_tabu(t, m->u, pu, pv); make_tabu(t, m->v, pv, pu); }
         else { make_tabu(t, m->u, pu, m->p); if (pv != m->p) make_tabu(t, m->v, pv, m->p); }
@@ -366,7 +448,12 @@ static void step(sm_solver *s)
         }
     } else {
         snprintf(s->last_move, sizeof s->last_move, "no admissible move");
+        sm_solver_why(s, "every candidate sampled is tabu and none beats the best");
     }
+    struct list_ctx lc = {s, t->it, 1};
+    sm_tabu_list_each(&t->join, t->it, tabu_entry, &lc);
+    lc.join = 0;
+    sm_tabu_list_each(&t->leave, t->it, tabu_entry, &lc);
     sm_solver_set_stat(s, "examined", examined);
     sm_solver_set_stat(s, "tabu_size", tabu_size(t));
     sm_solver_set_stat(s, "current_energy", s->current.energy);

@@ -104,3 +104,15 @@ int sm_tabu_list_expire(sm_tabu_list *l, long long it)
     }
     return (int)(l->tail - l->head);
 }
+
+void sm_tabu_list_each(const sm_tabu_list *l, long long it,
+                       void (*f)(void *ctx, int b, int p, long long until), void *ctx)
+{
+    for (long long i = l->head; i < l->tail; i++) {
+        const sm_tabu_stamp *s = &l->fifo[i & (l->fcap - 1)];
+        if (s->until <= it) continue;
+        /* Superseded by a later stamp of the same pair: that one counts. */
+        if (l->slots[find(l, s->key)].until != s->until) continue;
+        f(ctx, (int)(s->key >> 32), (int)(uint32_t)s->key, s->until);
+    }
+}

@@ -33,5 +33,9 @@ int sm_tabu_list_active(const sm_tabu_list *l, int b, int p, long long it);
  * are still running, counting a pair set twice twice (the tabu list's
  * length as the search reports it). */
 int sm_tabu_list_expire(sm_tabu_list *l, long long it);
+/* Calls f for every pair tabu at iteration it (oldest first), with the
+ * iteration it stays tabu until. */
+void sm_tabu_list_each(const sm_tabu_list *l, long long it,
+                       void (*f)(void *ctx, int b, int p, long long until), void *ctx);
 
 #endif

@@ -15,40 +15,23 @@ proc have {cmd} { expr {[auto_execok $cmd] ne ""} }
 # Relative speeds from the model, one per processor.
 proc speeds {} { lmap p [model procs] {expr {1.0 / [dict get $p time_per_cell]}} }
 
+# Speed-weighted targets from the program itself (graph export -tpwgts /
+# -target), results read back by map import (METIS .part and Scotch .map).
 proc metis_map {tmp} {
     set g [file join $tmp g.metis]
-    graph export -format metis $g
-    set sp [speeds]
-    set total [tcl::mathop::+ {*}$sp]
-    set f [open [file join $tmp tpwgts] w]
-    set i 0
-    foreach s $sp { puts $f "$i = [format %.6f [expr {$s / $total}]]"; incr i }
-    close $f
-    # Fractions must sum to 1 within METIS's tolerance: fix the last one.
-    exec gpmetis -tpwgts=[file join $tmp tpwgts] $g [llength $sp] >/dev/null
-    map import -format part $g.part.[llength $sp]
+    set tp [file join $tmp tpwgts]
+    graph export -format metis $g -tpwgts $tp
+    set n [llength [model procs]]
+    exec gpmetis -tpwgts=$tp $g $n >/dev/null
+    map import -format part $g.part.$n
 }
 
 proc scotch_map {tmp} {
     set g [file join $tmp g.grf]
-    graph export -format scotch $g
-    set sp [speeds]
-    set min [tcl::mathfunc::min {*}$sp]
-    set f [open [file join $tmp t.tgt] w]
-    puts $f "cmpltw"
-    puts $f [llength $sp]
-    puts $f [join [lmap s $sp {expr {max(1, round(100.0 * $s / $min))}}] " "]
-    close $f
-    exec scotch_gmap $g [file join $tmp t.tgt] [file join $tmp out.map] >/dev/null 2>@1
-    set ch [open [file join $tmp out.map]]
-    set lines [lrange [split [string trim [read $ch]] \n] 1 end]
-    close $ch
-    set part [lrepeat [llength $lines] 0]
-    foreach l $lines { lset part [lindex $l 0] [lindex $l 1] }
-    set f [open [file join $tmp s.part] w]
-    puts $f [join $part \n]
-    close $f
-    map import -format part [file join $tmp s.part]
+    set tg [file join $tmp t.tgt]
+    graph export -format scotch $g -target $tg
+    exec scotch_gmap $g $tg [file join $tmp out.map] >/dev/null 2>@1
+    map import -format part [file join $tmp out.map]
 }
 
 set cases {

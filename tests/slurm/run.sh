@@ -36,6 +36,17 @@ elif [ $rc -ne 0 ]; then
     exit 1
 fi
 export SLURM_CONF="$conf" STENCILMAP="$bin"
+# Where the daemons listen: loopback only when the host name is loopback.
+ports=$(sed -n 's/^Slurm\(ctld\|d\)Port=//p' "$conf")
+listen=$(for p in $ports; do ss -Htln "sport = :$p" 2>/dev/null | awk '{print $4}'; done | sort -u | tr '\n' ' ')
+if grep -q '^CommunicationParameters=NoInAddrAny' "$conf"; then
+    case $listen in
+    *0.0.0.0*|*"[::]"*|*"*:"*|"") bad "daemons listen on [$listen], expected loopback only" ;;
+    *) ok "slurmctld and slurmd listen on loopback only: $listen" ;;
+    esac
+else
+    echo "     (the host name is not loopback here: the daemons listen on [$listen])"
+fi
 sm() { "$bin" -b "$work/q.tcl" "$@"; }
 # Queries by a script file, paths as argv (never pasted into code).
 cat > "$work/q.tcl" <<'TCL'

@@ -37,6 +37,13 @@ munged --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.sock
     --seed-file="$dir/munge/seed" || skip "munged did not start (see $dir/log/munged.log)"
 
 host=$(hostname -s)
+# The daemons bind to the address their host name resolves to when that is
+# loopback (the configured addresses are 127.0.0.1 either way); where the
+# name resolves elsewhere they keep Slurm's default, any address.
+bind="# (listening on any address: $host does not resolve to loopback)"
+case $(getent hosts "$host" 2>/dev/null | awk '{print $1; exit}') in
+127.*|::1) bind="CommunicationParameters=NoInAddrAny,NoCtldInAddrAny" ;;
+esac
 mkdir -p "$dir/spool/$host"
 cpus=$(nproc)
 mem=$(awk '/MemTotal/ {print int($2 / 1024 / 2)}' /proc/meminfo)
@@ -67,6 +74,7 @@ SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 MpiDefault=none
+$bind
 ReturnToService=2
 SlurmctldTimeout=30
 SlurmdTimeout=30

@@ -58,6 +58,8 @@ void sm_app_solver_install(sm_app *app, sm_solver *s, sm_cost *view, int show)
     sm_app_set_solver_view(app, view, s);
     sm_view_spark_reset(app->view);
     app->view->show_solver = show && s->current_map != NULL;
+    /* Every step from here on is recorded: back, seek, explain. */
+    sm_solver_history_on(s);
 }
 
 /* After `solver start`, the Solver pane's picker names the solver started

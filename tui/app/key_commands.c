@@ -2,10 +2,13 @@
 #include "solvers/registry.h"
 #include "key_commands.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "paths.h"
 #include "shell.h"
+#include "solvers/stepper/history.h"
 
 /* RUN: fixed words (a literal of the program), then data words (names),
  * each one word whatever it holds. */
@@ -86,6 +89,52 @@ static void pane_move(sm_do *d, int delta, const char *fallback)
     d->quiet = 1;
 }
 
+/* { and }: seek 10 steps (clamped to the history's first step). */
+static void seek_by(const sm_app *app, sm_do *d, int delta)
+{
+    const sm_solver *s = app->solver;
+    if (!s || !s->hist) {
+        message(d, "no solver history: start a solver (S) and step it (n)");
+        return;
+    }
+    long long k = sm_history_cursor(s->hist) + delta;
+    if (k < sm_history_first(s->hist)) k = sm_history_first(s->hist);
+    run(d, "solver seek", NULL, NULL);
+    sm_words_addf(&d->run, "%lld", k);
+}
+
+/* B: a breakpoint from what is under the cursor, as `solver run -until`
+ * over the solver's own mapping (solver block / solver load): the
+ * processor chosen in Processors, the Grid's cursor block, or else the
+ * objective of the step shown. Numbers only go into the expression. */
+static void breakpoint(const sm_app *app, sm_do *d)
+{
+    const sm_solver *s = app->solver;
+    const sm_view *v = app->view;
+    if (!s || !s->hist) {
+        message(d, "no solver to run: start one (S)");
+        return;
+    }
+    const int *map = s->current_map ? s->current_map : s->has_best ? s->best_map : NULL;
+    char expr[160];
+    if (v->focus == SM_PANE_PROCS && v->proc >= 0 && map) {
+        int count = 0;
+        for (int b = 0; b < v->ntasks; b++) count += map[b] == v->proc;
+        snprintf(expr, sizeof expr, "[solver load %d] != %d", v->proc, count);
+    } else if (v->focus == SM_PANE_GRID && map) {
+        int b = sm_view_cursor_block(v);
+        snprintf(expr, sizeof expr, "[solver block %d] != %d", b, map[b]);
+    } else {
+        const sm_hist_step *st = sm_history_step(s->hist, sm_history_cursor(s->hist));
+        if (!isfinite(st->objective)) {
+            message(d, "breakpoint: the step shown has no objective yet; step once (n)");
+            return;
+        }
+        snprintf(expr, sizeof expr, "[dict get $state current objective] < %.17g", st->objective);
+    }
+    run(d, "solver run -until", expr, NULL);
+}
+
 void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
 {
     sm_view *v = app->view;
@@ -143,6 +192,12 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
         snprintf(buf, sizeof buf, "%lld", v->stepn);
         run(d, "solver step", buf, NULL);
         break;
+    case SM_ACT_BACK: run(d, "solver back", NULL, NULL); break;
+    case SM_ACT_FORWARD: run(d, "solver step", NULL, NULL); break;
+    case SM_ACT_BACK10:
+    case SM_ACT_FORWARD10: seek_by(app, d, a == SM_ACT_BACK10 ? -10 : 10); break;
+    case SM_ACT_EXPLAIN: run(d, "solver explain", NULL, NULL), d->result = 1; break;
+    case SM_ACT_BREAK: breakpoint(app, d); break;
     case SM_ACT_RUN: run(d, "view run toggle", NULL, NULL); break;
     case SM_ACT_APPLY: run(d, "solver apply", NULL, NULL); break;
     case SM_ACT_STOP: run(d, "solver stop", NULL, NULL); break;
@@ -181,7 +236,8 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
     case SM_ACT_SAVE:
         d->kind = SM_DO_PROMPT;
         snprintf(d->label, sizeof d->label, "save scenario (grid, machine, model, mapping) as: ");
-        snprintf(d->text, sizeof d->text, "%s", app->scenario_path ? app->scenario_path : "scenario.json");
+        /* A shipped sample is offered as a new file here, never itself. */
+        sm_path_save_offer(app->scenario_path ? app->scenario_path : "scenario.json", d->text, sizeof d->text);
         sm_words_lit(&d->tmpl, "scenario save FILE");
         d->hole = 2;
         d->complete = SM_COMPLETE_FILES;

@@ -35,6 +35,7 @@ typedef struct sm_do {
     sm_complete_kind complete;
     int delta;            /* PANE_MOVE: rows, +-1, +-SM_DO_PAGE or first/last */
     int quiet;            /* navigation: recorded, but not echoed in the log */
+    int result;           /* its result goes to the log (e: solver explain) */
 } sm_do;
 
 /* PANE_MOVE deltas the pane resolves against its own height and length. */

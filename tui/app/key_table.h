@@ -26,6 +26,12 @@
     X(START, "pick a solver and its options and start it")                         \
     X(STEP, "step the solver once")                                                \
     X(STEPN, "step the solver N times (view step N)")                              \
+    X(BACK, "step the solver back once (its history: exactly the state after the step before)") \
+    X(FORWARD, "step forward once (the recorded step while behind the last, else a new one)") \
+    X(BACK10, "step the solver back 10 steps (or to its first)")                   \
+    X(FORWARD10, "step forward 10 steps")                                         \
+    X(EXPLAIN, "explain the step shown in the Console: move, why, change, candidates, tabu list") \
+    X(BREAK, "run to a breakpoint set from the cursor: this processor's load changes (Processors), this block moves (Grid), else the objective drops below the step shown's") \
     X(RUN, "run / pause the solver")                                               \
     X(APPLY, "apply the solver's best mapping")                                    \
     X(STOP, "stop the solver, keeping its best")                                   \
@@ -45,7 +51,7 @@
     X(THEME, "next colour theme")                                                  \
     X(SAVE, "save the mapping to a file")                                          \
     X(CONSOLE, "open the Tcl console (Tab completes, Up/Down history)")            \
-    X(HELP, "show or hide this list")                                              \
+    X(HELP, "show or hide this list (Up/Down, PgUp/PgDn scroll it)")                                              \
     X(REFRESH, "redraw the whole screen")                                          \
     X(QUIT, "quit; asks first if there are unsaved changes")
 
@@ -79,6 +85,10 @@ typedef enum {
     K("S", START)                                               \
     K("n", STEP)                                                \
     K("N", STEPN)                                               \
+    K("[", BACK) K("]", FORWARD)                                \
+    K("{", BACK10) K("}", FORWARD10)                            \
+    K("e", EXPLAIN)                                             \
+    K("B", BREAK)                                               \
     K("Space", RUN)                                             \
     K("a", APPLY)                                               \
     K("X", STOP)                                                \

@@ -164,9 +164,24 @@ void sm_ui_sparkline(WINDOW *w, int y, int x, int width, const double *v, int n,
 /* s in at most width columns: whole if it fits, else its head and tail
  * around "~" (names differ at the end as often as at the start). */
 const char *sm_ui_elide(const char *s, int width, char *out, size_t n);
-/* Engineering formats: "2.659 J", "3.22 ms". */
+/* The one number rule for units (SI prefix, 4 significant digits):
+ * "2.659 J", "3.22 ms"; sm_ui_si for other units or more digits. */
+const char *sm_ui_si(double v, const char *unit, int digits, char *buf, size_t n);
+/* A solver statistic by its name: energies ("best_energy", "incumbent")
+ * in J and times ("deadline", "elapsed") in s by the rule above, counts
+ * as they are. */
+const char *sm_ui_stat(const char *key, double v, char *buf, size_t n);
 const char *sm_ui_joules(double j, char *buf, size_t n);
 const char *sm_ui_seconds(double s, char *buf, size_t n);
+
+/* ---- pane_solver_steps.c: the Solver pane's history of steps ---- */
+
+/* The timeline (2 rows) and the step shown explained, from row y in
+ * width columns, at most maxrows; each returns the rows it used. */
+int sm_steps_timeline(sm_pane *p, int y, int x, int width, int maxrows, const sm_app *app, int utf8);
+int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_app *app, int utf8);
+/* A click on the timeline: "solver seek K". Returns 1 when filled. */
+int sm_steps_click(const sm_pane *p, const sm_app *app, int y, int x, sm_words *cmd);
 
 /* ---- pane_front.c: the Solver pane's Pareto mode ---- */
 

@@ -1,6 +1,7 @@
 /* pane_solver.c - pick a solver (Up/Down, Enter or S starts it with its
  * options), then watch it: status, iteration, current and best objective
- * with a sparkline of their history, the last move and the statistics. */
+ * with a sparkline of their history, the timeline of its steps, the last
+ * move explained (pane_solver_steps.c) and the statistics. */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -51,9 +52,19 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
                s->ops->name, s->status, v->running ? " (running)" : "", s->iteration, s->seconds);
     if (y > ih) return;
     if (s->has_current || s->has_best) {
-        sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "cur %s  best %s",
-                   s->has_current ? sm_ui_joules(s->current.energy, b1, sizeof b1) : "-",
-                   s->has_best ? sm_ui_joules(s->best.energy, b2, sizeof b2) : "-");
+        /* The objective it optimises (the sparkline's), then energy when
+         * that is another metric: hops, congestion... show here. */
+        double oc, ob;
+        const char *obj = sm_solver_objective(s, &oc, &ob);
+        char b3[32], b4[32];
+        sm_ui_stat(obj, oc, b1, sizeof b1);
+        sm_ui_stat(obj, ob, b2, sizeof b2);
+        if (strcmp(obj, "energy") == 0)
+            sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "cur %s  best %s", b1, b2);
+        else
+            sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "%s cur %s  best %s  (energy %s, best %s)", obj, b1,
+                       b2, s->has_current ? sm_ui_joules(s->current.energy, b3, sizeof b3) : "-",
+                       s->has_best ? sm_ui_joules(s->best.energy, b4, sizeof b4) : "-");
     }
     if (y > ih) return;
     if (v->spark_n > 1) {
@@ -83,7 +94,13 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
             sm_ui_text(w, y - 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), "gap %.3g%%", 100 * g);
         }
     }
+    /* The history: a timeline of the steps and the step shown explained,
+     * above the statistics; a Pareto front keeps the rows for its plot
+     * (its steps: solver history and explain). */
+    int has_front = s->partition && s->partition->time >= 0;
+    if (!has_front && y + 1 <= ih) y += sm_steps_timeline(p, y, 1, iw, ih - y + 1, app, f->utf8);
     if (y <= ih && s->last_move[0]) sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_HIGHLIGHT), "%s", s->last_move);
+    if (!has_front && y <= ih) y += sm_steps_explain(p, y, 1, iw, ih - y + 1, app, f->utf8);
     char line[256];
     int len = 0;
     line[0] = '\0';
@@ -91,8 +108,9 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int front = s->partition && s->partition->time >= 0 && ih - y >= 5;
     int stat_end = front ? y : ih;
     for (int i = 0; i < s->nstats && y <= stat_end; i++) {
-        char item[64];
-        int n = snprintf(item, sizeof item, "%s %.6g  ", s->stats[i].key, s->stats[i].value);
+        char item[80], val[32];
+        int n = snprintf(item, sizeof item, "%s %s  ", s->stats[i].key,
+                         sm_ui_stat(s->stats[i].key, s->stats[i].value, val, sizeof val));
         if (len + n > iw) {
             sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", line);
             len = 0;
@@ -131,6 +149,7 @@ static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_wo
 static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {
     (void)f;
+    if (sm_steps_click(p, app, y, x, &cmds[0])) return 1;
     return sm_front_click(p, app, y, x, &cmds[0]);
 }
 
