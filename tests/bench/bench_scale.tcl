@@ -88,11 +88,11 @@ foreach size $sizes {
                  [format %.2f [expr {[dict get $r seconds] / max(1e-9, [dict get $ref seconds])}]] \
                  [format %.2f [expr {[dict get $r rss_kb] / double([dict get $ref rss_kb])}]]
         }]
-        set bnd [dict get $r bound]
-        set gap [expr {[dict get $r energy] > 0 ? 100.0 * ([dict get $r energy] - $bnd) / [dict get $r energy] : 0}]
+        set bnd [expr {[dict exists $r bound] ? [dict get $r bound] : "nan"}]
+        set gap [expr {[dict exists $r bound] && [dict get $r energy] > 0 ? 100.0 * ([dict get $r energy] - $bnd) / [dict get $r energy] : "nan"}]
         puts [format "%-6s %-15s %9.3f %11.4f %11.4e %3s %9.1f %8s %8s %8s %8s %11.4f %5.1f%% %7.3f" $size $m [dict get $r seconds] \
             [dict get $r energy] [dict get $r time] [expr {[dict get $r feasible] ? "yes" : "no"}] $mb {*}$ratios \
-            $bnd $gap [dict get $r bound_seconds]]
+            $bnd $gap [expr {[dict exists $r bound_seconds] ? [dict get $r bound_seconds] : "nan"}]]
     }
     flush stdout
 }
