@@ -72,7 +72,7 @@ SAN_TUI_OBJ = $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/embedded.o
 
 APP_LIBS = $(TCL_LIB) $(CURSES_LIB) -pthread
 
-.PHONY: all run check check-run check-slurm unit-tests script-tests bench baseline fuzz install uninstall deps clean
+.PHONY: man all run check check-run check-slurm unit-tests script-tests bench baseline fuzz install uninstall deps clean
 all: stencilmap
 
 stencilmap: $(TUI_OBJ) $(B)/libsm.a
@@ -170,6 +170,11 @@ fuzz:
 
 deps:
 	@sh tools/deps.sh
+
+# stencilmap(1)'s KEYS list, regenerated from the key table (the script
+# tests check that the page and the table agree).
+man: stencilmap
+	./stencilmap -b tools/man-keys.tcl man/stencilmap.1
 
 run: deps
 	@$(MAKE) --no-print-directory stencilmap

@@ -28,10 +28,13 @@ static void pair_slot_grow(sm_cost *c)
     c->mu = sm_xrealloc(c->mu, sizeof(int64_t) * (size_t)cap);
     c->mu1 = sm_xrealloc(c->mu1, sizeof(int64_t) * (size_t)cap);
     c->memo = sm_xrealloc(c->memo, sizeof *c->memo * 2 * (size_t)cap);
+    c->dir_msgs = sm_xrealloc(c->dir_msgs, sizeof(int64_t) * 2 * (size_t)cap);
+    c->dir_cells = sm_xrealloc(c->dir_cells, sizeof(int64_t) * 2 * (size_t)cap);
     c->dirty_slot = sm_xrealloc(c->dirty_slot, sizeof(int) * (size_t)cap);
     c->slot_marked = sm_xrealloc(c->slot_marked, (size_t)cap);
     for (int i = c->mu_cap; i < cap; i++) {
         c->mu[i] = c->mu1[i] = 0;
+        c->dir_msgs[2 * i] = c->dir_msgs[2 * i + 1] = c->dir_cells[2 * i] = c->dir_cells[2 * i + 1] = 0;
         c->slot_marked[i] = 0;
     }
     c->mu_cap = cap;
@@ -111,6 +114,8 @@ static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
     mark_proc(c, pd);
     c->mu[slot] += s * k;
     c->mu1[slot] += s;
+    c->dir_msgs[2 * slot + (ps > pd)] += s;
+    c->dir_cells[2 * slot + (ps > pd)] += s * ed->cells;
     if (!c->slot_marked[slot]) {
         c->slot_marked[slot] = 1;
         c->dirty_slot[c->ndirty_slot++] = slot;
@@ -227,6 +232,8 @@ void sm_cost_free(sm_cost *c)
     free(c->mu);
     free(c->mu1);
     free(c->memo);
+    free(c->dir_msgs);
+    free(c->dir_cells);
     free(c->dirty_proc);
     free(c->proc_marked);
     free(c->dirty_slot);
@@ -290,6 +297,28 @@ void sm_cost_set_model(sm_cost *c, const sm_model *m)
         return;
     }
     c->model = *m;
+}
+
+static int by_src_dst(const void *a, const void *b)
+{
+    const sm_traffic *x = a, *y = b;
+    if (x->src != y->src) return x->src < y->src ? -1 : 1;
+    return (x->dst > y->dst) - (x->dst < y->dst);
+}
+
+int sm_cost_traffic(const sm_cost *c, int sorted, sm_traffic **out)
+{
+    sm_traffic *o = sm_xmalloc(sizeof *o * (2 * (size_t)c->pairs.n + 1));
+    int n = 0;
+    for (int s = 0; s < c->pairs.n; s++)
+        for (int d = 0; d < 2; d++)
+            if (c->dir_msgs[2 * s + d] > 0) {
+                int p = c->pairs.p[s], q = c->pairs.q[s];
+                o[n++] = (sm_traffic){d ? q : p, d ? p : q, c->dir_msgs[2 * s + d], c->dir_cells[2 * s + d]};
+            }
+    if (sorted) qsort(o, (size_t)n, sizeof *o, by_src_dst);
+    *out = o;
+    return n;
 }
 
 static sm_pairmu *view_pairs(const void *ctx, int msg, int *n) { return sm_cost_pairs(ctx, msg, n); }

@@ -37,6 +37,10 @@ typedef struct sm_cost {
      * not route through the network or divide by the round again. Only
      * pairs that ever carried a cut edge: no P x P table. */
     struct sm_cost_link_memo *memo;
+    /* Per pair slot and direction (as memo): messages and halo cells, so
+     * the link loads come from the pairs (sm_cost_traffic) and not from a
+     * walk over every task edge. */
+    int64_t *dir_msgs, *dir_cells;
 
     /* Heap keys a move changed, pushed once when it ends: a moved block's
      * edges touch the same processors and pairs as they leave and rejoin. */
@@ -65,6 +69,12 @@ void sm_cost_swap(sm_cost *c, int b1, int b2);
 void sm_cost_eval(const sm_cost *c, sm_eval *out);
 /* Cheap evaluation: under colouring uses the lower bound, not a schedule. */
 void sm_cost_eval_fast(const sm_cost *c, sm_eval *out);
+/* One direction of a processor pair's traffic: its cut edges (messages)
+ * and their halo cells. */
+typedef struct sm_traffic { int src, dst; int64_t messages, cells; } sm_traffic;
+/* Every directed pair that exchanges messages now (sorted by (src, dst)
+ * when asked); caller frees. O(pairs), kept up to date by moves. */
+int sm_cost_traffic(const sm_cost *c, int sorted, sm_traffic **out);
 /* The multigraph M (or M1) as a pair list; caller frees. */
 sm_pairmu *sm_cost_pairs(const sm_cost *c, int messages, int *n);
 /* The schedule of M: repaired incrementally after the first call (a full

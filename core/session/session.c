@@ -27,6 +27,7 @@ static void rebuild(sm_session *s, const int *map)
     s->version++;
     s->rebuilt++;
     sm_cost_eval(s->cost, &s->last_eval);
+    s->last_change[0] = '\0';
 }
 
 sm_session *sm_session_new(sm_grid *g, sm_topo *t, const sm_model *m,
@@ -104,6 +105,7 @@ void sm_session_set_topo(sm_session *s, sm_topo *t)
 void sm_session_set_model(sm_session *s, const sm_model *m)
 {
     sm_cost_eval(s->cost, &s->last_eval);
+    snprintf(s->last_change, sizeof s->last_change, "model configure");
     s->model = *m;
     sm_cost_set_model(s->cost, m);
     s->version++;
@@ -129,6 +131,7 @@ static void push(sm_session *s, sm_change *ch, int n, const char *label)
     ed->n = n;
     ed->ch = ch;
     s->pos = s->nhist;
+    snprintf(s->last_change, sizeof s->last_change, "%s", ed->label);
 }
 
 int sm_session_apply(sm_session *s, const int *map, const char *label)
@@ -183,6 +186,7 @@ int sm_session_undo(sm_session *s)
     if (s->pos == 0) return -1;
     sm_cost_eval(s->cost, &s->last_eval);
     sm_edit *ed = &s->hist[--s->pos];
+    snprintf(s->last_change, sizeof s->last_change, "undo %s", ed->label);
     for (int i = ed->n - 1; i >= 0; i--)
         sm_cost_move(s->cost, ed->ch[i].block, ed->ch[i].from);
     s->version++;
@@ -204,6 +208,7 @@ int sm_session_redo(sm_session *s)
     if (s->pos == s->nhist) return -1;
     sm_cost_eval(s->cost, &s->last_eval);
     sm_edit *ed = &s->hist[s->pos++];
+    snprintf(s->last_change, sizeof s->last_change, "redo %s", ed->label);
     for (int i = 0; i < ed->n; i++)
         sm_cost_move(s->cost, ed->ch[i].block, ed->ch[i].to);
     s->version++;

@@ -33,6 +33,11 @@ typedef struct sm_session {
     unsigned long long rebuilt; /* bumped when the grid or machine is replaced:
                                    what points into them must let go */
     sm_eval last_eval;      /* evaluation before the latest change */
+    /* What the latest change was ("map move gpu0 10", "undo map move gpu0
+     * 10", "model configure"), so its delta is never shown under another
+     * edit's name; "" after a load or a new grid or machine (nothing to
+     * compare with). */
+    char last_change[112];
 } sm_session;
 
 #define SM_HISTORY_MAX 10000

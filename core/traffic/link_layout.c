@@ -115,7 +115,10 @@ void sm_link_map_loads(const sm_link_map *m, const sm_link_load *ll, int n, sm_l
         sm_link_load *o = &out[((size_t)at * SM_LINK_AXES + (size_t)axis) * 2 + (ll[i].from != at)];
         o->from = at;
         o->to = axis;
-        o->messages += ll[i].messages;
-        o->cells += ll[i].cells;
+        /* Several physical links drawn as one (a HAEC node's wireless
+         * links to the next board): the busiest of them, so the heat map
+         * and its maximum are per physical link, as congestion is. */
+        if (ll[i].messages > o->messages) o->messages = ll[i].messages;
+        if (ll[i].cells > o->cells) o->cells = ll[i].cells;
     }
 }

@@ -48,7 +48,9 @@ int sm_link_sel_match(int from, int to, const void *ctx);
 
 /* Loads by drawn link: index (node * SM_LINK_AXES + axis) * 2 + back,
  * back = 1 for the direction towards the node the link is drawn at (on
- * HAEC through: from the next board). Caller's array of
+ * HAEC through: from the next board; the busiest of the node's wireless
+ * links, so no drawn load exceeds the busiest physical link). Caller's
+ * array of
  * sm_link_map_nodes(m) * SM_LINK_AXES * 2, zeroed here. */
 void sm_link_map_loads(const sm_link_map *m, const sm_link_load *ll, int n, sm_link_load *out);
 

@@ -62,40 +62,98 @@ static int edge_route(const sm_grid *g, const sm_topo *t, const int *map, int k,
     return t->net->ops->route(t->net, x, y, ids, SM_MAX_ROUTE);
 }
 
-/* Every (message, link) pair of the cut edges between nodes, sorted by
- * link id and summed: one entry per loaded link, no hash needed. */
-static acc *route_sum(const sm_grid *g, const sm_topo *t, const int *map, size_t *count)
+/* What is routed: the task edges of a mapping (one message each), or the
+ * processor pairs' traffic (sm_traffic: messages and cells summed). */
+typedef struct {
+    const sm_grid *g;
+    const int *map;
+    const sm_traffic *tr;
+    int n;
+} source;
+
+static int source_count(const source *src) { return src->tr ? src->n : src->g->nedges; }
+
+/* Item k's route (0 links when both ends share a node), its processors
+ * and what it carries. */
+static int source_route(const source *src, const sm_topo *t, int k, uint64_t *ids, int *p, int *q,
+                        int64_t *msgs, int64_t *cells)
 {
-    size_t cap = 1024, m = 0;
-    acc *a = sm_xmalloc(sizeof *a * cap);
-    uint64_t ids[SM_MAX_ROUTE];
-    for (int k = 0; k < g->nedges; k++) {
-        int p, q, nl = edge_route(g, t, map, k, ids, &p, &q);
-        for (int i = 0; i < nl; i++) {
-            if (m == cap) a = sm_xrealloc(a, sizeof *a * (cap *= 2));
-            a[m++] = (acc){ids[i], 1, g->edges[k].cells};
-        }
+    if (!src->tr) {
+        *msgs = 1;
+        *cells = src->g->edges[k].cells;
+        return edge_route(src->g, t, src->map, k, ids, p, q);
     }
-    qsort(a, m, sizeof *a, by_id);
-    size_t n = 0;
-    for (size_t i = 0; i < m; i++) {
-        if (n && a[n - 1].id == a[i].id) {
-            a[n - 1].messages += a[i].messages;
-            a[n - 1].cells += a[i].cells;
-        } else {
-            a[n++] = a[i];
-        }
-    }
-    *count = n;
-    return a;
+    const sm_traffic *x = &src->tr[k];
+    *p = x->src;
+    *q = x->dst;
+    *msgs = x->messages;
+    *cells = x->cells;
+    int a = t->procs[*p].node, b = t->procs[*q].node;
+    if (a == b) return 0;
+    return t->net->ops->route(t->net, a, b, ids, SM_MAX_ROUTE);
 }
 
-int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
-                     sm_link_load **out, sm_err *e)
+/* A link id's running sums: open addressing on the id (distinct links
+ * are few, routed messages many: no sort of every (message, link)). */
+typedef struct {
+    acc *slot;     /* id + 1 in slot.id; 0 empty */
+    size_t cap, n;
+} acc_table;
+
+static void table_add(acc_table *h, uint64_t id, int64_t msgs, int64_t cells);
+
+static void table_grow(acc_table *h)
+{
+    acc_table g = {sm_xcalloc(h->cap * 2, sizeof(acc)), h->cap * 2, 0};
+    for (size_t i = 0; i < h->cap; i++)
+        if (h->slot[i].id) table_add(&g, h->slot[i].id - 1, h->slot[i].messages, h->slot[i].cells);
+    free(h->slot);
+    *h = g;
+}
+
+static void table_add(acc_table *h, uint64_t id, int64_t msgs, int64_t cells)
+{
+    if (2 * (h->n + 1) > h->cap) table_grow(h);
+    uint64_t x = (id + 1) * 0x9e3779b97f4a7c15ull;
+    size_t i = (size_t)(x >> 20) & (h->cap - 1);
+    while (h->slot[i].id && h->slot[i].id != id + 1) i = (i + 1) & (h->cap - 1);
+    if (!h->slot[i].id) {
+        h->slot[i].id = id + 1;
+        h->n++;
+    }
+    h->slot[i].messages += msgs;
+    h->slot[i].cells += cells;
+}
+
+/* Every link the cut edges between nodes cross, with the messages and
+ * cells crossing it, sorted by link id. */
+static acc *route_sum(const source *src, const sm_topo *t, size_t *count)
+{
+    acc_table h = {sm_xcalloc(1024, sizeof(acc)), 1024, 0};
+    uint64_t ids[SM_MAX_ROUTE];
+    int total = source_count(src);
+    for (int k = 0; k < total; k++) {
+        int p, q;
+        int64_t msgs, cells;
+        int nl = source_route(src, t, k, ids, &p, &q, &msgs, &cells);
+        for (int i = 0; i < nl; i++) table_add(&h, ids[i], msgs, cells);
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < h.cap; i++)
+        if (h.slot[i].id) {
+            h.slot[n] = h.slot[i];
+            h.slot[n++].id--;
+        }
+    qsort(h.slot, n, sizeof *h.slot, by_id);
+    *count = n;
+    return h.slot;
+}
+
+static int compute(const source *src, const sm_topo *t, sm_link_load **out, sm_err *e)
 {
     if (!routable(t->net, e)) return -1;
     size_t m;
-    acc *a = route_sum(g, t, map, &m);
+    acc *a = route_sum(src, t, &m);
     sm_link_load *o = sm_xmalloc(sizeof *o * (m ? m : 1));
     for (size_t i = 0; i < m; i++) {
         decode(t->net, a[i].id, &o[i].from, &o[i].to);
@@ -108,6 +166,19 @@ int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
     return (int)m;
 }
 
+int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
+                     sm_link_load **out, sm_err *e)
+{
+    source src = {g, map, NULL, 0};
+    return compute(&src, t, out, e);
+}
+
+int sm_links_compute_traffic(const sm_topo *t, const sm_traffic *tr, int n, sm_link_load **out, sm_err *e)
+{
+    source src = {NULL, NULL, tr, n};
+    return compute(&src, t, out, e);
+}
+
 static int by_pair(const void *a, const void *b)
 {
     const sm_link_pair *x = a, *y = b;
@@ -118,18 +189,20 @@ static int by_pair(const void *a, const void *b)
 /* The pairs whose route crosses a link the raw-id predicate accepts. */
 typedef int (*raw_match)(const sm_net *n, uint64_t id, const void *ctx);
 
-static int crossing(const sm_grid *g, const sm_topo *t, const int *map, raw_match match,
-                    const void *ctx, sm_link_pair **out)
+static int crossing(const source *src, const sm_topo *t, raw_match match, const void *ctx, sm_link_pair **out)
 {
     size_t cap = 16, m = 0;
     sm_link_pair *o = sm_xmalloc(sizeof *o * cap);
     uint64_t ids[SM_MAX_ROUTE];
-    for (int k = 0; k < g->nedges; k++) {
-        int p, q, nl = edge_route(g, t, map, k, ids, &p, &q);
+    int total = source_count(src);
+    for (int k = 0; k < total; k++) {
+        int p, q;
+        int64_t msgs, cells;
+        int nl = source_route(src, t, k, ids, &p, &q, &msgs, &cells);
         for (int i = 0; i < nl; i++) {
             if (!match(t->net, ids[i], ctx)) continue;
             if (m == cap) o = sm_xrealloc(o, sizeof *o * (cap *= 2));
-            o[m++] = (sm_link_pair){p, q, 1, g->edges[k].cells};
+            o[m++] = (sm_link_pair){p, q, msgs, cells};
             break;
         }
     }
@@ -163,7 +236,17 @@ int sm_links_crossing(const sm_grid *g, const sm_topo *t, const int *map,
 {
     if (!routable(t->net, e)) return -1;
     struct ends_match em = {match, ctx};
-    return crossing(g, t, map, match_ends, &em, out);
+    source src = {g, map, NULL, 0};
+    return crossing(&src, t, match_ends, &em, out);
+}
+
+int sm_links_crossing_traffic(const sm_topo *t, const sm_traffic *tr, int n, sm_link_match match,
+                              const void *ctx, sm_link_pair **out, sm_err *e)
+{
+    if (!routable(t->net, e)) return -1;
+    struct ends_match em = {match, ctx};
+    source src = {NULL, NULL, tr, n};
+    return crossing(&src, t, match_ends, &em, out);
 }
 
 /* Tree link ids (tree.c): level << 56 | group index << 1 | down. */
@@ -185,12 +268,11 @@ int sm_links_tree_groups(const sm_net *n, int nnodes, int level)
     return (int)((nnodes + g - 1) / g);
 }
 
-int sm_links_tree(const sm_grid *g, const sm_topo *t, const int *map,
-                  sm_tree_link **out, sm_err *e)
+static int tree(const source *src, const sm_topo *t, sm_tree_link **out, sm_err *e)
 {
     if (!is_tree(t->net, e)) return -1;
     size_t m, n = 0;
-    acc *a = route_sum(g, t, map, &m);
+    acc *a = route_sum(src, t, &m);
     /* Sorted by id: a link's up (bit 0 clear) comes just before its down. */
     sm_tree_link *o = sm_xcalloc(m ? m : 1, sizeof *o);
     for (size_t i = 0; i < m; i++) {
@@ -212,6 +294,19 @@ int sm_links_tree(const sm_grid *g, const sm_topo *t, const int *map,
     return (int)n;
 }
 
+int sm_links_tree(const sm_grid *g, const sm_topo *t, const int *map,
+                  sm_tree_link **out, sm_err *e)
+{
+    source src = {g, map, NULL, 0};
+    return tree(&src, t, out, e);
+}
+
+int sm_links_tree_traffic(const sm_topo *t, const sm_traffic *tr, int n, sm_tree_link **out, sm_err *e)
+{
+    source src = {NULL, NULL, tr, n};
+    return tree(&src, t, out, e);
+}
+
 struct tree_sel { int level, index, down; };
 
 static int match_tree(const sm_net *n, uint64_t id, const void *ctx)
@@ -227,5 +322,15 @@ int sm_links_tree_crossing(const sm_grid *g, const sm_topo *t, const int *map,
 {
     if (!is_tree(t->net, e)) return -1;
     struct tree_sel s = {level, index, down};
-    return crossing(g, t, map, match_tree, &s, out);
+    source src = {g, map, NULL, 0};
+    return crossing(&src, t, match_tree, &s, out);
+}
+
+int sm_links_tree_crossing_traffic(const sm_topo *t, const sm_traffic *tr, int n, int level, int index,
+                                   int down, sm_link_pair **out, sm_err *e)
+{
+    if (!is_tree(t->net, e)) return -1;
+    struct tree_sel s = {level, index, down};
+    source src = {NULL, NULL, tr, n};
+    return crossing(&src, t, match_tree, &s, out);
 }

@@ -5,6 +5,7 @@
 #define SM_LINKS_H
 
 #include <stdint.h>
+#include "core/model/cost.h"
 #include "core/model/grid.h"
 #include "core/model/topo.h"
 
@@ -17,7 +18,7 @@ int sm_links_compute(const sm_grid *g, const sm_topo *t, const int *map,
                      sm_link_load **out, sm_err *e);
 
 /* One processor pair's traffic over the links a query matched. */
-typedef struct { int src, dst; int64_t messages, cells; } sm_link_pair;
+typedef sm_traffic sm_link_pair;
 
 /* Which directed links (node from -> node to, as sm_links_compute names
  * them) a query is about. */
@@ -49,5 +50,16 @@ int sm_links_tree_groups(const sm_net *n, int nnodes, int level);
 int sm_links_tree_crossing(const sm_grid *g, const sm_topo *t, const int *map,
                            int level, int index, int down,
                            sm_link_pair **out, sm_err *e);
+
+/* The same four from the processor pairs' traffic (sm_cost_traffic: the
+ * cost state keeps it as blocks move) instead of every task edge: all
+ * messages of a pair take one route, so a pair is routed once. O(pairs x
+ * route length): the Network pane at a million blocks. Same results. */
+int sm_links_compute_traffic(const sm_topo *t, const sm_traffic *tr, int n, sm_link_load **out, sm_err *e);
+int sm_links_crossing_traffic(const sm_topo *t, const sm_traffic *tr, int n, sm_link_match match,
+                              const void *ctx, sm_link_pair **out, sm_err *e);
+int sm_links_tree_traffic(const sm_topo *t, const sm_traffic *tr, int n, sm_tree_link **out, sm_err *e);
+int sm_links_tree_crossing_traffic(const sm_topo *t, const sm_traffic *tr, int n, int level, int index,
+                                   int down, sm_link_pair **out, sm_err *e);
 
 #endif

@@ -447,3 +447,20 @@ void sm_solver_tabu_attr(sm_solver *s, int block, int proc, int join, long long 
     }
     x->tabu[x->ntabu++] = (sm_explain_tabu){block, proc, join, remaining};
 }
+
+const char *sm_solver_objective(const sm_solver *s, double *cur, double *best)
+{
+    static const char *const metrics[] = {"hops", "hop_cells", "congestion", "cardinality", NULL};
+    const char *name = sm_opt_str(s, "objective");
+    for (int i = 0; name && metrics[i]; i++)
+        if (strcmp(name, metrics[i]) == 0) {
+            if (!stat_of(s, "best_value", best)) *best = NAN;
+            if (!stat_of(s, "objective_value", cur)) *cur = *best;
+            return metrics[i];
+        }
+    int time = name && strcmp(name, "time") == 0;
+    *cur = s->has_current ? (time ? s->current.time : s->current.energy) : NAN;
+    *best = s->has_best ? (time ? s->best.time : s->best.energy) : NAN;
+    if (isnan(*cur)) *cur = *best;
+    return time ? "time" : "energy";
+}

@@ -197,6 +197,14 @@ sm_solver *sm_solver_run_sub(const sm_solver *s, const sm_solver_ops *ops, const
                              int argc, const char *const *argv);
 /* Evaluate a complete mapping under the solver's model. */
 void sm_solver_evaluate(const sm_solver *s, const int *map, sm_eval *ev);
+/* The objective the solver improves, as users read it (SPEC 4: lower is
+ * better, cardinality higher): its -objective name and its current and
+ * best values (NAN when the solver has none yet). Energy and time come
+ * from the evaluations; hops, hop_cells, congestion and cardinality from
+ * the statistics objective_value and best_value every improving solver
+ * publishes. Solvers without -objective (and popta's own objectives)
+ * optimise energy. */
+const char *sm_solver_objective(const sm_solver *s, double *cur, double *best);
 
 extern const sm_solver_ops sm_solver_lb, sm_solver_dm, sm_solver_mm, sm_solver_na,
     sm_solver_proportional, sm_solver_rcb, sm_solver_ilp, sm_solver_tabu,

@@ -204,8 +204,9 @@ static void end_pass(sm_solver *s, bokhari_state *st)
     if (st->published) { end_pass_published(s, st); return; }
     if (st->improved_in_pass) st->stalls = 0;
     else if (++st->stalls >= stall_limit(s, st)) {
+        /* The best's value, not the shaken mapping's now. */
         snprintf(s->last_move, sizeof s->last_move, "stalled %d passes: best %g kept",
-                 st->stalls, sm_objective_value(st->obj));
+                 st->stalls, st->kind == SM_OBJ_CARDINALITY ? -st->best_score : st->best_score);
         sm_solver_why(s, "stall limit: %d passes without a better best, so the search ends", st->stalls);
         publish(s, st);
         sm_solver_finish_with(s, st->best);

@@ -178,6 +178,8 @@ static void settle(sm_solver *s, ga_state *st)
     sm_solver_set_stat(s, "generation", (double)st->generation);
     sm_solver_set_stat(s, "best_value", user_value(st, st->best_score));
     sm_solver_set_stat(s, "generation_best", user_value(st, st->score[top]));
+    /* The generation's best is where the search stands now. */
+    sm_solver_set_stat(s, "objective_value", user_value(st, st->score[top]));
     sm_solver_set_stat(s, "generation_mean", user_value(st, mean));
     sm_solver_set_stat(s, "generation_worst", user_value(st, st->score[st->order[st->m - 1]]));
     sm_solver_set_stat(s, "crossovers", (double)st->crossovers);

@@ -256,6 +256,7 @@ static double user_value(const minmd_state *st)
 
 static void publish(sm_solver *s, minmd_state *st)
 {
+    sm_solver_set_stat(s, "objective_value", user_value(st));
     sm_solver_set_stat(s, "best_value", user_value(st));
     if (st->obj) sm_solver_set_stat(s, "objective_value", sm_objective_value(st->obj));
     sm_solver_set_stat(s, "exchanges", (double)st->exchanges);

@@ -48,6 +48,12 @@ proc sequence {target} {
     lappend s {source v} {source v}
     lappend s {focus Tab} {focus Tab} {focus Tab} {focus BTab} {focus BTab} {focus BTab}
     lappend s {zoom z} {zoom z}
+    # The Network pane in Communication's place (L), its keys while shown
+    # (the selected link moves: the pairs crossing it are listed), a move
+    # under it, and L back.
+    lappend s {"network open" L}
+    foreach k {l l j h PgDn k} { lappend s [list "network key" $k] }
+    lappend s {"network close" L} {focus BTab} {focus BTab} {focus BTab}
     # A new solver: its start runs in the background (a start not done
     # when the next round starts another is given up); v switches every
     # pane between it and the session.
@@ -121,4 +127,12 @@ foreach kind [dict keys $big] {
         [expr {$smed > 0 ? $med / $smed : 0}]]
 }
 puts [format "slowest key: %.2f ms (target 50 ms)" [expr {$worst * 1e3}]]
+# The Network pane against an ordinary key (a Grid cursor move) of the
+# same run: opening it and its keys while shown, median over median.
+set cur [pct [lsort -real [dict get $big cursor]] 0.5]
+foreach kind {"network open" "network key" "network close"} {
+    set med [pct [lsort -real [dict get $big $kind]] 0.5]
+    puts [format "%-13s at 1 M blocks: median %.2f ms, %.1fx a cursor key (%.2f ms)" $kind [expr {$med * 1e3}] \
+        [expr {$cur > 0 ? $med / $cur : 0}] [expr {$cur * 1e3}]]
+}
 file delete -force $tmp

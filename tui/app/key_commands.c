@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "paths.h"
 #include "shell.h"
 #include "solvers/stepper/history.h"
 
@@ -235,7 +236,8 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
     case SM_ACT_SAVE:
         d->kind = SM_DO_PROMPT;
         snprintf(d->label, sizeof d->label, "save scenario (grid, machine, model, mapping) as: ");
-        snprintf(d->text, sizeof d->text, "%s", app->scenario_path ? app->scenario_path : "scenario.json");
+        /* A shipped sample is offered as a new file here, never itself. */
+        sm_path_save_offer(app->scenario_path ? app->scenario_path : "scenario.json", d->text, sizeof d->text);
         sm_words_lit(&d->tmpl, "scenario save FILE");
         d->hole = 2;
         d->complete = SM_COMPLETE_FILES;

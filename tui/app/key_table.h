@@ -51,7 +51,7 @@
     X(THEME, "next colour theme")                                                  \
     X(SAVE, "save the mapping to a file")                                          \
     X(CONSOLE, "open the Tcl console (Tab completes, Up/Down history)")            \
-    X(HELP, "show or hide this list")                                              \
+    X(HELP, "show or hide this list (Up/Down, PgUp/PgDn scroll it)")                                              \
     X(REFRESH, "redraw the whole screen")                                          \
     X(QUIT, "quit; asks first if there are unsaved changes")
 

@@ -300,21 +300,50 @@ out:
     return rc;
 }
 
+/* Where themes are looked for, first found wins: $STENCILMAP_THEMES; the
+ * user's ($XDG_DATA_HOME, default ~/.local/share, /stencilmap/themes);
+ * ./themes; the data directory found at run time (datadir.h: beside the
+ * program, a source tree or an install under any prefix); then
+ * $XDG_DATA_DIRS (default /usr/local/share:/usr/share), each
+ * /stencilmap/themes. So `t` finds the shipped themes, and the user's,
+ * whatever the current directory. */
+#define MAX_DIRS 16
+static int ndirs = -1;
+static char dirs[MAX_DIRS][1024];
+
+static void add_dir(const char *fmt, const char *a, const char *b)
+{
+    if (ndirs >= MAX_DIRS || !a || !*a) return;
+    char d[1024];
+    snprintf(d, sizeof d, fmt, a, b ? b : "");
+    for (int i = 0; i < ndirs; i++)
+        if (strcmp(dirs[i], d) == 0) return;
+    snprintf(dirs[ndirs++], sizeof dirs[0], "%s", d);
+}
+
+static void find_dirs(void)
+{
+    ndirs = 0;
+    add_dir("%s%s", getenv("STENCILMAP_THEMES"), NULL);
+    const char *xdh = getenv("XDG_DATA_HOME");
+    if (xdh && *xdh == '/') add_dir("%s%s/stencilmap/themes", xdh, NULL);
+    else add_dir("%s%s/.local/share/stencilmap/themes", getenv("HOME"), NULL);
+    add_dir("%s%s", "themes", NULL);
+    add_dir("%s%s/themes", sm_datadir(), NULL);
+    const char *xdd = getenv("XDG_DATA_DIRS");
+    char list[2048];
+    snprintf(list, sizeof list, "%s", xdd && *xdd ? xdd : "/usr/local/share:/usr/share");
+    for (char *save = NULL, *d = strtok_r(list, ":", &save); d; d = strtok_r(NULL, ":", &save))
+        if (*d == '/') add_dir("%s%s/stencilmap/themes", d, NULL);
+}
+
 static const char *search_dirs(int i)
 {
-    static char buf[1024];
-    switch (i) {
-    case 0: {
-        const char *d = getenv("STENCILMAP_THEMES");
-        return d && *d ? d : "";
-    }
-    case 1: return "themes";
-    case 2:
-        snprintf(buf, sizeof buf, "%s/themes", sm_datadir());
-        return buf;
-    default: return NULL;
-    }
+    if (ndirs < 0) find_dirs();
+    return i < ndirs ? dirs[i] : NULL;
 }
+
+const char *sm_theme_dir(int i) { return search_dirs(i); }
 
 static int load_file(const char *path, sm_theme *t, sm_err *e)
 {
@@ -340,8 +369,8 @@ int sm_theme_load(const char *name, sm_theme *t, sm_err *e)
     for (int i = 0; search_dirs(i); i++) {
         const char *d = search_dirs(i);
         if (!*d) continue;
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s.json", d, name);
+        char path[1400];
+        snprintf(path, sizeof path, "%.1023s/%.300s.json", d, name);
         FILE *f = fopen(path, "r");
         if (!f) continue;
         fclose(f);
@@ -356,8 +385,12 @@ int sm_theme_load(const char *name, sm_theme *t, sm_err *e)
         sm_theme_builtin(t);
         return 0;
     }
-    sm_err_set(e, "theme \"%s\": not found in $STENCILMAP_THEMES, ./themes or %s/themes", name,
-               sm_datadir());
+    char where[1024] = "";
+    for (int i = 0; search_dirs(i); i++) {
+        size_t l = strlen(where);
+        snprintf(where + l, sizeof where - l, "%s%.200s", l ? ", " : "", search_dirs(i));
+    }
+    sm_err_set(e, "theme \"%s\": not found in %s", name, where);
     return -1;
 }
 

@@ -72,13 +72,16 @@ extern const char sm_default_theme[];
 
 int sm_theme_parse(const char *text, size_t len, const char *file, sm_theme *t, sm_err *e);
 /* NAME: a path (contains '/' or ends in .json), or a theme name looked up
- * in $STENCILMAP_THEMES, ./themes and the installed themes directory;
- * "default" falls back to the built-in copy. */
+ * on the search path (sm_theme_dir: $STENCILMAP_THEMES, the user's XDG
+ * data directory, ./themes, beside the program, the installed data
+ * directory, $XDG_DATA_DIRS); "default" falls back to the built-in copy. */
 int sm_theme_load(const char *name, sm_theme *t, sm_err *e);
 void sm_theme_builtin(sm_theme *t);
 /* Theme names on the search path and "default", sorted (caller frees
  * each and the array). */
 char **sm_theme_list(int *n);
+/* The i-th directory of the theme search path, NULL past the last. */
+const char *sm_theme_dir(int i);
 
 /* xterm's RGB for a colour number, and the nearest of the 8 basic colours
  * (the fallback on 8-colour terminals). */

@@ -79,6 +79,7 @@ typedef struct sm_view {
     int focus;                     /* sm_pane_id */
     int zoom;                      /* the focused pane fills the screen */
     int help;                      /* the key list is shown */
+    int help_top;                  /* its first line shown (view help scroll) */
 
     int dims[3];                   /* block grid the view was sized for */
     int cur[3];                    /* cursor block coordinates */

@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "tui/app/datadir.h"
 #include "cmd_topo_hwloc.h"
+#include "tui/app/paths.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
 {
@@ -108,7 +109,7 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     /* Standard input is no file to journal against or save back to. */
     if (strcmp(path, "-") != 0) {
         sm_clean_stale_temps(path);
-        app->scenario_path = sm_xstrdup(path);
+        app->scenario_path = sm_path_tidy(path); /* scripts/../x: as x */
     }
     free(shipped);
     return after_change(app, in);
@@ -127,7 +128,7 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(s, SM_PART_ALL);
         free(app->scenario_path);
-        app->scenario_path = sm_xstrdup(Tcl_GetString(objv[2]));
+        app->scenario_path = sm_path_tidy(Tcl_GetString(objv[2]));
     }
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;

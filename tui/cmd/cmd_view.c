@@ -368,7 +368,36 @@ static int view_pair(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
         return TCL_OK;                                                                 \
     }
 FLAG_CMD(view_zoom, zoom, "zoom")
-FLAG_CMD(view_help, help, "help")
+
+/* view help ?on|off|toggle | scroll N | top?: the key list, and its
+ * scroll (the keys that move it while it is shown run this). */
+static int view_help(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_view *v = app->view;
+    const char *a = objc >= 3 ? Tcl_GetString(objv[2]) : "";
+    if (objc == 4 && strcmp(a, "scroll") == 0) {
+        int n;
+        if (Tcl_GetIntFromObj(in, objv[3], &n) != TCL_OK) {
+            Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+            return TCL_ERROR;
+        }
+        long long top = (long long)v->help_top + n;
+        v->help_top = top < 0 ? 0 : top > 100000 ? 100000 : (int)top;
+    } else if (objc == 3 && strcmp(a, "top") == 0) {
+        v->help_top = 0;
+    } else if (objc == 4 || (objc == 3 && toggle_arg(in, objv[2], &v->help, "help"))) {
+        if (objc == 4) {
+            Tcl_WrongNumArgs(in, 2, objv, "?on|off|toggle | scroll N | top?");
+            Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+        }
+        return TCL_ERROR;
+    } else if (objc == 3) {
+        v->help_top = 0; /* shown again: from the top */
+    }
+    sm_view_touch(v);
+    Tcl_SetObjResult(in, Tcl_NewIntObj(v->help));
+    return TCL_OK;
+}
 
 static int view_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
@@ -471,6 +500,7 @@ static int view_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     PUT("pair", pair);
     PUT("zoom", Tcl_NewIntObj(v->zoom));
     PUT("help", Tcl_NewIntObj(v->help));
+    PUT("help_top", Tcl_NewIntObj(v->help_top));
     PUT("running", Tcl_NewIntObj(v->running));
     PUT("step", Tcl_NewWideIntObj(v->stepn));
     PUT("source", Tcl_NewStringObj(v->show_solver ? "solver" : "session", -1));
@@ -504,7 +534,7 @@ static const sm_subcmd view_subs[] = {
     {"network", sm_view_network_cmd, 0, 5, "?on|off|toggle? ?-plane K|prev|next? ?-scale messages|cells?"},
     {"link", sm_view_link_cmd, 0, 3, "?FROM TO | FROM board | level L INDEX | busiest | none?"},
     {"zoom", view_zoom, 0, 1, "?on|off|toggle?"},
-    {"help", view_help, 0, 1, "?on|off|toggle?"},
+    {"help", view_help, 0, 2, "?on|off|toggle | scroll N | top?"},
     {"run", view_run, 0, 1, "?on|off|toggle?"},
     {"step", view_step, 0, 1, "?N?"},
     {"source", view_source, 0, 1, "?session|solver?"},

@@ -142,12 +142,18 @@ static int put_pairs(const sm_app *app, Tcl_Interp *in, int n, sm_link_pair *pp,
     return TCL_OK;
 }
 
+/* Links are routed per processor pair from the traffic the session's
+ * cost state keeps, not per task edge: a million blocks answer in
+ * milliseconds (sm_links_*_traffic, the same results). */
 static int direction_put(sm_app *app, Tcl_Interp *in, const sm_link_sel *sel, Tcl_Obj *d)
 {
     const sm_session *s = app->session;
     sm_link_pair *pp = NULL;
+    sm_traffic *tr;
     sm_err e;
-    int n = sm_links_crossing(s->grid, s->topo, sm_session_map(s), sm_link_sel_match, sel, &pp, &e);
+    int ntr = sm_cost_traffic(s->cost, 0, &tr);
+    int n = sm_links_crossing_traffic(s->topo, tr, ntr, sm_link_sel_match, sel, &pp, &e);
+    free(tr);
     return put_pairs(app, in, n, pp, &e, d);
 }
 
@@ -155,9 +161,12 @@ static int tree_put(sm_app *app, Tcl_Interp *in, int down, Tcl_Obj *d)
 {
     const sm_session *s = app->session;
     sm_link_pair *pp = NULL;
+    sm_traffic *tr;
     sm_err e;
-    int n = sm_links_tree_crossing(s->grid, s->topo, sm_session_map(s), app->view->link_level,
-                                   app->view->link_from, down, &pp, &e);
+    int ntr = sm_cost_traffic(s->cost, 0, &tr);
+    int n = sm_links_tree_crossing_traffic(s->topo, tr, ntr, app->view->link_level, app->view->link_from, down,
+                                           &pp, &e);
+    free(tr);
     return put_pairs(app, in, n, pp, &e, d);
 }
 
@@ -198,7 +207,10 @@ static int select_busiest(sm_app *app, Tcl_Interp *in)
     long long best = 0;
     if (is_tree(app)) {
         sm_tree_link *tl;
-        int n = sm_links_tree(s->grid, s->topo, sm_session_map(s), &tl, &e);
+        sm_traffic *tr;
+        int ntr = sm_cost_traffic(s->cost, 0, &tr);
+        int n = sm_links_tree_traffic(s->topo, tr, ntr, &tl, &e);
+        free(tr);
         if (n < 0) return sm_tcl_error(in, "MODEL", "%s", e.msg);
         for (int i = 0; i < n; i++) {
             long long up = v->net_cells ? tl[i].up_cells : tl[i].up_messages;
@@ -213,7 +225,10 @@ static int select_busiest(sm_app *app, Tcl_Interp *in)
         free(tl);
     } else {
         sm_link_load *ll;
-        int n = sm_links_compute(s->grid, s->topo, sm_session_map(s), &ll, &e);
+        sm_traffic *tr;
+        int ntr = sm_cost_traffic(s->cost, 0, &tr);
+        int n = sm_links_compute_traffic(s->topo, tr, ntr, &ll, &e);
+        free(tr);
         if (n < 0) return sm_tcl_error(in, "STATE", "view link: %s", e.msg);
         sm_link_map m;
         if (link_map(app, in, &m)) {

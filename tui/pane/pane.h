@@ -164,7 +164,13 @@ void sm_ui_sparkline(WINDOW *w, int y, int x, int width, const double *v, int n,
 /* s in at most width columns: whole if it fits, else its head and tail
  * around "~" (names differ at the end as often as at the start). */
 const char *sm_ui_elide(const char *s, int width, char *out, size_t n);
-/* Engineering formats: "2.659 J", "3.22 ms". */
+/* The one number rule for units (SI prefix, 4 significant digits):
+ * "2.659 J", "3.22 ms"; sm_ui_si for other units or more digits. */
+const char *sm_ui_si(double v, const char *unit, int digits, char *buf, size_t n);
+/* A solver statistic by its name: energies ("best_energy", "incumbent")
+ * in J and times ("deadline", "elapsed") in s by the rule above, counts
+ * as they are. */
+const char *sm_ui_stat(const char *key, double v, char *buf, size_t n);
 const char *sm_ui_joules(double j, char *buf, size_t n);
 const char *sm_ui_seconds(double s, char *buf, size_t n);
 

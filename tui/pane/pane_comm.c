@@ -83,7 +83,7 @@ static void rounds_text(const comm_cache *c, int i, char *out, size_t n)
     for (int a = 0; a < k && len + 1 < n;) {
         int b = a;
         while (b + 1 < k && r[b + 1] == r[b] + 1) b++;
-        len += (size_t)snprintf(out + len, n - len, "%s%d", len ? "," : "r", r[a] + 1);
+        len += (size_t)snprintf(out + len, n - len, "%s%d", len ? "," : "s", r[a] + 1);
         if (b > a && len + 1 < n) len += (size_t)snprintf(out + len, n - len, "-%d", r[b] + 1);
         a = b + 1;
     }
@@ -225,7 +225,26 @@ static int pair_at(const sm_pane *p, int i, int *pp, int *qq)
     return 1;
 }
 
-static void draw_rounds(WINDOW *w, const comm_cache *c, int ih, int iw, int round_lines);
+/* A pair's label in width columns: "p-q" whole when it fits; else the
+ * processors' indices (as the Processors pane numbers them), which never
+ * collide, then as much of the names as fits ("12-13 n03.v1~_0-n03.v1~_1"
+ * would be cut alike for many pairs: "12-13 v100_0-v~"). */
+static const char *pair_label(const sm_topo *t, int p, int q, int width, char *out, size_t n)
+{
+    char pair[512];
+    snprintf(pair, sizeof pair, "%s-%s", t->procs[p].name, t->procs[q].name);
+    if ((int)strlen(pair) <= width) return sm_ui_elide(pair, width, out, n);
+    char ids[32];
+    int il = snprintf(ids, sizeof ids, "%d-%d", p, q);
+    if (il + 2 > width) return sm_ui_elide(ids, width, out, n);
+    char names[512];
+    sm_ui_elide(pair, width - il - 1, names, sizeof names);
+    snprintf(out, n, "%s %.*s", ids, (int)(n > 40 ? n - 40 : 1), names);
+    return out;
+}
+
+static void draw_rounds(WINDOW *w, const comm_cache *c, const sm_app *app, const sm_frame *f, int ih, int iw,
+                        int round_lines);
 
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
@@ -237,13 +256,31 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     if (f->cmp) build_cmp(cs, app, f, c);
     else cmp_clear(cs);
     werase(w);
-    char title[256];
-    if (cs->cmp)
-        snprintf(title, sizeof title, "Communication  %d pairs vs %d, %lld rounds vs %lld (%.60s)", c->nrows,
-                 cs->nother, (long long)f->ev.rounds, (long long)f->cmp->ev.rounds, f->cmp->label);
-    else
-        snprintf(title, sizeof title, "Communication  %d pairs, %lld rounds", c->nrows, (long long)f->ev.rounds);
-    sm_ui_frame(p, app, title);
+    /* The title: the longest of its forms that fits the border whole (a
+     * cut title lost the other mapping's count). The rounds are the
+     * model's count, named; the schedule below says how it relates. */
+    char forms[5][256];
+    long long ra = (long long)f->ev.rounds;
+    const char *rm = sm_rounds_name(app->session->model.rounds);
+    if (cs->cmp) {
+        long long rb = (long long)f->cmp->ev.rounds;
+        snprintf(forms[0], sizeof forms[0], "Communication  %d pairs vs %d, %lld rounds vs %lld (%s, %.60s)",
+                 c->nrows, cs->nother, ra, rb, rm, f->cmp->label);
+        snprintf(forms[1], sizeof forms[1], "Communication  %d pairs vs %d, %lld vs %lld rounds", c->nrows,
+                 cs->nother, ra, rb);
+        snprintf(forms[2], sizeof forms[2], "Communication  %lld vs %lld rounds", ra, rb);
+        snprintf(forms[3], sizeof forms[3], "Comm %lld|%lld rounds", ra, rb);
+        snprintf(forms[4], sizeof forms[4], "Comm %lld|%lld", ra, rb);
+    } else {
+        snprintf(forms[0], sizeof forms[0], "Communication  %d pairs, %lld rounds (%s)", c->nrows, ra, rm);
+        snprintf(forms[1], sizeof forms[1], "Communication  %d pairs, %lld rounds", c->nrows, ra);
+        snprintf(forms[2], sizeof forms[2], "Communication  %lld rounds", ra);
+        snprintf(forms[3], sizeof forms[3], "Comm %lld rounds", ra);
+        snprintf(forms[4], sizeof forms[4], "Comm %lld", ra);
+    }
+    int form = 0;
+    while (form < 4 && (int)strlen(forms[form]) + 2 > p->w - 4) form++;
+    sm_ui_frame(p, app, forms[form]);
     int iw = p->w - 2, ih = p->h - 2;
     if (iw < 16 || ih < 3) return;
 
@@ -259,8 +296,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     if (cs->cmp) {
         /* Compare mode: both mappings' messages per pair, largest change
          * first (the rounds are the shown mapping's, below). */
-        sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s %6s %6s %-4s", pw, "pair", "mu", "other",
-                   "diff", "via");
+        /* Too narrow for every column (80x24): the pair and its change,
+         * the pair as wide as the rest allows. */
+        int narrow = iw < pw + 26;
+        if (narrow) pw = iw - 7 > 8 ? iw - 7 : 8;
+        if (narrow)
+            sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %6s", pw, "pair", "diff");
+        else
+            sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s %6s %6s %-4s", pw, "pair", "mu", "other",
+                       "diff", "via");
         if (row < p->top) p->top = row;
         if (row >= p->top + list_rows) p->top = row - list_rows + 1;
         if (p->top < 0) p->top = 0;
@@ -271,17 +315,19 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
             attr_t a = (p->top + i == row && v->focus == SM_PANE_COMM) ? sm_ui_attr(SM_EL_CURSOR)
                        : hl ? sm_ui_attr(SM_EL_HIGHLIGHT)
                        : r->a == r->b ? sm_ui_attr(SM_EL_DIM) : sm_ui_attr(SM_EL_TEXT);
-            char pair[512], shown[512];
-            snprintf(pair, sizeof pair, "%s-%s", t->procs[r->p].name, t->procs[r->q].name);
-            sm_ui_elide(pair, pw, shown, sizeof shown);
-            sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %5lld %6lld %+6lld %-4s", pw, shown, (long long)r->a,
-                       (long long)r->b, (long long)(r->b - r->a), r->inter ? "net" : "node");
+            char shown[512];
+            pair_label(t, r->p, r->q, pw, shown, sizeof shown);
+            if (narrow)
+                sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %+6lld", pw, shown, (long long)(r->b - r->a));
+            else
+                sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %5lld %6lld %+6lld %-4s", pw, shown, (long long)r->a,
+                           (long long)r->b, (long long)(r->b - r->a), r->inter ? "net" : "node");
         }
         if (nrows == 0) sm_ui_text(w, 2, 1, iw, sm_ui_attr(SM_EL_DIM), "no cut edges in either mapping");
-        draw_rounds(w, c, ih, iw, round_lines);
+        draw_rounds(w, c, app, f, ih, iw, round_lines);
         return;
     }
-    sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s %-4s %s", pw, "pair", "mu", "via", "rounds");
+    sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s %-4s %s", pw, "pair", "mu", "via", "steps");
     if (row < p->top) p->top = row;
     if (row >= p->top + list_rows) p->top = row - list_rows + 1;
     if (p->top < 0) p->top = 0;
@@ -292,28 +338,48 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         int hl = v->pair_p >= 0 && ((r->p == v->pair_p && r->q == v->pair_q) || (r->p == v->pair_q && r->q == v->pair_p));
         attr_t a = (p->top + i == row && v->focus == SM_PANE_COMM) ? sm_ui_attr(SM_EL_CURSOR)
                    : hl ? sm_ui_attr(SM_EL_HIGHLIGHT) : sm_ui_attr(SM_EL_TEXT);
-        char pair[512], shown[512], rounds[128];
-        snprintf(pair, sizeof pair, "%s-%s", t->procs[r->p].name, t->procs[r->q].name);
-        sm_ui_elide(pair, pw, shown, sizeof shown);
+        char shown[512], rounds[128];
+        pair_label(t, r->p, r->q, pw, shown, sizeof shown);
         sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %5lld %-4s %s", pw, shown, (long long)r->mu,
                    r->inter ? "net" : "node", (rounds_text(c, i, rounds, sizeof rounds), rounds));
     }
     if (c->nrows == 0) sm_ui_text(w, 2, 1, iw, sm_ui_attr(SM_EL_DIM), "no cut edges: nothing to send");
 
-    draw_rounds(w, c, ih, iw, round_lines);
+    draw_rounds(w, c, app, f, ih, iw, round_lines);
 }
 
-/* The schedule: one chip per round, coloured, with its duration. */
-static void draw_rounds(WINDOW *w, const comm_cache *c, int ih, int iw, int round_lines)
+/* The schedule: one chip per step (a matching of messages sent at
+ * once), coloured, with its length in rounds. Its total is the title's
+ * count, or the footer says which bound the model counts instead
+ * (maxdeg: a lower bound, vizing: an upper one). */
+static void draw_rounds(WINDOW *w, const comm_cache *c, const sm_app *app, const sm_frame *f, int ih, int iw,
+                        int round_lines)
 {
     int y = 1 + ih - round_lines, x = 1;
-    char head[64];
-    int hl = snprintf(head, sizeof head, "rounds %d=%lldq ", c->sched.nrounds, (long long)c->sched.colours);
+    char head[160];
+    long long total = (long long)c->sched.colours, counted = (long long)f->ev.rounds;
+    sm_rounds_model rm = app->session->model.rounds;
+    int hl, n = c->sched.nrounds;
+    const char *steps = n == 1 ? "step" : "steps";
+    if (total == counted)
+        hl = snprintf(head, sizeof head, "%d %s = %lld rounds: ", n, steps, total);
+    else
+        hl = snprintf(head, sizeof head, "%d %s = %lld rounds (%s counts %lld, %s bound): ", n, steps, total,
+                      sm_rounds_name(rm), counted, rm == SM_ROUNDS_VIZING ? "an upper" : "a lower");
+    if (hl > iw - 8) { /* narrow: the same facts, shorter */
+        if (total == counted) hl = snprintf(head, sizeof head, "%d %s=%lld: ", n, steps, total);
+        else hl = snprintf(head, sizeof head, "%d %s=%lld (%s %lld): ", n, steps, total, sm_rounds_name(rm), counted);
+    }
+    if (hl >= (int)sizeof head) hl = (int)sizeof head - 1;
     sm_ui_text(w, y, x, iw, sm_ui_attr(SM_EL_HEADER), "%s", head);
     x += hl;
+    if (x > iw) {
+        if (++y > ih) return;
+        x = 1;
+    }
     for (int r = 0; r < c->sched.nrounds; r++) {
         char chip[32];
-        int len = snprintf(chip, sizeof chip, "%d:%lldq", r + 1, (long long)c->sched.rounds[r].duration);
+        int len = snprintf(chip, sizeof chip, "%d:%lld", r + 1, (long long)c->sched.rounds[r].duration);
         if (x + len + 1 > iw) {
             if (++y > ih) break;
             x = 1;

@@ -41,6 +41,9 @@ static void draw_compare(sm_pane *p, sm_app *app, const sm_frame *f)
     char s1[32], s2[32], s3[32];
     for (size_t i = 0; i < sizeof rows / sizeof rows[0] && y <= ih; i++, y++) {
         double d = rows[i].b - rows[i].a;
+        /* A difference within rounding of the figures is none (it read
+         * "+0.0004441", the unit cut off, for 4e-16 J). */
+        if (fabs(d) <= 1e-9 * fmax(fabs(rows[i].a), fabs(rows[i].b))) d = 0;
         const char *(*fmt)(double, char *, size_t) = rows[i].seconds ? sm_ui_seconds : sm_ui_joules;
         attr_t bold = i == 5 ? A_BOLD : 0;
         sm_ui_text(w, y, 1, 8, sm_ui_attr(SM_EL_TEXT) | bold, "%s", rows[i].name);
@@ -63,7 +66,8 @@ static void draw_compare(sm_pane *p, sm_app *app, const sm_frame *f)
     /* Rows to spare (a taller screen, or zoomed): the communication and
      * placement behind the energies. */
     struct { const char *name; long long a, b; } more[] = {
-        {"edges", (long long)a->edges, (long long)b->edges},
+        {"cut", (long long)a->messages, (long long)b->messages},
+        {"quanta", (long long)a->edges, (long long)b->edges},
         {"rounds", (long long)a->rounds, (long long)b->rounds},
         {"procs", (long long)a->procs_used, (long long)b->procs_used},
     };
@@ -111,16 +115,17 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         sm_ui_text(w, y, 9 + barw + 1, iw - barw - 8, sm_ui_attr(SM_EL_TEXT), "%10s",
                    sm_ui_joules(parts[i].v, b1, sizeof b1));
     }
-    /* The total, and what the last change did to it; following the
-     * solver, how far its mapping is from the session's. */
+    /* The total, and what the last change did to it, named after that
+     * change (an undo says what it undid); following the solver, how far
+     * its mapping is from the session's. */
     double d = f->source ? ev->energy - f->session_ev.energy : ev->energy - s->last_eval.energy;
-    int has_delta = f->source || (s->pos > 0 && s->hist[s->pos - 1].label[0]);
-    const char *why = f->source ? "" : has_delta ? s->hist[s->pos - 1].label : "";
-    sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_TEXT) | A_BOLD, "total %.6g J", ev->energy);
-    if (has_delta) {
-        int x = 1 + (int)strlen("total ") + snprintf(b1, sizeof b1, "%.6g J", ev->energy) + 2;
+    int has_delta = f->source || s->last_change[0];
+    const char *why = f->source ? "vs session" : s->last_change;
+    int x0 = 1 + snprintf(b1, sizeof b1, "total %s", sm_ui_si(ev->energy, "J", 6, b3, sizeof b3)) + 2;
+    sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_TEXT) | A_BOLD, "%s", b1);
+    if (has_delta && x0 <= iw) {
         sm_element el = d < 0 ? SM_EL_GOOD : d > 0 ? SM_EL_BAD : SM_EL_DIM;
-        sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(el), "%s%s  %s", d > 0 ? "+" : "",
+        sm_ui_text(w, y, x0, iw - x0 + 1, sm_ui_attr(el), "%s%s  %s", d > 0 ? "+" : "",
                    sm_ui_joules(d, b2, sizeof b2), why);
     }
     y++;
@@ -141,9 +146,9 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "comp %s  comm %s", sm_ui_seconds(ev->comp_time, b2, sizeof b2),
                sm_ui_seconds(ev->comm_time, b3, sizeof b3));
     if (++y > ih) return;
-    sm_ui_text(w, y, 1, iw, sm_ui_attr(ev->feasible ? SM_EL_GOOD : SM_EL_BAD), "%s%s  %lld cut edges, %d procs used",
+    sm_ui_text(w, y, 1, iw, sm_ui_attr(ev->feasible ? SM_EL_GOOD : SM_EL_BAD), "%s%s  %lld cut edges (%lld quanta), %d procs used",
                ev->feasible ? "feasible" : "misses the deadline", ev->memory_ok ? "" : ", over memory",
-               (long long)ev->edges, ev->procs_used);
+               (long long)ev->messages, (long long)ev->edges, ev->procs_used);
 }
 
 const sm_pane_ops sm_pane_energy = {.deps = SM_DEP_MAPPING | SM_DEP_SESSION, .draw = draw};

@@ -113,8 +113,21 @@ int sm_front_draw(sm_pane *pane, int y, int x, int h, int width, const sm_app *a
     if (e1 <= e0) e1 = e0 + 1e-12;
     if (c1 <= c0) c1 = c0 + 1e-12;
     /* Energy labels in a left margin, time labels under the plot; with two
-     * curves a legend on the first row gives both ranges. */
-    int lw = 10, pw = width * 11 / 20 - lw, tw = width - lw - pw - 1;
+     * curves a legend on the first row gives both ranges. The table takes
+     * what its widest counts need (they were cut to one character
+     * unzoomed), the plot the rest, at least 10 columns. */
+    int lw = 10, cmax = 0;
+    for (int i = 0; i < n; i++) {
+        int len = 0;
+        for (int p = 0; p < P; p++) len += snprintf(NULL, 0, "%s%d", p ? "," : "", pt->front[i].counts[p]);
+        if (len > cmax) cmax = len;
+    }
+    int need = 3 + 12 + 11 + (two ? 11 : 0) + (cmax > 6 ? cmax : 6);
+    int tw = need < width - lw - 11 ? need : width - lw - 11, pw = width - lw - tw - 1;
+    if (pw > width * 11 / 20 - lw) { /* room to spare: the plot as before, the table wider */
+        pw = width * 11 / 20 - lw;
+        tw = width - lw - pw - 1;
+    }
     if (pw < 10) return 0;
     int px = x + lw, py = y + two, ph = h - 1 - two;
     if (ph < 2) return 0;
@@ -126,14 +139,23 @@ int sm_front_draw(sm_pane *pane, int y, int x, int h, int width, const sm_app *a
                    sm_ui_joules(c1, b4, sizeof b4));
     sm_ui_text(w, py, x, lw - 1, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_joules(e1, b1, sizeof b1));
     sm_ui_text(w, py + ph - 1, x, lw - 1, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_joules(e0, b1, sizeof b1));
-    sm_ui_text(w, py + ph, px, pw, sm_ui_attr(SM_EL_DIM), "%s", sm_ui_seconds(t0, b1, sizeof b1));
-    const char *right = sm_ui_seconds(t1, b2, sizeof b2);
-    sm_ui_text(w, py + ph, px + pw - (int)strlen(right), (int)strlen(right), sm_ui_attr(SM_EL_DIM), "%s", right);
+    /* The axis labels never overwrite one another: the right one only
+     * where it clears the left, "deadline" only in the gap between. */
+    const char *left = sm_ui_seconds(t0, b1, sizeof b1), *right = sm_ui_seconds(t1, b2, sizeof b2);
+    if ((int)(strlen(left) + strlen(right)) >= pw) { /* narrow: 3 digits */
+        left = sm_ui_si(t0, "s", 3, b1, sizeof b1);
+        right = sm_ui_si(t1, "s", 3, b2, sizeof b2);
+    }
+    int ll = (int)strlen(left);
+    sm_ui_text(w, py + ph, px, pw, sm_ui_attr(SM_EL_DIM), "%s", left);
+    int rl = (int)strlen(right), rx = px + pw - rl;
+    if (rx > px + ll) sm_ui_text(w, py + ph, rx, rl, sm_ui_attr(SM_EL_DIM), "%s", right);
+    else rx = px + pw;
     if (m->has_deadline) {
         int dx = px + (int)lround((m->deadline - t0) / (t1 - t0) * (pw - 1));
         for (int r = 0; r < ph; r++)
             sm_ui_text(w, py + r, dx, 1, sm_ui_attr(SM_EL_DEADLINE), "|");
-        sm_ui_text(w, py + ph, dx, 9, sm_ui_attr(SM_EL_DEADLINE), "deadline");
+        if (dx > px + ll && dx + 8 < rx) sm_ui_text(w, py + ph, dx, 8, sm_ui_attr(SM_EL_DEADLINE), "deadline");
     }
     /* The total curve first, the dynamic one over it; the applied point
      * marked @ on both. */
@@ -165,15 +187,18 @@ int sm_front_draw(sm_pane *pane, int y, int x, int h, int width, const sm_app *a
         counts[0] = 0;
         for (int p = 0; p < P && len < (int)sizeof counts - 12; p++)
             len += snprintf(counts + len, sizeof counts - (size_t)len, "%s%d", p ? "," : "", q->counts[p]);
+        /* Counts wider than the table give way in the middle. */
+        char shown[128];
+        sm_ui_elide(counts, tw - (two ? 37 : 26) > 3 ? tw - (two ? 37 : 26) : 3, shown, sizeof shown);
         int meets = !m->has_deadline || q->time <= m->deadline * (1 + 1e-9);
         int attr = sm_ui_attr(top + r == sel ? SM_EL_CURSOR : meets ? SM_EL_TEXT : SM_EL_DIM);
         if (two)
             sm_ui_text(w, y + 1 + r, g->tx, tw, attr, "%2d %-11s %-10s %-10s %s", top + r,
                        sm_ui_seconds(q->time, b1, sizeof b1), sm_ui_joules(q->energy, b2, sizeof b2),
-                       sm_ui_joules(q->total, b3, sizeof b3), counts);
+                       sm_ui_joules(q->total, b3, sizeof b3), shown);
         else
             sm_ui_text(w, y + 1 + r, g->tx, tw, attr, "%2d %-11s %-10s %s", top + r,
-                       sm_ui_seconds(q->time, b1, sizeof b1), sm_ui_joules(q->energy, b2, sizeof b2), counts);
+                       sm_ui_seconds(q->time, b1, sizeof b1), sm_ui_joules(q->energy, b2, sizeof b2), shown);
     }
     return h;
 }

@@ -19,6 +19,7 @@
 
 typedef struct net_cache {
     unsigned long long version;   /* f->map_version the loads are for */
+    int built;                    /* for that version (trees have no loads array) */
     int ok;
     char why[200];                /* why there is nothing to draw */
     sm_link_map m;
@@ -38,6 +39,11 @@ typedef struct net_cache {
     long long **tmsgs, **tcells;  /* [level][group] max(up, down) */
     int *row0;                    /* per level: its first line in the last draw (-1 off) */
     int tw;                       /* digits per line in the last draw */
+    /* The shown mapping's processor-pair traffic (the cost state keeps
+     * it): loads and crossing pairs are routed per pair, not per task
+     * edge (a million blocks: seconds -> milliseconds). */
+    sm_traffic *traffic;
+    int ntraffic;
 } net_cache;
 
 static void free_pairs(net_cache *c)
@@ -66,7 +72,7 @@ static void free_tree(net_cache *c)
 }
 
 /* A tree's uplink loads by level; levels with one group carry nothing. */
-static void tree_loads(net_cache *c, const sm_app *app, const sm_frame *f)
+static void tree_loads(net_cache *c, const sm_app *app)
 {
     const sm_session *s = app->session;
     const sm_net *n = s->topo->net;
@@ -84,7 +90,7 @@ static void tree_loads(net_cache *c, const sm_app *app, const sm_frame *f)
     }
     sm_tree_link *tl;
     sm_err e;
-    int k = sm_links_tree(s->grid, s->topo, f->map, &tl, &e);
+    int k = sm_links_tree_traffic(s->topo, c->traffic, c->ntraffic, &tl, &e);
     for (int i = 0; i < k; i++) {
         int L = tl[i].level, g = tl[i].index;
         if (L >= levels || g >= c->groups[L]) continue;
@@ -106,18 +112,21 @@ static net_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
         c = p->priv = sm_xcalloc(1, sizeof *c);
         c->sel_from = -1;
     }
-    if (c->version == f->map_version && (c->loads || !c->ok)) return c;
+    if (c->built && c->version == f->map_version) return c;
     const sm_session *s = app->session;
     free(c->loads);
     c->loads = NULL;
     c->version = f->map_version;
+    c->built = 1;
     c->sel_version = 0;
     c->max_msgs = c->max_cells = 0;
     free_tree(c);
+    free(c->traffic);
+    c->ntraffic = sm_cost_traffic(f->cost, 0, &c->traffic);
     c->tree = s->topo->net->ops == &sm_net_tree;
     if (c->tree) {
         c->ok = 1;
-        tree_loads(c, app, f);
+        tree_loads(c, app);
         return c;
     }
     sm_err e;
@@ -127,7 +136,7 @@ static net_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
         return c;
     }
     sm_link_load *ll;
-    int n = sm_links_compute(s->grid, s->topo, f->map, &ll, &e);
+    int n = sm_links_compute_traffic(s->topo, c->traffic, c->ntraffic, &ll, &e);
     if (n < 0) {
         c->ok = 0;
         snprintf(c->why, sizeof c->why, "%.190s", e.msg);
@@ -158,7 +167,7 @@ static int selected(const sm_view *v, const sm_link_map *m, int *at, int *axis)
     return *axis >= 0;
 }
 
-static void selection_pairs(net_cache *c, const sm_app *app, const sm_frame *f)
+static void selection_pairs(net_cache *c, const sm_app *app)
 {
     const sm_view *v = app->view;
     if (c->sel_version == c->version && c->sel_from == v->link_from && c->sel_to == v->link_to &&
@@ -176,8 +185,8 @@ static void selection_pairs(net_cache *c, const sm_app *app, const sm_frame *f)
             return;
         for (int d = 0; d < 2; d++) {
             sm_err e;
-            int n = sm_links_tree_crossing(s->grid, s->topo, f->map, v->link_level, v->link_from, d,
-                                           &c->pairs[d], &e);
+            int n = sm_links_tree_crossing_traffic(s->topo, c->traffic, c->ntraffic, v->link_level, v->link_from,
+                                                   d, &c->pairs[d], &e);
             c->npairs[d] = n < 0 ? 0 : n;
             for (int i = 0; i < c->npairs[d]; i++) {
                 c->msgs[d] += c->pairs[d][i].messages;
@@ -191,7 +200,8 @@ static void selection_pairs(net_cache *c, const sm_app *app, const sm_frame *f)
     for (int d = 0; d < 2; d++) {
         sm_link_sel sel = {v->link_from, v->link_to, c->m.through, d};
         sm_err e;
-        int n = sm_links_crossing(s->grid, s->topo, f->map, sm_link_sel_match, &sel, &c->pairs[d], &e);
+        int n = sm_links_crossing_traffic(s->topo, c->traffic, c->ntraffic, sm_link_sel_match, &sel, &c->pairs[d],
+                                          &e);
         c->npairs[d] = n < 0 ? 0 : n;
         for (int i = 0; i < c->npairs[d]; i++) {
             c->msgs[d] += c->pairs[d][i].messages;
@@ -224,18 +234,20 @@ static void draw_link(WINDOW *w, int y, int x, int width, int lv, double frac, i
                       int node_mark)
 {
     char s[8];
-    char mid = lv ? (char)('0' + lv) : node_mark ? ' ' : '.';
+    /* An idle link is '.' wherever it is drawn, as the legend says; a
+     * node with no link to the next plane is "[ ]" ('o' when narrow). */
+    char mid = lv > 0 ? (char)('0' + lv) : lv == 0 ? '.' : ' ';
     if (width == 1) {
-        s[0] = node_mark && !lv ? 'o' : mid;
+        s[0] = node_mark && lv < 0 ? 'o' : mid;
         s[1] = '\0';
     } else if (node_mark) {
-        snprintf(s, sizeof s, "[%c]", lv ? mid : ' ');
+        snprintf(s, sizeof s, "[%c]", mid);
     } else if (vertical) {
-        snprintf(s, sizeof s, " %c ", lv ? mid : '|');
+        snprintf(s, sizeof s, " %c ", mid);
     } else {
         snprintf(s, sizeof s, "-%c-", mid);
     }
-    attr_t a = sel ? sel : lv ? sm_ui_heat_attr(frac) : sm_ui_attr(node_mark ? SM_EL_TEXT : SM_EL_DIM);
+    attr_t a = sel ? sel : lv > 0 ? sm_ui_heat_attr(frac) : sm_ui_attr(node_mark ? SM_EL_TEXT : SM_EL_DIM);
     if (node_mark && !sel) a |= A_BOLD;
     sm_ui_text(w, y, x, width, a, "%s", s);
 }
@@ -356,7 +368,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         return;
     }
     int cells = v->net_cells;
-    selection_pairs(c, app, f);
+    selection_pairs(c, app);
     int at = -1, axis = -1;
     int has_sel = selected(v, &c->m, &at, &axis);
 
@@ -371,7 +383,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int top = max < 1 ? 0 : max <= 9 ? (int)max : 9;
     for (int lv = 1; lv <= top && x <= iw; lv++, x++)
         sm_ui_text(w, 1, x, 1, sm_ui_heat_attr(top > 1 ? (lv - 1) / (double)(top - 1) : 1.0), "%c", '0' + lv);
-    sm_ui_text(w, 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), " .idle");
+    sm_ui_text(w, 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), " . idle link");
 
     if (c->tree) {
         int sel = v->link_level >= 0 && v->link_level < c->nlevels && v->link_from >= 0 &&
@@ -418,7 +430,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
             int is = has_sel && node == at;
             /* The node: its link to the next plane, if there is one. */
             double fr = 0;
-            int lv = sm_link_map_next(m, node, SM_LINK_THROUGH) >= 0 ? level(c, cells, node, SM_LINK_THROUGH, &fr) : 0;
+            int lv = sm_link_map_next(m, node, SM_LINK_THROUGH) >= 0 ? level(c, cells, node, SM_LINK_THROUGH, &fr) : -1;
             if (xx + nw - 1 <= iw && y <= map_top + map_h - 1)
                 draw_link(w, y, xx, nw, lv, fr, 0, is && axis == SM_LINK_THROUGH ? sel_attr : 0, 1);
             if (sm_link_map_next(m, node, SM_LINK_COL) >= 0 && (col + 1 < C || wrap_c) && xx + nw + lw - 1 <= iw) {
@@ -511,6 +523,7 @@ static void release(sm_pane *p)
     free_pairs(c);
     free_tree(c);
     free(c->loads);
+    free(c->traffic);
     free(c);
     p->priv = NULL;
 }

@@ -56,6 +56,13 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         if (r[i].proc >= 0 && (int)strlen(t->procs[r[i].proc].name) > nw) nw = (int)strlen(t->procs[r[i].proc].name);
     int nmax = iw / 3 > 8 ? iw / 3 : 8;
     if (nw > nmax) nw = nmax;
+    /* The type column is as wide as the longest type name (a64fx_cmg),
+     * up to a sixth of the pane (it was cut to 5: "a64fx"). */
+    int tw = 4;
+    for (int i = 0; i < t->ntypes; i++)
+        if ((int)strlen(t->types[i].name) > tw) tw = (int)strlen(t->types[i].name);
+    int tmax = iw / 6 > 5 ? iw / 6 : 5;
+    if (tw > tmax) tw = tmax;
     /* Compare mode: the other mapping's figures beside each row. */
     const sm_compare *cmp = f->cmp;
     double T2 = cmp ? cmp->ev.time : 0;
@@ -64,13 +71,13 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
      * comparing: glyph name [type] bar bar' blocks blocks' [energy energy']. */
     int wide, mid, typed, fixed;
     if (cmp) {
-        typed = iw >= 60 + nw;
+        typed = iw >= 55 + nw + tw;
         mid = iw >= 48 + nw;   /* here: both energies */
         wide = 0;
-        fixed = 1 + nw + 1 + (typed ? 6 : 0) + 6 + 6 + (mid ? 20 : 0);
+        fixed = 1 + nw + 1 + (typed ? tw + 1 : 0) + 6 + 6 + (mid ? 20 : 0);
     } else {
-        wide = iw >= 66 + nw, mid = iw >= 52 + nw, typed = iw >= 36 + nw;
-        fixed = 1 + nw + 1 + (typed ? 6 : 0) + 6 + 10 + (mid ? 9 : 0) + (wide ? 10 : 0);
+        wide = iw >= 66 + nw, mid = iw >= 52 + nw, typed = iw >= 31 + nw + tw;
+        fixed = 1 + nw + 1 + (typed ? tw + 1 : 0) + 6 + 10 + (mid ? 9 : 0) + (wide ? 10 : 0);
     }
     int barw = iw - fixed - 1;
     if (barw < (cmp ? 9 : 4)) barw = cmp ? 9 : 4;
@@ -84,12 +91,12 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         const char *mine = f->source ? "solver" : "session";
         sm_ui_elide(bar1 >= (int)strlen(mine) ? mine : bar1 >= 3 ? "now" : "", bar1, l1, sizeof l1);
         sm_ui_elide(bar1 >= 8 ? cmp->label : bar1 >= 5 ? "other" : bar1 >= 3 ? "cmp" : "", bar1, l2, sizeof l2);
-        x = snprintf(hdr, sizeof hdr, "  %-*s %s%-*s %-*s%s %5s %5s", nw, "name", typed ? "type  " : "", bar1, l1,
-                     bar1, l2, barw % 2 ? "" : " ", "blk", "blk'");
+        x = snprintf(hdr, sizeof hdr, "  %-*s %-*s%-*s %-*s%s %5s %5s", nw, "name", typed ? tw + 1 : 0,
+                     typed ? "type" : "", bar1, l1, bar1, l2, barw % 2 ? "" : " ", "blk", "blk'");
         if (mid) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s %9s", "energy", "energy'");
     } else {
-        x = snprintf(hdr, sizeof hdr, "  %-*s %s%-*s %5s", nw, "name", typed ? "type  " : "", barw, "compute/T",
-                     "blk");
+        x = snprintf(hdr, sizeof hdr, "  %-*s %-*s%-*s %5s", nw, "name", typed ? tw + 1 : 0, typed ? "type" : "", barw,
+                     "compute/T", "blk");
         if (mid) x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %8s", "cells");
         x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "energy");
         if (wide) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "idle");
@@ -119,10 +126,12 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         attr_t base = q == v->proc ? sm_ui_attr(SM_EL_CURSOR) : sm_ui_attr(SM_EL_TEXT);
         wattrset(w, sm_ui_proc_attr(q));
         mvwaddch(w, y, 1, (chtype)(unsigned char)sm_ui_glyph(q));
-        int bx = 2 + nw + 2 + (typed ? 6 : 0);
+        int bx = 2 + nw + 2 + (typed ? tw + 1 : 0);
         char nm[128];
         sm_ui_elide(t->procs[q].name, nw, nm, sizeof nm);
-        if (typed) sm_ui_text(w, y, 2, nw + 8, base, " %-*s %-5.5s ", nw, nm, t->types[t->procs[q].type].name);
+        char ty[64];
+        sm_ui_elide(t->types[t->procs[q].type].name, tw, ty, sizeof ty);
+        if (typed) sm_ui_text(w, y, 2, nw + tw + 3, base, " %-*s %-*s ", nw, nm, tw, ty);
         else sm_ui_text(w, y, 2, nw + 2, base, " %-*s ", nw, nm);
         sm_proc_eval ope;
         if (cmp) sm_cost_proc(cmp->cost, &cmp->ev, q, &ope);
@@ -150,7 +159,9 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
                          sm_ui_joules(ope.energy, e2, sizeof e2));
         } else {
             int lx = snprintf(line, sizeof line, " %5lld", (long long)row->pe.blocks);
-            if (mid) lx += snprintf(line + lx, sizeof line - (size_t)lx, " %8.3g", (double)row->pe.cells);
+            char cl[32];
+            /* Cells by the same rule as the units: "3.932 M", not 3.93e+06. */
+            if (mid) lx += snprintf(line + lx, sizeof line - (size_t)lx, " %8s", sm_ui_si((double)row->pe.cells, "", 4, cl, sizeof cl));
             lx += snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_joules(row->pe.energy, e, sizeof e));
             if (wide)
                 snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_seconds(row->pe.idle_time, idle, sizeof idle));

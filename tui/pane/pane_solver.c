@@ -52,9 +52,19 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
                s->ops->name, s->status, v->running ? " (running)" : "", s->iteration, s->seconds);
     if (y > ih) return;
     if (s->has_current || s->has_best) {
-        sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "cur %s  best %s",
-                   s->has_current ? sm_ui_joules(s->current.energy, b1, sizeof b1) : "-",
-                   s->has_best ? sm_ui_joules(s->best.energy, b2, sizeof b2) : "-");
+        /* The objective it optimises (the sparkline's), then energy when
+         * that is another metric: hops, congestion... show here. */
+        double oc, ob;
+        const char *obj = sm_solver_objective(s, &oc, &ob);
+        char b3[32], b4[32];
+        sm_ui_stat(obj, oc, b1, sizeof b1);
+        sm_ui_stat(obj, ob, b2, sizeof b2);
+        if (strcmp(obj, "energy") == 0)
+            sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "cur %s  best %s", b1, b2);
+        else
+            sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "%s cur %s  best %s  (energy %s, best %s)", obj, b1,
+                       b2, s->has_current ? sm_ui_joules(s->current.energy, b3, sizeof b3) : "-",
+                       s->has_best ? sm_ui_joules(s->best.energy, b4, sizeof b4) : "-");
     }
     if (y > ih) return;
     if (v->spark_n > 1) {
@@ -98,8 +108,9 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int front = s->partition && s->partition->time >= 0 && ih - y >= 5;
     int stat_end = front ? y : ih;
     for (int i = 0; i < s->nstats && y <= stat_end; i++) {
-        char item[64];
-        int n = snprintf(item, sizeof item, "%s %.6g  ", s->stats[i].key, s->stats[i].value);
+        char item[80], val[32];
+        int n = snprintf(item, sizeof item, "%s %s  ", s->stats[i].key,
+                         sm_ui_stat(s->stats[i].key, s->stats[i].value, val, sizeof val));
         if (len + n > iw) {
             sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", line);
             len = 0;

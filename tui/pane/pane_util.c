@@ -64,7 +64,20 @@ void sm_ui_apply_theme(const sm_theme *t)
     for (int e = 0; e < SM_EL_COUNT; e++) {
         el_attr[e] = style_attrs(t->el[e].attrs);
         if (colours && pair < COLOR_PAIRS) {
-            init_pair((short)pair, (short)sm_color_for(t->el[e].fg, COLORS), (short)sm_color_for(t->el[e].bg, COLORS));
+            int fg = sm_color_for(t->el[e].fg, COLORS), bg = sm_color_for(t->el[e].bg, COLORS);
+            /* 8 colours: a grey (or black) text on the terminal's own
+             * background became black or white, invisible on a dark or a
+             * light terminal (TERM=xterm: every unfocused frame); the
+             * terminal's own foreground reads on both, dimmed for the
+             * darker greys. */
+            if (COLORS < 16 && bg < 0 && t->el[e].fg >= 0 && (fg == COLOR_BLACK || fg == COLOR_WHITE) &&
+                t->el[e].fg != 7 && t->el[e].fg != 15) {
+                int rgb[3];
+                sm_color_rgb(t->el[e].fg, rgb);
+                if (rgb[0] + rgb[1] + rgb[2] < 3 * 160) el_attr[e] |= A_DIM;
+                fg = -1;
+            }
+            init_pair((short)pair, (short)fg, (short)bg);
             el_attr[e] |= COLOR_PAIR(pair);
             pair++;
         }
@@ -207,24 +220,63 @@ void sm_ui_sparkline(WINDOW *w, int y, int x, int width, const double *v, int n,
     wattrset(w, A_NORMAL);
 }
 
-const char *sm_ui_joules(double j, char *buf, size_t n)
+/* The one rule for every quantity with a unit on screen: an SI prefix
+ * that puts the mantissa in [1, 1000), then `digits` significant digits
+ * ("277.7 mJ", "3.486 J", "4.454 kJ", "106 us"); zero is "0 J". */
+const char *sm_ui_si(double v, const char *unit, int digits, char *buf, size_t n)
 {
-    double a = fabs(j);
-    if (a >= 1e6) snprintf(buf, n, "%.4g MJ", j / 1e6);
-    else if (a >= 1e3) snprintf(buf, n, "%.4g kJ", j / 1e3);
-    else if (a >= 1 || a == 0) snprintf(buf, n, "%.4f J", j);
-    else if (a >= 1e-3) snprintf(buf, n, "%.4g mJ", j * 1e3);
-    else snprintf(buf, n, "%.4g uJ", j * 1e6);
+    static const struct { double scale; const char *prefix; } pre[] = {
+        {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}, {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"},
+    };
+    double a = fabs(v);
+    if (a == 0 || !isfinite(v)) {
+        snprintf(buf, n, "%g %s", v, unit);
+        return buf;
+    }
+    if (a < 1e-12) { /* below pico: rounding noise more than a figure */
+        snprintf(buf, n, "%.*g %s", digits, v, unit);
+        return buf;
+    }
+    size_t i = 0;
+    while (i + 1 < sizeof pre / sizeof pre[0] && a < pre[i].scale) i++;
+    /* 999.96 mJ rounds to "1000 mJ": take the next prefix up. */
+    char m[48];
+    snprintf(m, sizeof m, "%.*g", digits, v / pre[i].scale);
+    if (i > 0 && fabs(atof(m)) >= 1000) i--;
+    snprintf(buf, n, "%.*g %s%s", digits, v / pre[i].scale, pre[i].prefix, unit);
+    size_t l = strlen(buf);
+    if (l && buf[l - 1] == ' ') buf[l - 1] = '\0'; /* a plain count: "15", not "15 " */
     return buf;
 }
 
+const char *sm_ui_joules(double j, char *buf, size_t n) { return sm_ui_si(j, "J", 4, buf, n); }
+
+/* Times of a minute and more stay in seconds (no "ks"). */
 const char *sm_ui_seconds(double s, char *buf, size_t n)
 {
-    double a = fabs(s);
-    if (a >= 1 || a == 0) snprintf(buf, n, "%.4g s", s);
-    else if (a >= 1e-3) snprintf(buf, n, "%.4g ms", s * 1e3);
-    else if (a >= 1e-6) snprintf(buf, n, "%.4g us", s * 1e6);
-    else snprintf(buf, n, "%.4g ns", s * 1e9);
+    if (fabs(s) >= 1000 && isfinite(s)) {
+        snprintf(buf, n, "%.0f s", s);
+        return buf;
+    }
+    return sm_ui_si(s, "s", 4, buf, n);
+}
+
+/* Statistic names that carry a unit: energies in J, times in s. */
+const char *sm_ui_stat(const char *key, double v, char *buf, size_t n)
+{
+    static const char *const joules[] = {"energy", "incumbent", "bound", "profile_energy", "profile_total", NULL};
+    static const char *const seconds[] = {"time", "deadline", "elapsed", "seconds", "threshold", "T", NULL};
+    size_t kl = strlen(key);
+    for (int i = 0; joules[i]; i++) {
+        size_t l = strlen(joules[i]);
+        if (kl >= l && strcmp(key + kl - l, joules[i]) == 0) return sm_ui_joules(v, buf, n);
+    }
+    for (int i = 0; seconds[i]; i++) {
+        size_t l = strlen(seconds[i]);
+        if (kl >= l && strcmp(key + kl - l, seconds[i]) == 0) return sm_ui_seconds(v, buf, n);
+    }
+    if (isnan(v)) snprintf(buf, n, "-");
+    else snprintf(buf, n, "%.6g", v);
     return buf;
 }
 

@@ -57,6 +57,7 @@ typedef struct tui {
         const void *session;
         unsigned long long session_version;
         sm_eval ev, session_ev;
+        sm_eval mirror_ev;                /* the mirror's, kept while the session is shown */
         sm_cost *mirror;                  /* the solver's map, incremental */
         sm_cost *spare;                   /* the mirror before a far seek: going back swaps */
         const void *solver;
@@ -261,9 +262,12 @@ static void prepare(tui *t, sm_frame *f)
             }
             for (int b = 0; b < n && differ; b++)
                 if (sv->current_map[b] != sh->mirror->map[b]) sm_cost_move(sh->mirror, b, sv->current_map[b]);
-            sm_cost_eval(sh->mirror, &sh->ev);
+            sm_cost_eval(sh->mirror, &sh->mirror_ev);
             sh->solver_iter = sv->iteration;
         }
+        /* Its own figures, also when v comes back to it between steps
+         * (ev held the session's while the session was shown). */
+        sh->ev = sh->mirror_ev;
         map = sv->current_map;
         cost = sh->mirror;
     } else {
@@ -811,6 +815,27 @@ static void handle_key(tui *t, int code, int is_key)
     if (!k) return;
     t->message[0] = '\0';
     if (app->view->help && strcmp(k, "?") != 0 && strcmp(k, "F1") != 0) {
+        /* The list scrolls when it does not fit; other keys close it. */
+        static const struct { const char *key; int delta; } scroll[] = {
+            {"Up", -1}, {"k", -1}, {"Down", 1}, {"j", 1}, {"PgUp", -2}, {"<", -2}, {"PgDn", 2},
+            {">", 2}, {"Space", 2}, {"Home", -3}, {"End", 3},
+        };
+        for (size_t i = 0; i < sizeof scroll / sizeof scroll[0]; i++) {
+            if (strcmp(k, scroll[i].key) != 0) continue;
+            sm_frame f;
+            prepare(t, &f);
+            int top = 0, n = t->help.win ? t->help.ops->rows(&t->help, app, &f, &top) : 1;
+            int page = t->help.h > 4 ? t->help.h - 3 : 1, d = scroll[i].delta;
+            int to = d == -3 ? 0 : d == 3 ? n - 1 : top + (d == -2 ? -page : d == 2 ? page : d);
+            if (to > n - 1) to = n - 1;
+            if (to < 0) to = 0;
+            if (to != top) {
+                char cmd[64];
+                snprintf(cmd, sizeof cmd, "view help scroll %d", to - app->view->help_top);
+                run_cmd(t, cmd, 0);
+            }
+            return;
+        }
         run_cmd(t, "view help off", SM_SHELL_ECHO);
         return;
     }
