@@ -193,6 +193,23 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
+static void describe_not_regular(sm_err *e, const char *path, mode_t m)
+{
+    sm_err_set(e, "%s: not a regular file (%s); saves write only regular files or new paths", path,
+               S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+               : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a file");
+}
+
+int sm_check_save_target(const char *path, sm_err *e)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        describe_not_regular(e, path, st.st_mode);
+        return -1;
+    }
+    return 0;
+}
+
 int sm_write_file_atomic(const char *path, const char *data, size_t len,
                          sm_err *e)
 {
@@ -210,23 +227,11 @@ int sm_write_file_atomic(const char *path, const char *data, size_t len,
     struct stat st;
     int exists = stat(target, &st) == 0;
     if (exists && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode)) {
-            sm_err_set(e, "%s: is a directory", path);
-            free(target);
-            return -1;
-        }
-        /* A device or FIFO (/dev/stdout, /dev/full): write in place, and
-         * every error counts. */
-        int fd = open(target, O_WRONLY | O_CLOEXEC);
-        int bad = fd < 0 || write_all(fd, data, len) != 0;
-        int err = errno;
-        if (fd >= 0 && close(fd) != 0 && !bad) {
-            bad = 1;
-            err = errno;
-        }
-        if (bad) sm_err_set(e, "%s: write failed: %s", path, strerror(err));
+        /* A FIFO with no reader would block forever, a device is not a
+         * file to save in: a save writes a regular file or a new path. */
+        describe_not_regular(e, path, st.st_mode);
         free(target);
-        return bad ? -1 : 0;
+        return -1;
     }
     if (exists && !(st.st_mode & 0222)) {
         sm_err_set(e, "%s: read-only file, not overwritten (chmod u+w to allow)", path);

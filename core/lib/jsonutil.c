@@ -17,6 +17,25 @@ cJSON *sm_json_parse(const char *text, size_t len, sm_err *e)
                       "(binary file?)");
         return NULL;
     }
+    /* cJSON would end a string at an escaped NUL (\u0000) and read
+     * "cpu\u0000x" as "cpu": no string of ours may hold one. */
+    int line = 1, in_str = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == '\n') line++;
+        if (!in_str) {
+            if (c == '"') in_str = 1;
+            continue;
+        }
+        if (c == '"') in_str = 0;
+        else if (c == '\\' && i + 1 < len) {
+            if (text[i + 1] == 'u' && i + 5 < len && memcmp(text + i + 2, "0000", 4) == 0) {
+                sm_err_set(e, "(root): line %d: a string holds a NUL character (\\u0000)", line);
+                return NULL;
+            }
+            i++;
+        }
+    }
     const char *end = NULL;
     cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (j && end) {

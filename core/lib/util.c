@@ -131,3 +131,43 @@ void sm_sort_r(void *base, size_t n, size_t size, sm_cmp_fn cmp, void *ctx)
     if (src != a) memcpy(a, src, n * size);
     free(b);
 }
+
+static int digits_in(const char *s, const char *set)
+{
+    if (!*s) return 0;
+    for (; *s; s++)
+        if (!strchr(set, *s)) return 0;
+    return 1;
+}
+
+const char *sm_name_problem(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0) return "a name must not be empty";
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p < 0x20 || *p == 0x7f) return "a name must not hold control characters (newline, tab, escape...)";
+    /* The integer forms Tcl_GetInt accepts: white space around, a sign,
+     * then decimal, or 0x/0b/0o/0d with their digits. */
+    const char *s = name;
+    while (*s == ' ') s++;
+    size_t len = strlen(s);
+    while (len > 0 && s[len - 1] == ' ') len--;
+    if (len > 64) return NULL; /* longer than any integer Tcl reads */
+    char buf[72];
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    s = buf;
+    if (*s == '+' || *s == '-') s++;
+    int number = digits_in(s, "0123456789");
+    if (!number && s[0] == '0' && s[1]) {
+        const char *r = s + 2;
+        switch (s[1]) {
+        case 'x': case 'X': number = digits_in(r, "0123456789abcdefABCDEF"); break;
+        case 'b': case 'B': number = digits_in(r, "01"); break;
+        case 'o': case 'O': number = digits_in(r, "01234567"); break;
+        case 'd': case 'D': number = digits_in(r, "0123456789"); break;
+        default: break;
+        }
+    }
+    return number ? "a name must not be a whole number (whole numbers are processor indices)" : NULL;
+}

@@ -40,6 +40,9 @@ typedef int (*sm_stdout_fn)(const char *data, size_t len, sm_err *e);
 extern sm_stdout_fn sm_stdout_hook;
 /* Remove temporary files a crashed save of path left behind. */
 void sm_clean_stale_temps(const char *path);
+/* 0 when path may be saved to: a regular file (through symlinks) or not
+ * there yet. A FIFO, device, socket or directory is an error naming it. */
+int sm_check_save_target(const char *path, sm_err *e);
 /* Directory part of a path ("." when none), newly allocated. */
 char *sm_dirname(const char *path);
 /* Join dir and a relative path (absolute paths are returned as they are). */
@@ -47,6 +50,14 @@ char *sm_path_join(const char *dir, const char *rel);
 
 /* Stable sort with an explicit context (no file-static comparator state, so
  * two evaluations can sort at once); cmp as qsort's, plus ctx. */
+/* Why a name (a processor's, a state's) cannot be one, or NULL when it
+ * can. Names are printable: no control characters (a newline or escape
+ * would forge lines and screens), and never a whole
+ * number in any notation Tcl reads as an integer ("1", "01", "0x1f",
+ * " 2 ", "-3"): wherever a command takes a name or an index, a whole
+ * number is always an index. */
+const char *sm_name_problem(const char *name);
+
 typedef int (*sm_cmp_fn)(const void *a, const void *b, void *ctx);
 void sm_sort_r(void *base, size_t n, size_t size, sm_cmp_fn cmp, void *ctx);
 

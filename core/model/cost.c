@@ -195,9 +195,10 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
         c->epc[p] = pa->energy_per_cell;
         c->p0[p] = pa->p0;
         c->pidle[p] = pa->p_idle;
-        c->mem_cells[p] = pa->memory > 0
-                              ? (int64_t)floor(pa->memory / pa->bytes_per_cell)
-                              : -1;
+        /* A capacity past the largest grid never binds; clamped so the
+         * conversion stays defined (1e18 B / 1e-9 B per cell is 1e27). */
+        double capc = pa->memory > 0 ? floor(pa->memory / pa->bytes_per_cell) : -1;
+        c->mem_cells[p] = capc < 0 ? -1 : capc >= (double)SM_MAX_CELLS ? SM_MAX_CELLS : (int64_t)capc;
         c->pidle_all += pa->p_idle;
     }
     sm_heap_init(&c->comp, P);
@@ -405,7 +406,7 @@ static void finish(const sm_cost *c, sm_eval *o)
     o->edges_inter = c->edges_inter;
     o->procs_used = c->procs_used;
     o->memory_ok = c->mem_over == 0;
-    o->feasible = o->memory_ok &&
+    o->feasible = o->memory_ok && sm_eval_finite(o) &&
                   (!m->has_deadline || o->time <= m->deadline * (1 + 1e-9));
 }
 

@@ -134,7 +134,7 @@ void sm_eval_reference(const sm_grid *g, const sm_topo *t, const sm_model *m,
     o->energy = o->energy_dynamic + o->energy_static + o->energy_idle +
                 o->energy_comm;
     o->memory_ok = memory_ok;
-    o->feasible = memory_ok &&
+    o->feasible = memory_ok && sm_eval_finite(o) &&
                   (!m->has_deadline || o->time <= m->deadline * (1 + 1e-9));
     free(comp);
     free(cells);

@@ -57,6 +57,17 @@ int sm_grid_spec_check(const sm_grid_spec *s, sm_err *e)
             return -1;
         }
     }
+    /* The product of the three axes, checked before it is formed. */
+    int64_t total = 1;
+    for (int a = 0; a < 3; a++) {
+        if (total > SM_MAX_CELLS / s->cells[a]) {
+            sm_err_set(e, "cells: %lld x %lld x %lld cells in all is more than the %lld a grid may have",
+                       (long long)s->cells[0], (long long)s->cells[1], (long long)s->cells[2],
+                       (long long)SM_MAX_CELLS);
+            return -1;
+        }
+        total *= s->cells[a];
+    }
     if (is_2d(s->stencil) && (s->blocks[2] != 1 || s->cells[2] != 1)) {
         sm_err_set(e, "stencil: %s is a 2-D stencil; expected one block and "
                       "one cell along Z",

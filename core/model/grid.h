@@ -36,6 +36,9 @@ typedef struct sm_grid {
 
 #define SM_MAX_TASKS (1 << 22)
 #define SM_MAX_CELLS_AXIS ((int64_t)1 << 40)
+/* Cells in all: 2^53, so every count of cells (a block, a processor's
+ * load, a halo) is exact as a double and no product of sizes overflows. */
+#define SM_MAX_CELLS ((int64_t)1 << 53)
 
 const char *sm_stencil_name(sm_stencil s);
 int sm_stencil_parse(const char *name, sm_stencil *out);

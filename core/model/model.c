@@ -35,6 +35,16 @@ int64_t sm_quanta(double delta, double round_time)
     return (int64_t)k;
 }
 
+int sm_eval_finite(const sm_eval *ev)
+{
+    const double v[] = {ev->time, ev->comp_time, ev->comm_time, ev->energy, ev->energy_dynamic,
+                        ev->energy_static, ev->energy_idle, ev->energy_comm,
+                        ev->energy_comm_intra, ev->energy_comm_inter};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (!isfinite(v[i])) return 0;
+    return 1;
+}
+
 int sm_eval_compare(const sm_eval *a, const sm_eval *b)
 {
     if (a->feasible != b->feasible) return a->feasible ? -1 : 1;

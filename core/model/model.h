@@ -46,6 +46,10 @@ typedef struct sm_eval {
     int memory_ok;
 } sm_eval;
 
+/* Every time and energy of the eval is a finite number. A total that is
+ * not (figures too large for a double) never counts as feasible. */
+int sm_eval_finite(const sm_eval *ev);
+
 /* Objective order: feasible first, then energy, then time. <0 if a better. */
 int sm_eval_compare(const sm_eval *a, const sm_eval *b);
 

@@ -93,12 +93,23 @@ static int split_csv(char *line, char **f, int max)
 
 int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e)
 {
-    static const char *const names[3] = {"blocks", "time", "energy"};
     *out = NULL;
     *n = 0;
     size_t flen;
     char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &flen, e); /* regular files only */
     if (!text) return -1;
+    int rc = sm_profile_parse_csv(text, flen, file, out, n, e);
+    free(text);
+    return rc;
+}
+
+int sm_profile_parse_csv(const char *text, size_t flen, const char *file, sm_profile_pt **out,
+                         int *n, sm_err *e)
+{
+    static const char *const names[3] = {"blocks", "time", "energy"};
+    static const double hi[3] = {SM_MAX_PROCS * 64.0, SM_PROFILE_MAX_TIME, SM_PROFILE_MAX_ENERGY};
+    *out = NULL;
+    *n = 0;
     const char *cur = text, *endp = text + flen;
     int col[3] = {0, 1, 2}; /* field index of blocks, time, energy */
     int cap = 64, cnt = 0, lineno = 0, seen_data = 0;
@@ -153,11 +164,11 @@ int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e
             char *end;
             const char *txt = f[col[c]];
             val[c] = strtod(txt, &end);
-            if (!*txt || *end || !isfinite(val[c]) || val[c] < 0 ||
-                (c == 0 && (val[c] != floor(val[c]) || val[c] > SM_MAX_PROCS * 64.0))) {
-                sm_err_set(e, "%s: line %d, column %d (%s): expected %s, got \"%s\"", file, lineno,
-                           col[c] + 1, names[c],
-                           c == 0 ? "a whole number of blocks" : "a non-negative number", txt);
+            if (!*txt || *end || !isfinite(val[c]) || val[c] < 0 || val[c] > hi[c] ||
+                (c == 0 && val[c] != floor(val[c]))) {
+                sm_err_set(e, "%s: line %d, column %d (%s): expected %s in [0, %.15g], got \"%s\"", file,
+                           lineno, col[c] + 1, names[c],
+                           c == 0 ? "a whole number of blocks" : "a number", hi[c], txt);
                 goto out;
             }
         }
@@ -201,7 +212,6 @@ int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e
 out:
     free(v);
     free(lines);
-    free(text);
     return rc;
 }
 

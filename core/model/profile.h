@@ -31,6 +31,10 @@ double sm_proc_block_time(const sm_topo *t, int p, double avg_cells);
  * order; they are sorted by size, and a size given twice is an error.
  * Errors name the file, the line and the column. */
 int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e);
+/* The same from text already read; file names it in errors. */
+int sm_profile_parse_csv(const char *text, size_t len, const char *file, sm_profile_pt **out,
+                         int *n, sm_err *e);
+/* Figures are in range: SM_PROFILE_MAX_TIME, SM_PROFILE_MAX_ENERGY (topo.h). */
 
 /* Replace type ty's profile (copied; n = 0 removes it). */
 void sm_topo_set_profile(sm_topo *t, int ty, const sm_profile_pt *pts, int n);

@@ -133,11 +133,12 @@ static int load_profile(sm_type *t, const cJSON *pr, const char *path,
             !cJSON_IsNumber(b) || !cJSON_IsNumber(tm) || !cJSON_IsNumber(en) ||
             b->valuedouble != floor(b->valuedouble) || b->valuedouble < 0 ||
             b->valuedouble > SM_MAX_PROCS * 64.0 || !isfinite(tm->valuedouble) ||
-            tm->valuedouble < 0 || !isfinite(en->valuedouble) ||
-            en->valuedouble < 0) {
+            tm->valuedouble < 0 || tm->valuedouble > SM_PROFILE_MAX_TIME ||
+            !isfinite(en->valuedouble) || en->valuedouble < 0 ||
+            en->valuedouble > SM_PROFILE_MAX_ENERGY) {
             sm_err_set(e, "%s: expected [blocks, time, energy] with a whole "
-                          "number of blocks and non-negative finite figures",
-                       q);
+                          "number of blocks, time in [0, %g] s and energy in [0, %g] J",
+                       q, SM_PROFILE_MAX_TIME, SM_PROFILE_MAX_ENERGY);
             return -1;
         }
         t->profile[i] = (sm_profile_pt){(int)b->valuedouble, tm->valuedouble,
@@ -192,6 +193,11 @@ static int load_type(sm_type *t, const cJSON *obj, const char *path, sm_err *e)
         const cJSON *s;
         cJSON_ArrayForEach(s, st) {
             sm_jpath_key(q, sizeof q, p, s->string);
+            for (const unsigned char *c = (const unsigned char *)s->string; *c; c++)
+                if (*c < 0x20 || *c == 0x7f) {
+                    sm_err_set(e, "%s: a state name must not hold control characters", p);
+                    return -1;
+                }
             t->state_names[i] = sm_xstrdup(s->string);
             for (int k = 0; k < i; k++)
                 if (strcmp(t->state_names[k], s->string) == 0) {
@@ -494,6 +500,11 @@ sm_topo *sm_topo_from_json(const cJSON *root, const char *path, sm_err *e)
             sm_json_integer(pr, p, "node", 1, 0,
                             cap > 0 ? cap - 1 : SM_MAX_NODES - 1, &node, e) < 0)
             goto fail;
+        const char *why = sm_name_problem(name);
+        if (why) {
+            sm_err_set(e, "%s.name: %s", p, why);
+            goto fail;
+        }
         int tix = sm_topo_find_type(t, type);
         if (tix < 0) {
             sm_err_set(e, "%s.type: unknown type \"%s\"", p, type);

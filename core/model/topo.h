@@ -23,6 +23,11 @@ typedef struct sm_profile_pt {
     double time, energy;
 } sm_profile_pt;
 
+/* A profile point's figures are at most these (a billion seconds, a
+ * petajoule): finite, and every total made from them stays finite. */
+#define SM_PROFILE_MAX_TIME 1e9
+#define SM_PROFILE_MAX_ENERGY 1e15
+
 typedef struct sm_type {
     char *name;
     sm_params base;      /* as given at the top level of the type */

@@ -28,6 +28,7 @@ void sm_study_free(sm_study *st)
         free_strs(st->param[p].vals, st->param[p].nvals);
     }
     free(st->seed);
+    free(st->seeded);
     sm_study_init(st);
 }
 
@@ -163,6 +164,20 @@ out:
     return rc;
 }
 
+/* The jobs of solver word v per combination: one per seed when it
+ * takes -seed (and seeds are given), else one. */
+static long seeds_of(const sm_study *st, int v)
+{
+    return st->nseed && (!st->seeded || st->seeded[v]) ? st->nseed : 1;
+}
+
+static long per_values(const sm_study *st)
+{
+    long n = 1;
+    for (int p = 0; p < st->nparam; p++) n *= st->param[p].nvals;
+    return n;
+}
+
 int sm_study_check(const sm_study *st, sm_err *e)
 {
     if (st->nscen == 0) {
@@ -173,7 +188,9 @@ int sm_study_check(const sm_study *st, sm_err *e)
         sm_err_set(e, "solvers: expected at least one solver word, e.g. {lb}");
         return -1;
     }
-    double n = (double)st->nscen * st->nsolv * (st->nseed ? st->nseed : 1);
+    double n = 0;
+    for (int v = 0; v < st->nsolv; v++) n += (double)seeds_of(st, v);
+    n *= st->nscen;
     for (int p = 0; p < st->nparam; p++) {
         if (st->param[p].nvals == 0) {
             sm_err_set(e, "model.%s: expected at least one value", st->param[p].key);
@@ -191,18 +208,25 @@ int sm_study_check(const sm_study *st, sm_err *e)
 
 long sm_study_njobs(const sm_study *st)
 {
-    long n = (long)st->nscen * st->nsolv * (st->nseed ? st->nseed : 1);
-    for (int p = 0; p < st->nparam; p++) n *= st->param[p].nvals;
-    return n;
+    long per_scen = 0;
+    for (int v = 0; v < st->nsolv; v++) per_scen += seeds_of(st, v);
+    return (long)st->nscen * per_scen * per_values(st);
 }
 
-/* Mixed radix, the last dimension (seed) varying fastest. */
+/* Scenario-major, then solver, then each model key, then seed (fastest);
+ * a solver without -seed has one job where the others have one a seed. */
 void sm_study_job_at(const sm_study *st, long number, sm_study_job *job)
 {
     memset(job, 0, sizeof *job);
     job->number = number;
-    long r = number;
-    if (st->nseed) {
+    long vals = per_values(st), per_scen = 0;
+    for (int v = 0; v < st->nsolv; v++) per_scen += seeds_of(st, v) * vals;
+    long r = per_scen ? number % per_scen : 0;
+    job->scen = per_scen ? (int)(number / per_scen) : 0;
+    int v = 0;
+    while (v < st->nsolv - 1 && r >= seeds_of(st, v) * vals) r -= seeds_of(st, v++) * vals;
+    job->solv = v;
+    if (st->nseed && (!st->seeded || st->seeded[v])) {
         job->seed = (int)(r % st->nseed);
         r /= st->nseed;
     } else {
@@ -212,9 +236,6 @@ void sm_study_job_at(const sm_study *st, long number, sm_study_job *job)
         job->val[p] = (int)(r % st->param[p].nvals);
         r /= st->param[p].nvals;
     }
-    job->solv = (int)(r % st->nsolv);
-    r /= st->nsolv;
-    job->scen = (int)r;
 }
 
 char *sm_study_job_path(const char *dir, long number, const char *suffix)

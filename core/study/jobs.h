@@ -23,6 +23,10 @@ typedef struct sm_study {
     int nsolv;  char **solv;     /* solver words, e.g. "na -f 0.9" */
     int nparam; sm_study_param param[SM_STUDY_MAX_PARAMS];
     int nseed;  int64_t *seed;   /* 0 seeds: one job per rest, no -seed */
+    /* Per solver word: does it take -seed? Seeds apply only to those; a
+     * deterministic solver runs once per combination (seed null). NULL:
+     * every solver takes it. Set by the caller, which knows the solvers. */
+    unsigned char *seeded;
 } sm_study;
 
 /* Indices of one job's choices. seed is -1 when the study has no seeds. */

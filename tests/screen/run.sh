@@ -36,7 +36,7 @@ start() {
     $T kill-session -t "$name" 2>/dev/null
     $T new-session -d -s "$name" -x "$cols" -y "$rows" \
         "cd '$top' && TERM=$term '$BIN' $* 2>'$WORK/$name.err'; echo \$? >'$WORK/$name.exit'; sleep 30"
-    wait_for "$name" "Console" || true
+    must "$name" "Console"
 }
 # begin NAME ...: start, then keep this session when a workbench an
 # earlier test ended (a session of the same name replaced) left its
@@ -61,7 +61,8 @@ wait_for() {
     done
     return 1
 }
-# settle NAME: until two captures agree.
+# settle NAME: until two captures agree; a screen still changing after
+# ~4.5 s fails the run.
 settle() {
     prev=""
     i=0
@@ -72,6 +73,15 @@ settle() {
         sleep 0.15
         i=$((i + 1))
     done
+    bad "settle $1" "the screen was still changing after 4.5 s"
+    return 1
+}
+# must NAME TEXT: a wait that fails the run when TEXT never shows (the
+# steps after it would only fail for a reason they do not name).
+must() {
+    wait_for "$1" "$2" && return 0
+    bad "wait $1" "never showed '$2': $(cap "$1" 2>/dev/null | tail -4)"
+    return 1
 }
 # golden NAME FILE: compare the screen with golden/FILE.
 golden() {
@@ -87,14 +97,27 @@ golden() {
         cat "$WORK/$2.diff"
     fi
 }
-exited() { # exited NAME: the program ended, with status 0
+ended() { # ended NAME: the program ended within ~5 s (any status)
     i=0
     while [ $i -lt 50 ]; do
-        [ -f "$WORK/$1.exit" ] && break
+        [ -f "$WORK/$1.exit" ] && return 0
         sleep 0.1
         i=$((i + 1))
     done
-    [ -f "$WORK/$1.exit" ] && [ "$(cat "$WORK/$1.exit")" = 0 ]
+    return 1
+}
+exited() { # exited NAME: the program ended, with status 0
+    ended "$1" && [ "$(cat "$WORK/$1.exit")" = 0 ]
+}
+must_end() { # must_end NAME: ended, or the run fails
+    ended "$1" && return 0
+    bad "end $1" "still running after 5 s: $(cap "$1" 2>/dev/null | tail -3)"
+    return 1
+}
+must_exit() { # must_exit NAME: ended with status 0, or the run fails
+    exited "$1" && return 0
+    bad "exit $1" "status '$(cat "$WORK/$1.exit" 2>/dev/null)': $(cap "$1" 2>/dev/null | tail -3)"
+    return 1
 }
 no_sanitizer_errors() {
     if grep -q "ERROR: AddressSanitizer\|runtime error" "$WORK/$1.err" 2>/dev/null; then
@@ -152,7 +175,7 @@ golden first after-move-100x30.txt
 
 # 3. A move typed at the console changes the on-screen energy to batch's value.
 keys first : "map set 5 gpu0" Enter
-wait_for first "% map set 5 gpu0" || true
+must first "% map set 5 gpu0"
 settle first
 e_screen=$(screen_energy first)
 e_batch=$("$BIN" -e "scenario load $S; map move gpu0 10; map set 5 gpu0; format %.6g [dict get [model eval] energy]" 2>/dev/null)
@@ -161,7 +184,7 @@ else bad "console move energy" "screen '$e_screen' vs batch '$e_batch'"; fi
 
 # 4. Undo and redo are keys too; undo restores the energy before the move.
 keys first u
-wait_for first "% map undo" || true
+must first "% map undo"
 settle first
 e_undo=$(screen_energy first)
 e_before=$("$BIN" -e "scenario load $S; map move gpu0 10; format %.6g [dict get [model eval] energy]")
@@ -172,7 +195,7 @@ wait_for first "% map redo" && ok "C-r redoes" || bad "redo" "no map redo in the
 # 5. Help lists every key of the key table (paging through it: it
 # scrolls when it does not fit).
 keys first ?
-wait_for first "Keys" || true
+must first "Keys"
 settle first
 : >"$WORK/help-first.txt"
 for page in 1 2 3 4 5; do
@@ -205,7 +228,7 @@ wait_for first "theme colorblind" && ok "theme load colorblind" || bad "theme" "
 
 # 8. Stepping tabu: n once, N ten times; the pane shows batch's best.
 keys first : "solver start tabu -iters 100 -seed 3" Enter
-wait_for first "% solver start tabu" || true
+must first "SOLVER tabu it 0"
 keys first n N
 wait_for first "it 11" && ok "n and N step tabu to iteration 11" || bad "step" "$(cap first | grep -F 'it ')"
 best_batch=$("$BIN" -e "scenario load $S; map move gpu0 10; map set 5 gpu0; solver start tabu -iters 100 -seed 3; solver step 11; format %.4g [dict get [solver state] best energy]")
@@ -295,9 +318,9 @@ wait_for ms "view select toggle" && ok "click selects a block" || bad "mouse" "$
 start rec 100 30 xterm-256color $S
 keys rec : "session record $WORK/rec.tcl" Enter
 keys rec l x m C-u c p u 0 Enter
-wait_for rec "map move cpu0" || true
+must rec "map move cpu0"
 keys rec : "map save $WORK/rec-map.json" Enter
-wait_for rec "% map save" || true
+must rec "% map save"
 keys rec : "session stop" Enter
 settle rec
 if "$BIN" -e "scenario load $S; session replay $WORK/rec.tcl -delay 0; map save $WORK/replayed.json" >/dev/null 2>&1 &&
@@ -312,8 +335,8 @@ fi
 start pf 120 40 xterm-256color samples/profiles-cpu-gpu.json
 keys pf : "model configure -deadline 0.0034" Enter
 keys pf : "solver start popta -objective pareto" Enter
-keys pf : "solver run" Enter
-wait_for pf "% solver run" || true
+keys pf : "solver run" Enter : "return RAN-PF" Enter
+must pf "RAN-PF"
 keys pf : "view focus solver" Enter
 keys pf : "view zoom on" Enter
 wait_for pf "energy     counts" && ok "Pareto mode: the table of front points" || bad "pareto table" "$(cap pf | head -12)"
@@ -358,7 +381,7 @@ sed 's/"name": *"[^"]*"/"name": "[exec touch pwned_t]"/' themes/light.json >"$H/
 printf '#!/bin/sh\ncd "$1" && STENCILMAP_THEMES="$1/themes" TERM=xterm-256color exec "$2" "$3"\n' >"$H/run.sh"
 $T kill-session -t hk 2>/dev/null
 $T new-session -d -s hk -x 120 -y 36 "sh '$H/run.sh' '$H' '$BIN' '$HD/s.json' 2>'$WORK/hk.err'; echo \$? >'$WORK/hk.exit'; sleep 30"
-wait_for hk "Console" || true
+must hk "Console"
 walk=$("$BIN" -e 'set r {}; foreach k [key list] { set n [lindex $k 0]; if {$n ni {q : Tab BTab C-c}} { lappend r $n } }; join $r " "')
 for pane in 1 2 3 4 5 6; do
     for k in $walk; do
@@ -378,7 +401,7 @@ done
 keys hk q
 sleep 0.3
 keys hk y
-exited hk >/dev/null 2>&1 || true
+must_end hk
 made=$(find "$H" -name "pwned*")
 if [ -z "$made" ] && [ "$(cat "$WORK/hk.exit" 2>/dev/null)" = 0 ]; then
     ok "every key in every pane with hostile names and paths: nothing ran"
@@ -386,54 +409,139 @@ else
     bad "hostile names" "created: $made; exit $(cat "$WORK/hk.exit" 2>/dev/null); $(tail -3 "$WORK/hk.err" 2>/dev/null)"
 fi
 
-# 16. No lost edit: the journal. Edits by key and console, then kill -9:
-# `session recover` restores mapping and model exactly. SIGTERM ends the
-# workbench with status 143 and keeps the journal; the next workbench
-# offers it (y recovers). A clean quit leaves no journal.
+# 15b. Tab in the Console inserts a name as one Tcl word: the processor
+# named "x} [exec touch pwned_p2] {" completes quoted, and Enter puts
+# block 0 on it; nothing runs.
+$T kill-session -t tq 2>/dev/null
+$T new-session -d -s tq -x 120 -y 36 "sh '$H/run.sh' '$H' '$BIN' '$HD/s.json' 2>'$WORK/tq.err'; echo \$? >'$WORK/tq.exit'; sleep 30"
+must tq "Console"
+keys tq : "map set 0 x" Tab
+must tq 'map set 0 x\}\ \[exec\ touch\ pwned_p2\]\ \{'
+keys tq Enter
+keys tq : 'return "B0=[map get 0]="' Enter
+wait_for tq "B0=x} [exec touch pwned_p2] {=" && [ -z "$(find "$H" -name 'pwned*')" ] &&
+    ok "Tab completes a hostile processor name as one Tcl word; nothing ran" ||
+    bad "tab quoting" "$(cap tq | tail -5); $(find "$H" -name 'pwned*')"
+keys tq q y
+must_exit tq
+
+# 16. No lost edit: journals as swap files. Edits by key and console, then
+# kill -9: `session recover` restores mapping and model exactly, and a
+# script that ends without saving leaves the journal (the only copy of
+# that work) where it was. SIGTERM ends the workbench with status 143 and
+# keeps the journal; the next workbench on the same scenario offers it,
+# one on another scenario does not; keys typed before or into the question
+# never answer it; a running workbench's journal is never removed; a
+# workbench that stops with nothing unsaved leaves nothing to offer; D
+# discards; saving the recovered work and a clean quit leave no journal.
 ST=$WORK/state
-jstart() { # jstart NAME: the workbench on the default scenario, journal in $ST
+jstart() { # jstart NAME ?SCENARIO?: the workbench, journal in $ST
     $T kill-session -t "$1" 2>/dev/null
     rm -f "$WORK/$1.exit"
     $T new-session -d -s "$1" -x 120 -y 36 \
-        "cd '$top' && XDG_STATE_HOME='$ST' TERM=xterm-256color '$BIN' 2>'$WORK/$1.err'; echo \$? >'$WORK/$1.exit'; sleep 30"
-    wait_for "$1" "Console" || true
+        "cd '$top' && XDG_STATE_HOME='$ST' TERM=xterm-256color '$BIN' $2 2>'$WORK/$1.err'; echo \$? >'$WORK/$1.exit'; sleep 30"
+    must "$1" "Console"
 }
-jpid() { pgrep -f "^$BIN\$" | head -1; }
+# jpid NAME: the program's pid in tmux session NAME.
+jpid() { pgrep -P "$($T list-panes -t "$1" -F '#{pane_pid}')" -f "$BIN" | head -1; }
+journals() { ls "$ST"/stencilmap/*.journal 2>/dev/null; }
 jstart j1
 keys j1 : "map set 0 {cpu0}" Enter
 keys j1 : "model configure -deadline 4e-3" Enter
 keys j1 l l x m C-u gpu0 Enter
-wait_for j1 "map move gpu0" || true
+must j1 "map move gpu0"
 keys j1 : "map save $WORK/j-expected.json" Enter
-wait_for j1 "% map save" || true
+must j1 "% map save"
 settle j1
-kill -9 "$(jpid)" 2>/dev/null
-sleep 0.3
+kill -9 "$(jpid j1)" 2>/dev/null
+must_end j1
 out=$(XDG_STATE_HOME=$ST "$BIN" -e "session recover; map save $WORK/j-recovered.json; dict get [model configure] -deadline" 2>&1)
 if cmp -s "$WORK/j-expected.json" "$WORK/j-recovered.json" && [ "$out" = 0.004 ]; then
     ok "kill -9: session recover restores every edit (mapping and model)"
 else
     bad "journal after kill -9" "$out"
 fi
+listed=$(XDG_STATE_HOME=$ST "$BIN" -e 'join [lmap j [session journals] {list [dict get $j live] [dict get $j unsaved]}] ,' 2>&1)
+[ "$(journals | wc -l)" = 1 ] && [ "$listed" = "0 model" ] &&
+    ok "a script that recovers and ends without saving leaves the journal (listed: stopped, model unsaved)" ||
+    bad "recover in a script" "$(journals) / '$listed'"
+XDG_STATE_HOME=$ST "$BIN" -e "session discard $(journals)" >/dev/null 2>&1
+[ -z "$(journals)" ] && ok "session discard removes a stopped workbench's journal" || bad "discard" "$(journals)"
 jstart j2
 keys j2 : "map set 5 gpu0" Enter
 keys j2 : "map save $WORK/j2-expected.json" Enter
-wait_for j2 "% map save" || true
-kill -TERM "$(jpid)" 2>/dev/null
-exited j2 >/dev/null 2>&1 || true
-[ "$(cat "$WORK/j2.exit" 2>/dev/null)" = 143 ] && ls "$ST"/stencilmap/session-*.journal >/dev/null 2>&1 &&
-    ok "SIGTERM: status 143, journal kept" || bad "SIGTERM" "exit $(cat "$WORK/j2.exit" 2>/dev/null)"
-jstart j3
-wait_for j3 "Recover it?" && ok "the next workbench offers the stopped one's work" || bad "recover offer" "$(cap j3 | tail -2)"
+must j2 "% map save"
+keys j2 : "model configure -deadline 5e-3" Enter
+must j2 "% model configure"
+kill -TERM "$(jpid j2)" 2>/dev/null
+must_end j2
+[ "$(cat "$WORK/j2.exit" 2>/dev/null)" = 143 ] && [ -n "$(journals)" ] && grep -q "unsaved work is journaled" "$WORK/j2.err" &&
+    ok "SIGTERM: status 143, journal kept" || bad "SIGTERM" "exit $(cat "$WORK/j2.exit" 2>/dev/null): $(cat "$WORK/j2.err")"
+j2file=$(journals)
+# Another scenario's workbench is not offered it (and runs on, clean).
+jstart jo samples/cuboid-cpu-gpu.json
+sleep 0.5
+cap jo | grep -q "Recover it?" && bad "offer on another scenario" "$(cap jo | tail -1)" ||
+    ok "a workbench on another scenario is not offered the journal"
+# The same scenario's is, and keys typed at once (before the question, then
+# into it) answer nothing.
+$T kill-session -t j3 2>/dev/null
+rm -f "$WORK/j3.exit"
+$T new-session -d -s j3 -x 120 -y 36 \
+    "cd '$top' && XDG_STATE_HOME='$ST' TERM=xterm-256color '$BIN' 2>'$WORK/j3.err'; echo \$? >'$WORK/j3.exit'; sleep 30"
+keys j3 : "map set 0 p3" Enter
+must j3 "Recover it?" && ok "the next workbench on the scenario offers the stopped one's work"
+keys j3 : "map set 0 p3" Enter
+sleep 0.5
+cap j3 | grep -q "Recover it?" && ! cap j3 | grep -q "% map" && ok "keys typed before and into the question never answer it" ||
+    bad "typed keys answered" "$(cap j3 | tail -6)"
 keys j3 y
-wait_for j3 "session recover" || true
+must j3 "session recover"
 keys j3 : "map save $WORK/j3-recovered.json" Enter
-wait_for j3 "% map save" || true
-cmp -s "$WORK/j2-expected.json" "$WORK/j3-recovered.json" && ok "y recovers it" || bad "recover by y" "$(cap j3 | tail -4)"
-keys j3 q y
-exited j3 >/dev/null 2>&1 || true
-left=$(ls "$ST"/stencilmap/ 2>/dev/null | wc -l)
-[ "$left" = 0 ] && ok "a clean quit leaves no journal" || bad "journal cleanup" "$(ls "$ST"/stencilmap/)"
+must j3 "% map save"
+keys j3 : 'return "DL=[dict get [model configure] -deadline]"' Enter
+cmp -s "$WORK/j2-expected.json" "$WORK/j3-recovered.json" && wait_for j3 "DL=0.005" && ok "y recovers it (mapping and model)" ||
+    bad "recover by y" "$(cap j3 | tail -4)"
+# j3 runs on in the recovered journal: nothing removes it.
+XDG_STATE_HOME=$ST "$BIN" -e "session discard $j2file" >/dev/null 2>&1
+[ -f "$j2file" ] && ok "a running workbench's journal is never removed (session discard refuses)" || bad "live journal" "removed"
+keys j3 : "scenario save $WORK/j3-saved.json" Enter
+must j3 "% scenario save"
+keys j3 q
+must_exit j3
+[ ! -f "$j2file" ] && ok "the recovered work saved, the journal goes" || bad "recovered journal" "$(journals)"
+keys jo q
+must_exit jo
+[ -z "$(journals)" ] && ok "a clean quit leaves no journal" || bad "journal cleanup" "$(journals)"
+# Nothing unsaved: nothing offered (and the stopped one's journal goes).
+jstart j5
+kill -9 "$(jpid j5)" 2>/dev/null
+must_end j5
+jstart j6
+sleep 0.5
+[ "$(journals | wc -l)" = 1 ] && ! cap j6 | grep -q "Recover it?" &&
+    ok "a workbench killed with nothing unsaved leaves nothing to offer" || bad "clean kill" "$(journals); $(cap j6 | tail -1)"
+# D discards: the work is gone, the session is the scenario as loaded.
+keys j6 : "map set 0 gpu0" Enter
+must j6 "% map set 0 gpu0"
+kill -9 "$(jpid j6)" 2>/dev/null
+must_end j6
+# (at 80x24: the answers are on the screen)
+$T kill-session -t j7 2>/dev/null
+rm -f "$WORK/j7.exit"
+$T new-session -d -s j7 -x 80 -y 24 \
+    "cd '$top' && XDG_STATE_HOME='$ST' TERM=xterm-256color '$BIN' 2>'$WORK/j7.err'; echo \$? >'$WORK/j7.exit'; sleep 30"
+must j7 "Recover it?"
+cap j7 | grep -q "Recover it? y yes  n later  D discard" && ok "80x24: the question shows its answers" ||
+    bad "question at 80x24" "$(cap j7 | tail -1)"
+sleep 0.4
+keys j7 D
+must j7 "% session discard"
+keys j7 : 'return "B0=[map get 0]"' Enter
+wait_for j7 "B0=cpu0" && [ "$(journals | wc -l)" = 1 ] && ok "D discards the stopped workbench's journal" ||
+    bad "discard by D" "$(journals); $(cap j7 | tail -4)"
+keys j7 q
+must_exit j7
 
 # 17. Unsaved work part by part. map save keeps the model's change unsaved
 # (q still asks); scenario load over it asks (n keeps the work); the quit
@@ -445,7 +553,7 @@ start uw 120 36 xterm-256color "$WORK/u-loaded.json"
 keys uw : "model configure -deadline 6e-3" Enter
 keys uw : "map set 3 gpu0" Enter
 keys uw : "map save $WORK/u-map.json" Enter
-wait_for uw "% map save" || true
+must uw "% map save"
 keys uw q
 wait_for uw "Unsaved: model." && ok "map save leaves the model unsaved: q still asks" || bad "dirty per part" "$(cap uw | tail -1)"
 keys uw n
@@ -465,7 +573,7 @@ got=$("$BIN" -e "scenario load $WORK/u-other.json; list [dict get [model configu
 # energy as batch computes it); v switches all back to the session's.
 start fol 100 30 xterm-256color $S
 keys fol : "solver start tabu" Enter
-wait_for fol "% solver start tabu" || true
+must fol "SOLVER tabu it 0"
 keys fol : "solver step 5" Enter
 wait_for fol "[SOLVER tabu it 5]" && ok "the status line says the panes show the solver's mapping" ||
     bad "follow" "$(cap fol | head -2)"
@@ -477,7 +585,7 @@ e_cur=$("$BIN" -e "scenario load $S; solver start tabu; solver step 5; format %.
 cap fol | grep -q "Energy  solver vs session" && cap fol | grep -q "total $e_sol J  -" &&
     ok "Energy pane is titled for the solver and compares with the session" || bad "follow energy title" "$(cap fol | sed -n 18,22p)"
 keys fol Escape v
-wait_for fol "[session]" || true
+must fol "[session]"
 settle fol
 e_ses=$(screen_energy fol)
 e_start=$("$BIN" -e "scenario load $S; format %.6g [dict get [model eval] energy]")
@@ -497,13 +605,13 @@ keys con Tab O
 wait_for con "% view procs -order desc" && wait_for con "sort index desc" && ok "O reverses the sort" ||
     bad "O" "$(cap con | sed -n 2,3p)"
 keys con / g p u Enter
-wait_for con "% view procs -filter gpu" || true
+must con "% view procs -filter gpu"
 keys con / C-u Enter
 wait_for con "% view procs -filter {}" && ok "an empty / clears the filter" || bad "empty filter" "$(cap con | tail -5)"
 [ "$("$BIN" -e 'view procs -filter gpu; view procs -filter {}; dict get [view procs] filter')" = "" ] &&
     ok "view procs -filter {} clears" || bad "filter clear" "batch"
 keys con : "for {set i 0} {\$i < 40} {incr i} {puts line-\$i}" Enter
-wait_for con "line-39" || true
+must con "line-39"
 keys con Tab Tab Tab Tab
 keys con PgUp
 wait_for con "lines back" && ok "PgUp scrolls the Console back" || bad "console scroll" "$(cap con | tail -8)"
@@ -559,7 +667,7 @@ cap net | grep -qF "msg per link, max $max_batch " && [ "$(cap net | grep -c '\[
     bad "heat map" "max $max_batch: $(cap net | sed -n 13,20p)"
 # Right selects the first link (0 -> 1), Enter turns it to the row link 0 -> 4.
 keys net Right Enter
-wait_for net "% view link 0 4" || true
+must net "% view link 0 4"
 settle net
 fwd=$("$BIN" -e "scenario load $N; foreach l [model links] {if {[dict get \$l from] == 0 && [dict get \$l to] == 4} {puts [dict get \$l messages]}}")
 back=$("$BIN" -e "scenario load $N; foreach l [model links] {if {[dict get \$l from] == 4 && [dict get \$l to] == 0} {puts [dict get \$l messages]}}")
@@ -592,13 +700,13 @@ no_sanitizer_errors net
 # 80x24 on 8 colours, zoomed, and 200x50: the HAEC board and torus plane whole.
 start net8 80 24 xterm samples/lu-haec.json
 keys net8 L z
-wait_for net8 "haec board 0/3" || true
+must net8 "haec board 0/3"
 settle net8
 [ "$(cap net8 | grep -c '^│\[[0-9 .]\]-[0-9.]-')" -eq 4 ] && ! $T capture-pane -e -p -t net8 | grep -q '38;5;\|48;5;' &&
     ok "80x24 TERM=xterm zoomed: the 4x4 board whole, basic colours only" || bad "net 80x24" "$(cap net8 | sed -n 2,12p)"
 start netw 200 50 xterm-256color $N
 keys netw L
-wait_for netw "Network" || true
+must netw "Network"
 settle netw
 [ "$(cap netw | grep -c '\[[0-9 ]\]-[0-9.]-')" -eq 4 ] && ok "200x50: the whole 4x4 plane in the pane" ||
     bad "net 200x50" "$(cap netw | sed -n 20,34p)"
@@ -606,7 +714,7 @@ settle netw
 # A tree: one row of uplinks per level; the first node's uplink as batch says.
 start nett 100 30 xterm-256color samples/summit-like.json
 keys nett L Right
-wait_for nett "% view" || true
+must nett "% view"
 settle nett
 tu=$("$BIN" -e "scenario load samples/summit-like.json; set r [view link level 0 0]; list [dict get \$r messages] [dict get \$r reverse messages]")
 cap nett | grep -q "^│nodes  " && cap nett | grep -qF "L1 sw" && cap nett | grep -qF "L0 group 0 up ${tu% *} msg  down ${tu#* }" &&
@@ -616,7 +724,7 @@ cap nett | grep -q "^│nodes  " && cap nett | grep -qF "L1 sw" && cap nett | gr
 # ga; the status line and the Solver pane say which, the Grid follows it.
 start ga 100 30 xterm-256color samples/lu-torus4.json
 keys ga : "solver start ga -generations 5 -seed 2" Enter
-wait_for ga "% solver start ga" || true
+must ga "SOLVER ga it 0"
 keys ga Escape n
 wait_for ga "[SOLVER ga it 1]" && cap ga | grep -q "generation 1: best" &&
     cap ga | grep -q "Grid .*solver's current" && ok "n steps ga one generation; Solver pane and Grid follow" ||
@@ -628,22 +736,44 @@ wait_for ga "[SOLVER ga it 1]" && cap ga | grep -q "generation 1: best" &&
 # running after each burst (its iteration grows), and every key took
 # effect: cursor, focus and the variables the lines set.
 status_iter() { cap "$1" | head -1 | sed -n 's/.*SOLVER tabu it \([0-9]*\).*/\1/p'; }
+# iter_now NAME: the iteration once the status line shows one (up to ~5 s:
+# a start in the background says "starting" first), or empty.
+iter_now() {
+    i=0
+    while [ $i -lt 50 ]; do
+        it=$(status_iter "$1")
+        [ -n "$it" ] && { echo "$it"; return 0; }
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
+# iter_past NAME I: the iteration once it is past I (up to ~10 s), or the last seen.
+iter_past() {
+    i=0
+    while [ $i -lt 100 ]; do
+        it=$(status_iter "$1")
+        [ -n "$it" ] && [ "$it" -gt "$2" ] && break
+        sleep 0.1
+        i=$((i + 1))
+    done
+    echo "$it"
+}
 start kb 120 40 xterm-256color samples/summit-like.json
 keys kb : "solver start tabu -iters 1000000; solver run" Enter
-wait_for kb "SOLVER tabu it" || true
+must kb "SOLVER tabu it"
 keys kb l l l j j : "set ::burst 42" Enter Tab
-i1=$(status_iter kb); sleep 1; i2=$(status_iter kb)
+i1=$(iter_now kb); i2=$(iter_past kb "${i1:-0}")
 [ -n "$i1" ] && [ -n "$i2" ] && [ "$i2" -gt "$i1" ] && ok "solver run still running after the burst (it $i1 -> $i2)" ||
     bad "solver run" "iterations '$i1' -> '$i2'"
 keys kb Escape
-wait_for kb "% set ::burst 42" || true
+must kb "% set ::burst 42"
 keys kb : 'return "K=[lrange [view cursor] 0 2] F=[dict get [view state] focus] B=$::burst"' Enter
 wait_for kb "K=3 2 0 F=procs B=42" && ok "keys typed during solver run: cursor, Tab and the : line all took effect" ||
     bad "keys during solver run" "$(cap kb | tail -8)"
 keys kb BTab : "solver start tabu -iters 1000000" Enter Space
-wait_for kb "[running]" || true
+must kb "[running]"
 keys kb h h k : "set ::burst2 7" Enter
-i1=$(status_iter kb); sleep 1; i2=$(status_iter kb)
+i1=$(iter_now kb); i2=$(iter_past kb "${i1:-0}")
 [ -n "$i1" ] && [ -n "$i2" ] && [ "$i2" -gt "$i1" ] && ok "Space run still running after the burst (it $i1 -> $i2)" ||
     bad "Space run" "iterations '$i1' -> '$i2'"
 keys kb Space : 'return "K=[lrange [view cursor] 0 2] B2=$::burst2"' Enter
@@ -664,11 +794,11 @@ for term in xterm-256color xterm; do
     nm=marks8; [ $term = xterm ] || nm=marks256
     start $nm 140 40 $term samples/summit-like.json
     keys $nm : "view cursor $b00" Enter
-    wait_for $nm "#$b00 n00.p9_0" || true
+    must $nm "#$b00 n00.p9_0"
     settle $nm
     c0=$(chip_of $nm n00.p9_0)
     keys $nm : "view cursor $b01" Enter
-    wait_for $nm "#$b01 n01.p9_0" || true
+    must $nm "#$b01 n01.p9_0"
     settle $nm
     c1=$(chip_of $nm n01.p9_0)
     legend_of $nm n01.p9_0 | sed 's/\x1b\[[0-9;]*m//g' | grep -q "n01.p9_0 power9 [0-9]* blk .*%T  node 1: 0 1 2 3 4 5 6 7" &&
@@ -682,9 +812,9 @@ start nodelit 140 40 xterm-256color samples/summit-like.json
 if $T capture-pane -e -p -t nodelit | grep -q '48;5;226m'; then bad "palette" "a block has the highlight colour 226"
 else ok "no block has the highlight colour (226, in the theme's list)"; fi
 keys nodelit : "view cursor $b01" Enter
-wait_for nodelit "#$b01 n01.p9_0" || true
+must nodelit "#$b01 n01.p9_0"
 keys nodelit f
-wait_for nodelit "% view node cursor" || true
+must nodelit "% view node cursor"
 settle nodelit
 dots=$(cap nodelit | sed -n '4,11p' | awk -F'│' '{print $2}' | tr -cd '.' | wc -c)
 lit=$(cap nodelit | sed -n '4,11p' | awk -F'│' '{print $2}' | tr -cd '0-9A-Za-z' | wc -c)
@@ -711,7 +841,7 @@ cap sp | head -1 | grep -q "stencilmap  $S \\[modified\\]  \\[session\\]  E 3.57
     ok "study run in the workbench leaves the session as it was" || bad "study run in the workbench" "$(cap sp | head -1)"
 keys sp : "view focus study" Enter
 keys sp z
-wait_for sp "[Study]" || true
+must sp "[Study]"
 settle sp
 cap sp >"$WORK/sp.txt"
 marks=$(sed -n 3,33p "$WORK/sp.txt" | grep -o '◆' | wc -l)
@@ -751,7 +881,7 @@ if command -v parallel >/dev/null 2>&1; then
     keys tp : "view study {$WORK/t64}" Enter
     keys tp : "view focus study" Enter
     keys tp z
-    wait_for tp "energy against deadline by solver  8 jobs  t64" || true
+    must tp "energy against deadline by solver  8 jobs  t64"
     settle tp
     cap tp >"$WORK/tp.txt"
     # The tabu search reaches the published optima: its points sit on the
@@ -783,11 +913,11 @@ fmt_j='proc j {x} { if {$x == 0} { return "0 J" }; set pre {1e9 G 1e6 M 1e3 k 1 
 total_row() { cap "$1" | sed -n 's/.*││total *\([^│]*[^ │]\) *│.*/\1/p' | head -1 | tr -s ' '; }
 start cm 80 24 xterm-256color $S
 keys cm : "solve lb -order jik -speeds floor" Enter
-wait_for cm "% solve lb" || true
+must cm "placed 128"
 keys cm : "map undo" Enter
-wait_for cm "% map undo" || true
+must cm "% map undo"
 keys cm V
-wait_for cm "% view compare toggle" || true
+must cm "% view compare toggle"
 settle cm
 want=$("$BIN" -e "$fmt_j; scenario load $S; set s [dict get [model eval] energy]; set sm [map list]
     solve lb -order jik -speeds floor; set o [dict get [model eval] energy]; set n 0
@@ -802,10 +932,11 @@ cap cm | head -1 | grep -q "\[session vs lb best " && ok "V: the status line say
     bad "compare status" "$(cap cm | head -1)"
 cap cm | grep -q "deadline" && ok "V: Energy's deadline row at 80x24" || bad "compare deadline row" "$(cap cm | sed -n 11,20p)"
 keys cm : "map save $WORK/cmp-file.json" Enter
-wait_for cm "% map save" || true
+must cm "% map save"
 keys cm : "map set 0 gpu0" Enter
 keys cm : "view compare $WORK/cmp-file.json" Enter
-wait_for cm "cmp-file.json: cpu0" || true
+keys cm : "return COMPARED-FILE" Enter
+must cm "COMPARED-FILE"
 settle cm
 want=$("$BIN" -e "$fmt_j; scenario load $S; set o [dict get [model eval] energy]; map set 0 gpu0
     set s [dict get [model eval] energy]; return \"[j \$s] [j \$o] [d [expr {\$o - \$s}]]\"")
@@ -821,11 +952,11 @@ no_sanitizer_errors cm
 # pane says so and shows one; zoomed, both.
 start cs 80 24 xterm-256color samples/summit-like.json
 keys cs : "solver start tabu -iters 50 -seed 1" Enter
-wait_for cs "% solver start tabu" || true
+must cs "SOLVER tabu it 0"
 keys cs : "solver step 20" Enter
-wait_for cs "% solver step 20" || true
+must cs "SOLVER tabu it 20"
 keys cs V
-wait_for cs "% view compare toggle" || true
+must cs "% view compare toggle"
 settle cs
 cap cs | grep -q "no room for both grids: z zooms" && ! cap cs | grep -q "tabu best: " &&
     ok "compare at 80x24 on Summit-like: one Grid, and why" || bad "compare narrow" "$(cap cs | sed -n 1,9p)"
@@ -839,7 +970,7 @@ cap cs | grep -q "session: #0" && cap cs | grep -q "tabu best: " &&
 keys cs z
 keys cs : "view focus comm" Enter
 keys cs z
-wait_for cs "pairs vs" || true
+must cs "pairs vs"
 settle cs
 cap cs > "$WORK/cmp-comm-cs.txt"
 both=$(sed -n 's/.*Communication  \([0-9]*\) pairs vs \([0-9]*\),.*/\1 \2/p' "$WORK/cmp-comm-cs.txt" | head -1)
@@ -848,18 +979,18 @@ rows_ok=$(awk -F'│' 'NF > 2 { t = $2; gsub(/ +$/, "", t); n = split(t, f, " +"
     mu = f[n-3]; o = f[n-2]; d = f[n-1] + 0; if (d != o - mu) bad++; a = d < 0 ? -d : d;
     if (seen && a > last) bad++; last = a; seen++ } END { print (seen > 3 && !bad) ? "ok" : "bad " seen " " bad }' "$WORK/cmp-comm-cs.txt")
 keys cs V
-wait_for cs "[session]" || true
+must cs "[session]"
 settle cs
 alone=$(cap cs | sed -n 's/.*Communication  \([0-9]*\) pairs,.*/\1/p' | head -1)
-keys cs : "solver apply" Enter
-wait_for cs "% solver apply" || true
+keys cs : "solver apply" Enter : "return APPLIED" Enter
+must cs "APPLIED"
 settle cs
 other=$(cap cs | sed -n 's/.*Communication  \([0-9]*\) pairs,.*/\1/p' | head -1)
 [ -n "$both" ] && [ "$both" = "$alone $other" ] && [ "$rows_ok" = ok ] &&
     ok "compare: Communication lists both mappings' pairs ($both), diff = other - mu, largest change first" ||
     bad "compare comm" "'$both' vs '$alone $other', rows $rows_ok; $(sed -n 1,8p "$WORK/cmp-comm-cs.txt")"
 keys cs q y
-exited cs || true
+must_exit cs
 no_sanitizer_errors cs
 
 # 28-32: every pane agrees on the mapping shown (#23 item 5).

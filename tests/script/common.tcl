@@ -8,6 +8,16 @@ proc errof {script} {
     list [dict get $opts -errorcode] $msg
 }
 
+# Wait until cond (an expression, in the caller) holds, checking every
+# 50 ms; past seconds the test fails, naming what it waited for.
+proc waitfor {seconds what cond} {
+    set end [expr {[clock milliseconds] + int($seconds * 1000)}]
+    while {![uplevel 1 [list expr $cond]]} {
+        if {[clock milliseconds] > $end} { error "waited $seconds s for $what" }
+        after 50
+    }
+}
+
 proc tmpfile {name} { file join $::TMP $name }
 
 proc writefile {name text} {

@@ -59,6 +59,11 @@ typedef struct sm_app {
     sm_view *view;          /* cursor, selection, log: kept in batch too */
     char *scenario_path;    /* last scenario loaded or saved, or NULL */
     struct sm_journal *journal; /* the workbench's journal (core/session/journal.h) */
+    /* A stopped workbench's journal that `session recover` took in batch
+     * mode (no journal of its own): locked while this session holds its
+     * work, removed once that work is saved or `session discard`ed, kept
+     * when the script ends without saving. */
+    struct sm_journal *recovered;
     struct sm_compare *compare; /* compare mode's other mapping (compare.h) */
     /* Scripts from elsewhere (SPEC 5, cmd_safe.c). confined: the whole run
      * is one (-safe), so keys, the console and bindings run in app->safe
@@ -73,6 +78,15 @@ typedef struct sm_app {
     char **script_dirs;     /* the scripts' own directories, resolved: read */
     int nscript_dirs;
 } sm_app;
+
+/* The session is now scenario file path (loaded, saved as; NULL: the
+ * built-in one): app->scenario_path and the journal's record of it. */
+void sm_app_set_scenario_path(sm_app *app, const char *path);
+/* After a save: once a recovered journal's work is all on disk, the
+ * journal goes. After a load that replaced the session: the recovered
+ * journal is let go, kept on disk (its work was not saved). */
+void sm_app_after_save(sm_app *app);
+void sm_app_release_recovered(sm_app *app);
 
 /* Fit the view to the session's grid and machine after they changed. */
 void sm_app_sync_view(sm_app *app);

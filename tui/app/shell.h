@@ -28,7 +28,8 @@ const char *sm_shell_result(sm_app *app);
 /* Candidates for the word that ends line: command names, subcommands,
  * then processor, solver, option or theme names as the command takes
  * them. *start is where that word begins. Caller frees with
- * sm_shell_free_list. */
+ * sm_shell_free_list. Each candidate is quoted as one Tcl word (a name
+ * that holds braces, brackets or spaces never goes in as code). */
 char **sm_shell_complete(sm_app *app, const char *line, int *n, int *start);
 void sm_shell_free_list(char **l, int n);
 

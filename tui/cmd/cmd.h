@@ -63,6 +63,10 @@ Tcl_Interp *sm_app_script_interp(sm_app *app);
 int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
                 const sm_subcmd *subs);
 
+/* model configure's options (n words: -option value ...) onto *m, checked
+ * as the command checks them; *m is untouched on an error. */
+int sm_model_parse_opts(Tcl_Interp *in, sm_model *m, int n, Tcl_Obj *const kv[]);
+
 /* Record the command when `session record` is on; nesting-aware. */
 void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[]);
 /* Before a command replaces the grid, machine, type states or model:

@@ -2,6 +2,7 @@
  * scenario; the Tcl hooks are released here) and command registration. */
 #include "cmd.h"
 #include "tui/app/compare.h"
+#include "core/session/journal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,8 @@ void sm_app_free(sm_app *app)
     sm_compare_free(app->compare);
     sm_app_drop_solver(app);
     sm_app_solver_quiesce(app);   /* no start runs on in the background */
+    /* A recovered journal whose work the script did not save stays. */
+    if (app->recovered) sm_journal_close(app->recovered, !app->session->dirty);
     sm_session_free(app->session);
     if (app->hook_step) Tcl_DecrRefCount(app->hook_step);
     if (app->hook_solved) Tcl_DecrRefCount(app->hook_solved);

@@ -85,7 +85,10 @@ static int map_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_mapping_save(Tcl_GetString(objv[2]), s->topo, sm_session_map(s), s->grid->ntasks, &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) sm_session_saved(s, SM_PART_MAP);
+    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
+        sm_session_saved(s, SM_PART_MAP);
+        sm_app_after_save(app);
+    }
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }

@@ -31,22 +31,15 @@ static int seconds(Tcl_Interp *in, Tcl_Obj *o, const char *opt, double lo, doubl
     return TCL_OK;
 }
 
-static int model_configure(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+int sm_model_parse_opts(Tcl_Interp *in, sm_model *mp, int n, Tcl_Obj *const kv[])
 {
     static const char *const opts[] = {"-rounds", "-overlap", "-round_time", "-deadline",
                                        "-unused", NULL};
-    sm_model m = app->session->model;
-    if (objc == 2) {
-        Tcl_SetObjResult(in, model_dict(&m));
-        return TCL_OK;
-    }
-    if ((objc - 2) % 2)
-        return sm_tcl_error(in, "ARGS", "model configure: options come in pairs: -option value");
-    if (sm_app_check_change(app, in, "model configure")) return TCL_ERROR;
-    for (int i = 2; i < objc; i += 2) {
+    sm_model m = *mp;
+    for (int i = 0; i + 1 < n; i += 2) {
         int idx;
-        if (sm_get_opt_index(in, objv[i], opts, &idx)) return TCL_ERROR;
-        Tcl_Obj *v = objv[i + 1];
+        if (sm_get_opt_index(in, kv[i], opts, &idx)) return TCL_ERROR;
+        Tcl_Obj *v = kv[i + 1];
         const char *s = Tcl_GetString(v);
         switch (idx) {
         case 0:
@@ -79,6 +72,21 @@ static int model_configure(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const
             break;
         }
     }
+    *mp = m;
+    return TCL_OK;
+}
+
+static int model_configure(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_model m = app->session->model;
+    if (objc == 2) {
+        Tcl_SetObjResult(in, model_dict(&m));
+        return TCL_OK;
+    }
+    if ((objc - 2) % 2)
+        return sm_tcl_error(in, "ARGS", "model configure: options come in pairs: -option value");
+    if (sm_app_check_change(app, in, "model configure")) return TCL_ERROR;
+    if (sm_model_parse_opts(in, &m, objc - 2, objv + 2) != TCL_OK) return TCL_ERROR;
     sm_app_detach_solver(app, "model configure");
     sm_session_set_model(app->session, &m);
     if (sm_app_changed(app) != TCL_OK) return TCL_ERROR;
@@ -91,6 +99,9 @@ static int model_eval(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     (void)objc; (void)objv;
     sm_eval ev;
     sm_cost_eval(app->session->cost, &ev);
+    if (!sm_eval_finite(&ev))
+        return sm_tcl_error(in, "RANGE", "model eval: time %g s, energy %g J: a total is not a finite "
+                            "number (the machine's figures are too large)", ev.time, ev.energy);
     Tcl_SetObjResult(in, sm_eval_dict(&ev));
     return TCL_OK;
 }

@@ -104,12 +104,15 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     }
     sm_app_drop_solver(app);
     sm_session_replace(app->session, &sc);
-    free(app->scenario_path);
-    app->scenario_path = NULL;
+    sm_app_release_recovered(app);
     /* Standard input is no file to journal against or save back to. */
     if (strcmp(path, "-") != 0) {
         sm_clean_stale_temps(path);
-        app->scenario_path = sm_path_tidy(path); /* scripts/../x: as x */
+        char *tidy = sm_path_tidy(path); /* scripts/../x: as x */
+        sm_app_set_scenario_path(app, tidy);
+        free(tidy);
+    } else {
+        sm_app_set_scenario_path(app, NULL);
     }
     free(shipped);
     return after_change(app, in);
@@ -127,8 +130,10 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     /* A copy on standard output is no save of the session's file. */
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(s, SM_PART_ALL);
-        free(app->scenario_path);
-        app->scenario_path = sm_path_tidy(Tcl_GetString(objv[2]));
+        char *tidy = sm_path_tidy(Tcl_GetString(objv[2]));
+        sm_app_set_scenario_path(app, tidy);
+        free(tidy);
+        sm_app_after_save(app);
     }
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
@@ -151,6 +156,9 @@ static int scenario_info(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("unsaved", -1), unsaved);
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("undo", -1), Tcl_NewIntObj(s->pos));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("redo", -1), Tcl_NewIntObj(s->nhist - s->pos));
+    /* The file loaded or saved last ("" for the built-in scenario). */
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("file", -1),
+                   Tcl_NewStringObj(app->scenario_path ? app->scenario_path : "", -1));
     Tcl_SetObjResult(in, d);
     return TCL_OK;
 }
@@ -278,7 +286,10 @@ static int grid_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_grid_save(app->session->grid, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) sm_session_saved(app->session, SM_PART_GRID);
+    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
+        sm_session_saved(app->session, SM_PART_GRID);
+        sm_app_after_save(app);
+    }
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }
@@ -319,7 +330,10 @@ static int topo_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_topo_save(app->session->topo, Tcl_GetString(objv[2]), &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
-    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) sm_session_saved(app->session, SM_PART_TOPO);
+    if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
+        sm_session_saved(app->session, SM_PART_TOPO);
+        sm_app_after_save(app);
+    }
     Tcl_SetObjResult(in, objv[2]);
     return TCL_OK;
 }

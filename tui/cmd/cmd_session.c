@@ -54,6 +54,8 @@ static int session_record(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     if (out && app->screen)
         return sm_tcl_error(in, "ARGS", "session record -: the workbench's terminal is its screen; name a file");
     if (!out && sm_safe_check_path(app, in, file, SM_PATH_WRITE)) return TCL_ERROR;
+    sm_err e;
+    if (!out && sm_check_save_target(file, &e)) return sm_tcl_error(in, "IO", "%s", e.msg);
     int fd = out ? dup(1) : -1;
     FILE *f = out ? (fd >= 0 ? fdopen(fd, "w") : NULL) : fopen(file, "w");
     if (!f) return sm_tcl_error(in, "IO", "%s: cannot open for writing: %s", file, strerror(errno));
@@ -204,15 +206,59 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     return rc;
 }
 
-/* session recover ?FILE?: the session a journal holds (by default the
- * newest one a killed workbench left), with every edit. */
+/* The journal `session recover` takes by default: the newest one a
+ * stopped workbench left with unsaved work, of the scenario loaded here
+ * (of any scenario when none was loaded). Newly allocated, or NULL. */
+static char *default_journal(sm_app *app)
+{
+    sm_journal_info *v;
+    int n = sm_journal_list(NULL, &v);
+    char *key = app->scenario_path ? sm_journal_key(app->scenario_path) : NULL;
+    char *found = NULL;
+    for (int i = 0; i < n && !found; i++)
+        if (!v[i].live && v[i].unsaved && (!key || strcmp(key, v[i].scenario) == 0))
+            found = sm_xstrdup(v[i].path);
+    free(key);
+    sm_journal_list_free(v, n);
+    return found;
+}
+
+static int refuse_safe(sm_app *app, Tcl_Interp *in, const char *what)
+{
+    if (in == app->interp) return TCL_OK;
+    return sm_tcl_error(in, "SAFE", "%s: not allowed in a safe interpreter (journals are "
+                        "another session's work)", what);
+}
+
+static Tcl_Obj *parts_list(unsigned parts)
+{
+    static const char *const names[] = {"grid", "topology", "model", "mapping"};
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    for (int i = 0; i < 4; i++)
+        if (parts & (1u << i)) Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(names[i], -1));
+    return l;
+}
+
+/* session recover ?FILE?: the session a stopped workbench's journal holds,
+ * with every edit. The journal is taken over (locked): the workbench goes
+ * on in it; a script holds it until the work is saved (then it goes) or
+ * the script ends (then it stays, for the next try). */
 static int session_recover(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    char *path = objc == 3 ? sm_xstrdup(Tcl_GetString(objv[2])) : sm_journal_find_orphan(NULL);
+    if (refuse_safe(app, in, "session recover")) return TCL_ERROR;
+    char *path = objc == 3 ? sm_xstrdup(Tcl_GetString(objv[2])) : default_journal(app);
     if (!path) {
         char *dir = sm_journal_dir();
-        int rc = sm_tcl_error(in, "STATE", "session recover: no journal left by a stopped workbench in %s", dir);
+        int rc = sm_tcl_error(in, "STATE", "session recover: no journal with unsaved work left by a "
+                              "stopped workbench%s in %s (session journals lists them all)",
+                              app->scenario_path ? " on this scenario" : "", dir);
         free(dir);
+        return rc;
+    }
+    if ((app->journal && strcmp(path, sm_journal_path(app->journal)) == 0) ||
+        (app->recovered && strcmp(path, sm_journal_path(app->recovered)) == 0)) {
+        int rc = sm_tcl_error(in, "STATE", "session recover: %s is this session's own journal", path);
+        free(path);
         return rc;
     }
     if (sm_app_check_change(app, in, "session recover")) {
@@ -221,16 +267,37 @@ static int session_recover(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const
     }
     sm_scenario sc;
     sm_err e;
-    if (sm_journal_read(path, &sc, &e)) {
+    char *scenario = NULL;
+    unsigned unsaved = 0;
+    if (sm_journal_read(path, &sc, &scenario, &unsaved, &e)) {
         free(path);
         return sm_tcl_error(in, "LOAD", "%s", e.msg);
     }
+    /* Locked before anything changes: a live journal is refused. */
+    sm_journal *taken = sm_journal_adopt(path, &e);
+    if (!taken || sm_app_confirm_discard(app, in, "session recover")) {
+        int rc = taken ? TCL_ERROR : sm_tcl_error(in, "STATE", "session recover: %s", e.msg);
+        sm_journal_close(taken, 0);
+        sm_scenario_release(&sc);
+        free(scenario);
+        free(path);
+        return rc;
+    }
     sm_app_drop_solver(app);
     sm_session_replace(app->session, &sc);
-    /* Recovered work is not on disk anywhere but the journal. */
-    sm_session_mark(app->session, SM_PART_ALL);
-    /* Found by us: now in this process's own journal, so offered no more. */
-    if (objc == 2) unlink(path);
+    /* Unsaved is what the stopped workbench had not saved, no more. */
+    sm_session_mark(app->session, unsaved);
+    sm_app_release_recovered(app);
+    if (app->journal) {
+        /* The workbench goes on in the recovered journal; its own held
+         * nothing the user did not just agree to drop. */
+        sm_journal_close(app->journal, 1);
+        app->journal = taken;
+    } else {
+        app->recovered = taken;
+    }
+    sm_app_set_scenario_path(app, scenario[0] ? scenario : NULL);
+    free(scenario);
     Tcl_Obj *result = Tcl_NewStringObj(path, -1);
     free(path);
     Tcl_IncrRefCount(result);
@@ -240,8 +307,56 @@ static int session_recover(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const
     return rc;
 }
 
+/* session journals: every journal on disk, newest first, as dicts
+ * file scenario live unsaved modified bytes (scenario "" is the built-in
+ * one; unsaved the parts not on disk; live: its workbench still runs). */
+static int session_journals(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    if (refuse_safe(app, in, "session journals")) return TCL_ERROR;
+    sm_journal_info *v;
+    int n = sm_journal_list(NULL, &v);
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    for (int i = 0; i < n; i++) {
+        Tcl_Obj *d = Tcl_NewDictObj();
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("file", -1), Tcl_NewStringObj(v[i].path, -1));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("scenario", -1), Tcl_NewStringObj(v[i].scenario, -1));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("live", -1), Tcl_NewIntObj(v[i].live));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("unsaved", -1), parts_list(v[i].unsaved));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("modified", -1), Tcl_NewWideIntObj((Tcl_WideInt)v[i].modified));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("bytes", -1), Tcl_NewWideIntObj((Tcl_WideInt)v[i].bytes));
+        Tcl_ListObjAppendElement(NULL, l, d);
+    }
+    sm_journal_list_free(v, n);
+    Tcl_SetObjResult(in, l);
+    return TCL_OK;
+}
+
+/* session discard FILE: remove a stopped workbench's journal (its work is
+ * given up). A running workbench's is never removed. */
+static int session_discard(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc;
+    if (refuse_safe(app, in, "session discard")) return TCL_ERROR;
+    const char *path = Tcl_GetString(objv[2]);
+    if (app->journal && strcmp(path, sm_journal_path(app->journal)) == 0)
+        return sm_tcl_error(in, "STATE", "session discard: %s is this workbench's own journal", path);
+    if (app->recovered && strcmp(path, sm_journal_path(app->recovered)) == 0) {
+        /* The work this script recovered from it, given up. */
+        sm_journal_close(app->recovered, 1);
+        app->recovered = NULL;
+    } else {
+        sm_err e;
+        if (sm_journal_discard(path, &e)) return sm_tcl_error(in, "STATE", "session discard: %s", e.msg);
+    }
+    Tcl_SetObjResult(in, objv[2]);
+    return TCL_OK;
+}
+
 static const sm_subcmd session_subs[] = {
     {"recover", session_recover, 0, 1, "?FILE?"},
+    {"journals", session_journals, 0, 0, ""},
+    {"discard", session_discard, 1, 1, "FILE"},
     {"record", session_record, 1, 1, "FILE"},
     {"stop", session_stop, 0, 0, ""},
     {"replay", session_replay, 1, 4, "?-safe? FILE ?-delay MS?"},

@@ -184,6 +184,16 @@ char **sm_shell_complete(sm_app *app, const char *line, int *n, int *start)
     free(copy);
     /* No candidate is no array at all (qsort wants one). */
     if (l.n > 1) qsort(l.v, (size_t)l.n, sizeof(char *), cmp);
+    /* Each candidate as one Tcl word: a processor named "x} [exec y] {"
+     * goes in braced or backslashed, never as code. */
+    for (int i = 0; i < l.n; i++) {
+        Tcl_Obj *word = Tcl_NewListObj(0, NULL);
+        Tcl_IncrRefCount(word);
+        Tcl_ListObjAppendElement(NULL, word, Tcl_NewStringObj(l.v[i], -1));
+        free(l.v[i]);
+        l.v[i] = sm_xstrdup(Tcl_GetString(word));
+        Tcl_DecrRefCount(word);
+    }
     *n = l.n;
     return l.v;
 }

@@ -17,6 +17,7 @@
 #include "core/lib/sha256.h"
 #include "core/study/jobs.h"
 #include "core/study/plot.h"
+#include "solvers/registry.h"
 
 /* ---- the SPEC: a JSON file, JSON text or a Tcl dict ---- */
 
@@ -27,6 +28,8 @@ static int looks_like_json(const char *s)
     while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
     return *s == '"' || *s == '}';
 }
+
+static int get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st);
 
 /* A Tcl dict SPEC: an even list that starts with one of its keys. */
 static int looks_like_dict(Tcl_Obj *spec)
@@ -104,7 +107,121 @@ static int spec_from_dict(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st)
     return TCL_OK;
 }
 
+/* The solver word's name and options (words after the name), or an error. */
+static int solver_word(Tcl_Interp *in, const sm_study *st, int v, Tcl_Obj **list, int *n, Tcl_Obj ***el,
+                       const sm_solver_ops **ops)
+{
+    *list = Tcl_NewStringObj(st->solv[v], -1);
+    Tcl_IncrRefCount(*list);
+    if (Tcl_ListObjGetElements(NULL, *list, n, el) != TCL_OK || *n == 0)
+        return sm_tcl_error(in, "STUDY", "study SPEC: solvers[%d]: \"%s\" is not a list "
+                            "{NAME ?-option value ...?}", v, st->solv[v]);
+    *ops = sm_solver_find(Tcl_GetString((*el)[0]));
+    if (!*ops)
+        return sm_tcl_error(in, "STUDY", "study SPEC: solvers[%d]: unknown solver \"%s\"", v,
+                            Tcl_GetString((*el)[0]));
+    return TCL_OK;
+}
+
+static int takes_seed(const sm_solver_ops *ops)
+{
+    for (int i = 0; ops->opts[i].name; i++)
+        if (strcmp(ops->opts[i].name, "seed") == 0) return 1;
+    return 0;
+}
+
+/* Seeds apply only to the solver words whose solver takes -seed. */
+static void mark_seeded(sm_study *st)
+{
+    free(st->seeded);
+    st->seeded = sm_xcalloc((size_t)(st->nsolv ? st->nsolv : 1), 1);
+    for (int v = 0; v < st->nsolv; v++) {
+        Tcl_Obj *list = Tcl_NewStringObj(st->solv[v], -1);
+        Tcl_IncrRefCount(list);
+        int n;
+        Tcl_Obj **el;
+        const sm_solver_ops *ops = NULL;
+        if (Tcl_ListObjGetElements(NULL, list, &n, &el) == TCL_OK && n > 0)
+            ops = sm_solver_find(Tcl_GetString(el[0]));
+        st->seeded[v] = !ops || takes_seed(ops);
+        Tcl_DecrRefCount(list);
+    }
+}
+
+int sm_study_check_whole(sm_app *app, Tcl_Interp *in, const sm_study *st)
+{
+    (void)app;
+    sm_err e;
+    int rc = TCL_OK;
+    /* Model values first (cheap), each as model configure takes it. */
+    for (int p = 0; p < st->nparam && rc == TCL_OK; p++)
+        for (int i = 0; i < st->param[p].nvals && rc == TCL_OK; i++) {
+            size_t n = strlen(st->param[p].key) + 2;
+            char *opt = sm_xmalloc(n);
+            snprintf(opt, n, "-%s", st->param[p].key);
+            Tcl_Obj *kv[2] = {Tcl_NewStringObj(opt, -1), Tcl_NewStringObj(st->param[p].vals[i], -1)};
+            free(opt);
+            Tcl_IncrRefCount(kv[0]);
+            Tcl_IncrRefCount(kv[1]);
+            sm_model m;
+            sm_model_default(&m);
+            if (sm_model_parse_opts(in, &m, 2, kv) != TCL_OK)
+                rc = sm_tcl_error(in, "STUDY", "study SPEC: model.%s[%d]: %s", st->param[p].key, i,
+                                  Tcl_GetStringResult(in));
+            Tcl_DecrRefCount(kv[0]);
+            Tcl_DecrRefCount(kv[1]);
+        }
+    /* Every solver word against every scenario (an option may name the
+     * scenario's types): each loads, each word parses. */
+    for (int v = 0; v < st->nsolv && rc == TCL_OK; v++) {
+        Tcl_Obj *list, **el;
+        int n;
+        const sm_solver_ops *ops;
+        rc = solver_word(in, st, v, &list, &n, &el, &ops);
+        if (rc == TCL_OK && (n - 1) % 2)
+            rc = sm_tcl_error(in, "STUDY", "study SPEC: solvers[%d]: \"%s\": options come in pairs "
+                              "-option value", v, st->solv[v]);
+        for (int k = 1; rc == TCL_OK && k < n; k += 2)
+            if (st->nseed && strcmp(Tcl_GetString(el[k]), "-seed") == 0)
+                rc = sm_tcl_error(in, "STUDY", "study SPEC: solvers[%d]: \"%s\" has its own -seed and "
+                                  "the SPEC has seeds: give one of them", v, st->solv[v]);
+        Tcl_DecrRefCount(list);
+    }
+    for (int i = 0; i < st->nscen && rc == TCL_OK; i++) {
+        sm_scenario sc;
+        if (sm_scenario_load(st->scen[i], &sc, &e)) {
+            rc = sm_tcl_error(in, "STUDY", "study SPEC: scenarios[%d]: %s", i, e.msg);
+            break;
+        }
+        for (int v = 0; v < st->nsolv && rc == TCL_OK; v++) {
+            Tcl_Obj *list, **el;
+            int n;
+            const sm_solver_ops *ops;
+            rc = solver_word(in, st, v, &list, &n, &el, &ops);
+            if (rc == TCL_OK) {
+                const char **argv = sm_xmalloc(sizeof(char *) * (size_t)(n ? n : 1));
+                for (int k = 1; k < n; k++) argv[k - 1] = Tcl_GetString(el[k]);
+                sm_solver *s = sm_solver_prepare(ops, sc.grid, sc.topo, &sc.model, sc.map, n - 1, argv, &e);
+                if (!s)
+                    rc = sm_tcl_error(in, "STUDY", "study SPEC: solvers[%d] on %s: %s", v, st->scen[i], e.msg);
+                sm_solver_free(s);
+                free(argv);
+            }
+            Tcl_DecrRefCount(list);
+        }
+        sm_scenario_release(&sc);
+    }
+    return rc;
+}
+
 int sm_study_get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st)
+{
+    int rc = get_spec(in, spec, st);
+    if (rc == TCL_OK) mark_seeded(st);
+    return rc;
+}
+
+static int get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st)
 {
     const char *s = Tcl_GetString(spec);
     sm_err e;
@@ -495,7 +612,7 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     if (!dir) return sm_tcl_error(in, "ARGS", "study run: -out DIR is required");
     sm_study st;
     sm_study_init(&st);
-    if (sm_study_get_spec(in, objv[2], &st) != TCL_OK) {
+    if (sm_study_get_spec(in, objv[2], &st) != TCL_OK || sm_study_check_whole(app, in, &st) != TCL_OK) {
         sm_study_free(&st);
         return TCL_ERROR;
     }
@@ -592,8 +709,8 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     app->in_study = 0;
     if (!app->screen && isatty(2) && todo) fputs("\n", stderr);
     restore_session(in, dir, stash);
-    free(app->scenario_path);
-    app->scenario_path = path_before;
+    sm_app_set_scenario_path(app, path_before);
+    free(path_before);
     app->session->dirty = dirty_before;
     app->session->dirty_parts = parts_before;
     app->in_replay--;

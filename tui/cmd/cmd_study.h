@@ -7,7 +7,14 @@
 #include "core/study/jobs.h"
 #include "core/study/table.h"
 
+/* A SPEC (file, JSON or dict) read; its seeds marked for the solver
+ * words that take -seed. */
 int sm_study_get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st);
+/* The SPEC checked whole before any job runs (SPEC 5): model values as
+ * model configure takes them, solver words (known solver, options in
+ * pairs, no -seed beside seeds), every scenario loads and every word's
+ * options parse on it. */
+int sm_study_check_whole(sm_app *app, Tcl_Interp *in, const sm_study *st);
 /* The merged table of DIR as a list of dicts ordered by job number. */
 int sm_study_merge_table(Tcl_Interp *in, const char *dir, Tcl_Obj **table);
 /* A table saved by "study merge DIR -format json" (an array of result

@@ -65,6 +65,8 @@ static int gnuplot_plot(sm_app *app, Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx,
     if (!safe_text(out) || !safe_text(Tcl_GetString(kx)) || !safe_text(Tcl_GetString(ky)))
         return sm_tcl_error(in, "ARGS", "study plot: file names and keys must not contain "
                             "quotes, backslashes or newlines");
+    sm_err e;
+    if (sm_check_save_target(out, &e)) return sm_tcl_error(in, "IO", "study plot: %s", e.msg);
     Tcl_Obj *labels = Tcl_NewListObj(0, NULL), *seen = Tcl_NewDictObj();
     Tcl_IncrRefCount(labels);
     Tcl_IncrRefCount(seen);
@@ -129,16 +131,17 @@ static int gnuplot_plot(sm_app *app, Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx,
         sm_strbuf_put(&sc, ", '%s' index %d using 1:2 with points pt 7 ps 1.5 "
                       "title columnheader(1)", dat, nl);
     sm_strbuf_put(&sc, "\n");
-    sm_err e;
     int rc = TCL_OK;
     if (sm_write_file_atomic(dat, data.s ? data.s : "", data.n, &e) < 0 ||
         sm_write_file_atomic(gp, sc.s, sc.n, &e) < 0) {
         rc = sm_tcl_error(in, "IO", "study plot: %s", e.msg);
     } else {
         /* Our own program on our own script: the main interpreter runs
-         * it (a safe one has no exec), on paths the guard has let by. */
-        const char *w[] = {"exec", "gnuplot", gp};
-        if (run_words(app->interp, 3, w) != TCL_OK) {
+         * it (a safe one has no exec), on paths the guard has let by.
+         * Only gnuplot's exit status says it failed: it writes warnings
+         * ("empty y range") to stderr and still draws the plot. */
+        const char *w[] = {"exec", "gnuplot", gp, "2>@1"};
+        if (run_words(app->interp, 4, w) != TCL_OK) {
             rc = sm_tcl_error(in, "PLOT", "study plot: gnuplot failed: %s",
                               Tcl_GetStringResult(app->interp));
             if (in != app->interp) Tcl_ResetResult(app->interp);

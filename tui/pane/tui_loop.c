@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "core/session/journal.h"
@@ -35,7 +36,9 @@ typedef struct tui {
     /* The prompt line. */
     int prompting;
     sm_do pending;
-    char *recover;           /* a stopped workbench's journal, offered at start */
+    char **offers;           /* stopped workbenches' journals of this scenario, offered at start */
+    int noffers;
+    char question[320];      /* the recovery question while it is asked */
     char line[1024];
     int pos, hist;                          /* cursor, history index */
     int confirm_quit;
@@ -396,9 +399,8 @@ static void draw_bottom(tui *t)
 {
     WINDOW *w = t->bottom;
     werase(w);
-    if (t->recover) {
-        sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT),
-                   "A stopped workbench left unsaved work. Recover it? y recovers, any other key keeps this session.");
+    if (t->question[0]) {
+        sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_PROMPT), "%s", t->question);
     } else if (t->confirm_quit) {
         static const char *const parts[] = {"grid", "topology", "model", "mapping"};
         char list[64] = "";
@@ -780,25 +782,6 @@ static void handle_key(tui *t, int code, int is_key)
     sm_app *app = t->app;
     if (is_key && code == KEY_RESIZE) return;
     if (is_key && code == KEY_MOUSE) { mouse(t); return; }
-    if (t->recover) {
-        char *path = t->recover;
-        t->recover = NULL;
-        t->message[0] = '\0';
-        if (!is_key && (code == 'y' || code == 'Y')) {
-            sm_words cmd;
-            sm_words_init(&cmd);
-            sm_words_lit(&cmd, "session recover");
-            sm_words_add(&cmd, path);
-            run_words(t, &cmd, SM_SHELL_ECHO);
-            sm_words_free(&cmd);
-            unlink(path);
-        } else {
-            sm_view_log(app->view, SM_LOG_NOTE, "kept this session; the journal stays in %s "
-                        "(session recover FILE restores it)", path);
-        }
-        free(path);
-        return;
-    }
     if (t->confirm_quit) {
         t->confirm_quit = 0;
         if (!is_key && (code == 'y' || code == 'Y')) run_cmd(t, "view quit -force", SM_SHELL_ECHO);
@@ -1021,25 +1004,130 @@ static void start_journal(tui *t)
 {
     sm_app *app = t->app;
     sm_err e;
-    char *orphan = sm_journal_find_orphan(NULL);
-    app->journal = sm_journal_open(NULL, &e);
+    /* The journals of this scenario whose workbench is gone, with work
+     * not saved: offered once the screen is up. A stopped one that holds
+     * nothing unsaved is removed (nothing of anyone's is in it). */
+    char *key = sm_journal_key(app->scenario_path);
+    sm_journal_info *v;
+    int n = sm_journal_list(NULL, &v);
+    for (int i = 0; i < n; i++) {
+        if (v[i].live) continue;
+        if (!v[i].unsaved) sm_journal_discard(v[i].path, &e);
+        /* Under -safe, session recover is refused: nothing to offer. */
+        else if (strcmp(v[i].scenario, key) == 0 && !app->confined) {
+            t->offers = sm_xrealloc(t->offers, sizeof(char *) * (size_t)(t->noffers + 1));
+            t->offers[t->noffers++] = sm_xstrdup(v[i].path);
+        }
+    }
+    sm_journal_list_free(v, n);
+    free(key);
+    app->journal = sm_journal_open(NULL, app->scenario_path, &e);
     if (!app->journal)
         sm_view_log(app->view, SM_LOG_ERROR, "journal: %s (edits are not protected)", e.msg);
     else if (sm_journal_sync(app->journal, app->session, &e))
         sm_view_log(app->view, SM_LOG_ERROR, "journal: %s (edits are not protected)", e.msg);
-    if (orphan) {
-        t->recover = orphan;
-        sm_view_log(app->view, SM_LOG_NOTE,
-                    "A workbench stopped with unsaved work (%s). y: recover it (session recover), "
-                    "any other key: keep this session", orphan);
-        snprintf(t->message, sizeof t->message, "unsaved work from a stopped workbench: y recovers it");
-    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_term;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The answer to the recovery question: y, n or D, read only after the
+ * question is on the screen. Keys typed before it (the start can take a
+ * while) and in its first 300 ms (typed by someone who has not read it
+ * yet) are dropped; any other key is ignored: a command typed into the
+ * question answers nothing. */
+static int recovery_answer(tui *t)
+{
+    t->typed_n = 0;
+    flushinp();
+    double shown = seconds_now();
+    timeout(50);
+    for (;;) {
+        wint_t wc;
+        int rc = get_wch(&wc);
+        if (rc == ERR) continue;
+        if (rc == KEY_CODE_YES && wc == KEY_RESIZE) {
+            layout(t);
+            draw(t, 1);
+            continue;
+        }
+        if (seconds_now() - shown < 0.3 || rc == KEY_CODE_YES) continue;
+        if (wc == 'y' || wc == 'Y' || wc == 'n' || wc == 'N' || wc == 'D') return (int)wc;
+        snprintf(t->message, sizeof t->message, "answer y, n or D");
+    }
+}
+
+static void ask_recovery(tui *t)
+{
+    sm_app *app = t->app;
+    for (int i = 0; i < t->noffers; i++) {
+        const char *path = t->offers[i];
+        sm_scenario sc;
+        sm_err e;
+        unsigned unsaved = 0;
+        struct stat st;
+        if (sm_journal_read(path, &sc, NULL, &unsaved, &e)) {
+            sm_view_log(app->view, SM_LOG_ERROR, "journal: %s", e.msg);
+            continue;
+        }
+        sm_scenario_release(&sc);
+        static const char *const parts[] = {"grid", "topology", "model", "mapping"};
+        char list[64] = "", when[32] = "?";
+        for (int k = 0; k < 4; k++)
+            if (unsaved & (1u << k)) {
+                strncat(list, list[0] ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, parts[k], sizeof list - strlen(list) - 1);
+            }
+        if (stat(path, &st) == 0) {
+            struct tm tm;
+            localtime_r(&st.st_mtime, &tm);
+            strftime(when, sizeof when, "%b %d %H:%M", &tm);
+        }
+        /* The answers first: at 80 columns the details may be cut. */
+        snprintf(t->question, sizeof t->question,
+                 "Recover it? y yes  n later  D discard | unsaved %s of a workbench on this scenario, "
+                 "stopped %s", list, when);
+        sm_view_log(app->view, SM_LOG_NOTE, "journal %s: %s", path, t->question);
+        draw(t, 1);
+        int a = recovery_answer(t);
+        t->question[0] = '\0';
+        t->message[0] = '\0';
+        sm_words cmd;
+        sm_words_init(&cmd);
+        if (a == 'y' || a == 'Y') {
+            sm_words_lit(&cmd, "session recover");
+            sm_words_add(&cmd, path);
+            run_words(t, &cmd, SM_SHELL_ECHO);
+            sm_words_free(&cmd);
+            if (i + 1 < t->noffers)
+                sm_view_log(app->view, SM_LOG_NOTE, "%d more stopped workbench(es) of this scenario left "
+                            "unsaved work: session journals lists them", t->noffers - i - 1);
+            break;
+        }
+        if (a == 'D') {
+            sm_words_lit(&cmd, "session discard");
+            sm_words_add(&cmd, path);
+            run_words(t, &cmd, SM_SHELL_ECHO);
+        } else {
+            sm_view_log(app->view, SM_LOG_NOTE, "kept %s: session recover FILE restores it, "
+                        "session discard FILE removes it", path);
+        }
+        sm_words_free(&cmd);
+    }
+    for (int i = 0; i < t->noffers; i++) free(t->offers[i]);
+    free(t->offers);
+    t->offers = NULL;
+    t->noffers = 0;
 }
 
 /* The terminal modes, panes and hooks the workbench runs with, once the
@@ -1086,7 +1174,6 @@ static void screen_end(tui *t)
     endwin();
     sm_ui_release_marks();
     shown_reset(&t->shown);
-    free(t->recover);
     sm_do_free(&t->pending);
 }
 
@@ -1113,6 +1200,7 @@ int sm_tui_run(sm_app *app)
     start_journal(&t);
     layout(&t);
     draw(&t, 1);
+    ask_recovery(&t);
     while (!app->view->quit && !got_signal) {
         sm_app_sync_view(app);
         sm_app_solver_poll(app);
@@ -1124,12 +1212,17 @@ int sm_tui_run(sm_app *app)
         if (!app->view->quit) draw(&t, 0);
     }
     screen_end(&t);
-    /* A clean quit leaves nothing to recover; a signal keeps the journal. */
+    /* A clean quit leaves nothing to recover (the user saved, or chose to
+     * quit without saving); a signal keeps the journal of unsaved work. */
     const char *jpath = app->journal ? sm_journal_path(app->journal) : NULL;
-    if (got_signal && jpath)
-        fprintf(stderr, "stencilmap: stopped by signal %d; the session is journaled in %s: "
-                "the next workbench offers it, or run `session recover`\n", (int)got_signal, jpath);
-    sm_journal_close(app->journal, !got_signal);
+    int keep = got_signal && app->session->dirty;
+    if (keep && jpath)
+        fprintf(stderr, "stencilmap: stopped by signal %d; the unsaved work is journaled in %s: "
+                "the next workbench on this scenario offers it, or run `session recover`\n",
+                (int)got_signal, jpath);
+    else if (got_signal)
+        fprintf(stderr, "stencilmap: stopped by signal %d; nothing was unsaved\n", (int)got_signal);
+    sm_journal_close(app->journal, !keep);
     app->journal = NULL;
     return got_signal ? 128 + (int)got_signal : 0;
 }

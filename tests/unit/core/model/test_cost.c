@@ -2,6 +2,7 @@
  * incremental state held against the reference evaluation after thousands
  * of random moves and swaps on random grids and machines. */
 #include "tests/unit/testutil.h"
+#include "core/model/profile.h"
 
 typedef struct { const char *kinds; const char *order; int64_t edges, mrounds; double time, energy; } row;
 
@@ -450,6 +451,71 @@ static void large_machine_matches_reference(void **st)
     sm_topo_free(t);
 }
 
+/* Numbers that can't lie (#27): a total too large for a double is never
+ * feasible, in the incremental state and the reference alike; the loaders
+ * refuse the figures that would make one, and every product of sizes. */
+static void non_finite_never_feasible(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(4, 2, 1, 0, 0, 0, SM_ST_5PT);
+    sm_topo *t = tu_topo_text(
+        "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{"
+        "\"m\":{\"p0\":10,\"p_idle\":1,\"profile\":[[2,4,20],[8,6,10]]}},"
+        "\"processors\":[{\"name\":\"m0\",\"type\":\"m\",\"node\":0},"
+        "{\"name\":\"m1\",\"type\":\"m\",\"node\":0}],\"network\":{\"kind\":\"single\"},"
+        "\"links\":{\"intra\":{\"*\":{\"time_per_cell\":0,\"energy_per_cell\":0}}}}");
+    /* Figures no loader accepts, set behind the loaders' back. */
+    sm_profile_pt huge[2] = {{2, 1e308, 1e308}, {8, 1e308, 1e308}};
+    sm_topo_set_profile(t, 0, huge, 2);
+    sm_model m;
+    sm_model_default(&m);
+    int map[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+    sm_cost *c = sm_cost_new(g, t, &m, map);
+    sm_eval ev, ref;
+    sm_cost_eval(c, &ev);
+    sm_eval_reference(g, t, &m, map, &ref);
+    assert_false(sm_eval_finite(&ev));
+    assert_int_equal(ev.feasible, 0);
+    assert_int_equal(ref.feasible, 0);
+    sm_cost_free(c);
+    sm_topo_free(t);
+    sm_grid_free(g);
+
+    /* The loaders: 1e308 in a profile, in JSON. */
+    sm_err e;
+    const char *bad =
+        "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{"
+        "\"m\":{\"p0\":10,\"p_idle\":1,\"profile\":[[2,1e308,20]]}},"
+        "\"processors\":[{\"name\":\"m0\",\"type\":\"m\",\"node\":0}],"
+        "\"network\":{\"kind\":\"single\"},"
+        "\"links\":{\"intra\":{\"*\":{\"time_per_cell\":0,\"energy_per_cell\":0}}}}";
+    assert_null(sm_topo_parse_text(bad, strlen(bad), "t.json", &e));
+    assert_non_null(strstr(e.msg, "types.m.profile[0]"));
+    /* ... and in a CSV. */
+    sm_profile_pt *pts;
+    int n;
+    const char *csv = "blocks,time,energy\n1,1,1e308\n";
+    assert_int_equal(sm_profile_parse_csv(csv, strlen(csv), "p.csv", &pts, &n, &e), -1);
+    assert_non_null(strstr(e.msg, "p.csv: line 2, column 3 (energy)"));
+
+    /* 2^40 cells along each axis: 2^120 in all, refused before any product
+     * overflows (it evaluated to energy 0, feasible). */
+    sm_grid_spec sp;
+    sm_grid_spec_default(&sp);
+    for (int a = 0; a < 3; a++) { sp.blocks[a] = 2; sp.cells[a] = SM_MAX_CELLS_AXIS; }
+    assert_null(sm_grid_build(&sp, &e));
+    assert_non_null(strstr(e.msg, "cells in all"));
+    sp.cells[2] = 2; /* 2^81 */
+    assert_null(sm_grid_build(&sp, &e));
+    /* 2^26 x 2^26 x 2 = 2^53, the most a grid may have; one more is refused. */
+    sm_grid_spec one = sp;
+    one.cells[0] = one.cells[1] = (int64_t)1 << 26;
+    one.cells[2] = 2;
+    assert_int_equal(sm_grid_spec_check(&one, &e), 0);
+    one.cells[2] = 3;
+    assert_int_equal(sm_grid_spec_check(&one, &e), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -461,6 +527,7 @@ int main(void)
         cmocka_unit_test(incremental_matches_reference),
         cmocka_unit_test(per_processor_sums),
         cmocka_unit_test(profile_costs),
+        cmocka_unit_test(non_finite_never_feasible),
     };
     return cmocka_run_group_tests_name("cost", tests, NULL, NULL);
 }
