@@ -92,19 +92,32 @@ v100 = roofline(7.8e12, 790e9, 1.5e-11, 2.5e-10, 60, 40, 16e9)
 v100["states"] = {"low": {"flops": 6.1e12, "bandwidth": 700e9,
                           "energy_per_flop": 1.1e-11, "energy_per_byte": 2.0e-10,
                           "p0": 45}}
-nodes = 32
-procs = []
-for n in range(nodes):
-    for s in range(2):
-        procs.append({"name": "n%02d.p9_%d" % (n, s), "type": "power9", "node": n})
-    for g in range(6):
-        procs.append({"name": "n%02d.v100_%d" % (n, g), "type": "v100", "node": n})
-dump("topologies/summit-like.json", topo(
-    {"power9": power9, "v100": v100}, procs,
-    {"kind": "tree", "group_sizes": [18]},
-    {"power9-v100": link_bw(50e9, 1.3e-9), "v100-v100": link_bw(50e9, 1.3e-9),
-     "power9-power9": link_bw(64e9, 1.6e-9)},
-    [link_bw(23e9, 6.0e-9), link_bw(23e9, 9.0e-9)]))
+def summit(nodes, digits):
+    procs = []
+    for n in range(nodes):
+        for s in range(2):
+            procs.append({"name": "n%0*d.p9_%d" % (digits, n, s), "type": "power9", "node": n})
+        for g in range(6):
+            procs.append({"name": "n%0*d.v100_%d" % (digits, n, g), "type": "v100", "node": n})
+    return topo(
+        {"power9": power9, "v100": v100}, procs,
+        {"kind": "tree", "group_sizes": [18]},
+        {"power9-v100": link_bw(50e9, 1.3e-9), "v100-v100": link_bw(50e9, 1.3e-9),
+         "power9-power9": link_bw(64e9, 1.6e-9)},
+        [link_bw(23e9, 6.0e-9), link_bw(23e9, 9.0e-9)])
+dump("topologies/summit-like.json", summit(32, 2))
+
+# The whole machine: 4,608 nodes (256 racks of 18 on the same fat tree),
+# 36,864 processors. The topology format lists every processor, so this
+# file is written one processor a line (about 2 MB) rather than indented.
+def dump_long_list(path, obj, key):
+    items = obj[key]
+    text = json.dumps(dict(obj, **{key: "@@"}), indent=2)
+    body = "[\n" + ",\n".join("    " + json.dumps(x) for x in items) + "\n  ]"
+    with open(os.path.join(HERE, path), "w") as f:
+        f.write(text.replace('"@@"', body))
+        f.write("\n")
+dump_long_list("topologies/summit-full.json", summit(4608, 4), "processors")
 
 # --- Piz-Daint-like: Xeon E5-2690v3 + P100 per node, dragonfly ---------------
 xeon = roofline(0.499e12, 60e9, 8e-11, 9e-10, 85, 40, 64e9)
@@ -151,6 +164,17 @@ for name, dl in (("summit-like", 1.776e-4), ("piz-daint-like", 1.95e-3),
          {"format": "stencilmap/scenario", "version": 1,
           "name": "Cuboid 16x8x8 on the %s machine" % name, "grid": grid_big,
           "topology": "topologies/%s.json" % name, "model": m})
+
+# The whole Summit: 256^3 = 16.7 M blocks of 64^3 cells (a 16384^3 grid,
+# 7pt) on all 4,608 nodes. No deadline: solvers hold themselves to their
+# own (tabu: the fastest start's makespan).
+dump("summit-full.json",
+     {"format": "stencilmap/scenario", "version": 1,
+      "name": "256^3 blocks on the whole Summit-like machine (4,608 nodes)",
+      "grid": {"cells": [16384, 16384, 16384], "blocks": [256, 256, 256],
+               "periodic": [0, 0, 0], "stencil": "7pt", "halo": 1},
+      "topology": "topologies/summit-full.json",
+      "model": dict(model, round_time=1e-7)})
 
 # Besmer's LU pattern on the HAEC box.
 dump("lu-haec.json",

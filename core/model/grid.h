@@ -34,7 +34,7 @@ typedef struct sm_grid {
     int *nbr_off, *nbr;
 } sm_grid;
 
-#define SM_MAX_TASKS (1 << 22)
+#define SM_MAX_TASKS (1 << 25)
 #define SM_MAX_CELLS_AXIS ((int64_t)1 << 40)
 /* Cells in all: 2^53, so every count of cells (a block, a processor's
  * load, a halo) is exact as a double and no product of sizes overflows. */

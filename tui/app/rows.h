@@ -27,6 +27,15 @@ typedef struct sm_pair_row {
  * frees. */
 sm_pair_row *sm_pair_rows(const sm_app *app, const sm_cost *cost, int *n);
 
+/* The Communication pane draws the rounds schedule (each pair's rounds,
+ * one chip per round) while the mapping sends at most this many quanta
+ * (Sum k_e, the eval's edges): the schedule has up to that many entries
+ * and is walked per frame. A whole machine's mapping sends 10^7 - 10^8
+ * (gigabytes of schedule); the pane then lists the pairs and gives the
+ * model's rounds, and `model rounds` still builds the schedule. */
+#define SM_SCHEDULE_DRAW_MAX 4000000
+static inline int sm_schedule_drawable(const sm_cost *c) { return c->edges <= SM_SCHEDULE_DRAW_MAX; }
+
 /* Is block b next to the highlighted pair's other processor? */
 int sm_block_in_pair(const sm_app *app, const int *map, int b);
 

@@ -5,6 +5,7 @@
  * One mutex and condition say "finished"; everything else is handed over
  * by the join. */
 #include "solver_start.h"
+#include "rows.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -47,9 +48,11 @@ static void *work(void *arg)
          * state of its mapping and the rounds schedule the Communication
          * pane lists. */
         st->view = sm_cost_new(st->s->grid, st->s->topo, &st->view_model, st->s->current_map);
-        sm_schedule sched;
-        sm_cost_schedule(st->view, &sched);
-        sm_schedule_free(&sched);
+        if (sm_schedule_drawable(st->view)) {
+            sm_schedule sched;
+            sm_cost_schedule(st->view, &sched);
+            sm_schedule_free(&sched);
+        }
     }
     st->seconds = since(&st->t0);
     pthread_mutex_lock(&st->mu);

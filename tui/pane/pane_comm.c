@@ -13,6 +13,7 @@ typedef struct comm_cache {
     const void *owner;            /* f->map_owner and f->map_stamp it was built for */
     unsigned long long stamp;
     long long builds;             /* schedules built, for the bench */
+    int drawable;                 /* the schedule is built (sm_schedule_drawable) */
     sm_schedule sched;
     sm_pair_row *rows;
     int nrows;
@@ -193,7 +194,9 @@ static comm_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
     cs->shown = c;
     if (c->rows && c->owner == f->map_owner && c->stamp == f->map_stamp) return c;
     cache_clear(c);
-    sm_cost_schedule_refill(f->cost, &c->sched);
+    if (sm_schedule_drawable(f->cost)) sm_cost_schedule_refill(f->cost, &c->sched);
+    else c->sched.nrounds = 0, c->sched.nentries = 0, c->sched.colours = 0;
+    c->drawable = sm_schedule_drawable(f->cost);
     c->rows = sm_pair_rows(app, f->cost, &c->nrows);
     const sm_topo *t = app->session->topo;
     c->pair_width = 13;
@@ -356,6 +359,12 @@ static void draw_rounds(WINDOW *w, const comm_cache *c, const sm_app *app, const
                         int round_lines)
 {
     int y = 1 + ih - round_lines, x = 1;
+    if (!c->drawable) {
+        sm_ui_text(w, y, x, iw, sm_ui_attr(SM_EL_DIM),
+                   "rounds not listed: over %d quanta to schedule (model rounds builds them)",
+                   SM_SCHEDULE_DRAW_MAX);
+        return;
+    }
     char head[160];
     long long total = (long long)c->sched.colours, counted = (long long)f->ev.rounds;
     sm_rounds_model rm = app->session->model.rounds;

@@ -34,7 +34,7 @@ static void grid_bad_input(void **st)
     expect_grid_error("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2.5,2]}", strlen("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2.5,2]}"), "blocks[1]: expected a whole number");
     expect_grid_error("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2],\"stencil\":\"11pt\"}", strlen("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2],\"stencil\":\"11pt\"}"), "stencil: unknown stencil \"11pt\"");
     expect_grid_error("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2],\"halo\":1e400}", strlen("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2],\"halo\":1e400}"), "halo");
-    expect_grid_error("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[100000,100000,100000]}", strlen("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[100000,100000,100000]}"), "blocks: expected at most 4194304 blocks");
+    expect_grid_error("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[100000,100000,100000]}", strlen("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[100000,100000,100000]}"), "blocks: expected at most 33554432 blocks");
     expect_grid_error("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2],\"blocks\":[1,1,1]}", strlen("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2],\"blocks\":[1,1,1]}"), "blocks: duplicate key");
     expect_grid_error("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2]} x", strlen("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2]} x"), "near line 1");
     /* Deep nesting: refused, not a stack overflow. */
