@@ -66,6 +66,21 @@ void sm_ps_init(sm_ps *s, int P, int n, const sm_ps_pt *const *pts, const int *n
             if (r > rmax) rmax = r;
         }
     }
+    /* Classes of identical processors (same points): their checks are
+     * the same by symmetry. */
+    s->cls = sm_xmalloc(sizeof(int) * ((size_t)P + 1));
+    for (int p = 0; p < P; p++) {
+        s->cls[p] = p;
+        for (int q = 0; q < p && s->cls[p] == p; q++) {
+            if (s->cls[q] != q || s->npts[q] != s->npts[p]) continue;
+            int same = 1;
+            for (int i = 0; i < s->npts[p] && same; i++)
+                same = s->by_time[p][i].size == s->by_time[q][i].size &&
+                       s->by_time[p][i].time == s->by_time[q][i].time &&
+                       s->by_time[p][i].energy == s->by_time[q][i].energy;
+            if (same) s->cls[p] = q;
+        }
+    }
     s->ev = sm_xmalloc(sizeof(sm_ps_event) * (total ? total : 1));
     for (int p = 0; p < P; p++)
         for (int i = 0; i < s->npts[p]; i++) s->ev[s->nev++] = (sm_ps_event){s->by_time[p][i].time, p, i};
@@ -119,6 +134,7 @@ void sm_ps_free(sm_ps *s)
     free(s->npts);
     free(s->nadm);
     free(s->ev);
+    free(s->cls);
     free(s->lam);
     free(s->h);
     free(s->H);
@@ -399,6 +415,13 @@ int sm_ps_step(sm_ps *s)
         for (int k = a; k < b; k++) {
             const sm_ps_event *e = &s->ev[k];
             const sm_ps_pt *q = &s->by_time[e->p][e->i];
+            /* A processor identical to one already asked about the same
+             * point (same profile, so the same admitted points) answers
+             * the same: ask once per class. */
+            int twin = 0;
+            for (int k2 = a; k2 < k && !twin; k2++)
+                twin = s->ev[k2].i == e->i && s->cls[s->ev[k2].p] == s->cls[e->p];
+            if (twin) continue;
             double U = below(bestE);
             int64_t before = s->checks;
             double v = check(s, e->p, q->size, q->energy, U, tmp);

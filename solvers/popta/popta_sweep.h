@@ -49,6 +49,7 @@ typedef struct sm_ps {
     sm_ps_pt **by_time;  /* per processor, ascending time (admission order) */
     sm_ps_pt **by_size;  /* per processor, ascending size (look-ups) */
     int *npts, *nadm;    /* points, and how many are admitted */
+    int *cls;            /* the first processor with the same points */
     sm_ps_event *ev;
     int nev, iev;
     double *lam;         /* K multipliers */

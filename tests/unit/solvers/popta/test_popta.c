@@ -131,9 +131,16 @@ static void pruning_pays(void **st)
  * time T in ascending order, the least energy at T by the reference DP;
  * a front point wherever it falls. Random profiles with missing sizes,
  * times and energies not monotone and unlike each other. */
-static int sweep_instance(unsigned long long *rs, int P, int n, ref_proc *pr, int ties)
+static int sweep_instance(unsigned long long *rs, int P, int n, ref_proc *pr, int ties, int twins)
 {
     random_instance(rs, P, n, pr);
+    /* Identical processors: the sweep asks once per class. */
+    for (int i = 1; twins && i < P; i += 2) {
+        free(pr[i].pts);
+        pr[i].pts = malloc(sizeof(ref_pt) * (size_t)(pr[0].n + 1));
+        memcpy(pr[i].pts, pr[0].pts, sizeof(ref_pt) * (size_t)(pr[0].n + 1));
+        pr[i].n = pr[0].n;
+    }
     if (ties) /* few distinct times: many points admitted at once */
         for (int i = 0; i < P; i++)
             for (int k = 0; k < pr[i].n; k++) pr[i].pts[k].time = (double)(1 + (int)pr[i].pts[k].time % 5);
@@ -169,7 +176,7 @@ static void sweep_matches_plain(void **st)
     for (int trial = 0; trial < 600; trial++) {
         int P = 1 + (int)(sm_rand_next(&rs) % 8), n = 1 + (int)(sm_rand_next(&rs) % 40);
         ref_proc pr[8];
-        if (!sweep_instance(&rs, P, n, pr, trial % 3 == 0)) {
+        if (!sweep_instance(&rs, P, n, pr, trial % 3 == 0, trial % 4 == 1)) {
             for (int i = 0; i < P; i++) free(pr[i].pts);
             continue;
         }
