@@ -1,4 +1,5 @@
 /* plot.c - braille scatter plots as text. */
+#include "core/lib/units.h"
 #include "plot.h"
 #include <math.h>
 #include <stdio.h>
@@ -100,10 +101,21 @@ char *sm_plot_text(const sm_plot *pl, const char *xlabel, const char *ylabel)
 {
     sm_strbuf b;
     sm_strbuf_init(&b);
+    /* Energies and times by the number rule, with their unit (units.h);
+     * other columns as numbers. */
+    const char *yu = sm_unit_of(ylabel), *xu = sm_unit_of(xlabel);
+    char ylo[32], yhi[32];
+    if (yu) {
+        sm_format_si(pl->ymin, yu, 4, ylo, sizeof ylo);
+        sm_format_si(pl->ymax, yu, 4, yhi, sizeof yhi);
+    } else {
+        snprintf(ylo, sizeof ylo, "%.4g", pl->ymin);
+        snprintf(yhi, sizeof yhi, "%.4g", pl->ymax);
+    }
     sm_strbuf_put(&b, "%s\n", ylabel);
     for (int r = 0; r < pl->height; r++) {
-        if (r == 0) sm_strbuf_put(&b, "%11.4g |", pl->ymax);
-        else if (r == pl->height - 1) sm_strbuf_put(&b, "%11.4g |", pl->ymin);
+        if (r == 0) sm_strbuf_put(&b, "%11s |", yhi);
+        else if (r == pl->height - 1) sm_strbuf_put(&b, "%11s |", ylo);
         else sm_strbuf_put(&b, "%11s |", "");
         for (int c = 0; c < pl->width; c++) {
             int cell = r * pl->width + c;
@@ -124,8 +136,13 @@ char *sm_plot_text(const sm_plot *pl, const char *xlabel, const char *ylabel)
     char lo[32], hi[32];
     int pad = 0;
     for (int digits = 4; digits >= 1; digits--) {
-        snprintf(lo, sizeof lo, "%.*g", digits, pl->xmin);
-        snprintf(hi, sizeof hi, "%.*g", digits, pl->xmax);
+        if (xu) {
+            sm_format_si(pl->xmin, xu, digits, lo, sizeof lo);
+            sm_format_si(pl->xmax, xu, digits, hi, sizeof hi);
+        } else {
+            snprintf(lo, sizeof lo, "%.*g", digits, pl->xmin);
+            snprintf(hi, sizeof hi, "%.*g", digits, pl->xmax);
+        }
         pad = pl->width - (int)strlen(lo) - (int)strlen(hi);
         if (pad >= 1) break;
     }

@@ -177,3 +177,17 @@ case "$title" in
 esac
 keys ct q y
 exited ct || true
+
+# 42. The Network pane's legend at 80x24 keeps the idle mark it explains
+# (it was cut after the ramp's seventh digit, before ". idle link").
+begin nl 80 24 xterm-256color samples/summit-like.json
+keys nl L
+wait_for nl "Network  tree" || true
+settle nl
+legend=$(cap nl | grep "Network  tree" -A1 | tail -1 | awk -F'│' '{print $2}')
+case "$legend" in
+*"max "*" msg"*".idle"*|*"max "*" msg"*". idle link"*) ok "80x24 Network legend whole: $legend" ;;
+*) bad "network legend 80x24" "'$legend'" ;;
+esac
+keys nl q
+exited nl || true

@@ -847,7 +847,7 @@ cap sp >"$WORK/sp.txt"
 marks=$(sed -n 3,33p "$WORK/sp.txt" | grep -o '◆' | wc -l)
 if grep -q "energy against deadline by solver  8 jobs  sp-study" "$WORK/sp.txt" &&
    grep -q "^│energy  *│$" "$WORK/sp.txt" && grep -q "^│  *deadline  *│$" "$WORK/sp.txt" &&
-   grep -q "0.00322  *0.00359" "$WORK/sp.txt"; then
+   grep -q "3.22 ms  *3.59 ms" "$WORK/sp.txt"; then
     ok "Study plot: axis labels and ranges (energy against deadline)"
 else
     bad "study axes" "$(head -32 "$WORK/sp.txt")"

@@ -372,18 +372,24 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int at = -1, axis = -1;
     int has_sel = selected(v, &c->m, &at, &axis);
 
-    /* Legend: what a digit means, and the ramp in its colours. */
+    /* Legend: what a digit means, the ramp in its colours, and '.'; in
+     * shorter words when the pane is narrow (80x24 cut it before ". idle
+     * link", the glyph it explains). */
     long long max = cells ? c->max_cells : c->max_msgs;
     const char *unit = cells ? "cells" : "msg";
+    int top = max < 1 ? 0 : max <= 9 ? (int)max : 9;
     char legend[96];
+    const char *idle = " . idle link";
     if (max <= 9) snprintf(legend, sizeof legend, "%s per link, max %lld ", unit, max);
     else snprintf(legend, sizeof legend, "n/9 of max %lld %s ", max, unit);
+    if ((int)strlen(legend) + top + (int)strlen(idle) > iw) idle = " .idle";
+    if ((int)strlen(legend) + top + (int)strlen(idle) > iw) snprintf(legend, sizeof legend, "max %lld %s ", max, unit);
+    if ((int)strlen(legend) + top + (int)strlen(idle) > iw) top = 0; /* the digits explain themselves */
     int x = 1 + (int)strlen(legend);
     sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%s", legend);
-    int top = max < 1 ? 0 : max <= 9 ? (int)max : 9;
     for (int lv = 1; lv <= top && x <= iw; lv++, x++)
         sm_ui_text(w, 1, x, 1, sm_ui_heat_attr(top > 1 ? (lv - 1) / (double)(top - 1) : 1.0), "%c", '0' + lv);
-    sm_ui_text(w, 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), " . idle link");
+    sm_ui_text(w, 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), "%s", idle);
 
     if (c->tree) {
         int sel = v->link_level >= 0 && v->link_level < c->nlevels && v->link_from >= 0 &&

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "core/lib/units.h"
 #include "pane.h"
 #include "tui/app/marks.h"
 
@@ -220,33 +221,11 @@ void sm_ui_sparkline(WINDOW *w, int y, int x, int width, const double *v, int n,
     wattrset(w, A_NORMAL);
 }
 
-/* The one rule for every quantity with a unit on screen: an SI prefix
- * that puts the mantissa in [1, 1000), then `digits` significant digits
- * ("277.7 mJ", "3.486 J", "4.454 kJ", "106 us"); zero is "0 J". */
+/* The one number rule lives in core/lib/units.c (the study plots use it
+ * too). */
 const char *sm_ui_si(double v, const char *unit, int digits, char *buf, size_t n)
 {
-    static const struct { double scale; const char *prefix; } pre[] = {
-        {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}, {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"},
-    };
-    double a = fabs(v);
-    if (a == 0 || !isfinite(v)) {
-        snprintf(buf, n, "%g %s", v, unit);
-        return buf;
-    }
-    if (a < 1e-12) { /* below pico: rounding noise more than a figure */
-        snprintf(buf, n, "%.*g %s", digits, v, unit);
-        return buf;
-    }
-    size_t i = 0;
-    while (i + 1 < sizeof pre / sizeof pre[0] && a < pre[i].scale) i++;
-    /* 999.96 mJ rounds to "1000 mJ": take the next prefix up. */
-    char m[48];
-    snprintf(m, sizeof m, "%.*g", digits, v / pre[i].scale);
-    if (i > 0 && fabs(atof(m)) >= 1000) i--;
-    snprintf(buf, n, "%.*g %s%s", digits, v / pre[i].scale, pre[i].prefix, unit);
-    size_t l = strlen(buf);
-    if (l && buf[l - 1] == ' ') buf[l - 1] = '\0'; /* a plain count: "15", not "15 " */
-    return buf;
+    return sm_format_si(v, unit, digits, buf, n);
 }
 
 const char *sm_ui_joules(double j, char *buf, size_t n) { return sm_ui_si(j, "J", 4, buf, n); }
@@ -261,20 +240,12 @@ const char *sm_ui_seconds(double s, char *buf, size_t n)
     return sm_ui_si(s, "s", 4, buf, n);
 }
 
-/* Statistic names that carry a unit: energies in J, times in s. */
+/* Statistic names that carry a unit (units.h): energies in J, times in s. */
 const char *sm_ui_stat(const char *key, double v, char *buf, size_t n)
 {
-    static const char *const joules[] = {"energy", "incumbent", "bound", "profile_energy", "profile_total", NULL};
-    static const char *const seconds[] = {"time", "deadline", "elapsed", "seconds", "threshold", "T", NULL};
-    size_t kl = strlen(key);
-    for (int i = 0; joules[i]; i++) {
-        size_t l = strlen(joules[i]);
-        if (kl >= l && strcmp(key + kl - l, joules[i]) == 0) return sm_ui_joules(v, buf, n);
-    }
-    for (int i = 0; seconds[i]; i++) {
-        size_t l = strlen(seconds[i]);
-        if (kl >= l && strcmp(key + kl - l, seconds[i]) == 0) return sm_ui_seconds(v, buf, n);
-    }
+    const char *unit = sm_unit_of(key);
+    if (unit && strcmp(unit, "s") == 0) return sm_ui_seconds(v, buf, n);
+    if (unit) return sm_format_si(v, unit, 4, buf, n);
     if (isnan(v)) snprintf(buf, n, "-");
     else snprintf(buf, n, "%.6g", v);
     return buf;

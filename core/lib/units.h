@@ -1,0 +1,19 @@
+/* units.h - the one rule for numbers with a unit, wherever they are shown
+ * (the panes, the status line, the study plots): an SI prefix that puts
+ * the mantissa in [1, 1000), then a number of significant digits; and
+ * which named figures carry which unit. */
+#ifndef SM_UNITS_H
+#define SM_UNITS_H
+
+#include <stddef.h>
+
+/* "277.7 mJ", "3.486 J", "4.454 kJ", "106 us"; "0 J"; a plain count with
+ * unit "": "3.932 M", "15". Figures below pico are written plainly. */
+const char *sm_format_si(double v, const char *unit, int digits, char *buf, size_t n);
+/* The unit of a named figure (an eval key, a solver statistic, a study
+ * column): "J" for energies (energy, energy_static, best_energy,
+ * incumbent, bound, profile_total), "s" for times (time, comp_time,
+ * deadline, elapsed, seconds, round_time), else NULL. */
+const char *sm_unit_of(const char *name);
+
+#endif
