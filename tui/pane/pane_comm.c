@@ -360,9 +360,8 @@ static void draw_rounds(WINDOW *w, const comm_cache *c, const sm_app *app, const
 {
     int y = 1 + ih - round_lines, x = 1;
     if (!c->drawable) {
-        sm_ui_text(w, y, x, iw, sm_ui_attr(SM_EL_DIM),
-                   "rounds not listed: over %d quanta to schedule (model rounds builds them)",
-                   SM_SCHEDULE_DRAW_MAX);
+        sm_ui_text(w, y, x, iw, sm_ui_attr(SM_EL_DIM), "steps not listed above %d M quanta: model rounds",
+                   SM_SCHEDULE_DRAW_MAX / 1000000);
         return;
     }
     char head[160];
