@@ -62,6 +62,7 @@ typedef struct tui {
         sm_eval ev, session_ev;
         sm_eval mirror_ev;                /* the mirror's, kept while the session is shown */
         sm_cost *mirror;                  /* the solver's map, incremental */
+        sm_cost *spare;                   /* the mirror before a far seek: going back swaps */
         const void *solver;
         long long solver_iter;
         int *prev;                        /* the map as last shown */
@@ -182,6 +183,7 @@ static void layout(tui *t)
 static void shown_reset(struct shown *sh)
 {
     if (sh->mirror) sm_cost_free(sh->mirror);
+    if (sh->spare) sm_cost_free(sh->spare);
     free(sh->prev);
     free(sh->moved);
     unsigned long long v = sh->version;
@@ -221,6 +223,8 @@ static void prepare(tui *t, sm_frame *f)
     if (source) {
         if (!sh->mirror || sh->solver != sv) {
             if (sh->mirror) sm_cost_free(sh->mirror);
+            if (sh->spare) sm_cost_free(sh->spare);
+            sh->spare = NULL;
             if (app->solver_view && app->solver_view_of == sv) {
                 /* Built with the solver, by its start in the background. */
                 sh->mirror = app->solver_view;
@@ -242,8 +246,21 @@ static void prepare(tui *t, sm_frame *f)
              * than moving them one by one. */
             int differ = 0;
             for (int b = 0; b < n; b++) differ += sv->current_map[b] != sh->mirror->map[b];
+            /* Back and forth between two far steps: the cost state kept
+             * from the last far seek may be the nearer one. */
+            if (sh->spare && differ > 0) {
+                int d2 = 0;
+                for (int b = 0; b < n; b++) d2 += sv->current_map[b] != sh->spare->map[b];
+                if (d2 < differ) {
+                    sm_cost *t = sh->mirror;
+                    sh->mirror = sh->spare;
+                    sh->spare = t;
+                    differ = d2;
+                }
+            }
             if (differ > n / 8 && n >= 4096) {
-                sm_cost_free(sh->mirror);
+                if (sh->spare) sm_cost_free(sh->spare);
+                sh->spare = sh->mirror;
                 sh->mirror = sm_cost_new(s->grid, s->topo, &s->model, sv->current_map);
             }
             for (int b = 0; b < n && differ; b++)
