@@ -129,8 +129,8 @@ if {![info exists ::env(SCALE_BOUND)] || $::env(SCALE_BOUND)} {
     if {[catch {model bound} b]} {
         dict set out bound_error [lindex [split $b \n] 0]
     } else {
-        dict set out bound [dict get $b energy] bound_method [dict get $b method] \
-            bound_seconds [expr {([clock microseconds] - $t0) / 1e6}]
+        set out [dict merge $out [list bound [dict get $b energy] bound_method [dict get $b method] \
+            bound_seconds [expr {([clock microseconds] - $t0) / 1e6}]]]
     }
     model configure -deadline none
 }
