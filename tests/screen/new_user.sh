@@ -5,7 +5,7 @@
 # never the sample itself; on the user's own file it offers that file.
 begin nu 100 30 xterm-256color samples/cuboid-cpu-gpu.json
 keys nu w
-wait_for nu "save scenario" || true
+must nu "save scenario"
 prompt=$(cap nu | tail -1)
 case "$prompt" in
 *"as: cuboid-cpu-gpu.json"*) ok "w on a shipped sample offers cuboid-cpu-gpu.json here ($prompt)" ;;
@@ -13,9 +13,9 @@ case "$prompt" in
 esac
 keys nu Escape
 keys nu : "scenario save $WORK/mine.json" Enter
-wait_for nu "% scenario save" || true
+must nu "% scenario save"
 keys nu Escape w
-wait_for nu "save scenario" || true
+must nu "save scenario"
 cap nu | tail -1 | grep -qF "as: $WORK/mine.json" && ok "w on the user's file offers that file" ||
     bad "w on own file" "$(cap nu | tail -1)"
 keys nu Escape
@@ -23,7 +23,7 @@ keys nu Escape
 # 34. A demo loads its scenario through scripts/..: the status line shows
 # the path tidied (samples/...), not scripts/../samples/...
 keys nu : "session replay scripts/demo-single-node.tcl -delay 0" Enter
-wait_for nu "% session replay" || true
+must nu "the solver pane kept its history."
 settle nu
 line=$(cap nu | head -1)
 case "$line" in
@@ -31,7 +31,7 @@ case "$line" in
 *) bad "demo path" "$line" ;;
 esac
 keys nu q y
-exited nu || true
+must_exit nu
 no_sanitizer_errors nu
 
 # 35. The HAEC heat map's legend maximum is the busiest physical link
@@ -40,9 +40,9 @@ no_sanitizer_errors nu
 # as the legend says (vertical idle links were '|').
 begin hx 200 50 xterm-256color samples/haec.json
 keys hx : "solve sfc -curve hilbert" Enter
-wait_for hx "% solve sfc" || true
+must hx "% solve sfc"
 keys hx Escape L
-wait_for hx "Network  haec" || true
+must hx "Network  haec"
 settle hx
 cong=$("$BIN" -e 'scenario load samples/haec.json; solve sfc -curve hilbert; dict get [model metrics] congestion')
 legend=$(cap hx | grep -o "n/9 of max [0-9]* msg" | head -1)
@@ -52,8 +52,8 @@ plane=$(cap hx | sed -n '23,31p' | awk -F'│' '{print $2}')
 if echo "$plane" | grep -aq '|'; then bad "idle glyphs" "a '|' in the plane: $plane"
 elif echo "$plane" | grep -aq ' \. ' && cap hx | grep -qF ". idle link"; then ok "idle links drawn '.' as the legend says"
 else bad "idle glyphs" "no idle link drawn '.': $plane"; fi
-keys hx q
-exited hx || true
+keys hx q y
+must_exit hx
 no_sanitizer_errors hx
 
 # 36. The help overlay at 80x24 scrolls instead of losing rows, and its
@@ -61,7 +61,7 @@ no_sanitizer_errors hx
 # the key table and every action's whole text (joined across its lines).
 begin hp 80 24 xterm-256color samples/cuboid-cpu-gpu.json
 keys hp '?'
-wait_for hp "Keys" || true
+must hp "Keys"
 settle hp
 : >"$WORK/help.txt"
 page=0   # (settle uses i)
@@ -88,7 +88,7 @@ done <"$WORK/helps.txt"
     bad "help 80x24" "keys missing:$missing; texts cut:$cut"
 keys hp q
 keys hp q
-exited hp || true
+must_exit hp
 no_sanitizer_errors hp
 
 # 37. The Processors pane's type column holds the whole type name
@@ -98,7 +98,7 @@ settle ty
 cap ty | grep -q "n00.cmg0 a64fx_cmg " && ok "type column: a64fx_cmg whole" ||
     bad "type column" "$(cap ty | sed -n 3,5p)"
 keys ty q
-exited ty || true
+must_exit ty
 
 # 38. TERM=xterm (8 colours): unfocused frames (and every other grey text
 # on the terminal's background) are not drawn black on the default
@@ -111,7 +111,7 @@ frames=$($T capture-pane -e -p -t ux8 | grep -ac "$(printf '\033')\[0;2m$(printf
 [ "$black" = 0 ] && [ "$frames" -gt 0 ] && ok "TERM=xterm: unfocused frames in the terminal's colour, dimmed ($frames lines)" ||
     bad "xterm frames" "$black lines with black on the default background, $frames dim frame lines"
 keys ux8 q
-exited ux8 || true
+must_exit ux8
 
 # 39. popta's Pareto table unzoomed at 200x50: every point's counts whole
 # (they were cut to one character), and the time axis shows both ends
@@ -119,7 +119,7 @@ exited ux8 || true
 PF=samples/profiles-cpu-gpu.json
 begin pt 200 50 xterm-256color $PF
 keys pt : "model configure -deadline 3.3e-3; solver start popta -objective pareto; solver run" Enter
-wait_for pt "popta optimal" || true
+must pt "popta optimal"
 settle pt
 want=$("$BIN" -e "scenario load $PF; set r [solve popta -objective pareto]; join [lmap p [dict get \$r front] {join [dict get \$p counts] ,}] { }")
 missing=""
@@ -132,18 +132,18 @@ case "$axis" in
 *) bad "pareto axis" "'$axis' vs ends $ends" ;;
 esac
 keys pt q y
-exited pt || true
+must_exit pt
 
 # 40. Compare mode at 80x24 on Summit-like (long processor names): the
 # Communication rows can be told apart (no two alike) and show the
 # change; every difference in Energy keeps its unit.
 begin cq 80 24 xterm-256color samples/summit-like.json
 keys cq : "solve lb -order jik" Enter
-wait_for cq "% solve lb" || true
+must cq "solver lb status done"
 keys cq : "map undo" Enter
-wait_for cq "% map undo" || true
+must cq "% map undo"
 keys cq V
-wait_for cq "vs lb best" || true
+must cq "vs lb best"
 settle cq
 rows=$(cap cq | sed -n '12,16p' | awk -F'│' '{print $2}' | sed 's/ *[+-][0-9]* *$//')
 n=$(echo "$rows" | grep -c .)
@@ -158,17 +158,17 @@ badd=$(echo "$diffs" | grep -v '^[+-]\{0,1\}[0-9.e+-]* [munpkMG]\{0,1\}J$' | gre
 [ -n "$diffs" ] && [ "$badd" = 0 ] && ok "compare 80x24: every energy difference has its unit" ||
     bad "compare units" "$(echo "$diffs" | tr '\n' '|')"
 keys cq q y
-exited cq || true
+must_exit cq
 
 # 41. Compare mode at 200x50: Communication's title is whole (it was cut
 # in the middle of the other mapping's name), in its longest form that fits.
 begin ct 200 50 xterm-256color samples/cuboid-cpu-gpu.json
 keys ct : "solve lb -order jik" Enter
-wait_for ct "% solve lb" || true
+must ct "% solve lb"
 keys ct : "map undo" Enter
-wait_for ct "% map undo" || true
+must ct "% map undo"
 keys ct V
-wait_for ct "vs lb best" || true
+must ct "vs lb best"
 settle ct
 title=$(cap ct | grep -o "Communication  [^─]*" | head -1 | sed 's/ *$//')
 case "$title" in
@@ -176,13 +176,13 @@ case "$title" in
 *) bad "compare comm title" "'$title'" ;;
 esac
 keys ct q y
-exited ct || true
+must_exit ct
 
 # 42. The Network pane's legend at 80x24 keeps the idle mark it explains
 # (it was cut after the ramp's seventh digit, before ". idle link").
 begin nl 80 24 xterm-256color samples/summit-like.json
 keys nl L
-wait_for nl "Network  tree" || true
+must nl "Network  tree"
 settle nl
 legend=$(cap nl | grep "Network  tree" -A1 | tail -1 | awk -F'│' '{print $2}')
 case "$legend" in
@@ -190,4 +190,4 @@ case "$legend" in
 *) bad "network legend 80x24" "'$legend'" ;;
 esac
 keys nl q
-exited nl || true
+must_exit nl

@@ -25,15 +25,15 @@ A=samples/cuboid-cpu-gpu.json
 # the session's figures until the next step).
 begin agree 200 50 xterm-256color $A
 keys agree : "solver start tabu -seed 4" Enter
-wait_for agree "% solver start tabu" || true
+must agree "% solver start tabu"
 keys agree : "solver step 3" Enter
-wait_for agree "[SOLVER tabu it 3]" || true
+must agree "[SOLVER tabu it 3]"
 settle agree
 r_sol=$(comm_title_rounds agree)
 keys agree Escape v
-wait_for agree "[session]" || true
+must agree "[session]"
 keys agree v
-wait_for agree "[SOLVER tabu it 3]" || true
+must agree "[SOLVER tabu it 3]"
 settle agree
 want=$("$BIN" -e "$si_tcl; scenario load $A; solver start tabu -seed 4; solver step 3
     set c [dict get [solver state] current energy]; return \"[si \$c J]|[si \$c J 6]\"")
@@ -45,9 +45,9 @@ r_back=$(comm_title_rounds agree)
 
 # 29. V after v compares the session (left column) with the solver's best.
 keys agree v
-wait_for agree "[session]" || true
+must agree "[session]"
 keys agree V
-wait_for agree "[session vs tabu best" || true
+must agree "[session vs tabu best"
 settle agree
 want=$("$BIN" -e "$si_tcl; scenario load $A; set e [dict get [model eval] energy]; solver start tabu -seed 4; solver step 3
     set b [dict get [solver state] best energy]; return \"[si \$e J] [si \$b J]\"")
@@ -55,20 +55,20 @@ got=$(cap agree | sed -n 's/.*││total *\([^ ]* [a-zA-Z]*J\) *\([^ ]* [a-zA-Z
 [ "$got" = "$want" ] && cap agree | head -1 | grep -qF "[session vs tabu best" &&
     ok "V after v: Energy compares the session ($got)" || bad "V after v" "screen '$got' vs session, best '$want'"
 keys agree V
-wait_for agree "[session]" || true
+must agree "[session]"
 
 # 30. Undo deltas say what they undo; none is missing (the first edit's
 # undo, a model change) and none is labelled with another edit's name.
 keys agree : "solver stop" Enter
 keys agree : "map set 5 gpu0" Enter
-wait_for agree "% map set 5 gpu0" || true
+must agree "% map set 5 gpu0"
 settle agree
 d1=$("$BIN" -e "$si_tcl; scenario load $A; set a [dict get [model eval] energy]; map set 5 gpu0
     return \"[delta [expr {[dict get [model eval] energy] - \$a}]]\"")
 got=$(energy_delta agree)
 [ "$got" = "$d1  map set 5 gpu0" ] && ok "an edit's delta is named after it ($got)" || bad "edit delta" "'$got' vs '$d1  map set 5 gpu0'"
 keys agree u
-wait_for agree "% map undo" || true
+must agree "% map undo"
 settle agree
 d2=$("$BIN" -e "$si_tcl; scenario load $A; set a [dict get [model eval] energy]; map set 5 gpu0
     return \"[delta [expr {\$a - [dict get [model eval] energy]}]]\"")
@@ -76,13 +76,13 @@ got=$(energy_delta agree)
 [ "$got" = "$d2  undo map set 5 gpu0" ] && ok "undo's delta says what it undid ($got)" ||
     bad "undo delta" "'$got' vs '$d2  undo map set 5 gpu0'"
 keys agree C-r
-wait_for agree "% map redo" || true
+must agree "% map redo"
 settle agree
 got=$(energy_delta agree)
 [ "$got" = "$d1  redo map set 5 gpu0" ] && ok "redo's delta says what it redid ($got)" ||
     bad "redo delta" "'$got' vs '$d1  redo map set 5 gpu0'"
 keys agree : "model configure -rounds vizing" Enter
-wait_for agree "% model configure" || true
+must agree "% model configure"
 settle agree
 d3=$("$BIN" -e "$si_tcl; scenario load $A; map set 5 gpu0; set a [dict get [model eval] energy]
     model configure -rounds vizing; return \"[delta [expr {[dict get [model eval] energy] - \$a}]]\"")
@@ -102,7 +102,7 @@ case "$title|$foot" in
 *) bad "comm rounds" "title '$title' footer '$foot' (model counts $want)" ;;
 esac
 keys agree : "model configure -rounds maxdeg" Enter
-wait_for agree "rounds (maxdeg)" || true
+must agree "rounds (maxdeg)"
 settle agree
 title=$(cap agree | grep -o "Communication  [0-9]* pairs, [0-9]* rounds (maxdeg)" | head -1)
 foot=$(cap agree | grep -o "[0-9]* steps\? = [0-9]* rounds[^:]*:" | head -1)
@@ -113,7 +113,7 @@ case "$foot" in
 esac
 
 keys agree q y
-exited agree || true
+must_exit agree
 no_sanitizer_errors agree
 
 # 32. The sparkline plots what the solver optimises: under -objective
@@ -122,19 +122,19 @@ no_sanitizer_errors agree
 L=samples/lu-torus4.json
 begin obj 200 50 xterm-256color $L
 keys obj : "solver start tabu -objective congestion -seed 2" Enter
-wait_for obj "% solver start tabu -objective congestion" || true
+must obj "% solver start tabu -objective congestion"
 keys obj : "solver step 4" Enter
-wait_for obj "[SOLVER tabu it 4]" || true
+must obj "[SOLVER tabu it 4]"
 settle obj
 want=$("$BIN" -e "scenario load $L; solver start tabu -objective congestion -seed 2; solver step 4
     set s [solver state]; format {congestion cur %g  best %g} [dict get \$s objective_value] [dict get \$s best_value]")
 keys obj : 'set h [view state]; format "spark %g %g" [lindex [dict get $h history_current] end] [lindex [dict get $h history_best] end]' Enter
-wait_for obj "spark " || true
+must obj "spark "
 spark=$(cap obj | grep -o "spark [0-9.e+-]* [0-9.e+-]*" | tail -1)
 cur=$(echo "$want" | sed -n 's/congestion cur \([^ ]*\)  best \(.*\)/spark \1 \2/p')
 [ -n "$spark" ] && [ "$spark" = "$cur" ] && cap obj | grep -qF "$want" &&
     ok "sparkline and Solver pane follow -objective congestion ($want)" ||
     bad "objective sparkline" "'$spark' vs '$cur'; want '$want' in: $(cap obj | grep -F 'cur ')"
 keys obj q y
-exited obj || true
+must_exit obj
 no_sanitizer_errors obj

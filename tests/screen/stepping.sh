@@ -7,10 +7,10 @@
 # timeline seeks.
 start stp 200 50 xterm-256color $S
 keys stp : "solver start tabu -iters 100 -seed 3" Enter
-wait_for stp "% solver start tabu" || true
+must stp "% solver start tabu"
 keys stp : "view step 20" Enter
 keys stp Escape N
-wait_for stp "[SOLVER tabu it 20]" || true
+must stp "[SOLVER tabu it 20]"
 keys stp '[' '[' '[' '[' '[' '[' '[' '[' '[' '['
 wait_for stp "[SOLVER tabu it 10]" && cap stp | grep -q "step 10/20" &&
     ok "[ ten times: the status line and the timeline show step 10 of 20" ||
@@ -39,7 +39,7 @@ fi
 # 29. Explain: the Solver pane says why step 12 moved what it moved, its
 # candidates and the tabu list; e prints solver explain in the Console.
 keys stp : "solver seek 12" Enter
-wait_for stp "[SOLVER tabu it 12]" || true
+must stp "[SOLVER tabu it 12]"
 why=$("$BIN" -e "scenario load $S; solver start tabu -iters 100 -seed 3; solver step 12; dict get [solver explain] reason")
 settle stp
 cap stp | grep -qF "why: $(printf '%s' "$why" | cut -c1-30)" && cap stp | grep -q "tabu (steps left):" &&
@@ -55,7 +55,7 @@ wait_for stp "} stats {deadline" && ok "e: solver explain of the step shown in t
 # start), stops there, shows it explained; the same breakpoint in batch
 # stops at the same step.
 keys stp : "solver seek 1" Enter
-wait_for stp "[SOLVER tabu it 1]" || true
+must stp "[SOLVER tabu it 1]"
 keys stp : "view focus solver" Enter
 keys stp B
 wait_for stp "breakpoint at step" && ok "B runs to a breakpoint and says which step" || bad "breakpoint" "$(cap stp | tail -4)"
@@ -66,37 +66,37 @@ k_batch=$("$BIN" -e "scenario load $S; solver start tabu -iters 100 -seed 3; sol
     cap stp | grep -q "why: " && ok "the breakpoint stops at batch's step $k_batch, explained" ||
     bad "breakpoint step" "screen '$k_screen' vs batch '$k_batch'"
 keys stp q y
-exited stp || true
+must_exit stp
 no_sanitizer_errors stp
 
 # 31. One state for every solver: bokhari now has a current mapping, so
 # its Solver pane shows cur beside best (it said "cur -").
 start bok 200 50 xterm-256color samples/lu-torus4.json
 keys bok : "solver start bokhari -seed 3" Enter
-wait_for bok "% solver start bokhari" || true
+must bok "% solver start bokhari"
 keys bok Escape n n n
-wait_for bok "[SOLVER bokhari it 3]" || true
+must bok "[SOLVER bokhari it 3]"
 settle bok
 # (Its objective is cardinality: the pane shows that, the energy beside.)
 cap bok | grep -qE "cur [0-9.]+ [mkuM]?J  best|cardinality cur [0-9]+  best [0-9]+  \(energy [0-9.]+ [mkuM]?J, best" &&
     ok "bokhari's Solver pane shows its current energy" ||
     bad "bokhari current" "$(cap bok | grep -F 'cur ' | head -1)"
 keys bok q y
-exited bok || true
+must_exit bok
 
 # 32. A recorded workbench session replays steps, seeks and breakpoints
 # exactly: the same step shown, the same history.
 start rst 100 30 xterm-256color $S
 keys rst : "session record $WORK/steps.tcl" Enter
 keys rst : "solver start tabu -iters 80 -seed 5" Enter
-wait_for rst "% solver start tabu" || true
+must rst "% solver start tabu"
 keys rst Escape n n n n n n n n '[' '[' '[' ']' '{' '}'
 keys rst : "view focus solver" Enter
 keys rst B '['
 keys rst : "solver state" Enter
-wait_for rst "% solver state" || true
+must rst "best {energy"
 keys rst : "session stop" Enter
-wait_for rst "% session stop" || true
+must rst "% session stop"
 settle rst
 want=$("$BIN" -e "scenario load $S; session replay $WORK/steps.tcl; set s [solver state]; list [dict get \$s iterations] [dict get \$s current energy] [llength [solver history]]" 2>&1)
 shown=$(cap rst | sed -n 's/.*\[SOLVER tabu it \([0-9]*\)\].*/\1/p' | head -1)
@@ -105,4 +105,4 @@ shown=$(cap rst | sed -n 's/.*\[SOLVER tabu it \([0-9]*\)\].*/\1/p' | head -1)
     ok "a recorded session with back, seek and a breakpoint replays to the same step ($want)" ||
     bad "record steps" "screen step '$shown', replay '$want': $(cat "$WORK/steps.tcl" 2>/dev/null | head -20)"
 keys rst q y
-exited rst || true
+must_exit rst
