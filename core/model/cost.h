@@ -13,6 +13,9 @@
 #include "topo.h"
 
 typedef struct sm_cost {
+    /* Unique to this cost state (never reused, unlike its address), so
+     * a view kept in step with its moves knows it is still the same. */
+    unsigned long long serial;
     const sm_grid *grid;
     const sm_topo *topo;
     sm_model model;
