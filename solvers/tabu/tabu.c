@@ -178,7 +178,14 @@ static int is_tabu(const tabu_state *t, const cand *m)
     if (m->kind == 1)
         return LEAVE(m->u, map[m->u]) && JOIN(m->u, map[m->v]) && LEAVE(m->v, map[m->v]) &&
                JOIN(m->v, map[m->u]);
-    return LEAVE(m->u, map[m->u]) && JOIN(m->u, m->p) && LEAVE(m->v, map[m->v]) && JOIN(m->v, m->p);
+    /* Edge move: the attributes of the blocks that move. An end already
+     * on p stays, and attributes of a block that does not move are never
+     * tabu, so counting them made an edge move that moves one block never
+     * tabu: undoing "move u a -> p" as "edge move u, v -> a" (v on a)
+     * stayed admissible, and the search cycled with period 2. */
+    int mu = map[m->u] != m->p, mv = map[m->v] != m->p;
+    return (!mu || (LEAVE(m->u, map[m->u]) && JOIN(m->u, m->p))) &&
+           (!mv || (LEAVE(m->v, map[m->v]) && JOIN(m->v, m->p)));
 #undef LEAVE
 #undef JOIN
 }
