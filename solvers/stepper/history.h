@@ -72,6 +72,7 @@ typedef struct sm_hist_step {
     size_t cur_off, best_off, cand_off, tabu_off, stat_off, text_off, trace_off;
     int ncur, nbest, ncand, ntabu, nstats, ntrace;
     const char *trace_a, *trace_b; /* the solver's names (static text) */
+    int part;           /* the stepper's partition snapshot (part_history.h), -1: none */
     /* text arena: last_move, why, status, each NUL-terminated */
 } sm_hist_step;
 

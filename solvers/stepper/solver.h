@@ -104,7 +104,7 @@ struct sm_solver {
     int nstats;
     sm_stat stats[16];
     double seconds;             /* time spent in step() */
-    const sm_partition *partition; /* popta: counts and front, or NULL */
+    const sm_partition *partition; /* popta: counts and front, or NULL (the step's shown) */
     /* Optional, set by init: bring stats and last_move up to date once
      * per batch of steps rather than in every step. */
     void (*sync)(sm_solver *s);
@@ -122,6 +122,8 @@ struct sm_solver {
      * sm_solver_moved, every block its step moved in current_map. */
     unsigned long long best_version, hist_best_version;
     const int *own_map;         /* the solver's current_map at the last step it took */
+    const sm_partition *own_partition; /* the solver's partition, likewise */
+    struct sm_part_history *part_hist; /* the partition after every step */
     int moves_known, nmoved, moved_cap;
     int *moved;
 
