@@ -175,6 +175,8 @@ static void record(sm_solver *s)
     }
     s->own_map = s->current_map;
     s->own_partition = s->partition;
+    s->own_states = s->current_states;
+    sm_history_note_states(h, s->current_states, s->best_states);
     sm_hist_step fig;
     memset(&fig, 0, sizeof fig);
     fig.part = -1;
@@ -201,7 +203,7 @@ void sm_solver_seek(sm_solver *s, long long k)
 {
     sm_history *h = s->hist;
     if (!h) return;
-    const sm_hist_step *st = sm_history_seek(h, k, s->best_map);
+    const sm_hist_step *st = sm_history_seek_states(h, k, s->best_map, s->best_states);
     s->iteration = st->iteration;
     s->has_current = st->has_current;
     s->current = st->current;
@@ -216,8 +218,10 @@ void sm_solver_seek(sm_solver *s, long long k)
     if (st->iteration == sm_history_head(h)) {
         s->current_map = s->own_map;
         s->partition = s->own_partition;
+        s->current_states = s->own_states;
     } else {
         s->current_map = st->current_shown ? sm_history_current(h) : NULL;
+        s->current_states = s->own_states ? sm_history_current_states(h) : NULL;
         s->partition = st->part >= 0 ? sm_part_history_get(s->part_hist, st->part) : NULL;
     }
 }
@@ -245,6 +249,7 @@ long long sm_solver_step(sm_solver *s, long long n)
         if (h) {
             s->current_map = s->own_map;
             s->partition = s->own_partition;
+            s->current_states = s->own_states;
         }
         s->ops->step(s);
         s->iteration++;
@@ -284,6 +289,7 @@ void sm_solver_detach(sm_solver *s, const char *reason)
     sm_part_history_free(s->part_hist);
     s->part_hist = NULL;
     s->partition = s->own_partition = NULL;
+    s->current_states = s->own_states = NULL;
     s->current_map = NULL;
     s->has_current = 0;
     s->done = 1;
@@ -390,6 +396,7 @@ void sm_solver_history_on(sm_solver *s)
 {
     if (s->hist || s->detached || !s->grid) return;
     s->hist = sm_history_new(s->grid->ntasks, s->start_map);
+    if (s->best_states) sm_history_states_on(s->hist, s->topo->nprocs, s->best_states);
     record(s);
 }
 

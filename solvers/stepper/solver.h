@@ -100,6 +100,8 @@ struct sm_solver {
      * of each processor with the best mapping, an index into its type's
      * states (-1: its type's own), applied with the mapping; else NULL. */
     int *best_states;
+    /* And the states of the current mapping (tabu -dvfs), or NULL. */
+    const int *current_states;
 
     int nstats;
     sm_stat stats[16];
@@ -123,6 +125,7 @@ struct sm_solver {
     unsigned long long best_version, hist_best_version;
     const int *own_map;         /* the solver's current_map at the last step it took */
     const sm_partition *own_partition; /* the solver's partition, likewise */
+    const int *own_states;      /* the solver's current_states, likewise */
     struct sm_part_history *part_hist; /* the partition after every step */
     int moves_known, nmoved, moved_cap;
     int *moved;

@@ -322,6 +322,7 @@ static int init(sm_solver *s, sm_err *e)
             if (tp->types[tp->procs[p].type].nstates) t->dvfs_procs[t->ndvfs++] = p;
         }
         memcpy(s->best_states, t->state, sizeof(int) * (size_t)P);
+        s->current_states = t->state;
     }
     if (n > 0 && P > 1 && !t->dvfs && sm_multilevel_wanted(s) && (t->ml = sm_multilevel_new(s)) != NULL) return 0;
     const char *from = sm_opt_str(s, "from");

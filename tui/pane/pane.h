@@ -65,6 +65,9 @@ typedef struct sm_frame {
      * shown beside this one; NULL when off. */
     const sm_compare *cmp;
     int utf8;                   /* the terminal takes UTF-8 */
+    /* The DVFS state of each processor in the shown mapping: the solver's
+     * (tabu -dvfs) while the panes follow it, else NULL: the machine's. */
+    const int *states;
 } sm_frame;
 
 

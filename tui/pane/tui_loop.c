@@ -63,6 +63,7 @@ typedef struct tui {
         sm_eval mirror_ev;                /* the mirror's, kept while the session is shown */
         sm_cost *mirror;                  /* the solver's map, incremental */
         sm_cost *spare;                   /* the mirror before a far seek: going back swaps */
+        int *mirror_states, *spare_states; /* the DVFS state each one runs each processor in */
         const void *solver;
         long long solver_iter;
         int *prev;                        /* the map as last shown */
@@ -184,12 +185,33 @@ static void shown_reset(struct shown *sh)
 {
     if (sh->mirror) sm_cost_free(sh->mirror);
     if (sh->spare) sm_cost_free(sh->spare);
+    free(sh->mirror_states);
+    free(sh->spare_states);
     free(sh->prev);
     free(sh->moved);
     unsigned long long v = sh->version;
     memset(sh, 0, sizeof *sh);
     sh->version = v + 1;
     sh->source = -1;
+}
+
+/* A cost state just built runs every processor in the machine's state. */
+static void states_of_machine(const sm_topo *t, int **states)
+{
+    if (!*states) *states = sm_xmalloc(sizeof(int) * (size_t)(t->nprocs ? t->nprocs : 1));
+    for (int p = 0; p < t->nprocs; p++) (*states)[p] = sm_topo_proc_state(t, p);
+}
+
+/* The mirror runs each processor in the solver's DVFS state (tabu -dvfs
+ * chooses them step by step), so its figures are the solver's. */
+static void follow_states(sm_cost *c, int *have, const sm_topo *t, const int *want)
+{
+    for (int p = 0; p < t->nprocs; p++) {
+        if (have[p] == want[p]) continue;
+        const sm_type *T = &t->types[t->procs[p].type];
+        sm_cost_set_params(c, p, want[p] >= 0 && want[p] < T->nstates ? &T->states[want[p]] : &T->base);
+        have[p] = want[p];
+    }
 }
 
 /* Brings the shown mapping up to date: the session's evaluation when the
@@ -238,6 +260,7 @@ static void prepare(tui *t, sm_frame *f)
             }
             sh->solver = sv;
             sh->solver_iter = -1;
+            states_of_machine(s->topo, &sh->mirror_states);
         }
         changed = sh->solver_iter != sv->iteration;
         if (changed) {
@@ -255,6 +278,9 @@ static void prepare(tui *t, sm_frame *f)
                     sm_cost *t = sh->mirror;
                     sh->mirror = sh->spare;
                     sh->spare = t;
+                    int *ts = sh->mirror_states;
+                    sh->mirror_states = sh->spare_states;
+                    sh->spare_states = ts;
                     differ = d2;
                 }
             }
@@ -262,7 +288,12 @@ static void prepare(tui *t, sm_frame *f)
                 if (sh->spare) sm_cost_free(sh->spare);
                 sh->spare = sh->mirror;
                 sh->mirror = sm_cost_new(s->grid, s->topo, &s->model, sv->current_map);
+                int *ts = sh->spare_states;
+                sh->spare_states = sh->mirror_states;
+                sh->mirror_states = ts;
+                states_of_machine(s->topo, &sh->mirror_states);
             }
+            if (sv->current_states) follow_states(sh->mirror, sh->mirror_states, s->topo, sv->current_states);
             for (int b = 0; b < n && differ; b++)
                 if (sv->current_map[b] != sh->mirror->map[b]) sm_cost_move(sh->mirror, b, sv->current_map[b]);
             sm_cost_eval(sh->mirror, &sh->mirror_ev);
@@ -298,6 +329,7 @@ static void prepare(tui *t, sm_frame *f)
     f->map_owner = source ? (const void *)sv : (const void *)s;
     f->map_stamp = source ? (unsigned long long)sv->iteration : s->version;
     f->source = source;
+    f->states = source && sv->current_states ? sv->current_states : NULL;
     f->moved = sh->moved;
     f->utf8 = t->utf8;
     f->cmp = app->compare->source != SM_CMP_OFF ? app->compare : NULL;
