@@ -41,3 +41,50 @@ done
 keys dvs q y
 must_exit dvs
 no_sanitizer_errors dvs
+
+# 44. popta -objective pareto at 200x50: the Solver pane keeps a one-row
+# timeline above the front (it had none), and after a seek the front
+# plotted and tabled is the step's (6 points at step 24, as solver state
+# says), not the head's 15.
+start par 200 50 xterm-256color $S
+keys par : "solver start popta -objective pareto" Enter
+must par "% solver start popta"
+keys par : "solver run" Enter
+must par "popta optimal"
+keys par : "solver seek 24" Enter
+must par "popta running  it 24"
+settle par
+want=$("$BIN" -e "scenario load $S; solver start popta -objective pareto; solver run; solver seek 24; llength [dict get [solver state] front]")
+rows=$(cap par | grep -oE "  [0-9]+ [0-9.]+ (ms|us|s) +[0-9.]+ (mJ|J)" | wc -l)
+last=$(cap par | grep -oE "  [0-9]+ [0-9.]+ (ms|us|s) +[0-9.]+ (mJ|J)" | tail -1 | awk '{ print $1 }')
+cap par | grep -qE "step 24/34 (▁|▂|▃|▄|▅|▆|▇|█)+" && cap par | grep -q "#  time" &&
+    ok "200x50 Pareto: a one-row timeline above the front plot" ||
+    bad "pareto timeline" "$(cap par | grep -E 'step [0-9]+/|#  time' | head -3)"
+[ "$rows" = "$want" ] && [ "$last" = "$((want - 1))" ] &&
+    ok "after seek 24 the front shown is the step's ($rows points = solver state)" ||
+    bad "pareto seek" "screen rows $rows (last $last), solver state $want"
+# A click on the timeline seeks.
+row=$(cap par | grep -n "step 24/34 " | head -1 | cut -d: -f1)
+dcol=$(cap par | grep "step 24/34 " | head -1 | sed 's/step 24\/34 .*//' | wc -m)
+$T send-keys -t par -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' $((dcol + 11 + 30)) "$row" $((dcol + 11 + 30)) "$row")"
+wait_for par "% solver seek 30" && wait_for par "popta running  it 30" &&
+    ok "a click on the compact timeline seeks" || bad "pareto click" "row $row col $dcol: $(cap par | tail -4)"
+keys par q y
+must_exit par
+no_sanitizer_errors par
+
+# 45. The same at 80x24: no room for the front, so the full timeline and
+# the step explained; every row whole and readable.
+start par8 80 24 xterm-256color $S
+keys par8 : "solver start popta -objective pareto" Enter
+must par8 "popta running"
+keys par8 : "solver run" Enter
+must par8 "popta optimal"
+keys par8 : "solver seek 24" Enter
+must par8 "popta running  it 24"
+settle par8
+cap par8 | grep -qE "│step 24/34  best [0-9.]+ *│" && cap par8 | grep -qE "│(▁|▂|▃|▄|▅|▆|▇|█)+ *│" &&
+    cap par8 | grep -q "│why: " && ok "80x24 Pareto: timeline, its line and why, each on its own row" ||
+    bad "pareto 80x24" "$(cap par8 | sed -n 11,19p)"
+keys par8 q y
+must_exit par8
