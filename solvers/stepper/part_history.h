@@ -11,7 +11,7 @@
 #ifndef SM_PART_HISTORY_H
 #define SM_PART_HISTORY_H
 
-#include "solver.h"
+#include "partition.h"
 
 typedef struct sm_part_history sm_part_history;
 

@@ -9,6 +9,7 @@
 #include "core/model/topo.h"
 #include "core/lib/util.h"
 #include "history.h"
+#include "partition.h"
 
 typedef enum { SM_OPT_INT, SM_OPT_DOUBLE, SM_OPT_ENUM, SM_OPT_STRING } sm_opt_kind;
 
@@ -34,27 +35,6 @@ typedef struct sm_opt_value {
 
 typedef struct sm_solver sm_solver;
 
-/* A partition by block counts (the data-partitioning solvers): counts per
- * processor, makespan and dynamic energy from the profiles, the total
- * energy (dynamic + base power x makespan), and for a bi-objective search
- * the Pareto front, fastest first: of time and dynamic energy (pareto),
- * or of time and total energy (total, with the dynamic front it is
- * derived from in dyn). */
-typedef struct sm_part_point {
-    int *counts;
-    double time, energy, total;
-} sm_part_point;
-
-typedef struct sm_partition {
-    int nprocs;
-    int *counts;
-    double time, energy, total;
-    double base_power;     /* HTPOPTA's P_S: sum of the processors' p0 */
-    int has_front, nfront;
-    sm_part_point *front;
-    int has_total, ndyn;
-    sm_part_point *dyn;
-} sm_partition;
 
 typedef struct sm_solver_ops {
     const char *name;
