@@ -115,7 +115,7 @@ static void pair_list_rebuild(sm_pair_list *l, const sm_app *app, const sm_cost 
     l->rows = sm_pair_rows(app, cost, &l->n);
     l->nseen = cost->pairs.n;
     l->seen = sm_xrealloc(l->seen, sizeof(int64_t) * (size_t)(l->nseen + 1));
-    memcpy(l->seen, cost->mu, sizeof(int64_t) * (size_t)l->nseen);
+    if (l->nseen) memcpy(l->seen, cost->mu, sizeof(int64_t) * (size_t)l->nseen);
     l->serial = cost->serial;
 }
 
