@@ -265,3 +265,15 @@ int sm_path_open_dir(const char *path, int mode, char **name, sm_err *e)
     }
     return fd;
 }
+
+int sm_path_remove(const char *path, sm_err *e)
+{
+    char *name;
+    int dfd = sm_path_open_dir(path, SM_PATH_WRITE, &name, e);
+    if (dfd < 0) return -1;
+    int rc = unlinkat(dfd, name, 0);
+    if (rc != 0) sm_err_set(e, "%.400s: cannot remove: %s", path, strerror(errno));
+    free(name);
+    close(dfd);
+    return rc;
+}

@@ -61,6 +61,12 @@ int sm_path_open(const char *path, int mode, int flags, mode_t perm, sm_err *e);
  * with (openat, renameat, mkdirat in that directory). -1 with e set. */
 int sm_path_open_dir(const char *path, int mode, char **name, sm_err *e);
 
+/* Removes the file at path (a write: asked of the guard, done by unlinkat
+ * in the held parent, so a directory swapped for a link meanwhile cannot
+ * make it remove a file outside). A final symbolic link is followed, as
+ * a save would (the file removed is the one a save there writes). */
+int sm_path_remove(const char *path, sm_err *e);
+
 /* Tests: called between the guard's check and the open. */
 extern void (*sm_path_race_hook)(const char *path);
 
