@@ -175,6 +175,13 @@ deps:
 # tests check that the page and the table agree).
 man: stencilmap
 	./stencilmap -b tools/man-keys.tcl man/stencilmap.1
+	for m in man/*.1 man/*.5 man/*.7; do \
+	    sed -e '$(MAN_VERSION_SED)' "$$m" > "$$m.tmp" && mv "$$m.tmp" "$$m" || exit 1; \
+	done
+
+# Every man page's footer carries VERSION, the program's one version
+# (make man stamps the pages; install stamps what it installs).
+MAN_VERSION_SED = 1s|^\(\.TH [^"]*"[^"]*" \)"stencilmap [^"]*"|\1"stencilmap $(VERSION)"|
 
 run: deps
 	@$(MAKE) --no-print-directory stencilmap
@@ -188,7 +195,7 @@ install: stencilmap
 	install -m 755 stencilmap $(DESTDIR)$(BINDIR)/stencilmap
 	# Man pages name the installed paths of this PREFIX.
 	for m in man/*.1 man/*.5 man/*.7; do \
-	    sed -e 's|/usr/local/share/stencilmap|$(DATADIR)|g' -e 's|/usr/local/share/doc/stencilmap|$(DOCDIR)|g' \
+	    sed -e 's|/usr/local/share/stencilmap|$(DATADIR)|g' -e 's|/usr/local/share/doc/stencilmap|$(DOCDIR)|g' -e '$(MAN_VERSION_SED)' \
 	        "$$m" > "$(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}" && \
 	    chmod 644 "$(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}" || exit 1; \
 	done
