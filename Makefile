@@ -190,7 +190,7 @@ run: deps
 install: stencilmap
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	    $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/samples/topologies \
-	    $(DESTDIR)$(DATADIR)/samples/grids $(DESTDIR)$(DATADIR)/samples/studies \
+	    $(DESTDIR)$(DATADIR)/samples/grids $(DESTDIR)$(DATADIR)/samples/studies $(DESTDIR)$(DATADIR)/samples/profiles \
 	    $(DESTDIR)$(DATADIR)/scripts $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DOCDIR)
 	install -m 755 stencilmap $(DESTDIR)$(BINDIR)/stencilmap
 	# Man pages name the installed paths of this PREFIX.
@@ -203,6 +203,7 @@ install: stencilmap
 	install -m 644 samples/topologies/*.json $(DESTDIR)$(DATADIR)/samples/topologies/
 	install -m 644 samples/grids/*.json $(DESTDIR)$(DATADIR)/samples/grids/
 	install -m 644 samples/studies/*.json $(DESTDIR)$(DATADIR)/samples/studies/
+	install -m 644 samples/profiles/*.csv $(DESTDIR)$(DATADIR)/samples/profiles/
 	install -m 644 scripts/*.tcl $(DESTDIR)$(DATADIR)/scripts/
 	install -m 755 scripts/*.sh $(DESTDIR)$(DATADIR)/scripts/
 	if ls themes/*.json >/dev/null 2>&1; then install -m 644 themes/*.json $(DESTDIR)$(DATADIR)/themes/; fi
