@@ -30,7 +30,8 @@ typedef struct sm_cost {
     sm_pairmap pairs;
     int64_t *mu, *mu1;
     int mu_cap;
-    sm_heap hmu, hmu1;
+    sm_heap hmu, hmu1;     /* kept only under vizing (cost.c) */
+    int last_p, last_q, last_slot; /* the pair edge_contrib met last */
 
     /* Per pair slot and direction (slot * 2 + (src > dst)): the link and
      * the quanta of the last cell count sent over it, so a cut edge does
@@ -64,6 +65,9 @@ void sm_cost_free(sm_cost *c);
 void sm_cost_set_model(sm_cost *c, const sm_model *m);
 
 void sm_cost_move(sm_cost *c, int block, int proc);
+/* Every block to map[block]: moves when few blocks change, a rebuild
+ * (O(blocks + edges)) when many do. c and c->map stay where they are. */
+void sm_cost_remap(sm_cost *c, const int *map);
 /* Run processor p with other parameters (a DVFS state a solver tries):
  * its sums and the makespan heap follow in O(log P). */
 void sm_cost_set_params(sm_cost *c, int p, const sm_params *pa);

@@ -143,10 +143,8 @@ int sm_session_apply(sm_session *s, const int *map, const char *label)
     sm_change *ch = sm_xmalloc(sizeof(sm_change) * (size_t)k);
     k = 0;
     for (int u = 0; u < n; u++)
-        if (map[u] != s->cost->map[u]) {
-            ch[k++] = (sm_change){u, s->cost->map[u], map[u]};
-            sm_cost_move(s->cost, u, map[u]);
-        }
+        if (map[u] != s->cost->map[u]) ch[k++] = (sm_change){u, s->cost->map[u], map[u]};
+    sm_cost_remap(s->cost, map);
     push(s, ch, k, label);
     s->version++;
     sm_session_mark(s, SM_PART_MAP);
