@@ -26,8 +26,13 @@ typedef struct sm_refine {
     unsigned char *next;            /* marked for the next pass */
     int pass, pass_moves, passes_max;
     long long moves, tried;
+    long long screened;             /* of tried: rejected without applying */
     unsigned long long *rng;
 } sm_refine;
+
+/* Whether moves are screened before they are tried in full (refine.c);
+ * the same moves are taken either way. Tests turn it off to compare. */
+extern int sm_refine_screen;
 
 /* Starts refining map (copied) on g under m (kept by pointer). */
 void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_model *m,
