@@ -35,7 +35,6 @@ struct sm_multilevel {
     long long moves, tried;          /* over the finished levels */
     int *fine;                       /* level-0 mapping for offers */
     int *shown;                      /* level-0 projection of the search's current mapping */
-    unsigned long long rng;
 };
 
 int sm_multilevel_wanted(const sm_solver *s)
@@ -103,7 +102,7 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
     ml->tried += ml->ref.tried;
     sm_refine_release(&ml->ref);
     ml->level = l;
-    sm_refine_init(&ml->ref, ml->grid[l], s->topo, &s->model, map, PASSES_MAX, &ml->rng);
+    sm_refine_init(&ml->ref, ml->grid[l], s->topo, &s->model, map, PASSES_MAX);
 }
 
 /* Without a deadline, tabu holds itself to its fastest start heuristic's
@@ -230,7 +229,6 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     ml->level = ml->nlev - 1;
     ml->fine = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
     ml->shown = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
-    ml->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 7;
     project_to_fine(ml, ml->level, ml->coarse->best_map);
     offer_fine(s, ml);
     sm_solver_set_stat(s, "levels", ml->nlev);

@@ -27,7 +27,6 @@ typedef struct sm_refine {
     int pass, pass_moves, passes_max;
     long long moves, tried;
     long long screened;             /* of tried: rejected without applying */
-    unsigned long long *rng;
 } sm_refine;
 
 /* Whether moves are screened before they are tried in full (refine.c);
@@ -36,7 +35,7 @@ extern int sm_refine_screen;
 
 /* Starts refining map (copied) on g under m (kept by pointer). */
 void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_model *m,
-                    const int *map, int passes_max, unsigned long long *rng);
+                    const int *map, int passes_max);
 /* Tries up to chunk queued blocks, starting the next pass when one ends;
  * returns 0 once a pass gained nothing or passes_max passes are done. */
 int sm_refine_step(sm_refine *r, int chunk);
