@@ -35,6 +35,11 @@ struct sm_multilevel {
     long long moves, tried;          /* over the finished levels */
     int *fine;                       /* level-0 mapping for offers */
     int *shown;                      /* level-0 projection of the search's current mapping */
+    /* Refining the session's grid: whether the best mapping is the
+     * refined mapping as it was at the last offer it won, and the blocks
+     * moved since (so an offer copies those, not the whole mapping). */
+    int best_is_ref;
+    int *pending, npending, pending_cap;
 };
 
 int sm_multilevel_wanted(const sm_solver *s)
@@ -78,6 +83,42 @@ static void show_current(sm_solver *s, sm_multilevel *ml, const int *map)
     s->current_map = ml->shown;
 }
 
+/* The refined mapping of the session's grid offered: O(blocks moved
+ * since the last offer it won), not O(blocks), while the best is it. */
+static void offer_refined(sm_solver *s, sm_multilevel *ml, const sm_eval *ev)
+{
+    const int *map = ml->ref.c->map;
+    if (ml->best_is_ref) {
+        if (sm_solver_offer_patch(s, map, ev, ml->pending, ml->npending)) ml->npending = 0;
+        return;
+    }
+    ml->npending = 0;
+    if (sm_solver_offer(s, map, ev)) ml->best_is_ref = 1;
+}
+
+/* After a refinement step on the session's grid: its moves, for the
+ * history (the current mapping's changes) and the next offer. Past a
+ * quarter of the grid a whole copy is as cheap: the next offer won makes
+ * one. */
+static void note_moves(sm_solver *s, sm_multilevel *ml)
+{
+    const sm_refine *r = &ml->ref;
+    s->moves_known = 1;
+    for (int i = 0; i < r->nmoved; i++) sm_solver_moved(s, r->moved[i]);
+    if (!ml->best_is_ref || r->nmoved == 0) return;
+    if (4 * ((long long)ml->npending + r->nmoved) > (long long)ml->grid[0]->ntasks) {
+        ml->best_is_ref = 0;
+        ml->npending = 0;
+        return;
+    }
+    if (ml->npending + r->nmoved > ml->pending_cap) {
+        while (ml->npending + r->nmoved > ml->pending_cap) ml->pending_cap = ml->pending_cap ? 2 * ml->pending_cap : 1024;
+        ml->pending = sm_xrealloc(ml->pending, sizeof(int) * (size_t)ml->pending_cap);
+    }
+    memcpy(ml->pending + ml->npending, r->moved, sizeof(int) * (size_t)r->nmoved);
+    ml->npending += r->nmoved;
+}
+
 static void offer_fine(sm_solver *s, sm_multilevel *ml)
 {
     sm_eval ev;
@@ -85,7 +126,7 @@ static void offer_fine(sm_solver *s, sm_multilevel *ml)
         sm_cost_eval(ml->ref.c, &ev);
         s->current = ev;
         s->current_map = ml->ref.c->map;
-        sm_solver_offer(s, ml->ref.c->map, &ev);
+        offer_refined(s, ml, &ev);
     } else {
         sm_solver_evaluate(s, ml->fine, &ev);
         s->current = ev;
@@ -101,6 +142,8 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
     ml->moves += ml->ref.moves;
     ml->tried += ml->ref.tried;
     sm_refine_release(&ml->ref);
+    ml->best_is_ref = 0;
+    ml->npending = 0;
     ml->level = l;
     sm_refine_init(&ml->ref, ml->grid[l], s->topo, &s->model, map, PASSES_MAX);
 }
@@ -268,6 +311,8 @@ static void next_level(sm_solver *s, sm_multilevel *ml, const int *map)
 
 void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
 {
+    /* Only a refinement step on the session's grid lists its moves. */
+    s->moves_known = 0;
     if (ml->coarse) {
         sm_solver_step(ml->coarse, COARSE_STEPS);
         snprintf(s->last_move, sizeof s->last_move, "level %d (%d blocks): %.100s", ml->level,
@@ -293,6 +338,7 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
         return;
     }
     int more = sm_refine_step(&ml->ref, CHUNK);
+    if (ml->level == 0) note_moves(s, ml);
     sm_solver_why(s, "refinement on level %d: boundary blocks moved where the energy drops", ml->level);
     snprintf(s->last_move, sizeof s->last_move, "level %d (%d blocks) pass %d: %lld moves", ml->level,
              ml->grid[ml->level]->ntasks, ml->ref.pass + (more ? 1 : 0), ml->moves + ml->ref.moves);
@@ -324,5 +370,6 @@ void sm_multilevel_free(sm_multilevel *ml)
     }
     free(ml->fine);
     free(ml->shown);
+    free(ml->pending);
     free(ml);
 }

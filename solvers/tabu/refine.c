@@ -272,6 +272,11 @@ static void refine_block(sm_refine *r, int u)
     r->over = pick.over < 0 ? 0 : pick.over;
     r->moves++;
     r->pass_moves++;
+    if (r->nmoved == r->moved_cap) {
+        r->moved_cap = r->moved_cap ? 2 * r->moved_cap : 256;
+        r->moved = sm_xrealloc(r->moved, sizeof(int) * (size_t)r->moved_cap);
+    }
+    r->moved[r->nmoved++] = u;
     r->next[u] = 1;
     for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) r->next[g->nbr[k]] = 1;
 }
@@ -296,6 +301,7 @@ void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_m
 
 int sm_refine_step(sm_refine *r, int chunk)
 {
+    r->nmoved = 0;
     int end = r->qpos + chunk < r->nqueue ? r->qpos + chunk : r->nqueue;
     for (; r->qpos < end; r->qpos++) refine_block(r, r->queue[r->qpos]);
     if (r->qpos < r->nqueue) return 1;
@@ -310,5 +316,6 @@ void sm_refine_release(sm_refine *r)
     sm_cost_free(r->c);
     free(r->queue);
     free(r->next);
+    free(r->moved);
     memset(r, 0, sizeof *r);
 }

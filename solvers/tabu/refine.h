@@ -27,6 +27,8 @@ typedef struct sm_refine {
     int pass, pass_moves, passes_max;
     long long moves, tried;
     long long screened;             /* of tried: rejected without applying */
+    int *moved, nmoved;             /* the blocks the last sm_refine_step moved */
+    int moved_cap;
 } sm_refine;
 
 /* Whether moves are screened before they are tried in full (refine.c);
@@ -37,7 +39,8 @@ extern int sm_refine_screen;
 void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_model *m,
                     const int *map, int passes_max);
 /* Tries up to chunk queued blocks, starting the next pass when one ends;
- * returns 0 once a pass gained nothing or passes_max passes are done. */
+ * returns 0 once a pass gained nothing or passes_max passes are done.
+ * The blocks it moved are in moved[0..nmoved) until the next call. */
 int sm_refine_step(sm_refine *r, int chunk);
 void sm_refine_release(sm_refine *r);
 

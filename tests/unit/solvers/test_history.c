@@ -172,14 +172,34 @@ static void every_solver(void **st)
     sm_grid_free(g);
 }
 
-/* The multilevel tabu: coarse steps move many fine blocks at once. */
+/* The multilevel tabu: coarse steps move many fine blocks at once, and
+ * refinement steps on the session's grid list their moves and patch the
+ * best mapping with them (sm_solver_offer_patch) rather than copy it. A
+ * grid past the coarsening target (2048 blocks) on 16 processors, so the
+ * finest level takes several steps that each improve the best. */
 static void multilevel_tabu(void **st)
 {
     (void)st;
-    sm_grid *g = tu_grid(8, 8, 4, 0, 0, 0, SM_ST_7PT);
-    sm_topo *t = tu_thesis("cpu gpu gpu cpu");
+    sm_grid *g = tu_grid(32, 32, 8, 0, 0, 0, SM_ST_7PT);
+    sm_topo *t = tu_thesis("cpu gpu gpu cpu gpu gpu cpu gpu gpu cpu gpu gpu cpu gpu gpu gpu");
     static const char *const ml[] = {"-multilevel", "on", "-iters", "64", "-seed", "7"};
     check_solver("tabu", g, t, 6, ml);
+    /* What it covered: patched bests on the session's grid. */
+    sm_solver *s = start("tabu", g, t, NULL, 6, ml);
+    sm_solver_history_on(s);
+    int patches = 0;
+    while (!s->done) {
+        unsigned long long v = s->best_version;
+        sm_solver_step(s, 1);
+        patches += s->best_version != v && s->best_patch_version == s->best_version;
+        /* The patched best is the mapping its figures say it is. */
+        sm_eval ref;
+        sm_eval_reference(g, t, &s->model, s->best_map, &ref);
+        tu_assert_close(ref.energy, s->best.energy, 1e-9, "patched best energy");
+        tu_assert_close(ref.time, s->best.time, 1e-12, "patched best time");
+    }
+    assert_true(patches >= 2);
+    sm_solver_free(s);
     sm_topo_free(t);
     sm_grid_free(g);
 }
