@@ -40,6 +40,7 @@ struct sm_multilevel {
      * moved since (so an offer copies those, not the whole mapping). */
     int best_is_ref;
     int *pending, npending, pending_cap;
+    unsigned long long rng;
 };
 
 int sm_multilevel_wanted(const sm_solver *s)
@@ -145,7 +146,7 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
     ml->best_is_ref = 0;
     ml->npending = 0;
     ml->level = l;
-    sm_refine_init(&ml->ref, ml->grid[l], s->topo, &s->model, map, PASSES_MAX);
+    sm_refine_init(&ml->ref, ml->grid[l], s->topo, &s->model, map, PASSES_MAX, &ml->rng);
 }
 
 /* Without a deadline, tabu holds itself to its fastest start heuristic's
@@ -272,6 +273,7 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     ml->level = ml->nlev - 1;
     ml->fine = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
     ml->shown = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
+    ml->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 7;
     project_to_fine(ml, ml->level, ml->coarse->best_map);
     offer_fine(s, ml);
     sm_solver_set_stat(s, "levels", ml->nlev);

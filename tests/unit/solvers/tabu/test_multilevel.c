@@ -271,8 +271,9 @@ static sm_topo *hetero_tree(void)
 static int *refine_all(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
                        long long *moves, long long *screened)
 {
+    unsigned long long rng = 5;
     sm_refine r;
-    sm_refine_init(&r, g, t, m, map, 8);
+    sm_refine_init(&r, g, t, m, map, 8, &rng);
     while (sm_refine_step(&r, 256)) {}
     int *out = malloc(sizeof(int) * (size_t)g->ntasks);
     memcpy(out, r.c->map, sizeof(int) * (size_t)g->ntasks);
