@@ -98,17 +98,21 @@ static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
 {
     const sm_edge *ed = &c->grid->edges[e];
     int created = 0, slot;
-    /* A block's edges and a mapping's runs of edges mostly meet one
-     * processor pair after another: the last pair's slot is kept. */
-    if ((ps == c->last_p && pd == c->last_q) || (ps == c->last_q && pd == c->last_p)) {
-        slot = c->last_slot;
+    /* A move meets a few pairs twice each (out of the old processor's,
+     * into the new one's) and a solver tries it and takes it back: a
+     * small direct-mapped cache in front of the pair hash answers those.
+     * Slots are never removed or renumbered, so an entry stays true. */
+    int lo = ps < pd ? ps : pd, hi = ps < pd ? pd : ps;
+    struct sm_cost_pair_cache *pc = &c->pair_cache[((unsigned)lo * 31u + (unsigned)hi) & (SM_COST_PAIR_CACHE - 1)];
+    if (pc->p == lo && pc->q == hi) {
+        slot = pc->slot;
     } else {
         slot = sm_pairmap_get(&c->pairs, ps, pd, 1, &created);
         pair_slot_grow(c);
         if (created) slot_memo_init(c, slot);
-        c->last_p = ps;
-        c->last_q = pd;
-        c->last_slot = slot;
+        pc->p = lo;
+        pc->q = hi;
+        pc->slot = slot;
     }
     struct sm_cost_link_memo *lm = &c->memo[2 * slot + (ps > pd)];
     if (lm->cells != ed->cells) {
@@ -264,7 +268,7 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
     sm_heap_init(&c->hmu, 0);
     sm_heap_init(&c->hmu1, 0);
     sm_pairmap_init(&c->pairs);
-    c->last_p = c->last_q = -1;
+    for (int i = 0; i < SM_COST_PAIR_CACHE; i++) c->pair_cache[i].p = -1;
     for (int u = 0; u < n; u++) cells_contrib(c, u, c->map[u], +1);
     for (int e = 0; e < g->nedges; e++) {
         int ps = c->map[g->edges[e].src], pd = c->map[g->edges[e].dst];

@@ -12,6 +12,8 @@
 #include "core/rounds/schedule.h"
 #include "topo.h"
 
+#define SM_COST_PAIR_CACHE 64
+
 typedef struct sm_cost {
     const sm_grid *grid;
     const sm_topo *topo;
@@ -31,7 +33,8 @@ typedef struct sm_cost {
     int64_t *mu, *mu1;
     int mu_cap;
     sm_heap hmu, hmu1;     /* kept only under vizing (cost.c) */
-    int last_p, last_q, last_slot; /* the pair edge_contrib met last */
+    /* Pairs edge_contrib met lately, by a hash of the pair (cost.c). */
+    struct sm_cost_pair_cache { int p, q, slot; } pair_cache[SM_COST_PAIR_CACHE];
 
     /* Per pair slot and direction (slot * 2 + (src > dst)): the link and
      * the quanta of the last cell count sent over it, so a cut edge does
