@@ -11,7 +11,7 @@ proc ::demo_run {args} {
     solve {*}$args
     set m [model metrics]
     lappend ::demo_rows [list $args [expr {[dict get $m hops] / 2}] [dict get $m cardinality] \
-        [dict get $m congestion] [format %.2f [expr {([clock microseconds] - $t0) / 1e6}]]]
+        [dict get $m congestion] [units figure seconds [expr {([clock microseconds] - $t0) / 1e6}]]]
 }
 view note "Space-filling curves: the nodes in curve order, blocks in id order."
 demo_run sfc -curve sweep
@@ -29,6 +29,6 @@ view note "Bokhari minimising hops instead."
 demo_run bokhari -objective hops -seed 1
 view note "Genetic algorithm: 100 generations of 100, ordered crossover, fewest hops."
 demo_run ga -generations 100 -seed 1
-puts [format "%-34s %9s %5s %5s %8s" strategy hops/pair card cong seconds]
-foreach r $::demo_rows { puts [format "%-34s %9d %5d %5d %8s" {*}$r] }
+puts [format "%-34s %9s %5s %5s %9s" strategy hops/pair card cong time]
+foreach r $::demo_rows { puts [format "%-34s %9d %5d %5d %9s" {*}$r] }
 view note "The table is in the console: Bokhari reaches all 112 pairs on linked nodes."

@@ -6,10 +6,11 @@ namespace eval ::stencilmap {
     namespace export fmt_energy eval_row compare_eval
 }
 
-# One line for an eval dict: energy, time, rounds, feasibility.
+# One line for an eval dict: energy, time, rounds, feasibility (energy
+# and time written by the panes' number rule: units figure).
 proc ::stencilmap::eval_row {ev} {
-    format "energy %.4f J  time %.4e s  edges %d  message_rounds %d  %s" \
-        [dict get $ev energy] [dict get $ev time] [dict get $ev edges] \
+    format "energy %s  time %s  edges %d  message_rounds %d  %s" \
+        [units figure energy [dict get $ev energy]] [units figure time [dict get $ev time]] [dict get $ev edges] \
         [dict get $ev message_rounds] \
         [expr {[dict get $ev feasible] ? "feasible" : "INFEASIBLE"}]
 }

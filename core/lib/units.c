@@ -28,6 +28,15 @@ const char *sm_format_si(double v, const char *unit, int digits, char *buf, size
     return buf;
 }
 
+const char *sm_format_value(double v, const char *unit, int digits, char *buf, size_t n)
+{
+    if (strcmp(unit, "s") == 0 && fabs(v) >= 1000 && isfinite(v)) {
+        snprintf(buf, n, "%.0f s", v);
+        return buf;
+    }
+    return sm_format_si(v, unit, digits, buf, n);
+}
+
 static int ends_with(const char *s, const char *tail)
 {
     size_t a = strlen(s), b = strlen(tail);

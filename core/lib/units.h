@@ -10,6 +10,9 @@
 /* "277.7 mJ", "3.486 J", "4.454 kJ", "106 us"; "0 J"; a plain count with
  * unit "": "3.932 M", "15". Figures below pico are written plainly. */
 const char *sm_format_si(double v, const char *unit, int digits, char *buf, size_t n);
+/* A figure with its unit as every view shows it: sm_format_si, but a
+ * time of 1000 s and more stays in seconds ("1234 s", never "1.234 ks"). */
+const char *sm_format_value(double v, const char *unit, int digits, char *buf, size_t n);
 /* The unit of a named figure (an eval key, a solver statistic, a study
  * column): "J" for energies (energy, energy_static, best_energy,
  * incumbent, bound, profile_total), "s" for times (time, comp_time,

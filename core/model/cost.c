@@ -60,13 +60,20 @@ static void mark_proc(sm_cost *c, int p)
 /* Push the degrees and multiplicities changed since the last flush into
  * their heaps; only the maxima are read, so one update per key is
  * enough. */
-static void flush_heaps(sm_cost *c)
+static int proc_work(const sm_cost *c, int p, double *time, double *energy);
+
+static void flush_heaps_comp(sm_cost *c, int comp)
 {
     for (int i = 0; i < c->ndirty_proc; i++) {
         int p = c->dirty_proc[i];
         c->proc_marked[p] = 0;
         sm_heap_set(&c->hdeg, p, (double)c->deg[p]);
         sm_heap_set(&c->hdeg1, p, (double)c->deg1[p]);
+        if (comp) {
+            double tm, en;
+            proc_work(c, p, &tm, &en);
+            sm_heap_set(&c->comp, p, tm);
+        }
     }
     c->ndirty_proc = 0;
     /* The largest multiplicities are read only under vizing; under the
@@ -92,6 +99,7 @@ static void catch_up_mu_heaps(sm_cost *c)
         sm_heap_set(&c->hmu1, slot, (double)c->mu1[slot]);
     }
 }
+static void flush_heaps(sm_cost *c) { flush_heaps_comp(c, 0); }
 
 /* Add (s=+1) or remove (s=-1) cut edge e between processors ps -> pd. */
 static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
@@ -163,8 +171,9 @@ static int proc_work(const sm_cost *c, int p, double *time, double *energy)
     return 0;
 }
 
-/* Add (s=+1) or remove (s=-1) block u's cells on processor p. */
-static void cells_contrib(sm_cost *c, int u, int p, int s)
+/* Add (s=+1) or remove (s=-1) block u's cells on processor p; defer:
+ * leave the makespan heap to the next flush_heaps_comp (a batch). */
+static void cells_contrib_at(sm_cost *c, int u, int p, int s, int defer)
 {
     int64_t d = c->grid->task_cells[u];
     int was_used = c->blocks[p] > 0;
@@ -180,12 +189,13 @@ static void cells_contrib(sm_cost *c, int u, int p, int s)
         prof_over = proc_work(c, p, &t1, &e1);
         dcomp = t1 - t0;
         c->dyn += e1 - e0;
-        sm_heap_set(&c->comp, p, t1);
+        if (!defer) sm_heap_set(&c->comp, p, t1);
     } else {
         dcomp = c->tpc[p] * (double)d * s;
         c->dyn += c->epc[p] * (double)d * s;
-        sm_heap_set(&c->comp, p, c->tpc[p] * (double)c->cells[p]);
+        if (!defer) sm_heap_set(&c->comp, p, c->tpc[p] * (double)c->cells[p]);
     }
+    if (defer) mark_proc(c, p);
     c->stat += c->p0[p] * dcomp;
     c->idle_comp += c->pidle[p] * dcomp;
     int used = c->blocks[p] > 0;
@@ -197,6 +207,8 @@ static void cells_contrib(sm_cost *c, int u, int p, int s)
     over |= prof_over;
     c->mem_over += over - was_over;
 }
+
+static void cells_contrib(sm_cost *c, int u, int p, int s) { cells_contrib_at(c, u, p, s, 0); }
 
 /* Processor p's part of the running sums, added (s=+1) or taken out. */
 static void proc_params_contrib(sm_cost *c, int p, int s)
@@ -301,6 +313,7 @@ void sm_cost_free(sm_cost *c)
     free(c->proc_marked);
     free(c->dirty_slot);
     free(c->slot_marked);
+    free(c->moving);
     sm_heap_free(&c->comp);
     sm_heap_free(&c->hdeg);
     sm_heap_free(&c->hdeg1);
@@ -334,6 +347,79 @@ void sm_cost_move(sm_cost *c, int u, int b)
     cells_contrib(c, u, a, -1);
     c->map[u] = b;
     cells_contrib(c, u, b, +1);
+}
+
+/* Block u's edges moved from the map as it stands to to[] (for the
+ * blocks of the batch, moving[]; the others stay): each edge's cut is
+ * taken out and put back only when one of its ends changes processor,
+ * and an edge between two blocks of the batch is handled from its lower
+ * end only. */
+static void block_edges(sm_cost *c, int u, const int *to)
+{
+    const sm_grid *g = c->grid;
+    const unsigned char *moving = c->moving;
+    const int *map = c->map;
+    int au = map[u], bu = to[u];
+    for (int k = g->inc_off[u]; k < g->inc_off[u + 1]; k++) {
+        int e = g->inc[k];
+        const sm_edge *ed = &g->edges[e];
+        int out = ed->src == u;
+        int w = out ? ed->dst : ed->src;
+        int aw = map[w], bw = aw;
+        if (moving[w]) {
+            if (w < u) continue;
+            bw = to[w];
+        }
+        if (au == bu && aw == bw) continue;
+        if (au != aw) {
+            if (out) edge_contrib(c, e, au, aw, -1);
+            else edge_contrib(c, e, aw, au, -1);
+        }
+        if (bu != bw) {
+            if (out) edge_contrib(c, e, bu, bw, +1);
+            else edge_contrib(c, e, bw, bu, +1);
+        }
+    }
+}
+
+void sm_cost_move_set(sm_cost *c, const int *blocks, int nb, const int *to)
+{
+    if (nb <= 0) return;
+    if (nb == 1) {
+        sm_cost_move(c, blocks[0], to[blocks[0]]);
+        return;
+    }
+    if (!c->moving) c->moving = sm_xcalloc((size_t)(c->grid->ntasks ? c->grid->ntasks : 1), 1);
+    unsigned char *moving = c->moving;
+    /* 1: moves; 2: done (a block listed twice moves once). */
+    for (int i = 0; i < nb; i++) {
+        int u = blocks[i];
+        if (c->map[u] != to[u]) moving[u] = 1;
+    }
+    /* The edges of a batch are scattered through the grid's arrays (a
+     * million blocks: ~100 MB of edges): fetch them ahead, the incidence
+     * list of the block 16 on and the edges of the block 8 on, so the
+     * misses overlap instead of following one another. */
+    const sm_grid *g = c->grid;
+    for (int i = 0; i < nb; i++) {
+        if (i + 16 < nb) __builtin_prefetch(&g->inc[g->inc_off[blocks[i + 16]]]);
+        if (i + 8 < nb) {
+            int v = blocks[i + 8];
+            for (int k = g->inc_off[v]; k < g->inc_off[v + 1]; k++) __builtin_prefetch(&g->edges[g->inc[k]]);
+        }
+        int u = blocks[i];
+        if (moving[u] != 1) continue;
+        moving[u] = 2;
+        block_edges(c, u, to);
+        cells_contrib_at(c, u, c->map[u], -1, 1);
+        cells_contrib_at(c, u, to[u], +1, 1);
+    }
+    for (int i = 0; i < nb; i++) {
+        int u = blocks[i];
+        if (moving[u]) c->map[u] = to[u];
+    }
+    for (int i = 0; i < nb; i++) moving[blocks[i]] = 0;
+    flush_heaps_comp(c, 1);
 }
 
 void sm_cost_swap(sm_cost *c, int b1, int b2)

@@ -50,6 +50,7 @@ typedef struct sm_cost {
      * edges touch the same processors and pairs as they leave and rejoin. */
     int *dirty_proc, ndirty_proc, *dirty_slot, ndirty_slot;
     char *proc_marked, *slot_marked;
+    unsigned char *moving; /* per block, during sm_cost_move_set (lazily made) */
 
     /* Running sums. */
     double dyn, stat, idle_comp, pidle_used, pidle_all;
@@ -71,6 +72,13 @@ void sm_cost_move(sm_cost *c, int block, int proc);
 /* Every block to map[block]: moves when few blocks change, a rebuild
  * (O(blocks + edges)) when many do. c and c->map stay where they are. */
 void sm_cost_remap(sm_cost *c, const int *map);
+/* Move each of blocks[0..nb) to to[block] (to: a whole mapping, such as
+ * a solver's): the same result as moving them one by one, in less work,
+ * since an edge between two of them is taken out and put back once (a
+ * region moving together costs its boundary, not its inside) and the
+ * heaps are updated once per processor and pair. Listed blocks already
+ * in place, or listed twice, are fine. */
+void sm_cost_move_set(sm_cost *c, const int *blocks, int nb, const int *to);
 /* Run processor p with other parameters (a DVFS state a solver tries):
  * its sums and the makespan heap follow in O(log P). */
 void sm_cost_set_params(sm_cost *c, int p, const sm_params *pa);

@@ -432,7 +432,12 @@ static int init(sm_solver *s, sm_err *e)
     st->map = sm_xmalloc(sizeof(int) * (size_t)(s->grid->ntasks + 1));
     if (strcmp(sm_opt_str(s, "dvfs"), "on") == 0) {
         st->dvfs = ilp_dvfs_new(s, e);
-        return st->dvfs ? 0 : -1;
+        if (!st->dvfs) return -1;
+        /* The session's states until the solve picks others: there from
+         * the start, so the history records them with every step. */
+        s->best_states = sm_xmalloc(sizeof(int) * (size_t)(s->topo->nprocs ? s->topo->nprocs : 1));
+        for (int p = 0; p < s->topo->nprocs; p++) s->best_states[p] = sm_topo_proc_state(s->topo, p);
+        return 0;
     }
     if (strcmp(sm_opt_str(s, "counts"), "on") == 0) st->counts = ilp_counts_new(s, st);
     /* Counts in non-increasing order fix identical processors instead. */

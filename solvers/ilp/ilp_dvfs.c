@@ -99,8 +99,7 @@ void ilp_dvfs_solve(sm_solver *s, ilp_dvfs *d)
     int P = d->P;
     double start = ilp_now(), timeout = sm_opt_double(s, "timeout"), bound = INFINITY;
     int proven = 1, solved = 0, interrupted = 0;
-    free(s->best_states);
-    s->best_states = sm_xmalloc(sizeof(int) * (size_t)P);
+    if (!s->best_states) s->best_states = sm_xmalloc(sizeof(int) * (size_t)P);
     for (int p = 0; p < P; p++) s->best_states[p] = sm_topo_proc_state(t, p);
     char tmo[32], gap[32];
     snprintf(gap, sizeof gap, "%.17g", sm_opt_double(s, "gap"));

@@ -26,6 +26,11 @@ struct sm_history {
     /* the step being recorded: its current-mapping moves so far */
     size_t pending_off;
     int pending_n, pending_shown;
+    /* DVFS states, when on: at the cursor, and the best at the head; the
+     * step being recorded's (sm_history_note_states, diffed in add). */
+    int nprocs;
+    int *scur, *sbest_seen;
+    const int *pending_cs, *pending_bs;
 };
 
 static void arena_init(arena *a, size_t item)
@@ -106,6 +111,8 @@ static void drop_oldest(sm_history *h)
         sm_hist_step *st = &h->steps[i];
         st->cur_off -= dm;
         st->best_off -= dm;
+        st->scur_off -= dm;
+        st->sbest_off -= dm;
         st->cand_off -= dc;
         st->tabu_off -= dt;
         st->stat_off -= ds;
@@ -142,6 +149,8 @@ void sm_history_free(sm_history *h)
     if (!h) return;
     free(h->cur);
     free(h->best_seen);
+    free(h->scur);
+    free(h->sbest_seen);
     free(h->steps);
     free(h->moves.p);
     free(h->cands.p);
@@ -151,6 +160,28 @@ void sm_history_free(sm_history *h)
     free(h->trace.p);
     free(h);
 }
+
+void sm_history_states_on(sm_history *h, int nprocs, const int *start)
+{
+    if (h->scur || h->nsteps) return;
+    h->nprocs = nprocs;
+    size_t bytes = sizeof(int) * (size_t)(nprocs ? nprocs : 1);
+    h->scur = sm_xcalloc(1, bytes);
+    h->sbest_seen = sm_xcalloc(1, bytes);
+    if (start) {
+        memcpy(h->scur, start, sizeof(int) * (size_t)nprocs);
+        memcpy(h->sbest_seen, start, sizeof(int) * (size_t)nprocs);
+    }
+}
+
+void sm_history_note_states(sm_history *h, const int *current_states, const int *best_states)
+{
+    if (!h->scur) return;
+    h->pending_cs = current_states;
+    h->pending_bs = best_states;
+}
+
+const int *sm_history_current_states(const sm_history *h) { return h->scur; }
 
 int sm_history_diff_current(sm_history *h, const int *current_map, int moves_known, const int *moved,
                             int nmoved)
@@ -169,8 +200,8 @@ int sm_history_diff_current(sm_history *h, const int *current_map, int moves_kno
 }
 
 void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map, int best_written,
-                    const int *best_blocks, int nbest_blocks, const char *last_move, const char *status, const double *stats, int nstats,
-                    const sm_explain *x)
+                    const int *best_blocks, int nbest_blocks, const char *last_move, const char *status,
+                    const double *stats, int nstats, const sm_explain *x)
 {
     if (h->nsteps == h->cap) {
         h->cap = h->cap ? h->cap * 2 : 64;
@@ -188,6 +219,13 @@ void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map,
     } else if (fig->has_best && (best_written || !h->nsteps)) {
         st.nbest = diff_into(&h->moves, h->best_seen, best_map, h->n);
     }
+    /* The state moves after the best's (a step's records start at
+     * cur_off: drop_oldest relies on it). */
+    st.scur_off = h->moves.len;
+    st.nscur = h->pending_cs ? diff_into(&h->moves, h->scur, h->pending_cs, h->nprocs) : 0;
+    st.sbest_off = h->moves.len;
+    st.nsbest = h->pending_bs ? diff_into(&h->moves, h->sbest_seen, h->pending_bs, h->nprocs) : 0;
+    h->pending_cs = h->pending_bs = NULL;
     st.ncand = x->ncand;
     st.cand_off = arena_push(&h->cands, x->cand, (size_t)x->ncand);
     st.ntabu = x->ntabu;
@@ -264,6 +302,11 @@ size_t sm_history_bytes(const sm_history *h)
 
 const sm_hist_step *sm_history_seek(sm_history *h, long long k, int *best_map)
 {
+    return sm_history_seek_states(h, k, best_map, NULL);
+}
+
+const sm_hist_step *sm_history_seek_states(sm_history *h, long long k, int *best_map, int *best_states)
+{
     if (k < h->first) k = h->first;
     if (k > sm_history_head(h)) k = sm_history_head(h);
     const sm_hist_move *mv = (const sm_hist_move *)h->moves.p;
@@ -271,11 +314,15 @@ const sm_hist_step *sm_history_seek(sm_history *h, long long k, int *best_map)
         const sm_hist_step *st = at(h, h->cursor);
         xor_moves(h->cur, mv + st->cur_off, st->ncur);
         xor_moves(best_map, mv + st->best_off, st->nbest);
+        if (h->scur) xor_moves(h->scur, mv + st->scur_off, st->nscur);
+        if (best_states) xor_moves(best_states, mv + st->sbest_off, st->nsbest);
     }
     for (; h->cursor < k; h->cursor++) {
         const sm_hist_step *st = at(h, h->cursor + 1);
         xor_moves(h->cur, mv + st->cur_off, st->ncur);
         xor_moves(best_map, mv + st->best_off, st->nbest);
+        if (h->scur) xor_moves(h->scur, mv + st->scur_off, st->nscur);
+        if (best_states) xor_moves(best_states, mv + st->sbest_off, st->nsbest);
     }
     return at(h, k);
 }

@@ -72,6 +72,11 @@ typedef struct sm_hist_step {
     size_t cur_off, best_off, cand_off, tabu_off, stat_off, text_off, trace_off;
     int ncur, nbest, ncand, ntabu, nstats, ntrace;
     const char *trace_a, *trace_b; /* the solver's names (static text) */
+    int part;           /* the stepper's partition snapshot (part_history.h), -1: none */
+    /* DVFS states (sm_history_states_on): processors whose state the step
+     * changed in the current and in the best assignment, as moves. */
+    size_t scur_off, sbest_off;
+    int nscur, nsbest;
     /* text arena: last_move, why, status, each NUL-terminated */
 } sm_hist_step;
 
@@ -82,6 +87,9 @@ typedef struct sm_history sm_history;
 sm_history *sm_history_new(int n, const int *start);
 void sm_history_free(sm_history *h);
 
+/* Also record a state per processor (the DVFS states a solver chooses,
+ * nprocs of them), current and best alike start. Before the first step. */
+void sm_history_states_on(sm_history *h, int nprocs, const int *start);
 /* Recording a step, in two calls. First the current mapping (NULL: the
  * solver shows none): compared with the last one recorded at moved[0..
  * nmoved) when moves_known, else whole; returns the blocks that differ. */
@@ -92,8 +100,11 @@ int sm_history_diff_current(sm_history *h, const int *current_map, int moves_kno
  * since the last step, else whole), the figures in fig, the texts, the
  * statistics' values, the explanation. */
 void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map, int best_written,
-                    const int *best_blocks, int nbest_blocks, const char *last_move, const char *status, const double *stats, int nstats,
-                    const sm_explain *x);
+                    const int *best_blocks, int nbest_blocks, const char *last_move, const char *status,
+                    const double *stats, int nstats, const sm_explain *x);
+/* With states on, before sm_history_add: the step's current states (NULL:
+ * the solver shows none) and best states, compared whole (nprocs each). */
+void sm_history_note_states(sm_history *h, const int *current_states, const int *best_states);
 
 /* Steps kept: first..head; the step shown: cursor. */
 long long sm_history_first(const sm_history *h);
@@ -103,6 +114,11 @@ long long sm_history_cursor(const sm_history *h);
  * mapping the history holds (sm_history_current) and best_map, in place,
  * become step k's. Returns step k's record. */
 const sm_hist_step *sm_history_seek(sm_history *h, long long k, int *best_map);
+/* The same with states on: best_states (the caller's) becomes step k's
+ * too, and the current states the history holds. */
+const sm_hist_step *sm_history_seek_states(sm_history *h, long long k, int *best_map, int *best_states);
+/* The current states at the cursor (the history's copy; NULL: states off). */
+const int *sm_history_current_states(const sm_history *h);
 /* The current mapping at the cursor (the history's copy). */
 const int *sm_history_current(const sm_history *h);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include "history.h"
+#include "part_history.h"
 
 static int opt_index(const sm_solver_ops *ops, const char *name)
 {
@@ -173,8 +174,16 @@ static void record(sm_solver *s)
         s->current_auto = 1;
     }
     s->own_map = s->current_map;
+    s->own_partition = s->partition;
+    s->own_states = s->current_states;
+    sm_history_note_states(h, s->current_states, s->best_states);
     sm_hist_step fig;
     memset(&fig, 0, sizeof fig);
+    fig.part = -1;
+    if (s->partition) {
+        if (!s->part_hist) s->part_hist = sm_part_history_new(s->partition->nprocs);
+        fig.part = sm_part_history_note(s->part_hist, s->partition);
+    }
     fig.iteration = s->iteration;
     fig.has_current = s->has_current;
     fig.has_best = s->has_best;
@@ -196,7 +205,7 @@ void sm_solver_seek(sm_solver *s, long long k)
 {
     sm_history *h = s->hist;
     if (!h) return;
-    const sm_hist_step *st = sm_history_seek(h, k, s->best_map);
+    const sm_hist_step *st = sm_history_seek_states(h, k, s->best_map, s->best_states);
     s->iteration = st->iteration;
     s->has_current = st->has_current;
     s->current = st->current;
@@ -208,8 +217,15 @@ void sm_solver_seek(sm_solver *s, long long k)
     s->nstats = st->nstats;
     const double *v = sm_history_stats(h, st);
     for (int i = 0; i < st->nstats; i++) s->stats[i].value = v[i];
-    if (st->iteration == sm_history_head(h)) s->current_map = s->own_map;
-    else s->current_map = st->current_shown ? sm_history_current(h) : NULL;
+    if (st->iteration == sm_history_head(h)) {
+        s->current_map = s->own_map;
+        s->partition = s->own_partition;
+        s->current_states = s->own_states;
+    } else {
+        s->current_map = st->current_shown ? sm_history_current(h) : NULL;
+        s->current_states = s->own_states ? sm_history_current_states(h) : NULL;
+        s->partition = st->part >= 0 ? sm_part_history_get(s->part_hist, st->part) : NULL;
+    }
 }
 
 long long sm_solver_step(sm_solver *s, long long n)
@@ -232,7 +248,11 @@ long long sm_solver_step(sm_solver *s, long long n)
         s->explain.ntabu = 0;
         s->explain.ntrace = 0;
         s->nmoved = 0;
-        if (h) s->current_map = s->own_map;
+        if (h) {
+            s->current_map = s->own_map;
+            s->partition = s->own_partition;
+            s->current_states = s->own_states;
+        }
         s->ops->step(s);
         s->iteration++;
         k++;
@@ -268,6 +288,10 @@ void sm_solver_detach(sm_solver *s, const char *reason)
     s->topo = NULL;
     sm_history_free(s->hist);
     s->hist = NULL;
+    sm_part_history_free(s->part_hist);
+    s->part_hist = NULL;
+    s->partition = s->own_partition = NULL;
+    s->current_states = s->own_states = NULL;
     s->current_map = NULL;
     s->has_current = 0;
     s->done = 1;
@@ -281,6 +305,7 @@ void sm_solver_free(sm_solver *s)
     if (!s) return;
     if (s->ops->release && !s->detached) s->ops->release(s);
     sm_history_free(s->hist);
+    sm_part_history_free(s->part_hist);
     free(s->explain.tabu);
     free(s->explain.trace);
     free(s->moved);
@@ -393,6 +418,7 @@ void sm_solver_history_on(sm_solver *s)
 {
     if (s->hist || s->detached || !s->grid) return;
     s->hist = sm_history_new(s->grid->ntasks, s->start_map);
+    if (s->best_states) sm_history_states_on(s->hist, s->topo->nprocs, s->best_states);
     record(s);
 }
 

@@ -9,6 +9,7 @@
 #include "core/model/topo.h"
 #include "core/lib/util.h"
 #include "history.h"
+#include "partition.h"
 
 typedef enum { SM_OPT_INT, SM_OPT_DOUBLE, SM_OPT_ENUM, SM_OPT_STRING } sm_opt_kind;
 
@@ -34,27 +35,6 @@ typedef struct sm_opt_value {
 
 typedef struct sm_solver sm_solver;
 
-/* A partition by block counts (the data-partitioning solvers): counts per
- * processor, makespan and dynamic energy from the profiles, the total
- * energy (dynamic + base power x makespan), and for a bi-objective search
- * the Pareto front, fastest first: of time and dynamic energy (pareto),
- * or of time and total energy (total, with the dynamic front it is
- * derived from in dyn). */
-typedef struct sm_part_point {
-    int *counts;
-    double time, energy, total;
-} sm_part_point;
-
-typedef struct sm_partition {
-    int nprocs;
-    int *counts;
-    double time, energy, total;
-    double base_power;     /* HTPOPTA's P_S: sum of the processors' p0 */
-    int has_front, nfront;
-    sm_part_point *front;
-    int has_total, ndyn;
-    sm_part_point *dyn;
-} sm_partition;
 
 typedef struct sm_solver_ops {
     const char *name;
@@ -100,11 +80,13 @@ struct sm_solver {
      * of each processor with the best mapping, an index into its type's
      * states (-1: its type's own), applied with the mapping; else NULL. */
     int *best_states;
+    /* And the states of the current mapping (tabu -dvfs), or NULL. */
+    const int *current_states;
 
     int nstats;
     sm_stat stats[16];
     double seconds;             /* time spent in step() */
-    const sm_partition *partition; /* popta: counts and front, or NULL */
+    const sm_partition *partition; /* popta: counts and front, or NULL (the step's shown) */
     /* Optional, set by init: bring stats and last_move up to date once
      * per batch of steps rather than in every step. */
     void (*sync)(sm_solver *s);
@@ -122,6 +104,9 @@ struct sm_solver {
      * sm_solver_moved, every block its step moved in current_map. */
     unsigned long long best_version, hist_best_version;
     const int *own_map;         /* the solver's current_map at the last step it took */
+    const sm_partition *own_partition; /* the solver's partition, likewise */
+    const int *own_states;      /* the solver's current_states, likewise */
+    struct sm_part_history *part_hist; /* the partition after every step */
     int moves_known, nmoved, moved_cap;
     int *moved;
     /* The last best_map write when it was a patch (sm_solver_offer_patch):

@@ -178,7 +178,14 @@ static int is_tabu(const tabu_state *t, const cand *m)
     if (m->kind == 1)
         return LEAVE(m->u, map[m->u]) && JOIN(m->u, map[m->v]) && LEAVE(m->v, map[m->v]) &&
                JOIN(m->v, map[m->u]);
-    return LEAVE(m->u, map[m->u]) && JOIN(m->u, m->p) && LEAVE(m->v, map[m->v]) && JOIN(m->v, m->p);
+    /* Edge move: the attributes of the blocks that move. An end already
+     * on p stays, and attributes of a block that does not move are never
+     * tabu, so counting them made an edge move that moves one block never
+     * tabu: undoing "move u a -> p" as "edge move u, v -> a" (v on a)
+     * stayed admissible, and the search cycled with period 2. */
+    int mu = map[m->u] != m->p, mv = map[m->v] != m->p;
+    return (!mu || (LEAVE(m->u, map[m->u]) && JOIN(m->u, m->p))) &&
+           (!mv || (LEAVE(m->v, map[m->v]) && JOIN(m->v, m->p)));
 #undef LEAVE
 #undef JOIN
 }
@@ -315,6 +322,7 @@ static int init(sm_solver *s, sm_err *e)
             if (tp->types[tp->procs[p].type].nstates) t->dvfs_procs[t->ndvfs++] = p;
         }
         memcpy(s->best_states, t->state, sizeof(int) * (size_t)P);
+        s->current_states = t->state;
     }
     if (n > 0 && P > 1 && !t->dvfs && sm_multilevel_wanted(s) && (t->ml = sm_multilevel_new(s)) != NULL) return 0;
     const char *from = sm_opt_str(s, "from");

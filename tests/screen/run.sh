@@ -1000,6 +1000,9 @@ no_sanitizer_errors cs
 
 # 28-32. Stepping a solver like a debugger (issue #23).
 . "$top/tests/screen/stepping.sh"
+# 43-: a step sought to shows its own states and partition; the timeline
+# beside a Pareto front.
+. "$top/tests/screen/stepping_state.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -54,4 +54,5 @@ void sm_cmd_register_all(sm_app *app)
     sm_register_session_cmds(app);
     sm_register_view_cmds(app);
     sm_register_study_cmds(app);
+    sm_register_units_cmds(app);
 }

@@ -64,6 +64,27 @@ static void put_partition(Tcl_Obj *d, const sm_partition *pt)
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("front", -1), f);
 }
 
+/* The DVFS states of a solver that chooses them, a state name per
+ * processor ("base": its type's own parameters). */
+static Tcl_Obj *state_names(const sm_topo *t, const int *states)
+{
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    for (int p = 0; p < t->nprocs; p++) {
+        const sm_type *T = &t->types[t->procs[p].type];
+        int k = states[p];
+        Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(k >= 0 && k < T->nstates ? T->state_names[k] : "base", -1));
+    }
+    return l;
+}
+
+static void put_states(Tcl_Obj *d, const sm_solver *s)
+{
+    if (!s->topo || !s->best_states) return;
+    if (s->current_states)
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("states", -1), state_names(s->topo, s->current_states));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("best_states", -1), state_names(s->topo, s->best_states));
+}
+
 static void put_stats(Tcl_Obj *d, const sm_solver *s)
 {
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("solver", -1), Tcl_NewStringObj(s->ops->name, -1));
@@ -74,6 +95,7 @@ static void put_stats(Tcl_Obj *d, const sm_solver *s)
         Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(s->stats[i].key, -1),
                        Tcl_NewDoubleObj(s->stats[i].value));
     put_partition(d, s->partition);
+    put_states(d, s);
 }
 
 /* bound and gap: the model's lower bound (the larger of it and a bound

@@ -65,6 +65,9 @@ typedef struct sm_frame {
      * shown beside this one; NULL when off. */
     const sm_compare *cmp;
     int utf8;                   /* the terminal takes UTF-8 */
+    /* The DVFS state of each processor in the shown mapping: the solver's
+     * (tabu -dvfs) while the panes follow it, else NULL: the machine's. */
+    const int *states;
 } sm_frame;
 
 
@@ -176,8 +179,9 @@ const char *sm_ui_seconds(double s, char *buf, size_t n);
 
 /* ---- pane_solver_steps.c: the Solver pane's history of steps ---- */
 
-/* The timeline (2 rows) and the step shown explained, from row y in
- * width columns, at most maxrows; each returns the rows it used. */
+/* The timeline (2 rows; with maxrows 1 a compact one of 1 row) and the
+ * step shown explained, from row y in width columns, at most maxrows;
+ * each returns the rows it used. */
 int sm_steps_timeline(sm_pane *p, int y, int x, int width, int maxrows, const sm_app *app, int utf8);
 int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_app *app, int utf8);
 /* A click on the timeline: "solver seek K". Returns 1 when filled. */

@@ -86,20 +86,23 @@ static void draw_compare(sm_pane *p, sm_app *app, const sm_frame *f)
 /* The lower bound on any deadline-feasible mapping's energy and the gap
  * of this one to it: long ">= 2.2703 J bound, gap 1.2 %", or short
  * ">=2.27 J 1.2%". */
-static void bound_text(sm_app *app, const sm_eval *ev, char *buf, size_t n, int longer)
+static void bound_text(sm_app *app, const sm_frame *f, char *buf, size_t n, int longer)
 {
-    const sm_bound *b = sm_app_bound(app);
+    const sm_eval *ev = &f->ev;
+    /* A solver's mapping in the DVFS states it chose is bounded over
+     * every state (as solver state says), not the machine's states alone. */
+    double be = f->states ? sm_app_bound_dvfs(app) : sm_app_bound(app)->energy;
     char j[32];
-    if (!isfinite(b->energy)) {
+    if (!isfinite(be)) {
         snprintf(buf, n, "%s", longer ? "no mapping can meet the deadline" : "none feasible");
         return;
     }
-    sm_ui_joules(b->energy, j, sizeof j);
+    sm_ui_joules(be, j, sizeof j);
     if (!ev->feasible || ev->energy <= 0) {
         snprintf(buf, n, longer ? ">= %s bound" : ">=%s", j);
         return;
     }
-    double gap = 100 * fmax(0, (ev->energy - b->energy) / ev->energy);
+    double gap = 100 * fmax(0, (ev->energy - be) / ev->energy);
     snprintf(buf, n, longer ? ">= %s bound, gap %.1f %%" : ">=%s %.1f%%", j, gap);
 }
 
@@ -146,7 +149,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     /* How far from optimal: the proven lower bound and the gap to it, on
      * a row of its own when there is one to spare, else beside the total. */
     char bnd[64];
-    bound_text(app, ev, bnd, sizeof bnd, ih >= 10);
+    bound_text(app, f, bnd, sizeof bnd, ih >= 10);
     if (ih >= 10) {
         if (y + 1 <= ih) sm_ui_text(w, y + 1, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", bnd);
     } else if (x0 - 1 + (int)strlen(bnd) <= iw) {

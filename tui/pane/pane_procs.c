@@ -27,6 +27,17 @@ static int cursor_row(const procs_cache *c, int proc)
     return -1;
 }
 
+/* Processor q's DVFS state in the shown mapping (the solver's while the
+ * panes follow one that chooses states, else the machine's); NULL for
+ * its type's own parameters. */
+static const char *shown_state(const sm_frame *f, const sm_topo *t, int q)
+{
+    if (!f->states) return sm_topo_proc_state(t, q) != SM_STATE_BASE ? sm_topo_proc_state_name(t, q) : NULL;
+    const sm_type *T = &t->types[t->procs[q].type];
+    int k = f->states[q];
+    return k >= 0 && k < T->nstates ? T->state_names[k] : NULL;
+}
+
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
     const sm_view *v = app->view;
@@ -64,8 +75,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     for (int i = 0; i < t->ntypes; i++)
         if ((int)strlen(t->types[i].name) > tw) tw = (int)strlen(t->types[i].name);
     for (int q = 0; q < t->nprocs; q++)
-        if (sm_topo_proc_state(t, q) != SM_STATE_BASE) {
-            int l = (int)strlen(t->types[t->procs[q].type].name) + 1 + (int)strlen(sm_topo_proc_state_name(t, q));
+        if (shown_state(f, t, q)) {
+            int l = (int)strlen(t->types[t->procs[q].type].name) + 1 + (int)strlen(shown_state(f, t, q));
             if (l > tw) tw = l;
         }
     int tmax = iw / 6 > 5 ? iw / 6 : 5;
@@ -136,8 +147,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         int bx = 2 + nw + 2 + (typed ? tw + 1 : 0);
         char nm[128], ty[64], tyc[16];
         sm_ui_elide(t->procs[q].name, nw, nm, sizeof nm);
-        if (sm_topo_proc_state(t, q) != SM_STATE_BASE)
-            snprintf(ty, sizeof ty, "%s@%s", t->types[t->procs[q].type].name, sm_topo_proc_state_name(t, q));
+        if (shown_state(f, t, q))
+            snprintf(ty, sizeof ty, "%s@%s", t->types[t->procs[q].type].name, shown_state(f, t, q));
         else
             snprintf(ty, sizeof ty, "%s", t->types[t->procs[q].type].name);
         sm_ui_elide(ty, tw, tyc, sizeof tyc);

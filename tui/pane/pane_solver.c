@@ -95,17 +95,21 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         }
     }
     /* The history: a timeline of the steps and the step shown explained,
-     * above the statistics; a Pareto front keeps the rows for its plot
-     * (its steps: solver history and explain). */
+     * above the statistics. A Pareto front that fits keeps the rows for
+     * its plot (at least 4, under the last move and a line of
+     * statistics) with a one-row timeline; one that does not fit leaves
+     * them to the full timeline and the explanation. */
     int has_front = s->partition && s->partition->time >= 0;
-    if (!has_front && y + 1 <= ih) y += sm_steps_timeline(p, y, 1, iw, ih - y + 1, app, f->utf8);
+    int front_fits = has_front && ih - y + 1 >= 1 + 1 + 1 + 4;
+    if (front_fits) y += sm_steps_timeline(p, y, 1, iw, 1, app, f->utf8);
+    else if (y + 1 <= ih) y += sm_steps_timeline(p, y, 1, iw, ih - y + 1, app, f->utf8);
     if (y <= ih && s->last_move[0]) sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_HIGHLIGHT), "%s", s->last_move);
-    if (!has_front && y <= ih) y += sm_steps_explain(p, y, 1, iw, ih - y + 1, app, f->utf8);
+    if (!front_fits && y <= ih) y += sm_steps_explain(p, y, 1, iw, ih - y + 1, app, f->utf8);
     char line[256];
     int len = 0;
     line[0] = '\0';
     /* A front takes the rows below, the statistics on one line above it. */
-    int front = s->partition && s->partition->time >= 0 && ih - y >= 5;
+    int front = front_fits && ih - y >= 5;
     int stat_end = front ? y : ih;
     for (int i = 0; i < s->nstats && y <= stat_end; i++) {
         char item[80], val[32];

@@ -41,18 +41,32 @@ int sm_steps_timeline(sm_pane *p, int y, int x, int width, int maxrows, const sm
 {
     geo.width = 0;
     const sm_solver *s = app->solver;
-    if (!s || !s->hist || maxrows < 2 || width < 12) return 0;
+    if (!s || !s->hist || maxrows < 1 || width < 12) return 0;
     const sm_history *h = s->hist;
     WINDOW *w = p->win;
     long long first = sm_history_first(h), head = sm_history_head(h), cur = sm_history_cursor(h);
     long long n = head - first + 1, kb = best_step(h);
     const sm_hist_step *bs = kb >= 0 ? sm_history_step(h, kb) : NULL;
-    char best[64] = "";
-    if (bs) snprintf(best, sizeof best, "  best %.6g at %lld", bs->objective, kb);
-    sm_ui_text(w, y, x, width, sm_ui_attr(SM_EL_TEXT), "step %lld/%lld%s", cur, head, best);
-    /* The keys, right-aligned when there is room. */
-    int used = (int)strlen(best) + 24;
-    if (width - used >= 22) sm_ui_text(w, y, x + width - 22, 22, sm_ui_attr(SM_EL_DIM), "[ ] { } step  B break");
+    int rows = 2;
+    if (maxrows == 1) {
+        /* Compact, one row (beside a Pareto front): "step 14/34" and the
+         * line after it. */
+        char lab[48];
+        int l = snprintf(lab, sizeof lab, "step %lld/%lld ", cur, head);
+        if (width - l < 8) return 0;
+        sm_ui_text(w, y, x, l, sm_ui_attr(SM_EL_TEXT), "%s", lab);
+        x += l;
+        width -= l;
+        rows = 1;
+    } else {
+        char best[64] = "";
+        if (bs) snprintf(best, sizeof best, "  best %.6g at %lld", bs->objective, kb);
+        sm_ui_text(w, y, x, width, sm_ui_attr(SM_EL_TEXT), "step %lld/%lld%s", cur, head, best);
+        /* The keys, right-aligned when there is room. */
+        int used = (int)strlen(best) + 24;
+        if (width - used >= 22) sm_ui_text(w, y, x + width - 22, 22, sm_ui_attr(SM_EL_DIM), "[ ] { } step  B break");
+        y++;
+    }
     /* One column per step, or per run of steps (their lowest objective). */
     long long per = (n + width - 1) / width;
     int cols = (int)((n + per - 1) / per);
@@ -72,22 +86,22 @@ int sm_steps_timeline(sm_pane *p, int y, int x, int width, int maxrows, const sm
     }
     for (int c = 0; c < cols; c++)
         if (!isfinite(v[c])) v[c] = isfinite(lo) ? lo : 0;
-    sm_ui_sparkline(w, y + 1, x, cols, v, cols, lo, hi, SM_EL_SPARK_CUR, utf8);
+    sm_ui_sparkline(w, y, x, cols, v, cols, lo, hi, SM_EL_SPARK_CUR, utf8);
     free(v);
     /* The best's column in the best's colour, the step shown reversed. */
     if (kb >= 0) {
         int c = (int)((kb - first) / per);
-        mvwchgat(w, y + 1, x + c, 1, sm_ui_attr(SM_EL_GOOD) | A_BOLD, PAIR_NUMBER(sm_ui_attr(SM_EL_GOOD)), NULL);
+        mvwchgat(w, y, x + c, 1, sm_ui_attr(SM_EL_GOOD) | A_BOLD, PAIR_NUMBER(sm_ui_attr(SM_EL_GOOD)), NULL);
     }
     int cc = (int)((cur - first) / per);
-    mvwchgat(w, y + 1, x + cc, 1, A_REVERSE, PAIR_NUMBER(sm_ui_attr(SM_EL_CURSOR)), NULL);
-    geo.y = y + 1;
+    mvwchgat(w, y, x + cc, 1, A_REVERSE, PAIR_NUMBER(sm_ui_attr(SM_EL_CURSOR)), NULL);
+    geo.y = y;
     geo.x = x;
     geo.width = cols;
     geo.first = first;
     geo.per = per;
     geo.head = head;
-    return 2;
+    return rows;
 }
 
 int sm_steps_click(const sm_pane *p, const sm_app *app, int y, int x, sm_words *cmd)

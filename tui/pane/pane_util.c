@@ -231,14 +231,7 @@ const char *sm_ui_si(double v, const char *unit, int digits, char *buf, size_t n
 const char *sm_ui_joules(double j, char *buf, size_t n) { return sm_ui_si(j, "J", 4, buf, n); }
 
 /* Times of a minute and more stay in seconds (no "ks"). */
-const char *sm_ui_seconds(double s, char *buf, size_t n)
-{
-    if (fabs(s) >= 1000 && isfinite(s)) {
-        snprintf(buf, n, "%.0f s", s);
-        return buf;
-    }
-    return sm_ui_si(s, "s", 4, buf, n);
-}
+const char *sm_ui_seconds(double s, char *buf, size_t n) { return sm_format_value(s, "s", 4, buf, n); }
 
 /* Statistic names that carry a unit (units.h): energies in J, times in s. */
 const char *sm_ui_stat(const char *key, double v, char *buf, size_t n)

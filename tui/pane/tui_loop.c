@@ -63,9 +63,11 @@ typedef struct tui {
         sm_eval mirror_ev;                /* the mirror's, kept while the session is shown */
         sm_cost *mirror;                  /* the solver's map, incremental */
         sm_cost *spare;                   /* the mirror before a far seek: going back swaps */
+        int *mirror_states, *spare_states; /* the DVFS state each one runs each processor in */
         const void *solver;
         long long solver_iter;
         int *prev;                        /* the map as last shown */
+        int *diff;                        /* scratch: blocks where two maps differ */
         unsigned char *moved;
         int n;
     } shown;
@@ -184,12 +186,52 @@ static void shown_reset(struct shown *sh)
 {
     if (sh->mirror) sm_cost_free(sh->mirror);
     if (sh->spare) sm_cost_free(sh->spare);
+    free(sh->mirror_states);
+    free(sh->spare_states);
     free(sh->prev);
+    free(sh->diff);
     free(sh->moved);
     unsigned long long v = sh->version;
     memset(sh, 0, sizeof *sh);
     sh->version = v + 1;
     sh->source = -1;
+}
+
+/* The blocks where maps a and b differ, into out (NULL: only counted);
+ * equal runs are skipped a chunk at a time. */
+static int diff_blocks(const int *a, const int *b, int n, int *out)
+{
+    int count = 0;
+    const int chunk = 256;
+    for (int lo = 0; lo < n; lo += chunk) {
+        int hi = lo + chunk < n ? lo + chunk : n;
+        if (memcmp(a + lo, b + lo, sizeof(int) * (size_t)(hi - lo)) == 0) continue;
+        for (int i = lo; i < hi; i++)
+            if (a[i] != b[i]) {
+                if (out) out[count] = i;
+                count++;
+            }
+    }
+    return count;
+}
+
+/* A cost state just built runs every processor in the machine's state. */
+static void states_of_machine(const sm_topo *t, int **states)
+{
+    if (!*states) *states = sm_xmalloc(sizeof(int) * (size_t)(t->nprocs ? t->nprocs : 1));
+    for (int p = 0; p < t->nprocs; p++) (*states)[p] = sm_topo_proc_state(t, p);
+}
+
+/* The mirror runs each processor in the solver's DVFS state (tabu -dvfs
+ * chooses them step by step), so its figures are the solver's. */
+static void follow_states(sm_cost *c, int *have, const sm_topo *t, const int *want)
+{
+    for (int p = 0; p < t->nprocs; p++) {
+        if (have[p] == want[p]) continue;
+        const sm_type *T = &t->types[t->procs[p].type];
+        sm_cost_set_params(c, p, want[p] >= 0 && want[p] < T->nstates ? &T->states[want[p]] : &T->base);
+        have[p] = want[p];
+    }
 }
 
 /* Brings the shown mapping up to date: the session's evaluation when the
@@ -208,6 +250,7 @@ static void prepare(tui *t, sm_frame *f)
         sh->session = s;
         sh->n = n;
         sh->prev = sm_xmalloc(sizeof(int) * (size_t)n);
+        sh->diff = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
         sh->moved = sm_xcalloc((size_t)n, 1);
         sh->session_version = s->version - 1;
     }
@@ -238,33 +281,42 @@ static void prepare(tui *t, sm_frame *f)
             }
             sh->solver = sv;
             sh->solver_iter = -1;
+            states_of_machine(s->topo, &sh->mirror_states);
         }
         changed = sh->solver_iter != sv->iteration;
         if (changed) {
             /* A seek far through the solver's history can move most blocks:
              * past an eighth, building the cost state afresh is cheaper
-             * than moving them one by one. */
-            int differ = 0;
-            for (int b = 0; b < n; b++) differ += sv->current_map[b] != sh->mirror->map[b];
+             * than moving them. */
+            int differ = diff_blocks(sv->current_map, sh->mirror->map, n, sh->diff);
             /* Back and forth between two far steps: the cost state kept
-             * from the last far seek may be the nearer one. */
-            if (sh->spare && differ > 0) {
-                int d2 = 0;
-                for (int b = 0; b < n; b++) d2 += sv->current_map[b] != sh->spare->map[b];
+             * from the last far seek may be the nearer one (not worth a
+             * look for a short seek: the look costs a pass over the map). */
+            if (sh->spare && differ > n / 32) {
+                int d2 = diff_blocks(sv->current_map, sh->spare->map, n, NULL);
                 if (d2 < differ) {
                     sm_cost *t = sh->mirror;
                     sh->mirror = sh->spare;
                     sh->spare = t;
-                    differ = d2;
+                    int *ts = sh->mirror_states;
+                    sh->mirror_states = sh->spare_states;
+                    sh->spare_states = ts;
+                    differ = diff_blocks(sv->current_map, sh->mirror->map, n, sh->diff);
                 }
             }
             if (differ > n / 8 && n >= 4096) {
                 if (sh->spare) sm_cost_free(sh->spare);
                 sh->spare = sh->mirror;
                 sh->mirror = sm_cost_new(s->grid, s->topo, &s->model, sv->current_map);
+                int *ts = sh->spare_states;
+                sh->spare_states = sh->mirror_states;
+                sh->mirror_states = ts;
+                states_of_machine(s->topo, &sh->mirror_states);
+                differ = 0;
             }
-            for (int b = 0; b < n && differ; b++)
-                if (sv->current_map[b] != sh->mirror->map[b]) sm_cost_move(sh->mirror, b, sv->current_map[b]);
+            if (sv->current_states) follow_states(sh->mirror, sh->mirror_states, s->topo, sv->current_states);
+            /* As one batch: a region moving together costs its boundary. */
+            sm_cost_move_set(sh->mirror, sh->diff, differ, sv->current_map);
             sm_cost_eval(sh->mirror, &sh->mirror_ev);
             sh->solver_iter = sv->iteration;
         }
@@ -282,11 +334,14 @@ static void prepare(tui *t, sm_frame *f)
         sh->source = source;
         sh->version++;
     } else if (changed) {
-        int any = 0;
-        for (int b = 0; b < n && !any; b++) any = map[b] != sh->prev[b];
-        if (any) { /* a change that moved nothing keeps the last move lit */
-            for (int b = 0; b < n; b++) sh->moved[b] = map[b] != sh->prev[b];
-            memcpy(sh->prev, map, sizeof(int) * (size_t)n);
+        int k = diff_blocks(map, sh->prev, n, sh->diff);
+        if (k) { /* a change that moved nothing keeps the last move lit */
+            memset(sh->moved, 0, (size_t)n);
+            for (int i = 0; i < k; i++) {
+                int b = sh->diff[i];
+                sh->moved[b] = 1;
+                sh->prev[b] = map[b];
+            }
         }
         sh->version++;
     }
@@ -298,6 +353,7 @@ static void prepare(tui *t, sm_frame *f)
     f->map_owner = source ? (const void *)sv : (const void *)s;
     f->map_stamp = source ? (unsigned long long)sv->iteration : s->version;
     f->source = source;
+    f->states = source && sv->current_states ? sv->current_states : NULL;
     f->moved = sh->moved;
     f->utf8 = t->utf8;
     f->cmp = app->compare->source != SM_CMP_OFF ? app->compare : NULL;

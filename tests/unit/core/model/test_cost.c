@@ -388,6 +388,82 @@ static void model_switches_and_remaps(void **st)
     }
 }
 
+/* sm_cost_move_set: a batch of blocks (regions moving together, blocks
+ * already in place, blocks listed twice) ends exactly where the same
+ * moves one by one end, and where a fresh evaluation is; then single
+ * moves go on from it. */
+static void batch_moves_match(void **st)
+{
+    (void)st;
+    unsigned long long rs = 777;
+    const sm_stencil sts[4] = {SM_ST_7PT, SM_ST_27PT, SM_ST_5PT, SM_ST_9PT};
+    int checks = 0;
+    for (int trial = 0; trial < 24; trial++) {
+        sm_stencil s = sts[trial % 4];
+        int two = s == SM_ST_5PT || s == SM_ST_9PT;
+        sm_grid *g = tu_grid(2 + (int)(sm_rand_next(&rs) % 5), 2 + (int)(sm_rand_next(&rs) % 4),
+                             two ? 1 : 1 + (int)(sm_rand_next(&rs) % 3), (int)(sm_rand_next(&rs) % 2),
+                             (int)(sm_rand_next(&rs) % 2), 0, s);
+        sm_topo *t = random_topo(&rs);
+        sm_model m;
+        sm_model_default(&m);
+        m.rounds = (sm_rounds_model)(trial % 3);
+        m.overlap = (trial / 3) % 2;
+        if (trial % 4 == 1) { m.has_deadline = 1; m.deadline = 1e-4; }
+        int n = g->ntasks, P = t->nprocs;
+        int *map = malloc(sizeof(int) * (size_t)n), *to = malloc(sizeof(int) * (size_t)n);
+        int *list = malloc(sizeof(int) * (size_t)(2 * n + 2));
+        for (int u = 0; u < n; u++) map[u] = (int)(sm_rand_next(&rs) % (unsigned)P);
+        sm_cost *a = sm_cost_new(g, t, &m, map), *b = sm_cost_new(g, t, &m, map);
+        for (int round = 0; round < 12; round++) {
+            memcpy(to, a->map, sizeof(int) * (size_t)n);
+            int nl = 0;
+            /* A run of blocks to one processor, some scattered, some in place, a duplicate. */
+            int lo = (int)(sm_rand_next(&rs) % (unsigned)n), len = 1 + (int)(sm_rand_next(&rs) % (unsigned)n);
+            int q = (int)(sm_rand_next(&rs) % (unsigned)P);
+            for (int u = lo; u < n && u < lo + len; u++) { to[u] = q; list[nl++] = u; }
+            for (int k = 0; k < 4; k++) {
+                int u = (int)(sm_rand_next(&rs) % (unsigned)n);
+                to[u] = (int)(sm_rand_next(&rs) % (unsigned)P);
+                list[nl++] = u;
+            }
+            list[nl++] = (int)(sm_rand_next(&rs) % (unsigned)n);
+            list[nl] = list[0];
+            nl++;
+            sm_cost_move_set(a, list, nl, to);
+            for (int i = 0; i < nl; i++) sm_cost_move(b, list[i], to[list[i]]);
+            assert_memory_equal(a->map, to, sizeof(int) * (size_t)n);
+            sm_eval ea, eb, er;
+            sm_cost_eval(a, &ea);
+            sm_cost_eval(b, &eb);
+            sm_eval_reference(g, t, &m, a->map, &er);
+            if (m.rounds == SM_ROUNDS_COLOURING) {
+                same_colouring(a, &ea, &er);
+            } else {
+                same(&ea, &eb);
+                same(&ea, &er);
+            }
+            for (int p = 0; p < P; p++) {
+                assert_int_equal(a->cells[p], b->cells[p]);
+                assert_int_equal(a->deg[p], b->deg[p]);
+            }
+            /* Single moves go on from the batch's state. */
+            int u = (int)(sm_rand_next(&rs) % (unsigned)n), p = (int)(sm_rand_next(&rs) % (unsigned)P);
+            sm_cost_move(a, u, p);
+            sm_cost_move(b, u, p);
+            checks++;
+        }
+        free(map);
+        free(to);
+        free(list);
+        sm_cost_free(a);
+        sm_cost_free(b);
+        sm_topo_free(t);
+        sm_grid_free(g);
+    }
+    assert_int_equal(checks, 24 * 12);
+}
+
 /* SPEC 2.2: 0 blocks cost nothing, linear between points and from the
  * origin to the first, infeasible beyond the last; per processor too. */
 static void profile_costs(void **st)
@@ -580,6 +656,7 @@ int main(void)
         cmocka_unit_test(memory_capacity),
         cmocka_unit_test(incremental_matches_reference),
         cmocka_unit_test(model_switches_and_remaps),
+        cmocka_unit_test(batch_moves_match),
         cmocka_unit_test(per_processor_sums),
         cmocka_unit_test(profile_costs),
         cmocka_unit_test(non_finite_never_feasible),
