@@ -52,7 +52,7 @@ VERSION := $(shell cat VERSION)
 CFLAGS_ALL = $(STD) $(WARN) -I. $(OPT) -DSM_VERSION='"$(VERSION)"' -DSM_DATADIR='"$(DATADIR)"' $(HWLOC_FLAGS) $(CJSON_INC) $(CURSES_INC) $(CPPFLAGS) $(CFLAGS)
 LIBS = $(CJSON_LIB) -lm $(HWLOC_LIB)
 
-SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SAN = -fsanitize=address,undefined,float-cast-overflow,float-divide-by-zero -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Sources are found by folder (core/<subsystem>/, solvers/<family>/, tui/...);
 # a new file needs no line here. Includes across folders are written from

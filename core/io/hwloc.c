@@ -92,23 +92,26 @@ static void read_gpus(hwloc_topology_t t, sm_hw_machine *m)
 
 int sm_hwloc_read(const char *xml, int per_numa, sm_hw_machine *m, sm_err *e)
 {
-    if (xml && sm_path_check(xml, SM_PATH_READ, e)) return -1;
-    if (xml && access(xml, R_OK) != 0) {
-        sm_err_set(e, "%s: %s", xml, strerror(errno));
-        return -1;
-    }
+    /* The XML is read by us (guarded, opened beneath the directory the
+     * guard allows) and handed to hwloc as a buffer: hwloc opening the
+     * name itself would open whatever it leads to by then. */
+    size_t xlen = 0;
+    char *xtext = NULL;
+    if (xml && !(xtext = sm_read_file(xml, SM_MAX_FILE_BYTES, &xlen, e))) return -1;
     hwloc_topology_t t;
     if (hwloc_topology_init(&t) < 0) {
         sm_err_set(e, "hwloc: cannot initialise");
+        free(xtext);
         return -1;
     }
     hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
     /* On this machine GPUs come from their compute OS devices (OpenCL,
      * CUDA, NVML, RSMI); PCI enumeration is skipped: libpciaccess leaks. */
     if (!xml) hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
-    if (xml && hwloc_topology_set_xml(t, xml) < 0) {
+    if (xml && hwloc_topology_set_xmlbuffer(t, xtext, (int)xlen + 1) < 0) {
         sm_err_set(e, "%s: hwloc cannot read it (%s)", xml, strerror(errno));
         hwloc_topology_destroy(t);
+        free(xtext);
         return -1;
     }
     if (hwloc_topology_load(t) < 0) {
@@ -116,11 +119,13 @@ int sm_hwloc_read(const char *xml, int per_numa, sm_hw_machine *m, sm_err *e)
                             "lstopo --of xml)", xml);
         else sm_err_set(e, "hwloc: cannot discover this machine (%s)", strerror(errno));
         hwloc_topology_destroy(t);
+        free(xtext);
         return -1;
     }
     read_cpus(t, per_numa, m);
     read_gpus(t, m);
     hwloc_topology_destroy(t);
+    free(xtext);
     return 0;
 }
 

@@ -5,7 +5,7 @@
  * refusing a read-only target, and failing loudly (never an empty file
  * reported as saved). A crash can leave a temporary file behind: the next
  * save of the same file, or loading it, removes those of dead processes. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE   /* O_PATH */
 #include "util.h"
 #include "pathguard.h"
 
@@ -14,10 +14,12 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 sm_stdout_fn sm_stdout_hook;
@@ -56,14 +58,11 @@ char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
 {
     /* "-" is standard input, no file: no path to confine. */
     if (strcmp(path, "-") == 0) return read_stdin(max_bytes, len, e);
-    if (sm_path_check(path, SM_PATH_READ, e)) return NULL;
     /* Non-blocking open, then a regular file only: a FIFO or a device
-     * would wait forever, a directory is not a file. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        sm_err_set(e, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
+     * would wait forever, a directory is not a file. Opened beneath the
+     * directory the guard allows, not by the name it checked. */
+    int fd = sm_path_open(path, SM_PATH_READ, O_RDONLY | O_NONBLOCK, 0, e);
+    if (fd < 0) return NULL;
     struct stat st;
     if (fstat(fd, &st) != 0) {
         sm_err_set(e, "%s: cannot read: %s", path, strerror(errno));
@@ -124,22 +123,15 @@ char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
 /* Temporary files are ".NAME.sm-tmp.PID.XXXXXX" beside NAME. */
 #define TMP_TAG ".sm-tmp."
 
-static const char *base_of(const char *path)
+/* Removes NAME's temporaries of dead processes from directory dfd. */
+static void clean_temps_in(int dfd, const char *name)
 {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
-void sm_clean_stale_temps(const char *path)
-{
-    sm_err ignored;
-    if (sm_path_check(path, SM_PATH_WRITE, &ignored)) return;   /* not ours to tidy */
-    char *dir = sm_dirname(path);
-    const char *base = base_of(path);
-    size_t n = strlen(base) + sizeof TMP_TAG + 2;
+    size_t n = strlen(name) + sizeof TMP_TAG + 2;
     char *prefix = sm_xmalloc(n);
-    snprintf(prefix, n, ".%s%s", base, TMP_TAG);
-    DIR *d = opendir(dir);
+    snprintf(prefix, n, ".%s%s", name, TMP_TAG);
+    int rfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = rfd >= 0 ? fdopendir(rfd) : NULL;
+    if (!d && rfd >= 0) close(rfd);
     if (d) {
         struct dirent *de;
         size_t pl = strlen(prefix);
@@ -148,35 +140,23 @@ void sm_clean_stale_temps(const char *path)
             long pid = strtol(de->d_name + pl, NULL, 10);
             /* A live process may be writing it right now. */
             if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM)) continue;
-            char *victim = sm_path_join(dir, de->d_name);
-            unlink(victim);
-            free(victim);
+            unlinkat(dfd, de->d_name, 0);
         }
         closedir(d);
     }
     free(prefix);
-    free(dir);
 }
 
-/* Where the bytes go: through a symlink (however many) to its target,
- * which need not exist yet. */
-static char *resolve_target(const char *path)
+void sm_clean_stale_temps(const char *path)
 {
-    char *cur = sm_xstrdup(path);
-    for (int hops = 0; hops < 40; hops++) {
-        struct stat st;
-        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return cur;
-        char buf[PATH_MAX];
-        ssize_t k = readlink(cur, buf, sizeof buf - 1);
-        if (k < 0) return cur;
-        buf[k] = '\0';
-        char *dir = sm_dirname(cur);
-        char *next = sm_path_join(dir, buf);
-        free(dir);
-        free(cur);
-        cur = next;
-    }
-    return cur;
+    sm_err ignored;
+    char *name;
+    /* Only where a save may write: not ours to tidy otherwise. */
+    int dfd = sm_path_open_dir(path, SM_PATH_WRITE, &name, &ignored);
+    if (dfd < 0) return;
+    clean_temps_in(dfd, name);
+    free(name);
+    close(dfd);
 }
 
 static int write_all(int fd, const char *data, size_t len)
@@ -222,35 +202,82 @@ int sm_write_file_atomic(const char *path, const char *data, size_t len,
         }
         return 0;
     }
-    if (sm_path_check(path, SM_PATH_WRITE, e)) return -1;
-    char *target = resolve_target(path);
+    sm_save_target t;
+    if (sm_save_open(path, &t, e)) return -1;
+    int rc = sm_save_write(&t, data, len, e);
+    sm_save_close(&t);
+    return rc;
+}
+
+int sm_save_open(const char *path, sm_save_target *t, sm_err *e)
+{
+    t->path = NULL;
+    t->name = NULL;
+    t->dirfd = sm_path_open_dir(path, SM_PATH_WRITE, &t->name, e);
+    if (t->dirfd < 0) return -1;
+    t->path = sm_xstrdup(path);
+    return 0;
+}
+
+void sm_save_close(sm_save_target *t)
+{
+    if (t->dirfd >= 0) close(t->dirfd);
+    free(t->name);
+    free(t->path);
+    t->dirfd = -1;
+    t->name = t->path = NULL;
+}
+
+/* The directory the bytes go to (through symbolic links to their
+ * target) is held open: the temporary file, the check of what is there
+ * and the rename all happen in it, never by a name that could lead
+ * elsewhere meanwhile. */
+int sm_save_write(const sm_save_target *t, const char *data, size_t len, sm_err *e)
+{
+    int dfd = t->dirfd;
+    const char *name = t->name, *path = t->path;
     struct stat st;
-    int exists = stat(target, &st) == 0;
+    int exists = fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    int rc = -1;
+    char *tmp = NULL;
     if (exists && !S_ISREG(st.st_mode)) {
         /* A FIFO with no reader would block forever, a device is not a
-         * file to save in: a save writes a regular file or a new path. */
-        describe_not_regular(e, path, st.st_mode);
-        free(target);
-        return -1;
+         * file to save in: a save writes a regular file or a new path. A
+         * link here was put in after the path was resolved. */
+        if (S_ISLNK(st.st_mode))
+            sm_err_set(e, "%s: changed while saving (a symbolic link appeared); not written", path);
+        else
+            describe_not_regular(e, path, st.st_mode);
+        goto out;
     }
     if (exists && !(st.st_mode & 0222)) {
         sm_err_set(e, "%s: read-only file, not overwritten (chmod u+w to allow)", path);
-        free(target);
-        return -1;
+        goto out;
     }
-    sm_clean_stale_temps(target);
-    char *dir = sm_dirname(target);
-    size_t n = strlen(target) + sizeof TMP_TAG + 32;
-    char *tmp = sm_xmalloc(n);
-    snprintf(tmp, n, "%s/.%s%s%ld.XXXXXX", dir, base_of(target), TMP_TAG, (long)getpid());
-    free(dir);
-    int fd = mkstemp(tmp);
+    clean_temps_in(dfd, name);
+    size_t n = strlen(name) + sizeof TMP_TAG + 40;
+    tmp = sm_xmalloc(n);
+    int fd = -1;
+    /* mkstemp's job, in the held directory. */
+    static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t r = (uint64_t)getpid() * 2654435761u ^ (uint64_t)(uintptr_t)tmp ^ (uint64_t)ts.tv_nsec;
+    for (int tries = 0; fd < 0 && tries < 100; tries++) {
+        char suffix[7];
+        for (int i = 0; i < 6; i++) {
+            r = r * 6364136223846793005u + 1442695040888963407u;
+            suffix[i] = abc[(r >> 33) % (sizeof abc - 1)];
+        }
+        suffix[6] = '\0';
+        snprintf(tmp, n, ".%s%s%ld.%s", name, TMP_TAG, (long)getpid(), suffix);
+        fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST) break;
+    }
     if (fd < 0) {
         sm_err_set(e, "%s: cannot create a temporary file beside it: %s", path,
                    strerror(errno));
-        free(tmp);
-        free(target);
-        return -1;
+        goto out;
     }
     mode_t mode;
     if (exists) mode = st.st_mode & 07777;
@@ -259,19 +286,18 @@ int sm_write_file_atomic(const char *path, const char *data, size_t len,
         umask(um);
         mode = 0666 & ~um;
     }
-    int rc = -1;
     if (write_all(fd, data, len) != 0 || fchmod(fd, mode) != 0 || fsync(fd) != 0) {
         sm_err_set(e, "%s: write failed: %s", path, strerror(errno));
         close(fd);
     } else if (close(fd) != 0) {
         sm_err_set(e, "%s: write failed: %s", path, strerror(errno));
-    } else if (rename(tmp, target) != 0) {
+    } else if (renameat(dfd, tmp, dfd, name) != 0) {
         sm_err_set(e, "%s: cannot replace the file: %s", path, strerror(errno));
     } else {
         rc = 0;
     }
-    if (rc) unlink(tmp);
+    if (rc) unlinkat(dfd, tmp, 0);
+out:
     free(tmp);
-    free(target);
     return rc;
 }

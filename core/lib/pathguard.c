@@ -1,13 +1,15 @@
 /* pathguard.c - resolving a path the way the kernel will (symlinks, `.`
  * and `..` component by component), and the guard every named file
  * passes before it is opened. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE   /* O_PATH */
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700   /* realpath */
 #endif
 #include "pathguard.h"
+#include "beneath.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,20 +129,151 @@ int sm_path_below(const char *p, const char *dir)
 }
 
 static sm_path_guard_fn guard;
+static void (*guard_refused)(void *ctx);
 static void *guard_ctx;
 static _Thread_local int suspended;
+void (*sm_path_race_hook)(const char *path);
 
-void sm_path_guard_set(sm_path_guard_fn fn, void *ctx)
+void sm_path_guard_set(sm_path_guard_fn fn, void (*refused)(void *ctx), void *ctx)
 {
     guard = fn;
+    guard_refused = refused;
     guard_ctx = ctx;
+}
+
+void sm_path_grant_free(sm_path_grant *g)
+{
+    if (g->dirfd >= 0) close(g->dirfd);
+    free(g->rel);
+    g->dirfd = -1;
+    g->rel = NULL;
+}
+
+/* Asks the guard; an unconfined access gets dirfd -1. */
+static int ask(const char *path, int mode, sm_path_grant *g, sm_err *e)
+{
+    g->dirfd = -1;
+    g->rel = NULL;
+    if (!guard || suspended) return 0;
+    if (guard(guard_ctx, path, mode, g, e)) {
+        sm_path_grant_free(g);
+        return -1;
+    }
+    return 0;
 }
 
 int sm_path_check(const char *path, int mode, sm_err *e)
 {
-    if (!guard || suspended) return 0;
-    return guard(guard_ctx, path, mode, e);
+    sm_path_grant g;
+    if (ask(path, mode, &g, e)) return -1;
+    sm_path_grant_free(&g);
+    return 0;
 }
 
 void sm_path_guard_suspend(void) { suspended++; }
 void sm_path_guard_resume(void) { suspended--; }
+
+/* An open beneath the granted directory failed: a link that leads
+ * outside now is the policy's refusal, told as such. */
+static void open_failed(const char *path, const sm_path_grant *g, int err, sm_err *e)
+{
+    if (g->dirfd >= 0 && sm_beneath_escaped(err)) {
+        sm_err_set(e, "%.400s: refused: the path changed after it was checked (a symbolic link "
+                   "on it now leads outside the allowed directories); nothing was opened", path);
+        if (guard_refused) guard_refused(guard_ctx);
+        return;
+    }
+    sm_err_set(e, "%.400s: cannot open: %s", path, strerror(err));
+}
+
+int sm_path_open(const char *path, int mode, int flags, mode_t perm, sm_err *e)
+{
+    sm_path_grant g;
+    if (ask(path, mode, &g, e)) return -1;
+    if (sm_path_race_hook) sm_path_race_hook(path);
+    int fd = g.dirfd >= 0 ? sm_open_beneath(g.dirfd, g.rel, flags, perm)
+                          : open(path, flags | O_CLOEXEC, perm);
+    if (fd < 0) open_failed(path, &g, errno, e);
+    sm_path_grant_free(&g);
+    return fd;
+}
+
+/* Where the bytes of a save of path go: through symbolic links (however
+ * many, up to the kernel's 40) to their target, which need not exist. */
+static char *save_target(const char *path)
+{
+    char *cur = sm_xstrdup(path);
+    for (int hops = 0; hops < MAX_LINKS; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return cur;
+        char buf[PATH_MAX];
+        ssize_t k = readlink(cur, buf, sizeof buf - 1);
+        if (k < 0) return cur;
+        buf[k] = '\0';
+        char *dir = sm_dirname(cur);
+        char *next = sm_path_join(dir, buf);
+        free(dir);
+        free(cur);
+        cur = next;
+    }
+    return cur;
+}
+
+/* "a/b/c" -> dir "a/b", name "c"; "c" -> "", "c". */
+static void split_last(const char *p, char **dir, char **name)
+{
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/') n--;
+    size_t k = n;
+    while (k > 0 && p[k - 1] != '/') k--;
+    *name = sm_xmalloc(n - k + 1);
+    memcpy(*name, p + k, n - k);
+    (*name)[n - k] = '\0';
+    size_t d = k;
+    while (d > 1 && p[d - 1] == '/') d--;
+    *dir = sm_xmalloc(d + 1);
+    memcpy(*dir, p, d);
+    (*dir)[d] = '\0';
+}
+
+int sm_path_open_dir(const char *path, int mode, char **name, sm_err *e)
+{
+    *name = NULL;
+    sm_path_grant g;
+    if (ask(path, mode, &g, e)) return -1;
+    if (sm_path_race_hook) sm_path_race_hook(path);
+    /* Confined, the guard resolved the links already (rel is the target);
+     * else they are followed here. */
+    char *target = g.dirfd >= 0 ? sm_xstrdup(g.rel) : save_target(path);
+    char *dir;
+    split_last(target, &dir, name);
+    free(target);
+    int fd = -1;
+    if (!**name || strcmp(*name, ".") == 0 || strcmp(*name, "..") == 0 || strcmp(*name, "/") == 0) {
+        sm_err_set(e, "%.400s: a directory, not a file name", path);
+    } else {
+        const char *d = *dir ? dir : ".";
+        fd = g.dirfd >= 0 ? sm_open_beneath(g.dirfd, *dir ? dir : "", O_PATH | O_DIRECTORY, 0)
+                          : open(d, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) open_failed(path, &g, errno, e);
+    }
+    free(dir);
+    sm_path_grant_free(&g);
+    if (fd < 0) {
+        free(*name);
+        *name = NULL;
+    }
+    return fd;
+}
+
+int sm_path_remove(const char *path, sm_err *e)
+{
+    char *name;
+    int dfd = sm_path_open_dir(path, SM_PATH_WRITE, &name, e);
+    if (dfd < 0) return -1;
+    int rc = unlinkat(dfd, name, 0);
+    if (rc != 0) sm_err_set(e, "%.400s: cannot remove: %s", path, strerror(errno));
+    free(name);
+    close(dfd);
+    return rc;
+}

@@ -24,6 +24,10 @@ void *sm_xmalloc(size_t n);
 void *sm_xcalloc(size_t n, size_t size);
 void *sm_xrealloc(void *p, size_t n);
 char *sm_xstrdup(const char *s);
+/* Bytes this thread has asked the three above for (sm_xrealloc counts its
+ * new size), so a test can assert that an operation copies nothing
+ * proportional to the grid. */
+size_t sm_alloc_bytes(void);
 
 /* Whole file into memory (NUL-terminated); refuses files above max_bytes. */
 char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e);
@@ -32,6 +36,18 @@ char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e);
  * targets; devices (/dev/full) are written in place, errors reported. */
 int sm_write_file_atomic(const char *path, const char *data, size_t len,
                          sm_err *e);
+/* A save decided now and written later (possibly from another thread):
+ * the directory it writes in, held open (beneath what the path guard
+ * allows when it confines), and the file's name there. */
+typedef struct sm_save_target {
+    int dirfd;
+    char *name;
+    char *path;
+} sm_save_target;
+int sm_save_open(const char *path, sm_save_target *t, sm_err *e);
+/* Atomically, as sm_write_file_atomic; may be called more than once. */
+int sm_save_write(const sm_save_target *t, const char *data, size_t len, sm_err *e);
+void sm_save_close(sm_save_target *t);
 /* The path "-" is standard input for sm_read_file and standard output for
  * sm_write_file_atomic (every file argument takes it). Output goes through
  * the hook when set (the program's own buffered stdout; it may refuse, in

@@ -241,7 +241,9 @@ void sm_cost_set_params(sm_cost *c, int p, const sm_params *pa)
 sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
                      const int *map)
 {
+    static _Atomic unsigned long long serials;
     sm_cost *c = sm_xcalloc(1, sizeof *c);
+    c->serial = ++serials;
     c->grid = g;
     c->topo = t;
     c->model = *m;

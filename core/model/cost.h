@@ -15,6 +15,9 @@
 #define SM_COST_PAIR_CACHE 64
 
 typedef struct sm_cost {
+    /* Unique to this cost state (never reused, unlike its address), so
+     * a view kept in step with its moves knows it is still the same. */
+    unsigned long long serial;
     const sm_grid *grid;
     const sm_topo *topo;
     sm_model model;

@@ -2,6 +2,8 @@
 #include "jobs.h"
 #include "core/lib/pathguard.h"
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <errno.h>
 #include <stdio.h>
 #include <math.h>
@@ -334,10 +336,13 @@ int sm_study_list_suffix(const char *dir, const char *suffix, long **numbers,
     size_t sl = strlen(suffix);
     *numbers = NULL;
     *count = 0;
-    if (sm_path_check(dir, SM_PATH_READ, e)) return -1;
-    DIR *d = opendir(dir);
+    int fd = sm_path_open(dir, SM_PATH_READ, O_RDONLY | O_DIRECTORY, 0, e);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
     if (!d) {
-        sm_err_set(e, "%s: cannot open study directory: %s", dir, strerror(errno));
+        if (fd >= 0) {
+            sm_err_set(e, "%s: cannot open study directory: %s", dir, strerror(errno));
+            close(fd);
+        }
         return -1;
     }
     long cap = 0;
@@ -373,15 +378,24 @@ int sm_mkdir_p(const char *dir, sm_err *e)
             *c = '\0';
             /* Each directory made is a write of its own: "../new/../here/d"
              * ends inside but would make ../new on the way. */
+            /* Made in its parent held open (beneath the directory the
+             * guard allows), not by a name that could lead elsewhere. */
             struct stat pb;
-            if (lstat(p, &pb) != 0 && sm_path_check(p, SM_PATH_WRITE, e)) {
-                free(p);
-                return -1;
-            }
-            if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-                sm_err_set(e, "%s: cannot create directory: %s", p, strerror(errno));
-                free(p);
-                return -1;
+            if (lstat(p, &pb) != 0) {
+                char *name;
+                int dfd = sm_path_open_dir(p, SM_PATH_WRITE, &name, e);
+                if (dfd < 0) {
+                    free(p);
+                    return -1;
+                }
+                int bad = mkdirat(dfd, name, 0755) != 0 && errno != EEXIST;
+                if (bad) sm_err_set(e, "%s: cannot create directory: %s", p, strerror(errno));
+                free(name);
+                close(dfd);
+                if (bad) {
+                    free(p);
+                    return -1;
+                }
             }
             *c = save;
             if (!save) break;

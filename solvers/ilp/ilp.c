@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <lpsolve/lp_lib.h>
+#include "core/lib/strbuf.h"
 #include "ilp_counts.h"
 #include "ilp_dvfs.h"
 #include "ilp_state.h"
@@ -416,6 +417,33 @@ static void __WINAPI on_msg(lprec *lp, void *handle, int msg)
     ilp_report(st);
 }
 
+/* lp_solve hands the LP text over line by line. */
+static int __WINAPI collect_lp(void *handle, char *buf)
+{
+    sm_strbuf_put(handle, "%s", buf);
+    return TRUE;
+}
+
+/* -export FILE: the model as lp_solve's LP text, saved atomically where
+ * the caller opened it (s->export_to: confined when a safe script asked),
+ * else at FILE. lp_solve writing FILE itself would open the name later,
+ * maybe in the background, wherever it leads by then. */
+static int export_model(sm_solver *s, lprec *lp, const char *file, sm_err *e)
+{
+    sm_strbuf b;
+    sm_strbuf_init(&b);
+    if (!write_lpex(lp, &b, collect_lp)) {
+        free(b.s);
+        sm_err_set(e, "ilp: cannot write the model to %s", file);
+        return -1;
+    }
+    int rc = s->export_to ? sm_save_write(s->export_to, b.s ? b.s : "", b.n, e)
+                          : sm_write_file_atomic(file, b.s ? b.s : "", b.n, e);
+    free(b.s);
+    if (rc) sm_err_prefix(e, "ilp -export: ");
+    return rc;
+}
+
 static int init(sm_solver *s, sm_err *e)
 {
     /* The model is linear in cells; a measured profile is not. */
@@ -444,12 +472,7 @@ static int init(sm_solver *s, sm_err *e)
     st->nosym = st->counts != NULL;
     if (build(s, st, e)) return -1;
     const char *file = sm_opt_str(s, "export");
-    if (file) {
-        if (!write_lp(st->lp, (char *)file)) {
-            sm_err_set(e, "ilp: cannot write the model to %s", file);
-            return -1;
-        }
-    }
+    if (file && export_model(s, st->lp, file, e)) return -1;
     if (strcmp(sm_opt_str(s, "warm"), "on") == 0) warm_start(s);
     sm_solver_set_stat(s, "variables", get_Ncolumns(st->lp));
     sm_solver_set_stat(s, "constraints", get_Nrows(st->lp));

@@ -313,6 +313,10 @@ void sm_solver_free(sm_solver *s)
     free(s->best_map);
     free(s->best_states);
     free(s->start_copy);
+    if (s->export_to) {
+        sm_save_close(s->export_to);
+        free(s->export_to);
+    }
     free(s);
 }
 

@@ -91,6 +91,11 @@ struct sm_solver {
      * per batch of steps rather than in every step. */
     void (*sync)(sm_solver *s);
     void *priv;
+    /* Where a file an option names (ilp -export) is written, opened by
+     * the caller when the solver was made (so the path guard's decision
+     * then holds for a start that goes on in the background), or NULL:
+     * the solver opens it itself. */
+    sm_save_target *export_to;
 
     /* The step being taken, explained (see sm_explain), and every step
      * taken so far when the history is on (history.h). */

@@ -2,9 +2,11 @@
  * with symlinks in and out, dangling, absolute, relative and looping.
  * Oracle: the result is absolute and clean (no ".", "..", "//" or
  * trailing "/"), and wherever the path exists it is exactly realpath(3)'s
- * answer: the guard checks the file the kernel will open. */
-#define _POSIX_C_SOURCE 200809L
-#define _XOPEN_SOURCE 700   /* realpath */
+ * answer: the guard checks the file the kernel will open. And the open
+ * beneath a directory (core/lib/beneath.h), both ways (openat2 and the
+ * O_NOFOLLOW walk), of the same path from the sandbox's a/: whatever it
+ * opens is a/ or below it. */
+#define _GNU_SOURCE   /* O_PATH; realpath */
 #include <limits.h>
 #include <stddef.h>
 #include <fcntl.h>
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/lib/pathguard.h"
+#include "core/lib/beneath.h"
 
 static char dir[64];
 
@@ -78,6 +81,39 @@ static void check(const char *path, const char *r)
     }
 }
 
+/* Every fd sm_open_beneath gives from a/ is a/ or below it. */
+static void check_beneath(const char *path)
+{
+    static char a_real[PATH_MAX];
+    static int afd = -1;
+    if (afd < 0) {
+        char p[128];
+        snprintf(p, sizeof p, "%s/a", dir);
+        afd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        char *r = realpath(p, NULL);
+        if (afd < 0 || !r) abort();
+        snprintf(a_real, sizeof a_real, "%s", r);
+        free(r);
+    }
+    for (int walk = 0; walk < 2; walk++) {
+        sm_beneath_walk_only = walk;
+        int fd = sm_open_beneath(afd, path, O_PATH, 0);
+        if (fd < 0) continue;
+        char link[64], at[PATH_MAX];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        ssize_t k = readlink(link, at, sizeof at - 1);
+        close(fd);
+        if (k < 0) abort();
+        at[k] = '\0';
+        size_t n = strlen(a_real);
+        if (strncmp(at, a_real, n) != 0 || (at[n] != '\0' && at[n] != '/')) {
+            fprintf(stderr, "open_beneath(a, %s)%s reached %s\n", path, walk ? " (walk)" : "", at);
+            abort();
+        }
+    }
+    sm_beneath_walk_only = 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     setup();
@@ -93,6 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *r = sm_path_resolve(path, &e);
     if (r) check(path, r);
     free(r);
+    check_beneath(path);
     free(path);
     if (fchdir(here) != 0) abort();
     close(here);

@@ -18,7 +18,7 @@ for t in tests/fuzz/fuzz_*.c; do
     cp "$corpus"/* "$work"/ 2>/dev/null || true
     extra=""
     [ "$name" = fuzz_theme ] && extra=tui/app/theme.c
-    clang -std=c11 -I. -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    clang -std=c11 -I. -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -g -O1 -fsanitize=fuzzer,address,undefined,float-divide-by-zero -fno-sanitize-recover=all \
         -o tests/fuzz/work/$name "$t" $src $extra -lcjson -lm
     echo "== $name: ${secs}s"
     (cd tests/fuzz/work && ./$name -max_total_time="$secs" -max_len=65536 -timeout=120 -rss_limit_mb=4096 \

@@ -45,35 +45,43 @@ begin() {
     start "$@"
     if cap "$1" | grep -q "Recover it?"; then
         keys "$1" n
-        k=0
-        while [ $k -lt 30 ] && cap "$1" | grep -q "Recover it?"; do sleep 0.1; k=$((k + 1)); done
+        d=$(deadline)
+        while before "$d" && cap "$1" | grep -q "Recover it?"; do sleep 0.1; done
     fi
 }
 cap() { $T capture-pane -p -t "$1"; }
 keys() { n=$1; shift; $T send-keys -t "$n" "$@"; }
-# wait_for NAME TEXT: until the screen shows TEXT (up to ~5 s).
+# Deadlines are wall-clock seconds, not counts of polls: on a loaded
+# machine (another check running on the same two cores) every capture and
+# every step of the sanitized program is slower, and a count of 50 polls
+# ran out long before the program was late. A wait returns as soon as its
+# condition holds, so a passing run costs no more; only a wait that is
+# going to fail takes the whole deadline. SCREEN_WAIT overrides (seconds).
+WAIT=${SCREEN_WAIT:-30}
+# deadline [SECONDS]: the wall-clock second a wait of SECONDS (WAIT) ends.
+deadline() { echo $(( $(date +%s) + ${1:-$WAIT} )); }
+before() { [ "$(date +%s)" -le "$1" ]; }
+# wait_for NAME TEXT [SECONDS]: until the screen shows TEXT.
 wait_for() {
-    i=0
-    while [ $i -lt 50 ]; do
+    d=$(deadline "$3")
+    while before "$d"; do
         cap "$1" 2>/dev/null | grep -qF -- "$2" && { sleep 0.1; return 0; }
         sleep 0.1
-        i=$((i + 1))
     done
     return 1
 }
-# settle NAME: until two captures agree; a screen still changing after
-# ~4.5 s fails the run.
+# settle NAME: until two captures 0.15 s apart agree; a screen still
+# changing when the deadline passes fails the run.
 settle() {
     prev=""
-    i=0
-    while [ $i -lt 30 ]; do
+    d=$(deadline)
+    while before "$d"; do
         cur=$(cap "$1")
         [ "$cur" = "$prev" ] && return 0
         prev=$cur
         sleep 0.15
-        i=$((i + 1))
     done
-    bad "settle $1" "the screen was still changing after 4.5 s"
+    bad "settle $1" "the screen was still changing after $WAIT s"
     return 1
 }
 # must NAME TEXT: a wait that fails the run when TEXT never shows (the
@@ -82,6 +90,17 @@ must() {
     wait_for "$1" "$2" && return 0
     bad "wait $1" "never showed '$2': $(cap "$1" 2>/dev/null | tail -4)"
     return 1
+}
+# alive NAME MARK: the workbench read and ran every key sent before, and
+# runs on: the result of a console line shows (a positive condition, not
+# a pause after which nothing is seen to have happened). Leaves the
+# console closed.
+alive() {
+    # The result is MARK upper-cased: the typed line itself never shows it.
+    keys "$1" : "string toupper $2" Enter
+    wait_for "$1" "$(echo "$2" | tr a-z A-Z)" || return 1
+    keys "$1" Escape
+    return 0
 }
 # golden NAME FILE: compare the screen with golden/FILE.
 golden() {
@@ -97,12 +116,11 @@ golden() {
         cat "$WORK/$2.diff"
     fi
 }
-ended() { # ended NAME: the program ended within ~5 s (any status)
-    i=0
-    while [ $i -lt 50 ]; do
+ended() { # ended NAME: the program ended before the deadline (any status)
+    d=$(deadline)
+    while before "$d"; do
         [ -f "$WORK/$1.exit" ] && return 0
         sleep 0.1
-        i=$((i + 1))
     done
     return 1
 }
@@ -111,7 +129,7 @@ exited() { # exited NAME: the program ended, with status 0
 }
 must_end() { # must_end NAME: ended, or the run fails
     ended "$1" && return 0
-    bad "end $1" "still running after 5 s: $(cap "$1" 2>/dev/null | tail -3)"
+    bad "end $1" "still running after $WAIT s: $(cap "$1" 2>/dev/null | tail -3)"
     return 1
 }
 must_exit() { # must_exit NAME: ended with status 0, or the run fails
@@ -247,8 +265,7 @@ no_sanitizer_errors first
 # quit without changes does not ask.
 start clean 90 28 xterm-256color $S
 keys clean C-c
-sleep 0.5
-[ ! -f "$WORK/clean.exit" ] && cap clean | grep -qF "Console" && ok "C-c leaves the workbench running" ||
+alive clean "after-C-c" && [ ! -f "$WORK/clean.exit" ] && ok "C-c leaves the workbench running" ||
     bad "C-c" "the workbench ended"
 keys clean q
 exited clean && ok "q quits at once when nothing changed" || bad "clean quit" "still running"
@@ -399,8 +416,11 @@ for pane in 1 2 3 4 5 6; do
     settle hk
 done
 keys hk q
-sleep 0.3
-keys hk y
+# q quits, or asks first when a key changed something: answer it once it
+# is asked (not after a pause).
+qd=$(deadline)
+while before "$qd" && [ ! -f "$WORK/hk.exit" ] && ! cap hk | grep -q "Unsaved:"; do sleep 0.1; done
+[ -f "$WORK/hk.exit" ] || keys hk y
 must_end hk
 made=$(find "$H" -name "pwned*")
 if [ -z "$made" ] && [ "$(cat "$WORK/hk.exit" 2>/dev/null)" = 0 ]; then
@@ -480,9 +500,11 @@ must_end j2
 j2file=$(journals)
 # Another scenario's workbench is not offered it (and runs on, clean).
 jstart jo samples/cuboid-cpu-gpu.json
-sleep 0.5
-cap jo | grep -q "Recover it?" && bad "offer on another scenario" "$(cap jo | tail -1)" ||
-    ok "a workbench on another scenario is not offered the journal"
+# The question comes before any key is read: a console line that runs
+# shows no question was asked.
+alive jo "jo-reads-keys" && ! cap jo | grep -q "Recover it?" &&
+    ok "a workbench on another scenario is not offered the journal" ||
+    bad "offer on another scenario" "$(cap jo | tail -1)"
 # The same scenario's is, and keys typed at once (before the question, then
 # into it) answer nothing.
 $T kill-session -t j3 2>/dev/null
@@ -518,8 +540,7 @@ jstart j5
 kill -9 "$(jpid j5)" 2>/dev/null
 must_end j5
 jstart j6
-sleep 0.5
-[ "$(journals | wc -l)" = 1 ] && ! cap j6 | grep -q "Recover it?" &&
+alive j6 "j6-reads-keys" && [ "$(journals | wc -l)" = 1 ] && ! cap j6 | grep -q "Recover it?" &&
     ok "a workbench killed with nothing unsaved leaves nothing to offer" || bad "clean kill" "$(journals); $(cap j6 | tail -1)"
 # D discards: the work is gone, the session is the scenario as loaded.
 keys j6 : "map set 0 gpu0" Enter
@@ -736,25 +757,26 @@ wait_for ga "[SOLVER ga it 1]" && cap ga | grep -q "generation 1: best" &&
 # running after each burst (its iteration grows), and every key took
 # effect: cursor, focus and the variables the lines set.
 status_iter() { cap "$1" | head -1 | sed -n 's/.*SOLVER tabu it \([0-9]*\).*/\1/p'; }
-# iter_now NAME: the iteration once the status line shows one (up to ~5 s:
-# a start in the background says "starting" first), or empty.
+# iter_now NAME: the iteration once the status line shows one (a start
+# in the background says "starting" first, and on a loaded machine the
+# sanitized start of tabu on 256 processors takes many seconds), or empty
+# when the deadline passes.
 iter_now() {
-    i=0
-    while [ $i -lt 50 ]; do
+    d=$(deadline)
+    while before "$d"; do
         it=$(status_iter "$1")
         [ -n "$it" ] && { echo "$it"; return 0; }
         sleep 0.1
-        i=$((i + 1))
     done
 }
-# iter_past NAME I: the iteration once it is past I (up to ~10 s), or the last seen.
+# iter_past NAME I: the iteration once it is past I, or the last seen when
+# the deadline passes.
 iter_past() {
-    i=0
-    while [ $i -lt 100 ]; do
+    d=$(deadline)
+    while before "$d"; do
         it=$(status_iter "$1")
         [ -n "$it" ] && [ "$it" -gt "$2" ] && break
         sleep 0.1
-        i=$((i + 1))
     done
     echo "$it"
 }

@@ -75,8 +75,10 @@ typedef struct sm_app {
     int safe_depth;
     int safe_denied;
     char **allow;           /* -allow DIRs, resolved: read and write below */
+    int *allow_fd;          /* each held open (O_PATH) from when it was named */
     int nallow;
     char **script_dirs;     /* the scripts' own directories, resolved: read */
+    int *script_fd;         /* each held open (O_PATH) */
     int nscript_dirs;
     /* The energy bound of the session's grid, machine and model, computed
      * when first asked for after they change (sm_app_bound). */

@@ -9,6 +9,9 @@
  * DIR; writes below the current directory and each -allow DIR. Anything
  * such a script leaves to run later (a hook, a key binding) runs in the
  * safe interpreter too. */
+#define _GNU_SOURCE   /* O_PATH */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,14 +34,26 @@ extern const char sm_tcl_library[];
  * program run from its source tree (the binary in it or in build/...),
  * that tree's samples, scripts and themes. Resolved once. */
 static char *data_dirs[4];
+static int data_fd[4];
 static int ndata_dirs = -1;
+
+/* A directory the guard lets accesses below: held open from now on, so
+ * what is allowed is that directory, whatever its name leads to later. */
+static int hold_dir(const char *r)
+{
+    return open(r, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
 
 static void add_data_dir(const char *d)
 {
-    struct stat st;
     char *r = realpath(d, NULL);
-    if (r && stat(r, &st) == 0 && S_ISDIR(st.st_mode) && ndata_dirs < 4) data_dirs[ndata_dirs++] = r;
-    else free(r);
+    int fd = r && ndata_dirs < 4 ? hold_dir(r) : -1;
+    if (fd >= 0) {
+        data_fd[ndata_dirs] = fd;
+        data_dirs[ndata_dirs++] = r;
+    } else {
+        free(r);
+    }
 }
 
 static void find_data_dirs(void)
@@ -77,14 +92,31 @@ static void find_data_dirs(void)
     free(exe);
 }
 
-static int below_any(const char *r, char *const *dirs, int n)
+/* The first of dirs that r is below, or -1. */
+static int below_which(const char *r, char *const *dirs, int n)
 {
     for (int i = 0; i < n; i++)
-        if (sm_path_below(r, dirs[i])) return 1;
+        if (sm_path_below(r, dirs[i])) return i;
+    return -1;
+}
+
+/* The grant: directory fd (a copy of the one held) and r's path below
+ * dir. The opens happen beneath it (core/lib/beneath.h). */
+static int grant_below(sm_path_grant *g, int fd, const char *r, const char *dir, sm_err *e)
+{
+    g->dirfd = fd;
+    if (g->dirfd < 0) {
+        sm_err_set(e, "%.400s: cannot open the directory that allows it: %s", dir, strerror(errno));
+        return -1;
+    }
+    size_t n = strlen(dir);
+    const char *rel = r + (n == 1 ? 1 : n);
+    while (*rel == '/') rel++;
+    g->rel = sm_xstrdup(rel);
     return 0;
 }
 
-static int guard(void *ctx, const char *path, int mode, sm_err *e)
+static int guard(void *ctx, const char *path, int mode, sm_path_grant *g, sm_err *e)
 {
     sm_app *app = ctx;
     if (app->safe_depth == 0) return 0;
@@ -93,13 +125,23 @@ static int guard(void *ctx, const char *path, int mode, sm_err *e)
         app->safe_denied = 1;
         return -1;
     }
+    /* The current directory as it is now (a safe script cannot cd), held
+     * by its inode: "." opened, not its name. */
     char *cwd = realpath(".", NULL);
-    int ok = (cwd && sm_path_below(r, cwd)) || below_any(r, app->allow, app->nallow);
-    if (!ok && mode == SM_PATH_READ) {
+    int rc = 1, k;
+    if (cwd && sm_path_below(r, cwd))
+        rc = grant_below(g, open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), r, cwd, e);
+    else if ((k = below_which(r, app->allow, app->nallow)) >= 0)
+        rc = grant_below(g, fcntl(app->allow_fd[k], F_DUPFD_CLOEXEC, 0), r, app->allow[k], e);
+    else if (mode == SM_PATH_READ) {
         find_data_dirs();
-        ok = below_any(r, app->script_dirs, app->nscript_dirs) || below_any(r, data_dirs, ndata_dirs);
+        if ((k = below_which(r, app->script_dirs, app->nscript_dirs)) >= 0)
+            rc = grant_below(g, fcntl(app->script_fd[k], F_DUPFD_CLOEXEC, 0), r,
+                             app->script_dirs[k], e);
+        else if ((k = below_which(r, data_dirs, ndata_dirs)) >= 0)
+            rc = grant_below(g, fcntl(data_fd[k], F_DUPFD_CLOEXEC, 0), r, data_dirs[k], e);
     }
-    if (!ok) {
+    if (rc == 1) {
         int same = strcmp(r, path) == 0;
         sm_err_set(e, "%.400s%s%.400s%s: a safe script may not %s there (%s)", path,
                    same ? "" : " (that is ", same ? "" : r, same ? "" : ")",
@@ -108,11 +150,19 @@ static int guard(void *ctx, const char *path, int mode, sm_err *e)
                        ? "it writes below the current directory and each -allow DIR"
                        : "it reads below the current directory, the script's directory, "
                          "the program's data and each -allow DIR");
-        app->safe_denied = 1;
     }
+    if (rc) app->safe_denied = 1;
     free(cwd);
     free(r);
-    return ok ? 0 : -1;
+    return rc ? -1 : 0;
+}
+
+/* An open found a granted path leading outside (a link swapped in since
+ * the check): the policy's refusal all the same. */
+static void refused(void *ctx)
+{
+    sm_app *app = ctx;
+    app->safe_denied = 1;
 }
 
 /* ::stencilmap::confined CMD: CMD (a list) run in the safe interpreter;
@@ -142,7 +192,7 @@ static void create_confined(sm_app *app, Tcl_Interp *in)
 
 void sm_safe_init(sm_app *app)
 {
-    sm_path_guard_set(guard, app);
+    sm_path_guard_set(guard, refused, app);
     create_confined(app, app->interp);
 }
 
@@ -150,12 +200,16 @@ int sm_safe_allow(sm_app *app, const char *dir, sm_err *e)
 {
     struct stat st;
     char *r = realpath(dir, NULL);
-    if (!r || stat(r, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    int fd = r ? hold_dir(r) : -1;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
         free(r);
+        if (fd >= 0) close(fd);
         sm_err_set(e, "-allow %s: not a directory", dir);
         return -1;
     }
     app->allow = sm_xrealloc(app->allow, sizeof(char *) * (size_t)(app->nallow + 1));
+    app->allow_fd = sm_xrealloc(app->allow_fd, sizeof(int) * (size_t)(app->nallow + 1));
+    app->allow_fd[app->nallow] = fd;
     app->allow[app->nallow++] = r;
     return 0;
 }
@@ -168,22 +222,38 @@ int sm_safe_push_script(sm_app *app, const char *file)
     char *dir = sm_dirname(r);
     free(r);
     app->script_dirs = sm_xrealloc(app->script_dirs, sizeof(char *) * (size_t)(app->nscript_dirs + 1));
+    app->script_fd = sm_xrealloc(app->script_fd, sizeof(int) * (size_t)(app->nscript_dirs + 1));
+    /* -1 when it cannot be opened: then nothing is granted below it. */
+    app->script_fd[app->nscript_dirs] = hold_dir(dir);
     app->script_dirs[app->nscript_dirs++] = dir;
     return 1;
 }
 
 void sm_safe_pop_script(sm_app *app)
 {
-    if (app->nscript_dirs > 0) free(app->script_dirs[--app->nscript_dirs]);
+    if (app->nscript_dirs > 0) {
+        app->nscript_dirs--;
+        free(app->script_dirs[app->nscript_dirs]);
+        if (app->script_fd[app->nscript_dirs] >= 0) close(app->script_fd[app->nscript_dirs]);
+    }
 }
 
 void sm_safe_free(sm_app *app)
 {
-    for (int i = 0; i < app->nallow; i++) free(app->allow[i]);
+    for (int i = 0; i < app->nallow; i++) {
+        free(app->allow[i]);
+        close(app->allow_fd[i]);
+    }
     free(app->allow);
-    for (int i = 0; i < app->nscript_dirs; i++) free(app->script_dirs[i]);
+    free(app->allow_fd);
+    for (int i = 0; i < app->nscript_dirs; i++) {
+        free(app->script_dirs[i]);
+        if (app->script_fd[i] >= 0) close(app->script_fd[i]);
+    }
     free(app->script_dirs);
+    free(app->script_fd);
     app->allow = app->script_dirs = NULL;
+    app->allow_fd = app->script_fd = NULL;
     app->nallow = app->nscript_dirs = 0;
 }
 

@@ -1,8 +1,10 @@
 /* cmd_session.c - report, and session record|stop|replay. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "core/lib/pathguard.h"
@@ -53,12 +55,30 @@ static int session_record(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     int out = strcmp(file, "-") == 0;
     if (out && app->screen)
         return sm_tcl_error(in, "ARGS", "session record -: the workbench's terminal is its screen; name a file");
+    /* The policy first: a safe script learns nothing of a path it may
+     * not write, not even what is there. */
     if (!out && sm_safe_check_path(app, in, file, SM_PATH_WRITE)) return TCL_ERROR;
     sm_err e;
     if (!out && sm_check_save_target(file, &e)) return sm_tcl_error(in, "IO", "%s", e.msg);
-    int fd = out ? dup(1) : -1;
-    FILE *f = out ? (fd >= 0 ? fdopen(fd, "w") : NULL) : fopen(file, "w");
-    if (!f) return sm_tcl_error(in, "IO", "%s: cannot open for writing: %s", file, strerror(errno));
+    /* Opened beneath the directory the path guard allows (a link swapped
+     * in after the check cannot lead it outside); non-blocking so that a
+     * FIFO put there meanwhile fails instead of hanging, then a regular
+     * file only. */
+    int fd = out ? dup(1)
+                 : sm_path_open(file, SM_PATH_WRITE, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK, 0666, &e);
+    if (fd < 0 && !out) return sm_tcl_error(in, "IO", "%s", e.msg);   /* SAFE PATH when refused */
+    struct stat st;
+    if (!out && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        return sm_tcl_error(in, "IO", "%s: not a regular file; a recording writes a regular file or a new path", file);
+    }
+    if (!out) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        int err = errno;
+        if (fd >= 0) close(fd);
+        return sm_tcl_error(in, "IO", "%s: cannot open for writing: %s", file, strerror(err));
+    }
     /* The header goes out at once, so a full disk is an error now. */
     fprintf(f, "# stencilmap session, replay with: session replay %s\n", file);
     if (fflush(f) != 0 || ferror(f)) {

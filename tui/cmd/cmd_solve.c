@@ -276,9 +276,16 @@ static int start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[], i
     /* A file an option names (ilp -export) is confined like any other,
      * here, before a start that may go on in the background. */
     const char *export = sm_opt_str(s, "export");
-    if (export && sm_safe_check_path(app, in, export, SM_PATH_WRITE)) {
-        sm_solver_free(s);
-        return TCL_ERROR;
+    if (export) {
+        /* Opened now, beneath what the guard allows: the write happens
+         * later, maybe in the background, in the directory held here. */
+        s->export_to = sm_xmalloc(sizeof *s->export_to);
+        if (sm_save_open(export, s->export_to, &e)) {
+            free(s->export_to);
+            s->export_to = NULL;
+            sm_solver_free(s);
+            return sm_tcl_error(in, "ARGS", "%s", e.msg);   /* SAFE PATH when refused */
+        }
     }
     app->view->running = 0;
     if (!background || !app->screen) {

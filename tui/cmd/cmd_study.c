@@ -440,8 +440,9 @@ static char *stash_session(Tcl_Interp *in, const char *dir)
     char *map = sm_study_job_path(dir, getpid(), "session-map.tmp");
     if (eval2(in, "scenario", "save", scen) != TCL_OK ||
         eval2(in, "map", "save", map) != TCL_OK) {
-        unlink(scen);
-        unlink(map);
+        sm_err ignored;   /* not there when the save failed */
+        sm_path_remove(scen, &ignored);
+        sm_path_remove(map, &ignored);
         free(scen);
         free(map);
         return NULL;
@@ -464,8 +465,9 @@ static void restore_session(Tcl_Interp *in, const char *dir, char *scen)
     Tcl_DecrRefCount(opts);
     Tcl_SetObjResult(in, saved);
     Tcl_DecrRefCount(saved);
-    unlink(scen);
-    unlink(map);
+    sm_err ignored;
+    sm_path_remove(scen, &ignored);
+    sm_path_remove(map, &ignored);
     free(scen);
     free(map);
 }
@@ -585,7 +587,8 @@ static void record_failed(Tcl_Interp *in, const char *dir, long j)
 static void clear_failed(const char *dir, long j)
 {
     char *path = sm_study_job_path(dir, j, "failed");
-    unlink(path);
+    sm_err ignored;   /* usually not there */
+    sm_path_remove(path, &ignored);
     free(path);
 }
 

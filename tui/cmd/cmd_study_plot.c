@@ -1,5 +1,6 @@
 /* cmd_study_plot.c - study plot DIR -x KEY -y KEY: gnuplot when installed
  * and -o FILE.svg|png is asked for, else a braille plot as text. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -115,46 +116,76 @@ static int gnuplot_plot(sm_app *app, Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx,
         for (int k = 0; k < nref; k++) sm_strbuf_put(&data, "%.17g %.17g\n", rx[k], ry[k]);
         sm_strbuf_put(&data, "\n\n");
     }
-    size_t pn = n + 16;
-    char *dat = sm_xmalloc(pn), *gp = sm_xmalloc(pn);
-    snprintf(dat, pn, "%s.dat", out);
-    snprintf(gp, pn, "%s.gp", out);
+    /* gnuplot works in a private temporary directory of ours and the
+     * image is then saved to -o like every file we write (atomically, and
+     * beneath the directory the path guard allows): gnuplot opening -o
+     * itself would write wherever the name leads by then. */
+    const char *tdir = getenv("TMPDIR");
+    if (!tdir || !*tdir || !safe_text(tdir) || strlen(tdir) > 512) tdir = "/tmp";
+    char work[600];
+    snprintf(work, sizeof work, "%s/stencilmap-plot-XXXXXX", tdir);
+    if (!mkdtemp(work)) {
+        int err = errno;
+        free(data.s);
+        Tcl_DecrRefCount(labels);
+        Tcl_DecrRefCount(seen);
+        return sm_tcl_error(in, "IO", "study plot: cannot make a temporary directory in %s: %s",
+                            tdir, strerror(err));
+    }
+    char dat[700], gp[700], img[700];
+    snprintf(dat, sizeof dat, "%s/plot.dat", work);
+    snprintf(gp, sizeof gp, "%s/plot.gp", work);
+    snprintf(img, sizeof img, "%s/plot.%s", work, png ? "png" : "svg");
     sm_strbuf sc;
     sm_strbuf_init(&sc);
     sm_strbuf_put(&sc, "set terminal %s size 900,600\nset output '%s'\n"
                   "set xlabel '%s'\nset ylabel '%s'\nset key outside\n"
                   "plot for [i=0:%d] '%s' index i using 1:2 with linespoints "
                   "title columnheader(1)",
-                  png ? "png" : "svg", out, Tcl_GetString(kx), Tcl_GetString(ky),
+                  png ? "png" : "svg", img, Tcl_GetString(kx), Tcl_GetString(ky),
                   nl > 0 ? nl - 1 : 0, dat);
     if (nref)
         sm_strbuf_put(&sc, ", '%s' index %d using 1:2 with points pt 7 ps 1.5 "
                       "title columnheader(1)", dat, nl);
-    sm_strbuf_put(&sc, "\n");
+    sm_strbuf_put(&sc, "\nunset output\n");
     int rc = TCL_OK;
-    if (sm_write_file_atomic(dat, data.s ? data.s : "", data.n, &e) < 0 ||
-        sm_write_file_atomic(gp, sc.s, sc.n, &e) < 0) {
+    /* Our own files: not the script's to confine. */
+    sm_path_guard_suspend();
+    int wrote = sm_write_file_atomic(dat, data.s ? data.s : "", data.n, &e) == 0 &&
+                sm_write_file_atomic(gp, sc.s, sc.n, &e) == 0;
+    sm_path_guard_resume();
+    if (!wrote) {
         rc = sm_tcl_error(in, "IO", "study plot: %s", e.msg);
     } else {
         /* Our own program on our own script: the main interpreter runs
-         * it (a safe one has no exec), on paths the guard has let by.
-         * Only gnuplot's exit status says it failed: it writes warnings
-         * ("empty y range") to stderr and still draws the plot. */
+         * it (a safe one has no exec). Only gnuplot's exit status says it
+         * failed: it writes warnings ("empty y range") to stderr and
+         * still draws the plot. */
         const char *w[] = {"exec", "gnuplot", gp, "2>@1"};
         if (run_words(app->interp, 4, w) != TCL_OK) {
             rc = sm_tcl_error(in, "PLOT", "study plot: gnuplot failed: %s",
                               Tcl_GetStringResult(app->interp));
             if (in != app->interp) Tcl_ResetResult(app->interp);
+        } else {
+            size_t ilen;
+            sm_path_guard_suspend();
+            char *image = sm_read_file(img, SM_MAX_FILE_BYTES, &ilen, &e);
+            sm_path_guard_resume();
+            if (!image)
+                rc = sm_tcl_error(in, "PLOT", "study plot: gnuplot wrote no image: %s", e.msg);
+            else if (sm_write_file_atomic(out, image, ilen, &e) != 0)
+                rc = sm_tcl_error(in, "IO", "study plot: %s", e.msg);
+            else
+                Tcl_SetObjResult(in, Tcl_NewStringObj(out, -1));
+            free(image);
         }
-        else
-            Tcl_SetObjResult(in, Tcl_NewStringObj(out, -1));
     }
+    unlink(img);
     unlink(gp);
     unlink(dat);
+    rmdir(work);
     free(data.s);
     free(sc.s);
-    free(dat);
-    free(gp);
     Tcl_DecrRefCount(labels);
     Tcl_DecrRefCount(seen);
     return rc;

@@ -102,6 +102,10 @@ void sm_ui_apply_theme(const sm_theme *t)
 
 attr_t sm_ui_heat_attr(double frac)
 {
+    /* A NaN or out-of-range fraction must not reach the int cast
+     * (undefined behaviour: the sanitized build checks float casts). */
+    if (!(frac >= 0)) frac = 0;
+    if (frac > 1) frac = 1;
     int h = (int)(frac * nheat_styles);
     if (h >= nheat_styles) h = nheat_styles - 1;
     if (h < 0) h = 0;
@@ -192,7 +196,8 @@ void sm_ui_text(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, .
 void sm_ui_bar(WINDOW *w, int y, int x, int width, double value, double scale, sm_element el, char ch)
 {
     if (width <= 0) return;
-    int fill = scale > 0 ? (int)lround(width * value / scale) : 0;
+    double f = scale > 0 ? width * value / scale : 0;
+    int fill = f >= width ? width : f > 0 ? (int)lround(f) : 0;
     if (value > 0 && fill == 0) fill = 1;
     if (fill > width) fill = width;
     wattrset(w, sm_ui_attr(el));
@@ -212,6 +217,11 @@ void sm_ui_sparkline(WINDOW *w, int y, int x, int width, const double *v, int n,
     wattrset(w, sm_ui_attr(el));
     for (int i = first; i < n; i++) {
         double t = hi > lo ? (v[i] - lo) / (hi - lo) : 0.5;
+        /* Inf/Inf or a NaN value: the top for the largest, else the
+         * bottom; never a NaN into the int cast. */
+        if (isnan(t)) t = v[i] >= hi ? 1 : 0;
+        if (t < 0) t = 0;
+        if (t > 1) t = 1;
         int k = (int)(t * 7.999);
         if (k < 0) k = 0;
         if (k > 7) k = 7;

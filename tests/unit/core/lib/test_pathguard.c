@@ -2,14 +2,18 @@
  * symlink before `..` is followed first; a dangling symlink leads to where
  * a write would create the file; a loop is an error), and the guard is
  * asked by every reader and writer before anything is opened. */
+#define _GNU_SOURCE   /* O_PATH */
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700
 #endif
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tests/unit/testutil.h"
 #include "core/lib/pathguard.h"
+#include "core/lib/beneath.h"
+#include "core/study/jobs.h"
 
 static char root[128];
 
@@ -93,9 +97,9 @@ static void below_is_by_component(void **st)
 
 /* A guard that refuses everything and counts what it was asked. */
 static int asked;
-static int refuse(void *ctx, const char *path, int mode, sm_err *e)
+static int refuse(void *ctx, const char *path, int mode, sm_path_grant *g, sm_err *e)
 {
-    (void)ctx; (void)mode;
+    (void)ctx; (void)mode; (void)g;
     asked++;
     sm_err_set(e, "%s: refused", path);
     return -1;
@@ -104,7 +108,7 @@ static int refuse(void *ctx, const char *path, int mode, sm_err *e)
 static void readers_and_writers_ask_first(void **st)
 {
     (void)st;
-    sm_path_guard_set(refuse, NULL);
+    sm_path_guard_set(refuse, NULL, NULL);
     asked = 0;
     sm_err e;
     size_t len;
@@ -123,7 +127,208 @@ static void readers_and_writers_ask_first(void **st)
     assert_non_null(t);
     free(t);
     assert_int_equal(asked, 2);
-    sm_path_guard_set(NULL, NULL);
+    sm_path_guard_set(NULL, NULL, NULL);
+}
+
+/* ---- the check holds at the open (no check-then-open race) ----
+ * A guard like the program's: accesses below the current directory
+ * (root/in), granted as that directory held open and the resolved path
+ * below it. The race hook runs between the check and the open and swaps
+ * a symbolic link in, as another process could. */
+static int refusals;
+static int below_cwd(void *ctx, const char *path, int mode, sm_path_grant *g, sm_err *e)
+{
+    (void)ctx; (void)mode;
+    char *r = sm_path_resolve(path, e);
+    if (!r) return -1;
+    char *cwd = realpath(".", NULL);
+    int ok = sm_path_below(r, cwd);
+    if (ok) {
+        const char *rel = r + strlen(cwd);
+        while (*rel == '/') rel++;
+        g->dirfd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        g->rel = strdup(rel);
+    } else {
+        sm_err_set(e, "%s: outside", path);
+    }
+    free(cwd);
+    free(r);
+    return ok ? 0 : -1;
+}
+static void count_refusal(void *ctx) { (void)ctx; refusals++; }
+
+/* What the hook swaps: `what` (under root/in) becomes a link to `to`. */
+static const char *swap_what, *swap_to;
+static int swapped;
+static void swap_hook(const char *path)
+{
+    (void)path;
+    char p[300], q[300];
+    snprintf(p, sizeof p, "%s/in/%s", root, swap_what);
+    snprintf(q, sizeof q, "%s/in/%s.moved", root, swap_what);
+    if (rename(p, q) != 0 && unlink(p) != 0) { /* not there yet: just the link */ }
+    assert_int_equal(symlink(swap_to, p), 0);
+    swapped++;
+}
+
+static void put(const char *rel, const char *text)
+{
+    char p[300];
+    snprintf(p, sizeof p, "%s/%s", root, rel);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int exists(const char *rel)
+{
+    char p[300];
+    struct stat sb;
+    snprintf(p, sizeof p, "%s/%s", root, rel);
+    return lstat(p, &sb) == 0;
+}
+
+static void race(const char *what, const char *to)
+{
+    swap_what = what;
+    swap_to = to;
+    swapped = 0;
+    sm_path_race_hook = swap_hook;
+}
+
+static void race_cases(int walk_only, const char *tag)
+{
+    sm_beneath_walk_only = walk_only;
+    sm_path_guard_set(below_cwd, count_refusal, NULL);
+    refusals = 0;
+    sm_err e;
+    size_t len;
+    char d[64], f[160], n[80];
+    put("out/secret.json", "SECRET");
+
+    /* A directory on the way swapped for a link out: the read that was
+     * allowed must not read outside. */
+    snprintf(d, sizeof d, "d%s", tag);
+    snprintf(f, sizeof f, "in/%s", d);
+    char p[300];
+    snprintf(p, sizeof p, "%s/%s", root, f);
+    assert_int_equal(mkdir(p, 0700), 0);
+    snprintf(f, sizeof f, "in/%s/secret.json", d);
+    put(f, "inside");
+    race(d, "../out");
+    snprintf(n, sizeof n, "%s/secret.json", d);
+    char *t = sm_read_file(n, 1024, &len, &e);
+    assert_int_equal(swapped, 1);
+    if (t) fail_msg("%s: read through a swapped link: \"%s\"", tag, t);
+    assert_non_null(strstr(e.msg, "changed after it was checked"));
+    assert_int_equal(refusals, 1);
+
+    /* A save into that directory: nothing written outside, no temporary
+     * file left there. */
+    race(d, "../out");
+    snprintf(n, sizeof n, "%s/new.json", d);
+    unlink(p);   /* the link of the last swap */
+    snprintf(p, sizeof p, "%s/in/%s.moved", root, d);
+    char back[300];
+    snprintf(back, sizeof back, "%s/in/%s", root, d);
+    assert_int_equal(rename(p, back), 0);
+    assert_int_equal(sm_write_file_atomic(n, "x", 1, &e), -1);
+    assert_int_equal(swapped, 1);
+    assert_false(exists("out/new.json"));
+    assert_int_equal(refusals, 2);
+
+    /* The file itself swapped for a link out, read and write. */
+    snprintf(n, sizeof n, "f%s.json", tag);
+    snprintf(f, sizeof f, "in/%s", n);
+    put(f, "inside");
+    race(n, "../out/secret.json");
+    t = sm_read_file(n, 1024, &len, &e);
+    assert_int_equal(swapped, 1);
+    if (t) fail_msg("%s: read a file swapped for a link: \"%s\"", tag, t);
+    snprintf(n, sizeof n, "w%s.json", tag);
+    snprintf(f, sizeof f, "../out/w%s.json", tag);
+    race(n, f);
+    assert_int_equal(sm_write_file_atomic(n, "x", 1, &e), -1);
+    snprintf(f, sizeof f, "out/w%s.json", tag);
+    assert_false(exists(f));
+
+    /* mkdir -p: a parent swapped for a link out makes nothing outside. */
+    snprintf(d, sizeof d, "m%s", tag);
+    snprintf(p, sizeof p, "%s/in/%s", root, d);
+    assert_int_equal(mkdir(p, 0700), 0);
+    race(d, "../out");
+    snprintf(n, sizeof n, "%s/made", d);
+    assert_int_equal(sm_mkdir_p(n, &e), -1);
+    assert_false(exists("out/made"));
+
+    /* A removal (study temporaries): nothing outside goes. */
+    snprintf(d, sizeof d, "r%s", tag);
+    snprintf(p, sizeof p, "%s/in/%s", root, d);
+    assert_int_equal(mkdir(p, 0700), 0);
+    snprintf(f, sizeof f, "in/%s/secret.json", d);
+    put(f, "inside");
+    race(d, "../out");
+    snprintf(n, sizeof n, "%s/secret.json", d);
+    assert_int_equal(sm_path_remove(n, &e), -1);
+    assert_true(exists("out/secret.json"));
+    assert_int_equal(refusals, 5);
+
+    /* Without a swap the same accesses work, links inside included. */
+    sm_path_race_hook = NULL;
+    put("in/ok.json", "fine");
+    assert_int_equal(symlink("ok.json", "okl.json") == 0 || errno == EEXIST, 1);
+    t = sm_read_file("okl.json", 1024, &len, &e);
+    assert_non_null(t);
+    assert_string_equal(t, "fine");
+    free(t);
+    assert_int_equal(sm_write_file_atomic("okl.json", "again", 5, &e), 0);
+    t = sm_read_file("ok.json", 1024, &len, &e);   /* written through the link */
+    assert_non_null(t);
+    assert_string_equal(t, "again");
+    free(t);
+    assert_int_equal(sm_path_remove("ok.json", &e), 0);
+    assert_false(exists("in/ok.json"));
+    snprintf(n, sizeof n, "sub/deep%s/er", tag);
+    assert_int_equal(sm_mkdir_p(n, &e), 0);
+    /* and what is outside stays refused by the check itself */
+    assert_null(sm_read_file("up/f", 1024, &len, &e));
+    assert_int_equal(refusals, 5);
+
+    sm_path_guard_set(NULL, NULL, NULL);
+    sm_beneath_walk_only = 0;
+}
+
+static void swap_after_check_kernel(void **st)
+{
+    (void)st;
+    race_cases(0, "k");
+}
+
+static void swap_after_check_walk(void **st)
+{
+    (void)st;
+    race_cases(1, "w");
+}
+
+/* The walk by itself: absolute paths, `..` and links are never taken. */
+static void beneath_refuses_the_way_out(void **st)
+{
+    (void)st;
+    for (int w = 0; w < 2; w++) {
+        sm_beneath_walk_only = w;
+        int dfd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        assert_true(dfd >= 0);
+        assert_int_equal(sm_open_beneath(dfd, "/etc/passwd", O_RDONLY, 0), -1);
+        assert_int_equal(sm_open_beneath(dfd, "../out/f", O_RDONLY, 0), -1);
+        assert_int_equal(sm_open_beneath(dfd, "up/f", O_RDONLY, 0), -1);
+        assert_int_equal(sm_open_beneath(dfd, "abs/f", O_RDONLY, 0), -1);
+        int fd = sm_open_beneath(dfd, "", O_RDONLY | O_DIRECTORY, 0);
+        assert_true(fd >= 0);
+        close(fd);
+        close(dfd);
+    }
+    sm_beneath_walk_only = 0;
 }
 
 int main(void)
@@ -133,6 +338,9 @@ int main(void)
         cmocka_unit_test(refuses_loops_and_empty),
         cmocka_unit_test(below_is_by_component),
         cmocka_unit_test(readers_and_writers_ask_first),
+        cmocka_unit_test(swap_after_check_kernel),
+        cmocka_unit_test(swap_after_check_walk),
+        cmocka_unit_test(beneath_refuses_the_way_out),
     };
     return cmocka_run_group_tests_name("pathguard", tests, setup, teardown);
 }
