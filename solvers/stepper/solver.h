@@ -85,6 +85,9 @@ struct sm_solver {
 
     int nstats;
     sm_stat stats[16];
+    /* Where model.deadline came from when the solver chose it itself (the
+     * scenario had none): "fastest lb", ...; NULL when it is the model's. */
+    const char *deadline_from;
     double seconds;             /* time spent in step() */
     const sm_partition *partition; /* popta: counts and front, or NULL (the step's shown) */
     /* Optional, set by init: bring stats and last_move up to date once

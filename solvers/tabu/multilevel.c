@@ -185,6 +185,7 @@ static void fine_deadline(sm_solver *s)
     if (!isfinite(fastest)) return;
     s->model.has_deadline = 1;
     s->model.deadline = fastest * (1 + SM_MULTILEVEL_SLACK);
+    s->deadline_from = "fastest lb +3 %";
     sm_solver_set_stat(s, "deadline", s->model.deadline);
     /* The offers were judged without it: judge the best again. */
     if (s->has_best) sm_solver_evaluate(s, s->best_map, &s->best);

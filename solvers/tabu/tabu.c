@@ -257,6 +257,7 @@ static void initial(sm_solver *s, int with_rcb)
     int n = s->grid->ntasks, nr = 0;
     int *maps = sm_xmalloc(sizeof(int) * (size_t)n * 7);
     double fastest = INFINITY;
+    const char *fastest_name = "fastest heuristic";
     sm_model free_time = s->model;
     free_time.has_deadline = 0;
     for (int r = 0; r < 7; r++) {
@@ -264,13 +265,19 @@ static void initial(sm_solver *s, int with_rcb)
         sm_solver *h = sm_solver_run_sub(s, runs[r].ops, &free_time, argv[0] ? 2 : 0, argv);
         if (h && h->has_best) {
             memcpy(maps + (size_t)nr++ * n, h->best_map, sizeof(int) * (size_t)n);
-            if (h->best.time < fastest) fastest = h->best.time;
+            if (h->best.time < fastest) {
+                static const char *const names[] = {"fastest lb", "fastest lb", "fastest lb", "fastest dm",
+                                                    "fastest mm", "fastest na", "fastest na"};
+                fastest = h->best.time;
+                fastest_name = names[r];
+            }
         }
         sm_solver_free(h);
     }
     if (!s->model.has_deadline) {
         s->model.has_deadline = 1;
         s->model.deadline = fastest;
+        s->deadline_from = fastest_name;
         sm_solver_set_stat(s, "deadline", fastest);
     }
     /* Judged again now that the deadline is known. */

@@ -89,7 +89,7 @@ must_exit bok
 start rst 100 30 xterm-256color $S
 keys rst : "session record $WORK/steps.tcl" Enter
 keys rst : "solver start tabu -iters 80 -seed 5" Enter
-must rst "% solver start tabu"
+must rst "SOLVER tabu it 0"
 keys rst Escape n n n n n n n n '[' '[' '[' ']' '{' '}'
 keys rst : "view focus solver" Enter
 keys rst B '['

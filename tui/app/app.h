@@ -95,6 +95,11 @@ typedef struct sm_app {
      * or machine costs milliseconds, not the profile's second again. */
     int *bound_iso;
     sm_grid_spec bound_iso_spec; /* the grid it belongs to (a study reloads the same) */
+    /* The bound at a deadline a solver chose itself (sm_app_bound_at). */
+    double bound_at, bound_at_deadline;
+    unsigned long long bound_at_structure;
+    const sm_session *bound_at_session;
+    int has_bound_at, bound_at_dvfs;
 } sm_app;
 
 /* The lower bound for the session as it is now (cached until the grid,
@@ -103,6 +108,11 @@ const sm_bound *sm_app_bound(sm_app *app);
 /* The same over every DVFS state of every processor (for a solver that
  * chooses the states), cached alike. */
 double sm_app_bound_dvfs(sm_app *app);
+/* The same with the model's deadline replaced by deadline: the bound a
+ * solver that held itself to a deadline of its own (tabu without one)
+ * is measured against; over every DVFS state when dvfs. Cached for the
+ * last deadline asked. */
+double sm_app_bound_at(sm_app *app, double deadline, int dvfs);
 
 /* The session is now scenario file path (loaded, saved as; NULL: the
  * built-in one): app->scenario_path and the journal's record of it. */

@@ -44,3 +44,25 @@ double sm_app_bound_dvfs(sm_app *app)
     }
     return app->bound_dvfs;
 }
+
+double sm_app_bound_at(sm_app *app, double deadline, int dvfs)
+{
+    sm_session *s = app->session;
+    sm_app_bound(app); /* the profile, for this grid */
+    if (!app->has_bound_at || app->bound_at_session != s || app->bound_at_structure != s->structure ||
+        app->bound_at_deadline != deadline || app->bound_at_dvfs != dvfs) {
+        sm_model m = s->model;
+        m.has_deadline = 1;
+        m.deadline = deadline;
+        sm_bound b;
+        sm_bound_compute_with(s->grid, s->topo, &m, app->bound_iso, dvfs ? SM_BOUND_DVFS : 0, &b);
+        app->bound_at = b.energy;
+        sm_bound_free(&b);
+        app->bound_at_deadline = deadline;
+        app->bound_at_dvfs = dvfs;
+        app->bound_at_structure = s->structure;
+        app->bound_at_session = s;
+        app->has_bound_at = 1;
+    }
+    return app->bound_at;
+}

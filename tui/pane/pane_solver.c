@@ -113,8 +113,11 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int stat_end = front ? y : ih;
     for (int i = 0; i < s->nstats && y <= stat_end; i++) {
         char item[80], val[32];
-        int n = snprintf(item, sizeof item, "%s %s  ", s->stats[i].key,
-                         sm_ui_stat(s->stats[i].key, s->stats[i].value, val, sizeof val));
+        /* A deadline the solver chose itself says where it came from. */
+        int own = s->deadline_from && strcmp(s->stats[i].key, "deadline") == 0;
+        int n = snprintf(item, sizeof item, "%s %s%s%.40s%s  ", s->stats[i].key,
+                         sm_ui_stat(s->stats[i].key, s->stats[i].value, val, sizeof val), own ? " (" : "",
+                         own ? s->deadline_from : "", own ? ")" : "");
         if (len + n > iw) {
             sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", line);
             len = 0;
