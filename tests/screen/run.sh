@@ -1027,6 +1027,8 @@ no_sanitizer_errors cs
 . "$top/tests/screen/stepping_state.sh"
 # A prompt's offered value is a selected default.
 . "$top/tests/screen/prompts.sh"
+# Text that does not fit gives up whole parts, never cut mid-word.
+. "$top/tests/screen/layout_cut.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -157,6 +157,11 @@ char sm_ui_glyph(int p);
 attr_t sm_ui_heat_attr(double frac);
 /* Border and title; focus draws it in the focus colour. */
 void sm_ui_frame(sm_pane *p, const sm_app *app, const char *title);
+/* The border with the first of n titles, longest first, that fits whole
+ * (a cut title loses what it ends with: a filter, a count); the last
+ * when none does. NULL forms are skipped. */
+void sm_ui_frame_forms(sm_pane *p, const sm_app *app, const char *const *forms, int n);
+int sm_ui_title_fits(const sm_pane *p, const char *title);
 /* Text clipped to width w at (y, x). */
 void sm_ui_text(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));

@@ -109,6 +109,11 @@ typedef struct comm_caches {
     int ncmp, nother, cmp_width;
     const void *cmp_owner;     /* the shown mapping and the other's version it was built for */
     unsigned long long cmp_stamp, cmp_version;
+    /* Whether every processor's name elided to uk_k columns is still
+     * unique (then a pair may be named by elided names alone). */
+    const sm_topo *uk_topo;
+    unsigned long long uk_structure;
+    int uk_k, uk_ok;
 } comm_caches;
 
 static int by_pair(const void *x, const void *y)
@@ -231,21 +236,87 @@ static int pair_at(const sm_pane *p, int i, int *pp, int *qq)
 }
 
 /* A pair's label in width columns: "p-q" whole when it fits; else the
- * processors' indices (as the Processors pane numbers them), which never
- * collide, then as much of the names as fits ("12-13 n03.v1~_0-n03.v1~_1"
- * would be cut alike for many pairs: "12-13 v100_0-v~"). */
-static const char *pair_label(const sm_topo *t, int p, int q, int width, char *out, size_t n)
+ * processors' indices (as commands take them), which never collide, and
+ * both names elided alike ("6-34 n00.v~0_4-n04.v~0_0"; one cut name for
+ * the pair, "6-34 n00~00_0", read as a single name); with less room both
+ * names alone, elided alike ("n00.~00_4-n04.~00_0"); then the indices. */
+#define PAIR_NAME_MIN 5
+static int by_string(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+/* Are the machine's names, elided to k columns, all different? */
+static int names_unique(comm_caches *cs, const sm_app *app, int k)
+{
+    const sm_topo *t = app->session->topo;
+    if (cs->uk_topo == t && cs->uk_structure == app->session->structure && cs->uk_k == k) return cs->uk_ok;
+    char **e = sm_xmalloc(sizeof(char *) * (size_t)(t->nprocs ? t->nprocs : 1));
+    for (int i = 0; i < t->nprocs; i++) {
+        e[i] = sm_xmalloc((size_t)k + 2);
+        sm_ui_elide(t->procs[i].name, k, e[i], (size_t)k + 2);
+    }
+    qsort(e, (size_t)t->nprocs, sizeof *e, by_string);
+    int ok = 1;
+    for (int i = 1; i < t->nprocs && ok; i++) ok = strcmp(e[i - 1], e[i]) != 0;
+    for (int i = 0; i < t->nprocs; i++) free(e[i]);
+    free(e);
+    cs->uk_topo = t;
+    cs->uk_structure = app->session->structure;
+    cs->uk_k = k;
+    cs->uk_ok = ok;
+    return ok;
+}
+
+/* The pair column's heading: "pair (#)" when the pairs are named by
+ * processor indices alone (as commands take them). */
+static const char *pair_head(const sm_topo *t, int longest, int pw, int alone)
+{
+    char b[16];
+    int idw = 2 * snprintf(b, sizeof b, "%d", t->nprocs > 0 ? t->nprocs - 1 : 0) + 1;
+    if (longest <= pw || alone || (pw - idw - 2) / 2 >= PAIR_NAME_MIN) return "pair";
+    return pw >= 8 ? "pair (#)" : "pair";
+}
+
+/* alone: names elided to (width - 1) / 2 columns stay unique. */
+static const char *pair_label(const sm_topo *t, int p, int q, int width, int alone, char *out, size_t n)
 {
     char pair[512];
     snprintf(pair, sizeof pair, "%s-%s", t->procs[p].name, t->procs[q].name);
     if ((int)strlen(pair) <= width) return sm_ui_elide(pair, width, out, n);
-    char ids[32];
+    char ids[32], a[128], b[128];
     int il = snprintf(ids, sizeof ids, "%d-%d", p, q);
-    if (il + 2 > width) return sm_ui_elide(ids, width, out, n);
-    char names[512];
-    sm_ui_elide(pair, width - il - 1, names, sizeof names);
-    snprintf(out, n, "%s %.*s", ids, (int)(n > 40 ? n - 40 : 1), names);
-    return out;
+    int k = (width - il - 2) / 2;
+    /* The indices when the names keep 8 columns each; else the names get
+     * the room (the node and the index at their ends survive) when they
+     * stay unique that way. */
+    if (k >= 8 || (k >= PAIR_NAME_MIN && !alone)) {
+        snprintf(out, n, "%s %s-%s", ids, sm_ui_elide(t->procs[p].name, k, a, sizeof a),
+                 sm_ui_elide(t->procs[q].name, k, b, sizeof b));
+        return out;
+    }
+    k = (width - 1) / 2;
+    if (k >= PAIR_NAME_MIN && alone) {
+        snprintf(out, n, "%s-%s", sm_ui_elide(t->procs[p].name, k, a, sizeof a),
+                 sm_ui_elide(t->procs[q].name, k, b, sizeof b));
+        return out;
+    }
+    return sm_ui_elide(ids, width, out, n);
+}
+
+/* The pair column: as wide as the longest pair when that leaves mu, via
+ * and some steps, or mu and via, or mu alone (in a narrow pane the
+ * names say whether a pair shares a node); else half a wide pane, or
+ * all but mu of a narrow one, with the pairs elided. */
+typedef struct { int pw, via, steps; } pair_cols;
+static pair_cols pair_column(int longest, int iw)
+{
+    pair_cols c = {longest > 4 ? longest : 4, 1, 1};
+    if (longest <= iw / 2 || longest + 12 + 8 <= iw) return c;
+    c.steps = 0;
+    if (longest + 12 <= iw) return c;
+    c.via = 0;
+    if (longest + 7 <= iw) return c;
+    if (iw >= 60) return (pair_cols){iw / 2, 1, 1};
+    c.pw = iw - 7 > 8 ? iw - 7 : 8;
+    return c;
 }
 
 static void draw_rounds(WINDOW *w, const comm_cache *c, const sm_app *app, const sm_frame *f, int ih, int iw,
@@ -294,8 +365,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int list_rows = ih - round_lines - 1;
     /* The pair column is as wide as the longest pair (whole names), up to
      * half the pane; longer pairs are elided in the middle. */
-    int pw = cs->cmp ? cs->cmp_width : c->pair_width;
-    if (pw > iw / 2) pw = iw / 2 > 13 ? iw / 2 : 13;
+    pair_cols pc = pair_column(cs->cmp ? cs->cmp_width : c->pair_width, iw);
+    int pw = pc.pw;
     int nrows = nrows_shown(p);
     int row = v->comm_row < nrows ? v->comm_row : nrows - 1;
     if (cs->cmp) {
@@ -305,10 +376,12 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
          * the pair as wide as the rest allows. */
         int narrow = iw < pw + 26;
         if (narrow) pw = iw - 7 > 8 ? iw - 7 : 8;
+        int alone = (pw - 1) / 2 >= PAIR_NAME_MIN && names_unique(cs, app, (pw - 1) / 2);
+        const char *head = pair_head(t, cs->cmp_width, pw, alone);
         if (narrow)
-            sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %6s", pw, "pair", "diff");
+            sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %6s", pw, head, "diff");
         else
-            sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s %6s %6s %-4s", pw, "pair", "mu", "other",
+            sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s %6s %6s %-4s", pw, head, "mu", "other",
                        "diff", "via");
         if (row < p->top) p->top = row;
         if (row >= p->top + list_rows) p->top = row - list_rows + 1;
@@ -321,7 +394,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
                        : hl ? sm_ui_attr(SM_EL_HIGHLIGHT)
                        : r->a == r->b ? sm_ui_attr(SM_EL_DIM) : sm_ui_attr(SM_EL_TEXT);
             char shown[512];
-            pair_label(t, r->p, r->q, pw, shown, sizeof shown);
+            pair_label(t, r->p, r->q, pw, alone, shown, sizeof shown);
             if (narrow)
                 sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %+6lld", pw, shown, (long long)(r->b - r->a));
             else
@@ -332,7 +405,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         draw_rounds(w, c, app, f, ih, iw, round_lines);
         return;
     }
-    sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s %-4s %s", pw, "pair", "mu", "via", "steps");
+    int alone = (pw - 1) / 2 >= PAIR_NAME_MIN && names_unique(cs, app, (pw - 1) / 2);
+    const char *head = pair_head(t, c->pair_width, pw, alone);
+    /* The steps column only when a step fits ("s12-14"), not cut to "s". */
+    int steps = pc.via && pc.steps && iw - (pw + 12) >= 5;
+    if (pc.via)
+        sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s %-4s %s", pw, head, "mu", "via",
+                   steps ? "steps" : "");
+    else
+        sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %5s", pw, head, "mu");
     if (row < p->top) p->top = row;
     if (row >= p->top + list_rows) p->top = row - list_rows + 1;
     if (p->top < 0) p->top = 0;
@@ -344,9 +425,24 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         attr_t a = (p->top + i == row && v->focus == SM_PANE_COMM) ? sm_ui_attr(SM_EL_CURSOR)
                    : hl ? sm_ui_attr(SM_EL_HIGHLIGHT) : sm_ui_attr(SM_EL_TEXT);
         char shown[512], rounds[128];
-        pair_label(t, r->p, r->q, pw, shown, sizeof shown);
-        sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %5lld %-4s %s", pw, shown, (long long)r->mu,
-                   r->inter ? "net" : "node", (rounds_text(c, i, rounds, sizeof rounds), rounds));
+        pair_label(t, r->p, r->q, pw, alone, shown, sizeof shown);
+        rounds[0] = '\0';
+        if (steps) {
+            rounds_text(c, i, rounds, sizeof rounds);
+            /* A list longer than its column ends at a whole step, marked
+             * as going on ("s155-210,212,..."), not cut mid-number. */
+            int avail = iw - (pw + 12);
+            if ((int)strlen(rounds) > avail && avail >= 6) {
+                int cut = avail - 3;
+                while (cut > 0 && rounds[cut] != ',') cut--;
+                if (cut > 0) snprintf(rounds + cut, sizeof rounds - (size_t)cut, ",..");
+            }
+        }
+        if (pc.via)
+            sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %5lld %-4s %s", pw, shown, (long long)r->mu,
+                       r->inter ? "net" : "node", rounds);
+        else
+            sm_ui_text(w, 2 + i, 1, iw, a, "%-*s %5lld", pw, shown, (long long)r->mu);
     }
     if (c->nrows == 0) sm_ui_text(w, 2, 1, iw, sm_ui_attr(SM_EL_DIM), "no cut edges: nothing to send");
 

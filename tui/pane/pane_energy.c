@@ -85,25 +85,32 @@ static void draw_compare(sm_pane *p, sm_app *app, const sm_frame *f)
 
 /* The lower bound on any deadline-feasible mapping's energy and the gap
  * of this one to it: long ">= 2.2703 J bound, gap 1.2 %", or short
- * ">=2.27 J 1.2%". */
-static void bound_text(sm_app *app, const sm_frame *f, char *buf, size_t n, int longer)
+ * "\u22652.27 J 1%" (">=" without UTF-8; 3 digits) to sit beside the total. Returns
+ * the columns it takes. */
+static int bound_text(sm_app *app, const sm_frame *f, char *buf, size_t n, int longer)
 {
     const sm_eval *ev = &f->ev;
     /* A solver's mapping in the DVFS states it chose is bounded over
      * every state (as solver state says), not the machine's states alone. */
     double be = f->states ? sm_app_bound_dvfs(app) : sm_app_bound(app)->energy;
+    /* Its mapping, of a solver that held itself to a deadline of its own,
+     * against the bound at that deadline (as solver state reports it). */
+    const sm_solver *sv = app->solver;
+    if (f->source && sv && sv->deadline_from && sv->model.has_deadline && !app->session->model.has_deadline)
+        be = sm_app_bound_at(app, sv->model.deadline, f->states != NULL);
+    const char *ge = longer ? ">= " : f->utf8 ? "\u2265" : ">=";
+    int extra = !longer && f->utf8 ? -2 : 0; /* the UTF-8 sign: 3 bytes, 1 column */
     char j[32];
     if (!isfinite(be)) {
-        snprintf(buf, n, "%s", longer ? "no mapping can meet the deadline" : "none feasible");
-        return;
+        return snprintf(buf, n, "%s", longer ? "no mapping can meet the deadline" : "none feasible");
     }
-    sm_ui_joules(be, j, sizeof j);
-    if (!ev->feasible || ev->energy <= 0) {
-        snprintf(buf, n, longer ? ">= %s bound" : ">=%s", j);
-        return;
-    }
+    if (longer) sm_ui_joules(be, j, sizeof j);
+    else sm_ui_si(be, "J", 3, j, sizeof j);
+    if (!ev->feasible || ev->energy <= 0)
+        return snprintf(buf, n, longer ? "%s%s bound" : "%s%s", ge, j) + extra;
     double gap = 100 * fmax(0, (ev->energy - be) / ev->energy);
-    snprintf(buf, n, longer ? ">= %s bound, gap %.1f %%" : ">=%s %.1f%%", j, gap);
+    if (longer) return snprintf(buf, n, "%s%s bound, gap %.1f %%", ge, j, gap);
+    return snprintf(buf, n, "%s%s %.0f%%", ge, j, gap) + extra;
 }
 
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
@@ -115,10 +122,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         return;
     }
     const sm_model *m = &app->session->model;
+    /* Following a solver that held itself to a deadline of its own: T
+     * against that one. */
+    if (f->source && app->solver && app->solver->deadline_from && !m->has_deadline) m = &app->solver->model;
     const sm_session *s = app->session;
     WINDOW *w = p->win;
     werase(w);
-    sm_ui_frame(p, app, f->source ? "Energy  solver vs session" : "Energy");
+    const char *titles[] = {f->source ? "Energy  solver vs session" : "Energy", f->source ? "Energy vs session" : NULL,
+                            f->source ? "Energy (solver)" : NULL, "Energy"};
+    sm_ui_frame_forms(p, app, titles, 4);
     int iw = p->w - 2, ih = p->h - 2;
     if (iw < 20 || ih < 3) return;
     struct { const char *name; double v; sm_element el; } parts[] = {
@@ -144,22 +156,52 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     double d = f->source ? ev->energy - f->session_ev.energy : ev->energy - s->last_eval.energy;
     int has_delta = f->source || s->last_change[0];
     const char *why = f->source ? "vs session" : s->last_change;
-    int x0 = 1 + snprintf(b1, sizeof b1, "total %s", sm_ui_si(ev->energy, "J", 6, b3, sizeof b3)) + 2;
-    sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_TEXT) | A_BOLD, "%s", b1);
     /* How far from optimal: the proven lower bound and the gap to it, on
-     * a row of its own when there is one to spare, else beside the total. */
-    char bnd[64];
-    bound_text(app, f, bnd, sizeof bnd, ih >= 10);
+     * a row of its own when there is one to spare, else beside the total,
+     * which gives up digits for it ("total 3.37 J \u22652.6 J 23%" in 23
+     * columns, the Energy pane at 80x24). The last change's delta comes
+     * first there when both do not fit: it says what the key just did. */
+    char bnd[64], dn[32];
+    int bw = bound_text(app, f, bnd, sizeof bnd, ih >= 10);
+    int dw = has_delta ? snprintf(dn, sizeof dn, "%s%s", d > 0 ? "+" : "", sm_ui_joules(d, b2, sizeof b2)) : 0;
+    int tw = snprintf(b1, sizeof b1, "total %s", sm_ui_si(ev->energy, "J", 6, b3, sizeof b3));
+    int beside = 0;
+    if (ih < 10) {
+        /* Fewer digits first, then "E" for "total" as the status line
+         * names it: "E 8.983 J \u2265629 mJ 93%". */
+        static const struct { const char *label; int digits; } forms[] = {
+            {"total", 6}, {"total", 4}, {"total", 3}, {"E", 4}, {"E", 3}};
+        for (int i = 0; i < 5 && !beside; i++) {
+            tw = snprintf(b1, sizeof b1, "%s %s", forms[i].label,
+                          sm_ui_si(ev->energy, "J", forms[i].digits, b3, sizeof b3));
+            beside = tw + 1 + bw + (has_delta ? 2 + dw : 0) <= iw;
+        }
+        if (!beside) tw = snprintf(b1, sizeof b1, "total %s", sm_ui_si(ev->energy, "J", 6, b3, sizeof b3));
+        if (!beside && !has_delta) {
+            for (int i = 0; i < 5 && !beside; i++) {
+                tw = snprintf(b1, sizeof b1, "%s %s", forms[i].label,
+                              sm_ui_si(ev->energy, "J", forms[i].digits, b3, sizeof b3));
+                beside = tw + 1 + bw <= iw;
+            }
+            if (!beside) tw = snprintf(b1, sizeof b1, "total %s", sm_ui_si(ev->energy, "J", 6, b3, sizeof b3));
+        }
+    }
+    sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_TEXT) | A_BOLD, "%s", b1);
+    int x0 = 1 + tw + 2;
     if (ih >= 10) {
         if (y + 1 <= ih) sm_ui_text(w, y + 1, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", bnd);
-    } else if (x0 - 1 + (int)strlen(bnd) <= iw) {
-        sm_ui_text(w, y, x0 - 1, iw - x0 + 2, sm_ui_attr(SM_EL_DIM), "%s", bnd);
-        x0 += (int)strlen(bnd) + 1;
+    } else if (beside) {
+        sm_ui_text(w, y, 1 + tw + 1, (int)strlen(bnd), sm_ui_attr(SM_EL_DIM), "%s", bnd);
+        x0 = 1 + tw + 1 + bw + 2;
     }
-    if (has_delta && x0 <= iw) {
+    /* The delta, then its label as far as a few letters of it fit. */
+    if (has_delta && x0 + dw - 1 <= iw) {
         sm_element el = d < 0 ? SM_EL_GOOD : d > 0 ? SM_EL_BAD : SM_EL_DIM;
-        sm_ui_text(w, y, x0, iw - x0 + 1, sm_ui_attr(el), "%s%s  %s", d > 0 ? "+" : "",
-                   sm_ui_joules(d, b2, sizeof b2), why);
+        int room = iw - (x0 + dw + 2) + 1;
+        if (room >= (int)strlen(why) || room >= 6)
+            sm_ui_text(w, y, x0, iw - x0 + 1, sm_ui_attr(el), "%s  %s", dn, why);
+        else
+            sm_ui_text(w, y, x0, dw, sm_ui_attr(el), "%s", dn);
     }
     y += ih >= 10 ? 2 : 1;
     if (y > ih) return;
@@ -179,9 +221,38 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "comp %s  comm %s", sm_ui_seconds(ev->comp_time, b2, sizeof b2),
                sm_ui_seconds(ev->comm_time, b3, sizeof b3));
     if (++y > ih) return;
-    sm_ui_text(w, y, 1, iw, sm_ui_attr(ev->feasible ? SM_EL_GOOD : SM_EL_BAD), "%s%s  %lld cut edges (%lld quanta), %d procs used",
-               ev->feasible ? "feasible" : "misses the deadline", ev->memory_ok ? "" : ", over memory",
-               (long long)ev->messages, (long long)ev->edges, ev->procs_used);
+    /* Feasibility, the cut and the processors used, wrapped over the rows
+     * left at word boundaries; with too few rows, the quanta go first,
+     * then the cut (never cut mid-word: "... 36793 procs u"). */
+    char st[64], cut[48], quanta[48], used[48];
+    snprintf(st, sizeof st, "%s%s", ev->feasible ? "feasible" : "misses the deadline", ev->memory_ok ? "" : ", over memory");
+    snprintf(cut, sizeof cut, "%lld cut edges", (long long)ev->messages);
+    snprintf(quanta, sizeof quanta, "(%lld quanta),", (long long)ev->edges);
+    snprintf(used, sizeof used, "%d procs used", ev->procs_used);
+    char cut_c[56];
+    snprintf(cut_c, sizeof cut_c, "%s,", cut);
+    const char *sets[4][4] = {{st, cut, quanta, used}, {st, cut_c, used, NULL}, {st, used, NULL, NULL},
+                              {st, NULL, NULL, NULL}};
+    attr_t fa = sm_ui_attr(ev->feasible ? SM_EL_GOOD : SM_EL_BAD);
+    int rows = ih - y + 1;
+    for (int k = 0; k < 4; k++) {
+        /* Lay the words out; draw them only if they all fit. */
+        int r = 0, col = 0, fits = 1;
+        int at_row[4], at_col[4];
+        for (int i = 0; i < 4 && sets[k][i] && fits; i++) {
+            int l = (int)strlen(sets[k][i]), sep = i == 0 ? 0 : i == 1 ? 2 : 1;
+            if (l > iw) fits = 0;
+            else if (col + sep + l > iw) r++, col = 0, sep = 0;
+            if (r >= rows) fits = 0;
+            at_row[i] = r;
+            at_col[i] = col + sep;
+            col += sep + l;
+        }
+        if (!fits && k < 3) continue;
+        for (int i = 0; i < 4 && sets[k][i]; i++)
+            if (fits || i == 0) sm_ui_text(w, y + at_row[i], 1 + at_col[i], iw - at_col[i], fa, "%s", sets[k][i]);
+        return;
+    }
 }
 
 const sm_pane_ops sm_pane_energy = {.deps = SM_DEP_MAPPING | SM_DEP_SESSION, .draw = draw};

@@ -39,7 +39,15 @@ static void legend(sm_pane *p, const sm_app *app, const sm_frame *f, int q, int 
     /* The node's glyphs follow when they fit (with names when those fit
      * too), else the node's number. */
     int list = x + len + 2 + hlen + 2 * n <= iw;
-    if (!list) snprintf(item + len, sizeof item - (size_t)len, "  node %d", t->procs[q].node);
+    /* Parts that do not fit whole are left out, not cut ("70%T  node"). */
+    if (!list) {
+        char nd[32];
+        int nl = snprintf(nd, sizeof nd, "  node %d", t->procs[q].node);
+        if (x + len + nl - 1 <= iw) snprintf(item + len, sizeof item - (size_t)len, "%s", nd);
+        else if (x + len - 1 > iw)
+            len = snprintf(item, sizeof item, "%s %lld blk %s %.0f%%T", t->procs[q].name, (long long)pe.blocks, load,
+                           f->ev.time > 0 ? 100.0 * pe.comp_time / f->ev.time : 0.0);
+    }
     sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(SM_EL_TEXT), "%s", item);
     x += len + 2;
     if (list) {
@@ -134,10 +142,14 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     char which[64] = "";
     if (other) snprintf(which, sizeof which, "  %d differ", differ);
     else if (f->source) snprintf(which, sizeof which, "  (solver's current)");
-    char title[160];
-    if (bz > 1) snprintf(title, sizeof title, "Grid  k %d/%d%s", v->cur[2], bz - 1, which);
-    else snprintf(title, sizeof title, "Grid  %dx%d%s", bx, by, which);
-    sm_ui_frame(p, app, title);
+    char title[160], plane[48];
+    if (bz > 1) snprintf(plane, sizeof plane, "k %d/%d", v->cur[2], bz - 1);
+    else snprintf(plane, sizeof plane, "%dx%d", bx, by);
+    snprintf(title, sizeof title, "Grid  %s%s", plane, which);
+    char shorter[96];
+    snprintf(shorter, sizeof shorter, "Grid %s%s", plane, other ? " differ" : f->source ? " solver" : "");
+    const char *titles[] = {title, shorter};
+    sm_ui_frame_forms(p, app, titles, 2);
 
     int iw = p->w - 2, ih = p->h - 2;
     gl->split = 0;

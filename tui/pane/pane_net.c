@@ -360,7 +360,14 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
                  plane, c->m.planes - 1, f->source ? "  (solver's current)" : "");
     else
         snprintf(title, sizeof title, "Network  %s%s", net->ops->kind, f->source ? "  (solver's current)" : "");
-    sm_ui_frame(p, app, title);
+    char shorter[96];
+    if (c->ok && c->m.planes > 1)
+        snprintf(shorter, sizeof shorter, "Net %s %d/%d%s", net->ops->kind, plane, c->m.planes - 1,
+                 f->source ? " solver" : "");
+    else
+        snprintf(shorter, sizeof shorter, "Net %s%s", net->ops->kind, f->source ? " solver" : "");
+    const char *titles[] = {title, shorter};
+    sm_ui_frame_forms(p, app, titles, 2);
     int iw = p->w - 2, ih = p->h - 2;
     if (iw < 12 || ih < 3) return;
     if (!c->ok) {

@@ -45,10 +45,18 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     const sm_model *m = &app->session->model;
     WINDOW *w = p->win;
     werase(w);
-    char title[160];
-    snprintf(title, sizeof title, "Processors  by %s, sort %s%s%s%s", v->group_by_net ? "net" : "node",
-             sm_sort_names[v->sort], v->sort_desc ? " desc" : "", v->filter[0] ? "  filter " : "", v->filter);
-    sm_ui_frame(p, app, title);
+    /* The filter hides rows: shorter titles keep it and drop the rest. */
+    char forms[5][160];
+    const char *by = v->group_by_net ? "net" : "node", *desc = v->sort_desc ? " desc" : "";
+    const char *fl = v->filter[0] ? "  filter " : "", *fs = v->filter[0] ? " /" : "";
+    snprintf(forms[0], sizeof forms[0], "Processors  by %s, sort %s%s%s%.64s", by, sm_sort_names[v->sort], desc, fl,
+             v->filter);
+    snprintf(forms[1], sizeof forms[1], "Processors  %s, %s%s%s%.64s", by, sm_sort_names[v->sort], desc, fl, v->filter);
+    snprintf(forms[2], sizeof forms[2], "Processors%s%.64s", fl, v->filter);
+    snprintf(forms[3], sizeof forms[3], "Procs%s%.64s", fs, v->filter);
+    snprintf(forms[4], sizeof forms[4], "Procs");
+    const char *titles[] = {forms[0], forms[1], forms[2], forms[3], forms[4]};
+    sm_ui_frame_forms(p, app, titles, 5);
     int iw = p->w - 2, ih = p->h - 2;
     if (iw < 20 || ih < 2) return;
 
@@ -113,8 +121,9 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
                      typed ? "type" : "", bar1, l1, bar1, l2, barw % 2 ? "" : " ", "blk", "blk'");
         if (mid) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s %9s", "energy", "energy'");
     } else {
+        /* A head wider than the bar pushed the others right ("blk    en"). */
         x = snprintf(hdr, sizeof hdr, "  %-*s %-*s%-*s %5s", nw, "name", typed ? tw + 1 : 0, typed ? "type" : "", barw,
-                     "compute/T", "blk");
+                     barw >= 9 ? "compute/T" : barw >= 4 ? "load" : "", "blk");
         if (mid) x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %8s", "cells");
         x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "energy");
         if (wide) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "idle");

@@ -180,6 +180,15 @@ void sm_ui_frame(sm_pane *p, const sm_app *app, const char *title)
     sm_ui_text(p->win, 0, 2, p->w - 4, sm_ui_attr(SM_EL_TITLE) | (focus ? A_BOLD : 0), "%s", t);
 }
 
+int sm_ui_title_fits(const sm_pane *p, const char *title) { return (int)strlen(title) + 2 <= p->w - 4; }
+
+void sm_ui_frame_forms(sm_pane *p, const sm_app *app, const char *const *forms, int n)
+{
+    int i = 0;
+    while (i < n - 1 && (!forms[i] || !sm_ui_title_fits(p, forms[i]))) i++;
+    sm_ui_frame(p, app, forms[i]);
+}
+
 void sm_ui_text(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, ...)
 {
     if (width <= 0) return;
