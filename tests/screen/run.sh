@@ -1019,6 +1019,8 @@ no_sanitizer_errors cs
 . tests/screen/panes_agree.sh
 # 33-: what a new user met (#23 item 7).
 . tests/screen/new_user.sh
+# Text that does not fit gives up whole parts, never cut mid-word.
+. "$top/tests/screen/layout_cut.sh"
 
 # 28-32. Stepping a solver like a debugger (issue #23).
 . "$top/tests/screen/stepping.sh"
@@ -1027,8 +1029,6 @@ no_sanitizer_errors cs
 . "$top/tests/screen/stepping_state.sh"
 # A prompt's offered value is a selected default.
 . "$top/tests/screen/prompts.sh"
-# Text that does not fit gives up whole parts, never cut mid-word.
-. "$top/tests/screen/layout_cut.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
