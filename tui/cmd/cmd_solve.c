@@ -326,10 +326,12 @@ static Tcl_Obj *starting_dict(const sm_solver_start *st)
 }
 
 /* The DVFS states a solver chose (tabu -dvfs, ilp -dvfs), where they
- * differ from the session's: the machine is replaced by one whose
- * processors run in them (the mapping kept, as topo state does), then the
- * mapping applied. The solver is detached from the old machine but keeps
- * its status and results. Returns 1 when it replaced the machine. */
+ * differ from the session's, and its mapping, as one undoable edit: the
+ * machine stays (its processors switch state in place), so undo restores
+ * both the mapping and the states, and redo reapplies them. A processor
+ * in its type's state follows the type again. The solver lets go of the
+ * session's machine (it solved another) but keeps its status and results.
+ * Returns 1 when states changed. */
 static int apply_states(sm_app *app, const char *label)
 {
     sm_solver *s = app->solver;
@@ -338,23 +340,19 @@ static int apply_states(sm_app *app, const char *label)
     int differ = 0;
     for (int p = 0; p < cur->nprocs; p++) differ |= s->best_states[p] != sm_topo_proc_state(cur, p);
     if (!differ) return 0;
-    int n = app->session->grid->ntasks;
-    int *map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    memcpy(map, s->best_map, sizeof(int) * (size_t)n);
-    sm_topo *t = sm_topo_clone(cur);
-    for (int p = 0; p < t->nprocs; p++) {
-        const sm_type *T = &t->types[t->procs[p].type];
+    sm_state_change *st = sm_xmalloc(sizeof *st * (size_t)cur->nprocs);
+    for (int p = 0; p < cur->nprocs; p++) {
+        const sm_type *T = &cur->types[cur->procs[p].type];
         int of_type = T->state >= 0 ? T->state : SM_STATE_BASE;
-        sm_topo_set_proc_state(t, p, s->best_states[p] == of_type ? -1 : s->best_states[p]);
+        st[p] = (sm_state_change){SM_STATE_OF_PROC, p, 0, s->best_states[p] == of_type ? -1 : s->best_states[p]};
     }
     char status[64];
     snprintf(status, sizeof status, "%s", s->status);
     sm_app_detach_solver(app, label);
     snprintf(s->status, sizeof s->status, "%s", status);
-    snprintf(s->reason, sizeof s->reason, "its DVFS states were applied: the machine was replaced");
-    sm_session_set_topo(app->session, t);
-    sm_session_apply(app->session, map, label);
-    free(map);
+    snprintf(s->reason, sizeof s->reason, "its DVFS states were applied");
+    sm_session_apply_states(app->session, st, cur->nprocs, s->best_map, label);
+    free(st);
     sm_app_sync_view(app);
     return 1;
 }
