@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "solvers/registry.h"
 #include "cmd.h"
+#include "core/lib/units.h"
 #include "core/model/fields.h"
 #include "solvers/stepper/history.h"
 #include "tui/app/solver_start.h"
@@ -23,6 +24,14 @@ static double now(void)
 
 /* A number, or {} when unknown (NaN has no Tcl form). */
 static Tcl_Obj *num(double v) { return v == v ? Tcl_NewDoubleObj(v) : Tcl_NewObj(); }
+
+/* A solver statistic: a count as a Tcl integer (examined 144, not 144.0),
+ * any other figure as a double. */
+static Tcl_Obj *stat_obj(const char *key, double v)
+{
+    if (sm_is_count(key) && isfinite(v) && v == floor(v) && fabs(v) < 9e15) return Tcl_NewWideIntObj((Tcl_WideInt)v);
+    return num(v);
+}
 
 /* `current` and `best` of solver state: the same keys for every solver,
  * empty values while there is no such mapping yet. */
@@ -93,7 +102,8 @@ static void put_stats(Tcl_Obj *d, const sm_solver *s)
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("seconds", -1), Tcl_NewDoubleObj(s->seconds));
     for (int i = 0; i < s->nstats; i++)
         Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(s->stats[i].key, -1),
-                       Tcl_NewDoubleObj(s->stats[i].value));
+                       s->stats[i].value == s->stats[i].value ? stat_obj(s->stats[i].key, s->stats[i].value)
+                                                              : Tcl_NewDoubleObj(s->stats[i].value));
     put_partition(d, s->partition);
     put_states(d, s);
 }
@@ -451,6 +461,12 @@ static int solver_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     if (hit)
         sm_view_log(app->view, SM_LOG_NOTE, "breakpoint at step %lld: %s", app->solver->iteration,
                     Tcl_GetString(until));
+    else if (until)
+        /* A run that ends without its breakpoint says so: it stopped for
+         * another reason (the end, an interrupt, a hook's break). */
+        sm_view_log(app->view, SM_LOG_NOTE, "%s %s after %lld iterations; breakpoint not reached (%s)",
+                    app->solver->ops->name, app->solver->done ? app->solver->status : "paused", app->solver->iteration,
+                    Tcl_GetString(until));
     Tcl_Obj *d = state_dict(app, app->solver);
     if (until) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("breakpoint", -1), Tcl_NewIntObj(hit));
     Tcl_SetObjResult(in, d);
@@ -525,7 +541,7 @@ static Tcl_Obj *step_stats(const sm_solver *s, const sm_history *h, long long k)
     Tcl_Obj *d = Tcl_NewDictObj();
     const sm_hist_step *st = sm_history_step(h, k);
     const double *v = sm_history_stats(h, st);
-    for (int i = 0; i < st->nstats; i++) put(d, s->stats[i].key, num(v[i]));
+    for (int i = 0; i < st->nstats; i++) put(d, s->stats[i].key, stat_obj(s->stats[i].key, v[i]));
     return d;
 }
 
