@@ -8,8 +8,9 @@
 #include "core/model/fill.h"
 #include "core/lib/util.h"
 
-static void free_edit(sm_edit *ed)
+static void free_edit(sm_session *s, sm_edit *ed)
 {
+    if (ed->nst) s->nstate_edits--;
     free(ed->ch);
     free(ed->st);
 }
@@ -40,8 +41,13 @@ static int edits_touch(const sm_session *s, int a, int b, unsigned part)
 static void update_dirty(sm_session *s)
 {
     unsigned d = s->sticky_parts;
+    /* Edits touch only the mapping and (their states) the topology: the
+     * other parts need no scan, nor the topology while no edit holds a
+     * state change, so a long history costs an edit nothing. */
+    unsigned can = SM_PART_MAP | (s->nstate_edits ? SM_PART_TOPO : 0u);
     for (int i = 0; i < 4; i++)
-        if (!(d & (1u << i)) && edits_touch(s, s->saved_at[i], s->pos, 1u << i)) d |= 1u << i;
+        if ((can & (1u << i)) && !(d & (1u << i)) && edits_touch(s, s->saved_at[i], s->pos, 1u << i))
+            d |= 1u << i;
     s->dirty_parts = d;
     s->dirty = d != 0;
 }
@@ -53,7 +59,7 @@ static void clear_history(sm_session *s)
         update_dirty(s);
         s->sticky_parts = s->dirty_parts;
     }
-    for (int i = 0; i < s->nhist; i++) free_edit(&s->hist[i]);
+    for (int i = 0; i < s->nhist; i++) free_edit(s, &s->hist[i]);
     s->nhist = s->pos = 0;
     for (int i = 0; i < 4; i++) s->saved_at[i] = 0;
 }
@@ -227,14 +233,14 @@ static void push_edit(sm_session *s, sm_change *ch, int n, sm_state_change *st, 
             if (edits_touch(s, s->pos, s->saved_at[i], 1u << i)) s->sticky_parts |= 1u << i;
             s->saved_at[i] = s->pos;
         }
-    for (int i = s->pos; i < s->nhist; i++) free_edit(&s->hist[i]);
+    for (int i = s->pos; i < s->nhist; i++) free_edit(s, &s->hist[i]);
     s->nhist = s->pos;
     if (s->nhist == SM_HISTORY_MAX) {
         for (int i = 0; i < 4; i++) {
             if (s->saved_at[i] > 0) s->saved_at[i]--;
             else if (edit_parts(&s->hist[0]) & (1u << i)) s->sticky_parts |= 1u << i;
         }
-        free_edit(&s->hist[0]);
+        free_edit(s, &s->hist[0]);
         memmove(s->hist, s->hist + 1, sizeof(sm_edit) * (size_t)(s->nhist - 1));
         s->nhist--;
     }
@@ -248,6 +254,7 @@ static void push_edit(sm_session *s, sm_change *ch, int n, sm_state_change *st, 
     ed->ch = ch;
     ed->nst = nst;
     ed->st = st;
+    if (nst) s->nstate_edits++;
     s->pos = s->nhist;
     snprintf(s->last_change, sizeof s->last_change, "%s", ed->label);
 }

@@ -36,6 +36,7 @@ typedef struct sm_session {
     sm_cost *cost;          /* owns the mapping: cost->map */
     sm_edit *hist;
     int nhist, cap, pos;    /* hist[0..pos) applied, [pos..nhist) redoable */
+    int nstate_edits;       /* edits in hist holding DVFS state changes */
     int dirty;              /* something differs from disk (dirty_parts != 0) */
     unsigned dirty_parts;   /* SM_PART_*: which parts differ from disk,
                                sticky_parts and what the edits between
