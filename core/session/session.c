@@ -348,8 +348,12 @@ int sm_session_apply(sm_session *s, const int *map, const char *label)
     for (int u = 0; u < n; u++)
         if (map[u] != s->cost->map[u]) {
             ch[k++] = (sm_change){u, s->cost->map[u], map[u]};
-            move_block(s, u, map[u]);
+            touch(s, u);
         }
+    /* Every mapping change goes through move_block but this one: a whole
+     * mapping is reached by sm_cost_remap (a rebuild when most blocks
+     * move), its blocks logged above. */
+    sm_cost_remap(s->cost, map);
     push(s, ch, k, label);
     s->version++;
     update_dirty(s);

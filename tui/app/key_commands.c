@@ -47,13 +47,14 @@ static int add_targets(const sm_app *app, sm_words *c)
     return k;
 }
 
-/* "solver start NAME " for the solver picked in the Solver pane, to edit. */
+/* "solver start NAME" for the solver picked in the Solver pane, to edit:
+ * Enter starts it, typed options go after it (no hidden trailing blank). */
 static void start_prompt(const sm_app *app, sm_do *d)
 {
     const sm_solver_ops *ops = sm_solver_list()[app->view->solver_row];
     d->kind = SM_DO_PROMPT;
     snprintf(d->label, sizeof d->label, ":");
-    snprintf(d->text, sizeof d->text, "solver start %s ", ops->name);
+    snprintf(d->text, sizeof d->text, "solver start %s", ops->name);
     d->complete = SM_COMPLETE_TCL;
 }
 

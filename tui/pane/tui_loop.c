@@ -41,6 +41,10 @@ typedef struct tui {
     char question[320];      /* the recovery question while it is asked */
     char line[1024];
     int pos, hist;                          /* cursor, history index */
+    /* A pre-filled value is a selected default: the first printable key
+     * replaces it, Enter takes it, editing keys keep it. A pre-filled
+     * command (S) takes typed words after it instead. */
+    int selected, word_after;
     int confirm_quit;
     int quit_after_save;     /* the quit prompt's w: save everything, then quit */
     char message[256];
@@ -524,7 +528,7 @@ static void draw_bottom(tui *t)
         int avail = COLS - lw - 1;
         int start = t->pos > avail ? t->pos - avail : 0;
         sm_ui_text(w, 0, 0, lw, sm_ui_attr(SM_EL_PROMPT), "%s", label);
-        sm_ui_text(w, 0, lw, avail + 1, sm_ui_attr(SM_EL_TEXT), "%s", t->line + start);
+        sm_ui_text(w, 0, lw, avail + 1, sm_ui_attr(SM_EL_TEXT) | (t->selected ? A_REVERSE : 0), "%s", t->line + start);
         wmove(w, 0, lw + t->pos - start);
     } else if (t->message[0]) {
         sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_DIM), "%s", t->message);
@@ -627,6 +631,8 @@ static void start_prompt(tui *t, sm_do *d)
     snprintf(t->line, sizeof t->line, "%.1000s", t->pending.text);
     t->pos = (int)strlen(t->line);
     t->hist = t->app->view->nhistory;
+    t->selected = t->line[0] && t->pending.tmpl.n > 0;
+    t->word_after = t->line[0] && t->pending.tmpl.n == 0;
 }
 
 /* Up/Down/PgUp/PgDn/Home/End and Enter go to the focused pane, which
@@ -792,6 +798,18 @@ static void prompt_key(tui *t, int code, int is_key)
         t->quit_after_save = 0;
         return;
     }
+    /* Typing over a selected default replaces it; any other key edits it. */
+    int typed = !is_key && code >= ' ' && code != 127;
+    if (typed && t->selected) {
+        t->line[0] = '\0';
+        t->pos = len = 0;
+    } else if (typed && t->word_after && code != ' ' && t->pos == len && len > 0 && t->line[len - 1] != ' ' &&
+               len + 1 < (int)sizeof t->line) {
+        t->line[len++] = ' ';
+        t->line[len] = '\0';
+        t->pos = len;
+    }
+    t->selected = t->word_after = 0;
     if (k && strcmp(k, "Tab") == 0) { complete(t); return; }
     if (k && strcmp(k, "Backspace") == 0) {
         if (t->pos > 0) {
