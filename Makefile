@@ -175,6 +175,13 @@ deps:
 # tests check that the page and the table agree).
 man: stencilmap
 	./stencilmap -b tools/man-keys.tcl man/stencilmap.1
+	for m in man/*.1 man/*.5 man/*.7; do \
+	    sed -e '$(MAN_VERSION_SED)' "$$m" > "$$m.tmp" && mv "$$m.tmp" "$$m" || exit 1; \
+	done
+
+# Every man page's footer carries VERSION, the program's one version
+# (make man stamps the pages; install stamps what it installs).
+MAN_VERSION_SED = 1s|^\(\.TH [^"]*"[^"]*" \)"stencilmap [^"]*"|\1"stencilmap $(VERSION)"|
 
 run: deps
 	@$(MAKE) --no-print-directory stencilmap
@@ -183,12 +190,12 @@ run: deps
 install: stencilmap
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	    $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/samples/topologies \
-	    $(DESTDIR)$(DATADIR)/samples/grids $(DESTDIR)$(DATADIR)/samples/studies \
+	    $(DESTDIR)$(DATADIR)/samples/grids $(DESTDIR)$(DATADIR)/samples/studies $(DESTDIR)$(DATADIR)/samples/profiles \
 	    $(DESTDIR)$(DATADIR)/scripts $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DOCDIR)
 	install -m 755 stencilmap $(DESTDIR)$(BINDIR)/stencilmap
 	# Man pages name the installed paths of this PREFIX.
 	for m in man/*.1 man/*.5 man/*.7; do \
-	    sed -e 's|/usr/local/share/stencilmap|$(DATADIR)|g' -e 's|/usr/local/share/doc/stencilmap|$(DOCDIR)|g' \
+	    sed -e 's|/usr/local/share/stencilmap|$(DATADIR)|g' -e 's|/usr/local/share/doc/stencilmap|$(DOCDIR)|g' -e '$(MAN_VERSION_SED)' \
 	        "$$m" > "$(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}" && \
 	    chmod 644 "$(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}" || exit 1; \
 	done
@@ -196,6 +203,7 @@ install: stencilmap
 	install -m 644 samples/topologies/*.json $(DESTDIR)$(DATADIR)/samples/topologies/
 	install -m 644 samples/grids/*.json $(DESTDIR)$(DATADIR)/samples/grids/
 	install -m 644 samples/studies/*.json $(DESTDIR)$(DATADIR)/samples/studies/
+	install -m 644 samples/profiles/*.csv $(DESTDIR)$(DATADIR)/samples/profiles/
 	install -m 644 scripts/*.tcl $(DESTDIR)$(DATADIR)/scripts/
 	install -m 755 scripts/*.sh $(DESTDIR)$(DATADIR)/scripts/
 	if ls themes/*.json >/dev/null 2>&1; then install -m 644 themes/*.json $(DESTDIR)$(DATADIR)/themes/; fi

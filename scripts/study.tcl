@@ -33,7 +33,7 @@ if {$shard ne ""} {
 if {$rc} {
     puts stderr "shard $which: $n"
 } else {
-    puts [format "shard %s: %d jobs run in %.2f s" $which $n $secs]
+    puts [format "shard %s: %d jobs run in %s" $which $n [units figure seconds $secs]]
 }
 if {![catch {study status $dir} st]} {
     puts [format "study %s: %d of %d jobs done, %d failed, %d missing" $dir \

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/jsonutil.h"
+#include "core/model/grid_memory.h"
 
 int sm_grid_spec_from_json(const cJSON *j, const char *path, int inline_ok,
                            sm_grid_spec *s, sm_err *e)
@@ -72,7 +73,8 @@ sm_grid *sm_grid_parse_text(const char *text, size_t len, const char *name,
     cJSON *j = sm_json_parse(text, len, e);
     sm_grid_spec s;
     sm_grid *g = NULL;
-    if (j && sm_grid_spec_from_json(j, "", 0, &s, e) == 0) g = sm_grid_build(&s, e);
+    if (j && sm_grid_spec_from_json(j, "", 0, &s, e) == 0 && sm_grid_memory_check(&s, e) == 0)
+        g = sm_grid_build(&s, e);
     cJSON_Delete(j);
     if (!g) sm_err_prefix(e, "%s: ", name);
     return g;

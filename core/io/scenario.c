@@ -5,6 +5,7 @@
 #include <string.h>
 #include "grid_json.h"
 #include "core/lib/jsonutil.h"
+#include "core/model/grid_memory.h"
 #include "mapping.h"
 
 int sm_model_from_json(const cJSON *j, const char *path, sm_model *m,
@@ -92,6 +93,11 @@ int sm_scenario_parse_text(const char *text, size_t len, const char *name,
     }
     sm_grid_spec spec;
     if (sm_grid_spec_from_json(g, "grid", 1, &spec, e)) goto fail;
+    /* Refused before anything is read or built when it cannot fit. */
+    if (sm_grid_memory_check(&spec, e)) {
+        sm_err_prefix(e, "grid: ");
+        goto fail;
+    }
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "topology");
     if (!t) {
         sm_err_set(e, "topology: missing (required)");

@@ -56,8 +56,13 @@ static void oom(void)
     abort();
 }
 
+static _Thread_local size_t alloc_bytes;
+
+size_t sm_alloc_bytes(void) { return alloc_bytes; }
+
 void *sm_xmalloc(size_t n)
 {
+    alloc_bytes += n;
     void *p = malloc(n ? n : 1);
     if (!p) oom();
     return p;
@@ -65,6 +70,7 @@ void *sm_xmalloc(size_t n)
 
 void *sm_xcalloc(size_t n, size_t size)
 {
+    alloc_bytes += n * size;
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (!p) oom();
     return p;
@@ -72,6 +78,7 @@ void *sm_xcalloc(size_t n, size_t size)
 
 void *sm_xrealloc(void *p, size_t n)
 {
+    alloc_bytes += n;
     void *q = realloc(p, n ? n : 1);
     if (!q) oom();
     return q;

@@ -24,6 +24,10 @@ void *sm_xmalloc(size_t n);
 void *sm_xcalloc(size_t n, size_t size);
 void *sm_xrealloc(void *p, size_t n);
 char *sm_xstrdup(const char *s);
+/* Bytes this thread has asked the three above for (sm_xrealloc counts its
+ * new size), so a test can assert that an operation copies nothing
+ * proportional to the grid. */
+size_t sm_alloc_bytes(void);
 
 /* Whole file into memory (NUL-terminated); refuses files above max_bytes. */
 char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e);

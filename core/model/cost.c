@@ -76,25 +76,52 @@ static void flush_heaps_comp(sm_cost *c, int comp)
         }
     }
     c->ndirty_proc = 0;
+    /* The largest multiplicities are read only under vizing; under the
+     * other models their heaps wait (sm_cost_set_model catches them up). */
+    int mu_heaps = c->model.rounds == SM_ROUNDS_VIZING;
     for (int i = 0; i < c->ndirty_slot; i++) {
         int slot = c->dirty_slot[i];
         c->slot_marked[slot] = 0;
+        if (!mu_heaps) continue;
         sm_heap_set(&c->hmu, slot, (double)c->mu[slot]);
         sm_heap_set(&c->hmu1, slot, (double)c->mu1[slot]);
     }
     c->ndirty_slot = 0;
 }
 
+/* The multiplicity heaps brought up to date with every slot (each key
+ * set in turn keeps the heap valid: a waiting heap holds stale keys in
+ * heap order). */
+static void catch_up_mu_heaps(sm_cost *c)
+{
+    for (int slot = 0; slot < c->pairs.n; slot++) {
+        sm_heap_set(&c->hmu, slot, (double)c->mu[slot]);
+        sm_heap_set(&c->hmu1, slot, (double)c->mu1[slot]);
+    }
+}
 static void flush_heaps(sm_cost *c) { flush_heaps_comp(c, 0); }
 
 /* Add (s=+1) or remove (s=-1) cut edge e between processors ps -> pd. */
 static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
 {
     const sm_edge *ed = &c->grid->edges[e];
-    int created = 0;
-    int slot = sm_pairmap_get(&c->pairs, ps, pd, 1, &created);
-    pair_slot_grow(c);
-    if (created) slot_memo_init(c, slot);
+    int created = 0, slot;
+    /* A move meets a few pairs twice each (out of the old processor's,
+     * into the new one's) and a solver tries it and takes it back: a
+     * small direct-mapped cache in front of the pair hash answers those.
+     * Slots are never removed or renumbered, so an entry stays true. */
+    int lo = ps < pd ? ps : pd, hi = ps < pd ? pd : ps;
+    struct sm_cost_pair_cache *pc = &c->pair_cache[((unsigned)lo * 31u + (unsigned)hi) & (SM_COST_PAIR_CACHE - 1)];
+    if (pc->p == lo && pc->q == hi) {
+        slot = pc->slot;
+    } else {
+        slot = sm_pairmap_get(&c->pairs, ps, pd, 1, &created);
+        pair_slot_grow(c);
+        if (created) slot_memo_init(c, slot);
+        pc->p = lo;
+        pc->q = hi;
+        pc->slot = slot;
+    }
     struct sm_cost_link_memo *lm = &c->memo[2 * slot + (ps > pd)];
     if (lm->cells != ed->cells) {
         lm->k = sm_quanta((double)ed->cells * lm->tpc, c->model.round_time);
@@ -214,7 +241,9 @@ void sm_cost_set_params(sm_cost *c, int p, const sm_params *pa)
 sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
                      const int *map)
 {
+    static _Atomic unsigned long long serials;
     sm_cost *c = sm_xcalloc(1, sizeof *c);
+    c->serial = ++serials;
     c->grid = g;
     c->topo = t;
     c->model = *m;
@@ -253,6 +282,7 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
     sm_heap_init(&c->hmu, 0);
     sm_heap_init(&c->hmu1, 0);
     sm_pairmap_init(&c->pairs);
+    for (int i = 0; i < SM_COST_PAIR_CACHE; i++) c->pair_cache[i].p = -1;
     for (int u = 0; u < n; u++) cells_contrib(c, u, c->map[u], +1);
     for (int e = 0; e < g->nedges; e++) {
         int ps = c->map[g->edges[e].src], pd = c->map[g->edges[e].dst];
@@ -402,6 +432,49 @@ void sm_cost_swap(sm_cost *c, int b1, int b2)
     sm_cost_move(c, b2, p1);
 }
 
+/* Whether every processor runs in its machine's parameters (no
+ * sm_cost_set_params since): then a rebuild reads the same figures. */
+static int params_of_topo(const sm_cost *c)
+{
+    for (int p = 0; p < c->nprocs; p++) {
+        const sm_params *pa = sm_topo_proc_params(c->topo, p);
+        if (c->tpc[p] != pa->time_per_cell || c->epc[p] != pa->energy_per_cell || c->p0[p] != pa->p0 ||
+            c->pidle[p] != pa->p_idle)
+            return 0;
+    }
+    return 1;
+}
+
+void sm_cost_remap(sm_cost *c, const int *map)
+{
+    const sm_grid *g = c->grid;
+    int n = g->ntasks, k = 0;
+    for (int u = 0; u < n; u++) k += map[u] != c->map[u];
+    /* A move touches each of the block's edges twice (out of the old
+     * processor's pairs, into the new one's) and their heaps; a rebuild
+     * touches each edge once and each block once. Past a quarter of the
+     * blocks moved, the rebuild is the cheaper. */
+    if (4 * (int64_t)k <= (int64_t)n || !params_of_topo(c)) {
+        for (int u = 0; u < n && k > 0; u++)
+            if (map[u] != c->map[u]) {
+                sm_cost_move(c, u, map[u]);
+                k--;
+            }
+        return;
+    }
+    sm_cost *fresh = sm_cost_new(g, c->topo, &c->model, map);
+    /* Keep c and its map array where they are (the session hands the
+     * array out); take everything else from the fresh state. */
+    int *keep = c->map;
+    memcpy(keep, map, sizeof(int) * (size_t)n);
+    sm_cost tmp = *c;
+    *c = *fresh;
+    *fresh = tmp;
+    fresh->map = c->map;
+    c->map = keep;
+    sm_cost_free(fresh);
+}
+
 void sm_cost_set_model(sm_cost *c, const sm_model *m)
 {
     /* Quanta depend on the round time: rebuild the communication sums. */
@@ -417,7 +490,9 @@ void sm_cost_set_model(sm_cost *c, const sm_model *m)
         sm_cost_free(fresh);
         return;
     }
+    int catch_up = m->rounds == SM_ROUNDS_VIZING && c->model.rounds != SM_ROUNDS_VIZING;
     c->model = *m;
+    if (catch_up) catch_up_mu_heaps(c);
 }
 
 static int by_src_dst(const void *a, const void *b)

@@ -12,7 +12,12 @@
 #include "core/rounds/schedule.h"
 #include "topo.h"
 
+#define SM_COST_PAIR_CACHE 64
+
 typedef struct sm_cost {
+    /* Unique to this cost state (never reused, unlike its address), so
+     * a view kept in step with its moves knows it is still the same. */
+    unsigned long long serial;
     const sm_grid *grid;
     const sm_topo *topo;
     sm_model model;
@@ -30,7 +35,9 @@ typedef struct sm_cost {
     sm_pairmap pairs;
     int64_t *mu, *mu1;
     int mu_cap;
-    sm_heap hmu, hmu1;
+    sm_heap hmu, hmu1;     /* kept only under vizing (cost.c) */
+    /* Pairs edge_contrib met lately, by a hash of the pair (cost.c). */
+    struct sm_cost_pair_cache { int p, q, slot; } pair_cache[SM_COST_PAIR_CACHE];
 
     /* Per pair slot and direction (slot * 2 + (src > dst)): the link and
      * the quanta of the last cell count sent over it, so a cut edge does
@@ -65,6 +72,9 @@ void sm_cost_free(sm_cost *c);
 void sm_cost_set_model(sm_cost *c, const sm_model *m);
 
 void sm_cost_move(sm_cost *c, int block, int proc);
+/* Every block to map[block]: moves when few blocks change, a rebuild
+ * (O(blocks + edges)) when many do. c and c->map stay where they are. */
+void sm_cost_remap(sm_cost *c, const int *map);
 /* Move each of blocks[0..nb) to to[block] (to: a whole mapping, such as
  * a solver's): the same result as moving them one by one, in less work,
  * since an edge between two of them is taken out and put back once (a

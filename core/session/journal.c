@@ -22,6 +22,7 @@ struct sm_journal {
     const sm_session *session;    /* the session last synced */
     int *map;                     /* the mapping as journaled */
     int n;
+    unsigned long long mark;      /* the session's touched-block log, as synced */
     unsigned unsaved;             /* the D record last written */
     int fresh;                    /* nothing written yet */
     int need_snapshot;            /* adopted: the next sync snapshots */
@@ -211,7 +212,31 @@ static int snapshot(sm_journal *j, const sm_session *s, sm_err *e)
     memcpy(j->map, map, sizeof(int) * (size_t)j->n);
     j->structure = s->structure;
     j->session = s;
+    j->mark = sm_session_touch_mark(s);
     return 0;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The M records of the blocks that differ from the journaled mapping
+ * (in block order), and the C that ends their group. */
+static int put_group(sm_journal *j, const int *map, int *blocks, int changed, sm_err *e)
+{
+    qsort(blocks, (size_t)changed, sizeof *blocks, int_cmp);
+    size_t cap = (size_t)changed * 28 + 32, len = 0;
+    char *buf = sm_xmalloc(cap);
+    for (int i = 0; i < changed; i++) {
+        len += (size_t)snprintf(buf + len, cap - len, "M %d %d\n", blocks[i], map[blocks[i]]);
+        j->map[blocks[i]] = map[blocks[i]];
+    }
+    len += (size_t)snprintf(buf + len, cap - len, "C %d\n", changed);
+    int rc = put(j, buf, len, e);
+    free(buf);
+    return rc;
 }
 
 static int put_changes(sm_journal *j, const sm_session *s, sm_err *e)
@@ -220,21 +245,36 @@ static int put_changes(sm_journal *j, const sm_session *s, sm_err *e)
         j->n != s->grid->ntasks)
         return snapshot(j, s, e);
     const int *map = sm_session_map(s);
+    /* What the session changed since the last sync, when its log reaches
+     * back that far: an edit costs what it moved, not the grid. */
+    int nt;
+    const int *t = sm_session_touched_since(s, j->mark, &nt);
+    j->mark = sm_session_touch_mark(s);
+    if (t) {
+        if (nt == 0) return 0;
+        int *blocks = sm_xmalloc(sizeof(int) * (size_t)nt), changed = 0;
+        for (int i = 0; i < nt; i++) {
+            int b = t[i];
+            if (j->map[b] < 0 || map[b] == j->map[b]) continue;
+            j->map[b] = -1 - j->map[b]; /* listed once, restored below */
+            blocks[changed++] = b;
+        }
+        for (int i = 0; i < changed; i++) j->map[blocks[i]] = -1 - j->map[blocks[i]];
+        int rc = changed ? put_group(j, map, blocks, changed, e) : 0;
+        free(blocks);
+        return rc;
+    }
     int changed = 0;
     for (int b = 0; b < j->n; b++) changed += map[b] != j->map[b];
     if (changed == 0) return 0;
     /* A big change (a solver's mapping) is smaller as a snapshot. */
     if (changed > j->n / 4 + 16) return snapshot(j, s, e);
-    size_t cap = (size_t)changed * 28 + 32, len = 0;
-    char *buf = sm_xmalloc(cap);
+    int *blocks = sm_xmalloc(sizeof(int) * (size_t)changed);
+    changed = 0;
     for (int b = 0; b < j->n; b++)
-        if (map[b] != j->map[b]) {
-            len += (size_t)snprintf(buf + len, cap - len, "M %d %d\n", b, map[b]);
-            j->map[b] = map[b];
-        }
-    len += (size_t)snprintf(buf + len, cap - len, "C %d\n", changed);
-    int rc = put(j, buf, len, e);
-    free(buf);
+        if (map[b] != j->map[b]) blocks[changed++] = b;
+    int rc = put_group(j, map, blocks, changed, e);
+    free(blocks);
     return rc;
 }
 

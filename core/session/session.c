@@ -14,6 +14,47 @@ static void clear_history(sm_session *s)
     s->nhist = s->pos = 0;
 }
 
+/* Whoever reads the log from before this point compares everything. */
+static void touch_reset(sm_session *s)
+{
+    s->touched_base += (unsigned long long)s->ntouched + 1;
+    s->ntouched = 0;
+}
+
+static void touch(sm_session *s, int block)
+{
+    if (s->ntouched == s->touched_cap) {
+        int limit = s->grid->ntasks / 8 > 4096 ? s->grid->ntasks / 8 : 4096;
+        if (s->touched_cap >= limit) {
+            touch_reset(s);
+        } else {
+            s->touched_cap = s->touched_cap ? 2 * s->touched_cap : 256;
+            if (s->touched_cap > limit) s->touched_cap = limit;
+            s->touched = sm_xrealloc(s->touched, sizeof(int) * (size_t)s->touched_cap);
+        }
+    }
+    s->touched[s->ntouched++] = block;
+}
+
+/* Every mapping change goes through here. */
+static void move_block(sm_session *s, int block, int proc)
+{
+    sm_cost_move(s->cost, block, proc);
+    touch(s, block);
+}
+
+unsigned long long sm_session_touch_mark(const sm_session *s)
+{
+    return s->touched_base + (unsigned long long)s->ntouched;
+}
+
+const int *sm_session_touched_since(const sm_session *s, unsigned long long mark, int *n)
+{
+    if (mark < s->touched_base || mark > sm_session_touch_mark(s)) return NULL;
+    *n = (int)(sm_session_touch_mark(s) - mark);
+    return s->touched + (mark - s->touched_base);
+}
+
 static void rebuild(sm_session *s, const int *map)
 {
     int n = s->grid->ntasks;
@@ -24,6 +65,7 @@ static void rebuild(sm_session *s, const int *map)
     s->cost = sm_cost_new(s->grid, s->topo, &s->model, m);
     free(m);
     clear_history(s);
+    touch_reset(s);
     s->version++;
     s->rebuilt++;
     sm_cost_eval(s->cost, &s->last_eval);
@@ -58,6 +100,7 @@ void sm_session_free(sm_session *s)
     if (!s) return;
     clear_history(s);
     free(s->hist);
+    free(s->touched);
     sm_cost_free(s->cost);
     sm_grid_free(s->grid);
     sm_topo_free(s->topo);
@@ -145,8 +188,12 @@ int sm_session_apply(sm_session *s, const int *map, const char *label)
     for (int u = 0; u < n; u++)
         if (map[u] != s->cost->map[u]) {
             ch[k++] = (sm_change){u, s->cost->map[u], map[u]};
-            sm_cost_move(s->cost, u, map[u]);
+            touch(s, u);
         }
+    /* Every mapping change goes through move_block but this one: a whole
+     * mapping is reached by sm_cost_remap (a rebuild when most blocks
+     * move), its blocks logged above. */
+    sm_cost_remap(s->cost, map);
     push(s, ch, k, label);
     s->version++;
     sm_session_mark(s, SM_PART_MAP);
@@ -159,11 +206,31 @@ int sm_session_move(sm_session *s, int block, int proc, const char *label)
     sm_cost_eval(s->cost, &s->last_eval);
     sm_change *ch = sm_xmalloc(sizeof(sm_change));
     ch[0] = (sm_change){block, s->cost->map[block], proc};
-    sm_cost_move(s->cost, block, proc);
+    move_block(s, block, proc);
     push(s, ch, 1, label);
     s->version++;
     sm_session_mark(s, SM_PART_MAP);
     return 1;
+}
+
+int sm_session_move_blocks(sm_session *s, const int *blocks, int n, int proc, const char *label)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) k += s->cost->map[blocks[i]] != proc;
+    if (k == 0) return 0;
+    sm_cost_eval(s->cost, &s->last_eval);
+    sm_change *ch = sm_xmalloc(sizeof(sm_change) * (size_t)k);
+    k = 0;
+    /* A repeated block is at proc by its second time: one change each. */
+    for (int i = 0; i < n; i++)
+        if (s->cost->map[blocks[i]] != proc) {
+            ch[k++] = (sm_change){blocks[i], s->cost->map[blocks[i]], proc};
+            move_block(s, blocks[i], proc);
+        }
+    push(s, ch, k, label);
+    s->version++;
+    sm_session_mark(s, SM_PART_MAP);
+    return k;
 }
 
 int sm_session_swap(sm_session *s, int b1, int b2, const char *label)
@@ -175,6 +242,8 @@ int sm_session_swap(sm_session *s, int b1, int b2, const char *label)
     ch[0] = (sm_change){b1, p1, p2};
     ch[1] = (sm_change){b2, p2, p1};
     sm_cost_swap(s->cost, b1, b2);
+    touch(s, b1);
+    touch(s, b2);
     push(s, ch, 2, label);
     s->version++;
     sm_session_mark(s, SM_PART_MAP);
@@ -188,7 +257,7 @@ int sm_session_undo(sm_session *s)
     sm_edit *ed = &s->hist[--s->pos];
     snprintf(s->last_change, sizeof s->last_change, "undo %s", ed->label);
     for (int i = ed->n - 1; i >= 0; i--)
-        sm_cost_move(s->cost, ed->ch[i].block, ed->ch[i].from);
+        move_block(s, ed->ch[i].block, ed->ch[i].from);
     s->version++;
     sm_session_mark(s, SM_PART_MAP);
     return 0;
@@ -210,7 +279,7 @@ int sm_session_redo(sm_session *s)
     sm_edit *ed = &s->hist[s->pos++];
     snprintf(s->last_change, sizeof s->last_change, "redo %s", ed->label);
     for (int i = 0; i < ed->n; i++)
-        sm_cost_move(s->cost, ed->ch[i].block, ed->ch[i].to);
+        move_block(s, ed->ch[i].block, ed->ch[i].to);
     s->version++;
     sm_session_mark(s, SM_PART_MAP);
     return 0;

@@ -38,6 +38,14 @@ typedef struct sm_session {
      * edit's name; "" after a load or a new grid or machine (nothing to
      * compare with). */
     char last_change[112];
+    /* Every block whose processor changed, in order, since touched_base:
+     * who follows the mapping (the journal, the panes' last-move
+     * highlight) reads what changed instead of comparing whole mappings.
+     * Dropped (the base moves past every reader) on a rebuild or when it
+     * outgrows an eighth of the blocks, and a reader then compares all. */
+    int *touched;
+    int ntouched, touched_cap;
+    unsigned long long touched_base;
 } sm_session;
 
 #define SM_HISTORY_MAX 10000
@@ -63,10 +71,19 @@ void sm_session_set_model(sm_session *s, const sm_model *m);
 /* Apply a whole mapping as one undoable edit; returns blocks changed. */
 int sm_session_apply(sm_session *s, const int *map, const char *label);
 int sm_session_move(sm_session *s, int block, int proc, const char *label);
+/* Move n blocks (repeats allowed) to proc as one undoable edit, in time
+ * proportional to n; returns blocks changed (0: no edit). */
+int sm_session_move_blocks(sm_session *s, const int *blocks, int n, int proc, const char *label);
 int sm_session_swap(sm_session *s, int b1, int b2, const char *label);
 int sm_session_undo(sm_session *s);   /* 0, or -1 when nothing to undo */
 int sm_session_redo(sm_session *s);
 const int *sm_session_map(const sm_session *s);
+/* Where the touched-block log stands now; give it back later to
+ * sm_session_touched_since for the blocks changed in between (in order,
+ * possibly repeated), or NULL when the log no longer reaches back that
+ * far: then compare the whole mapping. */
+unsigned long long sm_session_touch_mark(const sm_session *s);
+const int *sm_session_touched_since(const sm_session *s, unsigned long long mark, int *n);
 /* The mapping as it was `back` edits ago (1..pos: what `back` undos would
  * give), into map (ntasks entries); -1 when there are not that many. */
 int sm_session_undo_point(const sm_session *s, int back, int *map);

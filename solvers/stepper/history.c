@@ -200,8 +200,8 @@ int sm_history_diff_current(sm_history *h, const int *current_map, int moves_kno
 }
 
 void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map, int best_written,
-                    const char *last_move, const char *status, const double *stats, int nstats,
-                    const sm_explain *x)
+                    const int *best_blocks, int nbest_blocks, const char *last_move, const char *status,
+                    const double *stats, int nstats, const sm_explain *x)
 {
     if (h->nsteps == h->cap) {
         h->cap = h->cap ? h->cap * 2 : 64;
@@ -213,7 +213,12 @@ void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map,
     st.current_shown = h->pending_shown;
     st.best_off = h->moves.len;
     st.nbest = 0;
-    if (fig->has_best && (best_written || !h->nsteps)) st.nbest = diff_into(&h->moves, h->best_seen, best_map, h->n);
+    if (fig->has_best && best_written && best_blocks && h->nsteps) {
+        for (int i = 0; i < nbest_blocks; i++)
+            st.nbest += push_move(&h->moves, h->best_seen, best_blocks[i], best_map[best_blocks[i]]);
+    } else if (fig->has_best && (best_written || !h->nsteps)) {
+        st.nbest = diff_into(&h->moves, h->best_seen, best_map, h->n);
+    }
     /* The state moves after the best's (a step's records start at
      * cur_off: drop_oldest relies on it). */
     st.scur_off = h->moves.len;

@@ -95,11 +95,13 @@ void sm_history_states_on(sm_history *h, int nprocs, const int *start);
  * nmoved) when moves_known, else whole; returns the blocks that differ. */
 int sm_history_diff_current(sm_history *h, const int *current_map, int moves_known, const int *moved,
                             int nmoved);
-/* Then the rest: best_map compared (whole) when best_written, the
- * figures in fig, the texts, the statistics' values, the explanation. */
+/* Then the rest: best_map compared when best_written (at
+ * best_blocks[0..nbest_blocks) when those are the only blocks written
+ * since the last step, else whole), the figures in fig, the texts, the
+ * statistics' values, the explanation. */
 void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map, int best_written,
-                    const char *last_move, const char *status, const double *stats, int nstats,
-                    const sm_explain *x);
+                    const int *best_blocks, int nbest_blocks, const char *last_move, const char *status,
+                    const double *stats, int nstats, const sm_explain *x);
 /* With states on, before sm_history_add: the step's current states (NULL:
  * the solver shows none) and best states, compared whole (nprocs each). */
 void sm_history_note_states(sm_history *h, const int *current_states, const int *best_states);

@@ -194,8 +194,10 @@ static void record(sm_solver *s)
     fig.best_objective = sm_solver_objective_best(s);
     double v[sizeof s->stats / sizeof s->stats[0]];
     for (int i = 0; i < s->nstats; i++) v[i] = s->stats[i].value;
-    sm_history_add(h, &fig, s->best_map, s->best_version != s->hist_best_version, s->last_move, s->status, v,
-                   s->nstats, &s->explain);
+    /* One best write since the last record, and a patch: its blocks. */
+    int patched = s->best_version == s->hist_best_version + 1 && s->best_patch_version == s->best_version;
+    sm_history_add(h, &fig, s->best_map, s->best_version != s->hist_best_version, patched ? s->best_patched : NULL,
+                   patched ? s->nbest_patched : 0, s->last_move, s->status, v, s->nstats, &s->explain);
     s->hist_best_version = s->best_version;
 }
 
@@ -307,6 +309,7 @@ void sm_solver_free(sm_solver *s)
     free(s->explain.tabu);
     free(s->explain.trace);
     free(s->moved);
+    free(s->best_patched);
     free(s->best_map);
     free(s->best_states);
     free(s->start_copy);
@@ -348,6 +351,25 @@ int sm_solver_offer(sm_solver *s, const int *map, const sm_eval *ev)
     s->has_best = 1;
     s->best_version++;
     memcpy(s->best_map, map, sizeof(int) * (size_t)s->grid->ntasks);
+    return 1;
+}
+
+int sm_solver_offer_patch(sm_solver *s, const int *map, const sm_eval *ev, const int *blocks, int n)
+{
+    if (!s->has_best) return sm_solver_offer(s, map, ev);
+    if (sm_eval_compare(ev, &s->best) >= 0) return 0;
+    s->best = *ev;
+    s->best_version++;
+    if (n > s->best_patched_cap) {
+        s->best_patched_cap = n;
+        s->best_patched = sm_xrealloc(s->best_patched, sizeof(int) * (size_t)n);
+    }
+    for (int i = 0; i < n; i++) {
+        s->best_map[blocks[i]] = map[blocks[i]];
+        s->best_patched[i] = blocks[i];
+    }
+    s->nbest_patched = n;
+    s->best_patch_version = s->best_version;
     return 1;
 }
 

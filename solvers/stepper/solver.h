@@ -114,6 +114,10 @@ struct sm_solver {
     struct sm_part_history *part_hist; /* the partition after every step */
     int moves_known, nmoved, moved_cap;
     int *moved;
+    /* The last best_map write when it was a patch (sm_solver_offer_patch):
+     * its version and the blocks it wrote. */
+    unsigned long long best_patch_version;
+    int *best_patched, nbest_patched, best_patched_cap;
 
     /* Set by the caller: long steps (the ILP) poll the interrupt flag and
      * call progress a few times a second. */
@@ -178,6 +182,10 @@ const char *sm_opt_str(const sm_solver *s, const char *name);
 /* Offer a complete mapping: evaluates it and keeps it if it is the best.
  * Returns 1 when it became the best. */
 int sm_solver_offer(sm_solver *s, const int *map, const sm_eval *ev);
+/* The same for a map that differs from the best mapping only at
+ * blocks[0..n) (the caller vouches for it): only those are copied, and
+ * the history records only those. Needs a best already. */
+int sm_solver_offer_patch(sm_solver *s, const int *map, const sm_eval *ev, const int *blocks, int n);
 void sm_solver_set_stat(sm_solver *s, const char *key, double v);
 /* Make map the best whatever its energy (solvers with another objective). */
 void sm_solver_set_best(sm_solver *s, const int *map);

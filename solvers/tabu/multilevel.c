@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/model/coarsen.h"
+#include "core/model/fill.h"
 #include "refine.h"
 
 #define LEVELS_MAX 16
@@ -34,6 +35,11 @@ struct sm_multilevel {
     long long moves, tried;          /* over the finished levels */
     int *fine;                       /* level-0 mapping for offers */
     int *shown;                      /* level-0 projection of the search's current mapping */
+    /* Refining the session's grid: whether the best mapping is the
+     * refined mapping as it was at the last offer it won, and the blocks
+     * moved since (so an offer copies those, not the whole mapping). */
+    int best_is_ref;
+    int *pending, npending, pending_cap;
     unsigned long long rng;
 };
 
@@ -78,6 +84,42 @@ static void show_current(sm_solver *s, sm_multilevel *ml, const int *map)
     s->current_map = ml->shown;
 }
 
+/* The refined mapping of the session's grid offered: O(blocks moved
+ * since the last offer it won), not O(blocks), while the best is it. */
+static void offer_refined(sm_solver *s, sm_multilevel *ml, const sm_eval *ev)
+{
+    const int *map = ml->ref.c->map;
+    if (ml->best_is_ref) {
+        if (sm_solver_offer_patch(s, map, ev, ml->pending, ml->npending)) ml->npending = 0;
+        return;
+    }
+    ml->npending = 0;
+    if (sm_solver_offer(s, map, ev)) ml->best_is_ref = 1;
+}
+
+/* After a refinement step on the session's grid: its moves, for the
+ * history (the current mapping's changes) and the next offer. Past a
+ * quarter of the grid a whole copy is as cheap: the next offer won makes
+ * one. */
+static void note_moves(sm_solver *s, sm_multilevel *ml)
+{
+    const sm_refine *r = &ml->ref;
+    s->moves_known = 1;
+    for (int i = 0; i < r->nmoved; i++) sm_solver_moved(s, r->moved[i]);
+    if (!ml->best_is_ref || r->nmoved == 0) return;
+    if (4 * ((long long)ml->npending + r->nmoved) > (long long)ml->grid[0]->ntasks) {
+        ml->best_is_ref = 0;
+        ml->npending = 0;
+        return;
+    }
+    if (ml->npending + r->nmoved > ml->pending_cap) {
+        while (ml->npending + r->nmoved > ml->pending_cap) ml->pending_cap = ml->pending_cap ? 2 * ml->pending_cap : 1024;
+        ml->pending = sm_xrealloc(ml->pending, sizeof(int) * (size_t)ml->pending_cap);
+    }
+    memcpy(ml->pending + ml->npending, r->moved, sizeof(int) * (size_t)r->nmoved);
+    ml->npending += r->nmoved;
+}
+
 static void offer_fine(sm_solver *s, sm_multilevel *ml)
 {
     sm_eval ev;
@@ -85,7 +127,7 @@ static void offer_fine(sm_solver *s, sm_multilevel *ml)
         sm_cost_eval(ml->ref.c, &ev);
         s->current = ev;
         s->current_map = ml->ref.c->map;
-        sm_solver_offer(s, ml->ref.c->map, &ev);
+        offer_refined(s, ml, &ev);
     } else {
         sm_solver_evaluate(s, ml->fine, &ev);
         s->current = ev;
@@ -101,6 +143,8 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
     ml->moves += ml->ref.moves;
     ml->tried += ml->ref.tried;
     sm_refine_release(&ml->ref);
+    ml->best_is_ref = 0;
+    ml->npending = 0;
     ml->level = l;
     sm_refine_init(&ml->ref, ml->grid[l], s->topo, &s->model, map, PASSES_MAX, &ml->rng);
 }
@@ -112,25 +156,38 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
  * imbalance METIS allows by default (3 %): lb balances perfectly, which
  * leaves no room to shape the cut. */
 /* The fastest lb order's time on grid g (no deadline); each mapping is
- * offered to s when g is s's grid. */
+ * offered to s when g is s's grid. The mappings are lb's (the same fill,
+ * core/model/fill.c) built in one pass each: lb's stepper formats every
+ * block's move, three million lines of text at a million blocks.
+ * lb fills by speed alone: with big blocks its share on a GPU can pass
+ * the GPU's memory, and a deadline no mapping within memory reaches
+ * leaves every result infeasible. So lb's fill is also made within
+ * memory (the shares a memory cannot hold go to the other processors by
+ * speed), and the time is the fastest mapping's that fits in memory;
+ * only when none does, the fastest of all. */
 static double fastest_lb(sm_solver *s, const sm_grid *g)
 {
-    static const char *const orders[] = {"ijk", "jik", "kij"};
+    static const sm_order orders[] = {SM_ORDER_IJK, SM_ORDER_JIK, SM_ORDER_KIJ};
     sm_model free_time = s->model;
     free_time.has_deadline = 0;
-    double fastest = INFINITY;
-    for (int i = 0; i < 3; i++) {
-        const char *argv[2] = {"-order", orders[i]};
-        sm_err e;
-        sm_solver *h = sm_solver_new(&sm_solver_lb, g, s->topo, &free_time, NULL, 2, argv, &e);
-        if (h) sm_solver_step(h, (long long)g->ntasks + 1);
-        if (h && h->has_best) {
-            if (h->best.time < fastest) fastest = h->best.time;
-            if (g == s->grid) sm_solver_offer(s, h->best_map, &h->best);
-        }
-        sm_solver_free(h);
+    double fastest = INFINITY, fastest_fits = INFINITY;
+    int *map = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
+    for (int k = 0; k < 6; k++) {
+        int i = k % 3;
+        if (k < 3) sm_fill(g, s->topo, SM_SPEEDS_EXACT, orders[i], 1, map);
+        else if (sm_fill_memory(g, s->topo, SM_SPEEDS_EXACT, orders[i], 1, map) != 1) break;
+        sm_cost *c = sm_cost_new(g, s->topo, &free_time, map);
+        sm_eval ev;
+        sm_cost_eval(c, &ev);
+        sm_cost_free(c);
+        if (ev.time < fastest) fastest = ev.time;
+        if (ev.memory_ok && ev.time < fastest_fits) fastest_fits = ev.time;
+        if (g == s->grid) sm_solver_offer(s, map, &ev);
+        /* lb within memory only when lb is not. */
+        if (k == 2 && isfinite(fastest_fits)) break;
     }
-    return fastest;
+    free(map);
+    return isfinite(fastest_fits) ? fastest_fits : fastest;
 }
 
 static void fine_deadline(sm_solver *s)
@@ -267,6 +324,8 @@ static void next_level(sm_solver *s, sm_multilevel *ml, const int *map)
 
 void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
 {
+    /* Only a refinement step on the session's grid lists its moves. */
+    s->moves_known = 0;
     if (ml->coarse) {
         sm_solver_step(ml->coarse, COARSE_STEPS);
         snprintf(s->last_move, sizeof s->last_move, "level %d (%d blocks): %.100s", ml->level,
@@ -292,6 +351,7 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
         return;
     }
     int more = sm_refine_step(&ml->ref, CHUNK);
+    if (ml->level == 0) note_moves(s, ml);
     sm_solver_why(s, "refinement on level %d: boundary blocks moved where the energy drops", ml->level);
     snprintf(s->last_move, sizeof s->last_move, "level %d (%d blocks) pass %d: %lld moves", ml->level,
              ml->grid[ml->level]->ntasks, ml->ref.pass + (more ? 1 : 0), ml->moves + ml->ref.moves);
@@ -323,5 +383,6 @@ void sm_multilevel_free(sm_multilevel *ml)
     }
     free(ml->fine);
     free(ml->shown);
+    free(ml->pending);
     free(ml);
 }

@@ -117,6 +117,117 @@ static void try_move(sm_refine *r, int u, int q, refine_pick *pick)
     }
 }
 
+/* The screen: most tried moves lose, and a move applied and undone
+ * through the cost model pays twice for every edge of the block (pair
+ * lookups, heaps). While the mapping meets the deadline and memory with
+ * nothing late (the usual state once a level starts), a move's score
+ * follows from the block's own edges and the two processors: energy
+ * changes by the work's and the cut edges' energy (idle is paid up to the
+ * deadline, score_of), and it stays feasible while the new processor's
+ * time and memory and every changed degree stay within the deadline.
+ * screen_block gathers block u's edges once; screen_says_no rejects a
+ * move only when that estimate is infeasible or clearly worse than the
+ * pick (beyond 1e-9 relative, far above the rounding of either sum), so
+ * every move the full evaluation could take is still tried in full:
+ * the refinement takes the same moves as without the screen. */
+int sm_refine_screen = 1;
+
+#define SCREEN_EDGES 64
+typedef struct {
+    int on, n, from;
+    int pw[SCREEN_EDGES], out[SCREEN_EDGES];
+    int64_t cells[SCREEN_EDGES];
+    double leave;                 /* cut energy of u's edges on `from` */
+    int nd, dp[2 * SCREEN_EDGES + 2];
+    int64_t dd[2 * SCREEN_EDGES + 2]; /* degree changes of leaving `from` */
+} screen;
+
+static void add_degree(int *nd, int *dp, int64_t *dd, int p, int64_t k)
+{
+    for (int i = 0; i < *nd; i++)
+        if (dp[i] == p) {
+            dd[i] += k;
+            return;
+        }
+    dp[*nd] = p;
+    dd[(*nd)++] = k;
+}
+
+/* The cut energy of u's edges were u on processor p (p's degree changes,
+ * signed by s, into dp/dd). */
+static double cut_energy(const sm_cost *c, const screen *sc, int p, int s, int *nd, int *dp, int64_t *dd)
+{
+    double e = 0;
+    for (int i = 0; i < sc->n; i++) {
+        int w = sc->pw[i];
+        if (w == p) continue;
+        double tpc, epc;
+        if (sc->out[i]) sm_topo_link(c->topo, p, w, &tpc, &epc);
+        else sm_topo_link(c->topo, w, p, &tpc, &epc);
+        e += (double)sc->cells[i] * epc;
+        int64_t k = sm_quanta((double)sc->cells[i] * tpc, c->model.round_time);
+        add_degree(nd, dp, dd, p, s * k);
+        add_degree(nd, dp, dd, w, s * k);
+    }
+    return e;
+}
+
+static int profiled(const sm_cost *c, int p) { return c->topo->types[c->topo->procs[p].type].nprofile > 0; }
+
+static void screen_block(const sm_refine *r, int u, screen *sc)
+{
+    const sm_model *m = r->model;
+    const sm_grid *g = r->grid;
+    const sm_cost *c = r->c;
+    sc->on = 0;
+    if (!sm_refine_screen || !m->has_deadline || !m->overlap || m->rounds == SM_ROUNDS_VIZING || r->sc.violation != 0 || r->over != 0)
+        return;
+    sc->from = c->map[u];
+    if (profiled(c, sc->from)) return;
+    sc->n = g->inc_off[u + 1] - g->inc_off[u];
+    if (sc->n > SCREEN_EDGES) return;
+    for (int i = 0; i < sc->n; i++) {
+        const sm_edge *ed = &g->edges[g->inc[g->inc_off[u] + i]];
+        sc->out[i] = ed->src == u;
+        sc->pw[i] = c->map[sc->out[i] ? ed->dst : ed->src];
+        sc->cells[i] = ed->cells;
+    }
+    sc->nd = 0;
+    sc->leave = cut_energy(c, sc, sc->from, -1, &sc->nd, sc->dp, sc->dd);
+    sc->on = 1;
+}
+
+static int screen_says_no(const sm_refine *r, int u, const screen *sc, int q, const refine_pick *pick)
+{
+    if (!sc->on || profiled(r->c, q)) return 0;
+    const sm_model *m = r->model;
+    const sm_cost *c = r->c;
+    int a = sc->from;
+    int64_t d = r->grid->task_cells[u];
+    /* q's time and memory: late() past rounding is a violation. */
+    double t, e;
+    sm_proc_work(c->topo, q, c->blocks[q] + 1, c->cells[q] + d, &t, &e);
+    if (t > m->deadline * (1 + 1e-14)) return 1;
+    if (c->mem_cells[q] >= 0 && c->cells[q] + d > c->mem_cells[q]) return 1;
+    /* Every degree that grows: rounds past the deadline. */
+    int nd = sc->nd, dp[2 * SCREEN_EDGES + 2];
+    int64_t dd[2 * SCREEN_EDGES + 2];
+    memcpy(dp, sc->dp, sizeof(int) * (size_t)nd);
+    memcpy(dd, sc->dd, sizeof(int64_t) * (size_t)nd);
+    double join = cut_energy(c, sc, q, +1, &nd, dp, dd);
+    double limit = m->deadline * (1 + 1e-9);
+    for (int i = 0; i < nd; i++)
+        if (dd[i] > 0 && (double)(c->deg[dp[i]] + dd[i]) * m->round_time > limit) return 1;
+    /* The score's energy (score_of: idle paid up to the deadline). */
+    double dcomp_a = c->tpc[a] * (double)d, dcomp_q = c->tpc[q] * (double)d;
+    double de = (c->epc[q] - c->epc[a]) * (double)d + c->p0[q] * dcomp_q - c->p0[a] * dcomp_a -
+                (c->pidle[q] * dcomp_q - c->pidle[a] * dcomp_a) + join - sc->leave;
+    if (!m->unused_idle)
+        de += m->deadline * ((c->blocks[a] == 1 ? -c->pidle[a] : 0) + (c->blocks[q] == 0 ? c->pidle[q] : 0));
+    double est = r->sc.energy + de;
+    return est > pick->sc.energy + 1e-9 * (fabs(est) + fabs(pick->sc.energy));
+}
+
 /* Tries block u's moves to its neighbours' processors; takes the best if
  * it improves. */
 static void refine_block(sm_refine *r, int u)
@@ -127,11 +238,18 @@ static void refine_block(sm_refine *r, int u)
     int from = c->map[u];
     refine_pick pick = {-1, r->sc, r->over};
     int seen[64], nseen = 0;
+    screen sc;
+    screen_block(r, u, &sc);
     for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
         int q = c->map[g->nbr[k]], dup = q == from;
         for (int i = 0; i < nseen && !dup; i++) dup = seen[i] == q;
         if (dup) continue;
         if (nseen < 64) seen[nseen++] = q;
+        if (screen_says_no(r, u, &sc, q, &pick)) {
+            r->tried++;
+            r->screened++;
+            continue;
+        }
         try_move(r, u, q, &pick);
     }
     /* A block on a late or full processor may also go to the processor of
@@ -156,6 +274,11 @@ static void refine_block(sm_refine *r, int u)
     r->over = pick.over < 0 ? 0 : pick.over;
     r->moves++;
     r->pass_moves++;
+    if (r->nmoved == r->moved_cap) {
+        r->moved_cap = r->moved_cap ? 2 * r->moved_cap : 256;
+        r->moved = sm_xrealloc(r->moved, sizeof(int) * (size_t)r->moved_cap);
+    }
+    r->moved[r->nmoved++] = u;
     r->next[u] = 1;
     for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) r->next[g->nbr[k]] = 1;
 }
@@ -181,6 +304,7 @@ void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_m
 
 int sm_refine_step(sm_refine *r, int chunk)
 {
+    r->nmoved = 0;
     int end = r->qpos + chunk < r->nqueue ? r->qpos + chunk : r->nqueue;
     for (; r->qpos < end; r->qpos++) refine_block(r, r->queue[r->qpos]);
     if (r->qpos < r->nqueue) return 1;
@@ -195,5 +319,6 @@ void sm_refine_release(sm_refine *r)
     sm_cost_free(r->c);
     free(r->queue);
     free(r->next);
+    free(r->moved);
     memset(r, 0, sizeof *r);
 }

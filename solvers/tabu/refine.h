@@ -26,14 +26,22 @@ typedef struct sm_refine {
     unsigned char *next;            /* marked for the next pass */
     int pass, pass_moves, passes_max;
     long long moves, tried;
+    long long screened;             /* of tried: rejected without applying */
+    int *moved, nmoved;             /* the blocks the last sm_refine_step moved */
+    int moved_cap;
     unsigned long long *rng;
 } sm_refine;
+
+/* Whether moves are screened before they are tried in full (refine.c);
+ * the same moves are taken either way. Tests turn it off to compare. */
+extern int sm_refine_screen;
 
 /* Starts refining map (copied) on g under m (kept by pointer). */
 void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_model *m,
                     const int *map, int passes_max, unsigned long long *rng);
 /* Tries up to chunk queued blocks, starting the next pass when one ends;
- * returns 0 once a pass gained nothing or passes_max passes are done. */
+ * returns 0 once a pass gained nothing or passes_max passes are done.
+ * The blocks it moved are in moved[0..nmoved) until the next call. */
 int sm_refine_step(sm_refine *r, int chunk);
 void sm_refine_release(sm_refine *r);
 

@@ -15,20 +15,10 @@ file mkdir $tmp
 
 source [file join [file dirname [info script]] common.tcl]
 
-# The key sequence, as kinds: each entry {kind keys...} (a space in a
-# typed line is the key Space); the time of an
-# entry is its last key's (the one that runs the command), the typing
-# before it is timed as "prompt typing".
+# The key sequence: common.tcl's base kinds, then the Network pane and a
+# solver start.
 proc sequence {target} {
-    set s {}
-    foreach k {l l l j j h k} { lappend s [list cursor $k] }
-    lappend s {plane PgDn} {plane PgDn} {plane PgUp} {plane >} {plane <}
-    lappend s {select x} {select x} {select x}
-    lappend s [list move m C-u {*}[split $target ""] Enter]
-    lappend s {undo u} {redo C-r} {undo u}
-    lappend s {source v} {source v}
-    lappend s {focus Tab} {focus Tab} {focus Tab} {focus BTab} {focus BTab} {focus BTab}
-    lappend s {zoom z} {zoom z}
+    set s [base_sequence $target]
     # The Network pane in Communication's place (L), its keys while shown
     # (the selected link moves: the pairs crossing it are listed), a move
     # under it, and L back.
@@ -44,17 +34,9 @@ proc sequence {target} {
 }
 
 proc measure {target rounds} {
-    set keys {}
-    set kinds {}
-    for {set r 0} {$r < $rounds} {incr r} {
-        foreach e [sequence $target] {
-            set ks [lmap k [lrange $e 1 end] {expr {$k eq " " ? "Space" : $k}}]
-            foreach k [lrange $ks 0 end-1] { lappend keys $k; lappend kinds "prompt typing" }
-            lappend keys [lindex $ks end]
-            lappend kinds [lindex $e 0]
-        }
-    }
-    set sec [screen keys -size {200 60} $keys]
+    set q [sequence_keys [sequence $target] $rounds]
+    set kinds [dict get $q kinds]
+    set sec [screen keys -size {200 60} [dict get $q keys]]
     # Then the last start finished (`solver state` waits for it): the
     # first v shows the solver (its mapping's cost state and rounds, built
     # by the start, are taken over), v back and forth, steps with the
@@ -63,9 +45,7 @@ proc measure {target rounds} {
     solver state
     lappend kinds source source source step step step cursor
     lappend sec {*}[screen keys -size {200 60} {v v v n n n l}]
-    set by [dict create]
-    foreach k $kinds s $sec { dict lappend by $k $s }
-    return $by
+    return [by_kind $kinds $sec]
 }
 
 proc pct {sorted p} {

@@ -5,7 +5,7 @@
 # options otherwise, so multilevel) and `model bound` at tabu's makespan,
 # in one process per case under /usr/bin/time (peak resident memory, and
 # CPU seconds beside the wall clock: the machine is shared). Targets:
-# 8 GB and 5 minutes for the lot. Keys: the sequence of bench_keys.tcl
+# 8 GB and 5 minutes for the lot. Keys: common.tcl's base sequence (as bench_keys.tcl)
 # plus the Network pane (shown, focused, its cursor, a move and an undo
 # under it), on a headless 200 x 60 workbench, SUMMIT_ROUNDS rounds
 # (default 3); median, p95 and max per kind against the 50 ms target,

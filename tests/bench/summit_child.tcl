@@ -4,7 +4,7 @@
 #         1M   the same machine with a 128 x 128 x 64 grid of 64^3-cell blocks
 #   PART  work  load, eval, solve tabu -iters ITERS, model bound: prints a
 #               dict of their seconds and results
-#         keys  the key sequence of bench_keys.tcl plus the Network pane
+#         keys  the key kinds of common.tcl (base_sequence) plus the Network pane
 #               (L, cursor in it, L back) on a headless 200 x 60 workbench,
 #               ROUNDS times: prints a dict kind -> list of seconds
 lassign $argv case part iters rounds
@@ -41,17 +41,11 @@ if {$part eq "work"} {
     exit 0
 }
 
-# Keys: the kinds of bench_keys.tcl, and the Network pane.
+# Keys: the kinds every key benchmark replays (common.tcl), and the
+# Network pane.
+source [file join $top tests bench common.tcl]
 proc sequence {target} {
-    set s {}
-    foreach k {l l l j j h k} { lappend s [list cursor $k] }
-    lappend s {plane PgDn} {plane PgDn} {plane PgUp} {plane >} {plane <}
-    lappend s {select x} {select x} {select x}
-    lappend s [list move m C-u {*}[split $target ""] Enter]
-    lappend s {undo u} {redo C-r} {undo u}
-    lappend s {source v} {source v}
-    lappend s {focus Tab} {focus Tab} {focus Tab} {focus BTab} {focus BTab} {focus BTab}
-    lappend s {zoom z} {zoom z}
+    set s [base_sequence $target]
     # The Network pane in the Communication pane's place: shown, focused
     # (Grid, Processors, Network), its cursor moved, back to the grid, a
     # block moved and the move undone under it (its link loads follow),
@@ -61,17 +55,6 @@ proc sequence {target} {
         {"undo, network shown" u} {network L}
     return $s
 }
-set keys {}
-set kinds {}
-for {set r 0} {$r < $rounds} {incr r} {
-    foreach e [sequence n0001.v100_0] {
-        set ks [lrange $e 1 end]
-        foreach k [lrange $ks 0 end-1] { lappend keys $k; lappend kinds "prompt typing" }
-        lappend keys [lindex $ks end]
-        lappend kinds [lindex $e 0]
-    }
-}
-set sec [screen keys -size {200 60} $keys]
-set by [dict create]
-foreach k $kinds s $sec { dict lappend by $k $s }
-puts [list setup $out keys $by]
+set q [sequence_keys [sequence n0001.v100_0] $rounds]
+set sec [screen keys -size {200 60} [dict get $q keys]]
+puts [list setup $out keys [by_kind [dict get $q kinds] $sec]]

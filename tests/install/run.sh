@@ -25,7 +25,7 @@ else
 fi
 bin=$tmp/root/usr/bin/stencilmap
 data=$tmp/root/usr/share/stencilmap
-[ -x "$bin" ] && [ -f "$data/themes/light.json" ] && [ -f "$data/samples/summit-like.json" ] &&
+[ -x "$bin" ] && [ -f "$data/themes/light.json" ] && [ -f "$data/samples/summit-like.json" ] && [ -f "$data/samples/profiles/gpu-measured.csv" ] &&
     [ -f "$data/scripts/study-submit.sh" ] && ok "binary, themes, samples, scripts under DESTDIR/usr" ||
     bad "installed tree incomplete: $(cd "$tmp/root" && find . -maxdepth 4 | head -20)"
 [ -z "$(find "$tmp/root" -path '*usr/local*' | head -1)" ] && ok "nothing under usr/local" || bad "files under usr/local"
@@ -63,6 +63,12 @@ done
 for m in man5/stencilmap-formats.5 man7/stencilmap-script.7 man7/stencilmap-model.7; do
     [ -f "$tmp/root/usr/share/man/$m" ] || bad "$m not installed"
 done
+stale=""
+for m in "$tmp"/root/usr/share/man/man*/stencilmap*; do
+    head -1 "$m" | grep -q "\"stencilmap $(cat VERSION)\"" || stale="$stale ${m##*/}"
+done
+[ -z "$stale" ] && ok "every installed man page's footer says stencilmap $(cat VERSION)" ||
+    bad "man page footers not at $(cat VERSION):$stale"
 if command -v man >/dev/null 2>&1; then
     MANWIDTH=80 man -l "$man1" 2>/dev/null | grep -q '^EXIT STATUS' && ok "man -l renders EXIT STATUS" ||
         bad "man -l does not render EXIT STATUS"

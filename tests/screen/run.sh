@@ -1025,6 +1025,8 @@ no_sanitizer_errors cs
 # 43-: a step sought to shows its own states and partition; the timeline
 # beside a Pareto front.
 . "$top/tests/screen/stepping_state.sh"
+# A prompt's offered value is a selected default.
+. "$top/tests/screen/prompts.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -40,20 +40,21 @@ static const char *proc_name(const sm_app *app, int p)
 /* The selected blocks (or the cursor's), one word each. */
 static int add_targets(const sm_app *app, sm_words *c)
 {
-    int *b = sm_xmalloc(sizeof(int) * (size_t)(app->view->ntasks + 1));
-    int k = sm_view_targets(app->view, b);
+    int k;
+    int *b = sm_view_targets(app->view, &k);
     for (int i = 0; i < k; i++) sm_words_addf(c, "%d", b[i]);
     free(b);
     return k;
 }
 
-/* "solver start NAME " for the solver picked in the Solver pane, to edit. */
+/* "solver start NAME" for the solver picked in the Solver pane, to edit:
+ * Enter starts it, typed options go after it (no hidden trailing blank). */
 static void start_prompt(const sm_app *app, sm_do *d)
 {
     const sm_solver_ops *ops = sm_solver_list()[app->view->solver_row];
     d->kind = SM_DO_PROMPT;
     snprintf(d->label, sizeof d->label, ":");
-    snprintf(d->text, sizeof d->text, "solver start %s ", ops->name);
+    snprintf(d->text, sizeof d->text, "solver start %s", ops->name);
     d->complete = SM_COMPLETE_TCL;
 }
 
@@ -169,10 +170,11 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
         break;
     case SM_ACT_SWAP: {
         int cur = sm_view_cursor_block(v), other = -1, second = cur;
-        for (int b = 0; b < v->ntasks; b++) {
-            if (!v->sel[b]) continue;
-            if (other < 0) other = b;
-            else second = b;
+        if (v->nsel >= 1 && v->nsel <= 2) {
+            int ns, *sel = sm_view_selection(v, &ns);
+            other = sel[0];
+            if (ns == 2) second = sel[1];
+            free(sel);
         }
         if (v->nsel == 0 || v->nsel > 2 || other == second) {
             message(d, "swap: select one block (x), put the cursor on another, press s; or select two");

@@ -25,7 +25,7 @@
     X(REDO, "redo")                                                                \
     X(START, "pick a solver and its options and start it")                         \
     X(STEP, "step the solver once")                                                \
-    X(STEPN, "step the solver N times (view step N)")                              \
+    X(STEPN, "step the solver N times (N is 10; view step N sets it)")                              \
     X(BACK, "step the solver back once (its history: exactly the state after the step before)") \
     X(FORWARD, "step forward once (the recorded step while behind the last, else a new one)") \
     X(BACK10, "step the solver back 10 steps (or to its first)")                   \
@@ -49,7 +49,7 @@
     X(FOCUS_PREV, "focus the previous pane")                                       \
     X(ZOOM, "the focused pane fills the screen, or not")                           \
     X(THEME, "next colour theme")                                                  \
-    X(SAVE, "save the mapping to a file")                                          \
+    X(SAVE, "save the scenario (grid, machine, model, mapping) to a file")                                          \
     X(CONSOLE, "open the Tcl console (Tab completes, Up/Down history)")            \
     X(HELP, "show or hide this list (Up/Down, PgUp/PgDn scroll it)")                                              \
     X(REFRESH, "redraw the whole screen")                                          \

@@ -85,22 +85,119 @@ static int pair_cmp(const void *pa, const void *pb)
     return a->q - b->q;
 }
 
+static sm_pair_row pair_row(const sm_topo *t, const sm_cost *cost, int slot)
+{
+    int p = cost->pairs.p[slot], q = cost->pairs.q[slot];
+    sm_pair_row r;
+    r.p = p < q ? p : q;
+    r.q = p < q ? q : p;
+    r.mu = cost->mu[slot];
+    r.inter = t->procs[p].node != t->procs[q].node;
+    r.slot = slot;
+    return r;
+}
+
 sm_pair_row *sm_pair_rows(const sm_app *app, const sm_cost *cost, int *n)
 {
-    const sm_session *s = app->session;
-    int np;
-    sm_pairmu *pm = sm_cost_pairs(cost, 0, &np);
-    sm_pair_row *r = sm_xmalloc(sizeof *r * (size_t)(np + 1));
-    for (int i = 0; i < np; i++) {
-        r[i].p = pm[i].p < pm[i].q ? pm[i].p : pm[i].q;
-        r[i].q = pm[i].p < pm[i].q ? pm[i].q : pm[i].p;
-        r[i].mu = pm[i].mu;
-        r[i].inter = s->topo->procs[pm[i].p].node != s->topo->procs[pm[i].q].node;
-    }
-    free(pm);
+    const sm_topo *t = app->session->topo;
+    sm_pair_row *r = sm_xmalloc(sizeof *r * (size_t)(cost->pairs.n + 1));
+    int np = 0;
+    for (int s = 0; s < cost->pairs.n; s++)
+        if (cost->mu[s] > 0) r[np++] = pair_row(t, cost, s);
     qsort(r, (size_t)np, sizeof *r, pair_cmp);
     *n = np;
     return r;
+}
+
+static void pair_list_rebuild(sm_pair_list *l, const sm_app *app, const sm_cost *cost)
+{
+    free(l->rows);
+    l->rows = sm_pair_rows(app, cost, &l->n);
+    l->nseen = cost->pairs.n;
+    l->seen = sm_xrealloc(l->seen, sizeof(int64_t) * (size_t)(l->nseen + 1));
+    if (l->nseen) memcpy(l->seen, cost->mu, sizeof(int64_t) * (size_t)l->nseen);
+    l->serial = cost->serial;
+}
+
+/* The first row of rows[0..n) that sorts after r. */
+static int insert_at(const sm_pair_row *rows, int n, const sm_pair_row *r)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (pair_cmp(&rows[mid], r) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+void sm_pair_list_update(sm_pair_list *l, const sm_app *app, const sm_cost *cost)
+{
+    int slots = cost->pairs.n;
+    if (l->serial != cost->serial || !l->rows || slots < l->nseen) {
+        pair_list_rebuild(l, app, cost);
+        return;
+    }
+    /* The pairs whose multiplicity changed (new slots included). */
+    int k = 0, *chg = NULL, cap = 0;
+    for (int s = 0; s < slots; s++) {
+        int64_t was = s < l->nseen ? l->seen[s] : 0;
+        if (cost->mu[s] == was) continue;
+        if (k > l->n / 8 + 64) { /* many: sorting afresh is as cheap */
+            free(chg);
+            pair_list_rebuild(l, app, cost);
+            return;
+        }
+        if (k == cap) chg = sm_xrealloc(chg, sizeof(int) * (size_t)(cap = cap ? 2 * cap : 64));
+        chg[k++] = s;
+    }
+    if (k == 0) {
+        free(chg);
+        return;
+    }
+    if (slots > l->nseen) {
+        l->seen = sm_xrealloc(l->seen, sizeof(int64_t) * (size_t)(slots + 1));
+        for (int s = l->nseen; s < slots; s++) l->seen[s] = 0;
+        l->nseen = slots;
+    }
+    /* Drop the changed pairs' rows (one pass; seen marks them: a listed
+     * row always has seen > 0, so -1 means "changed")... */
+    for (int i = 0; i < k; i++) l->seen[chg[i]] = -1;
+    int m = 0;
+    for (int i = 0; i < l->n; i++)
+        if (l->seen[l->rows[i].slot] >= 0) l->rows[m++] = l->rows[i];
+    /* ...then put each back where it sorts now, if it still sends. */
+    const sm_topo *t = app->session->topo;
+    sm_pair_row *add = sm_xmalloc(sizeof *add * (size_t)k);
+    int na = 0;
+    for (int i = 0; i < k; i++) {
+        l->seen[chg[i]] = cost->mu[chg[i]];
+        if (cost->mu[chg[i]] > 0) add[na++] = pair_row(t, cost, chg[i]);
+    }
+    qsort(add, (size_t)na, sizeof *add, pair_cmp);
+    sm_pair_row *out = sm_xmalloc(sizeof *out * (size_t)(m + na + 1));
+    int from = 0, o = 0;
+    for (int i = 0; i < na; i++) {
+        int at = from + insert_at(l->rows + from, m - from, &add[i]);
+        memcpy(out + o, l->rows + from, sizeof *out * (size_t)(at - from));
+        o += at - from;
+        from = at;
+        out[o++] = add[i];
+    }
+    memcpy(out + o, l->rows + from, sizeof *out * (size_t)(m - from));
+    o += m - from;
+    free(l->rows);
+    l->rows = out;
+    l->n = o;
+    free(add);
+    free(chg);
+}
+
+void sm_pair_list_free(sm_pair_list *l)
+{
+    free(l->rows);
+    free(l->seen);
+    memset(l, 0, sizeof *l);
 }
 
 int sm_block_in_pair(const sm_app *app, const int *map, int b)

@@ -20,12 +20,28 @@ typedef struct sm_pair_row {
     int p, q;
     int64_t mu;           /* messages p <-> q */
     int inter;            /* different nodes */
+    int slot;             /* the pair's slot in the cost state */
 } sm_pair_row;
 
 /* Pairs of the mapping a cost holds, by multiplicity, largest first;
  * from the cost's pair table, never a walk over the grid's edges; caller
  * frees. */
 sm_pair_row *sm_pair_rows(const sm_app *app, const sm_cost *cost, int *n);
+
+/* The same rows kept in order across the moves of one cost state: a move
+ * changes the multiplicity of a few pairs, and putting those back in
+ * place is much cheaper than sorting every pair again (a whole machine
+ * has 10^5 - 10^6 pairs). Rebuilt whole for another cost state or when
+ * many pairs changed. */
+typedef struct sm_pair_list {
+    sm_pair_row *rows;
+    int n;
+    unsigned long long serial; /* the cost state's (sm_cost.serial), 0: none */
+    int64_t *seen;             /* per pair slot, the multiplicity listed */
+    int nseen;
+} sm_pair_list;
+void sm_pair_list_update(sm_pair_list *l, const sm_app *app, const sm_cost *cost);
+void sm_pair_list_free(sm_pair_list *l);
 
 /* The Communication pane draws the rounds schedule (each pair's rounds,
  * one chip per round) while the mapping sends at most this many quanta

@@ -46,6 +46,7 @@ void sm_view_free(sm_view *v)
 {
     if (!v) return;
     free(v->sel);
+    free(v->sel_list);
     for (int i = 0; i < v->nhistory; i++) free(v->history[i]);
     for (int i = 0; i < v->nbinds; i++) free(v->binds[i].script);
     free(v->binds);
@@ -62,6 +63,9 @@ void sm_view_resize(sm_view *v, const int dims[3], int nprocs)
         free(v->sel);
         v->sel = sm_xcalloc((size_t)n, 1);
         v->nsel = 0;
+        free(v->sel_list);
+        v->sel_list = NULL;
+        v->sel_cap = 0;
         v->ntasks = n;
         memcpy(v->dims, dims, sizeof v->dims);
         for (int a = 0; a < 3; a++)
@@ -94,24 +98,58 @@ void sm_view_select(sm_view *v, int block, int on)
 {
     if (block < 0 || block >= v->ntasks || !!v->sel[block] == !!on) return;
     v->sel[block] = (unsigned char)!!on;
-    v->nsel += on ? 1 : -1;
+    if (on) {
+        if (v->nsel == v->sel_cap) {
+            v->sel_cap = v->sel_cap ? 2 * v->sel_cap : 64;
+            v->sel_list = sm_xrealloc(v->sel_list, sizeof(int) * (size_t)v->sel_cap);
+        }
+        v->sel_list[v->nsel++] = block;
+    } else {
+        /* From the end: what was selected last is unselected first. */
+        int i = v->nsel - 1;
+        while (v->sel_list[i] != block) i--;
+        v->sel_list[i] = v->sel_list[--v->nsel];
+    }
     sm_view_touch(v);
 }
 
 void sm_view_select_clear(sm_view *v)
 {
-    if (v->ntasks) memset(v->sel, 0, (size_t)v->ntasks);
+    if (v->nsel > v->ntasks / 16) {
+        if (v->ntasks) memset(v->sel, 0, (size_t)v->ntasks);
+    } else {
+        for (int i = 0; i < v->nsel; i++) v->sel[v->sel_list[i]] = 0;
+    }
     v->nsel = 0;
     sm_view_touch(v);
 }
 
-int sm_view_targets(const sm_view *v, int *out)
+static int int_cmp(const void *a, const void *b)
 {
-    int n = 0;
-    for (int b = 0; b < v->ntasks && v->nsel; b++)
-        if (v->sel[b]) out[n++] = b;
-    if (n == 0 && v->ntasks) out[n++] = sm_view_cursor_block(v);
-    return n;
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int *sm_view_selection(const sm_view *v, int *n)
+{
+    int *out = sm_xmalloc(sizeof(int) * (size_t)(v->nsel + 1));
+    if (v->nsel > v->ntasks / 16) { /* a big one: the bitmap is in order already */
+        int k = 0;
+        for (int b = 0; b < v->ntasks && k < v->nsel; b++)
+            if (v->sel[b]) out[k++] = b;
+    } else if (v->nsel) {
+        memcpy(out, v->sel_list, sizeof(int) * (size_t)v->nsel);
+        qsort(out, (size_t)v->nsel, sizeof *out, int_cmp);
+    }
+    *n = v->nsel;
+    return out;
+}
+
+int *sm_view_targets(const sm_view *v, int *n)
+{
+    int *out = sm_view_selection(v, n);
+    if (*n == 0 && v->ntasks) out[(*n)++] = sm_view_cursor_block(v);
+    return out;
 }
 
 void sm_view_log(sm_view *v, sm_log_kind kind, const char *fmt, ...)

@@ -86,6 +86,8 @@ typedef struct sm_view {
     int ntasks;
     unsigned char *sel;            /* selected blocks */
     int nsel;
+    int *sel_list, sel_cap;        /* the same nsel blocks, in no order:
+                                      a small selection costs its size */
 
     int proc;                      /* chosen processor, -1 none */
     int node;                      /* Grid: only this node's blocks lit, -1 all */
@@ -147,9 +149,11 @@ int sm_view_cursor_block(const sm_view *v);
 void sm_view_set_cursor(sm_view *v, int i, int j, int k);
 void sm_view_select(sm_view *v, int block, int on);
 void sm_view_select_clear(sm_view *v);
-/* The selected blocks in id order, or the cursor block when none;
- * returns the count, fills out (caller's array of ntasks). */
-int sm_view_targets(const sm_view *v, int *out);
+/* The selected blocks in id order (*n of them, newly allocated), in time
+ * proportional to the selection while it is small. */
+int *sm_view_selection(const sm_view *v, int *n);
+/* The same, or the cursor block when nothing is selected. */
+int *sm_view_targets(const sm_view *v, int *n);
 
 void sm_view_log(sm_view *v, sm_log_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

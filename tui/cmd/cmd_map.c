@@ -93,28 +93,24 @@ static int map_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     return TCL_OK;
 }
 
-/* map move PROC BLOCK ?BLOCK ...?: several blocks, one undoable edit. */
+/* map move PROC BLOCK ?BLOCK ...?: several blocks, one undoable edit, in
+ * time proportional to the blocks named (not to the grid). */
 static int map_move(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     sm_session *s = app->session;
     int p;
     if (sm_get_proc(app, in, objv[2], &p)) return TCL_ERROR;
-    int n = s->grid->ntasks;
-    int *map = sm_xmalloc(sizeof(int) * (size_t)n);
-    memcpy(map, sm_session_map(s), sizeof(int) * (size_t)n);
-    for (int i = 3; i < objc; i++) {
-        int b;
-        if (sm_get_block(app, in, objv[i], &b)) {
-            free(map);
+    int *blocks = sm_xmalloc(sizeof(int) * (size_t)(objc - 3));
+    for (int i = 3; i < objc; i++)
+        if (sm_get_block(app, in, objv[i], &blocks[i - 3])) {
+            free(blocks);
             return TCL_ERROR;
         }
-        map[b] = p;
-    }
     char label[96];
     if (objc == 4) snprintf(label, sizeof label, "map move %s %s", s->topo->procs[p].name, Tcl_GetString(objv[3]));
     else snprintf(label, sizeof label, "map move %s (%d blocks)", s->topo->procs[p].name, objc - 3);
-    int changed_n = sm_session_apply(s, map, label);
-    free(map);
+    int changed_n = sm_session_move_blocks(s, blocks, objc - 3, p, label);
+    free(blocks);
     return changed(app, in, changed_n);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/io/grid_json.h"
+#include "core/model/grid_memory.h"
 #include "core/model/profile.h"
 #include "core/io/scenario.h"
 #include "cmd.h"
@@ -13,7 +14,7 @@
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
 {
-    return sm_tcl_error(in, "LOAD", "%s", e->msg);
+    return sm_tcl_err(in, "LOAD", e); /* a grid too large: MEMORY */
 }
 
 static int after_change(sm_app *app, Tcl_Interp *in)
@@ -258,6 +259,11 @@ static int grid_create(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
                              ? 1 : 64LL * s.blocks[a];
     sm_err e;
     if (sm_app_check_change(app, in, "grid create")) return TCL_ERROR;
+    if (sm_grid_spec_check(&s, &e)) return sm_tcl_error(in, "ARGS", "grid create: %s", e.msg);
+    if (sm_grid_memory_check(&s, &e)) {
+        sm_err_prefix(&e, "grid create: ");
+        return sm_tcl_err(in, "MEMORY", &e);
+    }
     sm_grid *g = sm_grid_build(&s, &e);
     if (!g) return sm_tcl_error(in, "ARGS", "grid create: %s", e.msg);
     sm_app_detach_solver(app, "grid create");

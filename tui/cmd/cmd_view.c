@@ -40,9 +40,9 @@ static Tcl_Obj *cursor_obj(const sm_view *v)
 
 static Tcl_Obj *selection_obj(const sm_view *v)
 {
-    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
-    for (int b = 0; b < v->ntasks; b++)
-        if (v->sel[b]) Tcl_ListObjAppendElement(NULL, l, Tcl_NewIntObj(b));
+    int n, *b = sm_view_selection(v, &n);
+    Tcl_Obj *l = int_list(b, n);
+    free(b);
     return l;
 }
 

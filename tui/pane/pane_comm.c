@@ -15,7 +15,8 @@ typedef struct comm_cache {
     long long builds;             /* schedules built, for the bench */
     int drawable;                 /* the schedule is built (sm_schedule_drawable) */
     sm_schedule sched;
-    sm_pair_row *rows;
+    sm_pair_list list;            /* the pairs, kept in order across moves */
+    sm_pair_row *rows;            /* list.rows while valid, else NULL */
     int nrows;
     /* Per drawn row k (row rounds_top + k), the rounds its pair is sent
      * in, ascending: round[first[k] .. first[k+1]). */
@@ -174,7 +175,6 @@ static void cmp_clear(comm_caches *cs)
 /* The schedule's arrays stay for the next rebuild (release frees them). */
 static void cache_clear(comm_cache *c)
 {
-    free(c->rows);
     free(c->first);
     free(c->round);
     c->rows = NULL;
@@ -197,7 +197,9 @@ static comm_cache *cache(sm_pane *p, const sm_app *app, const sm_frame *f)
     if (sm_schedule_drawable(f->cost)) sm_cost_schedule_refill(f->cost, &c->sched);
     else c->sched.nrounds = 0, c->sched.nentries = 0, c->sched.colours = 0;
     c->drawable = sm_schedule_drawable(f->cost);
-    c->rows = sm_pair_rows(app, f->cost, &c->nrows);
+    sm_pair_list_update(&c->list, app, f->cost);
+    c->rows = c->list.rows;
+    c->nrows = c->list.n;
     const sm_topo *t = app->session->topo;
     c->pair_width = 13;
     for (int i = 0; i < c->nrows; i++) {
@@ -447,6 +449,7 @@ static void release(sm_pane *p)
     if (!cs) return;
     for (int i = 0; i < 2; i++) {
         cache_clear(&cs->slot[i]);
+        sm_pair_list_free(&cs->slot[i].list);
         sm_schedule_free(&cs->slot[i].sched);
     }
     cmp_clear(cs);

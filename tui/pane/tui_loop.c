@@ -41,6 +41,10 @@ typedef struct tui {
     char question[320];      /* the recovery question while it is asked */
     char line[1024];
     int pos, hist;                          /* cursor, history index */
+    /* A pre-filled value is a selected default: the first printable key
+     * replaces it, Enter takes it, editing keys keep it. A pre-filled
+     * command (S) takes typed words after it instead. */
+    int selected, word_after;
     int confirm_quit;
     int quit_after_save;     /* the quit prompt's w: save everything, then quit */
     char message[256];
@@ -70,6 +74,12 @@ typedef struct tui {
         int *diff;                        /* scratch: blocks where two maps differ */
         unsigned char *moved;
         int n;
+        /* The session's edits are followed by the blocks they touched
+         * (sm_session_touched_since), so a move costs what it moved: the
+         * log's mark as prev was last brought up to date, and the blocks
+         * lit in moved (lit_all: not listed, clear them all). */
+        unsigned long long mark;
+        int *lit, nlit, lit_cap, lit_all;
     } shown;
     long long slice;                        /* steps per frame when running */
 
@@ -191,10 +201,38 @@ static void shown_reset(struct shown *sh)
     free(sh->prev);
     free(sh->diff);
     free(sh->moved);
+    free(sh->lit);
     unsigned long long v = sh->version;
     memset(sh, 0, sizeof *sh);
     sh->version = v + 1;
     sh->source = -1;
+}
+
+/* The session's mapping moved only the blocks t lists (repeats allowed):
+ * light the ones that differ from the map as last shown, in time
+ * proportional to them. A change that moved nothing keeps the last move
+ * lit. */
+static void follow_touched(struct shown *sh, const int *map, const int *t, int nt)
+{
+    int k = 0;
+    for (int i = 0; i < nt; i++) {
+        int b = t[i];
+        if (map[b] == sh->prev[b]) continue; /* unchanged, or listed already */
+        if (k == 0) { /* the first block moved: the last move goes dark */
+            if (sh->lit_all) memset(sh->moved, 0, (size_t)sh->n);
+            else
+                for (int j = 0; j < sh->nlit; j++) sh->moved[sh->lit[j]] = 0;
+            sh->nlit = sh->lit_all = 0;
+        }
+        if (sh->nlit == sh->lit_cap) {
+            sh->lit_cap = sh->lit_cap ? 2 * sh->lit_cap : 64;
+            sh->lit = sm_xrealloc(sh->lit, sizeof(int) * (size_t)sh->lit_cap);
+        }
+        sh->lit[sh->nlit++] = b;
+        sh->moved[b] = 1;
+        sh->prev[b] = map[b];
+        k++;
+    }
 }
 
 /* The blocks where maps a and b differ, into out (NULL: only counted);
@@ -333,16 +371,33 @@ static void prepare(tui *t, sm_frame *f)
         memcpy(sh->prev, map, sizeof(int) * (size_t)n);
         sh->source = source;
         sh->version++;
+        sh->nlit = sh->lit_all = 0;
+        sh->mark = sm_session_touch_mark(s);
     } else if (changed) {
-        int k = diff_blocks(map, sh->prev, n, sh->diff);
-        if (k) { /* a change that moved nothing keeps the last move lit */
-            memset(sh->moved, 0, (size_t)n);
-            for (int i = 0; i < k; i++) {
-                int b = sh->diff[i];
-                sh->moved[b] = 1;
-                sh->prev[b] = map[b];
+        int nt;
+        const int *t = source ? NULL : sm_session_touched_since(s, sh->mark, &nt);
+        if (t) {
+            follow_touched(sh, map, t, nt);
+        } else {
+            int k = diff_blocks(map, sh->prev, n, sh->diff);
+            if (k) { /* a change that moved nothing keeps the last move lit */
+                memset(sh->moved, 0, (size_t)n);
+                for (int i = 0; i < k; i++) {
+                    int b = sh->diff[i];
+                    sh->moved[b] = 1;
+                    sh->prev[b] = map[b];
+                }
+                /* The blocks lit, for the next edit to darken. */
+                sh->nlit = 0;
+                sh->lit_all = k > n / 8;
+                if (!sh->lit_all) {
+                    if (k > sh->lit_cap) sh->lit = sm_xrealloc(sh->lit, sizeof(int) * (size_t)(sh->lit_cap = k));
+                    memcpy(sh->lit, sh->diff, sizeof(int) * (size_t)k);
+                    sh->nlit = k;
+                }
             }
         }
+        sh->mark = sm_session_touch_mark(s);
         sh->version++;
     }
     f->ev = sh->ev;
@@ -473,7 +528,7 @@ static void draw_bottom(tui *t)
         int avail = COLS - lw - 1;
         int start = t->pos > avail ? t->pos - avail : 0;
         sm_ui_text(w, 0, 0, lw, sm_ui_attr(SM_EL_PROMPT), "%s", label);
-        sm_ui_text(w, 0, lw, avail + 1, sm_ui_attr(SM_EL_TEXT), "%s", t->line + start);
+        sm_ui_text(w, 0, lw, avail + 1, sm_ui_attr(SM_EL_TEXT) | (t->selected ? A_REVERSE : 0), "%s", t->line + start);
         wmove(w, 0, lw + t->pos - start);
     } else if (t->message[0]) {
         sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_DIM), "%s", t->message);
@@ -576,6 +631,8 @@ static void start_prompt(tui *t, sm_do *d)
     snprintf(t->line, sizeof t->line, "%.1000s", t->pending.text);
     t->pos = (int)strlen(t->line);
     t->hist = t->app->view->nhistory;
+    t->selected = t->line[0] && t->pending.tmpl.n > 0;
+    t->word_after = t->line[0] && t->pending.tmpl.n == 0;
 }
 
 /* Up/Down/PgUp/PgDn/Home/End and Enter go to the focused pane, which
@@ -741,6 +798,18 @@ static void prompt_key(tui *t, int code, int is_key)
         t->quit_after_save = 0;
         return;
     }
+    /* Typing over a selected default replaces it; any other key edits it. */
+    int typed = !is_key && code >= ' ' && code != 127;
+    if (typed && t->selected) {
+        t->line[0] = '\0';
+        t->pos = len = 0;
+    } else if (typed && t->word_after && code != ' ' && t->pos == len && len > 0 && t->line[len - 1] != ' ' &&
+               len + 1 < (int)sizeof t->line) {
+        t->line[len++] = ' ';
+        t->line[len] = '\0';
+        t->pos = len;
+    }
+    t->selected = t->word_after = 0;
     if (k && strcmp(k, "Tab") == 0) { complete(t); return; }
     if (k && strcmp(k, "Backspace") == 0) {
         if (t->pos > 0) {

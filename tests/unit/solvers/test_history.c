@@ -66,11 +66,16 @@ static void same(const sm_solver *s, int n, const snap *o, const char *what) { s
 
 #define MAXSTEPS 48
 
+/* A deadline for the solvers start() starts (0: none). */
+static double start_deadline;
+
 static sm_solver *start(const char *name, const sm_grid *g, const sm_topo *t, const int *startmap, int argc,
                         const char *const *argv)
 {
     sm_model m;
     sm_model_default(&m);
+    m.has_deadline = start_deadline > 0;
+    m.deadline = start_deadline;
     sm_err e;
     sm_solver *s = sm_solver_new(sm_solver_find(name), g, t, &m, startmap, argc, argv, &e);
     if (!s) fail_msg("%s: %s", name, e.msg);
@@ -172,14 +177,44 @@ static void every_solver(void **st)
     sm_grid_free(g);
 }
 
-/* The multilevel tabu: coarse steps move many fine blocks at once. */
+/* The multilevel tabu: coarse steps move many fine blocks at once, and
+ * refinement steps on the session's grid list their moves and patch the
+ * best mapping with them (sm_solver_offer_patch) rather than copy it:
+ * 32x32x16 blocks on the summit-like machine (256 processors), coarsened
+ * once, from a scattered mapping (-from current), so the finest level
+ * takes many steps that each improve the best. */
 static void multilevel_tabu(void **st)
 {
     (void)st;
-    sm_grid *g = tu_grid(8, 8, 4, 0, 0, 0, SM_ST_7PT);
-    sm_topo *t = tu_thesis("cpu gpu gpu cpu");
-    static const char *const ml[] = {"-multilevel", "on", "-iters", "64", "-seed", "7"};
-    check_solver("tabu", g, t, 6, ml);
+    sm_grid *g = tu_grid(32, 32, 16, 0, 0, 0, SM_ST_7PT);
+    sm_err e;
+    sm_topo *t = sm_topo_load("samples/topologies/summit-like.json", &e);
+    if (!t) fail_msg("%s", e.msg);
+    static const char *const ml[] = {"-multilevel", "on", "-iters", "64", "-seed", "7", "-from", "current"};
+    /* Held to a deadline of its own, so the best is the search's, not
+     * one of the lb mappings it offers when it sets its own. */
+    start_deadline = 2e-3;
+    check_solver("tabu", g, t, 8, ml);
+    /* What it covered: patched bests on the session's grid. */
+    int *scattered = malloc(sizeof(int) * (size_t)g->ntasks);
+    for (int b = 0; b < g->ntasks; b++) scattered[b] = b % t->nprocs;
+    sm_solver *s = start("tabu", g, t, scattered, 8, ml);
+    free(scattered);
+    sm_solver_history_on(s);
+    int patches = 0;
+    while (!s->done) {
+        unsigned long long v = s->best_version;
+        sm_solver_step(s, 1);
+        patches += s->best_version != v && s->best_patch_version == s->best_version;
+        /* The patched best is the mapping its figures say it is. */
+        sm_eval ref;
+        sm_eval_reference(g, t, &s->model, s->best_map, &ref);
+        tu_assert_close(ref.energy, s->best.energy, 1e-9, "patched best energy");
+        tu_assert_close(ref.time, s->best.time, 1e-12, "patched best time");
+    }
+    assert_true(patches >= 2);
+    start_deadline = 0;
+    sm_solver_free(s);
     sm_topo_free(t);
     sm_grid_free(g);
 }

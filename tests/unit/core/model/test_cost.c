@@ -334,6 +334,60 @@ static void incremental_matches_reference(void **st)
     assert_true(checks >= 24 * 40);
 }
 
+
+/* The multiplicity heaps wait while vizing is not the model and catch up
+ * when it becomes it (sm_cost_set_model), and sm_cost_remap reaches any
+ * mapping, by moves or by a rebuild, in place: both against the
+ * reference after moves made under each model in turn. */
+static void model_switches_and_remaps(void **st)
+{
+    (void)st;
+    unsigned long long rs = 777;
+    for (int trial = 0; trial < 12; trial++) {
+        sm_grid *g = tu_grid(2 + (int)(sm_rand_next(&rs) % 4), 2 + (int)(sm_rand_next(&rs) % 3),
+                             1 + (int)(sm_rand_next(&rs) % 3), trial % 2, 0, (trial / 2) % 2,
+                             trial % 3 ? SM_ST_7PT : SM_ST_27PT);
+        sm_topo *t = random_topo(&rs);
+        sm_model m;
+        sm_model_default(&m);
+        int n = g->ntasks, P = t->nprocs;
+        int *map = malloc(sizeof(int) * (size_t)n);
+        for (int u = 0; u < n; u++) map[u] = (int)(sm_rand_next(&rs) % (unsigned)P);
+        sm_cost *c = sm_cost_new(g, t, &m, map);
+        int *where = c->map;
+        const sm_rounds_model order[4] = {SM_ROUNDS_MAXDEG, SM_ROUNDS_VIZING, SM_ROUNDS_COLOURING, SM_ROUNDS_VIZING};
+        for (int phase = 0; phase < 8; phase++) {
+            m.rounds = order[(phase + trial) % 4];
+            sm_cost_set_model(c, &m);
+            sm_eval a, b;
+            sm_cost_eval(c, &a);
+            sm_eval_reference(g, t, &m, c->map, &b);
+            if (m.rounds == SM_ROUNDS_COLOURING) same_colouring(c, &a, &b);
+            else same(&a, &b);
+            if (phase % 2) {
+                /* Few blocks (moves) or most of them (a rebuild). */
+                int k = phase % 4 == 1 ? 1 : n;
+                memcpy(map, c->map, sizeof(int) * (size_t)n);
+                for (int i = 0; i < k; i++)
+                    map[sm_rand_next(&rs) % (unsigned)n] = (int)(sm_rand_next(&rs) % (unsigned)P);
+                sm_cost_remap(c, map);
+                assert_ptr_equal(c->map, where);
+                assert_memory_equal(c->map, map, sizeof(int) * (size_t)n);
+            }
+            for (int step = 0; step < 60; step++)
+                sm_cost_move(c, (int)(sm_rand_next(&rs) % (unsigned)n), (int)(sm_rand_next(&rs) % (unsigned)P));
+            sm_cost_eval(c, &a);
+            sm_eval_reference(g, t, &m, c->map, &b);
+            if (m.rounds == SM_ROUNDS_COLOURING) same_colouring(c, &a, &b);
+            else same(&a, &b);
+        }
+        free(map);
+        sm_cost_free(c);
+        sm_topo_free(t);
+        sm_grid_free(g);
+    }
+}
+
 /* sm_cost_move_set: a batch of blocks (regions moving together, blocks
  * already in place, blocks listed twice) ends exactly where the same
  * moves one by one end, and where a fresh evaluation is; then single
@@ -601,6 +655,7 @@ int main(void)
         cmocka_unit_test(model_options),
         cmocka_unit_test(memory_capacity),
         cmocka_unit_test(incremental_matches_reference),
+        cmocka_unit_test(model_switches_and_remaps),
         cmocka_unit_test(batch_moves_match),
         cmocka_unit_test(per_processor_sums),
         cmocka_unit_test(profile_costs),

@@ -1,6 +1,8 @@
 /* test_session.c - edits, undo and redo through the incremental model. */
 #include "tests/unit/testutil.h"
+#include "core/session/journal.h"
 #include "core/session/session.h"
+#include <unistd.h>
 
 static sm_session *fresh(void)
 {
@@ -121,11 +123,113 @@ static void undo_points_match_undo(void **st)
     sm_session_free(s);
 }
 
+/* Moving blocks as one edit: repeats count once, nothing moved is no
+ * edit, and the touched-block log lists what changed (and gives up,
+ * saying so, on a rebuild). */
+static void move_blocks_and_touched_log(void **st)
+{
+    (void)st;
+    sm_session *s = fresh();
+    const int *map = sm_session_map(s);
+    int to = map[3] == 0 ? 1 : 0;
+    unsigned long long mark = sm_session_touch_mark(s);
+    int bl[] = {3, 3, 3};
+    assert_int_equal(sm_session_move_blocks(s, bl, 3, to, "m"), 1);
+    assert_int_equal(s->pos, 1);
+    assert_int_equal(s->hist[0].n, 1);
+    assert_int_equal(sm_session_move_blocks(s, bl, 1, to, "again"), 0);
+    assert_int_equal(s->pos, 1);
+    int nt;
+    const int *t = sm_session_touched_since(s, mark, &nt);
+    assert_non_null(t);
+    assert_int_equal(nt, 1);
+    assert_int_equal(t[0], 3);
+    mark = sm_session_touch_mark(s);
+    sm_session_swap(s, 0, 127, "s");
+    sm_session_undo(s);
+    t = sm_session_touched_since(s, mark, &nt);
+    assert_int_equal(nt, 4);
+    assert_true((t[0] == 0 && t[1] == 127) || (t[0] == 127 && t[1] == 0));
+    sm_session_set_grid(s, tu_grid(4, 4, 4, 0, 0, 0, SM_ST_7PT));
+    assert_null(sm_session_touched_since(s, mark, &nt));
+    sm_session_free(s);
+}
+
+/* A whole-machine grid: an edit (move, moving several blocks, swap, undo,
+ * redo) and the journal's record of it cost what they move, not a copy
+ * of the mapping; after thousands of them undo restores the starting
+ * mapping byte for byte, and the journal recovers the mapping exactly. */
+static void edits_cost_what_they_move(void **st)
+{
+    (void)st;
+    sm_model m;
+    sm_model_default(&m);
+    sm_session *s = sm_session_new(tu_grid(256, 256, 8, 0, 0, 0, SM_ST_7PT),
+                                   tu_thesis("cpu gpu cpu gpu cpu gpu cpu gpu"), &m, NULL);
+    int n = s->grid->ntasks, P = s->topo->nprocs;
+    size_t map_bytes = sizeof(int) * (size_t)n;
+    int *orig = malloc(map_bytes);
+    memcpy(orig, sm_session_map(s), map_bytes);
+    char dir[] = "/tmp/sm-test-session-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    sm_err e;
+    sm_journal *j = sm_journal_open(dir, NULL, &e);
+    assert_non_null(j);
+    assert_int_equal(sm_journal_sync(j, s, &e), 0); /* the snapshot */
+    enum { EDITS = 1000 };
+    unsigned rnd = 12345;
+#define RND() (rnd = rnd * 1103515245u + 12345u, (int)((rnd >> 8) % 0x7fffff))
+    size_t before = sm_alloc_bytes();
+    for (int i = 0; i < EDITS; i++) {
+        int b = RND() % n, kind = i % 5;
+        if (kind == 0) sm_session_move(s, b, RND() % P, "move");
+        else if (kind == 1) {
+            int bl[4] = {b, (b + 1) % n, RND() % n, b};
+            sm_session_move_blocks(s, bl, 4, RND() % P, "move blocks");
+        } else if (kind == 2) sm_session_swap(s, b, RND() % n, "swap");
+        else if (kind == 3) sm_session_undo(s);
+        else sm_session_redo(s);
+        assert_int_equal(sm_journal_sync(j, s, &e), 0);
+    }
+    size_t used = sm_alloc_bytes() - before;
+    /* Every edit's history and journal record together stay far below
+     * one copy of the mapping (2 MB here). */
+    if (used >= map_bytes / 2) fail_msg("%d edits allocated %zu bytes; the mapping is %zu", EDITS, used, map_bytes);
+    sm_journal_close(j, 0);
+    char *path = NULL;
+    sm_journal_info *list;
+    int nj = sm_journal_list(dir, &list);
+    assert_int_equal(nj, 1);
+    path = strdup(list[0].path);
+    sm_journal_list_free(list, nj);
+    sm_scenario sc;
+    assert_int_equal(sm_journal_read(path, &sc, NULL, NULL, &e), 0);
+    assert_memory_equal(sc.map, sm_session_map(s), map_bytes);
+    sm_grid_free(sc.grid);
+    sm_topo_free(sc.topo);
+    free(sc.map);
+    unlink(path);
+    free(path);
+    rmdir(dir);
+    while (sm_session_undo(s) == 0) {}
+    assert_memory_equal(sm_session_map(s), orig, map_bytes);
+    sm_eval a, b;
+    sm_cost_eval(s->cost, &a);
+    sm_eval_reference(s->grid, s->topo, &s->model, orig, &b);
+    tu_assert_close(a.energy, b.energy, 1e-9, "after undoing everything");
+    assert_true(a.messages == b.messages && a.edges == b.edges);
+    free(orig);
+    sm_session_free(s);
+#undef RND
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(starts_from_lb_ijk),
         cmocka_unit_test(undo_redo_restore_exactly),
+        cmocka_unit_test(move_blocks_and_touched_log),
+        cmocka_unit_test(edits_cost_what_they_move),
         cmocka_unit_test(history_is_bounded),
         cmocka_unit_test(new_grid_resets),
         cmocka_unit_test(undo_points_match_undo),

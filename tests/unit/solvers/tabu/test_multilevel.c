@@ -1,10 +1,12 @@
 /* test_multilevel.c - 2x2x2 coarsening keeps work and halo cells exactly,
  * and multilevel tabu refines to a mapping that the full evaluation
  * agrees with, better than its start, with the flat path untouched below
- * the threshold. */
+ * the threshold; refinement's screen never changes the moves it takes. */
 #include "tests/unit/testutil.h"
 #include "core/model/coarsen.h"
+#include "core/model/fill.h"
 #include "solvers/tabu/multilevel.h"
+#include "solvers/tabu/refine.h"
 #include "solvers/stepper/solver.h"
 
 static double stat_of(const sm_solver *s, const char *key)
@@ -238,6 +240,176 @@ static void auto_below_threshold_is_flat(void **st)
     sm_grid_free(g);
 }
 
+
+/* Four nodes of a CPU and two GPUs on a two-level tree, links priced
+ * apart (intra, near, far), so moves change link classes. */
+static sm_topo *hetero_tree(void)
+{
+    char procs[2048] = "";
+    for (int n = 0; n < 4; n++) {
+        char b[256];
+        snprintf(b, sizeof b,
+                 "%s{\"name\":\"c%d\",\"type\":\"cpu\",\"node\":%d},{\"name\":\"g%da\",\"type\":\"gpu\",\"node\":%d},"
+                 "{\"name\":\"g%db\",\"type\":\"gpu\",\"node\":%d}",
+                 n ? "," : "", n, n, n, n, n, n);
+        strcat(procs, b);
+    }
+    char text[8192];
+    snprintf(text, sizeof text,
+             "{\"format\":\"stencilmap/topology\",\"version\":1,"
+             "\"types\":{\"cpu\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g,\"p0\":90,\"p_idle\":10},"
+             "\"gpu\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g,\"p0\":74,\"p_idle\":30}},"
+             "\"processors\":[%s],\"network\":{\"kind\":\"tree\",\"group_sizes\":[2]},"
+             "\"links\":{\"intra\":{\"*\":{\"time_per_cell\":1e-9,\"energy_per_cell\":1e-6}},"
+             "\"inter\":[{\"time_per_cell\":2e-9,\"energy_per_cell\":4e-6},"
+             "{\"time_per_cell\":4e-9,\"energy_per_cell\":9e-6}]}}",
+             218e-6 / BLOCK_CELLS, 7645e-6 / BLOCK_CELLS, 28e-6 / BLOCK_CELLS, 1443e-6 / BLOCK_CELLS, procs);
+    return tu_topo_text(text);
+}
+
+/* Refines map to the end; returns the refined mapping (caller frees). */
+static int *refine_all(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
+                       long long *moves, long long *screened)
+{
+    unsigned long long rng = 5;
+    sm_refine r;
+    sm_refine_init(&r, g, t, m, map, 8, &rng);
+    while (sm_refine_step(&r, 256)) {}
+    int *out = malloc(sizeof(int) * (size_t)g->ntasks);
+    memcpy(out, r.c->map, sizeof(int) * (size_t)g->ntasks);
+    *moves = r.moves;
+    *screened = r.screened;
+    sm_refine_release(&r);
+    return out;
+}
+
+/* The screen only skips moves the full evaluation would not take: with
+ * it and without, refinement makes the same moves to the same mapping,
+ * over link classes, stencils, the idle rule, a deadline that the rounds
+ * bind (a long round) and starts that break the deadline at first. */
+static void screen_takes_the_same_moves(void **st)
+{
+    (void)st;
+    struct { int b[3], per; sm_stencil s; int unused_idle; double round_time, slack; int scramble; } cases[] = {
+        {{16, 16, 8}, 0, SM_ST_7PT, 1, 1e-6, 0.03, 0},
+        {{16, 16, 8}, 0, SM_ST_7PT, 0, 1e-6, 0.10, 40},
+        {{8, 8, 8}, 1, SM_ST_27PT, 1, 1e-6, 0.03, 10},
+        {{12, 12, 12}, 0, SM_ST_7PT, 1, 2e-5, 0.05, 0},
+        {{12, 12, 12}, 0, SM_ST_7PT, 0, 1e-6, 0.00, 200},
+    };
+    sm_topo *t = hetero_tree();
+    unsigned long long rs = 17;
+    long long screened_all = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sm_grid *g = tu_grid(cases[i].b[0], cases[i].b[1], cases[i].b[2], cases[i].per, cases[i].per,
+                             cases[i].per, cases[i].s);
+        sm_model m;
+        sm_model_default(&m);
+        m.unused_idle = cases[i].unused_idle;
+        m.round_time = cases[i].round_time;
+        int *map = malloc(sizeof(int) * (size_t)g->ntasks);
+        sm_fill(g, t, SM_SPEEDS_EXACT, SM_ORDER_KIJ, 1, map);
+        sm_eval lb;
+        sm_eval_reference(g, t, &m, map, &lb);
+        m.has_deadline = 1;
+        m.deadline = lb.time * (1 + cases[i].slack);
+        for (int k = 0; k < cases[i].scramble; k++)
+            map[sm_rand_next(&rs) % (unsigned)g->ntasks] = (int)(sm_rand_next(&rs) % (unsigned)t->nprocs);
+        long long mv_on, mv_off, sc_on, sc_off;
+        sm_refine_screen = 1;
+        int *on = refine_all(g, t, &m, map, &mv_on, &sc_on);
+        sm_refine_screen = 0;
+        int *off = refine_all(g, t, &m, map, &mv_off, &sc_off);
+        sm_refine_screen = 1;
+        assert_true(mv_on > 0);
+        assert_int_equal(mv_on, mv_off);
+        assert_int_equal(sc_off, 0);
+        assert_memory_equal(on, off, sizeof(int) * (size_t)g->ntasks);
+        screened_all += sc_on;
+        free(on);
+        free(off);
+        free(map);
+        sm_grid_free(g);
+    }
+    /* And it did screen: most tried moves lose. */
+    assert_true(screened_all > 0);
+    sm_topo_free(t);
+}
+
+/* The thesis's cpu cpu gpu gpu with gpu_blocks 64^3-cell blocks of
+ * memory on each GPU (8 bytes a cell). A GPU's speed share is 44 % of
+ * the blocks. */
+static sm_topo *small_gpus(int gpu_blocks)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "{\"format\":\"stencilmap/topology\",\"version\":1,"
+             "\"types\":{\"cpu\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g,\"p0\":90,\"p_idle\":10},"
+             "\"gpu\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g,\"p0\":74,\"p_idle\":30,"
+             "\"memory\":%.17g,\"bytes_per_cell\":8}},"
+             "\"processors\":[{\"name\":\"cpu0\",\"type\":\"cpu\",\"node\":0},{\"name\":\"cpu1\",\"type\":\"cpu\",\"node\":0},"
+             "{\"name\":\"gpu0\",\"type\":\"gpu\",\"node\":0},{\"name\":\"gpu1\",\"type\":\"gpu\",\"node\":0}],"
+             "\"network\":{\"kind\":\"single\"},"
+             "\"links\":{\"intra\":{\"*\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g}}}}",
+             218e-6 / BLOCK_CELLS, 7645e-6 / BLOCK_CELLS, 28e-6 / BLOCK_CELLS, 1443e-6 / BLOCK_CELLS,
+             gpu_blocks * BLOCK_CELLS * 8, 4e-6 / MSG_CELLS, 55768e-6 / MSG_CELLS);
+    return tu_topo_text(text);
+}
+
+/* Without a deadline, tabu holds itself to a deadline of its own. When
+ * lb's speed shares pass the GPUs' memory, that deadline must be one a
+ * mapping within memory reaches: it was the (memory-infeasible) lb's
+ * time, and every result, multilevel or flat, ended infeasible. */
+static void own_deadline_fits_memory(void **st)
+{
+    (void)st;
+    sm_model m;
+    sm_model_default(&m);
+    struct { int b[3]; const char *ml; int gpu_cap; } cases[] = {{{32, 16, 16}, "on", 2000}, {{16, 8, 8}, "off", 250}};
+    for (int k = 0; k < 2; k++) {
+        int gpu_cap = cases[k].gpu_cap;
+        sm_topo *t = small_gpus(gpu_cap);
+        sm_grid *g = tu_grid(cases[k].b[0], cases[k].b[1], cases[k].b[2], 0, 0, 0, SM_ST_7PT);
+        int n = g->ntasks;
+        int *map = calloc((size_t)n, sizeof(int));
+        const char *argv[4] = {"-multilevel", cases[k].ml, "-iters", "200"};
+        sm_err e;
+        sm_solver *s = sm_solver_new(&sm_solver_tabu, g, t, &m, map, 4, argv, &e);
+        if (!s) fail_msg("%s", e.msg);
+        double deadline = stat_of(s, "deadline");
+        /* lb itself passes the GPUs' memory here. */
+        sm_fill(g, t, SM_SPEEDS_EXACT, SM_ORDER_IJK, 1, map);
+        sm_eval lb;
+        sm_eval_reference(g, t, &m, map, &lb);
+        assert_false(lb.memory_ok);
+        /* No mapping within memory is faster than the GPUs full and the
+         * rest shared by the CPUs: the deadline is at least that. */
+        double least = ceil((n - 2.0 * gpu_cap) / 2) * 218e-6;
+        assert_true(deadline >= least * (1 - 1e-9));
+        /* ... and not looser than lb held to memory (plus slack). */
+        sm_fill_memory(g, t, SM_SPEEDS_EXACT, SM_ORDER_IJK, 1, map);
+        sm_eval fits;
+        sm_eval_reference(g, t, &m, map, &fits);
+        assert_true(fits.memory_ok);
+        assert_true(deadline <= fits.time * (1 + SM_MULTILEVEL_SLACK) * (1 + 1e-9));
+        for (int i = 0; i < 100000 && !s->done; i++) sm_solver_step(s, 1);
+        assert_true(s->done);
+        sm_model held = m;
+        held.has_deadline = 1;
+        held.deadline = deadline;
+        sm_eval ref;
+        sm_eval_reference(g, t, &held, s->best_map, &ref);
+        tu_assert_close(s->best.energy, ref.energy, 1e-9, "best energy");
+        assert_true(ref.memory_ok);
+        assert_true(ref.feasible);
+        assert_true(s->best.feasible);
+        sm_solver_free(s);
+        free(map);
+        sm_grid_free(g);
+        sm_topo_free(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +418,8 @@ int main(void)
         cmocka_unit_test(current_follows_every_step),
         cmocka_unit_test(interrupt_keeps_best),
         cmocka_unit_test(auto_below_threshold_is_flat),
+        cmocka_unit_test(screen_takes_the_same_moves),
+        cmocka_unit_test(own_deadline_fits_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,115 @@
+/* grid_memory.c - the memory a grid will take, checked before building
+ * it (see grid_memory.h). */
+#include "grid_memory.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int64_t sm_grid_edges_bound(const sm_grid_spec *s)
+{
+    int64_t total = 0;
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int o[3] = {dx, dy, dz}, nz = (dx != 0) + (dy != 0) + (dz != 0);
+                if (nz == 0) continue;
+                if ((s->stencil == SM_ST_5PT || s->stencil == SM_ST_7PT) && nz != 1) continue;
+                if ((s->stencil == SM_ST_5PT || s->stencil == SM_ST_9PT) && dz != 0) continue;
+                /* Blocks with a neighbour at offset o: per axis, all of
+                 * them when it does not move or wraps, one fewer when it
+                 * stops at the edge, none along an axis of one block. */
+                int64_t k = 1;
+                for (int a = 0; a < 3; a++) {
+                    int64_t b = s->blocks[a];
+                    if (o[a] == 0) k *= b;
+                    else if (b == 1) k = 0;
+                    else k *= s->periodic[a] ? b : b - 1;
+                }
+                total += k;
+            }
+    return total;
+}
+
+int64_t sm_grid_memory_estimate(const sm_grid_spec *s)
+{
+    int64_t n = (int64_t)s->blocks[0] * s->blocks[1] * s->blocks[2];
+    int64_t e = sm_grid_edges_bound(s);
+    /* Task graph (grid.c): cells per block (8), the two offset arrays
+     * (2 x 4) and the temporary fill array (4) per block; per edge the
+     * edge (16), its two incidence entries (8) and room for two
+     * neighbour entries (8). */
+    int64_t graph = 20 * n + 32 * e;
+    /* The cost state's mapping, the lb mapping it is built from and the
+     * copies the session and the workbench keep (the journal's, the map
+     * as last shown, the last-move marks, the selection): 22 bytes a
+     * block; the undo log's touched blocks, an eighth of them. */
+    int64_t state = 22 * n + n / 2;
+    return graph + state;
+}
+
+/* "12.3 GB": bytes in powers of 1024, as free(1) shows them. */
+static const char *human(int64_t b, char *buf, size_t n)
+{
+    static const char *const units[] = {"B", "KB", "MB", "GB", "TB"};
+    double v = (double)b;
+    int u = 0;
+    while (v >= 1024 && u < 4) v /= 1024, u++;
+    snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+    return buf;
+}
+
+int64_t sm_memory_available(const char **from, sm_err *e)
+{
+    const char *env = getenv("STENCILMAP_MEMORY");
+    if (env && env[0]) {
+        *from = "STENCILMAP_MEMORY";
+        char *end;
+        errno = 0;
+        double v = strtod(env, &end);
+        double mul = 1;
+        switch (*end) {
+        case 'K': case 'k': mul = 1024.0; end++; break;
+        case 'M': case 'm': mul = 1024.0 * 1024; end++; break;
+        case 'G': case 'g': mul = 1024.0 * 1024 * 1024; end++; break;
+        case 'T': case 't': mul = 1024.0 * 1024 * 1024 * 1024; end++; break;
+        }
+        if (*end == 'B' || *end == 'b') end++;
+        if (errno || end == env || *end || !(v >= 0) || v * mul > 9e18) {
+            sm_err_set_code(e, "MEMORY",
+                            "STENCILMAP_MEMORY: expected bytes, optionally with a K, M, G or T suffix "
+                            "(\"16G\"), got \"%.100s\"", env);
+            return -2;
+        }
+        return (int64_t)(v * mul);
+    }
+    *from = "MemAvailable in /proc/meminfo";
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return -1;
+    char line[256];
+    long long kb = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) break;
+    fclose(f);
+    return kb < 0 ? -1 : (int64_t)kb * 1024;
+}
+
+int sm_grid_memory_check(const sm_grid_spec *s, sm_err *e)
+{
+    const char *from = "";
+    int64_t avail = sm_memory_available(&from, e);
+    if (avail == -2) return -1;
+    if (avail < 0) return 0;
+    int64_t need = sm_grid_memory_estimate(s);
+    if (need <= avail) return 0;
+    char a[32], b[32];
+    int64_t n = (int64_t)s->blocks[0] * s->blocks[1] * s->blocks[2];
+    sm_err_set_code(e, "MEMORY",
+                    "%d x %d x %d = %lld blocks (%s, %lld task edges) need an estimated %s for the "
+                    "task graph and cost state; %s available (%s)",
+                    s->blocks[0], s->blocks[1], s->blocks[2], (long long)n, sm_stencil_name(s->stencil),
+                    (long long)sm_grid_edges_bound(s), human(need, a, sizeof a), human(avail, b, sizeof b),
+                    from);
+    return -1;
+}

@@ -1,0 +1,26 @@
+/* grid_memory.h - what a grid will take before it is built: a grid too
+ * large for the machine is refused with the figures, not killed by the
+ * kernel halfway through building it. */
+#ifndef SM_GRID_MEMORY_H
+#define SM_GRID_MEMORY_H
+
+#include <stdint.h>
+#include "grid.h"
+
+/* Task edges of the grid a spec describes, at most (duplicates on
+ * two-block periodic axes counted twice), without building it. */
+int64_t sm_grid_edges_bound(const sm_grid_spec *s);
+/* Bytes the task graph, the cost state over it and the session's
+ * per-block arrays (mapping copies, undo log) take: an upper estimate
+ * (no processor- or pair-sized part, which is small beside it). */
+int64_t sm_grid_memory_estimate(const sm_grid_spec *s);
+/* Bytes a new grid may take: STENCILMAP_MEMORY when set (bytes, or with
+ * a K, M, G or T suffix: powers of 1024), else MemAvailable from
+ * /proc/meminfo; -1 when neither says (then nothing is checked). *from
+ * names the source. An unreadable STENCILMAP_MEMORY is an error (-2, e). */
+int64_t sm_memory_available(const char **from, sm_err *e);
+/* 0 when the grid fits in what is available, else -1 with a message
+ * giving the blocks, the estimate and what is available (code MEMORY). */
+int sm_grid_memory_check(const sm_grid_spec *s, sm_err *e);
+
+#endif
