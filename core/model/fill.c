@@ -109,16 +109,80 @@ int sm_fill_next(const double *limit, int nprocs, int *proc, int *count)
     return *proc;
 }
 
-void sm_fill(const sm_grid *g, const sm_topo *t, sm_speeds sp, sm_order o,
-             unsigned long long seed, int *map)
+static void fill_along(const sm_grid *g, int P, const double *limit, sm_order o,
+                       unsigned long long seed, int *map)
 {
-    int n = g->ntasks, P = t->nprocs;
-    double *limit = sm_xmalloc(sizeof(double) * (size_t)P);
+    int n = g->ntasks;
     int *order = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    sm_fill_limits(g, t, sp, limit);
     sm_block_order(g, o, seed, order);
     int p = 0, count = 0;
     for (int k = 0; k < n; k++) map[order[k]] = sm_fill_next(limit, P, &p, &count);
-    free(limit);
     free(order);
+}
+
+void sm_fill(const sm_grid *g, const sm_topo *t, sm_speeds sp, sm_order o,
+             unsigned long long seed, int *map)
+{
+    double *limit = sm_xmalloc(sizeof(double) * (size_t)(t->nprocs ? t->nprocs : 1));
+    sm_fill_limits(g, t, sp, limit);
+    fill_along(g, t->nprocs, limit, o, seed, map);
+    free(limit);
+}
+
+int sm_fill_limits_memory(const sm_grid *g, const sm_topo *t, sm_speeds sp,
+                          double *limit)
+{
+    int P = t->nprocs, n = g->ntasks;
+    sm_fill_limits(g, t, sp, limit);
+    int64_t big = 1;
+    for (int u = 0; u < n; u++)
+        if (g->task_cells[u] > big) big = g->task_cells[u];
+    /* Blocks each processor's memory holds (any blocks: the largest). */
+    double *cap = sm_xmalloc(sizeof(double) * (size_t)(P ? P : 1));
+    char *fixed = sm_xcalloc((size_t)(P ? P : 1), 1);
+    int binds = 0;
+    for (int p = 0; p < P; p++) {
+        const sm_params *q = sm_topo_proc_params(t, p);
+        cap[p] = q->memory > 0 && q->bytes_per_cell > 0 ? floor(floor(q->memory / q->bytes_per_cell) / (double)big)
+                                                         : INFINITY;
+        if (limit[p] > cap[p] + 1e-9) binds = 1;
+    }
+    int r = 0;
+    if (binds) {
+        /* The speed shares are limit[p] / n; fix every processor whose
+         * share of what is left passes its memory, until none does. */
+        double *share = sm_xmalloc(sizeof(double) * (size_t)P);
+        for (int p = 0; p < P; p++) share[p] = n ? limit[p] / n : 0;
+        double left = n, rest = 1;
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (int p = 0; p < P; p++)
+                if (!fixed[p] && rest > 0 && left * share[p] / rest > cap[p] + 1e-9) {
+                    fixed[p] = 1;
+                    left -= cap[p];
+                    rest -= share[p];
+                    changed = 1;
+                }
+        }
+        if (left > 1e-9 && rest <= 1e-12) r = -1;
+        else {
+            for (int p = 0; p < P; p++) limit[p] = fixed[p] ? cap[p] : (rest > 0 ? left * share[p] / rest : 0);
+            r = 1;
+        }
+        if (r < 0) sm_fill_limits(g, t, sp, limit);
+        free(share);
+    }
+    free(cap);
+    free(fixed);
+    return r;
+}
+
+int sm_fill_memory(const sm_grid *g, const sm_topo *t, sm_speeds sp,
+                   sm_order o, unsigned long long seed, int *map)
+{
+    double *limit = sm_xmalloc(sizeof(double) * (size_t)(t->nprocs ? t->nprocs : 1));
+    int r = sm_fill_limits_memory(g, t, sp, limit);
+    fill_along(g, t->nprocs, limit, o, seed, map);
+    free(limit);
+    return r;
 }

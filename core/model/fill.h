@@ -29,6 +29,19 @@ int sm_fill_next(const double *limit, int nprocs, int *proc, int *count);
 void sm_fill(const sm_grid *g, const sm_topo *t, sm_speeds sp, sm_order o,
              unsigned long long seed, int *map);
 
+/* The fill's limits held to memory: a processor whose speed share of
+ * blocks would not fit its memory (memory / bytes_per_cell cells, counted
+ * with the grid's largest block) keeps what fits, and the rest is shared
+ * by speed over the others, again until nothing is past its memory
+ * (water-filling). Returns 1 if a memory bound a limit, 0 if the limits
+ * are sm_fill_limits's, -1 if the processors' memory cannot hold the grid
+ * (limit then holds sm_fill_limits's). */
+int sm_fill_limits_memory(const sm_grid *g, const sm_topo *t, sm_speeds sp,
+                          double *limit);
+/* sm_fill along sm_fill_limits_memory's limits; returns what it does. */
+int sm_fill_memory(const sm_grid *g, const sm_topo *t, sm_speeds sp,
+                   sm_order o, unsigned long long seed, int *map);
+
 /* Small deterministic PRNG (splitmix64) for every randomised piece. */
 unsigned long long sm_rand_next(unsigned long long *state);
 double sm_rand_unit(unsigned long long *state);

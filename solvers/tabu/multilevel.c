@@ -158,25 +158,36 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
 /* The fastest lb order's time on grid g (no deadline); each mapping is
  * offered to s when g is s's grid. The mappings are lb's (the same fill,
  * core/model/fill.c) built in one pass each: lb's stepper formats every
- * block's move, three million lines of text at a million blocks. */
+ * block's move, three million lines of text at a million blocks.
+ * lb fills by speed alone: with big blocks its share on a GPU can pass
+ * the GPU's memory, and a deadline no mapping within memory reaches
+ * leaves every result infeasible. So lb's fill is also made within
+ * memory (the shares a memory cannot hold go to the other processors by
+ * speed), and the time is the fastest mapping's that fits in memory;
+ * only when none does, the fastest of all. */
 static double fastest_lb(sm_solver *s, const sm_grid *g)
 {
     static const sm_order orders[] = {SM_ORDER_IJK, SM_ORDER_JIK, SM_ORDER_KIJ};
     sm_model free_time = s->model;
     free_time.has_deadline = 0;
-    double fastest = INFINITY;
+    double fastest = INFINITY, fastest_fits = INFINITY;
     int *map = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
-    for (int i = 0; i < 3; i++) {
-        sm_fill(g, s->topo, SM_SPEEDS_EXACT, orders[i], 1, map);
+    for (int k = 0; k < 6; k++) {
+        int i = k % 3;
+        if (k < 3) sm_fill(g, s->topo, SM_SPEEDS_EXACT, orders[i], 1, map);
+        else if (sm_fill_memory(g, s->topo, SM_SPEEDS_EXACT, orders[i], 1, map) != 1) break;
         sm_cost *c = sm_cost_new(g, s->topo, &free_time, map);
         sm_eval ev;
         sm_cost_eval(c, &ev);
         sm_cost_free(c);
         if (ev.time < fastest) fastest = ev.time;
+        if (ev.memory_ok && ev.time < fastest_fits) fastest_fits = ev.time;
         if (g == s->grid) sm_solver_offer(s, map, &ev);
+        /* lb within memory only when lb is not. */
+        if (k == 2 && isfinite(fastest_fits)) break;
     }
     free(map);
-    return fastest;
+    return isfinite(fastest_fits) ? fastest_fits : fastest;
 }
 
 static void fine_deadline(sm_solver *s)

@@ -244,8 +244,12 @@ static int sample(tabu_state *t, const sm_grid *g, int kind, cand *m)
 }
 
 /* The best heuristic start and, unless given, the deadline of the
- * fastest heuristic. Candidates go through sm_solver_offer, so s->best_map
- * ends as the start. */
+ * fastest heuristic that fits in memory. When none does (big blocks on
+ * small GPUs: every fill by speed passes their memory), lb's fill held
+ * to memory (sm_fill_memory) joins the starts and sets the deadline: a
+ * deadline no mapping within memory reaches would leave the search only
+ * infeasible mappings to choose from. Candidates go through
+ * sm_solver_offer, so s->best_map ends as the start. */
 static void initial(sm_solver *s, int with_rcb)
 {
     static const struct { const sm_solver_ops *ops; const char *arg[2]; } runs[] = {
@@ -255,8 +259,8 @@ static void initial(sm_solver *s, int with_rcb)
         {&sm_solver_na, {"-f", "0.9"}},
     };
     int n = s->grid->ntasks, nr = 0;
-    int *maps = sm_xmalloc(sizeof(int) * (size_t)n * 7);
-    double fastest = INFINITY;
+    int *maps = sm_xmalloc(sizeof(int) * (size_t)n * 10);
+    double fastest = INFINITY, fastest_fits = INFINITY;
     sm_model free_time = s->model;
     free_time.has_deadline = 0;
     for (int r = 0; r < 7; r++) {
@@ -265,9 +269,23 @@ static void initial(sm_solver *s, int with_rcb)
         if (h && h->has_best) {
             memcpy(maps + (size_t)nr++ * n, h->best_map, sizeof(int) * (size_t)n);
             if (h->best.time < fastest) fastest = h->best.time;
+            if (h->best.memory_ok && h->best.time < fastest_fits) fastest_fits = h->best.time;
         }
         sm_solver_free(h);
     }
+    static const sm_order orders[] = {SM_ORDER_IJK, SM_ORDER_JIK, SM_ORDER_KIJ};
+    for (int i = 0; i < 3 && !isfinite(fastest_fits); i++) {
+        int *map = maps + (size_t)nr * n;
+        if (sm_fill_memory(s->grid, s->topo, SM_SPEEDS_EXACT, orders[i], 1, map) != 1) break;
+        sm_eval ev;
+        sm_cost *c = sm_cost_new(s->grid, s->topo, &free_time, map);
+        sm_cost_eval(c, &ev);
+        sm_cost_free(c);
+        nr++;
+        if (ev.time < fastest) fastest = ev.time;
+        if (ev.memory_ok && ev.time < fastest_fits) fastest_fits = ev.time;
+    }
+    if (isfinite(fastest_fits)) fastest = fastest_fits;
     if (!s->model.has_deadline) {
         s->model.has_deadline = 1;
         s->model.deadline = fastest;

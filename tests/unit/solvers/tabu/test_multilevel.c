@@ -336,6 +336,80 @@ static void screen_takes_the_same_moves(void **st)
     sm_topo_free(t);
 }
 
+/* The thesis's cpu cpu gpu gpu with gpu_blocks 64^3-cell blocks of
+ * memory on each GPU (8 bytes a cell). A GPU's speed share is 44 % of
+ * the blocks. */
+static sm_topo *small_gpus(int gpu_blocks)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "{\"format\":\"stencilmap/topology\",\"version\":1,"
+             "\"types\":{\"cpu\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g,\"p0\":90,\"p_idle\":10},"
+             "\"gpu\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g,\"p0\":74,\"p_idle\":30,"
+             "\"memory\":%.17g,\"bytes_per_cell\":8}},"
+             "\"processors\":[{\"name\":\"cpu0\",\"type\":\"cpu\",\"node\":0},{\"name\":\"cpu1\",\"type\":\"cpu\",\"node\":0},"
+             "{\"name\":\"gpu0\",\"type\":\"gpu\",\"node\":0},{\"name\":\"gpu1\",\"type\":\"gpu\",\"node\":0}],"
+             "\"network\":{\"kind\":\"single\"},"
+             "\"links\":{\"intra\":{\"*\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g}}}}",
+             218e-6 / BLOCK_CELLS, 7645e-6 / BLOCK_CELLS, 28e-6 / BLOCK_CELLS, 1443e-6 / BLOCK_CELLS,
+             gpu_blocks * BLOCK_CELLS * 8, 4e-6 / MSG_CELLS, 55768e-6 / MSG_CELLS);
+    return tu_topo_text(text);
+}
+
+/* Without a deadline, tabu holds itself to a deadline of its own. When
+ * lb's speed shares pass the GPUs' memory, that deadline must be one a
+ * mapping within memory reaches: it was the (memory-infeasible) lb's
+ * time, and every result, multilevel or flat, ended infeasible. */
+static void own_deadline_fits_memory(void **st)
+{
+    (void)st;
+    sm_model m;
+    sm_model_default(&m);
+    struct { int b[3]; const char *ml; int gpu_cap; } cases[] = {{{32, 16, 16}, "on", 2000}, {{16, 8, 8}, "off", 250}};
+    for (int k = 0; k < 2; k++) {
+        int gpu_cap = cases[k].gpu_cap;
+        sm_topo *t = small_gpus(gpu_cap);
+        sm_grid *g = tu_grid(cases[k].b[0], cases[k].b[1], cases[k].b[2], 0, 0, 0, SM_ST_7PT);
+        int n = g->ntasks;
+        int *map = calloc((size_t)n, sizeof(int));
+        const char *argv[4] = {"-multilevel", cases[k].ml, "-iters", "200"};
+        sm_err e;
+        sm_solver *s = sm_solver_new(&sm_solver_tabu, g, t, &m, map, 4, argv, &e);
+        if (!s) fail_msg("%s", e.msg);
+        double deadline = stat_of(s, "deadline");
+        /* lb itself passes the GPUs' memory here. */
+        sm_fill(g, t, SM_SPEEDS_EXACT, SM_ORDER_IJK, 1, map);
+        sm_eval lb;
+        sm_eval_reference(g, t, &m, map, &lb);
+        assert_false(lb.memory_ok);
+        /* No mapping within memory is faster than the GPUs full and the
+         * rest shared by the CPUs: the deadline is at least that. */
+        double least = ceil((n - 2.0 * gpu_cap) / 2) * 218e-6;
+        assert_true(deadline >= least * (1 - 1e-9));
+        /* ... and not looser than lb held to memory (plus slack). */
+        sm_fill_memory(g, t, SM_SPEEDS_EXACT, SM_ORDER_IJK, 1, map);
+        sm_eval fits;
+        sm_eval_reference(g, t, &m, map, &fits);
+        assert_true(fits.memory_ok);
+        assert_true(deadline <= fits.time * (1 + SM_MULTILEVEL_SLACK) * (1 + 1e-9));
+        for (int i = 0; i < 100000 && !s->done; i++) sm_solver_step(s, 1);
+        assert_true(s->done);
+        sm_model held = m;
+        held.has_deadline = 1;
+        held.deadline = deadline;
+        sm_eval ref;
+        sm_eval_reference(g, t, &held, s->best_map, &ref);
+        tu_assert_close(s->best.energy, ref.energy, 1e-9, "best energy");
+        assert_true(ref.memory_ok);
+        assert_true(ref.feasible);
+        assert_true(s->best.feasible);
+        sm_solver_free(s);
+        free(map);
+        sm_grid_free(g);
+        sm_topo_free(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -345,6 +419,7 @@ int main(void)
         cmocka_unit_test(interrupt_keeps_best),
         cmocka_unit_test(auto_below_threshold_is_flat),
         cmocka_unit_test(screen_takes_the_same_moves),
+        cmocka_unit_test(own_deadline_fits_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
