@@ -173,6 +173,44 @@ int sm_path_check(const char *path, int mode, sm_err *e)
 void sm_path_guard_suspend(void) { suspended++; }
 void sm_path_guard_resume(void) { suspended--; }
 
+/* The grant is the path resolved component by component, where `..`
+ * after a name that is not a directory (or not there) simply drops it;
+ * the kernel refuses such a path. Opening the grant must not open more
+ * than the path names: every `.` or `..` (and a trailing `/`) must follow
+ * a directory, as the kernel checks. A race here can only refuse more:
+ * the open itself stays beneath the granted directory. */
+static int walkable(const char *path, sm_err *e)
+{
+    size_t n = strlen(path);
+    char *pre = sm_xmalloc(n + 2);
+    int rc = 0;
+    for (size_t i = 0; i <= n && rc == 0; i++) {
+        /* The end of a component that is "." or "..", or a trailing "/". */
+        int dots = 0;
+        if (i < n && path[i] == '.' && (i == 0 || path[i - 1] == '/')) {
+            size_t j = i;
+            while (j < n && path[j] == '.') j++;
+            if ((j - i == 1 || j - i == 2) && (j == n || path[j] == '/')) dots = 1;
+        }
+        int trailing = i == n && n > 1 && path[n - 1] == '/';
+        if (!dots && !trailing) continue;
+        size_t k = trailing ? n : i;
+        memcpy(pre, path, k);
+        pre[k] = '\0';
+        if (!*pre) continue;                   /* "./x", "../x": the cwd itself */
+        struct stat st;
+        if (stat(pre, &st) != 0) {
+            sm_err_set(e, "%.400s: cannot open: %s", path, strerror(errno));
+            rc = -1;
+        } else if (!S_ISDIR(st.st_mode)) {
+            sm_err_set(e, "%.400s: cannot open: %s", path, strerror(ENOTDIR));
+            rc = -1;
+        }
+    }
+    free(pre);
+    return rc;
+}
+
 /* An open beneath the granted directory failed: a link that leads
  * outside now is the policy's refusal, told as such. */
 static void open_failed(const char *path, const sm_path_grant *g, int err, sm_err *e)
@@ -190,6 +228,10 @@ int sm_path_open(const char *path, int mode, int flags, mode_t perm, sm_err *e)
 {
     sm_path_grant g;
     if (ask(path, mode, &g, e)) return -1;
+    if (g.dirfd >= 0 && walkable(path, e)) {
+        sm_path_grant_free(&g);
+        return -1;
+    }
     if (sm_path_race_hook) sm_path_race_hook(path);
     int fd = g.dirfd >= 0 ? sm_open_beneath(g.dirfd, g.rel, flags, perm)
                           : open(path, flags | O_CLOEXEC, perm);
@@ -241,6 +283,10 @@ int sm_path_open_dir(const char *path, int mode, char **name, sm_err *e)
     *name = NULL;
     sm_path_grant g;
     if (ask(path, mode, &g, e)) return -1;
+    if (g.dirfd >= 0 && walkable(path, e)) {
+        sm_path_grant_free(&g);
+        return -1;
+    }
     if (sm_path_race_hook) sm_path_race_hook(path);
     /* Confined, the guard resolved the links already (rel is the target);
      * else they are followed here. */

@@ -8,10 +8,60 @@
 #include "core/model/fill.h"
 #include "core/lib/util.h"
 
+static void free_edit(sm_session *s, sm_edit *ed)
+{
+    if (ed->nst) s->nstate_edits--;
+    free(ed->ch);
+    free(ed->st);
+}
+
+/* The saved parts an edit changes. */
+static unsigned edit_parts(const sm_edit *ed)
+{
+    return (ed->n ? SM_PART_MAP : 0u) | (ed->nst ? SM_PART_TOPO : 0u);
+}
+
+/* Whether an edit in hist[a..b) changes the part. */
+static int edits_touch(const sm_session *s, int a, int b, unsigned part)
+{
+    if (a > b) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    for (int e = a; e < b; e++)
+        if (edit_parts(&s->hist[e]) & part) return 1;
+    return 0;
+}
+
+/* "Modified" follows the state, not a flag: a part differs from the disk
+ * when it changed outside the history since the save, or when an edit
+ * between the saved position and this one changed it (so undoing every
+ * edit since the save is unmodified again). */
+static void update_dirty(sm_session *s)
+{
+    unsigned d = s->sticky_parts;
+    /* Edits touch only the mapping and (their states) the topology: the
+     * other parts need no scan, nor the topology while no edit holds a
+     * state change, so a long history costs an edit nothing. */
+    unsigned can = SM_PART_MAP | (s->nstate_edits ? SM_PART_TOPO : 0u);
+    for (int i = 0; i < 4; i++)
+        if ((can & (1u << i)) && !(d & (1u << i)) && edits_touch(s, s->saved_at[i], s->pos, 1u << i))
+            d |= 1u << i;
+    s->dirty_parts = d;
+    s->dirty = d != 0;
+}
+
 static void clear_history(sm_session *s)
 {
-    for (int i = 0; i < s->nhist; i++) free(s->hist[i].ch);
+    /* What differed from the disk still does once the history is gone. */
+    if (s->hist) {
+        update_dirty(s);
+        s->sticky_parts = s->dirty_parts;
+    }
+    for (int i = 0; i < s->nhist; i++) free_edit(s, &s->hist[i]);
     s->nhist = s->pos = 0;
+    for (int i = 0; i < 4; i++) s->saved_at[i] = 0;
 }
 
 /* Whoever reads the log from before this point compares everything. */
@@ -85,14 +135,16 @@ sm_session *sm_session_new(sm_grid *g, sm_topo *t, const sm_model *m,
 
 void sm_session_mark(sm_session *s, unsigned parts)
 {
-    s->dirty_parts |= parts;
-    s->dirty = s->dirty_parts != 0;
+    s->sticky_parts |= parts & SM_PART_ALL;
+    update_dirty(s);
 }
 
 void sm_session_saved(sm_session *s, unsigned parts)
 {
-    s->dirty_parts &= ~parts;
-    s->dirty = s->dirty_parts != 0;
+    s->sticky_parts &= ~parts;
+    for (int i = 0; i < 4; i++)
+        if (parts & (1u << i)) s->saved_at[i] = s->pos;
+    update_dirty(s);
 }
 
 void sm_session_free(sm_session *s)
@@ -145,6 +197,21 @@ void sm_session_set_topo(sm_session *s, sm_topo *t)
     sm_session_mark(s, SM_PART_TOPO | SM_PART_MAP);
 }
 
+void sm_session_set_topo_keep_map(sm_session *s, sm_topo *t)
+{
+    int n = s->grid->ntasks;
+    int *map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    memcpy(map, s->cost->map, sizeof(int) * (size_t)n);
+    sm_cost_free(s->cost);
+    s->cost = NULL;
+    sm_topo_free(s->topo);
+    s->topo = t;
+    rebuild(s, map);
+    free(map);
+    s->structure++;
+    sm_session_mark(s, SM_PART_TOPO);
+}
+
 void sm_session_set_model(sm_session *s, const sm_model *m)
 {
     sm_cost_eval(s->cost, &s->last_eval);
@@ -156,12 +223,24 @@ void sm_session_set_model(sm_session *s, const sm_model *m)
     sm_session_mark(s, SM_PART_MODEL);
 }
 
-static void push(sm_session *s, sm_change *ch, int n, const char *label)
+static void push_edit(sm_session *s, sm_change *ch, int n, sm_state_change *st, int nst,
+                      const char *label)
 {
-    for (int i = s->pos; i < s->nhist; i++) free(s->hist[i].ch);
+    /* A saved position in the redo branch goes with it: the parts that
+     * branch changed can no longer be undone back to the disk. */
+    for (int i = 0; i < 4; i++)
+        if (s->saved_at[i] > s->pos) {
+            if (edits_touch(s, s->pos, s->saved_at[i], 1u << i)) s->sticky_parts |= 1u << i;
+            s->saved_at[i] = s->pos;
+        }
+    for (int i = s->pos; i < s->nhist; i++) free_edit(s, &s->hist[i]);
     s->nhist = s->pos;
     if (s->nhist == SM_HISTORY_MAX) {
-        free(s->hist[0].ch);
+        for (int i = 0; i < 4; i++) {
+            if (s->saved_at[i] > 0) s->saved_at[i]--;
+            else if (edit_parts(&s->hist[0]) & (1u << i)) s->sticky_parts |= 1u << i;
+        }
+        free_edit(s, &s->hist[0]);
         memmove(s->hist, s->hist + 1, sizeof(sm_edit) * (size_t)(s->nhist - 1));
         s->nhist--;
     }
@@ -173,8 +252,89 @@ static void push(sm_session *s, sm_change *ch, int n, const char *label)
     snprintf(ed->label, sizeof ed->label, "%s", label ? label : "edit");
     ed->n = n;
     ed->ch = ch;
+    ed->nst = nst;
+    ed->st = st;
+    if (nst) s->nstate_edits++;
     s->pos = s->nhist;
     snprintf(s->last_change, sizeof s->last_change, "%s", ed->label);
+}
+
+static void push(sm_session *s, sm_change *ch, int n, const char *label)
+{
+    push_edit(s, ch, n, NULL, 0, label);
+}
+
+/* The state a change reads and writes: a processor's own or a type's. */
+static int state_now(const sm_session *s, const sm_state_change *c)
+{
+    return c->kind == SM_STATE_OF_TYPE ? s->topo->types[c->idx].state : s->topo->procs[c->idx].state;
+}
+
+/* Set it in the machine, in place, and let the cost model follow each
+ * processor it governs (O(log P) each): no rebuild, so the history and
+ * everything pointing into the machine stay. */
+static void set_state(sm_session *s, const sm_state_change *c, int v)
+{
+    sm_topo *t = s->topo;
+    if (c->kind == SM_STATE_OF_TYPE) {
+        t->types[c->idx].state = v;
+        for (int p = 0; p < t->nprocs; p++)
+            if (t->procs[p].type == c->idx) sm_cost_set_params(s->cost, p, sm_topo_proc_params(t, p));
+    } else {
+        sm_topo_set_proc_state(t, c->idx, v);
+        sm_cost_set_params(s->cost, c->idx, sm_topo_proc_params(t, c->idx));
+    }
+}
+
+/* A value the machine can hold: a state index, or -1 (for a processor:
+ * follow its type; for a type: none), or SM_STATE_BASE for a processor. */
+static int state_valid(const sm_session *s, const sm_state_change *c)
+{
+    const sm_topo *t = s->topo;
+    if (c->kind == SM_STATE_OF_TYPE) {
+        if (c->idx < 0 || c->idx >= t->ntypes) return 0;
+        return c->to >= -1 && c->to < t->types[c->idx].nstates;
+    }
+    if (c->kind != SM_STATE_OF_PROC || c->idx < 0 || c->idx >= t->nprocs) return 0;
+    return c->to == SM_STATE_BASE || (c->to >= -1 && c->to < t->types[t->procs[c->idx].type].nstates);
+}
+
+int sm_session_apply_states(sm_session *s, const sm_state_change *st, int nst, const int *map,
+                            const char *label)
+{
+    int n = s->grid->ntasks, k = 0, ks = 0;
+    sm_eval before;
+    sm_cost_eval(s->cost, &before);
+    sm_state_change *sc = sm_xmalloc(sizeof *sc * (size_t)(nst > 0 ? nst : 1));
+    for (int i = 0; i < nst; i++) {
+        if (!state_valid(s, &st[i])) continue;
+        int from = state_now(s, &st[i]);
+        if (from == st[i].to) continue;
+        sc[ks] = (sm_state_change){st[i].kind, st[i].idx, from, st[i].to};
+        set_state(s, &sc[ks], st[i].to);
+        ks++;
+    }
+    if (map)
+        for (int u = 0; u < n; u++) k += map[u] != s->cost->map[u];
+    sm_change *ch = sm_xmalloc(sizeof(sm_change) * (size_t)(k ? k : 1));
+    k = 0;
+    if (map)
+        for (int u = 0; u < n; u++)
+            if (map[u] != s->cost->map[u]) {
+                ch[k++] = (sm_change){u, s->cost->map[u], map[u]};
+                move_block(s, u, map[u]);
+            }
+    if (k + ks == 0) {
+        free(sc);
+        free(ch);
+        return 0;
+    }
+    s->last_eval = before;
+    push_edit(s, ch, k, sc, ks, label);
+    if (ks) s->structure++;
+    s->version++;
+    update_dirty(s);
+    return k + ks;
 }
 
 int sm_session_apply(sm_session *s, const int *map, const char *label)
@@ -196,7 +356,7 @@ int sm_session_apply(sm_session *s, const int *map, const char *label)
     sm_cost_remap(s->cost, map);
     push(s, ch, k, label);
     s->version++;
-    sm_session_mark(s, SM_PART_MAP);
+    update_dirty(s);
     return k;
 }
 
@@ -209,7 +369,7 @@ int sm_session_move(sm_session *s, int block, int proc, const char *label)
     move_block(s, block, proc);
     push(s, ch, 1, label);
     s->version++;
-    sm_session_mark(s, SM_PART_MAP);
+    update_dirty(s);
     return 1;
 }
 
@@ -229,7 +389,7 @@ int sm_session_move_blocks(sm_session *s, const int *blocks, int n, int proc, co
         }
     push(s, ch, k, label);
     s->version++;
-    sm_session_mark(s, SM_PART_MAP);
+    update_dirty(s);
     return k;
 }
 
@@ -246,7 +406,7 @@ int sm_session_swap(sm_session *s, int b1, int b2, const char *label)
     touch(s, b2);
     push(s, ch, 2, label);
     s->version++;
-    sm_session_mark(s, SM_PART_MAP);
+    update_dirty(s);
     return 2;
 }
 
@@ -258,8 +418,10 @@ int sm_session_undo(sm_session *s)
     snprintf(s->last_change, sizeof s->last_change, "undo %s", ed->label);
     for (int i = ed->n - 1; i >= 0; i--)
         move_block(s, ed->ch[i].block, ed->ch[i].from);
+    for (int i = ed->nst - 1; i >= 0; i--) set_state(s, &ed->st[i], ed->st[i].from);
+    if (ed->nst) s->structure++;
     s->version++;
-    sm_session_mark(s, SM_PART_MAP);
+    update_dirty(s);
     return 0;
 }
 
@@ -278,11 +440,19 @@ int sm_session_redo(sm_session *s)
     sm_cost_eval(s->cost, &s->last_eval);
     sm_edit *ed = &s->hist[s->pos++];
     snprintf(s->last_change, sizeof s->last_change, "redo %s", ed->label);
+    for (int i = 0; i < ed->nst; i++) set_state(s, &ed->st[i], ed->st[i].to);
     for (int i = 0; i < ed->n; i++)
         move_block(s, ed->ch[i].block, ed->ch[i].to);
+    if (ed->nst) s->structure++;
     s->version++;
-    sm_session_mark(s, SM_PART_MAP);
+    update_dirty(s);
     return 0;
+}
+
+int sm_session_next_states(const sm_session *s, int redo)
+{
+    if (redo) return s->pos < s->nhist ? s->hist[s->pos].nst : 0;
+    return s->pos > 0 ? s->hist[s->pos - 1].nst : 0;
 }
 
 const int *sm_session_map(const sm_session *s) { return s->cost->map; }

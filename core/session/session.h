@@ -13,10 +13,20 @@ typedef struct sm_change {
     int block, from, to;
 } sm_change;
 
+/* A DVFS state change, part of an edit (a solver's chosen states, topo
+ * state): of processor idx's own state (sm_proc.state) or of type idx's
+ * selected state (sm_type.state). */
+enum { SM_STATE_OF_PROC, SM_STATE_OF_TYPE };
+typedef struct sm_state_change {
+    int kind, idx, from, to;
+} sm_state_change;
+
 typedef struct sm_edit {
     char label[96];
     int n;
     sm_change *ch;
+    int nst;                /* state changes, applied before the blocks */
+    sm_state_change *st;
 } sm_edit;
 
 typedef struct sm_session {
@@ -26,8 +36,16 @@ typedef struct sm_session {
     sm_cost *cost;          /* owns the mapping: cost->map */
     sm_edit *hist;
     int nhist, cap, pos;    /* hist[0..pos) applied, [pos..nhist) redoable */
+    int nstate_edits;       /* edits in hist holding DVFS state changes */
     int dirty;              /* something differs from disk (dirty_parts != 0) */
-    unsigned dirty_parts;   /* SM_PART_*: which parts differ from disk */
+    unsigned dirty_parts;   /* SM_PART_*: which parts differ from disk,
+                               sticky_parts and what the edits between
+                               saved_at and pos touch (kept up to date) */
+    unsigned sticky_parts;  /* changed outside the history (a new grid or
+                               machine, model configure): until saved */
+    int saved_at[4];        /* per SM_PART_* bit: the history position that
+                               matches the disk, so undoing back to it is
+                               unmodified again */
     unsigned long long structure; /* bumped when grid, machine or model change */
     unsigned long long version; /* bumped on every change, for redraws */
     unsigned long long rebuilt; /* bumped when the grid or machine is replaced:
@@ -66,6 +84,9 @@ void sm_session_replace(sm_session *s, sm_scenario *sc);
 /* New grid or topology: the mapping restarts from lb -order ijk. */
 void sm_session_set_grid(sm_session *s, sm_grid *g);
 void sm_session_set_topo(sm_session *s, sm_topo *t);
+/* Another machine of the same processors (a new profile): the mapping is
+ * kept, the history is not (its edits were made on the old machine). */
+void sm_session_set_topo_keep_map(sm_session *s, sm_topo *t);
 void sm_session_set_model(sm_session *s, const sm_model *m);
 
 /* Apply a whole mapping as one undoable edit; returns blocks changed. */
@@ -75,6 +96,15 @@ int sm_session_move(sm_session *s, int block, int proc, const char *label);
  * proportional to n; returns blocks changed (0: no edit). */
 int sm_session_move_blocks(sm_session *s, const int *blocks, int n, int proc, const char *label);
 int sm_session_swap(sm_session *s, int b1, int b2, const char *label);
+/* Apply DVFS state changes (kind, idx, to; from is filled in) and then a
+ * whole mapping (NULL: keep it) as one undoable edit: the machine stays,
+ * its processors' parameters follow in the cost model, and undo restores
+ * both. Returns the number of blocks and states changed. */
+int sm_session_apply_states(sm_session *s, const sm_state_change *st, int nst, const int *map,
+                            const char *label);
+/* The number of state changes the next undo (redo: 1) would revert
+ * (reapply): who solves on the machine must let go first. */
+int sm_session_next_states(const sm_session *s, int redo);
 int sm_session_undo(sm_session *s);   /* 0, or -1 when nothing to undo */
 int sm_session_redo(sm_session *s);
 const int *sm_session_map(const sm_session *s);

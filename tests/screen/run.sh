@@ -1029,6 +1029,8 @@ no_sanitizer_errors cs
 . "$top/tests/screen/stepping_state.sh"
 # A prompt's offered value is a selected default.
 . "$top/tests/screen/prompts.sh"
+# 60-: what a new-user trial found (undo, modified, the Solver pane).
+. "$top/tests/screen/trial.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -43,7 +43,7 @@ must stp "[SOLVER tabu it 12]"
 why=$("$BIN" -e "scenario load $S; solver start tabu -iters 100 -seed 3; solver step 12; dict get [solver explain] reason")
 settle stp
 cap stp | grep -qF "why: $(printf '%s' "$why" | cut -c1-30)" && cap stp | grep -q "tabu (steps left):" &&
-    cap stp | grep -q "change: E " && cap stp | grep -qE '^.*> [+-][0-9.e+-]+  (move|swap|edge)' &&
+    cap stp | grep -q "change: E " && cap stp | grep -qE '^.*> [T ] +([+-][0-9.e+-]+|0) (p|n|u|m|k)?J  (move|swap|edge)' &&
     ok "the Solver pane explains step 12: why, change, candidates, tabu list" ||
     bad "explain pane" "want why '$why': $(cap stp | grep -E 'why|change|tabu \(' | head -4)"
 keys stp e

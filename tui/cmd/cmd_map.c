@@ -114,9 +114,20 @@ static int map_move(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     return changed(app, in, changed_n);
 }
 
+/* An undo or redo that switches DVFS states changes the machine a solver
+ * may be solving: it lets go first, as after topo state. */
+static int before_states(sm_app *app, Tcl_Interp *in, int redo, const char *what)
+{
+    if (!sm_session_next_states(app->session, redo)) return TCL_OK;
+    if (sm_app_check_change(app, in, what)) return TCL_ERROR;
+    sm_app_detach_solver(app, what);
+    return TCL_OK;
+}
+
 static int map_undo(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     (void)objc; (void)objv;
+    if (before_states(app, in, 0, "map undo")) return TCL_ERROR;
     if (sm_session_undo(app->session)) return sm_tcl_error(in, "STATE", "map undo: nothing to undo");
     return changed(app, in, 1);
 }
@@ -124,6 +135,7 @@ static int map_undo(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
 static int map_redo(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     (void)objc; (void)objv;
+    if (before_states(app, in, 1, "map redo")) return TCL_ERROR;
     if (sm_session_redo(app->session)) return sm_tcl_error(in, "STATE", "map redo: nothing to redo");
     return changed(app, in, 1);
 }

@@ -376,14 +376,8 @@ static int topo_procs(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
  * mapping, rebuild the cost model, one undoable edit named label. */
 static int replace_topo_keep_map(sm_app *app, Tcl_Interp *in, sm_topo *t, const char *label)
 {
-    sm_session *s = app->session;
-    int n = s->grid->ntasks;
-    int *map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    memcpy(map, sm_session_map(s), sizeof(int) * (size_t)n);
     sm_app_detach_solver(app, label);
-    sm_session_set_topo(s, t);
-    sm_session_apply(s, map, label);
-    free(map);
+    sm_session_set_topo_keep_map(app->session, t);
     return after_change(app, in);
 }
 
@@ -396,13 +390,25 @@ static int topo_state(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     if (objc == 4) {
         const char *st = Tcl_GetString(objv[3]);
         if (sm_app_check_change(app, in, "topo state")) return TCL_ERROR;
-        sm_topo *t = sm_topo_clone(s->topo);
-        if (sm_topo_set_state(t, ty, strcmp(st, "base") == 0 ? NULL : st)) {
-            sm_topo_free(t);
-            return sm_tcl_error(in, "ARGS", "topo state: type \"%s\" has no state \"%s\"",
-                                Tcl_GetString(objv[2]), st);
+        /* One undoable edit, the machine kept: the type's state, its
+         * processors following it again (as sm_topo_set_state does). */
+        const sm_type *T = &s->topo->types[ty];
+        int k = -1;
+        if (strcmp(st, "base") != 0) {
+            for (k = 0; k < T->nstates && strcmp(T->state_names[k], st) != 0; k++) {}
+            if (k == T->nstates)
+                return sm_tcl_error(in, "ARGS", "topo state: type \"%s\" has no state \"%s\"",
+                                    Tcl_GetString(objv[2]), st);
         }
-        if (replace_topo_keep_map(app, in, t, "topo state") != TCL_OK) return TCL_ERROR;
+        sm_state_change *ch = sm_xmalloc(sizeof *ch * (size_t)(s->topo->nprocs + 1));
+        int nch = 0;
+        for (int p = 0; p < s->topo->nprocs; p++)
+            if (s->topo->procs[p].type == ty) ch[nch++] = (sm_state_change){SM_STATE_OF_PROC, p, 0, -1};
+        ch[nch++] = (sm_state_change){SM_STATE_OF_TYPE, ty, 0, k};
+        sm_app_detach_solver(app, "topo state");
+        int n = sm_session_apply_states(s, ch, nch, NULL, "topo state");
+        free(ch);
+        if (n > 0 && after_change(app, in) != TCL_OK) return TCL_ERROR;
     }
     const sm_type *T = &s->topo->types[ty];
     Tcl_SetObjResult(in, Tcl_NewStringObj(T->state >= 0 ? T->state_names[T->state] : "base", -1));

@@ -170,7 +170,11 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     Tcl_DStringInit(&cmd);
     /* Demos find their samples relative to the file being replayed
      * ([info script], or ::stencilmap::replaying as before). */
-    Tcl_Obj *abs = Tcl_FSGetNormalizedPath(NULL, fileobj);
+    /* The file was just read: its real path. (Tcl_FSGetNormalizedPath
+     * crashed in Tcl on a name holding a NUL, "\0/x/..".) */
+    char *real = realpath(file, NULL);
+    Tcl_Obj *abs = real ? Tcl_NewStringObj(real, -1) : NULL;
+    free(real);
     Tcl_SetVar2Ex(run_in, "::stencilmap::replaying", NULL, abs ? abs : fileobj, TCL_GLOBAL_ONLY);
     Tcl_Obj *script_before = set_info_script(run_in, abs ? abs : fileobj);
     /* A replay the user asked for (not one a safe script asked for) is a

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "solvers/registry.h"
 #include "cmd.h"
+#include "core/lib/units.h"
 #include "core/model/fields.h"
 #include "solvers/stepper/history.h"
 #include "tui/app/solver_start.h"
@@ -23,6 +24,14 @@ static double now(void)
 
 /* A number, or {} when unknown (NaN has no Tcl form). */
 static Tcl_Obj *num(double v) { return v == v ? Tcl_NewDoubleObj(v) : Tcl_NewObj(); }
+
+/* A solver statistic: a count as a Tcl integer (examined 144, not 144.0),
+ * any other figure as a double. */
+static Tcl_Obj *stat_obj(const char *key, double v)
+{
+    if (sm_is_count(key) && isfinite(v) && v == floor(v) && fabs(v) < 9e15) return Tcl_NewWideIntObj((Tcl_WideInt)v);
+    return num(v);
+}
 
 /* `current` and `best` of solver state: the same keys for every solver,
  * empty values while there is no such mapping yet. */
@@ -93,7 +102,8 @@ static void put_stats(Tcl_Obj *d, const sm_solver *s)
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("seconds", -1), Tcl_NewDoubleObj(s->seconds));
     for (int i = 0; i < s->nstats; i++)
         Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(s->stats[i].key, -1),
-                       Tcl_NewDoubleObj(s->stats[i].value));
+                       s->stats[i].value == s->stats[i].value ? stat_obj(s->stats[i].key, s->stats[i].value)
+                                                              : Tcl_NewDoubleObj(s->stats[i].value));
     put_partition(d, s->partition);
     put_states(d, s);
 }
@@ -334,10 +344,12 @@ static Tcl_Obj *starting_dict(const sm_solver_start *st)
 }
 
 /* The DVFS states a solver chose (tabu -dvfs, ilp -dvfs), where they
- * differ from the session's: the machine is replaced by one whose
- * processors run in them (the mapping kept, as topo state does), then the
- * mapping applied. The solver is detached from the old machine but keeps
- * its status and results. Returns 1 when it replaced the machine. */
+ * differ from the session's, and its mapping, as one undoable edit: the
+ * machine stays (its processors switch state in place), so undo restores
+ * both the mapping and the states, and redo reapplies them. A processor
+ * in its type's state follows the type again. The solver lets go of the
+ * session's machine (it solved another) but keeps its status and results.
+ * Returns 1 when states changed. */
 static int apply_states(sm_app *app, const char *label)
 {
     sm_solver *s = app->solver;
@@ -346,23 +358,19 @@ static int apply_states(sm_app *app, const char *label)
     int differ = 0;
     for (int p = 0; p < cur->nprocs; p++) differ |= s->best_states[p] != sm_topo_proc_state(cur, p);
     if (!differ) return 0;
-    int n = app->session->grid->ntasks;
-    int *map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    memcpy(map, s->best_map, sizeof(int) * (size_t)n);
-    sm_topo *t = sm_topo_clone(cur);
-    for (int p = 0; p < t->nprocs; p++) {
-        const sm_type *T = &t->types[t->procs[p].type];
+    sm_state_change *st = sm_xmalloc(sizeof *st * (size_t)cur->nprocs);
+    for (int p = 0; p < cur->nprocs; p++) {
+        const sm_type *T = &cur->types[cur->procs[p].type];
         int of_type = T->state >= 0 ? T->state : SM_STATE_BASE;
-        sm_topo_set_proc_state(t, p, s->best_states[p] == of_type ? -1 : s->best_states[p]);
+        st[p] = (sm_state_change){SM_STATE_OF_PROC, p, 0, s->best_states[p] == of_type ? -1 : s->best_states[p]};
     }
     char status[64];
     snprintf(status, sizeof status, "%s", s->status);
     sm_app_detach_solver(app, label);
     snprintf(s->status, sizeof s->status, "%s", status);
-    snprintf(s->reason, sizeof s->reason, "its DVFS states were applied: the machine was replaced");
-    sm_session_set_topo(app->session, t);
-    sm_session_apply(app->session, map, label);
-    free(map);
+    snprintf(s->reason, sizeof s->reason, "its DVFS states were applied");
+    sm_session_apply_states(app->session, st, cur->nprocs, s->best_map, label);
+    free(st);
     sm_app_sync_view(app);
     return 1;
 }
@@ -461,6 +469,12 @@ static int solver_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     if (hit)
         sm_view_log(app->view, SM_LOG_NOTE, "breakpoint at step %lld: %s", app->solver->iteration,
                     Tcl_GetString(until));
+    else if (until)
+        /* A run that ends without its breakpoint says so: it stopped for
+         * another reason (the end, an interrupt, a hook's break). */
+        sm_view_log(app->view, SM_LOG_NOTE, "%s %s after %lld iterations; breakpoint not reached (%s)",
+                    app->solver->ops->name, app->solver->done ? app->solver->status : "paused", app->solver->iteration,
+                    Tcl_GetString(until));
     Tcl_Obj *d = state_dict(app, app->solver);
     if (until) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("breakpoint", -1), Tcl_NewIntObj(hit));
     Tcl_SetObjResult(in, d);
@@ -535,7 +549,7 @@ static Tcl_Obj *step_stats(const sm_solver *s, const sm_history *h, long long k)
     Tcl_Obj *d = Tcl_NewDictObj();
     const sm_hist_step *st = sm_history_step(h, k);
     const double *v = sm_history_stats(h, st);
-    for (int i = 0; i < st->nstats; i++) put(d, s->stats[i].key, num(v[i]));
+    for (int i = 0; i < st->nstats; i++) put(d, s->stats[i].key, stat_obj(s->stats[i].key, v[i]));
     return d;
 }
 

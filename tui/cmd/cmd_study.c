@@ -647,7 +647,6 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     /* The stash is a save and the restore a load: keep what the user's
      * session was (its file, its unsaved parts), not the stash's. */
     char *path_before = app->scenario_path ? sm_xstrdup(app->scenario_path) : NULL;
-    int dirty_before = app->session->dirty;
     unsigned parts_before = app->session->dirty_parts;
     char *stash = stash_session(in, dir);
     long ran = 0, total = sm_study_njobs(&st), todo = 0;
@@ -714,8 +713,7 @@ static int study_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     restore_session(in, dir, stash);
     sm_app_set_scenario_path(app, path_before);
     free(path_before);
-    app->session->dirty = dirty_before;
-    app->session->dirty_parts = parts_before;
+    sm_session_mark(app->session, parts_before);
     app->in_replay--;
     sm_study_free(&st);
     if (rc != TCL_OK) return rc;

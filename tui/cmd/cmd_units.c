@@ -1,6 +1,7 @@
 /* cmd_units.c - the number rule (core/lib/units.c) as a Tcl command, so
  * scripts (the demos' narration, reports) write figures as the panes do:
- *   units format VALUE UNIT ?-digits N?   -> "409.6 mJ"
+ *   units format VALUE UNIT ?-digits N?   -> "409.6 mJ"; UNIT one of
+ *                                            J s W B Hz or "" (a count)
  *   units figure NAME VALUE ?-digits N?   -> by the unit of a named
  *                                            figure (energy, time,
  *                                            best_energy...); plain
@@ -38,8 +39,8 @@ static int units_format(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
     int digits;
     if (get_value(in, objv[2], "format", &v) || digits_opt(in, objc, objv, 4, &digits)) return TCL_ERROR;
     const char *unit = Tcl_GetString(objv[3]);
-    if (strlen(unit) > 16 || strpbrk(unit, " \t\n"))
-        return sm_tcl_error(in, "ARGS", "units format: expected a unit such as J, s or W, got \"%s\"", unit);
+    if (!sm_unit_known(unit))
+        return sm_tcl_error(in, "ARGS", "units format: unknown unit \"%.40s\" (known: %s)", unit, sm_units_known());
     char buf[64];
     Tcl_SetObjResult(in, Tcl_NewStringObj(sm_format_value(v, unit, digits, buf, sizeof buf), -1));
     return TCL_OK;

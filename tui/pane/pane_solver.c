@@ -18,6 +18,19 @@ static const double *stat_of(const sm_solver *s, const char *key)
     return NULL;
 }
 
+/* One word for where the solver is: its own status once done (done,
+ * optimal, stopped...), else running while Space runs it, paused between
+ * steps, ready before the first; a status of its own beside it (the ILP's
+ * "feasible") follows. */
+static const char *shown_status(const sm_solver *s, int running, char *buf, size_t n)
+{
+    if (s->done) return s->status;
+    const char *word = running ? "running" : s->iteration > 0 ? "paused" : "ready";
+    if (strcmp(s->status, "running") == 0 || !s->status[0]) return word;
+    snprintf(buf, n, "%s, %s", word, s->status);
+    return buf;
+}
+
 static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
 {
     const sm_view *v = app->view;
@@ -47,9 +60,9 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         if (y <= ih) sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_TEXT), "Enter/S start, n step, Space run");
         return;
     }
-    char b1[32], b2[32];
-    sm_ui_text(w, y++, 1, iw, sm_ui_attr(s->done ? SM_EL_GOOD : SM_EL_TEXT), "%s %s%s  it %lld  %.1f s",
-               s->ops->name, s->status, v->running ? " (running)" : "", s->iteration, s->seconds);
+    char b1[32], b2[32], sb[96];
+    sm_ui_text(w, y++, 1, iw, sm_ui_attr(s->done ? SM_EL_GOOD : SM_EL_TEXT), "%s %s  it %lld  %.1f s",
+               s->ops->name, shown_status(s, v->running, sb, sizeof sb), s->iteration, s->seconds);
     if (y > ih) return;
     if (s->has_current || s->has_best) {
         /* The objective it optimises (the sparkline's), then energy when

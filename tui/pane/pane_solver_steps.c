@@ -23,16 +23,18 @@ static const sm_eval *step_eval(const sm_hist_step *st)
     return st->has_current ? &st->current : st->has_best ? &st->best : NULL;
 }
 
-/* The first step whose objective is the best one found (the best's step). */
-static long long best_step(const sm_history *h)
+/* The best as of step k (what solver state says after seek k): the first
+ * step up to k whose objective is step k's best; -1 when there is none
+ * yet. Never a later step's best: the pane agrees with solver state. */
+static long long best_step(const sm_history *h, long long k)
 {
-    long long first = sm_history_first(h), head = sm_history_head(h);
-    double want = sm_history_step(h, head)->best_objective;
+    long long first = sm_history_first(h);
+    double want = sm_history_step(h, k)->best_objective;
     if (!isfinite(want)) return -1;
     double tol = 1e-12 * (1 + fabs(want));
-    for (long long k = first; k <= head; k++) {
-        double o = sm_history_step(h, k)->objective;
-        if (isfinite(o) && fabs(o - want) <= tol) return k;
+    for (long long j = first; j <= k; j++) {
+        double o = sm_history_step(h, j)->objective;
+        if (isfinite(o) && fabs(o - want) <= tol) return j;
     }
     return -1;
 }
@@ -45,7 +47,7 @@ int sm_steps_timeline(sm_pane *p, int y, int x, int width, int maxrows, const sm
     const sm_history *h = s->hist;
     WINDOW *w = p->win;
     long long first = sm_history_first(h), head = sm_history_head(h), cur = sm_history_cursor(h);
-    long long n = head - first + 1, kb = best_step(h);
+    long long n = head - first + 1, kb = best_step(h, cur);
     const sm_hist_step *bs = kb >= 0 ? sm_history_step(h, kb) : NULL;
     int rows = 2;
     if (maxrows == 1) {
@@ -59,8 +61,11 @@ int sm_steps_timeline(sm_pane *p, int y, int x, int width, int maxrows, const sm
         width -= l;
         rows = 1;
     } else {
-        char best[64] = "";
-        if (bs) snprintf(best, sizeof best, "  best %.6g at %lld", bs->objective, kb);
+        char best[64] = "", bv[32];
+        double oc, ob;
+        if (bs)
+            snprintf(best, sizeof best, "  best %s at %lld",
+                     sm_ui_stat(sm_solver_objective(s, &oc, &ob), bs->objective, bv, sizeof bv), kb);
         sm_ui_text(w, y, x, width, sm_ui_attr(SM_EL_TEXT), "step %lld/%lld%s", cur, head, best);
         /* The keys, right-aligned when there is room. */
         int used = (int)strlen(best) + 24;
@@ -130,6 +135,17 @@ static const char *ds(double d, char *buf, size_t n)
     char t[32];
     if (d == 0) snprintf(buf, n, "0");
     else snprintf(buf, n, "%s%s", d > 0 ? "+" : "-", sm_ui_seconds(fabs(d), t, sizeof t));
+    return buf;
+}
+
+/* A change of the objective (key) with its sign and unit: "+21.29 mJ",
+ * "-4" for hops; "0 J" when none. */
+static const char *signed_stat(const char *key, double d, char *buf, size_t n)
+{
+    char t[32];
+    if (d == 0) return sm_ui_stat(key, 0, buf, n);
+    if (!isfinite(d)) snprintf(buf, n, "-");
+    else snprintf(buf, n, "%s%s", d > 0 ? "+" : "-", sm_ui_stat(key, fabs(d), t, sizeof t));
     return buf;
 }
 
@@ -231,13 +247,18 @@ int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_
                    dj(b->energy_comm - a->energy_comm, cm, sizeof cm), ds(b->time - a->time, t, sizeof t),
                    (long long)(b->rounds - a->rounds));
     }
-    /* The candidates, best first; > marks the one the step took. */
+    /* The candidates, best first; > marks the one the step took, T a tabu
+     * one (in front, so a long move never cuts it off); the change of the
+     * objective by the number rule, in its unit. */
     const sm_explain_cand *c = sm_history_cands(h, st);
     const char *taken = sm_history_move(h, st);
+    double oc, ob;
+    const char *obj = sm_solver_objective(s, &oc, &ob);
     for (int i = 0; i < st->ncand && r < maxrows; i++) {
         int was = strcmp(c[i].move, taken) == 0;
-        sm_ui_text(w, y + r++, x, width, sm_ui_attr(was ? SM_EL_TEXT : SM_EL_DIM), "%c %+.6g  %s%s", was ? '>' : ' ',
-                   c[i].delta, c[i].move, c[i].tabu ? "  (tabu)" : "");
+        char dv[40];
+        sm_ui_text(w, y + r++, x, width, sm_ui_attr(was ? SM_EL_TEXT : SM_EL_DIM), "%c %c %9s  %s", was ? '>' : ' ',
+                   c[i].tabu ? 'T' : ' ', signed_stat(obj, c[i].delta, dv, sizeof dv), c[i].move);
     }
     if (st->ntabu && r < maxrows) {
         char line[512];

@@ -291,6 +291,20 @@ static void race_cases(int walk_only, const char *tag)
     assert_false(exists("in/ok.json"));
     snprintf(n, sizeof n, "sub/deep%s/er", tag);
     assert_int_equal(sm_mkdir_p(n, &e), 0);
+    /* The grant opens no more than the path names: `..` after a name
+     * that is not a directory, or is not there, fails as the kernel
+     * fails it (the resolved path would be a file that exists). */
+    put("in/plain.json", "plain");
+    assert_null(sm_read_file("plain.json/../plain.json", 1024, &len, &e));
+    assert_non_null(strstr(e.msg, "Not a directory"));
+    assert_null(sm_read_file("nosuch/../plain.json", 1024, &len, &e));
+    assert_non_null(strstr(e.msg, "No such file"));
+    assert_null(sm_read_file("plain.json/.", 1024, &len, &e));
+    assert_null(sm_read_file("plain.json/", 1024, &len, &e));
+    assert_int_equal(sm_write_file_atomic("nosuch/../plain.json", "x", 1, &e), -1);
+    t = sm_read_file("sub/../plain.json", 1024, &len, &e);
+    assert_non_null(t);
+    free(t);
     /* and what is outside stays refused by the check itself */
     assert_null(sm_read_file("up/f", 1024, &len, &e));
     assert_int_equal(refusals, 5);

@@ -223,6 +223,122 @@ static void edits_cost_what_they_move(void **st)
 #undef RND
 }
 
+/* A solver's DVFS states and its mapping are one edit on the machine in
+ * place (#kfixa item 1): undo restores the mapping and every state, redo
+ * both, the cost model matches a fresh evaluation at each point, and the
+ * journal recovers the states with the mapping. */
+static void state_edits_undo_and_journal(void **st)
+{
+    (void)st;
+    sm_scenario sc;
+    sm_err e;
+    assert_int_equal(sm_scenario_load("samples/cuboid-cpu-gpu-dvfs.json", &sc, &e), 0);
+    sm_session *s = sm_session_new(sc.grid, sc.topo, &sc.model, sc.map);
+    free(sc.map);
+    int n = s->grid->ntasks, P = s->topo->nprocs;
+    size_t mb = sizeof(int) * (size_t)n;
+    int *orig = malloc(mb), *want = malloc(mb);
+    memcpy(orig, sm_session_map(s), mb);
+    char dir[] = "/tmp/sm-test-states-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    sm_journal *j = sm_journal_open(dir, NULL, &e);
+    assert_non_null(j);
+    assert_int_equal(sm_journal_sync(j, s, &e), 0);
+    /* Everything on the last processor, which runs its first state. */
+    for (int u = 0; u < n; u++) want[u] = P - 1;
+    assert_true(s->topo->types[s->topo->procs[P - 1].type].nstates > 0);
+    sm_state_change ch = {SM_STATE_OF_PROC, P - 1, 0, 0};
+    unsigned long long structure = s->structure;
+    int moved = 0;
+    for (int u = 0; u < n; u++) moved += orig[u] != P - 1;
+    assert_int_equal(sm_session_apply_states(s, &ch, 1, want, "solve"), moved + 1);
+    assert_int_equal(s->nhist, 1);
+    assert_true(s->structure != structure);
+    assert_int_equal(sm_topo_proc_state(s->topo, P - 1), 0);
+    sm_eval a, b;
+    sm_cost_eval(s->cost, &a);
+    sm_eval_reference(s->grid, s->topo, &s->model, want, &b);
+    tu_assert_close(a.energy, b.energy, 1e-12, "after the state edit");
+    assert_int_equal(sm_journal_sync(j, s, &e), 0);
+    /* The journal recovers the state with the mapping. */
+    sm_journal_info *list;
+    int nj = sm_journal_list(dir, &list);
+    assert_int_equal(nj, 1);
+    char *path = strdup(list[0].path);
+    sm_journal_list_free(list, nj);
+    sm_scenario rec;
+    assert_int_equal(sm_journal_read(path, &rec, NULL, NULL, &e), 0);
+    assert_memory_equal(rec.map, want, mb);
+    assert_int_equal(sm_topo_proc_state(rec.topo, P - 1), 0);
+    sm_scenario_release(&rec);
+    /* One undo: the original mapping and states, and unmodified again. */
+    assert_int_equal(sm_session_next_states(s, 0), 1);
+    assert_int_equal(sm_session_undo(s), 0);
+    assert_memory_equal(sm_session_map(s), orig, mb);
+    assert_int_equal(sm_topo_proc_state(s->topo, P - 1), SM_STATE_BASE);
+    assert_int_equal(s->topo->procs[P - 1].state, -1);
+    sm_cost_eval(s->cost, &a);
+    sm_eval_reference(s->grid, s->topo, &s->model, orig, &b);
+    tu_assert_close(a.energy, b.energy, 1e-12, "after undo");
+    assert_int_equal(s->dirty, 0);
+    assert_int_equal(sm_journal_sync(j, s, &e), 0);
+    assert_int_equal(sm_journal_read(path, &rec, NULL, NULL, &e), 0);
+    assert_memory_equal(rec.map, orig, mb);
+    assert_int_equal(sm_topo_proc_state(rec.topo, P - 1), SM_STATE_BASE);
+    sm_scenario_release(&rec);
+    /* Redo: both again. */
+    assert_int_equal(sm_session_redo(s), 0);
+    assert_memory_equal(sm_session_map(s), want, mb);
+    assert_int_equal(sm_topo_proc_state(s->topo, P - 1), 0);
+    assert_int_equal(s->dirty_parts, (unsigned)(SM_PART_MAP | SM_PART_TOPO));
+    sm_journal_close(j, 1);
+    free(path);
+    rmdir(dir);
+    free(orig);
+    free(want);
+    sm_session_free(s);
+}
+
+/* "Modified" follows the state (#kfixa item 2): undoing every edit since
+ * the load or the save is unmodified; an edit that drops the saved
+ * position's redo branch is modified for good; a change outside the
+ * history stays modified until saved. */
+static void modified_follows_position(void **st)
+{
+    (void)st;
+    sm_session *s = fresh();
+    sm_session_move(s, 0, 1, "a");
+    sm_session_move(s, 1, 1, "b");
+    assert_int_equal(s->dirty_parts, (unsigned)SM_PART_MAP);
+    sm_session_undo(s);
+    sm_session_undo(s);
+    assert_int_equal(s->dirty, 0);
+    sm_session_redo(s);
+    assert_int_equal(s->dirty, 1);
+    sm_session_saved(s, SM_PART_MAP); /* saved after a */
+    assert_int_equal(s->dirty, 0);
+    sm_session_undo(s);
+    assert_int_equal(s->dirty, 1);
+    sm_session_redo(s);
+    assert_int_equal(s->dirty, 0);
+    sm_session_redo(s);            /* b */
+    sm_session_undo(s);
+    assert_int_equal(s->dirty, 0);
+    sm_session_undo(s);            /* before a, then a new edit drops a */
+    sm_session_move(s, 5, 1, "c");
+    sm_session_undo(s);
+    assert_int_equal(s->dirty, 1);
+    sm_session_saved(s, SM_PART_ALL);
+    assert_int_equal(s->dirty, 0);
+    sm_model m = s->model;
+    m.overlap = !m.overlap;
+    sm_session_set_model(s, &m);
+    sm_session_move(s, 0, 1, "d");
+    sm_session_undo(s);
+    assert_int_equal(s->dirty_parts, (unsigned)SM_PART_MODEL);
+    sm_session_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +349,8 @@ int main(void)
         cmocka_unit_test(history_is_bounded),
         cmocka_unit_test(new_grid_resets),
         cmocka_unit_test(undo_points_match_undo),
+        cmocka_unit_test(state_edits_undo_and_journal),
+        cmocka_unit_test(modified_follows_position),
     };
     return cmocka_run_group_tests_name("session", tests, NULL, NULL);
 }
