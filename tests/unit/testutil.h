@@ -21,8 +21,10 @@
 #define BLOCK_CELLS 262144.0
 #define MSG_CELLS 4096.0
 
-static inline sm_grid *tu_grid(int bx, int by, int bz, int px, int py, int pz,
-                               sm_stencil st)
+/* The spec of a grid of bx x by x bz blocks of 64^3 cells (one cell deep
+ * in z for the 2-D stencils), periodic where px/py/pz say. */
+static inline sm_grid_spec tu_grid_spec(int bx, int by, int bz, int px, int py, int pz,
+                                        sm_stencil st)
 {
     sm_grid_spec s;
     sm_grid_spec_default(&s);
@@ -33,6 +35,13 @@ static inline sm_grid *tu_grid(int bx, int by, int bz, int px, int py, int pz,
         s.cells[a] = (a == 2 && (st == SM_ST_5PT || st == SM_ST_9PT)) ? 1 : 64LL * b[a];
     }
     s.stencil = st;
+    return s;
+}
+
+static inline sm_grid *tu_grid(int bx, int by, int bz, int px, int py, int pz,
+                               sm_stencil st)
+{
+    sm_grid_spec s = tu_grid_spec(bx, by, bz, px, py, pz, st);
     sm_err e;
     sm_grid *g = sm_grid_build(&s, &e);
     if (!g) fail_msg("grid: %s", e.msg);

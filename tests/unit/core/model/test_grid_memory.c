@@ -4,16 +4,7 @@
 
 static sm_grid_spec spec(int bx, int by, int bz, int px, int py, int pz, sm_stencil st)
 {
-    sm_grid_spec s;
-    sm_grid_spec_default(&s);
-    int b[3] = {bx, by, bz}, p[3] = {px, py, pz};
-    for (int a = 0; a < 3; a++) {
-        s.blocks[a] = b[a];
-        s.periodic[a] = p[a];
-        s.cells[a] = (a == 2 && (st == SM_ST_5PT || st == SM_ST_9PT)) ? 1 : 64LL * b[a];
-    }
-    s.stencil = st;
-    return s;
+    return tu_grid_spec(bx, by, bz, px, py, pz, st);
 }
 
 /* Without wrapping the bound is the count the build makes; wrapping with
