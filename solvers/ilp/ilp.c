@@ -552,8 +552,7 @@ static void conclude(sm_solver *s, ilp_state *st)
     if (st->counts && !st->hopeless) {
         sm_solver_why(s, "%s", strcmp(s->status, "optimal") == 0 || strcmp(s->status, "infeasible") == 0
                                    ? "bound" : "timeout");
-        snprintf(s->last_move, sizeof s->last_move, "%s after %.2f s: exact search over block counts", s->status,
-                 ilp_elapsed(st));
+        snprintf(s->last_move, sizeof s->last_move, "%s: exact search over block counts", s->status);
         finish(s);
         return;
     }
@@ -586,8 +585,7 @@ static void conclude(sm_solver *s, ilp_state *st)
     if (strcmp(status, "optimal") == 0) sm_solver_set_stat(s, "gap", 0);
     sm_solver_why(s, "%s", strncmp(status, "timeout", 7) == 0 ? "timeout" : rc == OPTIMAL || rc == PRESOLVED ||
                                     rc == INFEASIBLE ? "bound" : "error");
-    snprintf(s->last_move, sizeof s->last_move, "%s after %.2f s: branch and bound with lp_solve", status,
-             ilp_elapsed(st));
+    snprintf(s->last_move, sizeof s->last_move, "%s: branch and bound with lp_solve", status);
     finish(s);
 }
 
@@ -612,8 +610,7 @@ static void step(sm_solver *s)
             if (s->progress) s->progress(s, s->progress_ctx);
             if (s->interrupt && *s->interrupt) {
                 sm_solver_why(s, "paused");
-                snprintf(s->last_move, sizeof s->last_move, "paused after %.2f s of branch and bound",
-                         ilp_elapsed(st));
+                snprintf(s->last_move, sizeof s->last_move, "paused inside the branch and bound");
                 return;
             }
             continue;

@@ -94,8 +94,8 @@ int ilp_step_incumbent(ilp_state *st, const char *how)
     ilp_report(st);
     char nodes[48] = "";
     if (st->lp) snprintf(nodes, sizeof nodes, ", %lld nodes", (long long)get_total_nodes(st->lp));
-    snprintf(s->last_move, sizeof s->last_move, "incumbent %.6f J (%s) after %.2f s%s", s->best.energy, how,
-             ilp_elapsed(st), nodes);
+    /* No clock in it: the same steps read the same (elapsed is a stat). */
+    snprintf(s->last_move, sizeof s->last_move, "incumbent %.6f J (%s)%s", s->best.energy, how, nodes);
     sm_solver_why(s, "incumbent");
     if (!st->run) return 0;
     return ilp_run_yield(st->run, ILP_EV_INCUMBENT);
@@ -116,10 +116,10 @@ int ilp_step_bound(ilp_state *st, double b)
     st->stepped_bound = b;
     ilp_report(st);
     if (isfinite(inc) && inc > 0)
-        snprintf(s->last_move, sizeof s->last_move, "bound %.6f J (gap %.3g %%) after %.2f s", b,
-                 100 * fmax(0, (inc - b) / inc), ilp_elapsed(st));
+        snprintf(s->last_move, sizeof s->last_move, "bound %.6f J (gap %.3g %%)", b,
+                 100 * fmax(0, (inc - b) / inc));
     else
-        snprintf(s->last_move, sizeof s->last_move, "bound %.6f J after %.2f s", b, ilp_elapsed(st));
+        snprintf(s->last_move, sizeof s->last_move, "bound %.6f J", b);
     sm_solver_why(s, "bound");
     if (!st->run) return 0;
     return ilp_run_yield(st->run, ILP_EV_BOUND);

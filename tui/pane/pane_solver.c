@@ -8,6 +8,7 @@
 #include <string.h>
 #include "solvers/registry.h"
 #include "pane.h"
+#include "solvers/stepper/history.h"
 #include "tui/app/solver_start.h"
 
 /* The solver's statistic named key, or NULL. */
@@ -84,16 +85,37 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
                        s->has_best ? sm_ui_joules(s->best.energy, b4, sizeof b4) : "-");
     }
     if (y > ih) return;
-    if (v->spark_n > 1) {
-        double lo = v->spark_best[0], hi = v->spark_cur[0];
-        for (int i = 0; i < v->spark_n; i++) {
-            if (v->spark_best[i] < lo) lo = v->spark_best[i];
-            if (v->spark_cur[i] > hi) hi = v->spark_cur[i];
-            if (v->spark_cur[i] < lo) lo = v->spark_cur[i];
+    /* cur and best sparklines: one point per step up to the step shown,
+     * read from the history (a point per command, back and forward
+     * included, said nothing about the search). */
+    double spc[SM_SPARK_MAX], spb[SM_SPARK_MAX];
+    int spn = 0;
+    if (s->hist) {
+        long long to = sm_history_cursor(s->hist), from = to - SM_SPARK_MAX + 1;
+        if (from < sm_history_first(s->hist)) from = sm_history_first(s->hist);
+        for (long long k = from; k <= to; k++) {
+            const sm_hist_step *st = sm_history_step(s->hist, k);
+            if (!st || isnan(st->best_objective)) continue;
+            spc[spn] = isnan(st->objective) ? st->best_objective : st->objective;
+            spb[spn++] = st->best_objective;
+        }
+    } else {
+        spn = v->spark_n;
+        memcpy(spc, v->spark_cur, sizeof(double) * (size_t)spn);
+        memcpy(spb, v->spark_best, sizeof(double) * (size_t)spn);
+    }
+    if (spn > 1) {
+        double lo = spb[0], hi = spc[0];
+        for (int i = 0; i < spn; i++) {
+            if (spb[i] < lo) lo = spb[i];
+            if (spc[i] > hi) hi = spc[i];
+            if (spc[i] < lo) lo = spc[i];
         }
         int half = iw / 2 - 1;
-        sm_ui_sparkline(w, y, 1, half, v->spark_cur, v->spark_n, lo, hi, SM_EL_SPARK_CUR, f->utf8);
-        sm_ui_sparkline(w, y, 2 + half, iw - half - 1, v->spark_best, v->spark_n, lo, hi, SM_EL_SPARK_BEST, f->utf8);
+        /* The newest points that fit. */
+        int nc = spn > half ? half : spn, nb = spn > iw - half - 1 ? iw - half - 1 : spn;
+        sm_ui_sparkline(w, y, 1, half, spc + spn - nc, nc, lo, hi, SM_EL_SPARK_CUR, f->utf8);
+        sm_ui_sparkline(w, y, 2 + half, iw - half - 1, spb + spn - nb, nb, lo, hi, SM_EL_SPARK_BEST, f->utf8);
         y++;
     }
     /* A bounding solver (the ILP): incumbent, bound and gap, the bound
