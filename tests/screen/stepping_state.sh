@@ -77,11 +77,11 @@ no_sanitizer_errors par
 # the step explained; every row whole and readable.
 start par8 80 24 xterm-256color $S
 keys par8 : "solver start popta -objective pareto" Enter
-must par8 "popta running, ready"
+must par8 "running, ready  it 0"
 keys par8 : "solver run" Enter
 must par8 "popta optimal"
 keys par8 : "solver seek 24" Enter
-must par8 "popta running, paused  it 24"
+must par8 "running, paused  it 24"
 settle par8
 cap par8 | grep -qE "│step 24/34  best [0-9.]+( (m|k)?J( at [0-9]+)?)? *│" && cap par8 | grep -qE "│(▁|▂|▃|▄|▅|▆|▇|█)+ *│" &&
     cap par8 | grep -q "│why: " && ok "80x24 Pareto: timeline, its line and why, each on its own row" ||

@@ -66,8 +66,16 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         return;
     }
     char b1[32], b2[32], sb[96];
-    sm_ui_text(w, y++, 1, iw, sm_ui_attr(s->done ? SM_EL_GOOD : SM_EL_TEXT), "%s %s  it %lld  %.1f s",
-               s->ops->name, shown_status(app, s, v->running, sb, sizeof sb), s->iteration, s->seconds);
+    /* The whole line, or (narrow, 80x24) without the seconds, then without
+     * the name the picker above shows: never cut inside a word. */
+    {
+        const char *word = shown_status(app, s, v->running, sb, sizeof sb);
+        char line[160];
+        int n = snprintf(line, sizeof line, "%s %s  it %lld  %.1f s", s->ops->name, word, s->iteration, s->seconds);
+        if (n > iw) n = snprintf(line, sizeof line, "%s %s  it %lld", s->ops->name, word, s->iteration);
+        if (n > iw) snprintf(line, sizeof line, "%s  it %lld", word, s->iteration);
+        sm_ui_text(w, y++, 1, iw, sm_ui_attr(s->done ? SM_EL_GOOD : SM_EL_TEXT), "%s", line);
+    }
     if (y > ih) return;
     if (s->has_current || s->has_best) {
         /* The objective it optimises (the sparkline's), then energy when
