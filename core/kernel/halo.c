@@ -84,17 +84,20 @@ void sm_kblock_copy_halo(sm_kblock *dst, const sm_kblock *src, const int d[3])
                     s + sm_kblock_index(src, from.lo[0], y + dy, z + dz), w * sizeof(double));
 }
 
-void sm_kgrid_exchange(const sm_kgrid *g, sm_kblock *blocks)
+void sm_kgrid_exchange_block(const sm_kgrid *g, sm_kblock *blocks, int id)
 {
     int d[SM_K_MAX_DIRS][3];
     int nd = sm_kernel_directions(g->stencil, d);
-    int nb = sm_kgrid_nblocks(g);
-    for (int id = 0; id < nb; id++) {
-        if (!blocks[id].field[0]) continue;
-        for (int k = 0; k < nd; k++) {
-            int nbr = sm_kgrid_neighbour(g, id, d[k]);
-            if (nbr < 0 || !blocks[nbr].field[0]) continue;
-            sm_kblock_copy_halo(&blocks[id], &blocks[nbr], d[k]);
-        }
+    if (!blocks[id].field[0]) return;
+    for (int k = 0; k < nd; k++) {
+        int nbr = sm_kgrid_neighbour(g, id, d[k]);
+        if (nbr < 0 || !blocks[nbr].field[0]) continue;
+        sm_kblock_copy_halo(&blocks[id], &blocks[nbr], d[k]);
     }
+}
+
+void sm_kgrid_exchange(const sm_kgrid *g, sm_kblock *blocks)
+{
+    int nb = sm_kgrid_nblocks(g);
+    for (int id = 0; id < nb; id++) sm_kgrid_exchange_block(g, blocks, id);
 }

@@ -148,6 +148,9 @@ void sm_kblock_copy_halo(sm_kblock *dst, const sm_kblock *src, const int d[3]);
 /* Every halo of every block of g, all held here: blocks[id] for every id
  * (a block whose field[0] is NULL is skipped, and so is its halo). */
 void sm_kgrid_exchange(const sm_kgrid *g, sm_kblock *blocks);
+/* The same for block id's halo alone: writes only block id, reads its
+ * neighbours' interiors, so threads may fill different blocks at once. */
+void sm_kgrid_exchange_block(const sm_kgrid *g, sm_kblock *blocks, int id);
 
 /* Interior cells' order-free hash (see above). */
 uint64_t sm_kblock_checksum(const sm_kblock *b, const sm_kgrid *g);
