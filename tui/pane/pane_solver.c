@@ -112,7 +112,9 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         memcpy(spc, v->spark_cur, sizeof(double) * (size_t)spn);
         memcpy(spb, v->spark_best, sizeof(double) * (size_t)spn);
     }
-    if (spn > 1) {
+    /* A Pareto front keeps its rows for the plot (the timeline above it
+     * shows the steps). */
+    if (spn > 1 && !(s->partition && s->partition->time >= 0 && s->partition->has_front)) {
         double lo = spb[0], hi = spc[0];
         for (int i = 0; i < spn; i++) {
             if (spb[i] < lo) lo = spb[i];
