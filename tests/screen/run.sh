@@ -1031,6 +1031,9 @@ no_sanitizer_errors cs
 . "$top/tests/screen/prompts.sh"
 # 60-: what a new-user trial found (undo, modified, the Solver pane).
 . "$top/tests/screen/trial.sh"
+# 70-: stepping at debugger quality (issue 37): the ILP inside its solve,
+# pause, breakpoints, reverse-continue, Home/End under tmux.
+. "$top/tests/screen/stepping_debugger.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -53,6 +53,12 @@ typedef struct sm_app {
     int solver_depth;       /* >0 while solver steps run (hooks run inside) */
     volatile int interrupt; /* set by SIGINT or the TUI to stop a run */
     int in_study;           /* a study runs: its interrupt outlives each solve */
+    /* Stepping like a debugger (cmd_solve.c, SPEC 5): how the last run
+     * ended (RUN_*), the breakpoint it stopped at (0: none), a pause asked
+     * for by `solver pause`, whether an interrupt ends the run (solve)
+     * rather than pausing it, and whether the solver sits paused by an
+     * interrupt (Esc again then ends it). */
+    int run_end, break_hit, pause_request, stop_on_interrupt, paused_by_interrupt;
     /* The one door from the command layer to the screen: set while the
      * workbench runs (workbench_loop.c), NULL in batch mode. */
     const struct sm_screen_ops *screen;

@@ -134,6 +134,19 @@ static void breakpoint(const sm_app *app, sm_do *d)
         snprintf(expr, sizeof expr, "[dict get $state current objective] < %.17g", st->objective);
     }
     run(d, "solver run -until", expr, NULL);
+    d->history = 1;
+}
+
+/* Esc and C-c: a running solver pauses (Space stops); one paused by an
+ * interrupt ends (solver stop), as a second interrupt does (SPEC 5:
+ * interrupt is pause). Otherwise Esc clears the selection. */
+static void pause_or_stop(const sm_app *app, sm_do *d, int esc)
+{
+    const sm_solver *s = app->solver;
+    if (s && !s->done && app->view->running) run(d, "solver pause", NULL, NULL);
+    else if (s && !s->done && app->paused_by_interrupt) run(d, "solver stop", NULL, NULL);
+    else if (esc) run(d, "view select clear", NULL, NULL);
+    else message(d, "C-c: no solver running (Esc clears the selection)");
 }
 
 void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
@@ -158,7 +171,7 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
         run(d, "view select proc", proc_name(app, p), NULL);
         break;
     }
-    case SM_ACT_SELECT_CLEAR: run(d, "view select clear", NULL, NULL); break;
+    case SM_ACT_SELECT_CLEAR: pause_or_stop(app, d, 1); break;
     case SM_ACT_MOVE:
         d->kind = SM_DO_PROMPT;
         sm_words_lit(&d->tmpl, "map move PROC");
@@ -201,6 +214,8 @@ void sm_action_plan(sm_app *app, sm_action a, sm_do *d)
     case SM_ACT_EXPLAIN: run(d, "solver explain", NULL, NULL), d->result = 1; break;
     case SM_ACT_BREAK: breakpoint(app, d); break;
     case SM_ACT_RUN: run(d, "view run toggle", NULL, NULL); break;
+    case SM_ACT_RUN_BACK: run(d, "solver run -back", NULL, NULL), d->history = 1; break;
+    case SM_ACT_PAUSE: pause_or_stop(app, d, 0); break;
     case SM_ACT_APPLY: run(d, "solver apply", NULL, NULL); break;
     case SM_ACT_STOP: run(d, "solver stop", NULL, NULL); break;
     case SM_ACT_SOURCE: run(d, "view source", v->show_solver ? "session" : "solver", NULL); break;

@@ -36,6 +36,8 @@ typedef struct sm_do {
     int delta;            /* PANE_MOVE: rows, +-1, +-SM_DO_PAGE or first/last */
     int quiet;            /* navigation: recorded, but not echoed in the log */
     int result;           /* its result goes to the log (e: solver explain) */
+    int history;          /* RUN: into the prompt history too (B, R: the
+                           * command is worth editing and running again) */
 } sm_do;
 
 /* PANE_MOVE deltas the pane resolves against its own height and length. */

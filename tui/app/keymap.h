@@ -33,6 +33,8 @@
     X(EXPLAIN, "explain the step shown in the Console: move, why, change, candidates, tabu list") \
     X(BREAK, "run to a breakpoint set from the cursor: this processor's load changes (Processors), this block moves (Grid), else the objective drops below the step shown's") \
     X(RUN, "run / pause the solver")                                               \
+    X(RUN_BACK, "run backwards to the last step before the one shown where a breakpoint held (reverse-continue)") \
+    X(PAUSE, "pause a running solver (Esc too); a second time, or X, ends it") \
     X(APPLY, "apply the solver's best mapping")                                    \
     X(STOP, "stop the solver, keeping its best")                                   \
     X(SOURCE, "all panes show the session's mapping or the solver's current one") \
@@ -90,6 +92,8 @@ typedef enum {
     K("e", EXPLAIN)                                             \
     K("B", BREAK)                                               \
     K("Space", RUN)                                             \
+    K("R", RUN_BACK)                                            \
+    K("C-c", PAUSE)                                             \
     K("a", APPLY)                                               \
     K("X", STOP)                                                \
     K("v", SOURCE)                                              \

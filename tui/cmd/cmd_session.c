@@ -81,6 +81,19 @@ static int session_record(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     }
     /* The header goes out at once, so a full disk is an error now. */
     fprintf(f, "# stencilmap session, replay with: session replay %s\n", file);
+    /* The scenario it starts from, so a replay elsewhere says so (it ran
+     * silently on whatever the session held: issue 37). */
+    if (app->scenario_path) {
+        Tcl_Obj *one = Tcl_NewListObj(0, NULL);
+        Tcl_IncrRefCount(one);
+        char *real = realpath(app->scenario_path, NULL);
+        Tcl_ListObjAppendElement(NULL, one, Tcl_NewStringObj(real ? real : app->scenario_path, -1));
+        free(real);
+        fprintf(f, "# scenario: %s%s\n", Tcl_GetString(one), app->session->dirty ? " (with unsaved changes)" : "");
+        Tcl_DecrRefCount(one);
+    } else {
+        fprintf(f, "# scenario: (built-in)%s\n", app->session->dirty ? " (with unsaved changes)" : "");
+    }
     if (fflush(f) != 0 || ferror(f)) {
         int err = errno;
         fclose(f);
@@ -130,6 +143,49 @@ static Tcl_Obj *set_info_script(Tcl_Interp *in, Tcl_Obj *file)
     return was;
 }
 
+/* A recording names the scenario it was made on ("# scenario: PATH" or
+ * "(built-in)"); replayed on another, it says so in the Console (and on
+ * stderr in batch) rather than run silently on what the session holds. */
+static void warn_other_scenario(sm_app *app, const char *file, const char *text)
+{
+    const char *p = text;
+    for (int i = 0; i < 4 && *p == '#'; i++) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (n > 12 && strncmp(p, "# scenario: ", 12) == 0) {
+            char *rec = sm_xmalloc(n - 12 + 1);
+            memcpy(rec, p + 12, n - 12);
+            rec[n - 12] = '\0';
+            char *mark = strstr(rec, " (with unsaved changes)");
+            if (mark) *mark = '\0';
+            const char *recorded = rec;
+            int argc = 0;
+            const char **argv = NULL;
+            if (strcmp(rec, "(built-in)") != 0 && Tcl_SplitList(NULL, rec, &argc, &argv) == TCL_OK && argc == 1)
+                recorded = argv[0];
+            /* The recorder wrote a real path: compared as text (no stat of
+             * a path a recording names: a safe replay may not look). */
+            char *a = NULL;
+            char *b = app->scenario_path ? realpath(app->scenario_path, NULL) : NULL;
+            const char *ra = recorded, *rb = b ? b : app->scenario_path ? app->scenario_path : "(built-in)";
+            if (strcmp(ra, rb) != 0) {
+                sm_view_log(app->view, SM_LOG_ERROR, "session replay: %s was recorded on %s%s; the session is on %s",
+                            file, ra, mark ? " with unsaved changes" : "", rb);
+                if (!app->screen)
+                    fprintf(stderr, "stencilmap: session replay: %s was recorded on %s%s; the session is on %s\n", file,
+                            ra, mark ? " with unsaved changes" : "", rb);
+            }
+            free(a);
+            free(b);
+            if (argv) Tcl_Free((char *)argv);
+            free(rec);
+            return;
+        }
+        if (!nl) return;
+        p = nl + 1;
+    }
+}
+
 /* Replays whole commands one at a time, redrawing in between. With -safe
  * (and always when called from a safe script) the commands run in the safe
  * interpreter. */
@@ -165,6 +221,7 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
         free(text);
         return TCL_ERROR;
     }
+    warn_other_scenario(app, file, text);
     app->in_replay++;
     Tcl_DString cmd;
     Tcl_DStringInit(&cmd);

@@ -17,6 +17,7 @@
 #include "solvers/stepper/step_history.h"
 #include "tui/app/solver_worker_thread.h"
 #include "cmd_solve.h"
+#include "cmd_solver_break.h"
 
 static sm_app *sigint_app;
 static void on_sigint(int sig)
@@ -68,15 +69,14 @@ int sm_solve_run_until(sm_app *app, Tcl_Interp *in, long long max, Tcl_Obj *unti
     long long done = 0;
     int rc = TCL_OK;
     if (hit) *hit = 0;
+    app->break_hit = 0;
+    app->run_end = SM_RUN_COUNT;
+    app->pause_request = 0;
+    int nbreaks = sm_breaks_enabled(app);
     while (!s->done && done < max) {
-        long long chunk = app->hook_step || until ? 1 : 64;
+        long long chunk = app->hook_step || until || nbreaks ? 1 : 64;
         if (chunk > max - done) chunk = max - done;
         done += sm_solver_step(s, chunk);
-        if (s->has_best) { /* the objective it optimises, not always energy */
-            double cur, best;
-            sm_solver_objective(s, &cur, &best);
-            if (!isnan(best)) sm_view_spark_add(app->view, isnan(cur) ? best : cur, best);
-        }
         if (app->hook_step) {
             rc = hook(app, in, app->hook_step);
             if (rc == TCL_BREAK) { sm_solver_stop(s); rc = TCL_OK; }
@@ -90,15 +90,48 @@ int sm_solve_run_until(sm_app *app, Tcl_Interp *in, long long max, Tcl_Obj *unti
             if ((rc = sm_solve_until_met(app, in, until, &met)) != TCL_OK) break;
             if (met) {
                 if (hit) *hit = 1;
+                app->run_end = SM_RUN_UNTIL;
                 break;
             }
         }
-        if (app->interrupt) sm_solver_stop(s);
+        if (nbreaks) {
+            /* Breakpoints that last: the first enabled one that holds. */
+            int id = 0;
+            if ((rc = sm_breaks_test(app, in, sm_solve_state_dict(app, s), &id)) != TCL_OK) break;
+            if (id) {
+                app->break_hit = id;
+                app->run_end = SM_RUN_BREAK;
+                app->view->running = 0;
+                sm_view_log(app->view, SM_LOG_NOTE, "breakpoint %d at step %lld: %s", id, s->iteration,
+                            sm_break_text(app, id));
+                break;
+            }
+        }
+        if (app->interrupt || app->pause_request) {
+            /* Interrupt is pause (SPEC 5): the solver keeps its state and
+             * steps on with n or Space; a second Esc or `solver stop`
+             * ends it. `solve`, and a study's job, end at once. */
+            if (app->stop_on_interrupt || app->in_study) sm_solver_stop(s);
+            else {
+                app->run_end = SM_RUN_PAUSE;
+                app->paused_by_interrupt = 1;
+                app->view->running = 0;
+                if (!s->done)
+                    sm_view_log(app->view, SM_LOG_NOTE, "%s paused at step %lld%s; n or Space goes on, "
+                                "%s ends it", s->ops->name, s->iteration,
+                                app->interrupt ? " (interrupted)" : " (solver pause)",
+                                app->screen ? "Esc again or X" : "solver stop");
+                app->interrupt = 0;
+                app->pause_request = 0;
+            }
+            break;
+        }
         if (app->screen && sm_solve_now() - last > 0.05) {
             sm_app_progress(app);
             last = sm_solve_now();
         }
     }
+    if (s->done) app->run_end = SM_RUN_END;
     app->solver_depth--;
     sigaction(SIGINT, &old, NULL);
     sigint_app = NULL;
@@ -252,7 +285,10 @@ int sm_solve_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
     sm_app_record(app, objc, objv);
     app->depth++;
     int rc = sm_solve_start(app, in, objc, objv, 1, 0);
+    int was = app->stop_on_interrupt;
+    app->stop_on_interrupt = 1;   /* solve returns its best: an interrupt ends it */
     if (rc == TCL_OK) rc = sm_solve_run(app, in, (long long)9e18);
+    app->stop_on_interrupt = was;
     if (rc == TCL_OK) rc = sm_solve_apply_best(app, in);
     if (rc == TCL_OK) {
         sm_eval ev;

@@ -21,6 +21,8 @@ void sm_solve_put_bound(sm_app *app, Tcl_Obj *d, const sm_solver *s, const sm_ev
 Tcl_Obj *sm_solve_state_dict(sm_app *app, const sm_solver *s);
 
 int sm_solve_run(sm_app *app, Tcl_Interp *in, long long max);
+/* How the last sm_solve_run_until ended (app->run_end). */
+enum { SM_RUN_END, SM_RUN_COUNT, SM_RUN_UNTIL, SM_RUN_BREAK, SM_RUN_PAUSE };
 Tcl_Obj *sm_solve_num(double v);
 
 #endif

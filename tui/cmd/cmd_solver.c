@@ -16,6 +16,7 @@
 #include "solvers/stepper/step_history.h"
 #include "tui/app/solver_worker_thread.h"
 #include "cmd_solve.h"
+#include "cmd_solver_break.h"
 
 static int need_solver(sm_app *app, Tcl_Interp *in)
 {
@@ -48,19 +49,28 @@ static int solver_step(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     if (objc == 3 && (Tcl_GetWideIntFromObj(NULL, objv[2], &n) != TCL_OK || n < 1))
         return sm_tcl_error(in, "ARGS", "solver step: expected a positive count, got \"%s\"",
                             Tcl_GetString(objv[2]));
+    app->paused_by_interrupt = 0;
     if (sm_solve_run(app, in, n)) return TCL_ERROR;
-    Tcl_SetObjResult(in, sm_solve_state_dict(app, app->solver));
+    Tcl_Obj *d = sm_solve_state_dict(app, app->solver);
+    if (app->break_hit) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("breakpoint", -1), Tcl_NewIntObj(app->break_hit));
+    Tcl_SetObjResult(in, d);
     return TCL_OK;
 }
+
+static int run_back(sm_app *app, Tcl_Interp *in, Tcl_Obj *until);
 
 static int solver_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     Tcl_Obj *until = NULL;
-    if (objc == 4 && strcmp(Tcl_GetString(objv[2]), "-until") == 0) until = objv[3];
-    else if (objc != 2)
-        return sm_tcl_error(in, "ARGS", "wrong # args: should be \"solver run ?-until EXPR?\"");
+    int back = 0;
+    for (int i = 2; i < objc; i++) {
+        const char *o = Tcl_GetString(objv[i]);
+        if (strcmp(o, "-back") == 0) back = 1;
+        else if (strcmp(o, "-until") == 0 && i + 1 < objc) until = objv[++i];
+        else
+            return sm_tcl_error(in, "ARGS", "wrong # args: should be \"solver run ?-back? ?-until EXPR?\"");
+    }
     if (need_live_solver(app, in)) return TCL_ERROR;
-    int hit = 0;
     if (until) {
         /* A bad expression is an error before the run, not after a step. */
         Tcl_Obj *probe = Tcl_DuplicateObj(until);
@@ -69,18 +79,23 @@ static int solver_run(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
         Tcl_DecrRefCount(probe);
         if (rc != TCL_OK) return TCL_ERROR;
     }
+    if (back) return run_back(app, in, until);
+    int hit = 0;
+    app->paused_by_interrupt = 0;
     if (sm_solve_run_until(app, in, (long long)9e18, until, &hit)) return TCL_ERROR;
     if (hit)
         sm_view_log(app->view, SM_LOG_NOTE, "breakpoint at step %lld: %s", app->solver->iteration,
                     Tcl_GetString(until));
-    else if (until)
+    else if (until && !app->break_hit)
         /* A run that ends without its breakpoint says so: it stopped for
          * another reason (the end, an interrupt, a hook's break). */
         sm_view_log(app->view, SM_LOG_NOTE, "%s %s after %lld iterations; breakpoint not reached (%s)",
                     app->solver->ops->name, app->solver->done ? app->solver->status : "paused", app->solver->iteration,
                     Tcl_GetString(until));
     Tcl_Obj *d = sm_solve_state_dict(app, app->solver);
-    if (until) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("breakpoint", -1), Tcl_NewIntObj(hit));
+    if (until || app->break_hit)
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("breakpoint", -1),
+                       Tcl_NewIntObj(hit ? 1 : app->break_hit ? app->break_hit : 0));
     Tcl_SetObjResult(in, d);
     return TCL_OK;
 }
@@ -91,6 +106,47 @@ static int need_history(sm_app *app, Tcl_Interp *in)
     if (need_live_solver(app, in)) return TCL_ERROR;
     if (app->solver->hist) return TCL_OK;
     return sm_tcl_error(in, "STATE", "%s keeps no history", app->solver->ops->name);
+}
+
+/* solver run -back ?-until EXPR?: rr's reverse-continue over the recorded
+ * steps: the last step before the one shown where EXPR (or an enabled
+ * breakpoint) held, shown; when none did, the step shown stays. */
+static int run_back(sm_app *app, Tcl_Interp *in, Tcl_Obj *until)
+{
+    if (need_history(app, in)) return TCL_ERROR;
+    sm_solver *s = app->solver;
+    sm_history *h = s->hist;
+    if (!until && !sm_breaks_enabled(app))
+        return sm_tcl_error(in, "SOLVER", "solver run -back: no breakpoint to run back to "
+                                          "(solver break add EXPR, or -until EXPR)");
+    long long from = sm_history_cursor(h), found = -1;
+    int id = 0, rc = TCL_OK;
+    app->solver_depth++;
+    for (long long k = from - 1; k >= sm_history_first(h); k--) {
+        sm_solver_seek(s, k);
+        if (until) {
+            int met = 0;
+            if ((rc = sm_solve_until_met(app, in, until, &met)) != TCL_OK) break;
+            if (met) { found = k; break; }
+        }
+        if (sm_breaks_enabled(app)) {
+            if ((rc = sm_breaks_test(app, in, sm_solve_state_dict(app, s), &id)) != TCL_OK) break;
+            if (id) { found = k; break; }
+        }
+    }
+    app->solver_depth--;
+    if (found < 0) sm_solver_seek(s, from);
+    if (rc != TCL_OK) return rc;
+    if (found >= 0)
+        sm_view_log(app->view, SM_LOG_NOTE, "back to step %lld: %s", found,
+                    id ? sm_break_text(app, id) : Tcl_GetString(until));
+    else
+        sm_view_log(app->view, SM_LOG_NOTE, "solver run -back: no step before %lld where %s held; at step %lld",
+                    from, until ? Tcl_GetString(until) : "a breakpoint", from);
+    Tcl_Obj *d = sm_solve_state_dict(app, s);
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("breakpoint", -1), Tcl_NewIntObj(found < 0 ? 0 : id ? id : 1));
+    Tcl_SetObjResult(in, d);
+    return TCL_OK;
 }
 
 static int get_step(Tcl_Interp *in, Tcl_Obj *o, const char *what, Tcl_WideInt *k)
@@ -108,9 +164,29 @@ static int seek_to(sm_app *app, Tcl_Interp *in, long long k)
     if (k < sm_history_first(h))
         return sm_tcl_error(in, "SOLVER", "step %lld is no longer kept (the history starts at step %lld)", k,
                             sm_history_first(h));
+    const char *why = NULL;
+    char buf[160];
     if (k <= sm_history_head(h)) sm_solver_seek(s, k);
-    else if (sm_solve_run(app, in, k - sm_history_cursor(h))) return TCL_ERROR;
-    Tcl_SetObjResult(in, sm_solve_state_dict(app, s));
+    else {
+        app->paused_by_interrupt = 0;
+        if (sm_solve_run(app, in, k - sm_history_cursor(h))) return TCL_ERROR;
+        if (sm_history_cursor(h) < k) {
+            /* Short of K: say where, and why. */
+            if (app->run_end == SM_RUN_BREAK)
+                snprintf(buf, sizeof buf, "breakpoint %d (%s)", app->break_hit, sm_break_text(app, app->break_hit));
+            else if (app->run_end == SM_RUN_PAUSE) snprintf(buf, sizeof buf, "paused");
+            else snprintf(buf, sizeof buf, "%s %s", s->ops->name, s->stopped ? "was stopped" : s->status);
+            why = buf;
+            sm_view_log(app->view, SM_LOG_NOTE, "solver seek %lld: stopped at step %lld: %s", k,
+                        sm_history_cursor(h), why);
+        }
+    }
+    Tcl_Obj *d = sm_solve_state_dict(app, s);
+    if (why) {
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("stopped_at", -1), Tcl_NewWideIntObj(sm_history_cursor(h)));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("stopped_why", -1), Tcl_NewStringObj(why, -1));
+    }
+    Tcl_SetObjResult(in, d);
     return TCL_OK;
 }
 
@@ -346,6 +422,20 @@ static int solver_stop(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     return TCL_OK;
 }
 
+/* solver pause: a running solver (Space, solver run from a hook) pauses
+ * after the step it is in; stepping on continues it (SPEC 5). */
+static int solver_pause(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    (void)objc; (void)objv;
+    if (need_solver(app, in)) return TCL_ERROR;
+    if (app->solver_depth > 0) app->pause_request = 1;
+    /* Paused by the user: Esc (or C-c) once more ends it. */
+    if (!app->solver->done && (app->view->running || app->solver_depth > 0)) app->paused_by_interrupt = 1;
+    app->view->running = 0;
+    Tcl_SetObjResult(in, sm_solve_state_dict(app, app->solver));
+    return TCL_OK;
+}
+
 static int solver_apply(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     (void)objc; (void)objv;
@@ -391,7 +481,11 @@ static const sm_subcmd solver_subs[] = {
     {"step", solver_step, 0, 1, "?N?"},
     {"back", solver_back, 0, 1, "?N?"},
     {"seek", solver_seek, 1, 1, "K"},
-    {"run", solver_run, 0, 2, "?-until EXPR?"},
+    {"run", solver_run, 0, 3, "?-back? ?-until EXPR?"},
+    {"break", sm_solver_break, 1, 2, "add EXPR | list | delete ID | disable ID | enable ID"},
+    {"eval", sm_solver_eval, 0, 0, ""},
+    {"metrics", sm_solver_metrics, 0, 0, ""},
+    {"pause", solver_pause, 0, 0, ""},
     {"history", solver_history, 0, 4, "?-from K? ?-to K?"},
     {"explain", solver_explain, 0, 1, "?K?"},
     {"block", solver_block, 1, 1, "BLOCK"},

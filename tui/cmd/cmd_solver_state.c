@@ -115,30 +115,16 @@ void sm_solve_put_stats(Tcl_Obj *d, const sm_solver *s)
  * feasible mapping. */
 void sm_solve_put_bound(sm_app *app, Tcl_Obj *d, const sm_solver *s, const sm_eval *ev)
 {
-    /* A solver that picks DVFS states is measured against the bound over
-     * every state: the session's states alone do not bound it. */
-    double b = s->best_states ? sm_app_bound_dvfs(app) : sm_app_bound(app)->energy;
-    /* A solver that held itself to a deadline of its own (the scenario
-     * has none: tabu takes its fastest start's time) is measured at that
-     * deadline, as it searched; `model bound`, with no deadline, bounds
-     * mappings of any makespan and is lower. */
-    if (s->deadline_from && s->model.has_deadline && !app->session->model.has_deadline) {
-        b = sm_app_bound_at(app, s->model.deadline, s->best_states != NULL);
-        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("deadline_from", -1), Tcl_NewStringObj(s->deadline_from, -1));
-    }
-    for (int i = 0; i < s->nstats; i++)
-        if (strcmp(s->stats[i].key, "bound") == 0 && s->stats[i].value > b && isfinite(b))
-            b = s->stats[i].value;
+    /* The same figures the Solver and Energy panes show (one truth). */
+    double g;
+    int own;
+    double b = sm_app_solver_bound(app, s, ev, &g, &own);
+    if (own) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("deadline_from", -1), Tcl_NewStringObj(s->deadline_from, -1));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("bound", -1), Tcl_NewDoubleObj(b));
     Tcl_Obj *gap = Tcl_NewStringObj("gap", -1);
     Tcl_IncrRefCount(gap);
-    if (ev && ev->feasible && isfinite(b) && ev->energy > 0) {
-        /* Rounding of a proven optimum's sums is no gap. */
-        double g = (ev->energy - b) / ev->energy;
-        Tcl_DictObjPut(NULL, d, gap, Tcl_NewDoubleObj(g < 1e-12 ? 0 : g));
-    }
-    else
-        Tcl_DictObjRemove(NULL, d, gap);
+    if (isfinite(g)) Tcl_DictObjPut(NULL, d, gap, Tcl_NewDoubleObj(g));
+    else Tcl_DictObjRemove(NULL, d, gap);
     Tcl_DecrRefCount(gap);
 }
 

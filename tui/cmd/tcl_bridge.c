@@ -120,6 +120,29 @@ static void add_args(sm_app *app, list *l, char **words, int w, const char *pref
         }
         return;
     }
+    if (strcmp(c, "solver") == 0 && strcmp(sub, "break") == 0 && w == 2) {
+        static const char *const b[] = {"add", "list", "delete", "disable", "enable", NULL};
+        for (int i = 0; b[i]; i++) add(l, b[i], prefix);
+        return;
+    }
+    /* An option of a subcommand, from its usage ("?-back? ?-until EXPR?"):
+     * Tab completes -until (issue 37). */
+    const sm_subcmd *subs = sm_ensemble_subs(c);
+    if (prefix[0] == '-' && subs) {
+        for (int i = 0; subs[i].name; i++) {
+            if (strcmp(subs[i].name, sub) || !subs[i].usage) continue;
+            const char *u = subs[i].usage;
+            while ((u = strchr(u, '-')) != NULL) {
+                char o[64];
+                int k = 0;
+                while (u[k] && u[k] != ' ' && u[k] != '?' && u[k] != '|' && k < 63) { o[k] = u[k]; k++; }
+                o[k] = '\0';
+                if (k > 1) add(l, o, prefix);
+                u += k ? k : 1;
+            }
+        }
+        if (l->n) return;
+    }
     if (strcmp(c, "theme") == 0 && strcmp(sub, "load") == 0) {
         int n;
         char **names = sm_theme_list(&n);

@@ -87,17 +87,19 @@ static void draw_compare(sm_pane *p, sm_app *app, const sm_frame *f)
  * of this one to it: long ">= 2.2703 J bound, gap 1.2 %", or short
  * "\u22652.27 J 1%" (">=" without UTF-8; 3 digits) to sit beside the total. Returns
  * the columns it takes. */
-static int bound_text(sm_app *app, const sm_frame *f, char *buf, size_t n, int longer)
+static int bound_text(sm_app *app, const sm_frame *f, int feasible, char *buf, size_t n, int longer)
 {
     const sm_eval *ev = &f->ev;
     /* A solver's mapping in the DVFS states it chose is bounded over
      * every state (as solver state says), not the machine's states alone. */
     double be = f->states ? sm_app_bound_dvfs(app) : sm_app_bound(app)->energy;
-    /* Its mapping, of a solver that held itself to a deadline of its own,
-     * against the bound at that deadline (as solver state reports it). */
+    /* Following a solver: the bound solver state gives (at the deadline
+     * it held itself to, raised by a bound it proved itself: the ILP's). */
     const sm_solver *sv = app->solver;
-    if (f->source && sv && sv->deadline_from && sv->model.has_deadline && !app->session->model.has_deadline)
-        be = sm_app_bound_at(app, sv->model.deadline, f->states != NULL);
+    if (f->source && sv) {
+        double g;
+        be = sm_app_solver_bound(app, sv, NULL, &g, NULL);
+    }
     const char *ge = longer ? ">= " : f->utf8 ? "\u2265" : ">=";
     int extra = !longer && f->utf8 ? -2 : 0; /* the UTF-8 sign: 3 bytes, 1 column */
     char j[32];
@@ -106,7 +108,7 @@ static int bound_text(sm_app *app, const sm_frame *f, char *buf, size_t n, int l
     }
     if (longer) sm_ui_joules(be, j, sizeof j);
     else sm_ui_si(be, "J", 3, j, sizeof j);
-    if (!ev->feasible || ev->energy <= 0)
+    if (!feasible || ev->energy <= 0)
         return snprintf(buf, n, longer ? "%s%s bound" : "%s%s", ge, j) + extra;
     double gap = 100 * fmax(0, (ev->energy - be) / ev->energy);
     if (longer) return snprintf(buf, n, "%s%s bound, gap %.1f %%", ge, j, gap);
@@ -125,6 +127,9 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     /* Following a solver that held itself to a deadline of its own: T
      * against that one. */
     if (f->source && app->solver && app->solver->deadline_from && !m->has_deadline) m = &app->solver->model;
+    /* Feasible at that deadline too, as solver state says (it printed
+     * "feasible" beside "T 5.097 ms > 4.752 ms"). */
+    int feasible = ev->feasible && (!m->has_deadline || ev->time <= m->deadline * (1 + 1e-9));
     const sm_session *s = app->session;
     WINDOW *w = p->win;
     werase(w);
@@ -162,7 +167,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
      * columns, the Energy pane at 80x24). The last change's delta comes
      * first there when both do not fit: it says what the key just did. */
     char bnd[64], dn[32];
-    int bw = bound_text(app, f, bnd, sizeof bnd, ih >= 10);
+    int bw = bound_text(app, f, feasible, bnd, sizeof bnd, ih >= 10);
     int dw = has_delta ? snprintf(dn, sizeof dn, "%s%s", d > 0 ? "+" : "", sm_ui_joules(d, b2, sizeof b2)) : 0;
     int tw = snprintf(b1, sizeof b1, "total %s", sm_ui_si(ev->energy, "J", 6, b3, sizeof b3));
     int beside = 0;
@@ -225,7 +230,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
      * left at word boundaries; with too few rows, the quanta go first,
      * then the cut (never cut mid-word: "... 36793 procs u"). */
     char st[64], cut[48], quanta[48], used[48];
-    snprintf(st, sizeof st, "%s%s", ev->feasible ? "feasible" : "misses the deadline", ev->memory_ok ? "" : ", over memory");
+    snprintf(st, sizeof st, "%s%s", feasible ? "feasible" : "misses the deadline", ev->memory_ok ? "" : ", over memory");
     snprintf(cut, sizeof cut, "%lld cut edges", (long long)ev->messages);
     snprintf(quanta, sizeof quanta, "(%lld quanta),", (long long)ev->edges);
     snprintf(used, sizeof used, "%d procs used", ev->procs_used);
@@ -233,7 +238,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     snprintf(cut_c, sizeof cut_c, "%s,", cut);
     const char *sets[4][4] = {{st, cut, quanta, used}, {st, cut_c, used, NULL}, {st, used, NULL, NULL},
                               {st, NULL, NULL, NULL}};
-    attr_t fa = sm_ui_attr(ev->feasible ? SM_EL_GOOD : SM_EL_BAD);
+    attr_t fa = sm_ui_attr(feasible ? SM_EL_GOOD : SM_EL_BAD);
     int rows = ih - y + 1;
     for (int k = 0; k < 4; k++) {
         /* Lay the words out; draw them only if they all fit. */

@@ -73,7 +73,10 @@ static void do_action(tui *t, sm_action a)
     switch (d.kind) {
     case SM_DO_PANE_MOVE:
     case SM_DO_PANE_ACTIVATE: pane_action(t, &d); break;
-    case SM_DO_RUN: wb_run_words(t, &d.run, (d.quiet ? 0 : SM_SHELL_ECHO) | (d.result ? SM_SHELL_RESULT : 0)); break;
+    case SM_DO_RUN:
+        wb_run_words(t, &d.run, (d.quiet ? 0 : SM_SHELL_ECHO) | (d.result ? SM_SHELL_RESULT : 0) |
+                                    (d.history ? SM_SHELL_HISTORY : 0));
+        break;
     case SM_DO_PROMPT: start_prompt(t, &d); break;
     case SM_DO_CONFIRM_QUIT: t->confirm_quit = 1; break;
     case SM_DO_MESSAGE:

@@ -140,6 +140,13 @@ void wb_screen_begin(tui *t)
     noecho();
     nonl();
     keypad(stdscr, TRUE);
+    /* Home and End as tmux, screen and rxvt send them (\e[1~ \e[4~, \e[7~
+     * \e[8~): under TERM=xterm curses knew only \eOH/\eOF, so Home ran
+     * Esc's action and "~: no action" (issue 37). */
+    define_key("\033[1~", KEY_HOME);
+    define_key("\033[4~", KEY_END);
+    define_key("\033[7~", KEY_HOME);
+    define_key("\033[8~", KEY_END);
     if (has_colors() && !sm_ui_no_color()) {
         start_color();
         use_default_colors();
