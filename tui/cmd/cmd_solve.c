@@ -77,6 +77,11 @@ int sm_solve_run_until(sm_app *app, Tcl_Interp *in, long long max, Tcl_Obj *unti
         long long chunk = app->hook_step || until || nbreaks ? 1 : 64;
         if (chunk > max - done) chunk = max - done;
         done += sm_solver_step(s, chunk);
+        if (s->has_best) { /* view state's history (the pane reads the solver's) */
+            double cur, best;
+            sm_solver_objective(s, &cur, &best);
+            if (!isnan(best)) sm_view_spark_add(app->view, isnan(cur) ? best : cur, best);
+        }
         if (app->hook_step) {
             rc = hook(app, in, app->hook_step);
             if (rc == TCL_BREAK) { sm_solver_stop(s); rc = TCL_OK; }
