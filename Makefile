@@ -50,7 +50,10 @@ HWLOC_FLAGS := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && echo -DSM_HAV
 HWLOC_LIB := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && $(PKG_CONFIG) --libs hwloc)
 VERSION := $(shell cat VERSION)
 CFLAGS_ALL = $(STD) $(WARN) -I. $(OPT) -DSM_VERSION='"$(VERSION)"' -DSM_DATADIR='"$(DATADIR)"' $(HWLOC_FLAGS) $(CJSON_INC) $(CURSES_INC) $(CPPFLAGS) $(CFLAGS)
-LIBS = $(CJSON_LIB) -lm $(HWLOC_LIB)
+# zlib: the compact mapping form (core/io/mapping_codec.c).
+ZLIB_LIB ?= $(call pc,zlib,--libs,-lz)
+ZLIB_LIB := $(ZLIB_LIB)
+LIBS = $(CJSON_LIB) $(ZLIB_LIB) -lm $(HWLOC_LIB)
 
 SAN = -fsanitize=address,undefined,float-cast-overflow,float-divide-by-zero -fno-omit-frame-pointer -fno-sanitize-recover=all
 
