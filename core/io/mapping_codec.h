@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 #include <cjson/cJSON.h>
-#include "core/model/topo.h"
+#include "core/model/topology.h"
 
 /* Saves write the plain form up to this many blocks (readable, and what
  * earlier versions read), the compact one above. */

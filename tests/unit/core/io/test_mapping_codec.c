@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <zlib.h>
-#include "core/io/mapping.h"
+#include "core/io/mapping_file.h"
 #include "core/lib/base64.h"
 #include "core/lib/jsonutil.h"
 
