@@ -53,7 +53,7 @@ CFLAGS_ALL = $(STD) $(WARN) -I. $(OPT) -DSM_VERSION='"$(VERSION)"' -DSM_DATADIR=
 # zlib: the compact mapping form (core/io/mapping_codec.c).
 ZLIB_LIB ?= $(call pc,zlib,--libs,-lz)
 ZLIB_LIB := $(ZLIB_LIB)
-LIBS = $(CJSON_LIB) $(ZLIB_LIB) -lm $(HWLOC_LIB)
+LIBS = $(CJSON_LIB) $(ZLIB_LIB) -lm $(HWLOC_LIB) -pthread
 
 SAN = -fsanitize=address,undefined,float-cast-overflow,float-divide-by-zero -fno-omit-frame-pointer -fno-sanitize-recover=all
 
