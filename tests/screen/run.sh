@@ -1032,5 +1032,8 @@ no_sanitizer_errors cs
 # 60-: what a new-user trial found (undo, modified, the Solver pane).
 . "$top/tests/screen/trial.sh"
 
+# A dead terminal ends the workbench, journal kept (#40 item 3).
+. "$top/tests/screen/hangup.sh"
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
