@@ -105,6 +105,12 @@ struct sm_solver {
     sm_explain explain;
     struct sm_history *hist;
     int current_auto;           /* current evaluated by the stepper, not the solver */
+    /* The cost state the stepper evaluates such a current with, kept in
+     * step with the recorded current mapping move by move (a new one per
+     * step cost O(blocks + edges) and an allocation: bokhari at 4096
+     * blocks spent 95 % of its time there). */
+    sm_cost *auto_cost;
+    int *auto_blocks, auto_blocks_cap;
     /* What a step changed, so the history need not compare whole
      * mappings: best_version goes up whenever best_map is written
      * (sm_solver_offer and set_best do it; a solver writing best_map
