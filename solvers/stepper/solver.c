@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "core/lib/threads.h"
 #include "history.h"
 #include "part_history.h"
 
@@ -187,10 +188,13 @@ static void record(sm_solver *s)
     int known = s->moves_known && s->current_map == s->own_map;
     int changed = sm_history_diff_current(h, s->current_map, known, s->moved, s->nmoved);
     if (s->current_map) auto_cost_follow(s);
+    /* A current the solver evaluated itself this step (it differs from
+     * what the stepper left) is the solver's, exactly as it made it. */
+    int solver_wrote = s->has_current && memcmp(&s->current, &s->auto_last, sizeof s->current) != 0;
     /* A solver that shows a mapping without evaluating it: the stepper
      * does, so every solver's state has a current. */
-    if (s->current_map && (!s->has_current || s->current_auto) && s->grid->ntasks <= AUTO_EVAL_MAX &&
-        (changed || !s->has_current)) {
+    if (s->current_map && (!s->has_current || (s->current_auto && !solver_wrote)) &&
+        s->grid->ntasks <= AUTO_EVAL_MAX && (changed || !s->has_current)) {
         if (!s->auto_cost) s->auto_cost = sm_cost_new(s->grid, s->topo, &s->model, s->current_map);
         else if (!same_model(&s->auto_cost->model, &s->model))
             sm_cost_set_model(s->auto_cost, &s->model);
@@ -198,6 +202,7 @@ static void record(sm_solver *s)
         s->has_current = 1;
         s->current_auto = 1;
     }
+    s->auto_last = s->current;
     s->own_map = s->current_map;
     s->own_partition = s->partition;
     s->own_states = s->current_states;
@@ -359,6 +364,11 @@ long long sm_opt_int(const sm_solver *s, const char *name)
 {
     const sm_opt_value *v = sm_solver_opt(s, name);
     return v && v->set ? v->i : 0;
+}
+
+int sm_solver_threads(const sm_solver *s)
+{
+    return sm_threads_resolve(sm_opt_int(s, "threads"));
 }
 
 double sm_opt_double(const sm_solver *s, const char *name)
