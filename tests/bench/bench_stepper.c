@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/io/scenario.h"
-#include "solvers/registry.h"
+#include "core/io/scenario_file.h"
+#include "solvers/solver_registry.h"
 
 static double cpu_now(void)
 {

@@ -7,7 +7,7 @@
  * evaluation's. A cost state per step cost 273 s of CPU on the 4096-block
  * HAEC instance where 8 s are the solver's own (issue 38). */
 #include "tests/unit/testutil.h"
-#include "solvers/registry.h"
+#include "solvers/solver_registry.h"
 
 static unsigned long long builds_so_far(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map)
 {

@@ -7,7 +7,7 @@
  * follows STENCILMAP_THREADS. */
 #include "tests/unit/testutil.h"
 #include "core/lib/threads.h"
-#include "solvers/registry.h"
+#include "solvers/solver_registry.h"
 
 #define STEPS_MAX 400
 
