@@ -36,25 +36,13 @@ struct sm_objective {
     /* congestion: link id -> messages, and how many links carry c */
     sm_countmap links;
     int64_t *hist, maxc;
-    /* hops, hop_cells, cardinality: the network's answer for node pairs
-     * met lately (direct-mapped by a hash of the pair; a = -1: empty).
-     * A swap's candidates meet the same few nodes again and again, and
-     * the grid-shaped networks divide to find coordinates every time. */
-    struct sm_obj_dist { int a, b, d; } *dist;
 };
-
-#define DIST_MEMO_BITS 12
 
 /* ops->hops (hops, hop_cells) or ops->distance (cardinality) of a != b. */
 static int net_dist(const sm_objective *o, int a, int b)
 {
     const sm_net *net = o->t->net;
-    unsigned h = ((unsigned)a * 0x9e3779b1u ^ (unsigned)b * 0x85ebca77u) >> (32 - DIST_MEMO_BITS);
-    struct sm_obj_dist *m = &o->dist[h];
-    if (m->a == a && m->b == b) return m->d;
-    int d = o->kind == SM_OBJ_CARDINALITY ? net->ops->distance(net, a, b) : net->ops->hops(net, a, b);
-    m->a = a, m->b = b, m->d = d;
-    return d;
+    return o->kind == SM_OBJ_CARDINALITY ? net->ops->distance(net, a, b) : net->ops->hops(net, a, b);
 }
 
 static void route_add(sm_objective *o, int a, int b, int sign)
@@ -131,10 +119,6 @@ sm_objective *sm_objective_new(const sm_grid *g, const sm_topo *t, const sm_mode
     size_t n = (size_t)(g->ntasks ? g->ntasks : 1);
     o->map = sm_xmalloc(sizeof(int) * n);
     memcpy(o->map, map, sizeof(int) * (size_t)g->ntasks);
-    if (k == SM_OBJ_HOPS || k == SM_OBJ_HOP_CELLS || k == SM_OBJ_CARDINALITY) {
-        o->dist = sm_xmalloc(sizeof *o->dist << DIST_MEMO_BITS);
-        for (int i = 0; i < 1 << DIST_MEMO_BITS; i++) o->dist[i].a = -1;
-    }
     switch (k) {
     case SM_OBJ_ENERGY:
     case SM_OBJ_TIME: o->cost = sm_cost_new(g, t, m, map); break;
@@ -160,7 +144,6 @@ void sm_objective_free(sm_objective *o)
     free(o->map);
     sm_countmap_free(&o->links);
     free(o->hist);
-    free(o->dist);
     free(o);
 }
 
@@ -227,7 +210,10 @@ static double local_delta(sm_objective *o, int b1, int p1, int b2, int p2)
     return o->kind == SM_OBJ_CARDINALITY ? (double)before - (double)after : (double)after - (double)before;
 }
 
-static int sum_kind(const sm_objective *o) { return o->dist != NULL; }
+static int sum_kind(const sm_objective *o)
+{
+    return o->kind == SM_OBJ_HOPS || o->kind == SM_OBJ_HOP_CELLS || o->kind == SM_OBJ_CARDINALITY;
+}
 
 double sm_objective_move_delta(sm_objective *o, int block, int proc)
 {
