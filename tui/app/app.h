@@ -77,6 +77,15 @@ typedef struct sm_app {
     char **allow;           /* -allow DIRs, resolved: read and write below */
     int *allow_fd;          /* each held open (O_PATH) from when it was named */
     int nallow;
+    /* A safe script's limits (-limit-time, -limit-memory; cmd_safe.c):
+     * seconds per evaluation from outside, and bytes the process may grow
+     * by (resident) from when the safe interpreter was made. limit_hit:
+     * which one stopped the evaluation under way (0, 't' or 'm'). */
+    int exit_status;        /* `exit N` in the workbench: the program's status */
+    double limit_time;
+    long long limit_memory;
+    long long rss_base;
+    int limit_hit;
     char **script_dirs;     /* the scripts' own directories, resolved: read */
     int *script_fd;         /* each held open (O_PATH) */
     int nscript_dirs;

@@ -249,7 +249,9 @@ static int confined_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const 
     }
     Tcl_Interp *safe = in == app->interp ? sm_safe_interp(app) : in;
     if (!safe) return TCL_ERROR;
+    int armed = sm_safe_enter(app);
     int rc = Tcl_EvalObjEx(safe, objv[1], TCL_EVAL_GLOBAL);
+    rc = sm_safe_leave(app, safe, armed, rc);
     if (safe != in) Tcl_TransferResult(safe, rc, in);
     return rc;
 }
@@ -428,6 +430,27 @@ static int safe_file(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     return rc;
 }
 
+/* exit from the safe interpreter: the program's exit when the whole run
+ * is the safe script's (-safe -b); in the workbench, a quit as `exit`
+ * there is (never over unsaved work); a script replayed into someone
+ * else's batch run does not end it. */
+static int safe_exit(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_app *app = cd;
+    if (app->screen) return sm_workbench_exit(cd, in, objc, objv);
+    if (!app->confined)
+        return sm_tcl_error(in, "SAFE", "exit: a replayed safe script may not end the program");
+    Tcl_Obj **w = sm_xmalloc(sizeof(Tcl_Obj *) * (size_t)objc);
+    w[0] = Tcl_NewStringObj("exit", -1);
+    for (int i = 1; i < objc; i++) w[i] = objv[i];
+    Tcl_Obj *cmd = Tcl_NewListObj(objc, w);
+    free(w);
+    Tcl_IncrRefCount(cmd);
+    int rc = Tcl_EvalObjEx(in, cmd, TCL_EVAL_GLOBAL);
+    Tcl_DecrRefCount(cmd);
+    return rc;
+}
+
 Tcl_Interp *sm_safe_interp(sm_app *app)
 {
     if (app->safe) return app->safe;
@@ -448,12 +471,14 @@ Tcl_Interp *sm_safe_interp(sm_app *app)
         Tcl_Channel ch = Tcl_GetStdChannel(k);
         if (ch) Tcl_RegisterChannel(child, ch);
     }
-    if (Tcl_CreateAlias(child, "exit", in, "exit", 0, NULL) != TCL_OK ||
+    Tcl_CreateObjCommand(in, "::stencilmap::safe_exit", safe_exit, app, NULL);
+    if (Tcl_CreateAlias(child, "exit", in, "::stencilmap::safe_exit", 0, NULL) != TCL_OK ||
         Tcl_Eval(child, sm_tcl_library) != TCL_OK) {
         sm_tcl_error(in, "STATE", "safe interpreter: %s", Tcl_GetStringResult(child));
         Tcl_DeleteInterp(child);
         return NULL;
     }
+    sm_safe_limits_install(app, child);
     app->safe = child;
     return child;
 }
@@ -461,7 +486,6 @@ Tcl_Interp *sm_safe_interp(sm_app *app)
 Tcl_Obj *sm_script_for_main(sm_app *app, Tcl_Interp *in, Tcl_Obj *script)
 {
     if (in == app->interp) return script;
-    Tcl_Obj *w[4] = {Tcl_NewStringObj("interp", -1), Tcl_NewStringObj("eval", -1),
-                     Tcl_NewStringObj(SM_SAFE_NAME, -1), script};
-    return Tcl_NewListObj(4, w);
+    Tcl_Obj *w[2] = {Tcl_NewStringObj("::stencilmap::confined", -1), script};
+    return Tcl_NewListObj(2, w);
 }

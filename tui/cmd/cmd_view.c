@@ -465,9 +465,32 @@ static int view_quit(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
 {
     if (objc == 3 && strcmp(Tcl_GetString(objv[2]), "-force") != 0)
         return sm_tcl_error(in, "ARGS", "view quit: expected ?-force?");
+    /* A safe script (or a binding or hook it left) never quits over
+     * unsaved work: only the user's own answer to q's question does. */
+    if (objc == 3 && app->safe_depth > 0 && app->session->dirty)
+        return sm_tcl_error(in, "SAFE", "view quit -force: a safe script may not quit over unsaved "
+                            "changes (q asks the user)");
     if (objc == 2 && app->session->dirty)
         return sm_tcl_error(in, "STATE", "view quit: unsaved changes (save with \"map save FILE\" or "
                             "\"scenario save FILE\", or use \"view quit -force\")");
+    app->view->quit = 1;
+    return TCL_OK;
+}
+
+/* exit ?N? while the workbench runs (the console, a binding): a quit
+ * like `view quit`, so the terminal is restored on the way out and
+ * unsaved work is never dropped without the question; N becomes the
+ * program's exit status. */
+int sm_workbench_exit(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_app *app = cd;
+    int status = 0;
+    if (objc > 2 || (objc == 2 && Tcl_GetIntFromObj(NULL, objv[1], &status) != TCL_OK))
+        return sm_tcl_error(in, "ARGS", "wrong # args: should be \"exit ?returnCode?\"");
+    if (app->session->dirty)
+        return sm_tcl_error(in, "STATE", "exit: unsaved changes (save with \"scenario save FILE\", "
+                            "or press q and answer its question)");
+    app->exit_status = status;
     app->view->quit = 1;
     return TCL_OK;
 }
@@ -650,7 +673,7 @@ static int screen_dump(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
         sm_err e;
         int rc = sm_write_file_atomic(Tcl_GetString(objv[2]), text, strlen(text), &e);
         free(text);
-        if (rc) return sm_tcl_error(in, "IO", "%s", e.msg);
+        if (rc) return sm_tcl_err(in, "IO", &e);
         Tcl_SetObjResult(in, objv[2]);
         return TCL_OK;
     }
