@@ -47,11 +47,15 @@ typedef struct sm_app {
     struct Tcl_Obj *hook_step, *hook_solved, *hook_changed;
     FILE *record;
     char *record_path;
+    /* A recording cut short (a full disk): what happened, raised by the
+     * next `session stop`, so a script learns of it. */
+    char *record_error;
     int replaying;
     int in_replay;          /* session replay running: it asked once already */
     int depth;              /* nesting of our commands, for recording */
     int solver_depth;       /* >0 while solver steps run (hooks run inside) */
     volatile int interrupt; /* set by SIGINT or the TUI to stop a run */
+    int kept_interrupt;     /* it came during this command's solver start */
     int in_study;           /* a study runs: its interrupt outlives each solve */
     /* The one door from the command layer to the screen: set while the
      * workbench runs (tui_loop.c), NULL in batch mode. */

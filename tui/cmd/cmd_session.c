@@ -88,6 +88,8 @@ static int session_record(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     }
     if (app->record) fclose(app->record);
     free(app->record_path);
+    free(app->record_error);   /* a new recording: the old failure was told (or is moot) */
+    app->record_error = NULL;
     app->record = f;
     app->record_path = sm_xstrdup(file);
     Tcl_SetObjResult(in, objv[2]);
@@ -97,6 +99,14 @@ static int session_record(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
 static int session_stop(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     (void)objc; (void)objv;
+    if (app->record_error) {
+        int rc = sm_tcl_error(in, "IO", "session stop: %s", app->record_error);
+        free(app->record_error);
+        app->record_error = NULL;
+        free(app->record_path);
+        app->record_path = NULL;
+        return rc;
+    }
     if (!app->record) return sm_tcl_error(in, "STATE", "session stop: not recording");
     fclose(app->record);
     app->record = NULL;
