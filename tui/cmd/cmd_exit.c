@@ -1,7 +1,7 @@
 /* cmd_exit.c - `exit` while the workbench runs (SPEC 5: every exit path
  * restores the terminal and asks about unsaved work). Its own file: the
  * safe interpreter's exit and the main one both come here. */
-#include "cmd.h"
+#include "cmd_common.h"
 
 /* exit ?N? while the workbench runs (the console, a binding): a quit
  * like `view quit`, so the terminal is restored on the way out and

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cmd.h"
+#include "cmd_common.h"
 #include "core/model/grid_memory.h"
 
 enum { CHECK_EVERY = 1000 };
