@@ -16,6 +16,7 @@ typedef struct sm_hw_dev {
     char *model;        /* CPUModel, GPUModel or the PCI device name */
     int cores;          /* CPU cores in it (0 for a GPU) */
     double memory;      /* bytes, 0 when unknown */
+    sm_place *place;    /* where it sits (hwloc's logical indexes), or NULL */
 } sm_hw_dev;
 
 typedef struct sm_hw_machine {
@@ -23,8 +24,9 @@ typedef struct sm_hw_machine {
     sm_hw_dev *dev;
 } sm_hw_machine;
 
-void sm_hw_machine_add(sm_hw_machine *m, int gpu, const char *model, int cores,
-                       double memory);
+/* Appends a device (no place yet) and returns it. */
+sm_hw_dev *sm_hw_machine_add(sm_hw_machine *m, int gpu, const char *model, int cores,
+                             double memory);
 void sm_hw_machine_free(sm_hw_machine *m);
 
 /* One node per machine, in order; nnodes > nmachines repeats them
@@ -37,8 +39,11 @@ const char *sm_hw_known_type(const char *model, int gpu);
 
 /* 1 when built with libhwloc. */
 int sm_hwloc_available(void);
-/* Reads the machine from an lstopo XML file, or this machine when xml is
- * NULL: one device per package (per_numa: per NUMA node) and per GPU. */
-int sm_hwloc_read(const char *xml, int per_numa, sm_hw_machine *m, sm_err *e);
+/* What one CPU processor is: a package, a NUMA node holding cores, a core. */
+enum { SM_HW_PER_PACKAGE, SM_HW_PER_NUMA, SM_HW_PER_CORE };
+/* Reads the machine from an lstopo XML file ("-": standard input), or
+ * this machine when xml is NULL: one device per package, NUMA node or
+ * core (per, above), and one per GPU, each with its place. */
+int sm_hwloc_read(const char *xml, int per, sm_hw_machine *m, sm_err *e);
 
 #endif
