@@ -219,6 +219,13 @@ cJSON *sm_hw_topology_json(const sm_hw_machine *m, int nmachines, int nnodes,
                     tl[k].memory = t.memory;
                 continue;
             }
+            if (ntypes == SM_MAX_TYPES) {
+                sm_err_set(e, "the machine has more than %d processor models; expected at most %d",
+                           SM_MAX_TYPES, SM_MAX_TYPES);
+                free(tl);
+                cJSON_Delete(j);
+                return NULL;
+            }
             if (ntypes == cap) tl = sm_xrealloc(tl, sizeof *tl * (size_t)(cap *= 2));
             tl[ntypes++] = t;
         }

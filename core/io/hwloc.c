@@ -48,7 +48,7 @@ int sm_hwloc_available(void) { return 1; }
  * minutes on tens of thousands of I/O objects; these checks come first,
  * naming the file and line. */
 #define MAX_OBJECTS 200000
-#define MAX_IO_OBJECTS 4096
+#define MAX_IO_OBJECTS 16384
 #define MAX_MEMORY 1e18
 
 static int line_of(const char *text, const char *at)
@@ -408,7 +408,16 @@ static void read_gpus(hwloc_topology_t t, const unit *u, int nu, sm_hw_machine *
         if (number < 0) number = ordinal;
         ordinal++;
         if (!model && pci) model = hwloc_obj_get_info_by_name(pci, "PCIDevice");
-        if (!model) model = o->name;
+        /* No runtime gave the memory (NVML in an XML): the model may say
+         * it, as "Tesla V100-SXM3-32GB" does. */
+        const char *gb = model ? strstr(model, "GB") : NULL;
+        if (!(mem > 0) && gb && gb > model && isdigit((unsigned char)gb[-1])) {
+            const char *d = gb;
+            while (d > model && isdigit((unsigned char)d[-1])) d--;
+            if (gb - d <= 4) mem = atof(d) * 1073741824.0;
+        }
+        /* No model at all: the generic GPU (an OS device's name, cuda3,
+         * names no model). */
         char busid[32] = "";
         if (pci)
             snprintf(busid, sizeof busid, "%04x:%02x:%02x.%01x", pci->attr->pcidev.domain,
