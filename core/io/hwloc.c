@@ -51,48 +51,59 @@ int sm_hwloc_available(void) { return 1; }
 #define MAX_IO_OBJECTS 16384
 #define MAX_MEMORY 1e18
 
-static int line_of(const char *text, const char *at)
+static int starts(const char *p, const char *end, const char *word)
 {
-    int line = 1;
-    for (const char *c = text; c < at; c++) line += *c == '\n';
-    return line;
+    size_t n = strlen(word);
+    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0;
 }
 
-static int prescan(const char *text, const char *name, sm_err *e)
+/* One pass, by hand: str* calls from every hit would rescan the rest of a
+ * large file each time (and do, under AddressSanitizer). */
+static int prescan(const char *text, size_t len, const char *name, sm_err *e)
 {
-    static const char *const sizes[] = {"local_memory=\"", "cache_size=\"", "size=\"",
-                                        "count=\"", NULL};
-    for (const char *const *k = sizes; *k; k++) {
-        size_t kl = strlen(*k);
-        for (const char *s = strstr(text, *k); s; s = strstr(s + 1, *k)) {
-            if (s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '_')) continue;
-            const char *v = s + kl, *q = v;
-            while (*q >= '0' && *q <= '9') q++;
-            double val = *q == '"' && q > v ? strtod(v, NULL) : -1;
-            if (val < 0 || val > MAX_MEMORY) {
-                const char *end = strchr(v, '"');
-                int n = end && end - v < 24 ? (int)(end - v) : 24;
-                sm_err_set(e, "%s: line %d: %.*s\"%.*s\": expected a whole number of "
-                              "bytes up to %g", name, line_of(text, s), (int)kl - 1, *k,
-                           n, v, MAX_MEMORY);
+    static const char *const sizes[] = {"local_memory", "cache_size", "size", "count", NULL};
+    const char *end = text + len;
+    long objects = 0, io = 0;
+    int line = 1;
+    for (const char *p = text; p < end; p++) {
+        if (*p == '\n') { line++; continue; }
+        if (*p == '<' && starts(p, end, "<object") && p + 7 < end &&
+            (p[7] == ' ' || p[7] == '>' || p[7] == '\n' || p[7] == '\t')) {
+            objects++;
+            /* Its type, within the tag. */
+            for (const char *q = p + 7; q < end && *q != '>'; q++)
+                if (starts(q, end, " type=\"")) {
+                    q += 7;
+                    io += starts(q, end, "OSDev\"") || starts(q, end, "PCIDev\"") ||
+                          starts(q, end, "Bridge\"");
+                    break;
+                }
+            if (objects > MAX_OBJECTS || io > MAX_IO_OBJECTS) {
+                sm_err_set(e, "%s: line %d: more than %d %s; a machine holds fewer (refused "
+                              "before libhwloc reads it)", name, line,
+                           io > MAX_IO_OBJECTS ? MAX_IO_OBJECTS : MAX_OBJECTS,
+                           io > MAX_IO_OBJECTS ? "I/O objects (PCI devices, bridges, OS devices)"
+                                               : "objects");
                 return -1;
             }
+            continue;
         }
-    }
-    long objects = 0, io = 0;
-    for (const char *s = strstr(text, "<object"); s; s = strstr(s + 7, "<object")) {
-        objects++;
-        const char *t = strstr(s, "type=\""), *gt = strchr(s, '>');
-        if (t && gt && t < gt &&
-            (!strncmp(t + 6, "OSDev\"", 6) || !strncmp(t + 6, "PCIDev\"", 7) ||
-             !strncmp(t + 6, "Bridge\"", 7)))
-            io++;
-        if (objects > MAX_OBJECTS || io > MAX_IO_OBJECTS) {
-            sm_err_set(e, "%s: line %d: more than %d %s; a machine holds fewer (refused "
-                          "before libhwloc reads it)", name, line_of(text, s),
-                       io > MAX_IO_OBJECTS ? MAX_IO_OBJECTS : MAX_OBJECTS,
-                       io > MAX_IO_OBJECTS ? "I/O objects (PCI devices, bridges, OS devices)"
-                                           : "objects");
+        if (*p != '=' || p + 1 >= end || p[1] != '"') continue;
+        /* name="value": a size or count must be a whole number of bytes. */
+        const char *n0 = p;
+        while (n0 > text && (isalnum((unsigned char)n0[-1]) || n0[-1] == '_')) n0--;
+        int want = 0;
+        for (const char *const *k = sizes; *k && !want; k++)
+            want = (size_t)(p - n0) == strlen(*k) && memcmp(n0, *k, (size_t)(p - n0)) == 0;
+        if (!want) continue;
+        const char *v = p + 2, *q = v;
+        double val = 0;
+        while (q < end && *q >= '0' && *q <= '9' && val <= MAX_MEMORY) val = val * 10 + (*q++ - '0');
+        if (q == v || q >= end || *q != '"' || val > MAX_MEMORY) {
+            const char *close = v;
+            while (close < end && close - v < 24 && *close != '"') close++;
+            sm_err_set(e, "%s: line %d: %.*s=\"%.*s\": expected a whole number of bytes up "
+                          "to %g", name, line, (int)(p - n0), n0, (int)(close - v), v, MAX_MEMORY);
             return -1;
         }
     }
@@ -450,7 +461,7 @@ int sm_hwloc_read(const char *xml, int per, sm_hw_machine *m, sm_err *e)
     char *xtext = NULL;
     const char *name = xml && strcmp(xml, "-") == 0 ? "standard input" : xml;
     if (xml && !(xtext = sm_read_file(xml, SM_MAX_FILE_BYTES, &xlen, e))) return -1;
-    if (xml && (memchr(xtext, '\0', xlen) || prescan(xtext, name, e) < 0)) {
+    if (xml && (memchr(xtext, '\0', xlen) || prescan(xtext, xlen, name, e) < 0)) {
         if (memchr(xtext, '\0', xlen))
             sm_err_set(e, "%s: not an hwloc XML topology (it holds NUL bytes)", name);
         free(xtext);
