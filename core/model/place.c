@@ -4,7 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/lib/json_read.h"
+#include "core/lib/jsonutil.h"
 
 static int *copy_ints(const int *a, int n)
 {
