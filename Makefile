@@ -50,7 +50,7 @@ HWLOC_FLAGS := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && echo -DSM_HAV
 HWLOC_LIB := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && $(PKG_CONFIG) --libs hwloc)
 VERSION := $(shell cat VERSION)
 CFLAGS_ALL = $(STD) $(WARN) -I. $(OPT) -DSM_VERSION='"$(VERSION)"' -DSM_DATADIR='"$(DATADIR)"' $(HWLOC_FLAGS) $(CJSON_INC) $(CURSES_INC) $(CPPFLAGS) $(CFLAGS)
-LIBS = $(CJSON_LIB) -lm $(HWLOC_LIB)
+LIBS = $(CJSON_LIB) -lm $(HWLOC_LIB) -pthread
 
 SAN = -fsanitize=address,undefined,float-cast-overflow,float-divide-by-zero -fno-omit-frame-pointer -fno-sanitize-recover=all
 
