@@ -134,12 +134,13 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
 
 static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    (void)objc;
     sm_session *s = app->session;
     sm_err e;
+    sm_mapping_form form;
+    if (sm_mapping_form_opt(in, "scenario save", objc, objv, 3, &form) != TCL_OK) return TCL_ERROR;
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_scenario_save(Tcl_GetString(objv[2]), s->grid, s->topo, &s->model,
-                         sm_session_map(s), &e))
+                         sm_session_map(s), form, &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
     /* A copy on standard output is no save of the session's file. */
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
@@ -179,7 +180,7 @@ static int scenario_info(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
 
 static const sm_subcmd scenario_subs[] = {
     {"load", scenario_load, 1, 1, "FILE"},
-    {"save", scenario_save, 1, 1, "FILE"},
+    {"save", scenario_save, 1, 3, "FILE ?-mapping plain|compact|auto?"},
     {"info", scenario_info, 0, 0, ""},
     {NULL, NULL, 0, 0, NULL},
 };
