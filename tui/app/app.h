@@ -54,11 +54,15 @@ typedef struct sm_app {
     struct Tcl_Obj *hook_step, *hook_solved, *hook_changed;
     FILE *record;
     char *record_path;
+    /* A recording cut short (a full disk): what happened, raised by the
+     * next `session stop`, so a script learns of it. */
+    char *record_error;
     int replaying;
     int in_replay;          /* session replay running: it asked once already */
     int depth;              /* nesting of our commands, for recording */
     int solver_depth;       /* >0 while solver steps run (hooks run inside) */
     volatile int interrupt; /* set by SIGINT or the TUI to stop a run */
+    int kept_interrupt;     /* it came during this command's solver start */
     int in_study;           /* a study runs: its interrupt outlives each solve */
     /* The one door from the command layer to the screen: set while the
      * workbench runs (workbench_loop.c), NULL in batch mode. */
@@ -84,6 +88,15 @@ typedef struct sm_app {
     char **allow;           /* -allow DIRs, resolved: read and write below */
     int *allow_fd;          /* each held open (O_PATH) from when it was named */
     int nallow;
+    /* A safe script's limits (-limit-time, -limit-memory; cmd_safe.c):
+     * seconds per evaluation from outside, and bytes the process may grow
+     * by (resident) from when the safe interpreter was made. limit_hit:
+     * which one stopped the evaluation under way (0, 't' or 'm'). */
+    int exit_status;        /* `exit N` in the workbench: the program's status */
+    double limit_time;
+    long long limit_memory;
+    long long rss_base;
+    int limit_hit;
     char **script_dirs;     /* the scripts' own directories, resolved: read */
     int *script_fd;         /* each held open (O_PATH) */
     int nscript_dirs;

@@ -38,6 +38,7 @@ void sm_app_free(sm_app *app)
     if (app->hook_changed) Tcl_DecrRefCount(app->hook_changed);
     if (app->record) fclose(app->record);
     free(app->record_path);
+    free(app->record_error);
     free(app->scenario_path);
     sm_safe_free(app);
     sm_view_free(app->view);
