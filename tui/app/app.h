@@ -39,6 +39,13 @@ typedef struct sm_app {
      * waits for them first. */
     struct sm_solver_start *abandoned[4];
     int nabandoned;
+    /* Long work of the command layer running beside the screen (topo
+     * measure in the workbench): polled with the solver starts
+     * (sm_app_solver_poll), stopped and waited for when the app goes.
+     * NULL when none runs. */
+    void *background;
+    void (*background_poll)(struct sm_app *app);
+    void (*background_stop)(struct sm_app *app);
     /* A started solver's current mapping as the worker evaluated it (cost
      * state and rounds schedule), for the panes to take over instead of
      * building their own; solver_view_of is the solver it belongs to. */

@@ -525,7 +525,7 @@ static const sm_subcmd topo_subs[] = {
     {"state", topo_state, 1, 2, "TYPE ?STATE|base?"},
     {"detect", sm_topo_detect_cmd, 0, 4, "?-per package|numa|core? ?-nodes N?"},
     {"import", sm_topo_import_cmd, 3, -1, "-format hwloc ?-per package|numa|core? ?-nodes N? FILE|- ?FILE ...?"},
-    {"profile", topo_profile, 1, 4, "TYPE ?FILE|none? | plot TYPE|FILE -o FILE.svg|png"},
+    {"profile", topo_profile, 1, 4, "TYPE ?FILE|none? | plot TYPE|FILE ?-o FILE.svg|png?"},
     {"measure", sm_topo_measure_cmd, 0, -1,
      "?-processors LIST? ?-kernel 5pt|7pt|9pt|27pt? ?-sizes LIST? ?-cl C? ?-eps E? ?-reps MIN MAX? "
      "?-simultaneous on|off? ?-mintime S? ?-apply? ?-o FILE?"},
