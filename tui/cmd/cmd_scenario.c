@@ -1,9 +1,11 @@
 /* cmd_scenario.c - scenario, grid and topo: loading, saving, building
  * and describing what the session holds. A failed load leaves the
  * session exactly as it was. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/io/grid_file.h"
+#include "core/session/journal.h"
 #include "core/model/grid_memory.h"
 #include "core/model/profile.h"
 #include "core/io/scenario_file.h"
@@ -56,6 +58,9 @@ static Tcl_Obj *topo_info(const sm_topo *t)
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("nodes", -1), Tcl_NewIntObj(t->nnodes));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("network", -1),
                    Tcl_NewStringObj(t->net->ops->kind, -1));
+    int placed = 0;
+    for (int p = 0; p < t->nprocs; p++) placed += t->procs[p].place != NULL;
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("placed", -1), Tcl_NewIntObj(placed));
     Tcl_Obj *types = Tcl_NewDictObj();
     for (int i = 0; i < t->ntypes; i++) {
         const sm_type *T = &t->types[i];
@@ -69,6 +74,7 @@ static Tcl_Obj *topo_info(const sm_topo *t)
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("p0", -1), Tcl_NewDoubleObj(p->p0));
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("p_idle", -1), Tcl_NewDoubleObj(p->p_idle));
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("roofline", -1), Tcl_NewIntObj(p->roofline));
+        if (p->memory > 0) Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("memory", -1), Tcl_NewDoubleObj(p->memory));
         Tcl_Obj *states = Tcl_NewListObj(0, NULL);
         for (int k = 0; k < T->nstates; k++)
             Tcl_ListObjAppendElement(NULL, states, Tcl_NewStringObj(T->state_names[k], -1));
@@ -92,6 +98,37 @@ static Tcl_Obj *topo_info(const sm_topo *t)
 }
 
 /* ---- scenario ---- */
+
+/* Two instances (SPEC 5): a scenario another running workbench holds
+ * (its journal's lock) is said to be so when opened here, unless it is a
+ * shipped sample; saves are then checked against its saves
+ * (core/lib/filestate.c). Not for a safe script:
+ * the journals are no business of its. */
+static void note_other_instance(sm_app *app, const char *path)
+{
+    if (app->safe_depth > 0) return;
+    /* A shipped sample is never saved over (saves are offered a new
+     * name): two workbenches on it lose nothing, and say nothing. */
+    if (sm_path_shipped(path)) return;
+    char *real = realpath(path, NULL);
+    if (!real) return;
+    sm_journal_info *v;
+    int n = sm_journal_list(NULL, &v);
+    const char *mine = app->journal ? sm_journal_path(app->journal) : NULL;
+    for (int i = 0; i < n; i++) {
+        if (!v[i].live || strcmp(v[i].scenario, real) != 0) continue;
+        if (mine && strcmp(v[i].path, mine) == 0) continue;
+        sm_view_log(app->view, SM_LOG_NOTE,
+                    "%s is open in another running workbench (its journal %s): a save here over "
+                    "a save there is refused, or asked about", path, v[i].path);
+        if (!app->screen)
+            fprintf(stderr, "stencilmap: note: %s is open in another running workbench (its "
+                    "journal %s)\n", path, v[i].path);
+        break;
+    }
+    sm_journal_list_free(v, n);
+    free(real);
+}
 
 static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
@@ -121,6 +158,7 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
         char *tidy = sm_path_tidy(path); /* scripts/../x: as x */
         sm_app_set_scenario_path(app, tidy);
         free(tidy);
+        note_other_instance(app, path);
     } else {
         sm_app_set_scenario_path(app, NULL);
     }
@@ -137,7 +175,7 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_scenario_save(Tcl_GetString(objv[2]), s->grid, s->topo, &s->model,
                          sm_session_map(s), form, &e))
-        return sm_tcl_error(in, "IO", "%s", e.msg);
+        return sm_tcl_err(in, "IO", &e);
     /* A copy on standard output is no save of the session's file. */
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(s, SM_PART_ALL);
@@ -301,7 +339,7 @@ static int grid_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_err e;
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_grid_save(app->session->grid, Tcl_GetString(objv[2]), &e))
-        return sm_tcl_error(in, "IO", "%s", e.msg);
+        return sm_tcl_err(in, "IO", &e);
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(app->session, SM_PART_GRID);
         sm_app_after_save(app);
@@ -345,7 +383,7 @@ static int topo_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_err e;
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_topo_save(app->session->topo, Tcl_GetString(objv[2]), &e))
-        return sm_tcl_error(in, "IO", "%s", e.msg);
+        return sm_tcl_err(in, "IO", &e);
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(app->session, SM_PART_TOPO);
         sm_app_after_save(app);
@@ -376,6 +414,8 @@ static int topo_procs(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
          * type's, "base" when none is selected. */
         Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("state", -1),
                        Tcl_NewStringObj(sm_topo_proc_state_name(t, p), -1));
+        /* Where it sits in its node (hwloc's logical indexes), {} if unknown. */
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("place", -1), sm_place_obj(t->procs[p].place));
         Tcl_ListObjAppendElement(NULL, l, d);
     }
     Tcl_SetObjResult(in, l);
@@ -483,9 +523,9 @@ static const sm_subcmd topo_subs[] = {
     {"info", topo_info_cmd, 0, 0, ""},
     {"procs", topo_procs, 0, 0, ""},
     {"state", topo_state, 1, 2, "TYPE ?STATE|base?"},
-    {"detect", sm_topo_detect_cmd, 0, 4, "?-per package|numa? ?-nodes N?"},
-    {"import", sm_topo_import_cmd, 3, -1, "-format hwloc ?-per package|numa? ?-nodes N? FILE ?FILE ...?"},
-    {"profile", topo_profile, 1, 4, "TYPE ?FILE|none? | plot TYPE|FILE -o FILE.svg|png"},
+    {"detect", sm_topo_detect_cmd, 0, 4, "?-per package|numa|core? ?-nodes N?"},
+    {"import", sm_topo_import_cmd, 3, -1, "-format hwloc ?-per package|numa|core? ?-nodes N? FILE|- ?FILE ...?"},
+    {"profile", topo_profile, 1, 4, "TYPE ?FILE|none? | plot TYPE|FILE ?-o FILE.svg|png?"},
     {"measure", sm_topo_measure_cmd, 0, -1,
      "?-processors LIST? ?-kernel 5pt|7pt|9pt|27pt? ?-sizes LIST? ?-cl C? ?-eps E? ?-reps MIN MAX? "
      "?-simultaneous on|off? ?-mintime S? ?-apply? ?-o FILE?"},
