@@ -77,6 +77,7 @@ char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
         close(fd);
         return NULL;
     }
+    sm_filestate_note_read(path, &st);
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     FILE *f = fdopen(fd, "rb");
@@ -85,10 +86,28 @@ char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
         close(fd);
         return NULL;
     }
-    size_t cap = 4096, n = 0;
+    /* One buffer of the file's size: no doubling copies of a file of
+     * hundreds of megabytes. */
+    uint64_t size = (uint64_t)st.st_size;
+    if (max_bytes == SM_READ_ANY_SIZE) {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        uint64_t mem = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+        if (size > mem) {
+            sm_err_set_code(e, "MEMORY", "%s: file of %llu bytes, larger than this machine's memory (%llu bytes)",
+                            path, (unsigned long long)size, (unsigned long long)mem);
+            fclose(f);
+            return NULL;
+        }
+    } else if (size > max_bytes) {
+        sm_err_set(e, "%s: file larger than %zu bytes", path, max_bytes);
+        fclose(f);
+        return NULL;
+    }
+    size_t cap = (size_t)size + 1, n = 0;
     char *buf = sm_xmalloc(cap + 1);
     for (;;) {
         if (n == cap) {
+            /* It grew while read. */
             if (cap >= max_bytes) {
                 sm_err_set(e, "%s: file larger than %zu bytes", path,
                            max_bytes);
@@ -96,7 +115,7 @@ char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
                 fclose(f);
                 return NULL;
             }
-            cap *= 2;
+            cap = cap > max_bytes / 2 ? max_bytes : cap * 2;
             buf = sm_xrealloc(buf, cap + 1);
         }
         size_t got = fread(buf + n, 1, cap - n, f);
@@ -250,6 +269,14 @@ int sm_save_write(const sm_save_target *t, const char *data, size_t len, sm_err 
             describe_not_regular(e, path, st.st_mode);
         goto out;
     }
+    if (exists && sm_filestate_changed(dfd, name, &st) &&
+        !(sm_file_changed_hook && sm_file_changed_hook(path))) {
+        sm_err_set_code(e, "FILE CHANGED",
+                        "%s: changed on disk since this session read or last saved it (another "
+                        "instance or program wrote it); not overwritten: load it again to take "
+                        "those changes, or save under another name", path);
+        goto out;
+    }
     if (exists && !(st.st_mode & 0222)) {
         sm_err_set(e, "%s: read-only file, not overwritten (chmod u+w to allow)", path);
         goto out;
@@ -295,6 +322,7 @@ int sm_save_write(const sm_save_target *t, const char *data, size_t len, sm_err 
         sm_err_set(e, "%s: cannot replace the file: %s", path, strerror(errno));
     } else {
         rc = 0;
+        sm_filestate_note_saved(dfd, name);
     }
     if (rc) unlinkat(dfd, tmp, 0);
 out:

@@ -29,7 +29,8 @@ char *sm_xstrdup(const char *s);
  * proportional to the grid. */
 size_t sm_alloc_bytes(void);
 
-/* Whole file into memory (NUL-terminated); refuses files above max_bytes. */
+/* Whole file into memory (NUL-terminated), in one buffer of its size;
+ * refuses files above max_bytes (SM_READ_ANY_SIZE: above the memory). */
 char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e);
 /* Write atomically (fileio.c): temporary file beside the target, fsync,
  * rename; keeps the target's mode, follows symlinks, refuses read-only
@@ -48,6 +49,17 @@ int sm_save_open(const char *path, sm_save_target *t, sm_err *e);
 /* Atomically, as sm_write_file_atomic; may be called more than once. */
 int sm_save_write(const sm_save_target *t, const char *data, size_t len, sm_err *e);
 void sm_save_close(sm_save_target *t);
+/* Two instances (SPEC 5, filestate.c): every regular file read and every
+ * save is noted (device, inode, size, mtime by its real path); a save over
+ * a file that changed on disk since this process read or last saved it
+ * asks sm_file_changed_hook (the workbench's question; NULL in batch) and,
+ * unless it answers 1, fails with code FILE CHANGED naming the file. */
+struct stat;
+void sm_filestate_note_read(const char *path, const struct stat *st);
+void sm_filestate_note_saved(int dirfd, const char *name);
+int sm_filestate_changed(int dirfd, const char *name, const struct stat *now);
+void sm_filestate_forget_all(void);
+extern int (*sm_file_changed_hook)(const char *path);
 /* The path "-" is standard input for sm_read_file and standard output for
  * sm_write_file_atomic (every file argument takes it). Output goes through
  * the hook when set (the program's own buffered stdout; it may refuse, in
@@ -77,6 +89,12 @@ const char *sm_name_problem(const char *name);
 typedef int (*sm_cmp_fn)(const void *a, const void *b, void *ctx);
 void sm_sort_r(void *base, size_t n, size_t size, sm_cmp_fn cmp, void *ctx);
 
+/* The cap of sm_read_file for the small formats (topology, grid, theme,
+ * profile, scripts), whose own limits keep them far below it. */
 #define SM_MAX_FILE_BYTES (64u * 1024u * 1024u)
+/* No fixed cap: documents that grow with the grid (scenario, mapping,
+ * part files, journals; 2^25 blocks). A file larger than the machine's
+ * memory is refused before anything is allocated. */
+#define SM_READ_ANY_SIZE SIZE_MAX
 
 #endif

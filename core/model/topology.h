@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 #include "core/net/net.h"
+#include "core/model/place.h"
 #include "core/lib/util.h"
 
 /* A type's parameters, direct or roofline; the derived per-cell figures
@@ -38,6 +39,8 @@ typedef struct sm_type {
     int nprofile;
     sm_profile_pt *profile;
     char *estimated;     /* which parameters are guesses (hwloc), or NULL */
+    cJSON *source;       /* {"KEY": "measured"|"fitted"|"estimated"|"published"}
+                            per parameter (SPEC 8), or NULL */
 } sm_type;
 
 typedef struct sm_proc {
@@ -46,6 +49,7 @@ typedef struct sm_proc {
     int node;
     int state;           /* DVFS state of this processor alone (index into its
                             type's states, SM_STATE_BASE), or -1: its type's */
+    sm_place *place;     /* where it sits in its node (hwloc), or NULL */
 } sm_proc;
 
 typedef struct sm_link {
@@ -74,6 +78,12 @@ typedef struct sm_topo {
 
 #define SM_MAX_PROCS 65536
 #define SM_MAX_TYPES 256
+
+/* Where a type's parameter KEY (a parameter key or "profile") came from:
+ * "measured", "fitted", "estimated", "published", or NULL when unsaid. */
+const char *sm_type_source(const sm_type *t, const char *key);
+/* Says it (src NULL removes it). */
+void sm_type_set_source(sm_type *t, const char *key, const char *src);
 
 /* The parameters in force for a type (its selected state, else base). */
 const sm_params *sm_type_params(const sm_type *t);

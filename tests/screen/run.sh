@@ -1031,6 +1031,11 @@ no_sanitizer_errors cs
 . "$top/tests/screen/prompts.sh"
 # 60-: what a new-user trial found (undo, modified, the Solver pane).
 . "$top/tests/screen/trial.sh"
+# A measured machine: topo measure in the background, -apply, reopened.
+. "$top/tests/screen/measured.sh"
+
+# A dead terminal ends the workbench, journal kept (#40 item 3).
+. "$top/tests/screen/hangup.sh"
 # 70-: stepping at debugger quality (issue 37): the ILP inside its solve,
 # pause, breakpoints, reverse-continue, Home/End under tmux.
 . "$top/tests/screen/stepping_debugger.sh"

@@ -79,12 +79,13 @@ static int map_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
 
 static int map_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    (void)objc;
     sm_session *s = app->session;
     sm_err e;
+    sm_mapping_form form;
+    if (sm_mapping_form_opt(in, "map save", objc, objv, 3, &form) != TCL_OK) return TCL_ERROR;
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
-    if (sm_mapping_save(Tcl_GetString(objv[2]), s->topo, sm_session_map(s), s->grid->ntasks, &e))
-        return sm_tcl_error(in, "IO", "%s", e.msg);
+    if (sm_mapping_save(Tcl_GetString(objv[2]), s->topo, sm_session_map(s), s->grid->ntasks, form, &e))
+        return sm_tcl_err(in, "IO", &e);
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(s, SM_PART_MAP);
         sm_app_after_save(app);
@@ -172,7 +173,7 @@ static int write_text(Tcl_Interp *in, const char *file, char *text, size_t len)
     sm_err e;
     int rc = sm_write_file_atomic(file, text, len, &e);
     free(text);
-    if (rc) return sm_tcl_error(in, "IO", "%s", e.msg);
+    if (rc) return sm_tcl_err(in, "IO", &e);
     Tcl_SetObjResult(in, Tcl_NewStringObj(file, -1));
     return TCL_OK;
 }
@@ -237,7 +238,7 @@ static int export_launch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     if (rc) {
         free(blocks);
         sm_launch_free(&l);
-        return sm_tcl_error(in, "IO", "%s", e.msg);
+        return sm_tcl_err(in, "IO", &e);
     }
     Tcl_Obj *d = Tcl_NewDictObj(), *hl = Tcl_NewListObj(0, NULL);
     for (int r = 0; r < l.nranks; r++) Tcl_ListObjAppendElement(NULL, hl, Tcl_NewStringObj(l.host[r], -1));
@@ -273,7 +274,7 @@ static int map_export(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     if (fmt == 0) {
         sm_err e;
         if (sm_part_save(file, sm_session_map(s), s->grid->ntasks, &e))
-            return sm_tcl_error(in, "IO", "%s", e.msg);
+            return sm_tcl_err(in, "IO", &e);
         Tcl_SetObjResult(in, Tcl_NewStringObj(file, -1));
         return TCL_OK;
     }
@@ -323,7 +324,7 @@ static const sm_subcmd map_subs[] = {
     {"counts", map_counts, 1, 1, "{COUNT ...}"},
     {"list", map_list, 0, 0, ""},
     {"load", map_load, 1, 1, "FILE"},
-    {"save", map_save, 1, 1, "FILE"},
+    {"save", map_save, 1, 3, "FILE ?-mapping plain|compact|auto?"},
     {"undo", map_undo, 0, 0, ""},
     {"redo", map_redo, 0, 0, ""},
     {"import", map_import, 3, 3, "-format part FILE"},

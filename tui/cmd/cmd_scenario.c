@@ -1,15 +1,18 @@
 /* cmd_scenario.c - scenario, grid and topo: loading, saving, building
  * and describing what the session holds. A failed load leaves the
  * session exactly as it was. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/io/grid_file.h"
+#include "core/session/journal.h"
 #include "core/model/grid_memory.h"
 #include "core/model/profile.h"
 #include "core/io/scenario_file.h"
 #include "cmd_common.h"
 #include "tui/app/data_directory.h"
 #include "cmd_topo_hwloc.h"
+#include "cmd_topo_measure.h"
 #include "tui/app/display_paths.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
@@ -55,6 +58,9 @@ static Tcl_Obj *topo_info(const sm_topo *t)
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("nodes", -1), Tcl_NewIntObj(t->nnodes));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("network", -1),
                    Tcl_NewStringObj(t->net->ops->kind, -1));
+    int placed = 0;
+    for (int p = 0; p < t->nprocs; p++) placed += t->procs[p].place != NULL;
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("placed", -1), Tcl_NewIntObj(placed));
     Tcl_Obj *types = Tcl_NewDictObj();
     for (int i = 0; i < t->ntypes; i++) {
         const sm_type *T = &t->types[i];
@@ -68,6 +74,7 @@ static Tcl_Obj *topo_info(const sm_topo *t)
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("p0", -1), Tcl_NewDoubleObj(p->p0));
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("p_idle", -1), Tcl_NewDoubleObj(p->p_idle));
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("roofline", -1), Tcl_NewIntObj(p->roofline));
+        if (p->memory > 0) Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("memory", -1), Tcl_NewDoubleObj(p->memory));
         Tcl_Obj *states = Tcl_NewListObj(0, NULL);
         for (int k = 0; k < T->nstates; k++)
             Tcl_ListObjAppendElement(NULL, states, Tcl_NewStringObj(T->state_names[k], -1));
@@ -76,6 +83,14 @@ static Tcl_Obj *topo_info(const sm_topo *t)
                        Tcl_NewStringObj(T->state >= 0 ? T->state_names[T->state] : "", -1));
         if (T->estimated)
             Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("estimated", -1), Tcl_NewStringObj(T->estimated, -1));
+        if (T->source && cJSON_GetArraySize(T->source)) {
+            /* Where each parameter came from (SPEC 8): KEY measured|fitted|estimated|published. */
+            Tcl_Obj *src = Tcl_NewDictObj();
+            const cJSON *it;
+            cJSON_ArrayForEach(it, T->source)
+                Tcl_DictObjPut(NULL, src, Tcl_NewStringObj(it->string, -1), Tcl_NewStringObj(it->valuestring, -1));
+            Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("source", -1), src);
+        }
         Tcl_DictObjPut(NULL, types, Tcl_NewStringObj(T->name, -1), o);
     }
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("types", -1), types);
@@ -83,6 +98,37 @@ static Tcl_Obj *topo_info(const sm_topo *t)
 }
 
 /* ---- scenario ---- */
+
+/* Two instances (SPEC 5): a scenario another running workbench holds
+ * (its journal's lock) is said to be so when opened here, unless it is a
+ * shipped sample; saves are then checked against its saves
+ * (core/lib/filestate.c). Not for a safe script:
+ * the journals are no business of its. */
+static void note_other_instance(sm_app *app, const char *path)
+{
+    if (app->safe_depth > 0) return;
+    /* A shipped sample is never saved over (saves are offered a new
+     * name): two workbenches on it lose nothing, and say nothing. */
+    if (sm_path_shipped(path)) return;
+    char *real = realpath(path, NULL);
+    if (!real) return;
+    sm_journal_info *v;
+    int n = sm_journal_list(NULL, &v);
+    const char *mine = app->journal ? sm_journal_path(app->journal) : NULL;
+    for (int i = 0; i < n; i++) {
+        if (!v[i].live || strcmp(v[i].scenario, real) != 0) continue;
+        if (mine && strcmp(v[i].path, mine) == 0) continue;
+        sm_view_log(app->view, SM_LOG_NOTE,
+                    "%s is open in another running workbench (its journal %s): a save here over "
+                    "a save there is refused, or asked about", path, v[i].path);
+        if (!app->screen)
+            fprintf(stderr, "stencilmap: note: %s is open in another running workbench (its "
+                    "journal %s)\n", path, v[i].path);
+        break;
+    }
+    sm_journal_list_free(v, n);
+    free(real);
+}
 
 static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
@@ -112,6 +158,7 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
         char *tidy = sm_path_tidy(path); /* scripts/../x: as x */
         sm_app_set_scenario_path(app, tidy);
         free(tidy);
+        note_other_instance(app, path);
     } else {
         sm_app_set_scenario_path(app, NULL);
     }
@@ -121,13 +168,14 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
 
 static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    (void)objc;
     sm_session *s = app->session;
     sm_err e;
+    sm_mapping_form form;
+    if (sm_mapping_form_opt(in, "scenario save", objc, objv, 3, &form) != TCL_OK) return TCL_ERROR;
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_scenario_save(Tcl_GetString(objv[2]), s->grid, s->topo, &s->model,
-                         sm_session_map(s), &e))
-        return sm_tcl_error(in, "IO", "%s", e.msg);
+                         sm_session_map(s), form, &e))
+        return sm_tcl_err(in, "IO", &e);
     /* A copy on standard output is no save of the session's file. */
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(s, SM_PART_ALL);
@@ -166,7 +214,7 @@ static int scenario_info(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
 
 static const sm_subcmd scenario_subs[] = {
     {"load", scenario_load, 1, 1, "FILE"},
-    {"save", scenario_save, 1, 1, "FILE"},
+    {"save", scenario_save, 1, 3, "FILE ?-mapping plain|compact|auto?"},
     {"info", scenario_info, 0, 0, ""},
     {NULL, NULL, 0, 0, NULL},
 };
@@ -291,7 +339,7 @@ static int grid_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_err e;
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_grid_save(app->session->grid, Tcl_GetString(objv[2]), &e))
-        return sm_tcl_error(in, "IO", "%s", e.msg);
+        return sm_tcl_err(in, "IO", &e);
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(app->session, SM_PART_GRID);
         sm_app_after_save(app);
@@ -335,7 +383,7 @@ static int topo_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_err e;
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_topo_save(app->session->topo, Tcl_GetString(objv[2]), &e))
-        return sm_tcl_error(in, "IO", "%s", e.msg);
+        return sm_tcl_err(in, "IO", &e);
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(app->session, SM_PART_TOPO);
         sm_app_after_save(app);
@@ -366,6 +414,8 @@ static int topo_procs(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
          * type's, "base" when none is selected. */
         Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("state", -1),
                        Tcl_NewStringObj(sm_topo_proc_state_name(t, p), -1));
+        /* Where it sits in its node (hwloc's logical indexes), {} if unknown. */
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("place", -1), sm_place_obj(t->procs[p].place));
         Tcl_ListObjAppendElement(NULL, l, d);
     }
     Tcl_SetObjResult(in, l);
@@ -422,21 +472,37 @@ static int topo_profile(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
 {
     sm_session *s = app->session;
     int ty = sm_topo_find_type(s->topo, Tcl_GetString(objv[2]));
+    if (ty < 0 && strcmp(Tcl_GetString(objv[2]), "plot") == 0) return sm_topo_profile_plot_cmd(app, in, objc, objv);
     if (ty < 0) return sm_tcl_error(in, "ARGS", "topo profile: unknown type \"%s\"", Tcl_GetString(objv[2]));
+    if (objc > 4) return sm_tcl_error(in, "ARGS", "topo profile: expected TYPE ?FILE|none?");
     if (objc == 4) {
         const char *file = Tcl_GetString(objv[3]);
         if (sm_app_check_change(app, in, "topo profile")) return TCL_ERROR;
         sm_profile_pt *pts = NULL;
-        int n = 0;
+        int n = 0, no_energy = 0;
         sm_err e;
-        if (strcmp(file, "none") != 0 && sm_profile_read_csv(file, &pts, &n, &e))
-            return load_err(in, &e);
+        if (strcmp(file, "none") != 0) {
+            size_t len;
+            char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, &e);
+            if (!text) return load_err(in, &e);
+            int bad = sm_profile_parse_csv_opt(text, len, file, &pts, &n, &no_energy, &e);
+            free(text);
+            if (bad) return load_err(in, &e);
+        }
         const sm_params *pa = sm_type_params(&s->topo->types[ty]);
         if (n == 0 && !(pa->time_per_cell > 0))
             return sm_tcl_error(in, "ARGS", "topo profile: type \"%s\" has no per-cell figures to fall back on",
                                 Tcl_GetString(objv[2]));
+        /* Measured without an energy counter: the energy is the type's
+         * per-cell figure over the grid's average block, and its source
+         * says it is an estimate. */
+        double avg = (double)s->grid->spec.cells[0] * (double)s->grid->spec.cells[1] *
+                     (double)s->grid->spec.cells[2] / (double)s->grid->ntasks;
+        for (int k = 0; no_energy && k < n; k++) pts[k].energy = pa->energy_per_cell * avg * pts[k].blocks;
         sm_topo *t = sm_topo_clone(s->topo);
         sm_topo_set_profile(t, ty, pts, n);
+        if (!n) sm_type_set_source(&t->types[ty], "profile", NULL);
+        sm_type_set_source(&t->types[ty], "profile_energy", no_energy ? "estimated" : NULL);
         free(pts);
         if (replace_topo_keep_map(app, in, t, "topo profile") != TCL_OK) return TCL_ERROR;
     }
@@ -457,9 +523,12 @@ static const sm_subcmd topo_subs[] = {
     {"info", topo_info_cmd, 0, 0, ""},
     {"procs", topo_procs, 0, 0, ""},
     {"state", topo_state, 1, 2, "TYPE ?STATE|base?"},
-    {"detect", sm_topo_detect_cmd, 0, 4, "?-per package|numa? ?-nodes N?"},
-    {"import", sm_topo_import_cmd, 3, -1, "-format hwloc ?-per package|numa? ?-nodes N? FILE ?FILE ...?"},
-    {"profile", topo_profile, 1, 2, "TYPE ?FILE|none?"},
+    {"detect", sm_topo_detect_cmd, 0, 4, "?-per package|numa|core? ?-nodes N?"},
+    {"import", sm_topo_import_cmd, 3, -1, "-format hwloc ?-per package|numa|core? ?-nodes N? FILE|- ?FILE ...?"},
+    {"profile", topo_profile, 1, 4, "TYPE ?FILE|none? | plot TYPE|FILE ?-o FILE.svg|png?"},
+    {"measure", sm_topo_measure_cmd, 0, -1,
+     "?-processors LIST? ?-kernel 5pt|7pt|9pt|27pt? ?-sizes LIST? ?-cl C? ?-eps E? ?-reps MIN MAX? "
+     "?-simultaneous on|off? ?-mintime S? ?-apply? ?-o FILE?"},
     {NULL, NULL, 0, 0, NULL},
 };
 

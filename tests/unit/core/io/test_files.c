@@ -37,7 +37,7 @@ static void grid_bad_input(void **st)
     expect_grid_error("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[100000,100000,100000]}", strlen("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[100000,100000,100000]}"), "blocks: expected at most 33554432 blocks");
     expect_grid_error("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2],\"blocks\":[1,1,1]}", strlen("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2],\"blocks\":[1,1,1]}"), "blocks: duplicate key");
     expect_grid_error("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2]} x", strlen("{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2]} x"), "near line 1");
-    /* Deep nesting: refused, not a stack overflow. */
+    /* Deep nesting: refused as too deep (naming the file), not a stack overflow. */
     size_t n = 200000;
     char *deep = malloc(2 * n + 64);
     strcpy(deep, "{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":");
@@ -45,7 +45,7 @@ static void grid_bad_input(void **st)
     for (size_t i = 0; i < n; i++) deep[k++] = '[';
     for (size_t i = 0; i < n; i++) deep[k++] = ']';
     deep[k++] = '}';
-    expect_grid_error(deep, k, "malformed");
+    expect_grid_error(deep, k, "nested deeper than 1000 levels");
     free(deep);
 }
 
@@ -167,7 +167,7 @@ static void atomic_save_round_trip(void **st)
     int map[128];
     sm_fill(g, t, SM_SPEEDS_EXACT, SM_ORDER_JIK, 0, map);
     sm_err e;
-    assert_int_equal(sm_scenario_save(path, g, t, &m, map, &e), 0);
+    assert_int_equal(sm_scenario_save(path, g, t, &m, map, SM_MAPPING_AUTO, &e), 0);
     sm_scenario sc;
     assert_int_equal(sm_scenario_load(path, &sc, &e), 0);
     assert_int_equal(sc.grid->nedges, 704);
@@ -182,7 +182,7 @@ static void atomic_save_round_trip(void **st)
     /* A failed write leaves the old file and no temporary behind. */
     char bad[300];
     snprintf(bad, sizeof bad, "%s/missing-dir/x.json", dir);
-    assert_int_equal(sm_scenario_save(bad, g, t, &m, map, &e), -1);
+    assert_int_equal(sm_scenario_save(bad, g, t, &m, map, SM_MAPPING_AUTO, &e), -1);
     assert_non_null(strstr(e.msg, "missing-dir/x.json"));
     char cmd[400];
     snprintf(cmd, sizeof cmd, "test $(ls %s | wc -l) -eq 1 && rm -rf %s", dir, dir);
