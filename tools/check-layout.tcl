@@ -5,7 +5,9 @@
 #   3. no include circle between files (a .c and its .h count as one file);
 #   4. no circle between object files through the symbols one takes from
 #      another (BUILD's .o files, with nm), the kind an include check misses;
-#   5. curses only in tui/pane, Tcl only in tui/cmd and tui/main.c (SPEC 1).
+#   5. curses only in tui/pane, Tcl only in tui/cmd and tui/main.c (SPEC 1);
+#   6. MPI only in run/, which includes core (and MPI) only, and which
+#      nothing else includes (SPEC 1).
 # Prints one line per failure and ends "layout: N passed, N failed".
 # Run by `make check` (tests/run-all.sh):
 #   tclsh8.6 tools/check-layout.tcl ?-root DIR? ?BUILD?
@@ -16,7 +18,7 @@ set LAYERS {
     core/net 1  core/rounds 1
     core/model 2
     core/traffic 3  core/io 3
-    core/session 4
+    core/session 4  core/run 4
     core/study 5
     solvers/stepper 10
     solvers/heuristics 11  solvers/tabu 11  solvers/ilp 11  solvers/popta 11  solvers/strategies 11
@@ -25,6 +27,7 @@ set LAYERS {
     tui/pane 21
     tui/cmd 22
     tui 23
+    run 6
 }
 set root [file dirname [file dirname [file normalize [info script]]]]
 if {[lindex $argv 0] eq "-root"} {
@@ -46,7 +49,7 @@ proc sources {dir} {
     foreach d [glob -nocomplain -types d -directory $dir *] { lappend out {*}[sources $d] }
     return $out
 }
-set files [lsort [concat [sources core] [sources solvers] [sources tui]]]
+set files [lsort [concat [sources core] [sources solvers] [sources tui] [sources run]]]
 array set layer $LAYERS
 
 # 1. Every folder placed.
@@ -61,6 +64,7 @@ result [expr {[llength $unplaced] == 0}] "every folder has a layer"
 # Includes, resolved as the compiler does: beside the file, then from the root.
 set bad_dir {}
 set bad_lib {}
+set bad_mpi {}
 array set edges {}
 proc module {f} { return [file rootname $f] }
 foreach f $files {
@@ -83,11 +87,21 @@ foreach f $files {
     if {($curses && $d ne "tui/pane") || ($tcl && $d ne "tui/cmd" && $f ne "tui/main.c")} {
         lappend bad_lib $f
     }
+    set mpi [regexp -line {^\s*#\s*include\s+<mpi[^>]*>} $text]
+    if {$mpi && $d ne "run"} { lappend bad_mpi "$f includes mpi.h" }
+    foreach {- inc} [regexp -all -inline -line {^\s*#\s*include\s+"([^"]+)"} $text] {
+        set abs [expr {[file exists [file join $d $inc]] ? [file join $d $inc] : $inc}]
+        set top [lindex [file split $abs] 0]
+        if {$d eq "run" && $top ni {run core}} { lappend bad_mpi "$f includes $inc: run/ includes core only" }
+        if {$d ne "run" && $top eq "run"} { lappend bad_mpi "$f includes $inc from run/" }
+    }
 }
 foreach m $bad_dir { puts "layout: $m" }
 result [expr {[llength $bad_dir] == 0}] "includes point down the layers"
 foreach m $bad_lib { puts "layout: $m includes curses or Tcl outside its place" }
 result [expr {[llength $bad_lib] == 0}] "curses only in tui/pane, Tcl only in tui/cmd and main.c"
+foreach m $bad_mpi { puts "layout: $m" }
+result [expr {[llength $bad_mpi] == 0}] "MPI only in run/, which includes core only and nothing includes"
 
 # Circles: strongly connected components of more than one node (Tarjan).
 proc circles {graphvar} {

@@ -57,18 +57,17 @@ int sm_launch_plan(const sm_topo *t, const int *map, int nblocks, char *const *h
     l->rank_of_proc = sm_xmalloc(sizeof(int) * (size_t)P);
     l->proc_of_rank = sm_xmalloc(sizeof(int) * (size_t)P);
     l->host = sm_xcalloc((size_t)P, sizeof(char *));
-    l->slot = sm_xmalloc(sizeof(int) * (size_t)P);
-    int *seen = sm_xcalloc((size_t)(t->nnodes ? t->nnodes : 1), sizeof(int));
+    l->slot = sm_xcalloc((size_t)P, sizeof(char *));
+    l->device = sm_xmalloc(sizeof(int) * (size_t)P);
     int rc = 0;
     for (int p = 0; p < P; p++) {
         int node = t->procs[p].node;
-        int slot = seen[node]++;
         l->rank_of_proc[p] = -1;
         if (!used[p]) continue;
         int r = l->nranks++;
         l->rank_of_proc[p] = r;
         l->proc_of_rank[r] = p;
-        l->slot[r] = slot;
+        l->device[r] = -1;
         if (hosts) {
             if (node >= nhosts) {
                 sm_err_set(e, "-hosts: %d host names, expected one a node (%d nodes): node %d "
@@ -86,7 +85,6 @@ int sm_launch_plan(const sm_topo *t, const int *map, int nblocks, char *const *h
             l->host[r] = node_host(t, node);
         }
     }
-    free(seen);
     free(used);
     if (rc) sm_launch_free(l);
     return rc;
@@ -94,9 +92,12 @@ int sm_launch_plan(const sm_topo *t, const int *map, int nblocks, char *const *h
 
 void sm_launch_free(sm_launch *l)
 {
-    if (l->host)
-        for (int r = 0; r < l->nranks; r++) free(l->host[r]);
+    for (int r = 0; r < l->nranks; r++) {
+        if (l->host) free(l->host[r]);
+        if (l->slot) free(l->slot[r]);
+    }
     free(l->host);
+    free(l->device);
     free(l->rank_of_proc);
     free(l->proc_of_rank);
     free(l->slot);
@@ -108,7 +109,7 @@ char *sm_launch_text(const sm_launch *l, sm_launch_format f, size_t *len)
     sm_strbuf b;
     sm_strbuf_init(&b);
     for (int r = 0; r < l->nranks; r++) {
-        if (f == SM_LAUNCH_RANKFILE) sm_strbuf_put(&b, "rank %d=%s slot=%d\n", r, l->host[r], l->slot[r]);
+        if (f == SM_LAUNCH_RANKFILE) sm_strbuf_put(&b, "rank %d=%s slot=%s\n", r, l->host[r], l->slot[r] ? l->slot[r] : "?");
         else sm_strbuf_put(&b, "%s\n", l->host[r]);
     }
     if (!b.s) sm_strbuf_put(&b, "%s", "");
@@ -120,8 +121,12 @@ char *sm_launch_blocks_text(const sm_launch *l, const int *map, int nblocks, siz
 {
     sm_strbuf b;
     sm_strbuf_init(&b);
-    sm_strbuf_put(&b, "# stencilmap block -> rank: line k+2 is block k's MPI rank (%d blocks, %d ranks)\n",
+    sm_strbuf_put(&b, "# stencilmap block -> rank: line k+2 is block k's MPI rank (%d blocks, %d ranks)",
                   nblocks, l->nranks);
+    int gpus = 0;
+    for (int r = 0; r < l->nranks; r++)
+        if (l->device[r] >= 0) sm_strbuf_put(&b, "%s%d=%d", gpus++ ? " " : "; devices: ", r, l->device[r]);
+    sm_strbuf_put(&b, "\n");
     for (int k = 0; k < nblocks; k++) sm_strbuf_put(&b, "%d\n", l->rank_of_proc[map[k]]);
     *len = b.n;
     return b.s;

@@ -100,7 +100,23 @@ typedef struct sm_app {
     unsigned long long bound_at_structure;
     const sm_session *bound_at_session;
     int has_bound_at, bound_at_dvfs;
+    /* `run launch`'s job (run_job.h), NULL before the first, and the run
+     * last imported (core/run/runfile.h) with whether the session still
+     * holds its scenario and mapping (app_run.c, cached per version). */
+    struct sm_run_job *run_job;
+    struct sm_run *run;
+    unsigned long long run_checked;
+    const sm_session *run_checked_session;
+    int run_matches;
 } sm_app;
+
+/* The imported run's hashes against the session now: 1 when they match
+ * (cached until the session changes), 0 when not or when none is imported. */
+int sm_app_run_matches(sm_app *app);
+/* app takes r (NULL: forget the run). */
+void sm_app_run_set(sm_app *app, struct sm_run *r);
+/* At exit: a running job is stopped, everything freed. */
+void sm_app_run_free(sm_app *app);
 
 /* The lower bound for the session as it is now (cached until the grid,
  * machine or model change). */
