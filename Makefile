@@ -231,7 +231,7 @@ install: stencilmap
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stencilmap $(DESTDIR)$(BINDIR)/stencilmap-run $(DESTDIR)$(MANDIR)/man1/stencilmap.1 \
-	    $(DESTDIR)$(MANDIR)/man5/stencilmap-formats.5 $(DESTDIR)$(MANDIR)/man7/stencilmap-*.7
+	    $(DESTDIR)$(MANDIR)/man1/stencilmap-run.1 $(DESTDIR)$(MANDIR)/man5/stencilmap-formats.5 $(DESTDIR)$(MANDIR)/man7/stencilmap-*.7
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 clean:

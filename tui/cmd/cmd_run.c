@@ -4,6 +4,8 @@
  * the comparison are core/run. */
 #include "cmd.h"
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,6 +13,19 @@
 #include "core/run/compare.h"
 #include "core/run/runfile.h"
 #include "tui/app/run_job.h"
+
+/* sm_tcl_error with a code of several words ("RUN MISMATCH"). */
+static int rerr(Tcl_Interp *in, const char *code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int rerr(Tcl_Interp *in, const char *code, const char *fmt, ...)
+{
+    sm_err e;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e.msg, sizeof e.msg, fmt, ap);
+    va_end(ap);
+    snprintf(e.code, sizeof e.code, "%s", code);
+    return sm_tcl_err(in, code, &e);
+}
 
 static Tcl_Obj *str(const char *s) { return Tcl_NewStringObj(s ? s : "", -1); }
 static void put(Tcl_Obj *d, const char *k, Tcl_Obj *v) { Tcl_DictObjPut(NULL, d, str(k), v); }
@@ -88,10 +103,10 @@ static int run_launch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     static const char *const names[] = {"-iters", "-exchange", "-slurm", "-np", "-bind", "-dir", "-hosts", "-wait", NULL};
     enum { O_ITERS, O_EXCHANGE, O_SLURM, O_NP, O_BIND, O_DIR, O_HOSTS, O_WAIT };
     if (app->confined || app->safe_depth > 0)
-        return sm_tcl_error(in, "SAFE EXEC", "run launch: a safe script cannot start programs (mpirun, sbatch)");
+        return rerr(in, "SAFE EXEC", "run launch: a safe script cannot start programs (mpirun, sbatch)");
     if (app->run_job) sm_run_job_poll(app->run_job);
     if (app->run_job && app->run_job->state == SM_JOB_RUNNING)
-        return sm_tcl_error(in, "RUN BUSY", "run launch: a run is going on in %s: run wait, or run stop",
+        return rerr(in, "RUN BUSY", "run launch: a run is going on in %s: run wait, or run stop",
                             app->run_job->dir);
     sm_run_opts o;
     memset(&o, 0, sizeof o);
@@ -215,14 +230,14 @@ static int import_file(sm_app *app, Tcl_Interp *in, const char *file)
     for (int k = 0; k < r->nranks && bad_proc < 0; k++)
         if (sm_topo_find_proc(s->topo, r->ranks[k].processor) < 0) bad_proc = k;
     if (differs || bad_proc >= 0) {
-        int rc = differs ? sm_tcl_error(in, "RUN MISMATCH",
+        int rc = differs ? rerr(in, "RUN MISMATCH",
                                         "run import: %s ran another %s than the session's (its %s_sha256 is %.12s…, "
                                         "the session's %.12s…): load the scenario and mapping it ran "
                                         "(scenario.json, mapping.json beside it)",
                                         path, differs, differs[0] == 's' ? "scenario" : "mapping",
                                         differs[0] == 's' ? r->scenario_sha256 : r->mapping_sha256,
                                         differs[0] == 's' ? sh : mh)
-                         : sm_tcl_error(in, "RUN MISMATCH", "run import: %s: rank %d ran processor \"%s\", which the "
+                         : rerr(in, "RUN MISMATCH", "run import: %s: rank %d ran processor \"%s\", which the "
                                                             "session's machine does not have",
                                         path, bad_proc, r->ranks[bad_proc].processor);
         sm_run_free(r);
@@ -240,7 +255,7 @@ static int import_file(sm_app *app, Tcl_Interp *in, const char *file)
 static int run_wait_job(sm_app *app, Tcl_Interp *in, double timeout)
 {
     sm_run_job *j = app->run_job;
-    if (!j) return sm_tcl_error(in, "RUN NONE", "run wait: no run launched (run launch)");
+    if (!j) return rerr(in, "RUN NONE", "run wait: no run launched (run launch)");
     double waited = 0;
     app->interrupt = 0;
     for (;;) {
@@ -252,14 +267,14 @@ static int run_wait_job(sm_app *app, Tcl_Interp *in, double timeout)
                                                    "(run status, run stop)", j->iteration, j->iters);
         }
         if (timeout > 0 && waited >= timeout)
-            return sm_tcl_error(in, "RUN TIMEOUT", "run wait: still running after %g s (iteration %d of %d)", timeout,
+            return rerr(in, "RUN TIMEOUT", "run wait: still running after %g s (iteration %d of %d)", timeout,
                                 j->iteration, j->iters);
         sm_app_progress(app);
         sm_run_sleep_ms(50);
         waited += 0.05;
     }
     if (j->state == SM_JOB_FAILED)
-        return sm_tcl_error(in, "RUN FAILED", "run: %s (run directory %s)", j->why, j->dir);
+        return rerr(in, "RUN FAILED", "run: %s (run directory %s)", j->why, j->dir);
     return import_file(app, in, j->result);
 }
 
@@ -280,7 +295,7 @@ static int run_stop(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
 {
     (void)objc;
     (void)objv;
-    if (!app->run_job) return sm_tcl_error(in, "RUN NONE", "run stop: no run launched");
+    if (!app->run_job) return rerr(in, "RUN NONE", "run stop: no run launched");
     sm_run_job_poll(app->run_job);
     sm_run_job_stop(app->run_job);
     Tcl_SetObjResult(in, job_dict(app->run_job));
@@ -316,9 +331,9 @@ static int run_compare(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
 {
     (void)objc;
     (void)objv;
-    if (!app->run) return sm_tcl_error(in, "RUN NONE", "run compare: no run imported (run import FILE, run wait)");
+    if (!app->run) return rerr(in, "RUN NONE", "run compare: no run imported (run import FILE, run wait)");
     if (!sm_app_run_matches(app))
-        return sm_tcl_error(in, "RUN MISMATCH", "run compare: the session's scenario or mapping is no longer the one "
+        return rerr(in, "RUN MISMATCH", "run compare: the session's scenario or mapping is no longer the one "
                                                 "the imported run ran: undo back to it, or import a run of this one");
     sm_run_cmp c;
     sm_err e;
