@@ -32,7 +32,7 @@ void smr_where(sm_run_rank *k)
 
 /* One rank's fixed-size record for MPI_Gather. */
 typedef struct wire {
-    double f[6];        /* compute comm wait wall energy has_energy */
+    double f[8];        /* compute comm wait wall energy has_energy min median */
     int64_t n[4];       /* bytes messages blocks cells */
     int ncores;
     int cores[SMR_MAX_CPUS];
@@ -54,6 +54,8 @@ void smr_gather(const smr_mine *me, MPI_Comm comm, sm_run *run)
     w->f[3] = me->wall_s;
     w->f[4] = me->energy_j;
     w->f[5] = me->has_energy;
+    w->f[6] = me->compute_min_s;
+    w->f[7] = me->compute_median_s;
     w->n[0] = me->bytes;
     w->n[1] = me->messages;
     w->n[2] = me->blocks;
@@ -88,6 +90,8 @@ void smr_gather(const smr_mine *me, MPI_Comm comm, sm_run *run)
         k->wall_s = x->f[3];
         k->energy_j = x->f[4];
         k->has_energy = x->f[5] != 0;
+        k->compute_min_s = x->f[6];
+        k->compute_median_s = x->f[7];
         k->bytes = x->n[0];
         k->messages = x->n[1];
         k->blocks = x->n[2];

@@ -10,6 +10,7 @@
 typedef struct smr_mine {
     const char *processor;
     double compute_s, comm_s, wait_s, wall_s;
+    double compute_min_s, compute_median_s; /* of one iteration */
     int64_t bytes, messages, blocks, cells;
     int has_energy;
     double energy_j;

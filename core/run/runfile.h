@@ -30,6 +30,7 @@ typedef struct sm_run_rank {
     char *device;       /* a GPU rank's device index as launched, or NULL */
     int64_t blocks, cells;
     double compute_s, comm_s, wait_s, wall_s;
+    double compute_min_s, compute_median_s; /* one iteration's, over the run */
     int64_t bytes, messages;
     int has_energy;
     double energy_j;
