@@ -143,6 +143,11 @@ $(B)/san/tests/tui/app/test_marks: tests/unit/tui/app/test_marks.c tests/unit/te
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/app/marks.c tui/app/theme.c tui/app/datadir.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
 
+# stencilmap-run's plan (run/plan.c) needs no MPI: tested like the rest.
+$(B)/san/tests/run/test_plan: tests/unit/run/test_plan.c tests/unit/testutil.h run/plan.c run/plan.h $(B)/san/libsm.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< run/plan.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
+
 # The fuzz targets' corpus replay runs in check (gcc, sanitized).
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(B)/san/fuzz/%)
