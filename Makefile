@@ -85,7 +85,7 @@ RUN_PROGRAM = $(if $(HAVE_MPICC),stencilmap-run,no-mpicc)
 all: stencilmap $(RUN_PROGRAM)
 
 stencilmap-run: $(RUN_OBJ) $(B)/libsm.a
-	$(MPICC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $(RUN_OBJ) $(B)/libsm.a $(LIBS)
+	$(MPICC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $(RUN_OBJ) $(B)/libsm.a $(LIBS) -pthread
 
 $(B)/mpi/%.o: %.c $(RUN_HDRS) $(HDRS)
 	@mkdir -p $(@D)

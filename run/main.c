@@ -21,15 +21,18 @@
 #include "exchange.h"
 #include "plan.h"
 #include "record.h"
+#include "sweep.h"
 
 typedef struct opts {
     const char *scenario, *mapping, *out;
     long iters;
     int all;            /* -exchange all */
+    int threads;        /* -threads N, 0: one a bound CPU (1 unbound) */
 } opts;
 
 static const char usage[] =
-    "usage: mpirun -np R stencilmap-run SCENARIO MAPPING -iters N ?-exchange rounds|all? -o RUN.json\n"
+    "usage: mpirun -np R stencilmap-run SCENARIO MAPPING -iters N ?-exchange rounds|all? ?-threads N?\n"
+    "       -o RUN.json\n"
     "  MAPPING: a stencilmap/mapping file, or - for the scenario's own\n";
 
 static int parse_args(int argc, char **argv, opts *o, char *why, size_t n)
@@ -39,7 +42,16 @@ static int parse_args(int argc, char **argv, opts *o, char *why, size_t n)
     int pos = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "-iters") == 0 || strcmp(a, "-exchange") == 0 || strcmp(a, "-o") == 0) {
+        if (strcmp(a, "-threads") == 0) {
+            char *end;
+            long t = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
+            if (i + 1 >= argc || *end || t < 1 || t > 4096) {
+                snprintf(why, n, "-threads: expected a whole number from 1 to 4096");
+                return -1;
+            }
+            o->threads = (int)t;
+            i++;
+        } else if (strcmp(a, "-iters") == 0 || strcmp(a, "-exchange") == 0 || strcmp(a, "-o") == 0) {
             if (i + 1 >= argc) { snprintf(why, n, "%s needs a value", a); return -1; }
             const char *v = argv[++i];
             if (a[1] == 'i') {
@@ -175,6 +187,17 @@ int main(int argc, char **argv)
     if (!agree(ok, why, comm)) return finish(1);
     smr_exchange x;
     smr_exchange_init(&x, &pl, blocks);
+    /* Threads: one pinned to each CPU the rank is bound to, as topo
+     * measure runs a processor; one, unpinned, when not bound. */
+    int *cpus = sm_xmalloc(sizeof(int) * 4096);
+    int nbound = smr_bound_cpus(cpus, 4096);
+    int nthreads = o.threads ? o.threads : nbound ? nbound : 1;
+    if (nbound == 0 || nthreads > nbound) {
+        free(cpus);
+        cpus = NULL;
+    }
+    smr_sweep *sweep = smr_sweep_new(blocks, pl.mine, pl.nmine, nthreads, cpus);
+    free(cpus);
     if (rank == 0) {
         printf("stencilmap-run: %d ranks, %d blocks, %s exchange (%d rounds), %ld iterations\n", size, nb,
                o.all ? "all-at-once" : "rounds", o.all ? (size > 1) : nrounds, o.iters);
@@ -193,11 +216,7 @@ int main(int argc, char **argv)
         double a = MPI_Wtime();
         smr_exchange_run(&x, comm);
         double b = MPI_Wtime();
-        for (int i = 0; i < pl.nmine; i++) {
-            sm_kblock *k = &blocks[pl.mine[i]];
-            sm_kblock_sweep(k, 0, sm_kblock_rows(k));
-        }
-        for (int i = 0; i < pl.nmine; i++) sm_kblock_swap(&blocks[pl.mine[i]]);
+        smr_sweep_run(sweep);
         double c = MPI_Wtime();
         comm_s += b - a;
         compute += c - b;
@@ -222,7 +241,7 @@ int main(int argc, char **argv)
         .processor = sc.topo->procs[size == 1 ? pl.proc_of_rank[0] : pl.proc_of_rank[rank]].name,
         .compute_s = compute, .comm_s = comm_s, .wait_s = x.wait_s, .wall_s = wall,
         .bytes = x.bytes, .messages = x.messages, .blocks = pl.nmine, .cells = cells,
-        .compute_min_s = cmin, .compute_median_s = cmed,
+        .compute_min_s = cmin, .compute_median_s = cmed, .threads = nthreads,
     };
     sm_run run;
     memset(&run, 0, sizeof run);
@@ -251,6 +270,7 @@ int main(int argc, char **argv)
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
     sm_run_free(&run);
+    smr_sweep_free(sweep);
     smr_exchange_free(&x);
     for (int i = 0; i < pl.nmine; i++) sm_kblock_free(&blocks[pl.mine[i]]);
     free(blocks);

@@ -11,6 +11,18 @@
 #define SMR_NAME 256
 #define SMR_MAX_CPUS 1024
 
+int smr_bound_cpus(int *cpus, int max)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+    int n = 0;
+    for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+        if (CPU_ISSET(c, &set)) cpus[n++] = c;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 && n < online ? n : 0;
+}
+
 void smr_where(sm_run_rank *k)
 {
     char host[SMR_NAME] = "";
@@ -33,7 +45,7 @@ void smr_where(sm_run_rank *k)
 /* One rank's fixed-size record for MPI_Gather. */
 typedef struct wire {
     double f[8];        /* compute comm wait wall energy has_energy min median */
-    int64_t n[4];       /* bytes messages blocks cells */
+    int64_t n[5];       /* bytes messages blocks cells threads */
     int ncores;
     int cores[SMR_MAX_CPUS];
     char processor[SMR_NAME], host[SMR_NAME], device[64];
@@ -60,6 +72,7 @@ void smr_gather(const smr_mine *me, MPI_Comm comm, sm_run *run)
     w->n[1] = me->messages;
     w->n[2] = me->blocks;
     w->n[3] = me->cells;
+    w->n[4] = me->threads;
     w->ncores = where.ncores;
     memcpy(w->cores, where.cores, sizeof(int) * (size_t)where.ncores);
     snprintf(w->processor, sizeof w->processor, "%s", me->processor);
@@ -96,6 +109,7 @@ void smr_gather(const smr_mine *me, MPI_Comm comm, sm_run *run)
         k->messages = x->n[1];
         k->blocks = x->n[2];
         k->cells = x->n[3];
+        k->threads = (int)x->n[4];
     }
     free(all);
 }

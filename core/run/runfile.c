@@ -57,6 +57,7 @@ char *sm_run_to_text(const sm_run *r)
         if (k->device) cJSON_AddStringToObject(o, "device", k->device);
         cJSON_AddNumberToObject(o, "blocks", (double)k->blocks);
         cJSON_AddNumberToObject(o, "cells", (double)k->cells);
+        cJSON_AddNumberToObject(o, "threads", k->threads);
         cJSON_AddNumberToObject(o, "compute_s", k->compute_s);
         cJSON_AddNumberToObject(o, "comm_s", k->comm_s);
         cJSON_AddNumberToObject(o, "wait_s", k->wait_s);
@@ -106,7 +107,7 @@ static int hex_string(const cJSON *o, const char *key, size_t want, char *out, s
 static const char *const top_keys[] = {"format", "version", "scenario_sha256", "mapping_sha256", "iters",
                                        "exchange", "checksum", "rounds", "energy_source", "energy_why",
                                        "ranks", NULL};
-static const char *const rank_keys[] = {"rank", "processor", "host", "cores", "device", "blocks", "cells",
+static const char *const rank_keys[] = {"rank", "processor", "host", "cores", "device", "blocks", "cells", "threads",
                                         "compute_s", "comm_s", "wait_s", "wall_s", "compute_min_s", "compute_median_s",
                                         "bytes", "messages",
                                         "energy_j", NULL};
@@ -147,6 +148,9 @@ static int parse_rank(const cJSON *o, const char *path, int want, sm_run_rank *k
     }
     if (sm_json_integer(o, path, "blocks", 1, 0, SM_MAX_TASKS, &k->blocks, e) < 0) return -1;
     if (sm_json_integer(o, path, "cells", 1, 0, SM_MAX_CELLS, &k->cells, e) < 0) return -1;
+    k->threads = 1;
+    if (sm_json_integer(o, path, "threads", 0, 1, 65536, &v, e) < 0) return -1;
+    if (cJSON_GetObjectItemCaseSensitive(o, "threads")) k->threads = (int)v;
     if (sm_json_number(o, path, "compute_s", 1, 0, 1e9, &k->compute_s, e) < 0) return -1;
     if (sm_json_number(o, path, "comm_s", 1, 0, 1e9, &k->comm_s, e) < 0) return -1;
     if (sm_json_number(o, path, "wait_s", 1, 0, 1e9, &k->wait_s, e) < 0) return -1;

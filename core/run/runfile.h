@@ -29,6 +29,7 @@ typedef struct sm_run_rank {
     int *cores;         /* logical CPUs the rank could run on */
     char *device;       /* a GPU rank's device index as launched, or NULL */
     int64_t blocks, cells;
+    int threads;        /* threads that swept the rank's blocks */
     double compute_s, comm_s, wait_s, wall_s;
     double compute_min_s, compute_median_s; /* one iteration's, over the run */
     int64_t bytes, messages;

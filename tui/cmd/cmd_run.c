@@ -81,6 +81,7 @@ static Tcl_Obj *run_dict(const sm_run *r)
         if (k->device) put(o, "device", str(k->device));
         put(o, "blocks", Tcl_NewWideIntObj(k->blocks));
         put(o, "cells", Tcl_NewWideIntObj(k->cells));
+        put(o, "threads", Tcl_NewIntObj(k->threads));
         put(o, "compute_s", Tcl_NewDoubleObj(k->compute_s));
         put(o, "comm_s", Tcl_NewDoubleObj(k->comm_s));
         put(o, "wait_s", Tcl_NewDoubleObj(k->wait_s));
