@@ -100,13 +100,18 @@ static void exchange_range(smr_exchange *x, MPI_Comm comm, int rs, int re, int s
     for (int i = rs; i < re; i++) unpack(x, &pl->recv[i]);
 }
 
-void smr_exchange_run(smr_exchange *x, MPI_Comm comm)
+void smr_exchange_copies(smr_exchange *x)
 {
     const smr_plan *pl = x->pl;
     for (int i = 0; i < pl->ncopies; i++) {
         const smr_copy *c = &pl->copies[i];
         sm_kblock_copy_halo(&x->blocks[c->dst], &x->blocks[c->src], pl->dirs[c->dir]);
     }
+}
+
+void smr_exchange_messages(smr_exchange *x, MPI_Comm comm)
+{
+    const smr_plan *pl = x->pl;
     /* Messages are sorted by round: walk both lists a round at a time.
      * In "all" mode every message is in round 0. */
     int r = 0, s = 0;

@@ -21,7 +21,10 @@ typedef struct smr_exchange {
 
 /* Sizes every message from the blocks and allocates the buffers. */
 void smr_exchange_init(smr_exchange *x, smr_plan *pl, sm_kblock *blocks);
-void smr_exchange_run(smr_exchange *x, MPI_Comm comm);
+/* The halos between blocks of this rank: copies. */
+void smr_exchange_copies(smr_exchange *x);
+/* The halos from other ranks: the messages. */
+void smr_exchange_messages(smr_exchange *x, MPI_Comm comm);
 void smr_exchange_free(smr_exchange *x);
 
 #endif

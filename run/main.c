@@ -213,14 +213,19 @@ int main(int argc, char **argv)
     MPI_Barrier(comm);
     double t0 = MPI_Wtime();
     for (long it = 0; it < o.iters; it++) {
+        /* Compute is what the model's comp_p (and topo measure's profile)
+         * counts: the copies between the rank's own blocks and the sweep;
+         * comm the messages between ranks. */
         double a = MPI_Wtime();
-        smr_exchange_run(&x, comm);
+        smr_exchange_copies(&x);
+        double a1 = MPI_Wtime();
+        smr_exchange_messages(&x, comm);
         double b = MPI_Wtime();
         smr_sweep_run(sweep);
         double c = MPI_Wtime();
-        comm_s += b - a;
-        compute += c - b;
-        if (it < nsamples) sample[it] = c - b;
+        comm_s += b - a1;
+        compute += (a1 - a) + (c - b);
+        if (it < nsamples) sample[it] = (a1 - a) + (c - b);
         if (rank == 0 && (c - last >= 0.25 || it + 1 == o.iters)) {
             printf("stencilmap-run: iteration %ld/%ld\n", it + 1, o.iters);
             fflush(stdout);
