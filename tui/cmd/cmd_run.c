@@ -203,7 +203,7 @@ static int run_status(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
         Tcl_SetObjResult(in, d);
         return TCL_OK;
     }
-    sm_run_job_poll(app->run_job);
+    sm_app_run_poll(app); /* a finished job's RUN.json is imported */
     Tcl_SetObjResult(in, job_dict(app->run_job));
     return TCL_OK;
 }
@@ -215,38 +215,12 @@ static int import_file(sm_app *app, Tcl_Interp *in, const char *file)
     struct stat st;
     /* A run directory stands for its RUN.json. */
     char *path = stat(file, &st) == 0 && S_ISDIR(st.st_mode) ? sm_path_join(file, "RUN.json") : sm_xstrdup(file);
-    sm_run *r = sm_xcalloc(1, sizeof *r);
     sm_err e;
     e.code[0] = '\0';
-    if (sm_run_load(path, r, &e) != 0) {
-        free(r);
+    sm_run *r = sm_app_run_read(app, path, &e);
+    if (!r) {
         free(path);
         return sm_tcl_err(in, "LOAD", &e);
-    }
-    char sh[65], mh[65];
-    const sm_session *s = app->session;
-    sm_run_scenario_sha256(s->grid, s->topo, sh);
-    sm_run_mapping_sha256(sm_session_map(s), s->grid->ntasks, mh);
-    const char *differs = strcmp(sh, r->scenario_sha256) != 0 ? "scenario (grid or machine)"
-                          : strcmp(mh, r->mapping_sha256) != 0 ? "mapping" : NULL;
-    int bad_proc = -1;
-    for (int k = 0; k < r->nranks && bad_proc < 0; k++)
-        if (sm_topo_find_proc(s->topo, r->ranks[k].processor) < 0) bad_proc = k;
-    if (differs || bad_proc >= 0) {
-        int rc = differs ? rerr(in, "RUN MISMATCH",
-                                        "run import: %s ran another %s than the session's (its %s_sha256 is %.12s…, "
-                                        "the session's %.12s…): load the scenario and mapping it ran "
-                                        "(scenario.json, mapping.json beside it)",
-                                        path, differs, differs[0] == 's' ? "scenario" : "mapping",
-                                        differs[0] == 's' ? r->scenario_sha256 : r->mapping_sha256,
-                                        differs[0] == 's' ? sh : mh)
-                         : rerr(in, "RUN MISMATCH", "run import: %s: rank %d ran processor \"%s\", which the "
-                                                            "session's machine does not have",
-                                        path, bad_proc, r->ranks[bad_proc].processor);
-        sm_run_free(r);
-        free(r);
-        free(path);
-        return rc;
     }
     free(path);
     Tcl_SetObjResult(in, run_dict(r));
@@ -262,7 +236,7 @@ static int run_wait_job(sm_app *app, Tcl_Interp *in, double timeout)
     double waited = 0;
     app->interrupt = 0;
     for (;;) {
-        sm_run_job_poll(j);
+        sm_app_run_poll(app);
         if (j->state != SM_JOB_RUNNING) break;
         if (app->interrupt) {
             app->interrupt = 0;
