@@ -45,7 +45,7 @@ CURSES_LIB := $(CURSES_LIB)
 CJSON_INC := $(CJSON_INC)
 CJSON_LIB := $(CJSON_LIB)
 CMOCKA_LIB := $(CMOCKA_LIB)
-# libhwloc is optional: with it, topo detect/import work (core/io/hwloc.c).
+# libhwloc is optional: with it, topo detect/import work (core/io/hwloc_read.c).
 HWLOC_FLAGS := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && echo -DSM_HAVE_HWLOC $$($(PKG_CONFIG) --cflags hwloc))
 HWLOC_LIB := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && $(PKG_CONFIG) --libs hwloc)
 VERSION := $(shell cat VERSION)
@@ -113,11 +113,11 @@ $(B)/san/%.o: %.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) $(TCL_INC) $(LP_INC) -c $< -o $@
 
-$(B)/embedded.c: samples/default.json scripts/lib.tcl themes/default.json tools/embed.sh
+$(B)/embedded.c: samples/default.json scripts/builtin-library.tcl themes/default.json tools/embed-text-as-c.sh
 	@mkdir -p $(@D)
-	{ sh tools/embed.sh sm_default_scenario samples/default.json; \
-	  sh tools/embed.sh sm_tcl_library scripts/lib.tcl; \
-	  sh tools/embed.sh sm_default_theme themes/default.json; } > $@.tmp && mv $@.tmp $@
+	{ sh tools/embed-text-as-c.sh sm_default_scenario samples/default.json; \
+	  sh tools/embed-text-as-c.sh sm_tcl_library scripts/builtin-library.tcl; \
+	  sh tools/embed-text-as-c.sh sm_default_theme themes/default.json; } > $@.tmp && mv $@.tmp $@
 
 $(B)/embedded.o: $(B)/embedded.c
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
@@ -139,9 +139,9 @@ $(B)/san/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/san/libsm.a
 
 # Processor marks and the theme palette live in tui/ but need neither
 # curses nor Tcl.
-$(B)/san/tests/tui/app/test_marks: tests/unit/tui/app/test_marks.c tests/unit/testutil.h tui/app/marks.c tui/app/marks.h tui/app/theme.c tui/app/theme.h tui/app/datadir.c tui/app/datadir.h $(B)/san/libsm.a
+$(B)/san/tests/tui/app/test_processor_marks: tests/unit/tui/app/test_processor_marks.c tests/unit/testutil.h tui/app/processor_marks.c tui/app/processor_marks.h tui/app/colour_theme.c tui/app/colour_theme.h tui/app/data_directory.c tui/app/data_directory.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/app/marks.c tui/app/theme.c tui/app/datadir.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/app/processor_marks.c tui/app/colour_theme.c tui/app/data_directory.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
 
 # stencilmap-run's plan (run/plan.c) needs no MPI: tested like the rest.
 $(B)/san/tests/run/test_plan: tests/unit/run/test_plan.c tests/unit/testutil.h run/plan.c run/plan.h $(B)/san/libsm.a
@@ -155,9 +155,9 @@ $(B)/san/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(B)/san/libsm.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
 # The theme loader lives in tui/ but needs neither curses nor Tcl.
-$(B)/san/fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c tui/app/theme.c tui/app/theme.h tui/app/datadir.c tui/app/datadir.h tests/fuzz/replay_main.c $(B)/san/libsm.a
+$(B)/san/fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c tui/app/colour_theme.c tui/app/colour_theme.h tui/app/data_directory.c tui/app/data_directory.h tests/fuzz/replay_main.c $(B)/san/libsm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tui/app/theme.c tui/app/datadir.c tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tui/app/colour_theme.c tui/app/data_directory.c tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
 
 # check installs what is missing first (as run does), then builds and runs
 # every suite in a second make, so nothing is compiled before the headers

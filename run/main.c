@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/io/mapping.h"
-#include "core/io/scenario.h"
+#include "core/io/mapping_file.h"
+#include "core/io/scenario_file.h"
 #include "core/kernel/kernel.h"
 #include "core/run/runfile.h"
 #include "exchange.h"

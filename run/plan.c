@@ -5,7 +5,7 @@
 #include <string.h>
 #include "core/lib/util.h"
 #include "core/model/cost.h"
-#include "core/rounds/schedule.h"
+#include "core/colouring/edge_colouring.h"
 
 void smr_kgrid(const sm_grid *g, sm_kgrid *kg)
 {

@@ -13,7 +13,7 @@
 #include "core/kernel/kernel.h"
 #include "core/model/grid.h"
 #include "core/model/model.h"
-#include "core/model/topo.h"
+#include "core/model/topology.h"
 
 typedef struct smr_msg {
     int peer;            /* the other rank */

@@ -55,6 +55,6 @@ jid=$(sbatch --parsable --export=ALL --array="$array" --output="$dir/slurm-%A_%a
 jid=${jid%%;*}
 mid=$(sbatch --parsable --export=ALL --dependency=afterok:"$jid" --kill-on-invalid-dep=yes \
       --job-name=stencilmap-merge --output="$dir/slurm-merge-%j.out" "$@" \
-      "$here/study-merge.sh" "$dir" "${merged:-$dir/merged.csv}")
+      "$here/study-merge-slurm.sh" "$dir" "${merged:-$dir/merged.csv}")
 echo "array ${jid}"
 echo "merge ${mid%%;*}"

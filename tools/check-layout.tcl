@@ -5,7 +5,8 @@
 #   3. no include circle between files (a .c and its .h count as one file);
 #   4. no circle between object files through the symbols one takes from
 #      another (BUILD's .o files, with nm), the kind an include check misses;
-#   5. curses only in tui/pane, Tcl only in tui/cmd and tui/main.c (SPEC 1);
+#   5. curses only in tui/pane and tui/workbench (the panes and the TUI
+#      loop), Tcl only in tui/cmd and tui/main.c (SPEC 1);
 #   6. MPI only in run/, which includes core (and MPI) only, and which
 #      nothing else includes (SPEC 1).
 # Prints one line per failure and ends "layout: N passed, N failed".
@@ -15,18 +16,19 @@
 # Folder -> layer. Lower layers never include higher ones.
 set LAYERS {
     core/lib 0
-    core/net 1  core/rounds 1
+    core/net 1  core/colouring 1
     core/model 2
-    core/traffic 3  core/io 3
+    core/traffic 3  core/io 3  core/bound 3
     core/session 4  core/run 4
     core/study 5
     solvers/stepper 10
-    solvers/heuristics 11  solvers/tabu 11  solvers/ilp 11  solvers/popta 11  solvers/strategies 11
+    solvers/published_heuristics 11  solvers/tabu 11  solvers/ilp 11  solvers/profile_partitioning 11  solvers/process_to_node 11
     solvers 12
     tui/app 20
     tui/pane 21
-    tui/cmd 22
-    tui 23
+    tui/workbench 22
+    tui/cmd 23
+    tui 24
     run 6
 }
 set root [file dirname [file dirname [file normalize [info script]]]]
@@ -84,7 +86,7 @@ foreach f $files {
     }
     set curses [regexp -line {^\s*#\s*include\s+<n?curses[^>]*>} $text]
     set tcl [regexp -line {^\s*#\s*include\s+<tcl[^>]*>} $text]
-    if {($curses && $d ne "tui/pane") || ($tcl && $d ne "tui/cmd" && $f ne "tui/main.c")} {
+    if {($curses && $d ni {tui/pane tui/workbench}) || ($tcl && $d ne "tui/cmd" && $f ne "tui/main.c")} {
         lappend bad_lib $f
     }
     set mpi [regexp -line {^\s*#\s*include\s+<mpi[^>]*>} $text]
@@ -99,7 +101,7 @@ foreach f $files {
 foreach m $bad_dir { puts "layout: $m" }
 result [expr {[llength $bad_dir] == 0}] "includes point down the layers"
 foreach m $bad_lib { puts "layout: $m includes curses or Tcl outside its place" }
-result [expr {[llength $bad_lib] == 0}] "curses only in tui/pane, Tcl only in tui/cmd and main.c"
+result [expr {[llength $bad_lib] == 0}] "curses only in tui/pane and tui/workbench, Tcl only in tui/cmd and main.c"
 foreach m $bad_mpi { puts "layout: $m" }
 result [expr {[llength $bad_mpi] == 0}] "MPI only in run/, which includes core only and nothing includes"
 

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tcl.h>
-#include "core/io/scenario.h"
+#include "core/io/scenario_file.h"
 #include "core/lib/util.h"
 #include "tui/app/app.h"
-#include "tui/cmd/cmd.h"
+#include "tui/cmd/cmd_common.h"
 #include "tui/cmd/version.h"
-#include "tui/pane/tui.h"
+#include "tui/workbench/workbench.h"
 
 
 extern const char sm_tcl_library[];

@@ -4,7 +4,7 @@
 #define SM_GRAPH_EXPORT_H
 
 #include "core/model/grid.h"
-#include "core/model/topo.h"
+#include "core/model/topology.h"
 
 typedef enum { SM_GFMT_METIS, SM_GFMT_SCOTCH, SM_GFMT_GRAPHML } sm_graph_format;
 

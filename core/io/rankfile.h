@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 #include "core/lib/util.h"
-#include "core/model/topo.h"
+#include "core/model/topology.h"
 
 typedef enum {
     SM_LAUNCH_RANKFILE,  /* Open MPI: "rank R=HOST slot=S" */

@@ -9,8 +9,8 @@
 #include "core/lib/heap.h"
 #include "model.h"
 #include "core/lib/pairmap.h"
-#include "core/rounds/schedule.h"
-#include "topo.h"
+#include "core/colouring/edge_colouring.h"
+#include "topology.h"
 
 #define SM_COST_PAIR_CACHE 64
 
@@ -61,7 +61,7 @@ typedef struct sm_cost {
     int64_t messages, edges, edges_intra, edges_inter;
     int procs_used, mem_over;
 
-    /* The colouring kept up to date once evaluated (cost_rounds.c). */
+    /* The colouring kept up to date once evaluated (cost_colouring_rounds.c). */
     struct sm_cost_colouring *col;
 } sm_cost;
 

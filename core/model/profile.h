@@ -4,7 +4,7 @@
 #define SM_PROFILE_H
 
 #include <stdint.h>
-#include "topo.h"
+#include "topology.h"
 
 /* Time and energy of b blocks on the profile pt[0..n-1] (sizes
  * ascending): 0 blocks cost nothing; below the first point, linear from
@@ -34,7 +34,7 @@ int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e
 /* The same from text already read; file names it in errors. */
 int sm_profile_parse_csv(const char *text, size_t len, const char *file, sm_profile_pt **out,
                          int *n, sm_err *e);
-/* Figures are in range: SM_PROFILE_MAX_TIME, SM_PROFILE_MAX_ENERGY (topo.h). */
+/* Figures are in range: SM_PROFILE_MAX_TIME, SM_PROFILE_MAX_ENERGY (topology.h). */
 
 /* Replace type ty's profile (copied; n = 0 removes it). */
 void sm_topo_set_profile(sm_topo *t, int ty, const sm_profile_pt *pts, int n);

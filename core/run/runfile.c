@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/io/grid_json.h"
+#include "core/io/grid_file.h"
 #include "core/lib/jsonutil.h"
 #include "core/lib/sha256.h"
 #include "core/lib/strbuf.h"

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include "core/lib/util.h"
 #include "core/model/grid.h"
-#include "core/model/topo.h"
+#include "core/model/topology.h"
 
 #define SM_RUN_MAX_RANKS 65536
 #define SM_RUN_MAX_BYTES ((size_t)64 << 20)

@@ -27,7 +27,7 @@
 #define SM_JOURNAL_H
 
 #include <time.h>
-#include "core/io/scenario.h"
+#include "core/io/scenario_file.h"
 #include "session.h"
 
 typedef struct sm_journal sm_journal;

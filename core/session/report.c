@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model/fields.h"
-#include "core/io/grid_json.h"
+#include "core/model/result_keys.h"
+#include "core/io/grid_file.h"
 #include "core/lib/jsonutil.h"
-#include "core/io/scenario.h"
+#include "core/io/scenario_file.h"
 #include "core/lib/strbuf.h"
 
 int sm_report_format_parse(const char *s, sm_report_format *out)

@@ -6,8 +6,8 @@
 #include "core/model/cost.h"
 #include "core/model/grid.h"
 #include "core/model/model.h"
-#include "core/io/scenario.h"
-#include "core/model/topo.h"
+#include "core/io/scenario_file.h"
+#include "core/model/topology.h"
 
 typedef struct sm_change {
     int block, from, to;

@@ -20,11 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model/fill.h"
+#include "core/model/fill_rule.h"
 #include "core/traffic/objective.h"
-#include "consolidate.h"
-#include "multilevel.h"
-#include "solvers/stepper/solver.h"
+#include "consolidating_starts.h"
+#include "multilevel_tabu.h"
+#include "solvers/stepper/solver_stepper.h"
 #include "tabu_list.h"
 
 typedef struct {

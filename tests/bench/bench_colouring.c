@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "core/model/cost.h"
-#include "core/model/fill.h"
+#include "core/model/fill_rule.h"
 
 static double now(void)
 {

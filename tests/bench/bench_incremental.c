@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 #include "core/model/cost.h"
-#include "core/model/fill.h"
-#include "core/io/grid_json.h"
+#include "core/model/fill_rule.h"
+#include "core/io/grid_file.h"
 
 static double now(void)
 {

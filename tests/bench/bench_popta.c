@@ -16,9 +16,9 @@
 #include <string.h>
 #include <time.h>
 #include "core/model/grid.h"
-#include "core/model/topo.h"
-#include "solvers/stepper/solver.h"
-#include "tests/unit/solvers/popta/popta_ref.h"
+#include "core/model/topology.h"
+#include "solvers/stepper/solver_stepper.h"
+#include "tests/unit/solvers/profile_partitioning/popta_ref.h"
 
 static double now(void)
 {

@@ -1,7 +1,7 @@
 /* fuzz_grid.c - the grid loader on arbitrary bytes. */
 #include <stddef.h>
 #include <stdint.h>
-#include "core/io/grid_json.h"
+#include "core/io/grid_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -2,7 +2,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include "core/io/mapping.h"
+#include "core/io/mapping_file.h"
 
 static const char topo[] =
     "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{\"c\":{\"time_per_cell\":1e-9,"

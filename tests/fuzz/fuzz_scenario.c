@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "core/model/cost.h"
-#include "core/model/fill.h"
-#include "core/io/scenario.h"
+#include "core/model/fill_rule.h"
+#include "core/io/scenario_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

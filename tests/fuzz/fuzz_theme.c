@@ -1,8 +1,8 @@
-/* fuzz_theme.c - the theme loader (tui/theme.c, which has no curses) on
+/* fuzz_theme.c - the theme loader (tui/app/colour_theme.c, which has no curses) on
  * arbitrary bytes. */
 #include <stddef.h>
 #include <stdint.h>
-#include "tui/app/theme.h"
+#include "tui/app/colour_theme.h"
 
 /* The built-in theme is not under test here. */
 const char sm_default_theme[] = "{}";

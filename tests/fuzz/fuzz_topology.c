@@ -2,7 +2,7 @@
  * must also evaluate links between every pair without faulting. */
 #include <stddef.h>
 #include <stdint.h>
-#include "core/model/topo.h"
+#include "core/model/topology.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -13,10 +13,10 @@
 #include <cmocka.h>
 
 #include "core/model/cost.h"
-#include "core/model/fill.h"
+#include "core/model/fill_rule.h"
 #include "core/model/grid.h"
-#include "core/io/grid_json.h"
-#include "core/model/topo.h"
+#include "core/io/grid_file.h"
+#include "core/model/topology.h"
 
 #define BLOCK_CELLS 262144.0
 #define MSG_CELLS 4096.0

@@ -4,10 +4,10 @@
 #define SM_APP_H
 
 #include <stdio.h>
-#include "core/model/bound.h"
+#include "core/bound/energy_bound.h"
 #include "core/session/session.h"
-#include "solvers/stepper/solver.h"
-#include "view.h"
+#include "solvers/stepper/solver_stepper.h"
+#include "view_state.h"
 
 /* Tcl's handles, by tag only: the TUI reads the app without tcl.h. */
 struct Tcl_Interp;
@@ -31,7 +31,7 @@ typedef struct sm_app {
     sm_session *session;
     sm_solver *solver;
     /* The workbench's `solver start` while its init runs on a worker
-     * (solver_start.h), NULL otherwise; app->solver is NULL meanwhile. */
+     * (solver_worker_thread.h), NULL otherwise; app->solver is NULL meanwhile. */
     struct sm_solver_start *starting;
     /* Starts replaced by a newer `solver start` before they finished:
      * their init cannot be cut short, so each runs out beside the new one
@@ -54,7 +54,7 @@ typedef struct sm_app {
     volatile int interrupt; /* set by SIGINT or the TUI to stop a run */
     int in_study;           /* a study runs: its interrupt outlives each solve */
     /* The one door from the command layer to the screen: set while the
-     * workbench runs (tui_loop.c), NULL in batch mode. */
+     * workbench runs (workbench_loop.c), NULL in batch mode. */
     const struct sm_screen_ops *screen;
     void *screen_ctx;
     sm_view *view;          /* cursor, selection, log: kept in batch too */
@@ -65,7 +65,7 @@ typedef struct sm_app {
      * work, removed once that work is saved or `session discard`ed, kept
      * when the script ends without saving. */
     struct sm_journal *recovered;
-    struct sm_compare *compare; /* compare mode's other mapping (compare.h) */
+    struct sm_compare *compare; /* compare mode's other mapping (compare_mode.h) */
     /* Scripts from elsewhere (SPEC 5, cmd_safe.c). confined: the whole run
      * is one (-safe), so keys, the console and bindings run in app->safe
      * too. safe_depth > 0 while a command called from the safe interpreter
@@ -164,7 +164,7 @@ void sm_app_sync_view(sm_app *app);
 extern const char sm_default_scenario[];
 
 
-/* The workbench's solver (app_solver.c). */
+/* The workbench's solver (workbench_solver.c). */
 /* Replace app->solver_view (freeing the old) with view, the cost state of
  * solver of's current mapping for the panes to take over, or NULL. */
 void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of);

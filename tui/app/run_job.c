@@ -11,9 +11,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "core/io/mapping.h"
+#include "core/io/mapping_file.h"
 #include "core/io/rankfile.h"
-#include "core/io/scenario.h"
+#include "core/io/scenario_file.h"
 #include "core/lib/strbuf.h"
 
 static double now(void)

@@ -1,14 +1,14 @@
 /* cmd_compare.c - `view compare`: the session's mapping beside another
  * mapping of the same scenario (the solver's best, a mapping file, an
- * undo point). tui/compare.c keeps the other mapping evaluated; this file
+ * undo point). tui/app/compare_mode.c keeps the other mapping evaluated; this file
  * turns the words into it and its state into a dict. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
-#include "tui/app/compare.h"
-#include "core/model/fields.h"
-#include "core/io/mapping.h"
+#include "cmd_common.h"
+#include "tui/app/compare_mode.h"
+#include "core/model/result_keys.h"
+#include "core/io/mapping_file.h"
 
 static int from_solver(sm_app *app, Tcl_Interp *in)
 {

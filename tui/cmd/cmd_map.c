@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/io/graph_export.h"
-#include "core/io/mapping.h"
+#include "core/io/mapping_file.h"
 #include "core/io/rankfile.h"
-#include "cmd.h"
+#include "cmd_common.h"
 
 static int changed(sm_app *app, Tcl_Interp *in, int n)
 {

@@ -2,10 +2,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model/bound.h"
-#include "core/traffic/link_loads.h"
-#include "core/traffic/metrics.h"
-#include "cmd.h"
+#include "core/bound/energy_bound.h"
+#include "core/traffic/routing_link_loads.h"
+#include "core/traffic/hop_metrics.h"
+#include "cmd_common.h"
 
 static Tcl_Obj *model_dict(const sm_model *m)
 {
@@ -183,7 +183,7 @@ static int model_rounds(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
 }
 
 /* model bound: a proven lower bound on the energy of any mapping that
- * meets the deadline, with the method (core/model/bound.c). */
+ * meets the deadline, with the method (core/bound/energy_bound.c). */
 Tcl_Obj *sm_bound_dict(const sm_bound *b, const sm_topo *t)
 {
     Tcl_Obj *d = Tcl_NewDictObj();

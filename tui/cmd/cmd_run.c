@@ -2,7 +2,7 @@
  * session's mapping run for real with stencilmap-run, and the model beside
  * what the run measured. The job itself is tui/app/run_job.c; RUN.json and
  * the comparison are core/run. */
-#include "cmd.h"
+#include "cmd_common.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * stencilmap commands, the pure path subcommands of `file`, puts to stdout
  * and stderr, and exit. Every stencilmap command called from there runs
  * with app->safe_depth raised, and while it is the path guard (core/lib/
- * lib/pathguard.h) confines the files it names: reads below the current
+ * lib/path_guard.h) confines the files it names: reads below the current
  * directory, the script's directory, the program's data and each -allow
  * DIR; writes below the current directory and each -allow DIR. Anything
  * such a script leaves to run later (a hook, a key binding) runs in the
@@ -17,10 +17,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cmd.h"
-#include "core/lib/pathguard.h"
+#include "cmd_common.h"
+#include "core/lib/path_guard.h"
 
-#include "tui/app/datadir.h"
+#include "tui/app/data_directory.h"
 
 #ifndef SM_DATADIR
 #define SM_DATADIR "/usr/local/share/stencilmap"
@@ -77,7 +77,7 @@ static void find_data_dirs(void)
         if (!s || s == exe) break;
         *s = '\0';
         char probe[PATH_MAX + 32];
-        snprintf(probe, sizeof probe, "%s/scripts/lib.tcl", exe);
+        snprintf(probe, sizeof probe, "%s/scripts/builtin-library.tcl", exe);
         struct stat st;
         if (stat(probe, &st) != 0) continue;
         snprintf(probe, sizeof probe, "%s/samples/default.json", exe);
@@ -101,7 +101,7 @@ static int below_which(const char *r, char *const *dirs, int n)
 }
 
 /* The grant: directory fd (a copy of the one held) and r's path below
- * dir. The opens happen beneath it (core/lib/beneath.h). */
+ * dir. The opens happen beneath it (core/lib/open_beneath.h). */
 static int grant_below(sm_path_grant *g, int fd, const char *r, const char *dir, sm_err *e)
 {
     g->dirfd = fd;

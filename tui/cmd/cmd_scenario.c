@@ -3,14 +3,14 @@
  * session exactly as it was. */
 #include <stdlib.h>
 #include <string.h>
-#include "core/io/grid_json.h"
+#include "core/io/grid_file.h"
 #include "core/model/grid_memory.h"
 #include "core/model/profile.h"
-#include "core/io/scenario.h"
-#include "cmd.h"
-#include "tui/app/datadir.h"
+#include "core/io/scenario_file.h"
+#include "cmd_common.h"
+#include "tui/app/data_directory.h"
 #include "cmd_topo_hwloc.h"
-#include "tui/app/paths.h"
+#include "tui/app/display_paths.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
 {

@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "core/lib/pathguard.h"
+#include "core/lib/path_guard.h"
 #include "core/session/journal.h"
 #include "core/session/report.h"
-#include "cmd.h"
+#include "cmd_common.h"
 
 static int report_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {

@@ -8,12 +8,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "solvers/registry.h"
-#include "cmd.h"
+#include "solvers/solver_registry.h"
+#include "cmd_common.h"
 #include "core/lib/units.h"
-#include "core/model/fields.h"
-#include "solvers/stepper/history.h"
-#include "tui/app/solver_start.h"
+#include "core/model/result_keys.h"
+#include "solvers/stepper/step_history.h"
+#include "tui/app/solver_worker_thread.h"
 
 static double now(void)
 {

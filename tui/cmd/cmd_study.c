@@ -1,5 +1,5 @@
 /* cmd_study.c - study run | merge | plot (SPEC §5). The cross product,
- * shards and file names are core/study/jobs.c; this file runs each job through
+ * shards and file names are core/study/study_jobs.c; this file runs each job through
  * the ordinary commands (built as lists, never pasted strings) and turns
  * result files into Tcl dicts. */
 #include <math.h>
@@ -9,15 +9,15 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "cmd.h"
+#include "cmd_common.h"
 #include "cmd_study.h"
 #include "version.h"
 #include "core/lib/jsonutil.h"
-#include "core/lib/pathguard.h"
+#include "core/lib/path_guard.h"
 #include "core/lib/sha256.h"
-#include "core/study/jobs.h"
-#include "core/study/plot.h"
-#include "solvers/registry.h"
+#include "core/study/study_jobs.h"
+#include "core/study/braille_plot.h"
+#include "solvers/solver_registry.h"
 
 /* ---- the SPEC: a JSON file, JSON text or a Tcl dict ---- */
 

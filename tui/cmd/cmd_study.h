@@ -4,8 +4,8 @@
 
 #include <tcl.h>
 #include "tui/app/app.h"
-#include "core/study/jobs.h"
-#include "core/study/table.h"
+#include "core/study/study_jobs.h"
+#include "core/study/study_table.h"
 
 /* A SPEC (file, JSON or dict) read; its seeds marked for the solver
  * words that take -seed. */

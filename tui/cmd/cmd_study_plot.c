@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cmd.h"
-#include "core/lib/pathguard.h"
+#include "cmd_common.h"
+#include "core/lib/path_guard.h"
 #include "cmd_study.h"
 #include "core/lib/strbuf.h"
-#include "core/study/plot.h"
+#include "core/study/braille_plot.h"
 
 /* gnuplot on PATH, found at run time: it is an optional dependency. */
 static int have_gnuplot(void)
@@ -192,7 +192,7 @@ static int gnuplot_plot(sm_app *app, Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx,
 }
 
 /* Braille dots, or with kby a glyph a series and a legend: the plot the
- * Study pane draws too (core/study/table.c). */
+ * Study pane draws too (core/study/study_table.c). */
 static Tcl_Obj *text_plot(const sm_study_table *t, Tcl_Obj *kx, Tcl_Obj *ky, Tcl_Obj *kby, int w, int h,
                           int published)
 {

@@ -5,10 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
+#include "cmd_common.h"
 #include "cmd_study.h"
 #include "core/lib/jsonutil.h"
-#include "core/study/jobs.h"
+#include "core/study/study_jobs.h"
 
 static Tcl_Obj *tcl_of(const cJSON *v)
 {

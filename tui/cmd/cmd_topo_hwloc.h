@@ -2,7 +2,7 @@
 #ifndef SM_CMD_TOPO_HWLOC_H
 #define SM_CMD_TOPO_HWLOC_H
 
-#include "cmd.h"
+#include "cmd_common.h"
 
 int sm_topo_detect_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);
 int sm_topo_import_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);

@@ -9,7 +9,7 @@
  *   units of NAME                         -> "J", "s" or ""            */
 #include <stdio.h>
 #include <string.h>
-#include "cmd.h"
+#include "cmd_common.h"
 #include "core/lib/units.h"
 
 /* -digits N at objv[at], when there; 4 (the panes' rule) otherwise. */

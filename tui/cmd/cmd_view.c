@@ -4,14 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "solvers/registry.h"
-#include "cmd.h"
+#include "solvers/solver_registry.h"
+#include "cmd_common.h"
 #include "cmd_study.h"
-#include "tui/app/key_table.h"
-#include "tui/app/rows.h"
-#include "tui/app/compare.h"
-#include "tui/pane/tui.h"
-#include "cmd_view_net.h"
+#include "tui/app/keymap.h"
+#include "tui/app/list_pane_rows.h"
+#include "tui/app/compare_mode.h"
+#include "tui/workbench/workbench.h"
+#include "cmd_view_network.h"
 
 static int toggle_arg(Tcl_Interp *in, Tcl_Obj *o, int *flag, const char *what)
 {

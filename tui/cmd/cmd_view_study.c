@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "cmd.h"
-#include "core/lib/pathguard.h"
+#include "cmd_common.h"
+#include "core/lib/path_guard.h"
 #include "cmd_study.h"
 
 /* Series columns worth cycling to: a handful of distinct values. */

@@ -6,7 +6,7 @@
 #ifdef SM_HAVE_HWLOC
 #include <hwloc.h>
 #endif
-#include "tui/pane/tui.h"
+#include "tui/workbench/workbench.h"
 
 const char *sm_version_program(void) { return "stencilmap " SM_VERSION; }
 

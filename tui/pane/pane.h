@@ -1,13 +1,13 @@
 /* pane.h - the pane contract. Curses lives in tui/pane/ only.
  *
  * A pane is one file, pane_<name>.c, defining one `const sm_pane_ops
- * sm_pane_<name>`, plus one row in SM_PANES (tui/view.h):
+ * sm_pane_<name>`, plus one row in SM_PANES (tui/app/view_state.h):
  *
  *     X(NET, net, "Network", SM_SLOT_BOTTOM, 30)
  *
  * That row is the only table: it gives the pane its id (SM_PANE_NET),
  * its `view focus net` name, its title, and its place in the layout; Tab
- * order, zoom, the help and the mouse all walk it. The loop (tui_loop.c)
+ * order, zoom, the help and the mouse all walk it. The loop (workbench_loop.c)
  * binds sm_pane_<name> from the row, so nothing else changes.
  *
  * What the loop does with the ops:
@@ -26,7 +26,7 @@
  *  - release: free p->priv (caches) when the workbench ends.
  * Commands are what the pane hands back, never run by the pane itself: the
  * loop runs them through the shell, so the console echoes them and
- * recordings replay them. Commands are words (words.h: sm_words_lit for
+ * recordings replay them. Commands are words (command_words.h: sm_words_lit for
  * the program's own literal words, sm_words_add for a name), evaluated as
  * a Tcl list: a name is always one word, never pasted into a script.
  *
@@ -40,8 +40,8 @@
 #include <curses.h>
 #include <stddef.h>
 #include "tui/app/app.h"
-#include "tui/app/compare.h"
-#include "tui/app/words.h"
+#include "tui/app/compare_mode.h"
+#include "tui/app/command_words.h"
 
 /* Computed once per frame and shared by every pane. */
 typedef struct sm_frame {
@@ -95,7 +95,7 @@ typedef struct sm_pane_ops {
     void (*draw)(sm_pane *p, sm_app *app, const sm_frame *f);
     /* List panes: rows shown; *cursor gets the cursor row (-1 none). */
     int (*rows)(sm_pane *p, sm_app *app, const sm_frame *f, int *cursor);
-    /* Commands are words (words.h): a name is always one word, never
+    /* Commands are words (command_words.h): a name is always one word, never
      * pasted into a script. */
     /* Command moving the cursor by delta rows; returns 1 if written. */
     int (*move_cursor)(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_words *cmd);
@@ -133,7 +133,7 @@ int sm_pane_step(int cursor, int delta, int n);
  * as far as it takes to keep cur in view. */
 int sm_pane_scroll_to(int cur, int n, int visible, int old);
 
-/* ---- pane_util.c: theme colours and drawing helpers ---- */
+/* ---- pane_drawing.c: theme colours and drawing helpers ---- */
 
 /* NO_COLOR set (and not empty): styles only (bold, reverse, glyphs). */
 int sm_ui_no_color(void);
@@ -143,7 +143,7 @@ void sm_ui_box(WINDOW *w);
 /* A vertical rule of n cells down from (y, x), drawn like the borders. */
 void sm_ui_vline(WINDOW *w, int y, int x, int n, attr_t a);
 attr_t sm_ui_attr(sm_element e);
-/* The marks of the machine shown (marks.h: its colour, or its node's,
+/* The marks of the machine shown (processor_marks.h: its colour, or its node's,
  * and its glyph); recomputed when t or key (the session's version)
  * changes. The loop calls it before drawing. */
 void sm_ui_set_marks(const sm_topo *t, unsigned long long key);
@@ -182,7 +182,7 @@ const char *sm_ui_stat(const char *key, double v, char *buf, size_t n);
 const char *sm_ui_joules(double j, char *buf, size_t n);
 const char *sm_ui_seconds(double s, char *buf, size_t n);
 
-/* ---- pane_solver_steps.c: the Solver pane's history of steps ---- */
+/* ---- pane_solver_history.c: the Solver pane's history of steps ---- */
 
 /* The timeline (2 rows; with maxrows 1 a compact one of 1 row) and the
  * step shown explained, from row y in width columns, at most maxrows;
@@ -192,7 +192,7 @@ int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_
 /* A click on the timeline: "solver seek K". Returns 1 when filled. */
 int sm_steps_click(const sm_pane *p, const sm_app *app, int y, int x, sm_words *cmd);
 
-/* ---- pane_front.c: the Solver pane's Pareto mode ---- */
+/* ---- pane_pareto_front.c: the Solver pane's Pareto mode ---- */
 
 /* Plot and table of the solver's front in the rectangle, or without a
  * front (popta's other objectives) a plot of the processors' profiles with

@@ -1,6 +1,6 @@
 /* pane_grid.c - the block grid, one k-plane at a time: each block is its
  * processor's glyph on its processor's colour (or its node's on machines
- * with more processors than colours, marks.h); '|' and underline mark cut
+ * with more processors than colours, processor_marks.h); '|' and underline mark cut
  * edges to the right and below; cursor, selection, the highlighted pair
  * and the solver's last move stand out. The legend line names the
  * processor under the cursor and its node's glyphs; `view node` lights one
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
-#include "tui/app/marks.h"
-#include "tui/app/rows.h"
+#include "tui/app/processor_marks.h"
+#include "tui/app/list_pane_rows.h"
 
 /* The legend line: the processor under the cursor (its chip, whole name,
  * node, type, blocks and load against T), then its node's processors by

@@ -1,14 +1,14 @@
 /* pane_solver.c - pick a solver (Up/Down, Enter or S starts it with its
  * options), then watch it: status, iteration, current and best objective
  * with a sparkline of their history, the timeline of its steps, the last
- * move explained (pane_solver_steps.c) and the statistics. */
+ * move explained (pane_solver_history.c) and the statistics. */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "solvers/registry.h"
+#include "solvers/solver_registry.h"
 #include "pane.h"
-#include "tui/app/solver_start.h"
+#include "tui/app/solver_worker_thread.h"
 
 /* The solver's statistic named key, or NULL. */
 static const double *stat_of(const sm_solver *s, const char *key)
@@ -164,7 +164,7 @@ static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_wo
     return 1;
 }
 
-/* No activate: Enter on a solver opens the start prompt (key_commands.c). */
+/* No activate: Enter on a solver opens the start prompt (key_actions.c). */
 /* Pareto mode: a click on a front point or row applies it. */
 static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {

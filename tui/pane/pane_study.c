@@ -2,14 +2,14 @@
  * scatter plot of one column against another, one glyph and colour a
  * series (a value of the -by column, solver by default), with the
  * published Table 6.4 optima marked when the axes are deadline and
- * energy. The plot is core/study/table.c's (the one `study plot` prints);
+ * energy. The plot is core/study/study_table.c's (the one `study plot` prints);
  * this file only places its lines, colours its series and writes the
  * legend. It stands in for the Solver pane while a study is loaded; c, y
  * and b cycle the columns (view study cycle x|y|by). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/study/table.h"
+#include "core/study/study_table.h"
 #include "pane.h"
 
 /* Colours of the series, in order, then they repeat with the glyphs. */

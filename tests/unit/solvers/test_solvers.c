@@ -1,8 +1,8 @@
 /* test_solvers.c - heuristics checked by hand on small grids, the ILP
  * against exhaustive enumeration, stepping and interruption. */
-#include "solvers/registry.h"
+#include "solvers/solver_registry.h"
 #include "tests/unit/testutil.h"
-#include "solvers/stepper/solver.h"
+#include "solvers/stepper/solver_stepper.h"
 
 static sm_topo *identical(int n)
 {

@@ -2,8 +2,8 @@
  * path and what was expected; saves are atomic and round-trip. */
 #include "tests/unit/testutil.h"
 #include <unistd.h>
-#include "core/io/mapping.h"
-#include "core/io/scenario.h"
+#include "core/io/mapping_file.h"
+#include "core/io/scenario_file.h"
 
 static const char *grid_ok = "{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2]}";
 

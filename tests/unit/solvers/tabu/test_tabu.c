@@ -2,7 +2,7 @@
  * reproduce, it never ends worse than it started, and it finds optima
  * known by enumeration. */
 #include "tests/unit/testutil.h"
-#include "solvers/stepper/solver.h"
+#include "solvers/stepper/solver_stepper.h"
 
 static sm_solver *start(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
                         int argc, const char *const *argv)

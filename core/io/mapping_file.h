@@ -1,0 +1,30 @@
+/* mapping_file.h - the stencilmap/mapping format and the part format of
+ * METIS/Scotch (one processor index per line, block order). */
+#ifndef SM_MAPPING_FILE_H
+#define SM_MAPPING_FILE_H
+
+#include <cjson/cJSON.h>
+#include "core/model/grid.h"
+#include "core/model/topology.h"
+
+/* Read an array of processor names or indices, one per block. */
+int sm_mapping_from_array(const cJSON *arr, const char *path, const sm_topo *t,
+                          int nblocks, int *map, sm_err *e);
+cJSON *sm_mapping_to_array(const sm_topo *t, const int *map, int nblocks);
+int sm_mapping_parse_text(const char *text, size_t len, const char *name,
+                          const sm_topo *t, int nblocks, int *map, sm_err *e);
+int sm_mapping_load(const char *file, const sm_topo *t, int nblocks, int *map,
+                    sm_err *e);
+int sm_mapping_save(const char *file, const sm_topo *t, const int *map,
+                    int nblocks, sm_err *e);
+/* A partition in either form: METIS's (one processor index a line, block
+ * order; '%' comments) or Scotch's gmap .map output (a count line, then
+ * "vertex part" lines in any order, vertices numbered from 0 or 1, each
+ * block exactly once). */
+int sm_part_parse_text(const char *text, size_t len, const char *name,
+                       int nprocs, int nblocks, int *map, sm_err *e);
+int sm_part_load(const char *file, int nprocs, int nblocks, int *map,
+                 sm_err *e);
+int sm_part_save(const char *file, const int *map, int nblocks, sm_err *e);
+
+#endif

@@ -1,0 +1,328 @@
+/* bokhari_exchange.c - Bokhari's pairwise exchange (SPEC 4) from the sweep curve:
+ * one step takes one block and exchanges it with the partner of best gain
+ * (zero-gain exchanges taken, so plateaus are crossed); gains are
+ * incremental, O(degree) per candidate. A pass over all blocks without a
+ * better best is a stall; after each stall -jumps random exchanges shake the
+ * mapping; -stall stalls in a row end the search. The best is kept.
+ *
+ * -variant published is Bokhari's MAPPER as Besmer lists it: every
+ * partner tried, only improving exchanges, passes while any exchange
+ * happens; at a local optimum one jump of n random exchanges from the
+ * best, and the search ends when a round after a jump finds no better
+ * best. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "curve_placement.h"
+#include "core/model/fill_rule.h"
+#include "core/traffic/objective.h"
+#include "solvers/stepper/solver_stepper.h"
+
+typedef struct {
+    sm_objective *obj;
+    sm_objective_kind kind;
+    unsigned long long rng;
+    int *best;
+    double best_score;
+    int next;           /* block examined by the next step */
+    int stalls, improved_in_pass;
+    long long exchanges, jumps_done;
+    /* Large instances (more blocks than -window): partners are the blocks
+     * on nodes next to u's neighbours' nodes, plus a few at random. */
+    int windowed;
+    int *adj_off, *adj;     /* node -> nodes at distance 1 */
+    int *np_off, *np;       /* node -> its processors */
+    int *occ;               /* processor -> a block on it, or -1 */
+    int *cand, *seen, epoch;
+    int dirty;          /* best not yet handed to the stepper */
+    int published, exchanged_in_pass;
+    long long rounds;
+    double best_before_jump;
+    double pushed_at;   /* s->seconds when it last was */
+} bokhari_state;
+
+static const sm_opt_spec bokhari_opts[] = {
+    {"objective", SM_OPT_ENUM, "cardinality", SM_OBJ_NAMES, 0, 0,
+     "what an exchange must improve (cardinality: higher is better)"},
+    {"jumps", SM_OPT_INT, "2", NULL, 0, 1e9, "random exchanges after a stalled pass"},
+    {"stall", SM_OPT_INT, "0", NULL, 0, 1e9,
+     "stalled passes in a row that end the search (0: 50, or 10 above -window)"},
+    {"window", SM_OPT_INT, "256", NULL, 0, 1e9,
+     "up to this many blocks every partner is tried; above, the blocks next to the neighbours' nodes"},
+    {"candidates", SM_OPT_INT, "16", NULL, 1, 1e6,
+     "windowed: nodes sampled per neighbour and random partners per step"},
+    {"seed", SM_OPT_INT, "1", NULL, 0, 9.2e18, "random seed for the jumps"},
+    {"variant", SM_OPT_ENUM, "default", "default|published", 0, 0,
+     "published: Bokhari's MAPPER (improving exchanges only, jumps of n exchanges, stop when a round finds no better best)"},
+    {NULL, 0, NULL, NULL, 0, 0, NULL},
+};
+
+static void publish(sm_solver *s, bokhari_state *st)
+{
+    sm_solver_set_stat(s, "objective_value", sm_objective_value(st->obj));
+    sm_solver_set_stat(s, "best_value", st->kind == SM_OBJ_CARDINALITY ? -st->best_score
+                                                                        : st->best_score);
+    sm_solver_set_stat(s, "exchanges", (double)st->exchanges);
+    sm_solver_set_stat(s, "jumps", (double)st->jumps_done);
+    sm_solver_set_stat(s, "stalls", st->stalls);
+    s->current_map = sm_objective_map(st->obj);
+}
+
+static void rebuild_occ(sm_solver *s, bokhari_state *st)
+{
+    const int *map = sm_objective_map(st->obj);
+    for (int p = 0; p < s->topo->nprocs; p++) st->occ[p] = -1;
+    for (int u = 0; u < s->grid->ntasks; u++) st->occ[map[u]] = u;
+}
+
+/* Node adjacency from the network's distance (coordinates: O(1) a test);
+ * built once, O(nodes^2) tests. */
+static void build_windows(sm_solver *s, bokhari_state *st)
+{
+    const sm_topo *t = s->topo;
+    const sm_net *net = t->net;
+    int N = t->nnodes, P = t->nprocs;
+    st->np_off = sm_xcalloc((size_t)N + 1, sizeof(int));
+    st->np = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
+    for (int p = 0; p < P; p++) st->np_off[t->procs[p].node + 1]++;
+    for (int a = 0; a < N; a++) st->np_off[a + 1] += st->np_off[a];
+    int *fill = sm_xcalloc((size_t)N + 1, sizeof(int));
+    for (int p = 0; p < P; p++) {
+        int a = t->procs[p].node;
+        st->np[st->np_off[a] + fill[a]++] = p;
+    }
+    free(fill);
+    size_t cap = (size_t)N * 8 + 16, m = 0;
+    st->adj = sm_xmalloc(sizeof(int) * cap);
+    st->adj_off = sm_xmalloc(sizeof(int) * ((size_t)N + 1));
+    for (int a = 0; a < N; a++) {
+        st->adj_off[a] = (int)m;
+        for (int b = 0; b < N; b++) {
+            if (b == a || net->ops->distance(net, a, b) != 1) continue;
+            if (m == cap) st->adj = sm_xrealloc(st->adj, sizeof(int) * (cap *= 2));
+            st->adj[m++] = b;
+        }
+    }
+    st->adj_off[N] = (int)m;
+    st->occ = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
+    st->cand = sm_xmalloc(sizeof(int) * (size_t)s->grid->ntasks);
+    st->seen = sm_xcalloc((size_t)s->grid->ntasks, sizeof(int));
+    rebuild_occ(s, st);
+}
+
+static unsigned rnd(bokhari_state *st, unsigned n) { return (unsigned)(sm_rand_next(&st->rng) % n); }
+
+static void add_cand(bokhari_state *st, int *nc, int v, int stamp)
+{
+    if (v < 0 || st->seen[v] == stamp) return;
+    st->seen[v] = stamp;
+    st->cand[(*nc)++] = v;
+}
+
+/* Partners for u: blocks on processors of nodes next to u's neighbours'
+ * nodes (a sample of -candidates when there are more), and -candidates
+ * blocks at random. */
+static int windowed_partners(sm_solver *s, bokhari_state *st, int u)
+{
+    const sm_grid *g = s->grid;
+    const int *map = sm_objective_map(st->obj);
+    int C = (int)sm_opt_int(s, "candidates"), nc = 0, stamp = ++st->epoch;
+    for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
+        int a = s->topo->procs[map[g->nbr[k]]].node;
+        int lo = st->adj_off[a], len = st->adj_off[a + 1] - lo;
+        for (int i = 0; i < (len < C ? len : C); i++) {
+            int b = st->adj[lo + (len <= C ? i : (int)rnd(st, (unsigned)len))];
+            for (int j = st->np_off[b]; j < st->np_off[b + 1]; j++)
+                add_cand(st, &nc, st->occ[st->np[j]], stamp);
+        }
+    }
+    for (int i = 0; i < C; i++) add_cand(st, &nc, (int)rnd(st, (unsigned)g->ntasks), stamp);
+    return nc;
+}
+
+static int bokhari_init(sm_solver *s, sm_err *e)
+{
+    bokhari_state *st = sm_xcalloc(1, sizeof *st);
+    s->priv = st;
+    int n = s->grid->ntasks;
+    sm_objective_parse(sm_opt_str(s, "objective"), &st->kind);
+    st->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
+    int *map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (sm_curve_map(s->grid, s->topo, SM_CURVE_SWEEP, 1, SM_CURVE_SWEEP, SM_SPEEDS_EXACT,
+                     map, e)) {
+        free(map);
+        return -1;
+    }
+    st->obj = sm_objective_new(s->grid, s->topo, &s->model, st->kind, map);
+    st->best = map;
+    st->best_score = sm_objective_score(st->obj);
+    sm_solver_set_best(s, map);
+    st->published = strcmp(sm_opt_str(s, "variant"), "published") == 0;
+    st->windowed = !st->published && n > sm_opt_int(s, "window");
+    if (st->windowed) build_windows(s, st);
+    publish(s, st);
+    if (n < 2) sm_solver_finish_with(s, map);
+    return 0;
+}
+
+static long long stall_limit(const sm_solver *s, const bokhari_state *st)
+{
+    long long v = sm_opt_int(s, "stall");
+    return v ? v : st->windowed ? 10 : 50;
+}
+
+/* Published: passes while exchanges happen; at a local optimum a jump of
+ * n random exchanges from the best, unless the round since the last jump
+ * found no better best. */
+static void end_pass_published(sm_solver *s, bokhari_state *st)
+{
+    int n = s->grid->ntasks;
+    if (st->exchanged_in_pass) { st->exchanged_in_pass = 0; return; }
+    if (st->rounds > 0 && !(st->best_score < st->best_before_jump - 1e-12)) {
+        snprintf(s->last_move, sizeof s->last_move, "round %lld found no better best: %g kept", st->rounds,
+                 st->kind == SM_OBJ_CARDINALITY ? -st->best_score : st->best_score);
+        publish(s, st);
+        sm_solver_finish_with(s, st->best);
+        return;
+    }
+    st->best_before_jump = st->best_score;
+    st->rounds++;
+    for (int u = 0; u < n; u++)
+        if (sm_objective_map(st->obj)[u] != st->best[u]) sm_objective_move(st->obj, u, st->best[u]);
+    for (int j = 0; j < n; j++) {
+        int a = (int)(sm_rand_next(&st->rng) % (unsigned)n);
+        int b = (int)(sm_rand_next(&st->rng) % (unsigned)n);
+        sm_objective_swap(st->obj, a, b);
+        st->jumps_done++;
+    }
+    sm_solver_set_stat(s, "rounds", (double)st->rounds);
+}
+
+static void end_pass(sm_solver *s, bokhari_state *st)
+{
+    int n = s->grid->ntasks;
+    if (st->published) { end_pass_published(s, st); return; }
+    if (st->improved_in_pass) st->stalls = 0;
+    else if (++st->stalls >= stall_limit(s, st)) {
+        /* The best's value, not the shaken mapping's now. */
+        snprintf(s->last_move, sizeof s->last_move, "stalled %d passes: best %g kept",
+                 st->stalls, st->kind == SM_OBJ_CARDINALITY ? -st->best_score : st->best_score);
+        sm_solver_why(s, "stall limit: %d passes without a better best, so the search ends", st->stalls);
+        publish(s, st);
+        sm_solver_finish_with(s, st->best);
+        return;
+    }
+    st->improved_in_pass = 0;
+    /* Jumps start from the best mapping, so a shake never loses it. */
+    for (int u = 0; u < n; u++)
+        if (sm_objective_map(st->obj)[u] != st->best[u])
+            sm_objective_move(st->obj, u, st->best[u]);
+    long long jumps = sm_opt_int(s, "jumps");
+    sm_solver_why(s, "end of a pass: random jump of %lld random exchanges from the best", jumps);
+    for (long long j = 0; j < jumps; j++) {
+        int a = (int)(sm_rand_next(&st->rng) % (unsigned)n);
+        int b = (int)(sm_rand_next(&st->rng) % (unsigned)n);
+        sm_objective_swap(st->obj, a, b);
+        st->jumps_done++;
+    }
+    if (st->windowed) rebuild_occ(s, st);
+}
+
+static void bokhari_step(sm_solver *s)
+{
+    bokhari_state *st = s->priv;
+    int n = s->grid->ntasks;
+    int u = st->next;
+    double best = 0;
+    int partner = -1, zpartner = -1, zeros = 0;
+    const int *map = sm_objective_map(st->obj);
+    int nc = st->windowed ? windowed_partners(s, st, u) : n;
+    /* The step's best exchanges, for `solver explain`. */
+    double topd[SM_EXPLAIN_CANDS];
+    int topv[SM_EXPLAIN_CANDS], ntop = 0;
+    for (int i = 0; i < nc; i++) {
+        int v = st->windowed ? st->cand[i] : i;
+        if (v == u || map[v] == map[u]) continue;
+        double d = sm_objective_swap_delta(st->obj, u, v);
+        int at = ntop;
+        while (at > 0 && d < topd[at - 1]) at--;
+        if (at < SM_EXPLAIN_CANDS) {
+            for (int j = ntop < SM_EXPLAIN_CANDS ? ntop : SM_EXPLAIN_CANDS - 1; j > at; j--)
+                topd[j] = topd[j - 1], topv[j] = topv[j - 1];
+            topd[at] = d, topv[at] = v;
+            if (ntop < SM_EXPLAIN_CANDS) ntop++;
+        }
+        if (d < best - 1e-12) {
+            best = d;
+            partner = v;
+        } else if (!st->published && partner < 0 && d > -1e-12 && d < 1e-12 &&
+                   sm_rand_next(&st->rng) % (unsigned)++zeros == 0) {
+            zpartner = v; /* uniform among the zero-gain partners */
+        }
+    }
+    double sgn = st->kind == SM_OBJ_CARDINALITY ? -1 : 1, now = sm_objective_value(st->obj);
+    for (int i = 0; i < ntop; i++) {
+        char mv[96];
+        snprintf(mv, sizeof mv, "exchange blocks %d (%s) and %d (%s)", u, s->topo->procs[map[u]].name, topv[i],
+                 s->topo->procs[map[topv[i]]].name);
+        sm_solver_candidate(s, mv, now + sgn * topd[i], sgn * topd[i], 0);
+    }
+    if (partner >= 0) sm_solver_why(s, "improving exchange: the partner of block %d that improves the objective most", u);
+    else if (zpartner >= 0)
+        sm_solver_why(s, "no exchange of block %d improves: a random one that keeps the objective", u);
+    else sm_solver_why(s, "no exchange of block %d improves or keeps the objective", u);
+    if (partner < 0) partner = zpartner, best = 0;
+    if (partner >= 0) {
+        if (st->windowed) {
+            st->occ[map[u]] = partner;
+            st->occ[map[partner]] = u;
+        }
+        sm_objective_swap(st->obj, u, partner);
+        st->exchanges++;
+        st->exchanged_in_pass = 1;
+        snprintf(s->last_move, sizeof s->last_move, "exchange blocks %d and %d (%+g)", u,
+                 partner, st->kind == SM_OBJ_CARDINALITY ? -best : best);
+    } else {
+        snprintf(s->last_move, sizeof s->last_move, "block %d: no exchange", u);
+    }
+    double sc = sm_objective_score(st->obj);
+    if (sc < st->best_score - 1e-12) {
+        st->best_score = sc;
+        memcpy(st->best, sm_objective_map(st->obj), sizeof(int) * (size_t)n);
+        st->improved_in_pass = 1;
+        st->dirty = 1;
+    }
+    /* Evaluating a mapping under the energy model costs O(E): hand the best
+     * over a few times a second and at every pass end, not per exchange. */
+    if (st->dirty && (st->next + 1 == n || s->seconds - st->pushed_at > 0.2)) {
+        sm_solver_set_best(s, st->best);
+        st->dirty = 0;
+        st->pushed_at = s->seconds;
+    }
+    publish(s, st);
+    if (++st->next == n) {
+        st->next = 0;
+        end_pass(s, st);
+    }
+}
+
+static void bokhari_release(sm_solver *s)
+{
+    bokhari_state *st = s->priv;
+    if (!st) return;
+    sm_objective_free(st->obj);
+    free(st->best);
+    free(st->adj_off);
+    free(st->adj);
+    free(st->np_off);
+    free(st->np);
+    free(st->occ);
+    free(st->cand);
+    free(st->seen);
+    free(st);
+}
+
+const sm_solver_ops sm_solver_bokhari = {
+    "bokhari", "Bokhari's pairwise exchange from the sweep curve, with random jumps",
+    bokhari_opts, bokhari_init, bokhari_step, bokhari_release,
+};

@@ -1,0 +1,146 @@
+/* coordinate_bisection.c - rcb, recursive coordinate bisection weighted by speed: split the
+ * processors into two halves, cut the blocks across the longest axis of
+ * their bounding box in proportion to the halves' speeds, recurse. The
+ * classic geometric partitioner; with -types it maps onto processors of the
+ * named types only (e.g. GPUs alone when CPUs cost more than they save).
+ * Computed at start; one step places one block. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/model/profile.h"
+#include "solvers/stepper/solver_stepper.h"
+
+typedef struct {
+    int *map, *procs, nprocs, next;
+} rcb_state;
+
+static const sm_opt_spec opts[] = {
+    {"types", SM_OPT_STRING, NULL, NULL, 0, 0, "comma-separated processor types to use (default all)"},
+    {NULL, 0, NULL, NULL, 0, 0, NULL},
+};
+
+typedef struct axis_order {
+    const sm_grid *grid;
+    int axis;
+} axis_order;
+
+static int cmp_axis(const void *a, const void *b, void *ctx)
+{
+    const axis_order *o = ctx;
+    const sm_grid *sort_grid = o->grid;
+    int sort_axis = o->axis;
+    int ca[3], cb[3];
+    sm_grid_coords(sort_grid, *(const int *)a, ca);
+    sm_grid_coords(sort_grid, *(const int *)b, cb);
+    for (int k = 0; k < 3; k++) {
+        int ax = (sort_axis + k) % 3;
+        if (ca[ax] != cb[ax]) return ca[ax] - cb[ax];
+    }
+    return 0;
+}
+
+/* Every processor's speed per average block, so profiled and per-cell
+ * types compare; computed once (per bisection it made rcb O(n P)). */
+static double *speeds(const sm_solver *s)
+{
+    double cells = 0;
+    for (int u = 0; u < s->grid->ntasks; u++) cells += (double)s->grid->task_cells[u];
+    double avg = s->grid->ntasks ? cells / s->grid->ntasks : 1;
+    double *v = sm_xmalloc(sizeof(double) * (size_t)s->topo->nprocs);
+    for (int p = 0; p < s->topo->nprocs; p++) v[p] = 1.0 / sm_proc_block_time(s->topo, p, avg);
+    return v;
+}
+
+static void bisect(const sm_solver *s, const double *speed, int *blocks, int nb, const int *procs, int np,
+                   int *map)
+{
+    if (np == 1 || nb == 0) {
+        for (int i = 0; i < nb; i++) map[blocks[i]] = procs[0];
+        return;
+    }
+    int h = np / 2;
+    double s1 = 0, all = 0;
+    for (int i = 0; i < np; i++) {
+        all += speed[procs[i]];
+        if (i < h) s1 += speed[procs[i]];
+    }
+    int lo[3] = {1 << 30, 1 << 30, 1 << 30}, hi[3] = {-1, -1, -1};
+    for (int i = 0; i < nb; i++) {
+        int c[3];
+        sm_grid_coords(s->grid, blocks[i], c);
+        for (int a = 0; a < 3; a++) {
+            if (c[a] < lo[a]) lo[a] = c[a];
+            if (c[a] > hi[a]) hi[a] = c[a];
+        }
+    }
+    int axis = 0;
+    for (int a = 1; a < 3; a++)
+        if (hi[a] - lo[a] > hi[axis] - lo[axis]) axis = a;
+    axis_order o = {s->grid, axis};
+    sm_sort_r(blocks, (size_t)nb, sizeof(int), cmp_axis, &o);
+    int k = (int)lround(nb * s1 / all);
+    bisect(s, speed, blocks, k, procs, h, map);
+    bisect(s, speed, blocks + k, nb - k, procs + h, np - h, map);
+}
+
+static int init(sm_solver *s, sm_err *e)
+{
+    rcb_state *st = sm_xcalloc(1, sizeof *st);
+    s->priv = st;
+    int n = s->grid->ntasks, P = s->topo->nprocs;
+    st->procs = sm_xmalloc(sizeof(int) * (size_t)P);
+    const char *types = sm_opt_str(s, "types");
+    for (int p = 0; p < P; p++) {
+        const char *tn = s->topo->types[s->topo->procs[p].type].name;
+        int ok = !types;
+        if (types) {
+            size_t len = strlen(tn);
+            for (const char *q = types; *q;) {
+                const char *comma = strchr(q, ',');
+                size_t l = comma ? (size_t)(comma - q) : strlen(q);
+                if (l == len && strncmp(q, tn, l) == 0) ok = 1;
+                if (!comma) break;
+                q = comma + 1;
+            }
+        }
+        if (ok) st->procs[st->nprocs++] = p;
+    }
+    if (st->nprocs == 0) {
+        sm_err_set(e, "rcb: -types \"%s\" names no processor type of this machine", types);
+        return -1;
+    }
+    int *blocks = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    st->map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    for (int u = 0; u < n; u++) blocks[u] = u;
+    double *speed = speeds(s);
+    bisect(s, speed, blocks, n, st->procs, st->nprocs, st->map);
+    free(speed);
+    free(blocks);
+    if (n == 0) s->done = 1;
+    return 0;
+}
+
+static void step(sm_solver *s)
+{
+    rcb_state *st = s->priv;
+    int u = st->next++;
+    sm_solver_why(s, "recursive coordinate bisection: the part on the block's side of every cut");
+    snprintf(s->last_move, sizeof s->last_move, "place block %d on %s", u,
+             s->topo->procs[st->map[u]].name);
+    if (st->next == s->grid->ntasks) sm_solver_finish_with(s, st->map);
+}
+
+static void release(sm_solver *s)
+{
+    rcb_state *st = s->priv;
+    if (!st) return;
+    free(st->map);
+    free(st->procs);
+    free(st);
+}
+
+const sm_solver_ops sm_solver_rcb = {
+    "rcb", "Recursive coordinate bisection weighted by speed",
+    opts, init, step, release,
+};

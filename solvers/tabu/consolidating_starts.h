@@ -1,0 +1,17 @@
+/* consolidating_starts.h - starts that empty processors at loose deadlines. */
+#ifndef SM_CONSOLIDATING_STARTS_H
+#define SM_CONSOLIDATING_STARTS_H
+
+#include "solvers/stepper/solver_stepper.h"
+
+/* Offer (sm_solver_offer) mappings that fill processors, most
+ * energy-efficient first, up to what the model's deadline lets each
+ * compute. Needs a deadline; returns the number offered. */
+int sm_consolidation_starts(sm_solver *s);
+
+/* Offer two-processor mappings where one holds a box of the grid against
+ * its boundary (every size and corner) and another the rest; small grids
+ * and machines only (returns 0 otherwise). Returns the number offered. */
+int sm_box_starts(sm_solver *s);
+
+#endif

@@ -1,0 +1,389 @@
+/* multilevel_tabu.c - multilevel tabu (see multilevel_tabu.h).
+ *
+ * Levels: level 0 is the session's grid; level l+1 aggregates level l
+ * 2x2x2 (core/model/coarsen.c, exact in work and halo cells) until at most
+ * max(2048, 16 P) blocks are left. The coarsest level is solved by the
+ * flat tabu search (its starts, -iters iterations), held to the model's
+ * deadline or, without one, to the fastest lb time on level 0 plus
+ * SM_MULTILEVEL_SLACK (fine_deadline).
+ * Each finer level starts from the projection of the coarser mapping,
+ * which keeps every processor's cells, and is refined by passes over its
+ * boundary blocks (boundary_refinement.c), PASSES_MAX at most.
+ */
+#include "multilevel_tabu.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/model/coarsen.h"
+#include "core/model/fill_rule.h"
+#include "boundary_refinement.h"
+
+#define LEVELS_MAX 16
+#define PASSES_MAX 8
+#define CHUNK 4096       /* boundary blocks tried per step */
+#define COARSE_STEPS 16  /* coarse tabu iterations per step: ~10 ms at 4096 processors */
+
+struct sm_multilevel {
+    int nlev;
+    const sm_grid *grid[LEVELS_MAX]; /* [0] the session's; others owned */
+    int *up[LEVELS_MAX];             /* level l block -> level l+1 block */
+    sm_solver *coarse;               /* tabu on the coarsest level */
+    int level;                       /* level being refined; nlev-1: coarse phase */
+    sm_refine ref;                   /* refining `level` (once coarse is done) */
+    long long moves, tried;          /* over the finished levels */
+    int *fine;                       /* level-0 mapping for offers */
+    int *shown;                      /* level-0 projection of the search's current mapping */
+    /* Refining the session's grid: whether the best mapping is the
+     * refined mapping as it was at the last offer it won, and the blocks
+     * moved since (so an offer copies those, not the whole mapping). */
+    int best_is_ref;
+    int *pending, npending, pending_cap;
+    unsigned long long rng;
+};
+
+int sm_multilevel_wanted(const sm_solver *s)
+{
+    const char *m = sm_opt_str(s, "multilevel");
+    if (!m || strcmp(m, "off") == 0) return 0;
+    /* Refinement scores energy: another objective keeps the flat path. */
+    const char *obj = sm_opt_str(s, "objective");
+    if (obj && strcmp(obj, "energy") != 0) return 0;
+    if (strcmp(m, "on") == 0) return 1;
+    return s->grid->ntasks >= SM_MULTILEVEL_AUTO;
+}
+
+/* The mapping at level l, projected down to level 0 into out. */
+static void project_into(const sm_multilevel *ml, int l, const int *map, int *out)
+{
+    const int *src = map;
+    int *tmp = NULL;
+    for (int k = l; k > 0; k--) {
+        int *dst = k == 1 ? out : sm_xmalloc(sizeof(int) * (size_t)ml->grid[k - 1]->ntasks);
+        sm_grid_project(ml->grid[k - 1], ml->up[k - 1], src, dst);
+        free(tmp);
+        tmp = k == 1 ? NULL : dst;
+        src = dst;
+    }
+    if (l == 0) memcpy(out, map, sizeof(int) * (size_t)ml->grid[0]->ntasks);
+}
+
+static void project_to_fine(sm_multilevel *ml, int l, const int *map)
+{
+    project_into(ml, l, map, ml->fine);
+}
+
+/* After a step on a coarser level: the session's grid shows where the
+ * search is now (its current mapping, projected), so the workbench's
+ * panes follow every step, not only the end of each level. Display only:
+ * the search and the offers do not read it. */
+static void show_current(sm_solver *s, sm_multilevel *ml, const int *map)
+{
+    project_into(ml, ml->level, map, ml->shown);
+    s->current_map = ml->shown;
+}
+
+/* The refined mapping of the session's grid offered: O(blocks moved
+ * since the last offer it won), not O(blocks), while the best is it. */
+static void offer_refined(sm_solver *s, sm_multilevel *ml, const sm_eval *ev)
+{
+    const int *map = ml->ref.c->map;
+    if (ml->best_is_ref) {
+        if (sm_solver_offer_patch(s, map, ev, ml->pending, ml->npending)) ml->npending = 0;
+        return;
+    }
+    ml->npending = 0;
+    if (sm_solver_offer(s, map, ev)) ml->best_is_ref = 1;
+}
+
+/* After a refinement step on the session's grid: its moves, for the
+ * history (the current mapping's changes) and the next offer. Past a
+ * quarter of the grid a whole copy is as cheap: the next offer won makes
+ * one. */
+static void note_moves(sm_solver *s, sm_multilevel *ml)
+{
+    const sm_refine *r = &ml->ref;
+    s->moves_known = 1;
+    for (int i = 0; i < r->nmoved; i++) sm_solver_moved(s, r->moved[i]);
+    if (!ml->best_is_ref || r->nmoved == 0) return;
+    if (4 * ((long long)ml->npending + r->nmoved) > (long long)ml->grid[0]->ntasks) {
+        ml->best_is_ref = 0;
+        ml->npending = 0;
+        return;
+    }
+    if (ml->npending + r->nmoved > ml->pending_cap) {
+        while (ml->npending + r->nmoved > ml->pending_cap) ml->pending_cap = ml->pending_cap ? 2 * ml->pending_cap : 1024;
+        ml->pending = sm_xrealloc(ml->pending, sizeof(int) * (size_t)ml->pending_cap);
+    }
+    memcpy(ml->pending + ml->npending, r->moved, sizeof(int) * (size_t)r->nmoved);
+    ml->npending += r->nmoved;
+}
+
+static void offer_fine(sm_solver *s, sm_multilevel *ml)
+{
+    sm_eval ev;
+    if (ml->level == 0 && ml->ref.c) {
+        sm_cost_eval(ml->ref.c, &ev);
+        s->current = ev;
+        s->current_map = ml->ref.c->map;
+        offer_refined(s, ml, &ev);
+    } else {
+        sm_solver_evaluate(s, ml->fine, &ev);
+        s->current = ev;
+        s->current_map = ml->fine;
+        sm_solver_offer(s, ml->fine, &ev);
+    }
+    s->has_current = 1;
+}
+
+/* Starts refining level l from map (a mapping of level l). */
+static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
+{
+    ml->moves += ml->ref.moves;
+    ml->tried += ml->ref.tried;
+    sm_refine_release(&ml->ref);
+    ml->best_is_ref = 0;
+    ml->npending = 0;
+    ml->level = l;
+    sm_refine_init(&ml->ref, ml->grid[l], s->topo, &s->model, map, PASSES_MAX, &ml->rng);
+}
+
+/* Without a deadline, tabu holds itself to its fastest start heuristic's
+ * time. On the coarsest grid that is loose (a CPU holds a few coarse
+ * blocks), so the deadline comes from the session's grid: the fastest lb
+ * order (O(n) each; they are also offered as mappings), plus the load
+ * imbalance METIS allows by default (3 %): lb balances perfectly, which
+ * leaves no room to shape the cut. */
+/* The fastest lb order's time on grid g (no deadline); each mapping is
+ * offered to s when g is s's grid. The mappings are lb's (the same fill,
+ * core/model/fill_rule.c) built in one pass each: lb's stepper formats every
+ * block's move, three million lines of text at a million blocks.
+ * lb fills by speed alone: with big blocks its share on a GPU can pass
+ * the GPU's memory, and a deadline no mapping within memory reaches
+ * leaves every result infeasible. So lb's fill is also made within
+ * memory (the shares a memory cannot hold go to the other processors by
+ * speed), and the time is the fastest mapping's that fits in memory;
+ * only when none does, the fastest of all. */
+static double fastest_lb(sm_solver *s, const sm_grid *g)
+{
+    static const sm_order orders[] = {SM_ORDER_IJK, SM_ORDER_JIK, SM_ORDER_KIJ};
+    sm_model free_time = s->model;
+    free_time.has_deadline = 0;
+    double fastest = INFINITY, fastest_fits = INFINITY;
+    int *map = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
+    for (int k = 0; k < 6; k++) {
+        int i = k % 3;
+        if (k < 3) sm_fill(g, s->topo, SM_SPEEDS_EXACT, orders[i], 1, map);
+        else if (sm_fill_memory(g, s->topo, SM_SPEEDS_EXACT, orders[i], 1, map) != 1) break;
+        sm_cost *c = sm_cost_new(g, s->topo, &free_time, map);
+        sm_eval ev;
+        sm_cost_eval(c, &ev);
+        sm_cost_free(c);
+        if (ev.time < fastest) fastest = ev.time;
+        if (ev.memory_ok && ev.time < fastest_fits) fastest_fits = ev.time;
+        if (g == s->grid) sm_solver_offer(s, map, &ev);
+        /* lb within memory only when lb is not. */
+        if (k == 2 && isfinite(fastest_fits)) break;
+    }
+    free(map);
+    return isfinite(fastest_fits) ? fastest_fits : fastest;
+}
+
+static void fine_deadline(sm_solver *s)
+{
+    double fastest = fastest_lb(s, s->grid);
+    if (!isfinite(fastest)) return;
+    s->model.has_deadline = 1;
+    s->model.deadline = fastest * (1 + SM_MULTILEVEL_SLACK);
+    s->deadline_from = "fastest lb +3 %";
+    sm_solver_set_stat(s, "deadline", s->model.deadline);
+    /* The offers were judged without it: judge the best again. */
+    if (s->has_best) sm_solver_evaluate(s, s->best_map, &s->best);
+}
+
+sm_multilevel *sm_multilevel_new(sm_solver *s)
+{
+    const sm_grid *g = s->grid;
+    int target = 16 * s->topo->nprocs;
+    if (target < 2048) target = 2048;
+    sm_multilevel *ml = sm_xcalloc(1, sizeof *ml);
+    ml->grid[0] = g;
+    ml->nlev = 1;
+    /* A start given up (the workbench's newer `solver start`) stops
+     * between phases, each at most a pass over the grid. */
+#define GIVEN_UP (s->interrupt && *s->interrupt)
+    while (ml->nlev < LEVELS_MAX && ml->grid[ml->nlev - 1]->ntasks > target && !GIVEN_UP) {
+        const sm_grid *f = ml->grid[ml->nlev - 1];
+        int *up = sm_xmalloc(sizeof(int) * (size_t)f->ntasks);
+        sm_grid *cg = sm_grid_coarsen(f, up);
+        if (!cg) {
+            free(up);
+            break;
+        }
+        ml->up[ml->nlev - 1] = up;
+        ml->grid[ml->nlev++] = cg;
+    }
+    if (ml->nlev < 2 || GIVEN_UP) {
+        sm_multilevel_free(ml);
+        return NULL;
+    }
+    /* The coarse search: flat tabu with the caller's options. */
+    static const char *const pass[] = {"iters", "tenure-add", "tenure-remove", "candidates", "seed", "from"};
+    char names[6][24], vals[6][sizeof(sm_opt_value){0}.s];
+    const char *argv[14];
+    int argc = 0;
+    for (int i = 0; i < 6; i++) {
+        const sm_opt_value *v = sm_solver_opt(s, pass[i]);
+        if (!v || !v->set) continue;
+        snprintf(names[i], sizeof names[i], "-%s", pass[i]);
+        snprintf(vals[i], sizeof vals[i], "%s", v->s);
+        argv[argc++] = names[i];
+        argv[argc++] = vals[i];
+    }
+    argv[argc++] = "-multilevel";
+    argv[argc++] = "off";
+    /* The deadline first: the coarse search is held to it too, or it
+     * would settle on the energy-cheapest processors at a looser one
+     * that refinement cannot recover from. */
+    if (!s->model.has_deadline) fine_deadline(s);
+    if (GIVEN_UP) {
+        sm_multilevel_free(ml);
+        return NULL;
+    }
+    const sm_grid *cg = ml->grid[ml->nlev - 1];
+    /* The session's mapping on the coarsest grid (each coarse block where
+     * its first fine block is), for -from current. */
+    const int *fine = s->start_map;
+    int *start = NULL;
+    for (int l = 0; l + 1 < ml->nlev; l++) {
+        int *coarse = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l + 1]->ntasks);
+        for (int u = ml->grid[l]->ntasks - 1; u >= 0; u--) coarse[ml->up[l][u]] = fine[u];
+        free(start);
+        fine = start = coarse;
+    }
+    /* A coarse block is up to 8^levels blocks: the deadline may be out of
+     * the coarsest grid's reach. Hold the coarse search to what lb reaches
+     * there when that is looser (refinement, which counts every processor's
+     * time past the deadline, closes the gap on the finer grids); an
+     * unreachable deadline would leave it the least-energy infeasible
+     * mapping, all work on the most efficient processors. */
+    sm_model coarse_model = s->model;
+    if (coarse_model.has_deadline) {
+        double reach = fastest_lb(s, cg) * (1 + SM_MULTILEVEL_SLACK);
+        if (isfinite(reach) && reach > coarse_model.deadline) coarse_model.deadline = reach;
+    }
+#undef GIVEN_UP
+    sm_err e;
+    /* The coarse search is s's own solver (tabu) on the coarse grid. */
+    ml->coarse = sm_solver_new(s->ops, cg, s->topo, &coarse_model, start, argc, argv, &e);
+    free(start);
+    if (!ml->coarse) {
+        sm_multilevel_free(ml);
+        return NULL;
+    }
+    ml->level = ml->nlev - 1;
+    ml->fine = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
+    ml->shown = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
+    ml->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 7;
+    project_to_fine(ml, ml->level, ml->coarse->best_map);
+    offer_fine(s, ml);
+    sm_solver_set_stat(s, "levels", ml->nlev);
+    sm_solver_set_stat(s, "coarse_blocks", cg->ntasks);
+    return ml;
+}
+
+static void stats(sm_solver *s, const sm_multilevel *ml)
+{
+    sm_solver_set_stat(s, "level", ml->level);
+    sm_solver_set_stat(s, "pass", ml->ref.pass);
+    sm_solver_set_stat(s, "moves", (double)(ml->moves + ml->ref.moves));
+    sm_solver_set_stat(s, "tried", (double)(ml->tried + ml->ref.tried));
+    sm_solver_set_stat(s, "current_energy", s->current.energy);
+    sm_solver_set_stat(s, "best_energy", s->best.energy);
+    sm_solver_set_stat(s, "best_time", s->best.time);
+}
+
+/* The level being refined is done with map (a mapping of it): offer it
+ * projected to the session's grid and start refining the next finer
+ * level from it. Going to the session's grid itself, that level's own
+ * cost state evaluates the offer (the same mapping): a million blocks are
+ * not evaluated twice in one step. */
+static void next_level(sm_solver *s, sm_multilevel *ml, const int *map)
+{
+    int l = ml->level - 1;
+    int *finer = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l]->ntasks);
+    sm_grid_project(ml->grid[l], ml->up[l], map, finer);
+    if (l > 0) {
+        project_to_fine(ml, ml->level, map);
+        offer_fine(s, ml);
+    }
+    start_level(s, ml, l, finer);
+    if (l == 0) offer_fine(s, ml);
+    free(finer);
+}
+
+void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
+{
+    /* Only a refinement step on the session's grid lists its moves. */
+    s->moves_known = 0;
+    if (ml->coarse) {
+        sm_solver_step(ml->coarse, COARSE_STEPS);
+        snprintf(s->last_move, sizeof s->last_move, "level %d (%d blocks): %.100s", ml->level,
+                 ml->grid[ml->level]->ntasks, ml->coarse->last_move);
+        /* The last coarse iteration's explanation (coarse block numbers). */
+        sm_solver_why(s, "coarse search, %d tabu iterations on level %d: %.50s", COARSE_STEPS, ml->level,
+                      ml->coarse->explain.why);
+        for (int i = 0; i < ml->coarse->explain.ncand; i++) {
+            const sm_explain_cand *c = &ml->coarse->explain.cand[i];
+            char mv[96];
+            snprintf(mv, sizeof mv, "level %d: %.80s", ml->level, c->move);
+            sm_solver_candidate(s, mv, c->objective, c->delta, c->tabu);
+        }
+        if (!ml->coarse->done) {
+            if (ml->coarse->current_map) show_current(s, ml, ml->coarse->current_map);
+            stats(s, ml);
+            return;
+        }
+        next_level(s, ml, ml->coarse->best_map);
+        sm_solver_free(ml->coarse);
+        ml->coarse = NULL;
+        stats(s, ml);
+        return;
+    }
+    int more = sm_refine_step(&ml->ref, CHUNK);
+    if (ml->level == 0) note_moves(s, ml);
+    sm_solver_why(s, "refinement on level %d: boundary blocks moved where the energy drops", ml->level);
+    snprintf(s->last_move, sizeof s->last_move, "level %d (%d blocks) pass %d: %lld moves", ml->level,
+             ml->grid[ml->level]->ntasks, ml->ref.pass + (more ? 1 : 0), ml->moves + ml->ref.moves);
+    if (more) {
+        if (ml->level == 0) offer_fine(s, ml);
+        else show_current(s, ml, ml->ref.c->map);
+        stats(s, ml);
+        return;
+    }
+    /* Level done: offer it, then go finer. */
+    if (ml->level == 0) {
+        offer_fine(s, ml);
+        stats(s, ml);
+        s->done = 1;
+        return;
+    }
+    next_level(s, ml, ml->ref.c->map);
+    stats(s, ml);
+}
+
+void sm_multilevel_free(sm_multilevel *ml)
+{
+    if (!ml) return;
+    sm_solver_free(ml->coarse);
+    sm_refine_release(&ml->ref);
+    for (int l = 0; l < ml->nlev; l++) {
+        free(ml->up[l]);
+        if (l > 0) sm_grid_free((sm_grid *)ml->grid[l]);
+    }
+    free(ml->fine);
+    free(ml->shown);
+    free(ml->pending);
+    free(ml);
+}

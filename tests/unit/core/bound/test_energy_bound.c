@@ -1,0 +1,360 @@
+/* test_energy_bound.c - `model bound` (core/bound/energy_bound.c): never above the best
+ * feasible mapping (enumeration of every mapping of tiny instances, each
+ * method alone and both; the ILP-proven published optima), tight on the
+ * published deadline rows, and below every mapping tabu finds at scale. */
+#include "tests/unit/testutil.h"
+#include "core/bound/energy_bound.h"
+#include "solvers/stepper/solver_stepper.h"
+
+/* A random tiny machine: P processors of two types (one sometimes with a
+ * measured profile), on one node or spread over nodes of a tree network
+ * whose two inter levels are priced in either order. */
+static sm_topo *random_topo(unsigned *seed, int P, int nblocks)
+{
+    char buf[8192], prof[1024] = "";
+    int len;
+    if (rand_r(seed) % 4 == 0) {
+        int pl = snprintf(prof, sizeof prof, ",\"profile\":[");
+        double tm = 0, en = 0;
+        int top = nblocks - (int)(rand_r(seed) % 3);
+        for (int b = 1; b <= top; b++) {
+            tm += 1e-6 * (1 + rand_r(seed) % 9);
+            en += 1e-5 * (1 + rand_r(seed) % 9);
+            pl += snprintf(prof + pl, sizeof prof - (size_t)pl, "%s[%d,%g,%g]", b > 1 ? "," : "", b, tm, en);
+        }
+        snprintf(prof + pl, sizeof prof - (size_t)pl, "]");
+    }
+    double cell = 1.0 / 262144;
+    len = snprintf(buf, sizeof buf,
+                   "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{"
+                   "\"a\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d},"
+                   "\"b\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d%s}},"
+                   "\"processors\":[",
+                   1e-6 * cell * (1 + rand_r(seed) % 8), 1e-5 * cell * (1 + rand_r(seed) % 8),
+                   20 + rand_r(seed) % 80, rand_r(seed) % 40,
+                   1e-6 * cell * (1 + rand_r(seed) % 3), 1e-5 * cell * (1 + rand_r(seed) % 8),
+                   20 + rand_r(seed) % 80, rand_r(seed) % 40, prof);
+    int spread = rand_r(seed) % 2, maxnode = 0;
+    for (int p = 0; p < P; p++) {
+        int node = spread ? (int)(rand_r(seed) % 3) : 0;
+        if (node > maxnode) maxnode = node;
+        len += snprintf(buf + len, sizeof buf - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"%s\",\"node\":%d}",
+                        p ? "," : "", p, rand_r(seed) % 2 ? "a" : "b", node);
+    }
+    double msg = 1.0 / 4096;
+    len += snprintf(buf + len, sizeof buf - (size_t)len,
+                    "],\"network\":%s,\"links\":{\"intra\":{\"a-a\":{\"time_per_cell\":%g,\"energy_per_cell\":%g},"
+                    "\"*\":{\"time_per_cell\":%g,\"energy_per_cell\":%g}}",
+                    maxnode ? "{\"kind\":\"tree\",\"group_sizes\":[2]}" : "{\"kind\":\"single\"}",
+                    1e-6 * msg * (1 + rand_r(seed) % 4), 1e-2 * msg * (1 + rand_r(seed) % 9),
+                    1e-6 * msg * (1 + rand_r(seed) % 4), 1e-2 * msg * (1 + rand_r(seed) % 9));
+    if (maxnode)
+        len += snprintf(buf + len, sizeof buf - (size_t)len,
+                        ",\"inter\":[{\"time_per_cell\":%g,\"energy_per_cell\":%g},"
+                        "{\"time_per_cell\":%g,\"energy_per_cell\":%g}]",
+                        1e-6 * msg * (1 + rand_r(seed) % 4), 1e-2 * msg * (1 + rand_r(seed) % 9),
+                        1e-6 * msg * (1 + rand_r(seed) % 4), 1e-2 * msg * (1 + rand_r(seed) % 9));
+    snprintf(buf + len, sizeof buf - (size_t)len, "}}");
+    return tu_topo_text(buf);
+}
+
+/* A tiny grid, sometimes with blocks of unequal cells. */
+static sm_grid *random_grid(unsigned *seed)
+{
+    static const int shapes[][3] = {{4, 2, 1}, {2, 2, 2}, {8, 1, 1}, {3, 2, 1}, {2, 3, 1}, {3, 3, 1}};
+    int k = rand_r(seed) % 6;
+    sm_grid_spec s;
+    sm_grid_spec_default(&s);
+    int flat = shapes[k][2] == 1;
+    for (int a = 0; a < 3; a++) {
+        s.blocks[a] = shapes[k][a];
+        s.periodic[a] = rand_r(seed) % 3 == 0;
+        s.cells[a] = 64LL * s.blocks[a] + (rand_r(seed) % 2 ? rand_r(seed) % s.blocks[a] : 0);
+    }
+    static const sm_stencil flat_st[] = {SM_ST_5PT, SM_ST_9PT, SM_ST_7PT, SM_ST_27PT};
+    s.stencil = flat ? flat_st[rand_r(seed) % 4] : (rand_r(seed) % 2 ? SM_ST_7PT : SM_ST_27PT);
+    if (flat && (s.stencil == SM_ST_5PT || s.stencil == SM_ST_9PT)) {
+        s.cells[2] = 1;
+        s.periodic[2] = 0;
+    }
+    s.halo = 1 + rand_r(seed) % 2;
+    sm_err e;
+    sm_grid *g = sm_grid_build(&s, &e);
+    if (!g) fail_msg("grid: %s", e.msg);
+    return g;
+}
+
+/* Every mapping enumerated: the bound (each method alone, and both) is
+ * never above the least energy of a feasible mapping, and says
+ * "infeasible" only when no mapping is feasible. */
+static void never_above_enumeration(void **st)
+{
+    (void)st;
+    unsigned seed = 2025;
+    int tight = 0, feasible = 0, infinite = 0;
+    for (int trial = 0; trial < 240; trial++) {
+        sm_grid *g = random_grid(&seed);
+        int P = g->ntasks <= 8 ? 2 + (int)(rand_r(&seed) % 2) : 2;
+        sm_topo *t = random_topo(&seed, P, g->ntasks);
+        sm_model m;
+        sm_model_default(&m);
+        m.round_time = 1e-7 * (1 + rand_r(&seed) % 30);
+        m.overlap = rand_r(&seed) % 3 != 0;
+        m.unused_idle = rand_r(&seed) % 2;
+        m.rounds = (sm_rounds_model)(rand_r(&seed) % 3);
+        int zero[16] = {0};
+        sm_eval any;
+        sm_eval_reference(g, t, &m, zero, &any);
+        m.has_deadline = trial % 7 != 0;
+        m.deadline = any.time * (0.35 + 0.12 * (rand_r(&seed) % 10));
+        sm_eval best;
+        tu_enumerate(g, t, &m, &best);
+        int *iso = sm_bound_profile(g);
+        static const unsigned flags[] = {0, SM_BOUND_NO_KNAPSACK, SM_BOUND_NO_COUNTS};
+        for (int f = 0; f < 3; f++) {
+            sm_bound b;
+            sm_bound_compute_with(g, t, &m, f == 2 && trial % 2 ? NULL : iso, flags[f], &b);
+            if (best.feasible) {
+                if (b.energy > best.energy * (1 + 1e-9) + 1e-15)
+                    fail_msg("trial %d flags %u: bound %.17g above the optimum %.17g (%s)", trial, flags[f],
+                             b.energy, best.energy, b.method);
+                if (f == 0) {
+                    feasible++;
+                    tight += b.energy >= 0.8 * best.energy;
+                }
+            } else if (f == 0) {
+                infinite += isinf(b.energy);
+            }
+            assert_true(b.compute_only <= b.energy * (1 + 1e-12) || isinf(b.energy) ||
+                        b.compute_only <= (best.feasible ? best.energy : INFINITY));
+            sm_bound_free(&b);
+        }
+        free(iso);
+        sm_topo_free(t);
+        sm_grid_free(g);
+    }
+    print_message("%d feasible (%d within 0.8 of the optimum), %d infeasible proven so\n", feasible, tight, infinite);
+    /* Both kinds of instance came up, and the bound is not trivial. */
+    assert_true(feasible >= 120);
+    assert_true(infinite >= 5);
+    assert_true(tight >= feasible * 3 / 4);
+}
+
+/* The published ILP optima (SPEC 7, Table 6.4 Cuboid rows): the bound is
+ * never above them, and tight (the issue's goal is a mean of 0.8). */
+static void published_rows(void **st)
+{
+    (void)st;
+    static const struct { const char *kinds; double deadline, optimum; } rows[] = {
+        {"cpu cpu", 27.91e-3, 3.7690}, {"cpu cpu", 26.97e-3, 4.8625}, {"cpu cpu", 14.00e-3, 5.2745},
+        {"cpu gpu", 3.59e-3, 0.4858}, {"cpu gpu", 3.46e-3, 1.7076}, {"cpu gpu", 3.34e-3, 2.2389},
+        {"cpu gpu", 3.22e-3, 2.6586}, {"cpu cpu gpu gpu", 3.59e-3, 0.6291},
+        {"cpu cpu gpu gpu", 3.22e-3, 2.2703},
+    };
+    sm_grid *g = tu_grid(8, 4, 4, 0, 0, 0, SM_ST_7PT);
+    int *iso = sm_bound_profile(g);
+    assert_non_null(iso);
+    double sum = 0;
+    int n = (int)(sizeof rows / sizeof rows[0]);
+    for (int i = 0; i < n; i++) {
+        sm_topo *t = tu_thesis(rows[i].kinds);
+        sm_model m;
+        sm_model_default(&m);
+        m.has_deadline = 1;
+        m.deadline = rows[i].deadline;
+        sm_bound b;
+        sm_bound_compute_with(g, t, &m, iso, 0, &b);
+        /* The SPEC's 4 decimals are rounded: half a unit of slack. */
+        if (b.energy > rows[i].optimum + 5e-5)
+            fail_msg("%s at %g: bound %.6f above the published %.4f", rows[i].kinds, rows[i].deadline,
+                     b.energy, rows[i].optimum);
+        sum += b.energy / rows[i].optimum;
+        assert_true(b.energy / rows[i].optimum >= 0.99);
+        sm_bound_free(&b);
+        sm_topo_free(t);
+    }
+    assert_true(sum / n >= 0.8);
+    /* CPU-GPU at 3.22 ms: the least vector is the published optimum's
+     * 13 CPU + 115 GPU blocks. */
+    sm_topo *t = tu_thesis("cpu gpu");
+    sm_model m;
+    sm_model_default(&m);
+    m.has_deadline = 1;
+    m.deadline = 3.22e-3;
+    sm_bound b;
+    sm_bound_compute_with(g, t, &m, iso, 0, &b);
+    assert_non_null(b.counts);
+    assert_int_equal(b.counts[0], 13);
+    assert_int_equal(b.counts[1], 115);
+    sm_bound_free(&b);
+    /* Faster than any mapping can run: no mapping meets it. */
+    m.deadline = 1e-6;
+    sm_bound_compute_with(g, t, &m, iso, 0, &b);
+    assert_true(isinf(b.energy));
+    sm_bound_free(&b);
+    sm_topo_free(t);
+    free(iso);
+    sm_grid_free(g);
+}
+
+/* Sphere (periodic I and J): the ILP proves its optimum; the bound is
+ * never above it and within 1 % of it. */
+static void below_ilp_optima(void **st)
+{
+    (void)st;
+    static const struct { const char *kinds; double deadline; } rows[] = {
+        {"cpu gpu", 3.46e-3}, {"cpu gpu", 3.22e-3}, {"cpu cpu", 14.00e-3}};
+    sm_grid *g = tu_grid(8, 4, 4, 1, 1, 0, SM_ST_7PT);
+    for (int i = 0; i < 3; i++) {
+        sm_topo *t = tu_thesis(rows[i].kinds);
+        sm_model m;
+        sm_model_default(&m);
+        m.has_deadline = 1;
+        m.deadline = rows[i].deadline;
+        int *map = calloc((size_t)g->ntasks, sizeof(int));
+        sm_err e;
+        const char *argv[2] = {"-timeout", "60"};
+        sm_solver *s = sm_solver_new(&sm_solver_ilp, g, t, &m, map, 2, argv, &e);
+        if (!s) fail_msg("%s", e.msg);
+        sm_solver_step(s, 1);
+        assert_string_equal(s->status, "optimal");
+        sm_bound b;
+        sm_bound_compute(g, t, &m, &b);
+        assert_true(b.energy <= s->best.energy * (1 + 1e-9));
+        assert_true(b.energy >= 0.99 * s->best.energy);
+        sm_bound_free(&b);
+        sm_solver_free(s);
+        free(map);
+        sm_topo_free(t);
+    }
+    sm_grid_free(g);
+}
+
+/* At scale only the knapsack applies: on the summit-like machine (nodes,
+ * a fat tree) it stays below every mapping tabu visits at the deadline of
+ * the start, and below lb's. */
+static void below_mappings_at_scale(void **st)
+{
+    (void)st;
+    sm_err e;
+    sm_topo *t = sm_topo_load("samples/topologies/summit-like.json", &e);
+    if (!t) fail_msg("%s", e.msg);
+    sm_grid *g = tu_grid(16, 16, 8, 0, 0, 1, SM_ST_7PT);
+    sm_model m;
+    sm_model_default(&m);
+    m.round_time = 1e-7;
+    int *map = calloc((size_t)g->ntasks, sizeof(int));
+    sm_fill(g, t, SM_SPEEDS_EXACT, SM_ORDER_IJK, 0, map);
+    sm_eval lb;
+    sm_eval_reference(g, t, &m, map, &lb);
+    m.has_deadline = 1;
+    m.deadline = lb.time;
+    sm_bound b;
+    sm_bound_compute(g, t, &m, &b);
+    assert_true(isfinite(b.energy));
+    assert_true(b.energy <= lb.energy);
+    assert_true(b.energy > b.compute_only); /* communication is charged */
+    const char *argv[2] = {"-iters", "300"};
+    sm_solver *s = sm_solver_new(&sm_solver_tabu, g, t, &m, map, 2, argv, &e);
+    if (!s) fail_msg("%s", e.msg);
+    while (!s->done) {
+        sm_solver_step(s, 1);
+        if (s->current.feasible) assert_true(b.energy <= s->current.energy * (1 + 1e-12));
+    }
+    assert_true(s->best.feasible);
+    assert_true(b.energy <= s->best.energy);
+    /* Tight enough to mean something: tabu within 15 % of it. */
+    assert_true(s->best.energy <= 1.15 * b.energy);
+    sm_solver_free(s);
+    sm_bound_free(&b);
+    free(map);
+    sm_grid_free(g);
+    sm_topo_free(t);
+}
+
+/* SM_BOUND_DVFS: never above the best mapping in any assignment of
+ * states (every mapping times every state of every processor, base
+ * included, enumerated), and equal to it on the thesis machine. */
+static void dvfs_never_above_enumeration(void **st)
+{
+    (void)st;
+    unsigned seed = 77;
+    int feasible = 0;
+    for (int trial = 0; trial < 40; trial++) {
+        int bx = 2 + (int)(rand_r(&seed) % 2);
+        sm_grid *g = tu_grid(bx, 2, 1, rand_r(&seed) % 2, 0, 0, SM_ST_7PT);
+        int P = 2 + (int)(rand_r(&seed) % 2);
+        char buf[4096];
+        double cell = 1.0 / 262144, msg = 1.0 / 4096;
+        int len = snprintf(buf, sizeof buf,
+                           "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{"
+                           "\"a\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d,"
+                           "\"states\":{\"low\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d}}},"
+                           "\"b\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d}},"
+                           "\"processors\":[",
+                           1e-6 * cell * (1 + rand_r(&seed) % 4), 1e-5 * cell * (2 + rand_r(&seed) % 8),
+                           40 + rand_r(&seed) % 60, rand_r(&seed) % 30, 1e-6 * cell * (3 + rand_r(&seed) % 6),
+                           1e-5 * cell * (1 + rand_r(&seed) % 4), 10 + rand_r(&seed) % 40,
+                           1e-6 * cell * (1 + rand_r(&seed) % 8), 1e-5 * cell * (1 + rand_r(&seed) % 8),
+                           20 + rand_r(&seed) % 80, rand_r(&seed) % 40);
+        for (int p = 0; p < P; p++)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"%s\",\"node\":0}",
+                            p ? "," : "", p, p == 0 || rand_r(&seed) % 2 ? "a" : "b");
+        snprintf(buf + len, sizeof buf - (size_t)len,
+                 "],\"network\":{\"kind\":\"single\"},\"links\":{\"intra\":{\"*\":"
+                 "{\"time_per_cell\":%g,\"energy_per_cell\":%g}}}}",
+                 1e-6 * msg * (1 + rand_r(&seed) % 4), 1e-2 * msg * (1 + rand_r(&seed) % 9));
+        sm_topo *t = tu_topo_text(buf);
+        sm_model m;
+        sm_model_default(&m);
+        m.unused_idle = rand_r(&seed) % 2;
+        int zero[16] = {0};
+        sm_eval any;
+        sm_eval_reference(g, t, &m, zero, &any);
+        m.has_deadline = 1;
+        m.deadline = any.time * (0.4 + 0.15 * (rand_r(&seed) % 8));
+        /* Every assignment of states (base or low for type a). */
+        double best = INFINITY;
+        for (int mask = 0; mask < (1 << P); mask++) {
+            sm_topo *tc = sm_topo_clone(t);
+            int skip = 0;
+            for (int p = 0; p < P; p++) {
+                int low = mask >> p & 1;
+                if (low && tc->types[tc->procs[p].type].nstates == 0) skip = 1;
+                sm_topo_set_proc_state(tc, p, low ? 0 : SM_STATE_BASE);
+            }
+            if (!skip) {
+                sm_eval e;
+                tu_enumerate(g, tc, &m, &e);
+                if (e.feasible && e.energy < best) best = e.energy;
+            }
+            sm_topo_free(tc);
+        }
+        int *iso = sm_bound_profile(g);
+        for (int f = 0; f < 2; f++) {
+            sm_bound b;
+            sm_bound_compute_with(g, t, &m, iso, SM_BOUND_DVFS | (f ? SM_BOUND_NO_COUNTS : 0), &b);
+            if (isfinite(best) && b.energy > best * (1 + 1e-9) + 1e-15)
+                fail_msg("trial %d: DVFS bound %.17g above the best %.17g (%s)", trial, b.energy, best, b.method);
+            if (!isfinite(best)) assert_true(b.energy <= INFINITY);
+            sm_bound_free(&b);
+        }
+        feasible += isfinite(best);
+        free(iso);
+        sm_topo_free(t);
+        sm_grid_free(g);
+    }
+    assert_true(feasible >= 20);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(never_above_enumeration),
+        cmocka_unit_test(published_rows),
+        cmocka_unit_test(below_ilp_optima),
+        cmocka_unit_test(below_mappings_at_scale),
+        cmocka_unit_test(dvfs_never_above_enumeration),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,425 @@
+/* test_multilevel_tabu.c - 2x2x2 coarsening keeps work and halo cells exactly,
+ * and multilevel tabu refines to a mapping that the full evaluation
+ * agrees with, better than its start, with the flat path untouched below
+ * the threshold; refinement's screen never changes the moves it takes. */
+#include "tests/unit/testutil.h"
+#include "core/model/coarsen.h"
+#include "core/model/fill_rule.h"
+#include "solvers/tabu/multilevel_tabu.h"
+#include "solvers/tabu/boundary_refinement.h"
+#include "solvers/stepper/solver_stepper.h"
+
+static double stat_of(const sm_solver *s, const char *key)
+{
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, key) == 0) return s->stats[i].value;
+    fail_msg("no statistic %s", key);
+    return 0;
+}
+
+/* Tabu, multilevel on, 300 coarse iterations, from map. */
+static sm_solver *multilevel_tabu(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map)
+{
+    const char *argv[4] = {"-multilevel", "on", "-iters", "300"};
+    sm_err e;
+    sm_solver *s = sm_solver_new(&sm_solver_tabu, g, t, m, map, 4, argv, &e);
+    if (!s) fail_msg("%s", e.msg);
+    return s;
+}
+
+/* Odd block counts, periodic axes, 2-D and 3-D stencils. */
+static void coarsen_keeps_work_and_halo(void **st)
+{
+    (void)st;
+    struct { int b[3], p[3]; sm_stencil s; int cb[3]; } cases[] = {
+        {{7, 5, 3}, {0, 0, 0}, SM_ST_7PT, {4, 3, 2}},
+        {{6, 6, 4}, {1, 0, 1}, SM_ST_27PT, {3, 3, 2}},
+        {{9, 4, 1}, {0, 1, 0}, SM_ST_9PT, {5, 2, 1}},
+        {{4, 2, 2}, {1, 1, 1}, SM_ST_7PT, {2, 1, 1}},
+    };
+    sm_topo *t = tu_thesis("cpu cpu gpu gpu");
+    sm_model m;
+    sm_model_default(&m);
+    unsigned long long rs = 99;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sm_grid *g = tu_grid(cases[i].b[0], cases[i].b[1], cases[i].b[2], cases[i].p[0], cases[i].p[1],
+                             cases[i].p[2], cases[i].s);
+        int *up = malloc(sizeof(int) * (size_t)g->ntasks);
+        sm_grid *c = sm_grid_coarsen(g, up);
+        assert_non_null(c);
+        for (int a = 0; a < 3; a++) assert_int_equal(c->spec.blocks[a], cases[i].cb[a]);
+        /* Every coarse block's cells are its fine blocks' cells. */
+        int64_t *sum = calloc((size_t)c->ntasks, sizeof(int64_t));
+        for (int u = 0; u < g->ntasks; u++) {
+            assert_true(up[u] >= 0 && up[u] < c->ntasks);
+            sum[up[u]] += g->task_cells[u];
+        }
+        for (int v = 0; v < c->ntasks; v++) assert_int_equal(sum[v], c->task_cells[v]);
+        free(sum);
+        /* The halo between coarse blocks is the fine halo crossing them. */
+        int64_t fine_cut = 0, coarse_all = 0;
+        for (int e = 0; e < g->nedges; e++)
+            if (up[g->edges[e].src] != up[g->edges[e].dst]) fine_cut += g->edges[e].cells;
+        for (int e = 0; e < c->nedges; e++) coarse_all += c->edges[e].cells;
+        assert_int_equal(fine_cut, coarse_all);
+        /* So any coarse mapping and its projection cost the same work
+         * and communication energy. */
+        int *cm = malloc(sizeof(int) * (size_t)c->ntasks), *fm = malloc(sizeof(int) * (size_t)g->ntasks);
+        for (int r = 0; r < 5; r++) {
+            for (int v = 0; v < c->ntasks; v++) cm[v] = (int)(sm_rand_next(&rs) % 4);
+            sm_grid_project(g, up, cm, fm);
+            sm_eval ec, ef;
+            sm_eval_reference(c, t, &m, cm, &ec);
+            sm_eval_reference(g, t, &m, fm, &ef);
+            tu_assert_close(ef.comp_time, ec.comp_time, 1e-12, "comp time");
+            tu_assert_close(ef.energy_dynamic, ec.energy_dynamic, 1e-12, "dynamic energy");
+            tu_assert_close(ef.energy_static, ec.energy_static, 1e-12, "static energy");
+            tu_assert_close(ef.energy_comm, ec.energy_comm, 1e-12, "communication energy");
+        }
+        free(cm);
+        free(fm);
+        free(up);
+        sm_grid_free(c);
+        sm_grid_free(g);
+    }
+    /* One block: nothing to halve. */
+    sm_grid *one = tu_grid(1, 1, 1, 0, 0, 0, SM_ST_7PT);
+    int up1[1];
+    assert_null(sm_grid_coarsen(one, up1));
+    sm_grid_free(one);
+    sm_topo_free(t);
+}
+
+/* 8192 blocks on four processors: one coarsening to 1024. */
+static void refines_to_a_checked_better_mapping(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(32, 16, 16, 0, 0, 0, SM_ST_7PT);
+    sm_topo *t = tu_thesis("cpu cpu gpu gpu");
+    sm_model m;
+    sm_model_default(&m);
+    int *map = calloc((size_t)g->ntasks, sizeof(int));
+    sm_solver *s = multilevel_tabu(g, t, &m, map);
+    assert_int_equal((int)stat_of(s, "levels"), 2);
+    assert_int_equal((int)stat_of(s, "coarse_blocks"), 1024);
+    /* The deadline it holds itself to: the fastest lb order plus slack. */
+    double deadline = stat_of(s, "deadline");
+    sm_model lbm = m;
+    sm_err e;
+    sm_solver *lb = sm_solver_new(&sm_solver_lb, g, t, &lbm, map, 0, NULL, &e);
+    sm_solver_step(lb, g->ntasks + 1);
+    assert_true(deadline <= lb->best.time * (1 + SM_MULTILEVEL_SLACK) * (1 + 1e-12));
+    sm_model held = m;
+    held.has_deadline = 1;
+    held.deadline = deadline;
+    sm_eval lb_ev;
+    sm_eval_reference(g, t, &held, lb->best_map, &lb_ev);
+    double prev = INFINITY;
+    while (!s->done) {
+        sm_solver_step(s, 1);
+        assert_true(s->has_best);
+        assert_true(s->best.energy <= prev * (1 + 1e-12) || !isfinite(prev));
+        prev = s->best.energy;
+    }
+    sm_eval ref;
+    sm_eval_reference(g, t, &held, s->best_map, &ref);
+    tu_assert_close(s->best.energy, ref.energy, 1e-9, "best energy");
+    tu_assert_close(s->best.time, ref.time, 1e-12, "best time");
+    assert_true(ref.feasible);
+    /* Refinement must have done real work beyond the lb start. */
+    assert_true(ref.energy < lb_ev.energy * (1 - 1e-3));
+    assert_true(stat_of(s, "moves") > 0);
+    sm_solver_free(lb);
+    sm_solver_free(s);
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+/* While a coarser level is searched, the current mapping shown on the
+ * session's grid is that level's current mapping projected, after every
+ * step: it changes while the coarse search moves, and it is always a
+ * whole-coarse-block projection (each fine block where its coarse block
+ * is). */
+static void current_follows_every_step(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(32, 16, 16, 0, 0, 0, SM_ST_7PT);
+    sm_topo *t = tu_thesis("cpu cpu gpu gpu");
+    sm_model m;
+    sm_model_default(&m);
+    int *map = calloc((size_t)g->ntasks, sizeof(int));
+    sm_solver *s = multilevel_tabu(g, t, &m, map);
+    int *up = malloc(sizeof(int) * (size_t)g->ntasks);
+    sm_grid *c = sm_grid_coarsen(g, up);
+    int *owner = malloc(sizeof(int) * (size_t)c->ntasks);
+    int *prev = malloc(sizeof(int) * (size_t)g->ntasks);
+    memcpy(prev, s->current_map, sizeof(int) * (size_t)g->ntasks);
+    int coarse_steps = 0, changed = 0;
+    for (;;) {
+        sm_solver_step(s, 1);
+        if (s->done || (int)stat_of(s, "level") != 1) break;
+        coarse_steps++;
+        assert_non_null(s->current_map);
+        for (int v = 0; v < c->ntasks; v++) owner[v] = -1;
+        for (int u = 0; u < g->ntasks; u++) {
+            int v = up[u], p = s->current_map[u];
+            assert_true(p >= 0 && p < t->nprocs);
+            if (owner[v] < 0) owner[v] = p;
+            assert_int_equal(owner[v], p);
+        }
+        changed += memcmp(prev, s->current_map, sizeof(int) * (size_t)g->ntasks) != 0;
+        memcpy(prev, s->current_map, sizeof(int) * (size_t)g->ntasks);
+    }
+    assert_true(coarse_steps >= 5);
+    assert_true(changed >= coarse_steps / 2);
+    free(prev);
+    free(owner);
+    free(up);
+    sm_grid_free(c);
+    sm_solver_free(s);
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+/* Stopped early, it keeps a complete, correctly evaluated best. */
+static void interrupt_keeps_best(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(32, 16, 16, 0, 0, 0, SM_ST_7PT);
+    sm_topo *t = tu_thesis("cpu cpu gpu gpu");
+    sm_model m;
+    sm_model_default(&m);
+    m.has_deadline = 1;
+    m.deadline = 0.5;
+    int *map = calloc((size_t)g->ntasks, sizeof(int));
+    const char *argv[2] = {"-multilevel", "on"};
+    sm_err e;
+    sm_solver *s = sm_solver_new(&sm_solver_tabu, g, t, &m, map, 2, argv, &e);
+    if (!s) fail_msg("%s", e.msg);
+    sm_solver_step(s, 3);
+    sm_solver_stop(s);
+    assert_true(s->has_best);
+    for (int u = 0; u < g->ntasks; u++) assert_true(s->best_map[u] >= 0 && s->best_map[u] < 4);
+    sm_eval ref;
+    sm_eval_reference(g, t, &m, s->best_map, &ref);
+    tu_assert_close(s->best.energy, ref.energy, 1e-9, "best energy");
+    sm_solver_free(s);
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+/* Below the threshold, auto is the flat search, move for move. */
+static void auto_below_threshold_is_flat(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(8, 4, 4, 1, 1, 0, SM_ST_7PT);
+    sm_topo *t = tu_thesis("cpu cpu gpu gpu");
+    sm_model m;
+    sm_model_default(&m);
+    m.has_deadline = 1;
+    m.deadline = 3.22e-3;
+    int map[128] = {0};
+    const char *a1[4] = {"-iters", "200", "-multilevel", "auto"};
+    const char *a2[4] = {"-iters", "200", "-multilevel", "off"};
+    sm_err e;
+    sm_solver *s1 = sm_solver_new(&sm_solver_tabu, g, t, &m, map, 4, a1, &e);
+    sm_solver *s2 = sm_solver_new(&sm_solver_tabu, g, t, &m, map, 4, a2, &e);
+    assert_non_null(s1);
+    assert_non_null(s2);
+    sm_solver_step(s1, 1000);
+    sm_solver_step(s2, 1000);
+    assert_memory_equal(s1->best_map, s2->best_map, sizeof map);
+    assert_true(s1->best.energy == s2->best.energy);
+    assert_int_equal(s1->iteration, 200);
+    sm_solver_free(s1);
+    sm_solver_free(s2);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+
+/* Four nodes of a CPU and two GPUs on a two-level tree, links priced
+ * apart (intra, near, far), so moves change link classes. */
+static sm_topo *hetero_tree(void)
+{
+    char procs[2048] = "";
+    for (int n = 0; n < 4; n++) {
+        char b[256];
+        snprintf(b, sizeof b,
+                 "%s{\"name\":\"c%d\",\"type\":\"cpu\",\"node\":%d},{\"name\":\"g%da\",\"type\":\"gpu\",\"node\":%d},"
+                 "{\"name\":\"g%db\",\"type\":\"gpu\",\"node\":%d}",
+                 n ? "," : "", n, n, n, n, n, n);
+        strcat(procs, b);
+    }
+    char text[8192];
+    snprintf(text, sizeof text,
+             "{\"format\":\"stencilmap/topology\",\"version\":1,"
+             "\"types\":{\"cpu\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g,\"p0\":90,\"p_idle\":10},"
+             "\"gpu\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g,\"p0\":74,\"p_idle\":30}},"
+             "\"processors\":[%s],\"network\":{\"kind\":\"tree\",\"group_sizes\":[2]},"
+             "\"links\":{\"intra\":{\"*\":{\"time_per_cell\":1e-9,\"energy_per_cell\":1e-6}},"
+             "\"inter\":[{\"time_per_cell\":2e-9,\"energy_per_cell\":4e-6},"
+             "{\"time_per_cell\":4e-9,\"energy_per_cell\":9e-6}]}}",
+             218e-6 / BLOCK_CELLS, 7645e-6 / BLOCK_CELLS, 28e-6 / BLOCK_CELLS, 1443e-6 / BLOCK_CELLS, procs);
+    return tu_topo_text(text);
+}
+
+/* Refines map to the end; returns the refined mapping (caller frees). */
+static int *refine_all(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
+                       long long *moves, long long *screened)
+{
+    unsigned long long rng = 5;
+    sm_refine r;
+    sm_refine_init(&r, g, t, m, map, 8, &rng);
+    while (sm_refine_step(&r, 256)) {}
+    int *out = malloc(sizeof(int) * (size_t)g->ntasks);
+    memcpy(out, r.c->map, sizeof(int) * (size_t)g->ntasks);
+    *moves = r.moves;
+    *screened = r.screened;
+    sm_refine_release(&r);
+    return out;
+}
+
+/* The screen only skips moves the full evaluation would not take: with
+ * it and without, refinement makes the same moves to the same mapping,
+ * over link classes, stencils, the idle rule, a deadline that the rounds
+ * bind (a long round) and starts that break the deadline at first. */
+static void screen_takes_the_same_moves(void **st)
+{
+    (void)st;
+    struct { int b[3], per; sm_stencil s; int unused_idle; double round_time, slack; int scramble; } cases[] = {
+        {{16, 16, 8}, 0, SM_ST_7PT, 1, 1e-6, 0.03, 0},
+        {{16, 16, 8}, 0, SM_ST_7PT, 0, 1e-6, 0.10, 40},
+        {{8, 8, 8}, 1, SM_ST_27PT, 1, 1e-6, 0.03, 10},
+        {{12, 12, 12}, 0, SM_ST_7PT, 1, 2e-5, 0.05, 0},
+        {{12, 12, 12}, 0, SM_ST_7PT, 0, 1e-6, 0.00, 200},
+    };
+    sm_topo *t = hetero_tree();
+    unsigned long long rs = 17;
+    long long screened_all = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sm_grid *g = tu_grid(cases[i].b[0], cases[i].b[1], cases[i].b[2], cases[i].per, cases[i].per,
+                             cases[i].per, cases[i].s);
+        sm_model m;
+        sm_model_default(&m);
+        m.unused_idle = cases[i].unused_idle;
+        m.round_time = cases[i].round_time;
+        int *map = malloc(sizeof(int) * (size_t)g->ntasks);
+        sm_fill(g, t, SM_SPEEDS_EXACT, SM_ORDER_KIJ, 1, map);
+        sm_eval lb;
+        sm_eval_reference(g, t, &m, map, &lb);
+        m.has_deadline = 1;
+        m.deadline = lb.time * (1 + cases[i].slack);
+        for (int k = 0; k < cases[i].scramble; k++)
+            map[sm_rand_next(&rs) % (unsigned)g->ntasks] = (int)(sm_rand_next(&rs) % (unsigned)t->nprocs);
+        long long mv_on, mv_off, sc_on, sc_off;
+        sm_refine_screen = 1;
+        int *on = refine_all(g, t, &m, map, &mv_on, &sc_on);
+        sm_refine_screen = 0;
+        int *off = refine_all(g, t, &m, map, &mv_off, &sc_off);
+        sm_refine_screen = 1;
+        assert_true(mv_on > 0);
+        assert_int_equal(mv_on, mv_off);
+        assert_int_equal(sc_off, 0);
+        assert_memory_equal(on, off, sizeof(int) * (size_t)g->ntasks);
+        screened_all += sc_on;
+        free(on);
+        free(off);
+        free(map);
+        sm_grid_free(g);
+    }
+    /* And it did screen: most tried moves lose. */
+    assert_true(screened_all > 0);
+    sm_topo_free(t);
+}
+
+/* The thesis's cpu cpu gpu gpu with gpu_blocks 64^3-cell blocks of
+ * memory on each GPU (8 bytes a cell). A GPU's speed share is 44 % of
+ * the blocks. */
+static sm_topo *small_gpus(int gpu_blocks)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "{\"format\":\"stencilmap/topology\",\"version\":1,"
+             "\"types\":{\"cpu\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g,\"p0\":90,\"p_idle\":10},"
+             "\"gpu\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g,\"p0\":74,\"p_idle\":30,"
+             "\"memory\":%.17g,\"bytes_per_cell\":8}},"
+             "\"processors\":[{\"name\":\"cpu0\",\"type\":\"cpu\",\"node\":0},{\"name\":\"cpu1\",\"type\":\"cpu\",\"node\":0},"
+             "{\"name\":\"gpu0\",\"type\":\"gpu\",\"node\":0},{\"name\":\"gpu1\",\"type\":\"gpu\",\"node\":0}],"
+             "\"network\":{\"kind\":\"single\"},"
+             "\"links\":{\"intra\":{\"*\":{\"time_per_cell\":%.17g,\"energy_per_cell\":%.17g}}}}",
+             218e-6 / BLOCK_CELLS, 7645e-6 / BLOCK_CELLS, 28e-6 / BLOCK_CELLS, 1443e-6 / BLOCK_CELLS,
+             gpu_blocks * BLOCK_CELLS * 8, 4e-6 / MSG_CELLS, 55768e-6 / MSG_CELLS);
+    return tu_topo_text(text);
+}
+
+/* Without a deadline, tabu holds itself to a deadline of its own. When
+ * lb's speed shares pass the GPUs' memory, that deadline must be one a
+ * mapping within memory reaches: it was the (memory-infeasible) lb's
+ * time, and every result, multilevel or flat, ended infeasible. */
+static void own_deadline_fits_memory(void **st)
+{
+    (void)st;
+    sm_model m;
+    sm_model_default(&m);
+    struct { int b[3]; const char *ml; int gpu_cap; } cases[] = {{{32, 16, 16}, "on", 2000}, {{16, 8, 8}, "off", 250}};
+    for (int k = 0; k < 2; k++) {
+        int gpu_cap = cases[k].gpu_cap;
+        sm_topo *t = small_gpus(gpu_cap);
+        sm_grid *g = tu_grid(cases[k].b[0], cases[k].b[1], cases[k].b[2], 0, 0, 0, SM_ST_7PT);
+        int n = g->ntasks;
+        int *map = calloc((size_t)n, sizeof(int));
+        const char *argv[4] = {"-multilevel", cases[k].ml, "-iters", "200"};
+        sm_err e;
+        sm_solver *s = sm_solver_new(&sm_solver_tabu, g, t, &m, map, 4, argv, &e);
+        if (!s) fail_msg("%s", e.msg);
+        double deadline = stat_of(s, "deadline");
+        /* lb itself passes the GPUs' memory here. */
+        sm_fill(g, t, SM_SPEEDS_EXACT, SM_ORDER_IJK, 1, map);
+        sm_eval lb;
+        sm_eval_reference(g, t, &m, map, &lb);
+        assert_false(lb.memory_ok);
+        /* No mapping within memory is faster than the GPUs full and the
+         * rest shared by the CPUs: the deadline is at least that. */
+        double least = ceil((n - 2.0 * gpu_cap) / 2) * 218e-6;
+        assert_true(deadline >= least * (1 - 1e-9));
+        /* ... and not looser than lb held to memory (plus slack). */
+        sm_fill_memory(g, t, SM_SPEEDS_EXACT, SM_ORDER_IJK, 1, map);
+        sm_eval fits;
+        sm_eval_reference(g, t, &m, map, &fits);
+        assert_true(fits.memory_ok);
+        assert_true(deadline <= fits.time * (1 + SM_MULTILEVEL_SLACK) * (1 + 1e-9));
+        for (int i = 0; i < 100000 && !s->done; i++) sm_solver_step(s, 1);
+        assert_true(s->done);
+        sm_model held = m;
+        held.has_deadline = 1;
+        held.deadline = deadline;
+        sm_eval ref;
+        sm_eval_reference(g, t, &held, s->best_map, &ref);
+        tu_assert_close(s->best.energy, ref.energy, 1e-9, "best energy");
+        assert_true(ref.memory_ok);
+        assert_true(ref.feasible);
+        assert_true(s->best.feasible);
+        sm_solver_free(s);
+        free(map);
+        sm_grid_free(g);
+        sm_topo_free(t);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(coarsen_keeps_work_and_halo),
+        cmocka_unit_test(refines_to_a_checked_better_mapping),
+        cmocka_unit_test(current_follows_every_step),
+        cmocka_unit_test(interrupt_keeps_best),
+        cmocka_unit_test(auto_below_threshold_is_flat),
+        cmocka_unit_test(screen_takes_the_same_moves),
+        cmocka_unit_test(own_deadline_fits_memory),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

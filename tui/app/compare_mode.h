@@ -1,0 +1,61 @@
+/* compare_mode.h - compare mode (`view compare`): a second mapping of the same
+ * scenario beside the session's, from the solver's best, a mapping file
+ * or an undo point. It is read-only (edits keep going to the session) and
+ * evaluated with a cost state of its own, so both evaluations stand side
+ * by side. No curses and no Tcl. */
+#ifndef SM_COMPARE_MODE_H
+#define SM_COMPARE_MODE_H
+
+#include "core/session/session.h"
+#include "solvers/stepper/solver_stepper.h"
+
+typedef enum { SM_CMP_OFF, SM_CMP_SOLVER, SM_CMP_FILE, SM_CMP_UNDO, SM_CMP_COUNT } sm_compare_source;
+/* "off" "solver" "file" "undo": the `source` of `view compare`. */
+extern const char *const sm_compare_source_names[SM_CMP_COUNT];
+
+typedef struct sm_compare {
+    sm_compare_source source;  /* SM_CMP_OFF: compare mode is off */
+    sm_compare_source last;    /* what `view compare toggle` (key V) turns back on */
+    char label[160];           /* what the other mapping is: "tabu best", "undo 2", the file */
+    char file[4096];           /* the last FILE, reloaded by toggle */
+    int undo;                  /* the last N of undo N */
+    int *map;                  /* the other mapping (owned), n entries */
+    int n;
+    sm_cost *cost;             /* its own cost state: evaluated beside the session's */
+    sm_eval ev;
+    unsigned long long version; /* bumped whenever map, ev or source changed */
+
+    /* What it was built for: a new model re-evaluates it, a new grid or
+     * machine turns it off; the solver's steps move its best. */
+    const void *session;
+    unsigned long long structure, rebuilt;
+    unsigned long long layout;  /* block grid shape and processor names */
+    int ntasks;
+    const void *solver;
+    long long solver_iter;
+} sm_compare;
+
+sm_compare *sm_compare_new(void);
+void sm_compare_free(sm_compare *c);
+/* Compare against map (copied; s->grid->ntasks entries, valid processors),
+ * evaluated on the session's grid, machine and model. */
+void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, const int *map,
+                    const char *label);
+void sm_compare_off(sm_compare *c);
+/* Bring it up to date with the session and the solver: re-evaluated under
+ * a new model or machine figures, following the solver's best while it
+ * moves (by the blocks that moved), off when it no longer fits (see
+ * sm_compare_fits). Returns 1 when something changed, -1 when it had to
+ * turn off, else 0. */
+int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv);
+/* What the Console says when refresh had to turn it off. */
+#define SM_COMPARE_GONE "compare off: the block grid or the processors changed"
+/* Does the other mapping still mean something in s: the same session,
+ * and the same block grid shape and processor names (as a mapping file
+ * would need), even if the grid or machine objects were replaced (a DVFS
+ * state, a reloaded topology)? */
+int sm_compare_fits(const sm_compare *c, const sm_session *s);
+/* Blocks whose processor differs between map and the other mapping. */
+int sm_compare_differ(const sm_compare *c, const int *map);
+
+#endif
