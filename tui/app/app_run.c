@@ -45,6 +45,8 @@ void sm_app_run_set(sm_app *app, struct sm_run *r)
     app->run_checked = 0;
     drop_cmp(app);
     app->run_version++;
+    /* The panes that show the run redraw when the session's version moves. */
+    if (app->session) app->session->version++;
 }
 
 struct sm_run *sm_app_run_read(sm_app *app, const char *path, sm_err *e)
@@ -106,7 +108,10 @@ int sm_app_run_poll(sm_app *app)
     } else if (was == SM_JOB_RUNNING && j->state == SM_JOB_FAILED) {
         sm_view_log(app->view, SM_LOG_ERROR, "run failed: %s (%s)", j->why, j->dir);
     }
-    if (changed) app->run_version++;
+    if (changed) {
+        app->run_version++;
+        app->session->version++; /* the Energy pane's title counts the iterations */
+    }
     return changed;
 }
 
