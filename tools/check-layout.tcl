@@ -15,7 +15,7 @@
 
 # Folder -> layer. Lower layers never include higher ones.
 set LAYERS {
-    core/lib 0
+    core/lib 0  core/kernel 0
     core/net 1  core/colouring 1
     core/model 2
     core/traffic 3  core/io 3  core/bound 3
