@@ -251,7 +251,7 @@ int sm_run_job_start(const sm_session *s, const sm_run_opts *o, sm_run_job *job,
         return -1;
     }
     const char *launcher = o->slurm ? "sbatch" : "mpirun";
-    char *lpath = find_in_path(launcher);
+    char *lpath = o->dry ? sm_xstrdup(launcher) : find_in_path(launcher);
     if (!lpath) {
         sm_err_set_code(e, "RUN LAUNCH", "run launch: %s not found on PATH%s", launcher,
                         o->slurm ? ": is Slurm installed (slurm-wlm)?" : ": install Open MPI (openmpi-bin)");
@@ -259,7 +259,10 @@ int sm_run_job_start(const sm_session *s, const sm_run_opts *o, sm_run_job *job,
         return -1;
     }
     free(lpath);
-    if (o->slurm && !find_in_path("mpirun")) {
+    char *mp = o->slurm && !o->dry ? find_in_path("mpirun") : NULL;
+    int no_mpirun = o->slurm && !o->dry && !mp;
+    free(mp);
+    if (no_mpirun) {
         sm_err_set_code(e, "RUN LAUNCH", "run launch: mpirun not found on PATH: install Open MPI (openmpi-bin)");
         free(program);
         return -1;
@@ -315,7 +318,8 @@ int sm_run_job_start(const sm_session *s, const sm_run_opts *o, sm_run_job *job,
         return -1;
     }
     int cores = local_cores();
-    if (!o->slurm && nnodes == 1 && job->ranks > cores) {
+    /* On this machine (no -hosts, no Slurm): its cores are the limit. */
+    if (!o->slurm && !o->hosts && nnodes == 1 && job->ranks > cores) {
         job->oversubscribed = 1;
         bind_ok = 0;
         snprintf(job->note, sizeof job->note, "%d ranks on the %d cores of this machine: oversubscribed, binding off",
@@ -380,6 +384,11 @@ int sm_run_job_start(const sm_session *s, const sm_run_opts *o, sm_run_job *job,
         return -1;
     }
     job->started = now();
+    if (o->dry) {
+        undo_written(&w, 1);
+        job->state = SM_JOB_WRITTEN;
+        return 0;
+    }
     if (o->slurm) {
         char out[2048];
         char *argv[] = {"sbatch", "--parsable", job->script, NULL};

@@ -20,6 +20,7 @@ typedef struct sm_run_opts {
     int iters;             /* default 100 */
     int exchange_all;
     int slurm;
+    int dry;               /* write the run directory, start nothing */
     int np;                /* 0: one rank a processor holding blocks */
     sm_bind_mode bind;
     const char *dir;       /* NULL: run-YYYYmmdd-HHMMSS here */
@@ -27,7 +28,7 @@ typedef struct sm_run_opts {
     int nhosts;
 } sm_run_opts;
 
-typedef enum { SM_JOB_RUNNING, SM_JOB_DONE, SM_JOB_FAILED } sm_job_state;
+typedef enum { SM_JOB_RUNNING, SM_JOB_DONE, SM_JOB_FAILED, SM_JOB_WRITTEN } sm_job_state;
 
 typedef struct sm_run_job {
     char *dir, *script, *rankfile, *blocks, *log, *result;

@@ -32,7 +32,7 @@ static void put(Tcl_Obj *d, const char *k, Tcl_Obj *v) { Tcl_DictObjPut(NULL, d,
 
 static const char *state_name(sm_job_state s)
 {
-    return s == SM_JOB_RUNNING ? "running" : s == SM_JOB_DONE ? "done" : "failed";
+    return s == SM_JOB_RUNNING ? "running" : s == SM_JOB_DONE ? "done" : s == SM_JOB_WRITTEN ? "written" : "failed";
 }
 
 static Tcl_Obj *job_dict(const sm_run_job *j)
@@ -103,8 +103,8 @@ static int run_wait_job(sm_app *app, Tcl_Interp *in, double timeout);
 
 static int run_launch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    static const char *const names[] = {"-iters", "-exchange", "-slurm", "-np", "-bind", "-dir", "-hosts", "-wait", NULL};
-    enum { O_ITERS, O_EXCHANGE, O_SLURM, O_NP, O_BIND, O_DIR, O_HOSTS, O_WAIT };
+    static const char *const names[] = {"-iters", "-exchange", "-slurm", "-np", "-bind", "-dir", "-hosts", "-wait", "-dry", NULL};
+    enum { O_ITERS, O_EXCHANGE, O_SLURM, O_NP, O_BIND, O_DIR, O_HOSTS, O_WAIT, O_DRY };
     if (app->confined || app->safe_depth > 0)
         return rerr(in, "SAFE EXEC", "run launch: a safe script cannot start programs (mpirun, sbatch)");
     if (app->run_job) sm_run_job_poll(app->run_job);
@@ -124,6 +124,7 @@ static int run_launch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
         }
         if (k == O_SLURM) { o.slurm = 1; continue; }
         if (k == O_WAIT) { wait = 1; continue; }
+        if (k == O_DRY) { o.dry = 1; continue; }
         if (i + 1 >= objc) return sm_tcl_error(in, "ARGS", "run launch: %s needs a value", names[k]);
         Tcl_Obj *v = objv[++i];
         int n;
@@ -188,7 +189,7 @@ static int run_launch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
         free(app->run_job);
     }
     app->run_job = job;
-    if (wait) return run_wait_job(app, in, 0);
+    if (wait && !o.dry) return run_wait_job(app, in, 0);
     Tcl_SetObjResult(in, job_dict(job));
     return TCL_OK;
 }
@@ -328,7 +329,7 @@ static int run_compare(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
 
 static const sm_subcmd run_subs[] = {
     {"launch", run_launch, 0, -1,
-     "?-iters N? ?-exchange rounds|all? ?-slurm? ?-np N? ?-bind auto|on|off? ?-dir DIR? ?-hosts LIST? ?-wait?"},
+     "?-iters N? ?-exchange rounds|all? ?-slurm? ?-np N? ?-bind auto|on|off? ?-dir DIR? ?-hosts LIST? ?-wait? ?-dry?"},
     {"status", run_status, 0, 0, ""},
     {"wait", run_wait, 0, 2, "?-timeout SECONDS?"},
     {"stop", run_stop, 0, 0, ""},
