@@ -244,6 +244,7 @@ int sm_run_job_start(const sm_session *s, const sm_run_opts *o, sm_run_job *job,
     const int *map = sm_session_map(s);
     int nb = s->grid->ntasks;
     char *program = sm_run_program();
+    if (!program && o->dry) program = sm_xstrdup("stencilmap-run"); /* the job script finds it on PATH */
     if (!program) {
         sm_err_set_code(e, "RUN LAUNCH",
                         "run launch: stencilmap-run not found (beside this program, on PATH or in $STENCILMAP_RUN): "
