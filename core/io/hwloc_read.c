@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "topology_from_hardware.h"
+#include "hwloc_read.h"
 #include "core/lib/path_guard.h"
 
 #ifndef SM_HAVE_HWLOC

@@ -2,7 +2,7 @@
  * nodes, GPUs), as hwloc reports it. The hardware description is neutral;
  * topology_from_hardware.c turns it into a topology with parameters from a small table of
  * known processors (defaults otherwise), every estimate marked so users
- * know what to measure. hwloc_read.c fills the description (libhwloc optional:
+ * know what to measure. hwloc_read.h fills the description (libhwloc optional:
  * built with SM_HAVE_HWLOC). No Tcl here. */
 #ifndef SM_TOPOLOGY_FROM_HARDWARE_H
 #define SM_TOPOLOGY_FROM_HARDWARE_H
@@ -34,11 +34,5 @@ cJSON *sm_hw_topology_json(const sm_hw_machine *m, int nmachines, int nnodes,
 
 /* The table entry a model name matches, or NULL (for tests and info). */
 const char *sm_hw_known_type(const char *model, int gpu);
-
-/* 1 when built with libhwloc. */
-int sm_hwloc_available(void);
-/* Reads the machine from an lstopo XML file, or this machine when xml is
- * NULL: one device per package (per_numa: per NUMA node) and per GPU. */
-int sm_hwloc_read(const char *xml, int per_numa, sm_hw_machine *m, sm_err *e);
 
 #endif

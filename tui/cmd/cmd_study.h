@@ -27,4 +27,13 @@ void sm_register_study_cmds(sm_app *app);
 /* view study ...: the Study pane's table and columns (cmd_view_study.c). */
 int sm_view_study_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);
 
+
+/* Shared by the files of the study command (cmd_study_*.c). */
+void sm_study_json_add_dict(cJSON *obj, Tcl_Obj *dict, const char *rename_seconds);
+
+/* The subcommands (cmd_study_run.c, cmd_study_merge.c). */
+int sm_study_run_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);
+int sm_study_merge_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);
+int sm_study_status_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);
+
 #endif

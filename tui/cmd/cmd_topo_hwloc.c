@@ -3,7 +3,7 @@
  * topology, the mapping kept where it still fits. */
 #include <stdlib.h>
 #include <string.h>
-#include "core/io/topology_from_hardware.h"
+#include "core/io/hwloc_read.h"
 #include "core/session/session.h"
 #include "cmd_topo_hwloc.h"
 

@@ -1,0 +1,16 @@
+/* hwloc_read.h - the hardware description (topology_from_hardware.h) read
+ * by libhwloc from this machine or an lstopo XML file (hwloc_read.c).
+ * libhwloc is optional: without it (SM_HAVE_HWLOC undefined) the reads
+ * fail with a message saying how to get it. */
+#ifndef SM_HWLOC_READ_H
+#define SM_HWLOC_READ_H
+
+#include "topology_from_hardware.h"
+
+/* 1 when built with libhwloc. */
+int sm_hwloc_available(void);
+/* Reads the machine from an lstopo XML file, or this machine when xml is
+ * NULL: one device per package (per_numa: per NUMA node) and per GPU. */
+int sm_hwloc_read(const char *xml, int per_numa, sm_hw_machine *m, sm_err *e);
+
+#endif
