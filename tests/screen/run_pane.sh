@@ -1,5 +1,6 @@
 # run_pane.sh - sourced by run.sh (its helpers): a run launched from the
-# workbench (#36): the console stays usable while it goes on, then the
+# workbench (#36): the console stays usable while it goes on, the
+# workbench imports its RUN.json when it ends, then the
 # Energy pane shows the model beside the run (compute, comm, total and the
 # accuracy), the Processors pane each processor's measured compute and
 # accuracy; a mapping moved on is named "run: another mapping", and undo
@@ -17,8 +18,8 @@ TCL
     # The workbench answers while the run goes on.
     alive rp "stillhere" && ok "run pane: the console answers while the run goes on" ||
         bad "run pane" "no answer while the run went on: $(cap rp | tail -3)"
-    keys rp : "run wait -timeout 120" Enter
-    if must rp "model vs run"; then
+    # When it ends the workbench imports RUN.json by itself.
+    if wait_for rp "model vs run" 180 || must rp "model vs run"; then
         settle rp
         cap rp >"$WORK/run-pane.txt"
         if grep -q "compute .* %" "$WORK/run-pane.txt" && grep -q "total .* %" "$WORK/run-pane.txt" &&
