@@ -224,9 +224,11 @@ static int import_file(sm_app *app, Tcl_Interp *in, const char *file)
         return sm_tcl_err(in, "LOAD", &e);
     }
     free(path);
-    Tcl_SetObjResult(in, run_dict(r));
+    /* The result last: nothing after it may run a script (a hook) that
+     * would replace it. */
+    Tcl_Obj *d = run_dict(r);
     sm_app_run_set(app, r);
-    sm_app_progress(app);
+    Tcl_SetObjResult(in, d);
     return TCL_OK;
 }
 
