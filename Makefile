@@ -50,7 +50,10 @@ HWLOC_FLAGS := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && echo -DSM_HAV
 HWLOC_LIB := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && $(PKG_CONFIG) --libs hwloc)
 VERSION := $(shell cat VERSION)
 CFLAGS_ALL = $(STD) $(WARN) -I. $(OPT) -DSM_VERSION='"$(VERSION)"' -DSM_DATADIR='"$(DATADIR)"' $(HWLOC_FLAGS) $(CJSON_INC) $(CURSES_INC) $(CPPFLAGS) $(CFLAGS)
-LIBS = $(CJSON_LIB) -lm $(HWLOC_LIB)
+# zlib: the compact mapping form (core/io/mapping_codec.c).
+ZLIB_LIB ?= $(call pc,zlib,--libs,-lz)
+ZLIB_LIB := $(ZLIB_LIB)
+LIBS = $(CJSON_LIB) $(ZLIB_LIB) -lm $(HWLOC_LIB) -pthread
 
 SAN = -fsanitize=address,undefined,float-cast-overflow,float-divide-by-zero -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -81,7 +84,7 @@ RUN_HDRS = $(call srcs_under,run,h)
 RUN_OBJ = $(RUN_SRC:%.c=$(B)/mpi/%.o)
 RUN_PROGRAM = $(if $(HAVE_MPICC),stencilmap-run,no-mpicc)
 
-.PHONY: man all run check check-run check-slurm unit-tests script-tests bench baseline fuzz install uninstall deps clean no-mpicc
+.PHONY: man all run check check-run check-slurm unit-tests script-tests bench baseline files-today fuzz install uninstall deps clean no-mpicc
 all: stencilmap $(RUN_PROGRAM)
 
 stencilmap-run: $(RUN_OBJ) $(B)/libsm.a
@@ -176,6 +179,8 @@ check-slurm: stencilmap $(RUN_PROGRAM)
 bench: stencilmap
 	@$(MAKE) --no-print-directory baseline >/dev/null 2>&1 || \
 		echo "baseline not built (needs the git history): bench_tabu_memory's before columns read n/a"
+	@$(MAKE) --no-print-directory files-today >/dev/null 2>&1 || \
+		echo "today's program not built (needs the git history): bench_files' today rows are missing"
 	@sh tests/bench/run.sh
 
 # bench_tabu_memory's "before": the program as of the last commit whose
@@ -187,6 +192,16 @@ $(B)/bench/baseline/stencilmap:
 	mkdir -p $(B)/bench/baseline
 	git archive $(BASELINE_REV) | tar -x -C $(B)/bench/baseline
 	$(MAKE) -C $(B)/bench/baseline stencilmap
+
+# bench_files' "today": main as of c024405, before #40 (files above 64 MB
+# refused, mappings as cJSON trees), built from git.
+FILES_TODAY_REV = c024405
+files-today: $(B)/bench/files-today/stencilmap
+$(B)/bench/files-today/stencilmap:
+	rm -rf $(B)/bench/files-today
+	mkdir -p $(B)/bench/files-today
+	git archive $(FILES_TODAY_REV) | tar -x -C $(B)/bench/files-today
+	$(MAKE) -C $(B)/bench/files-today stencilmap
 
 # libFuzzer needs clang; each target runs FUZZ_SECONDS on its seed corpus.
 fuzz:

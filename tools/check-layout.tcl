@@ -15,8 +15,8 @@
 
 # Folder -> layer. Lower layers never include higher ones.
 set LAYERS {
-    core/lib 0  core/kernel 0
-    core/net 1  core/colouring 1
+    core/lib 0  core/kernel 0  core/energy 0
+    core/net 1  core/colouring 1  core/measure 1
     core/model 2
     core/traffic 3  core/io 3  core/bound 3
     core/session 4  core/run 4

@@ -30,6 +30,7 @@ pkg-config build cmd:pkg-config pkg-config
 libc6-dev build hdr:/usr/include/stdio.h the C library headers
 libncurses-dev build hdr:/usr/include/curses.h ncursesw (wide-character curses) headers
 libcjson-dev build hdr:/usr/include/cjson/cJSON.h cJSON headers
+zlib1g-dev build hdr:/usr/include/zlib.h zlib headers and library (the compact mapping form)
 liblpsolve55-dev build hdr:/usr/include/lpsolve/lp_lib.h lp_solve 5.5 headers and library
 tcl8.6-dev build hdr:/usr/include/tcl8.6/tcl.h Tcl 8.6 headers and library
 libhwloc-dev optional pc:hwloc hwloc (optional: topo detect)

@@ -7,97 +7,16 @@
 #include <string.h>
 #include "core/lib/jsonutil.h"
 
-/* Processor indices in name order (ties by index), so that a name is found
- * in log P steps: a million blocks on 4096 processors took seconds of
- * linear searches. */
-static int by_name(const void *a, const void *b, void *ctx)
-{
-    const sm_topo *t = ctx;
-    int x = *(const int *)a, y = *(const int *)b;
-    int c = strcmp(t->procs[x].name, t->procs[y].name);
-    return c ? c : (x > y) - (x < y);
-}
-
-/* The first processor named name (as sm_topo_find_proc), or -1. */
-static int find_name(const sm_topo *t, const int *order, const char *name)
-{
-    int lo = 0, hi = t->nprocs;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (strcmp(t->procs[order[mid]].name, name) < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < t->nprocs && strcmp(t->procs[order[lo]].name, name) == 0 ? order[lo] : -1;
-}
-
-int sm_mapping_from_array(const cJSON *arr, const char *path, const sm_topo *t,
-                          int nblocks, int *map, sm_err *e)
-{
-    if (!cJSON_IsArray(arr)) {
-        sm_err_set(e, "%s: expected an array of processor names or indices",
-                   path);
-        return -1;
-    }
-    int n = cJSON_GetArraySize(arr);
-    if (n != nblocks) {
-        sm_err_set(e, "%s: expected %d entries (one per block), got %d", path,
-                   nblocks, n);
-        return -1;
-    }
-    int *order = sm_xmalloc(sizeof(int) * (size_t)(t->nprocs + 1));
-    for (int q = 0; q < t->nprocs; q++) order[q] = q;
-    sm_sort_r(order, (size_t)t->nprocs, sizeof(int), by_name, (void *)t);
-    int i = 0, rc = 0, last = -1;
-    const cJSON *it;
-    char p[600];   /* the entry's JSON path, made only for an error */
-    cJSON_ArrayForEach(it, arr) {
-        if (cJSON_IsString(it)) {
-            /* Neighbouring blocks mostly share a processor. */
-            int q = last >= 0 && strcmp(t->procs[last].name, it->valuestring) == 0
-                        ? last : find_name(t, order, it->valuestring);
-            if (q < 0) {
-                sm_err_set(e, "%s: unknown processor \"%s\"", sm_jpath_idx(p, sizeof p, path, i),
-                           it->valuestring);
-                rc = -1;
-                break;
-            }
-            map[i] = last = q;
-        } else if (cJSON_IsNumber(it)) {
-            int64_t v;
-            if (sm_json_whole(it, 0, t->nprocs - 1, &v)) {
-                sm_err_set(e, "%s: expected a processor index in [0, %d), got %g",
-                           sm_jpath_idx(p, sizeof p, path, i), t->nprocs, it->valuedouble);
-                rc = -1;
-                break;
-            }
-            map[i] = (int)v;
-        } else {
-            sm_err_set(e, "%s: expected a processor name or index", sm_jpath_idx(p, sizeof p, path, i));
-            rc = -1;
-            break;
-        }
-        i++;
-    }
-    free(order);
-    return rc;
-}
-
-cJSON *sm_mapping_to_array(const sm_topo *t, const int *map, int nblocks)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < nblocks; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateString(t->procs[map[i]].name));
-    return a;
-}
-
 int sm_mapping_parse_text(const char *text, size_t len, const char *name,
                           const sm_topo *t, int nblocks, int *map, sm_err *e)
 {
     static const char *const keys[] = {"format", "version", "name", "comment",
                                        "blocks", "mapping", NULL};
-    cJSON *j = sm_json_parse(text, len, e);
+    const char *mtext;
+    size_t mlen;
+    cJSON *j = sm_json_parse_lift(text, len, "mapping", &mtext, &mlen, e);
     int rc = -1;
-    int *tmp = sm_xmalloc(sizeof(int) * (size_t)(nblocks ? nblocks : 1));
+    int *tmp = NULL;
     if (!j) goto out;
     if (sm_json_check_format(j, "stencilmap/mapping", e) ||
         sm_json_only_keys(j, "", keys, e))
@@ -115,7 +34,8 @@ int sm_mapping_parse_text(const char *text, size_t len, const char *name,
         sm_err_set(e, "mapping: missing (required)");
         goto out;
     }
-    if (sm_mapping_from_array(m, "mapping", t, nblocks, tmp, e)) goto out;
+    tmp = sm_xmalloc(sizeof(int) * (size_t)(nblocks ? nblocks : 1));
+    if (sm_mapping_read_member(m, mtext, mlen, "mapping", t, nblocks, tmp, e)) goto out;
     memcpy(map, tmp, sizeof(int) * (size_t)nblocks);
     rc = 0;
 out:
@@ -129,7 +49,7 @@ int sm_mapping_load(const char *file, const sm_topo *t, int nblocks, int *map,
                     sm_err *e)
 {
     size_t len;
-    char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, e);
+    char *text = sm_read_file(file, SM_READ_ANY_SIZE, &len, e);
     if (!text) return -1;
     int rc = sm_mapping_parse_text(text, len, file, t, nblocks, map, e);
     free(text);
@@ -137,16 +57,18 @@ int sm_mapping_load(const char *file, const sm_topo *t, int nblocks, int *map,
 }
 
 int sm_mapping_save(const char *file, const sm_topo *t, const int *map,
-                    int nblocks, sm_err *e)
+                    int nblocks, sm_mapping_form form, sm_err *e)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "format", "stencilmap/mapping");
     cJSON_AddNumberToObject(j, "version", 1);
     cJSON_AddNumberToObject(j, "blocks", nblocks);
-    cJSON_AddItemToObject(j, "mapping", sm_mapping_to_array(t, map, nblocks));
-    char *s = sm_json_print(j);
+    size_t vn, n;
+    char *v = sm_mapping_value_text(t, map, nblocks, form, 1, &vn);
+    char *s = sm_json_print_with(j, 1, "mapping", v, vn, &n);
+    free(v);
     cJSON_Delete(j);
-    int rc = sm_write_file_atomic(file, s, strlen(s), e);
+    int rc = sm_write_file_atomic(file, s, n, e);
     free(s);
     return rc;
 }
@@ -318,7 +240,7 @@ int sm_part_load(const char *file, int nprocs, int nblocks, int *map,
                  sm_err *e)
 {
     size_t len;
-    char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, e);
+    char *text = sm_read_file(file, SM_READ_ANY_SIZE, &len, e);
     if (!text) return -1;
     int rc = sm_part_parse_text(text, len, file, nprocs, nblocks, map, e);
     free(text);

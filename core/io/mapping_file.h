@@ -6,17 +6,16 @@
 #include <cjson/cJSON.h>
 #include "core/model/grid.h"
 #include "core/model/topology.h"
+#include "mapping_codec.h"
 
-/* Read an array of processor names or indices, one per block. */
-int sm_mapping_from_array(const cJSON *arr, const char *path, const sm_topo *t,
-                          int nblocks, int *map, sm_err *e);
-cJSON *sm_mapping_to_array(const sm_topo *t, const int *map, int nblocks);
 int sm_mapping_parse_text(const char *text, size_t len, const char *name,
                           const sm_topo *t, int nblocks, int *map, sm_err *e);
 int sm_mapping_load(const char *file, const sm_topo *t, int nblocks, int *map,
                     sm_err *e);
+/* form: SM_MAPPING_AUTO for the plain array up to SM_MAPPING_PLAIN_MAX
+ * blocks and the compact form above (mapping_codec.h). */
 int sm_mapping_save(const char *file, const sm_topo *t, const int *map,
-                    int nblocks, sm_err *e);
+                    int nblocks, sm_mapping_form form, sm_err *e);
 /* A partition in either form: METIS's (one processor index a line, block
  * order; '%' comments) or Scotch's gmap .map output (a count line, then
  * "vertex part" lines in any order, vertices numbered from 0 or 1, each

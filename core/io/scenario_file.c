@@ -81,7 +81,9 @@ int sm_scenario_parse_text(const char *text, size_t len, const char *name,
                                        NULL};
     memset(out, 0, sizeof *out);
     sm_model_default(&out->model);
-    cJSON *j = sm_json_parse(text, len, e);
+    const char *mtext;
+    size_t mlen;
+    cJSON *j = sm_json_parse_lift(text, len, "mapping", &mtext, &mlen, e);
     if (!j) goto fail;
     if (sm_json_check_format(j, "stencilmap/scenario", e) ||
         sm_json_only_keys(j, "", keys, e))
@@ -128,8 +130,8 @@ int sm_scenario_parse_text(const char *text, size_t len, const char *name,
     const cJSON *mp = cJSON_GetObjectItemCaseSensitive(j, "mapping");
     if (mp) {
         out->map = sm_xmalloc(sizeof(int) * (size_t)out->grid->ntasks);
-        if (sm_mapping_from_array(mp, "mapping", out->topo, out->grid->ntasks,
-                                  out->map, e))
+        if (sm_mapping_read_member(mp, mtext, mlen, "mapping", out->topo, out->grid->ntasks,
+                                   out->map, e))
             goto fail;
     }
     cJSON_Delete(j);
@@ -144,7 +146,7 @@ fail:
 int sm_scenario_load(const char *file, sm_scenario *out, sm_err *e)
 {
     size_t len;
-    char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, e);
+    char *text = sm_read_file(file, SM_READ_ANY_SIZE, &len, e);
     if (!text) return -1;
     char *dir = sm_dirname(file);
     int rc = sm_scenario_parse_text(text, len, file, dir, out, e);
@@ -153,8 +155,7 @@ int sm_scenario_load(const char *file, sm_scenario *out, sm_err *e)
     return rc;
 }
 
-cJSON *sm_scenario_to_json(const sm_grid *g, const sm_topo *t,
-                           const sm_model *m, const int *map)
+cJSON *sm_scenario_to_json(const sm_grid *g, const sm_topo *t, const sm_model *m)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "format", "stencilmap/scenario");
@@ -162,17 +163,38 @@ cJSON *sm_scenario_to_json(const sm_grid *g, const sm_topo *t,
     cJSON_AddItemToObject(j, "grid", sm_grid_spec_to_json(&g->spec, 0));
     cJSON_AddItemToObject(j, "topology", sm_topo_to_json(t));
     cJSON_AddItemToObject(j, "model", sm_model_to_json(m));
-    if (map) cJSON_AddItemToObject(j, "mapping", sm_mapping_to_array(t, map, g->ntasks));
     return j;
 }
 
-int sm_scenario_save(const char *file, const sm_grid *g, const sm_topo *t,
-                     const sm_model *m, const int *map, sm_err *e)
+char *sm_scenario_print(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
+                        sm_mapping_form form, int formatted, size_t *len)
 {
-    cJSON *j = sm_scenario_to_json(g, t, m, map);
-    char *s = sm_json_print(j);
+    cJSON *j = sm_scenario_to_json(g, t, m);
+    char *s;
+    if (map) {
+        /* The mapping's text is written straight, never as a tree. */
+        size_t vn;
+        char *v = sm_mapping_value_text(t, map, g->ntasks, form, formatted, &vn);
+        s = sm_json_print_with(j, formatted, "mapping", v, vn, len);
+        free(v);
+    } else {
+        s = formatted ? sm_json_print(j) : cJSON_PrintUnformatted(j);
+        if (s && len) *len = strlen(s);
+    }
     cJSON_Delete(j);
-    int rc = sm_write_file_atomic(file, s, strlen(s), e);
+    return s;
+}
+
+int sm_scenario_save(const char *file, const sm_grid *g, const sm_topo *t,
+                     const sm_model *m, const int *map, sm_mapping_form form, sm_err *e)
+{
+    size_t n;
+    char *s = sm_scenario_print(g, t, m, map, form, 1, &n);
+    if (!s) {
+        sm_err_set(e, "%s: out of memory", file);
+        return -1;
+    }
+    int rc = sm_write_file_atomic(file, s, n, e);
     free(s);
     return rc;
 }

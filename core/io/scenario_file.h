@@ -7,6 +7,7 @@
 #include "core/model/grid.h"
 #include "core/model/model.h"
 #include "core/model/topology.h"
+#include "mapping_codec.h"
 
 typedef struct sm_scenario {
     sm_grid *grid;
@@ -19,10 +20,16 @@ typedef struct sm_scenario {
 int sm_scenario_parse_text(const char *text, size_t len, const char *name,
                            const char *dir, sm_scenario *out, sm_err *e);
 int sm_scenario_load(const char *file, sm_scenario *out, sm_err *e);
+/* The scenario without its mapping. */
 cJSON *sm_scenario_to_json(const sm_grid *g, const sm_topo *t,
-                           const sm_model *m, const int *map);
+                           const sm_model *m);
+/* The scenario's text with map (may be NULL) in the form asked for
+ * (SM_MAPPING_AUTO: compact above SM_MAPPING_PLAIN_MAX blocks); *len its
+ * length; NULL when out of memory. Caller frees. */
+char *sm_scenario_print(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
+                        sm_mapping_form form, int formatted, size_t *len);
 int sm_scenario_save(const char *file, const sm_grid *g, const sm_topo *t,
-                     const sm_model *m, const int *map, sm_err *e);
+                     const sm_model *m, const int *map, sm_mapping_form form, sm_err *e);
 void sm_scenario_release(sm_scenario *s);
 
 int sm_model_from_json(const cJSON *j, const char *path, sm_model *m,

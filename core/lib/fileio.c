@@ -85,10 +85,28 @@ char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
         close(fd);
         return NULL;
     }
-    size_t cap = 4096, n = 0;
+    /* One buffer of the file's size: no doubling copies of a file of
+     * hundreds of megabytes. */
+    uint64_t size = (uint64_t)st.st_size;
+    if (max_bytes == SM_READ_ANY_SIZE) {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        uint64_t mem = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+        if (size > mem) {
+            sm_err_set_code(e, "MEMORY", "%s: file of %llu bytes, larger than this machine's memory (%llu bytes)",
+                            path, (unsigned long long)size, (unsigned long long)mem);
+            fclose(f);
+            return NULL;
+        }
+    } else if (size > max_bytes) {
+        sm_err_set(e, "%s: file larger than %zu bytes", path, max_bytes);
+        fclose(f);
+        return NULL;
+    }
+    size_t cap = (size_t)size + 1, n = 0;
     char *buf = sm_xmalloc(cap + 1);
     for (;;) {
         if (n == cap) {
+            /* It grew while read. */
             if (cap >= max_bytes) {
                 sm_err_set(e, "%s: file larger than %zu bytes", path,
                            max_bytes);
@@ -96,7 +114,7 @@ char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
                 fclose(f);
                 return NULL;
             }
-            cap *= 2;
+            cap = cap > max_bytes / 2 ? max_bytes : cap * 2;
             buf = sm_xrealloc(buf, cap + 1);
         }
         size_t got = fread(buf + n, 1, cap - n, f);

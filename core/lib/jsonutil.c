@@ -6,16 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-cJSON *sm_json_parse(const char *text, size_t len, sm_err *e)
+/* Text no string of ours can come from: empty, a NUL byte, or an
+ * escaped NUL (cJSON would end a string there and read "cpu\u0000x" as
+ * "cpu"). */
+static int check_text(const char *text, size_t len, sm_err *e)
 {
     if (len == 0) {
         sm_err_set(e, "(root): expected a JSON object, the file is empty");
-        return NULL;
+        return -1;
     }
     if (memchr(text, '\0', len)) {
         sm_err_set(e, "(root): expected JSON text, found a NUL byte "
                       "(binary file?)");
-        return NULL;
+        return -1;
     }
     /* cJSON would end a string at an escaped NUL (\u0000) and read
      * "cpu\u0000x" as "cpu": no string of ours may hold one. */
@@ -31,11 +34,17 @@ cJSON *sm_json_parse(const char *text, size_t len, sm_err *e)
         else if (c == '\\' && i + 1 < len) {
             if (text[i + 1] == 'u' && i + 5 < len && memcmp(text + i + 2, "0000", 4) == 0) {
                 sm_err_set(e, "(root): line %d: a string holds a NUL character (\\u0000)", line);
-                return NULL;
+                return -1;
             }
             i++;
         }
     }
+    return 0;
+}
+
+/* cJSON's parse of a text check_text passed; errors give line and column. */
+static cJSON *parse_checked(const char *text, size_t len, sm_err *e)
+{
     const char *end = NULL;
     cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (j && end) {
@@ -63,6 +72,143 @@ cJSON *sm_json_parse(const char *text, size_t len, sm_err *e)
         return NULL;
     }
     return j;
+}
+
+cJSON *sm_json_parse(const char *text, size_t len, sm_err *e)
+{
+    return check_text(text, len, e) ? NULL : parse_checked(text, len, e);
+}
+
+static int is_ws(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The end of the JSON value at text[i] (its structure only: strings,
+ * brackets; the tokens' own syntax is checked by whoever reads them), or
+ * the place it breaks, with *ok = 0. */
+static size_t skip_value(const char *text, size_t len, size_t i, int *ok)
+{
+    int depth = 0;
+    *ok = 0;
+    while (i < len) {
+        char c = text[i];
+        if (c == '"') {
+            for (i++; i < len && text[i] != '"'; i++)
+                if (text[i] == '\\') i++;
+            if (i >= len) return len;
+            i++;
+            if (depth == 0) break;
+        } else if (c == '[' || c == '{') {
+            depth++;
+            i++;
+        } else if (c == ']' || c == '}') {
+            if (depth == 0) break;
+            i++;
+            if (--depth == 0) break;
+        } else if (depth == 0 && (c == ',' || c == ':' || is_ws(c))) {
+            break;
+        } else {
+            i++;
+        }
+    }
+    *ok = depth == 0;
+    return i;
+}
+
+cJSON *sm_json_parse_lift(const char *text, size_t len, const char *key, const char **value,
+                          size_t *value_len, sm_err *e)
+{
+    *value = NULL;
+    *value_len = 0;
+    if (check_text(text, len, e)) return NULL;
+    size_t kl = strlen(key), i = 0, a = 0, b = 0;
+    int found = 0, ok = 1;
+    /* The top-level object's keys, each value skipped whole. */
+    while (i < len && is_ws(text[i])) i++;
+    if (i < len && text[i] == '{') {
+        i++;
+        for (;;) {
+            while (i < len && is_ws(text[i])) i++;
+            if (i >= len || text[i] != '"') break;
+            size_t ks = i + 1;
+            i = skip_value(text, len, i, &ok);
+            if (!ok) break;
+            int match = i - ks - 1 == kl && memcmp(text + ks, key, kl) == 0;
+            while (i < len && is_ws(text[i])) i++;
+            if (i >= len || text[i] != ':') break;
+            for (i++; i < len && is_ws(text[i]); i++) {}
+            size_t vs = i;
+            i = skip_value(text, len, i, &ok);
+            if (!ok || i == vs) break;
+            if (match && !found) {
+                found = 1;
+                a = vs;
+                b = i;
+            }
+            while (i < len && is_ws(text[i])) i++;
+            if (i >= len || text[i] != ',') break;
+            i++;
+        }
+    }
+    if (!found || !ok) return parse_checked(text, len, e);
+    /* The rest, with a 0 in the value's place and its line breaks kept,
+     * so that cJSON's line numbers stay those of the file. */
+    size_t lines = 0;
+    for (const char *p = text + a; (p = memchr(p, '\n', (size_t)(text + b - p))) != NULL; p++) lines++;
+    size_t n = a + 1 + lines + (len - b);
+    char *rest = sm_xmalloc(n + 1);
+    memcpy(rest, text, a);
+    rest[a] = '0';
+    memset(rest + a + 1, '\n', lines);
+    memcpy(rest + a + 1 + lines, text + b, len - b);
+    rest[n] = '\0';
+    cJSON *j = parse_checked(rest, n, e);
+    free(rest);
+    if (j) {
+        *value = text + a;
+        *value_len = b - a;
+    }
+    return j;
+}
+
+char *sm_json_print_with(const cJSON *j, int formatted, const char *key, const char *value,
+                         size_t value_len, size_t *len)
+{
+    char *s = formatted ? cJSON_Print(j) : cJSON_PrintUnformatted(j);
+    if (!s) return NULL;
+    size_t n = strlen(s);
+    /* The object's closing brace, and the last byte before it. */
+    size_t close = n;
+    while (close > 0 && s[close - 1] != '}') close--;
+    if (close == 0) {
+        cJSON_free(s);
+        return NULL;
+    }
+    close--;
+    size_t last = close;
+    while (last > 0 && is_ws(s[last - 1])) last--;
+    int empty = last > 0 && s[last - 1] == '{';
+    char head[300];
+    int hn = snprintf(head, sizeof head, "%s%s\"%s\":%s", empty ? "" : ",", formatted ? "\n\t" : "",
+                      key, formatted ? " " : "");
+    size_t total = last + (size_t)hn + value_len + (formatted ? 1 : 0) + (n - close) + 1;
+    char *t = sm_xmalloc(total + 1);
+    size_t k = 0;
+    memcpy(t + k, s, last);
+    k += last;
+    memcpy(t + k, head, (size_t)hn);
+    k += (size_t)hn;
+    memcpy(t + k, value, value_len);
+    k += value_len;
+    if (formatted) t[k++] = '\n';
+    memcpy(t + k, s + close, n - close);
+    k += n - close;
+    t[k++] = '\n';
+    t[k] = '\0';
+    cJSON_free(s);
+    if (len) *len = k;
+    return t;
 }
 
 char *sm_json_print(const cJSON *j)

@@ -8,6 +8,18 @@
 
 /* Parse text; on failure the message gives line and column. */
 cJSON *sm_json_parse(const char *text, size_t len, sm_err *e);
+/* sm_json_parse for a document whose top-level key holds most of its
+ * bytes (a mapping of millions of blocks): that value is not built as a
+ * tree but handed back as text (*value, *value_len, pointing into text;
+ * NULL when the key is absent or written with escapes), for a reader of
+ * its own; the tree holds a 0 in its place. The other keys are checked
+ * as by sm_json_parse. */
+cJSON *sm_json_parse_lift(const char *text, size_t len, const char *key, const char **value,
+                          size_t *value_len, sm_err *e);
+/* Serialise object j with key: value (JSON text, value_len bytes) added
+ * as its last member; a trailing newline; *len its length. Caller frees. */
+char *sm_json_print_with(const cJSON *j, int formatted, const char *key, const char *value,
+                         size_t value_len, size_t *len);
 /* Serialise with a trailing newline; caller frees. */
 char *sm_json_print(const cJSON *j);
 

@@ -29,7 +29,8 @@ char *sm_xstrdup(const char *s);
  * proportional to the grid. */
 size_t sm_alloc_bytes(void);
 
-/* Whole file into memory (NUL-terminated); refuses files above max_bytes. */
+/* Whole file into memory (NUL-terminated), in one buffer of its size;
+ * refuses files above max_bytes (SM_READ_ANY_SIZE: above the memory). */
 char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e);
 /* Write atomically (fileio.c): temporary file beside the target, fsync,
  * rename; keeps the target's mode, follows symlinks, refuses read-only
@@ -77,6 +78,12 @@ const char *sm_name_problem(const char *name);
 typedef int (*sm_cmp_fn)(const void *a, const void *b, void *ctx);
 void sm_sort_r(void *base, size_t n, size_t size, sm_cmp_fn cmp, void *ctx);
 
+/* The cap of sm_read_file for the small formats (topology, grid, theme,
+ * profile, scripts), whose own limits keep them far below it. */
 #define SM_MAX_FILE_BYTES (64u * 1024u * 1024u)
+/* No fixed cap: documents that grow with the grid (scenario, mapping,
+ * part files, journals; 2^25 blocks). A file larger than the machine's
+ * memory is refused before anything is allocated. */
+#define SM_READ_ANY_SIZE SIZE_MAX
 
 #endif

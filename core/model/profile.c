@@ -106,6 +106,24 @@ int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e
 int sm_profile_parse_csv(const char *text, size_t flen, const char *file, sm_profile_pt **out,
                          int *n, sm_err *e)
 {
+    int no_energy = 0;
+    if (sm_profile_parse_csv_opt(text, flen, file, out, n, &no_energy, e)) return -1;
+    if (no_energy) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        sm_err_set(e, "%s: the energy column is empty (measured without an energy counter); "
+                      "expected blocks,time,energy with energy in joules", file);
+        return -1;
+    }
+    return 0;
+}
+
+int sm_profile_parse_csv_opt(const char *text, size_t flen, const char *file, sm_profile_pt **out,
+                             int *n, int *no_energy, sm_err *e)
+{
+    int empties = 0;
+    *no_energy = 0;
     static const char *const names[3] = {"blocks", "time", "energy"};
     static const double hi[3] = {SM_MAX_PROCS * 64.0, SM_PROFILE_MAX_TIME, SM_PROFILE_MAX_ENERGY};
     *out = NULL;
@@ -163,6 +181,11 @@ int sm_profile_parse_csv(const char *text, size_t flen, const char *file, sm_pro
         for (int c = 0; c < 3; c++) {
             char *end;
             const char *txt = f[col[c]];
+            if (c == 2 && !*txt) { /* not measured: every row or none */
+                val[c] = 0;
+                empties++;
+                continue;
+            }
             val[c] = strtod(txt, &end);
             if (!*txt || *end || !isfinite(val[c]) || val[c] < 0 || val[c] > hi[c] ||
                 (c == 0 && val[c] != floor(val[c]))) {
@@ -188,6 +211,12 @@ int sm_profile_parse_csv(const char *text, size_t flen, const char *file, sm_pro
         sm_err_set(e, "%s: expected at least one row blocks,time,energy", file);
         goto out;
     }
+    if (empties && empties != cnt) {
+        sm_err_set(e, "%s: the energy column is empty on %d of %d rows; expected it on every row or none",
+                   file, empties, cnt);
+        goto out;
+    }
+    *no_energy = empties > 0;
     /* Sort by size, the file lines alongside, to name both duplicates. */
     int *ord = sm_xmalloc(sizeof(int) * (size_t)cnt);
     for (int i = 0; i < cnt; i++) ord[i] = i;

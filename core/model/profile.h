@@ -34,6 +34,11 @@ int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e
 /* The same from text already read; file names it in errors. */
 int sm_profile_parse_csv(const char *text, size_t len, const char *file, sm_profile_pt **out,
                          int *n, sm_err *e);
+/* The same, also taking a profile measured without an energy counter:
+ * the energy column empty on every row (topo measure -o writes it so);
+ * then *no_energy is 1 and every energy 0. */
+int sm_profile_parse_csv_opt(const char *text, size_t len, const char *file, sm_profile_pt **out,
+                             int *n, int *no_energy, sm_err *e);
 /* Figures are in range: SM_PROFILE_MAX_TIME, SM_PROFILE_MAX_ENERGY (topology.h). */
 
 /* Replace type ty's profile (copied; n = 0 removes it). */

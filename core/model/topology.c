@@ -183,7 +183,7 @@ static int load_type(sm_type *t, const cJSON *obj, const char *path, sm_err *e)
         "time_per_cell", "energy_per_cell", "flops", "bandwidth",
         "flops_per_cell", "bytes_per_cell", "energy_per_flop",
         "energy_per_byte", "p0", "p_idle", "memory", "states", "state",
-        "profile", "estimated", NULL};
+        "profile", "estimated", "source", NULL};
     if (sm_json_expect_object(obj, path, e) ||
         sm_json_only_keys(obj, path, keys, e))
         return -1;
@@ -259,7 +259,43 @@ static int load_type(sm_type *t, const cJSON *obj, const char *path, sm_err *e)
     const char *est = NULL;
     if (sm_json_string(obj, path, "estimated", 0, &est, e) < 0) return -1;
     if (est) t->estimated = sm_xstrdup(est);
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(obj, "source");
+    if (src) {
+        sm_jpath_key(p, sizeof p, path, "source");
+        if (sm_json_expect_object(src, p, e)) return -1;
+        const cJSON *it;
+        cJSON_ArrayForEach(it, src) {
+            sm_jpath_key(q, sizeof q, p, it->string);
+            int known = strcmp(it->string, "profile") == 0 || strcmp(it->string, "profile_energy") == 0;
+            for (int k = 0; param_keys[k] && !known; k++) known = strcmp(it->string, param_keys[k]) == 0;
+            if (!known) {
+                sm_err_set(e, "%s: expected a parameter of the type (time_per_cell, energy_per_cell, "
+                              "p0, p_idle, memory, flops, ..., profile or profile_energy)", q);
+                return -1;
+            }
+            const char *v = cJSON_IsString(it) ? it->valuestring : NULL;
+            if (!v || (strcmp(v, "measured") && strcmp(v, "fitted") && strcmp(v, "estimated") &&
+                       strcmp(v, "published"))) {
+                sm_err_set(e, "%s: expected \"measured\", \"fitted\", \"estimated\" or \"published\"", q);
+                return -1;
+            }
+        }
+        t->source = cJSON_Duplicate(src, 1);
+    }
     return 0;
+}
+
+const char *sm_type_source(const sm_type *t, const char *key)
+{
+    const cJSON *v = t->source ? cJSON_GetObjectItemCaseSensitive(t->source, key) : NULL;
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+void sm_type_set_source(sm_type *t, const char *key, const char *src)
+{
+    if (!t->source) t->source = cJSON_CreateObject();
+    cJSON_DeleteItemFromObjectCaseSensitive(t->source, key);
+    if (src) cJSON_AddStringToObject(t->source, key, src);
 }
 
 static int load_link(sm_link *l, const cJSON *obj, const char *path, sm_err *e)
@@ -628,6 +664,8 @@ cJSON *sm_topo_to_json(const sm_topo *t)
             }
         }
         if (T->estimated) cJSON_AddStringToObject(o, "estimated", T->estimated);
+        if (T->source && cJSON_GetArraySize(T->source))
+            cJSON_AddItemToObject(o, "source", cJSON_Duplicate(T->source, 1));
     }
     cJSON *procs = cJSON_AddArrayToObject(j, "processors");
     for (int i = 0; i < t->nprocs; i++) {
@@ -712,6 +750,7 @@ void sm_topo_free(sm_topo *t)
         free(T->states);
         free(T->profile);
         free(T->estimated);
+        cJSON_Delete(T->source);
     }
     free(t->types);
     for (int i = 0; i < t->nprocs; i++) free(t->procs[i].name);

@@ -38,6 +38,8 @@ typedef struct sm_type {
     int nprofile;
     sm_profile_pt *profile;
     char *estimated;     /* which parameters are guesses (hwloc), or NULL */
+    cJSON *source;       /* {"KEY": "measured"|"fitted"|"estimated"|"published"}
+                            per parameter (SPEC 8), or NULL */
 } sm_type;
 
 typedef struct sm_proc {
@@ -74,6 +76,12 @@ typedef struct sm_topo {
 
 #define SM_MAX_PROCS 65536
 #define SM_MAX_TYPES 256
+
+/* Where a type's parameter KEY (a parameter key or "profile") came from:
+ * "measured", "fitted", "estimated", "published", or NULL when unsaid. */
+const char *sm_type_source(const sm_type *t, const char *key);
+/* Says it (src NULL removes it). */
+void sm_type_set_source(sm_type *t, const char *key, const char *src);
 
 /* The parameters in force for a type (its selected state, else base). */
 const sm_params *sm_type_params(const sm_type *t);

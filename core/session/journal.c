@@ -192,14 +192,14 @@ static int put(sm_journal *j, const char *buf, size_t len, sm_err *e)
 static int snapshot(sm_journal *j, const sm_session *s, sm_err *e)
 {
     const int *map = sm_session_map(s);
-    cJSON *json = sm_scenario_to_json(s->grid, s->topo, &s->model, map);
-    char *text = cJSON_PrintUnformatted(json);
-    cJSON_Delete(json);
+    /* The mapping compact above SM_MAPPING_PLAIN_MAX blocks: a whole
+     * Summit's snapshot is megabytes, not 250. */
+    size_t len;
+    char *text = sm_scenario_print(s->grid, s->topo, &s->model, map, SM_MAPPING_AUTO, 0, &len);
     if (!text) {
         sm_err_set(e, "%s: out of memory writing a snapshot", j->path);
         return -1;
     }
-    size_t len = strlen(text);
     char head[64];
     int hn = snprintf(head, sizeof head, "%sS %zu\n", j->fresh ? MAGIC : "", len);
     int rc = put(j, head, (size_t)hn, e) || put(j, text, len, e) || put(j, "\nC 0\n", 5, e);
@@ -452,7 +452,7 @@ int sm_journal_discard(const char *path, sm_err *e)
 int sm_journal_read(const char *path, sm_scenario *out, char **scenario, unsigned *unsaved, sm_err *e)
 {
     size_t len;
-    char *text = sm_read_file(path, 1u << 30, &len, e);
+    char *text = sm_read_file(path, SM_READ_ANY_SIZE, &len, e);
     if (!text) return -1;
     int rc = sm_journal_parse(text, len, path, out, scenario, unsaved, e);
     free(text);

@@ -223,8 +223,9 @@ static int by_bound(const void *a, const void *b)
 /* Mappings with counts k that are often optimal on a box: the blocks in
  * a lexicographic order (any axis slowest, any corner first) cut into
  * contiguous runs, the processors in every order. Offers the best; it
- * closes the vector at once when it meets the vector's bound. */
-static void offer_runs(ilp_counts *c, ilp_state *st, const int *k)
+ * closes the vector at once when it meets the vector's bound. A better
+ * one is a step; returns 1 when the solve is being cancelled. */
+static int offer_runs(ilp_counts *c, ilp_state *st, const int *k)
 {
     sm_solver *s = st->s;
     const sm_grid *g = s->grid;
@@ -265,14 +266,12 @@ static void offer_runs(ilp_counts *c, ilp_state *st, const int *k)
                     for (int b = 0; b < k[perm[j]]; b++) st->map[order[at++]] = perm[j];
                 sm_eval ev;
                 sm_solver_evaluate(s, st->map, &ev);
-                if (sm_solver_offer(s, st->map, &ev)) best_seen = 1;
+                if (ilp_offer(st, st->map, &ev)) best_seen = 1;
             }
         }
-    if (best_seen)
-        snprintf(s->last_move, sizeof s->last_move, "incumbent %.6f J after %.1f s (runs)",
-                 s->best.energy, ilp_now() - st->start);
     free(order);
     free(key);
+    return best_seen && ilp_step_incumbent(st, "contiguous runs");
 }
 
 /* The energy to beat: a feasible best, else nothing yet. */
@@ -322,15 +321,14 @@ static double subproblem(ilp_counts *c, ilp_state *st, const cvec *v, int *inter
         ilp_read_map(st, lp->best_solution + lp->rows);
         sm_eval ev;
         sm_solver_evaluate(s, st->map, &ev);
-        if (sm_solver_offer(s, st->map, &ev))
-            snprintf(s->last_move, sizeof s->last_move, "incumbent %.6f J after %.1f s",
-                     ev.energy, ilp_now() - st->start);
-        if (rc != SUBOPTIMAL && !st->timed_out && !st->aborted_by_user)
+        int cancelled = st->run && ilp_run_cancelled(st->run);
+        if (ilp_offer(st, st->map, &ev) && !cancelled) ilp_step_incumbent(st, "subproblem");
+        if (rc != SUBOPTIMAL && !st->timed_out && !cancelled)
             bound = fmax(bound, get_working_objective(lp));
-    } else if (rc == INFEASIBLE && !st->timed_out && !st->aborted_by_user) {
+    } else if (rc == INFEASIBLE && !st->timed_out && !(st->run && ilp_run_cancelled(st->run))) {
         bound = INFINITY; /* nothing with these counts beats the incumbent */
     }
-    *interrupted = st->timed_out || st->aborted_by_user || rc == SUBOPTIMAL;
+    *interrupted = st->timed_out || (st->run && ilp_run_cancelled(st->run)) || rc == SUBOPTIMAL;
     while (get_Nrows(lp) > rows0) del_constraint(lp, get_Nrows(lp));
     set_mat(lp, 0, st->Tcol, old_t);
     free(cols);
@@ -352,17 +350,22 @@ void ilp_counts_solve(ilp_counts *c, ilp_state *st)
     double open_min = INFINITY; /* bounds of vectors solved but not closed */
     int i = 0;
     for (; i < c->nv; i++) {
-        /* Between subproblems lp_solve's callback is silent: poll here. */
-        if (s->interrupt && *s->interrupt) st->aborted_by_user = 1;
-        else if (ilp_now() - st->start > st->timeout) st->timed_out = 1;
-        if (st->aborted_by_user || st->timed_out) {
+        /* Between subproblems lp_solve's callback is silent: tick here. */
+        if (ilp_tick(st)) {
             interrupted = 1;
             break;
         }
         double inc = incumbent(s);
         st->dbound = fmin(open_min, c->v[i].lb);
+        if (ilp_step_bound(st, st->dbound)) {
+            interrupted = 1;
+            break;
+        }
         if (c->v[i].lb >= inc * (1 - 1e-9)) break;
-        offer_runs(c, st, c->counts + c->v[i].first);
+        if (offer_runs(c, st, c->counts + c->v[i].first)) {
+            interrupted = 1;
+            break;
+        }
         if (c->v[i].lb >= incumbent(s) * (1 - 1e-9)) break;
         ilp_report(st);
         subs++;
@@ -382,7 +385,7 @@ void ilp_counts_solve(ilp_counts *c, ilp_state *st)
     int proven = !interrupted && (isinf(bound) || bound >= inc * (1 - 1e-9));
     const char *status;
     if (proven) status = isfinite(inc) ? "optimal" : "infeasible";
-    else if (st->aborted_by_user) status = s->has_best ? "stopped: feasible" : "stopped";
+    else if (st->run && ilp_run_cancelled(st->run)) status = s->has_best ? "stopped: feasible" : "stopped";
     else status = s->has_best ? "timeout: feasible with gap" : "timeout";
     snprintf(s->status, sizeof s->status, "%s", status);
     if (isinf(st->dbound)) st->decomposing = 0; /* no finite bound to show */

@@ -128,7 +128,11 @@ void ilp_dvfs_solve(sm_solver *s, ilp_dvfs *d)
             continue;
         }
         sub->interrupt = s->interrupt;
-        while (!sub->done) sm_solver_step(sub, 1);
+        /* An interrupt pauses a sub-solve (ilp.c): here it ends it. */
+        while (!sub->done) {
+            sm_solver_step(sub, 1);
+            if (s->interrupt && *s->interrupt) sm_solver_stop(sub);
+        }
         solved++;
         int optimal = strcmp(sub->status, "optimal") == 0, none = strcmp(sub->status, "infeasible") == 0;
         if (!optimal && !none) {

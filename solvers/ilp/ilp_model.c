@@ -65,8 +65,10 @@ static int same_processor_kind(const sm_solver *s, int p, int q)
     return 1;
 }
 
-/* The best heuristic mapping under the solver's model: lb, na, dm, mm. */
-static void warm_start(sm_solver *s)
+/* The best heuristic mapping under the solver's model: lb, na, dm, mm;
+ * the best feasible one is the first incumbent, the least bad is shown
+ * when none is feasible (step 0). */
+static void warm_start(sm_solver *s, ilp_state *st)
 {
     static const struct { const sm_solver_ops *ops; const char *arg[3]; } runs[] = {
         {&sm_solver_lb, {"-order", "ijk", NULL}}, {&sm_solver_lb, {"-order", "jik", NULL}},
@@ -83,20 +85,20 @@ static void warm_start(sm_solver *s)
             argv[argc++] = "-speeds";
             argv[argc++] = sp ? "floor" : "exact";
             sm_solver *h = sm_solver_run_sub(s, runs[r].ops, NULL, argc, argv);
-            if (h && h->has_best) sm_solver_offer(s, h->best_map, &h->best);
+            if (h && h->has_best) ilp_offer(st, h->best_map, &h->best);
             sm_solver_free(h);
         }
     /* Geometric bisection over all processors and over each type alone. */
     for (int ty = -1; ty < s->topo->ntypes; ty++) {
         const char *argv[2] = {"-types", ty >= 0 ? s->topo->types[ty].name : NULL};
         sm_solver *h = sm_solver_run_sub(s, &sm_solver_rcb, NULL, ty >= 0 ? 2 : 0, argv);
-        if (h && h->has_best) sm_solver_offer(s, h->best_map, &h->best);
+        if (h && h->has_best) ilp_offer(st, h->best_map, &h->best);
         sm_solver_free(h);
     }
     /* The mapping the session had is a candidate too. */
     sm_eval ev;
     sm_solver_evaluate(s, s->start_map, &ev);
-    sm_solver_offer(s, s->start_map, &ev);
+    ilp_offer(st, s->start_map, &ev);
 }
 
 static int build(sm_solver *s, ilp_state *st, sm_err *e)
@@ -383,26 +385,20 @@ static int build(sm_solver *s, ilp_state *st, sm_err *e)
     return 0;
 }
 
+/* lp_solve calls this often (every few simplex iterations and nodes):
+ * the worker's chance to hand over a progress tick or a better bound, and
+ * to end on a cancel or the -timeout (time spent solving, pauses between
+ * steps not counted). */
 static int __WINAPI on_abort(lprec *lp, void *handle)
 {
     (void)lp;
     ilp_state *st = handle;
-    double t = ilp_now();
-    if (st->s->interrupt && *st->s->interrupt) {
-        st->aborted_by_user = 1;
-        return TRUE;
-    }
-    if (t - st->start > st->timeout) {
-        st->timed_out = 1;
-        return TRUE;
-    }
-    if (t - st->last_progress > 0.25) {
-        st->last_progress = t;
-        ilp_report(st);
-    }
+    if (ilp_tick(st)) return TRUE;
+    if (!st->decomposing && ilp_step_bound(st, ilp_bound(st))) return TRUE;
     return FALSE;
 }
 
+/* A new improved solution: an incumbent step. */
 static void __WINAPI on_msg(lprec *lp, void *handle, int msg)
 {
     ilp_state *st = handle;
@@ -411,10 +407,8 @@ static void __WINAPI on_msg(lprec *lp, void *handle, int msg)
     ilp_read_map(st, lp->best_solution + lp->rows);
     sm_eval ev;
     sm_solver_evaluate(st->s, st->map, &ev);
-    if (sm_solver_offer(st->s, st->map, &ev))
-        snprintf(st->s->last_move, sizeof st->s->last_move, "incumbent %.6f J after %.1f s",
-                 ev.energy, ilp_now() - st->start);
-    ilp_report(st);
+    if (ilp_offer(st, st->map, &ev)) ilp_step_incumbent(st, "branch and bound");
+    /* A cancel shows at the next abort callback, which ends the solve. */
 }
 
 /* lp_solve hands the LP text over line by line. */
@@ -473,7 +467,18 @@ static int init(sm_solver *s, sm_err *e)
     if (build(s, st, e)) return -1;
     const char *file = sm_opt_str(s, "export");
     if (file && export_model(s, st->lp, file, e)) return -1;
-    if (strcmp(sm_opt_str(s, "warm"), "on") == 0) warm_start(s);
+    st->cur = sm_xmalloc(sizeof(int) * (size_t)(s->grid->ntasks + 1));
+    st->stepped_bound = -INFINITY;
+    st->bound_now = NAN;
+    if (strcmp(sm_opt_str(s, "warm"), "on") == 0) warm_start(s, st);
+    /* Step 0 shows the warm start (or the session's mapping); each step
+     * after it an incumbent or a better bound. */
+    if (!s->has_current) {
+        sm_eval ev;
+        sm_solver_evaluate(s, s->start_map, &ev);
+        ilp_offer(st, s->start_map, &ev);
+    }
+    s->current_map = st->cur;
     sm_solver_set_stat(s, "variables", get_Ncolumns(st->lp));
     sm_solver_set_stat(s, "constraints", get_Nrows(st->lp));
     return 0;
@@ -481,7 +486,16 @@ static int init(sm_solver *s, sm_err *e)
 
 static void finish(sm_solver *s)
 {
-    if (!s->has_best) { /* nothing meets the deadline: keep the start */
+    ilp_state *st = s->priv;
+    if (!s->has_best && s->has_current) {
+        /* Nothing meets the deadline: the least bad mapping seen is the
+         * answer, and the status says it is infeasible. */
+        s->best = s->current;
+        s->has_best = 1;
+        s->best_version++;
+        memcpy(s->best_map, st->cur ? st->cur : s->start_map, sizeof(int) * (size_t)s->grid->ntasks);
+    }
+    if (!s->has_best) {
         sm_eval ev;
         sm_solver_evaluate(s, s->start_map, &ev);
         sm_solver_offer(s, s->start_map, &ev);
@@ -489,82 +503,140 @@ static void finish(sm_solver *s)
     if (s->has_best) {
         s->current = s->best;
         s->has_current = 1;
+        if (st->cur) memcpy(st->cur, s->best_map, sizeof(int) * (size_t)s->grid->ntasks);
     }
     s->done = 1;
 }
 
-/* One step solves the model; progress and interruption come through the
- * abort callback while lp_solve runs. */
-static void step(sm_solver *s)
+/* The worker's whole solve: the decomposition, or one lp_solve run. */
+static void body(void *arg)
 {
-    ilp_state *st = s->priv;
-    if (st->dvfs) {
-        ilp_dvfs_solve(s, st->dvfs);
-        finish(s);
+    ilp_state *st = arg;
+    if (st->counts && !st->hopeless) {
+        ilp_counts_solve(st->counts, st);
         return;
     }
+    st->rc = st->hopeless ? INFEASIBLE : solve(st->lp);
+}
+
+/* Set lp_solve up and make the worker that will run it. */
+static void begin(sm_solver *s, ilp_state *st)
+{
     lprec *lp = st->lp;
     st->timeout = sm_opt_double(s, "timeout");
     st->start = st->last_progress = ilp_now();
     set_mip_gap(lp, FALSE, sm_opt_double(s, "gap"));
     set_mip_gap(lp, TRUE, 1e-11);
-    set_timeout(lp, (long)ceil(st->timeout));
+    /* The -timeout counts solving time (ilp_tick), not the pauses. */
+    set_timeout(lp, 0);
     put_abortfunc(lp, on_abort, st);
     put_msgfunc(lp, on_msg, st, MSG_MILPBETTER | MSG_MILPFEASIBLE);
     set_bb_floorfirst(lp, BRANCH_CEILING);
-    if (st->counts && !st->hopeless) {
-        ilp_counts_solve(st->counts, st);
-        sm_solver_why(s, "exact search over block counts per processor type (identical processors)");
-        finish(s);
-        return;
-    }
     /* Warm start: only strictly better mappings are worth exploring. The
      * cutoff is an explicit row (objective <= warm energy): lp_solve's own
      * bound setting ends in accuracy errors on these models. */
-    int cut_row = 0;
-    if (s->has_best && s->best.feasible) {
+    if (!st->counts && s->has_best && s->best.feasible) {
         int nc = get_Ncolumns(lp);
         REAL *row = sm_xcalloc((size_t)nc + 1, sizeof(REAL));
         for (int c = 1; c <= nc; c++) row[c] = get_mat(lp, 0, c);
         add_constraint(lp, row, LE, s->best.energy * (1 - 1e-7));
         free(row);
-        cut_row = get_Nrows(lp);
+        st->cut_row = get_Nrows(lp);
     }
-    int rc = st->hopeless ? INFEASIBLE : solve(lp);
-    if (cut_row) del_constraint(lp, cut_row);
+    st->run = ilp_run_new(body, st);
+}
+
+/* The solve returned (the worker has ended): its answer and status. */
+static void conclude(sm_solver *s, ilp_state *st)
+{
+    if (st->counts && !st->hopeless) {
+        sm_solver_why(s, "%s", strcmp(s->status, "optimal") == 0 || strcmp(s->status, "infeasible") == 0
+                                   ? "bound" : "timeout");
+        snprintf(s->last_move, sizeof s->last_move, "%s: exact search over block counts", s->status);
+        finish(s);
+        return;
+    }
+    lprec *lp = st->lp;
+    int rc = st->rc;
+    if (st->cut_row) del_constraint(lp, st->cut_row);
+    st->cut_row = 0;
     if (rc == OPTIMAL || rc == PRESOLVED || rc == SUBOPTIMAL) {
         ilp_read_map(st, lp->best_solution + lp->rows);
         sm_eval ev;
         sm_solver_evaluate(s, st->map, &ev);
-        sm_solver_offer(s, st->map, &ev);
+        ilp_offer(st, st->map, &ev);
     }
     const char *status;
-    if (st->aborted_by_user) status = s->has_best ? "stopped: feasible" : "stopped";
-    else if (st->timed_out || rc == SUBOPTIMAL) status = s->has_best ? "timeout: feasible with gap" : "timeout";
-    else if (rc == OPTIMAL || rc == PRESOLVED) status = s->best.feasible ? "optimal" : "infeasible";
-    else if (rc == INFEASIBLE) status = s->has_best && s->best.feasible ? "optimal" : "infeasible";
+    int feasible = s->has_best && s->best.feasible;
+    if (st->timed_out || rc == SUBOPTIMAL) status = feasible ? "timeout: feasible with gap" : "timeout";
+    else if (rc == OPTIMAL || rc == PRESOLVED || rc == INFEASIBLE) status = feasible ? "optimal" : "infeasible";
     else {
         static char buf[48];
         snprintf(buf, sizeof buf, "error (lp_solve status %d)", rc);
         status = buf;
     }
     snprintf(s->status, sizeof s->status, "%s", status);
+    if (strcmp(status, "optimal") == 0) {
+        /* The proof: the bound has reached the incumbent. */
+        st->decomposing = 1;
+        st->dbound = s->best.energy;
+    }
     ilp_report(st);
-    sm_solver_why(s, "branch and bound with lp_solve: %s", status);
     if (strcmp(status, "optimal") == 0) sm_solver_set_stat(s, "gap", 0);
+    sm_solver_why(s, "%s", strncmp(status, "timeout", 7) == 0 ? "timeout" : rc == OPTIMAL || rc == PRESOLVED ||
+                                    rc == INFEASIBLE ? "bound" : "error");
+    snprintf(s->last_move, sizeof s->last_move, "%s: branch and bound with lp_solve", status);
     finish(s);
+}
+
+/* One step: the solve runs on until its next incumbent or better bound
+ * (or its end), then pauses there; the panes redraw and interrupts are
+ * looked for at every tick in between. An interrupt pauses the solve: the
+ * step ends there ("paused"), and the next step goes on from it. */
+static void step(sm_solver *s)
+{
+    ilp_state *st = s->priv;
+    if (st->dvfs) {
+        ilp_dvfs_solve(s, st->dvfs);
+        sm_solver_why(s, "exact search over every assignment of DVFS states: %s", s->status);
+        finish(s);
+        return;
+    }
+    if (!st->run) begin(s, st);
+    for (;;) {
+        ilp_event ev = ilp_run_resume(st->run);
+        switch (ev) {
+        case ILP_EV_PROGRESS:
+            if (s->progress) s->progress(s, s->progress_ctx);
+            if (s->interrupt && *s->interrupt) {
+                sm_solver_why(s, "paused");
+                snprintf(s->last_move, sizeof s->last_move, "paused inside the branch and bound");
+                return;
+            }
+            continue;
+        case ILP_EV_INCUMBENT:
+        case ILP_EV_BOUND:
+            return;
+        case ILP_EV_DONE:
+            conclude(s, st);
+            return;
+        }
+    }
 }
 
 static void release(sm_solver *s)
 {
     ilp_state *st = s->priv;
     if (!st) return;
+    ilp_run_free(st->run);   /* a paused solve unwinds first */
     if (st->lp) delete_lp(st->lp);
     ilp_counts_free(st->counts);
     ilp_dvfs_free(st->dvfs);
     free(st->pu); free(st->pv); free(st->cuv); free(st->cvu);
     free(st->x);
     free(st->map);
+    free(st->cur);
+    if (s->current_map == st->cur) s->current_map = NULL;
     free(st);
 }
 

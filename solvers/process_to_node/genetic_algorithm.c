@@ -86,6 +86,7 @@ typedef struct {
     unsigned char *used;
     double best_score;
     long long generation, children, crossovers, mutations;
+    long long prev_crossovers, prev_mutations; /* at the last generation, for its why */
 } ga_state;
 
 static const sm_opt_spec ga_opts[] = {
@@ -185,8 +186,18 @@ static void settle(sm_solver *s, ga_state *st)
     sm_solver_set_stat(s, "crossovers", (double)st->crossovers);
     sm_solver_set_stat(s, "mutations", (double)st->mutations);
     sm_solver_set_stat(s, "objective_value", user_value(st, st->score[top]));
-    sm_solver_why(s, "generation %lld: roulette selection, ordered crossover, swap mutation; %s", st->generation,
-                  improved ? "its best child beats the best" : "no child beats the best");
+    /* Generation 0 is the initial population: no selection, crossover
+     * or mutation was done yet. */
+    if (st->generation == 0)
+        sm_solver_why(s, "generation 0: the initial population of %d chromosomes; its best is the first best",
+                      st->m);
+    else
+        sm_solver_why(s, "generation %lld: roulette selection, ordered crossover (%lld), swap mutation (%lld); %s",
+                      st->generation, (long long)(st->crossovers - st->prev_crossovers),
+                      (long long)(st->mutations - st->prev_mutations),
+                      improved ? "its best child beats the best" : "no child beats the best");
+    st->prev_crossovers = st->crossovers;
+    st->prev_mutations = st->mutations;
     snprintf(s->last_move, sizeof s->last_move, "generation %lld: best %g, mean %g%s",
              st->generation, user_value(st, st->score[top]), user_value(st, mean),
              improved && st->generation ? " (new best)" : "");

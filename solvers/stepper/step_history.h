@@ -47,7 +47,7 @@ typedef struct sm_explain_point {
 } sm_explain_point;
 
 typedef struct sm_explain {
-    char why[96];
+    char why[256];   /* whole sentences: GA's was cut at 95 characters */
     const char *trace_a, *trace_b; /* names of a and b */
     int ntrace, trace_cap;
     sm_explain_point *trace;

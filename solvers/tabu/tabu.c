@@ -190,10 +190,15 @@ static int is_tabu(const tabu_state *t, const cand *m)
 #undef JOIN
 }
 
+/* After the step that moved b from -> to (t->it already counts it): b
+ * may not rejoin from for the next -tenure-add steps, nor leave to for
+ * the next -tenure-remove (explain's remaining: exactly those counts). A
+ * block that did not move gets no attribute. */
 static void make_tabu(tabu_state *t, int b, int from, int to)
 {
-    sm_tabu_list_set(&t->join, b, from, t->it + 1 + t->tenure_add);
-    sm_tabu_list_set(&t->leave, b, to, t->it + 1 + t->tenure_remove);
+    if (from == to) return;
+    sm_tabu_list_set(&t->join, b, from, t->it + t->tenure_add);
+    sm_tabu_list_set(&t->leave, b, to, t->it + t->tenure_remove);
 }
 
 /* Drops the ended stamps; the list's length. */
@@ -557,11 +562,12 @@ static void step(sm_solver *s)
         apply_objective(t->obj, m); /* the cost model follows below */
         int pu = c->map[m->u], pv = m->kind ? c->map[m->v] : -1;
         apply(c, m);
-        sm_solver_moved(s, m->u);
-        if (m->kind) sm_solver_moved(s, m->v);
+        /* An edge move's end already on p does not move. */
+        if (m->kind != 2 || pu != m->p) sm_solver_moved(s, m->u);
+        if (m->kind && (m->kind != 2 || pv != m->p)) sm_solver_moved(s, m->v);
         if (m->kind == 0) make_tabu(t, m->u, pu, m->p);
         else if (m->kind == 1) { make_tabu(t, m->u, pu, pv); make_tabu(t, m->v, pv, pu); }
-        else { make_tabu(t, m->u, pu, m->p); if (pv != m->p) make_tabu(t, m->v, pv, m->p); }
+        else { make_tabu(t, m->u, pu, m->p); make_tabu(t, m->v, pv, m->p); }
         if (t->colouring) sm_cost_eval(c, &s->current);
         else sm_cost_eval_fast(c, &s->current);
         score sc = score_of(s, t, &s->current);

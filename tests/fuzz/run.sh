@@ -23,7 +23,7 @@ for t in $targets; do
     extra=""
     [ "$name" = fuzz_theme ] && extra="tui/app/colour_theme.c tui/app/data_directory.c"
     clang -std=c11 -I. -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -g -O1 -fsanitize=fuzzer,address,undefined,float-divide-by-zero -fno-sanitize-recover=all \
-        -o tests/fuzz/work/$name "$t" $src $extra -lcjson -lm
+        -o tests/fuzz/work/$name "$t" $src $extra -lcjson -lz -lm
     echo "== $name: ${secs}s"
     (cd tests/fuzz/work && ./$name -max_total_time="$secs" -max_len=65536 -timeout=120 -rss_limit_mb=4096 \
         -artifact_prefix="$name-" "${name#fuzz_}" 2>&1 | tail -3)

@@ -52,7 +52,7 @@ must par "% solver start popta"
 keys par : "solver run" Enter
 must par "popta optimal"
 keys par : "solver seek 24" Enter
-must par "popta paused  it 24"
+must par "popta running, paused  it 24"
 settle par
 want=$("$BIN" -e "scenario load $S; solver start popta -objective pareto; solver run; solver seek 24; llength [dict get [solver state] front]")
 rows=$(cap par | grep -oE "  [0-9]+ [0-9.]+ (ms|us|s) +[0-9.]+ (mJ|J)" | wc -l)
@@ -67,7 +67,7 @@ cap par | grep -qE "step 24/34 (▁|▂|▃|▄|▅|▆|▇|█)+" && cap par | 
 row=$(cap par | grep -n "step 24/34 " | head -1 | cut -d: -f1)
 dcol=$(cap par | grep "step 24/34 " | head -1 | sed 's/step 24\/34 .*//' | wc -m)
 $T send-keys -t par -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' $((dcol + 11 + 30)) "$row" $((dcol + 11 + 30)) "$row")"
-wait_for par "% solver seek 30" && wait_for par "popta paused  it 30" &&
+wait_for par "% solver seek 30" && wait_for par "popta running, paused  it 30" &&
     ok "a click on the compact timeline seeks" || bad "pareto click" "row $row col $dcol: $(cap par | tail -4)"
 keys par q y
 must_exit par
@@ -77,11 +77,11 @@ no_sanitizer_errors par
 # the step explained; every row whole and readable.
 start par8 80 24 xterm-256color $S
 keys par8 : "solver start popta -objective pareto" Enter
-must par8 "popta ready"
+must par8 "running, ready  it 0"
 keys par8 : "solver run" Enter
 must par8 "popta optimal"
 keys par8 : "solver seek 24" Enter
-must par8 "popta paused  it 24"
+must par8 "running, paused  it 24"
 settle par8
 cap par8 | grep -qE "│step 24/34  best [0-9.]+( (m|k)?J( at [0-9]+)?)? *│" && cap par8 | grep -qE "│(▁|▂|▃|▄|▅|▆|▇|█)+ *│" &&
     cap par8 | grep -q "│why: " && ok "80x24 Pareto: timeline, its line and why, each on its own row" ||

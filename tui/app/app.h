@@ -147,6 +147,12 @@ double sm_app_bound_dvfs(sm_app *app);
  * is measured against; over every DVFS state when dvfs. Cached for the
  * last deadline asked. */
 double sm_app_bound_at(sm_app *app, double deadline, int dvfs);
+/* The bound a solver is measured against, as `solver state` and the
+ * Solver pane both show it (one truth): the session's (over every DVFS
+ * state for a solver that picks them; at the solver's own deadline when
+ * it chose one, *own_deadline set), or the bound the solver proved when
+ * higher. *gap: (e - bound) / e for a feasible ev, else NAN. */
+double sm_app_solver_bound(sm_app *app, const sm_solver *s, const sm_eval *ev, double *gap, int *own_deadline);
 
 /* The session is now scenario file path (loaded, saved as; NULL: the
  * built-in one): app->scenario_path and the journal's record of it. */

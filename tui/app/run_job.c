@@ -357,9 +357,9 @@ int sm_run_job_start(const sm_session *s, const sm_run_opts *o, sm_run_job *job,
     job->result = join(job->dir, "RUN.json");
     char *scen = join(job->dir, "scenario.json"), *mapf = join(job->dir, "mapping.json");
     size_t len;
-    int rc = sm_scenario_save(scen, s->grid, s->topo, &s->model, map, e);
+    int rc = sm_scenario_save(scen, s->grid, s->topo, &s->model, map, SM_MAPPING_AUTO, e);
     if (rc == 0) w.path[w.n++] = sm_xstrdup(scen);
-    if (rc == 0 && (rc = sm_mapping_save(mapf, s->topo, map, nb, e)) == 0) w.path[w.n++] = sm_xstrdup(mapf);
+    if (rc == 0 && (rc = sm_mapping_save(mapf, s->topo, map, nb, SM_MAPPING_AUTO, e)) == 0) w.path[w.n++] = sm_xstrdup(mapf);
     if (rc == 0 && job->bound) {
         char *t = sm_launch_text(&l, SM_LAUNCH_RANKFILE, &len);
         rc = put_file(&w, job->rankfile, t, len, e);

@@ -1,7 +1,9 @@
 /* session_energy_bound.c - the session's energy lower bound (core/bound/energy_bound.c),
  * kept while the grid, machine and model stay: the Energy pane, solve and
  * solver state all read it. */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "app.h"
 
 static int same_spec(const sm_grid_spec *a, const sm_grid_spec *b)
@@ -65,4 +67,28 @@ double sm_app_bound_at(sm_app *app, double deadline, int dvfs)
         app->has_bound_at = 1;
     }
     return app->bound_at;
+}
+
+double sm_app_solver_bound(sm_app *app, const sm_solver *s, const sm_eval *ev, double *gap, int *own_deadline)
+{
+    /* A solver that picks DVFS states is measured against the bound over
+     * every state: the session's states alone do not bound it. */
+    double b = s->best_states ? sm_app_bound_dvfs(app) : sm_app_bound(app)->energy;
+    /* A solver that held itself to a deadline of its own (the scenario
+     * has none: tabu takes its fastest start's time) is measured at that
+     * deadline, as it searched; `model bound`, with no deadline, bounds
+     * mappings of any makespan and is lower. */
+    int own = s->deadline_from && s->model.has_deadline && !app->session->model.has_deadline;
+    if (own) b = sm_app_bound_at(app, s->model.deadline, s->best_states != NULL);
+    if (own_deadline) *own_deadline = own;
+    /* The larger of it and a bound the solver proved itself (the ILP's). */
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, "bound") == 0 && s->stats[i].value > b && isfinite(b)) b = s->stats[i].value;
+    *gap = NAN;
+    if (ev && ev->feasible && isfinite(b) && ev->energy > 0) {
+        /* Rounding of a proven optimum's sums is no gap. */
+        double g = (ev->energy - b) / ev->energy;
+        *gap = g < 1e-12 ? 0 : g;
+    }
+    return b;
 }

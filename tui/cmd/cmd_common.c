@@ -289,3 +289,16 @@ int sm_get_opt_index(Tcl_Interp *in, Tcl_Obj *o, const char *const *names,
     }
     return TCL_OK;
 }
+
+int sm_mapping_form_opt(Tcl_Interp *in, const char *cmd, int objc, Tcl_Obj *const objv[], int first,
+                        sm_mapping_form *form)
+{
+    *form = SM_MAPPING_AUTO;
+    if (objc == first) return TCL_OK;
+    if (objc != first + 2 || strcmp(Tcl_GetString(objv[first]), "-mapping") != 0)
+        return sm_tcl_error(in, "ARGS", "%s: expected FILE ?-mapping plain|compact|auto?", cmd);
+    if (sm_mapping_form_parse(Tcl_GetString(objv[first + 1]), form))
+        return sm_tcl_error(in, "ARGS", "%s: -mapping: expected plain, compact or auto, got \"%s\"", cmd,
+                            Tcl_GetString(objv[first + 1]));
+    return TCL_OK;
+}

@@ -5,6 +5,7 @@
 
 #include <tcl.h>
 #include "core/lib/path_guard.h"
+#include "core/io/mapping_codec.h"
 #include "core/model/cost.h"
 #include "tui/app/app.h"
 
@@ -62,6 +63,12 @@ Tcl_Interp *sm_app_script_interp(sm_app *app);
 
 int sm_dispatch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
                 const sm_subcmd *subs);
+
+/* The save commands' "?-mapping plain|compact|auto?" from objv[first]
+ * on (cmd: "scenario save" for messages); *form is SM_MAPPING_AUTO when
+ * absent. */
+int sm_mapping_form_opt(Tcl_Interp *in, const char *cmd, int objc, Tcl_Obj *const objv[], int first,
+                        sm_mapping_form *form);
 
 /* model configure's options (n words: -option value ...) onto *m, checked
  * as the command checks them; *m is untouched on an error. */

@@ -79,11 +79,12 @@ static int map_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
 
 static int map_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    (void)objc;
     sm_session *s = app->session;
     sm_err e;
+    sm_mapping_form form;
+    if (sm_mapping_form_opt(in, "map save", objc, objv, 3, &form) != TCL_OK) return TCL_ERROR;
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
-    if (sm_mapping_save(Tcl_GetString(objv[2]), s->topo, sm_session_map(s), s->grid->ntasks, &e))
+    if (sm_mapping_save(Tcl_GetString(objv[2]), s->topo, sm_session_map(s), s->grid->ntasks, form, &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(s, SM_PART_MAP);
@@ -329,7 +330,7 @@ static const sm_subcmd map_subs[] = {
     {"counts", map_counts, 1, 1, "{COUNT ...}"},
     {"list", map_list, 0, 0, ""},
     {"load", map_load, 1, 1, "FILE"},
-    {"save", map_save, 1, 1, "FILE"},
+    {"save", map_save, 1, 3, "FILE ?-mapping plain|compact|auto?"},
     {"undo", map_undo, 0, 0, ""},
     {"redo", map_redo, 0, 0, ""},
     {"import", map_import, 3, 3, "-format part FILE"},

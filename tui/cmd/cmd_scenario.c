@@ -10,6 +10,7 @@
 #include "cmd_common.h"
 #include "tui/app/data_directory.h"
 #include "cmd_topo_hwloc.h"
+#include "cmd_topo_measure.h"
 #include "tui/app/display_paths.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
@@ -76,6 +77,14 @@ static Tcl_Obj *topo_info(const sm_topo *t)
                        Tcl_NewStringObj(T->state >= 0 ? T->state_names[T->state] : "", -1));
         if (T->estimated)
             Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("estimated", -1), Tcl_NewStringObj(T->estimated, -1));
+        if (T->source && cJSON_GetArraySize(T->source)) {
+            /* Where each parameter came from (SPEC 8): KEY measured|fitted|estimated|published. */
+            Tcl_Obj *src = Tcl_NewDictObj();
+            const cJSON *it;
+            cJSON_ArrayForEach(it, T->source)
+                Tcl_DictObjPut(NULL, src, Tcl_NewStringObj(it->string, -1), Tcl_NewStringObj(it->valuestring, -1));
+            Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("source", -1), src);
+        }
         Tcl_DictObjPut(NULL, types, Tcl_NewStringObj(T->name, -1), o);
     }
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("types", -1), types);
@@ -121,12 +130,13 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
 
 static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    (void)objc;
     sm_session *s = app->session;
     sm_err e;
+    sm_mapping_form form;
+    if (sm_mapping_form_opt(in, "scenario save", objc, objv, 3, &form) != TCL_OK) return TCL_ERROR;
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_scenario_save(Tcl_GetString(objv[2]), s->grid, s->topo, &s->model,
-                         sm_session_map(s), &e))
+                         sm_session_map(s), form, &e))
         return sm_tcl_error(in, "IO", "%s", e.msg);
     /* A copy on standard output is no save of the session's file. */
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
@@ -166,7 +176,7 @@ static int scenario_info(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
 
 static const sm_subcmd scenario_subs[] = {
     {"load", scenario_load, 1, 1, "FILE"},
-    {"save", scenario_save, 1, 1, "FILE"},
+    {"save", scenario_save, 1, 3, "FILE ?-mapping plain|compact|auto?"},
     {"info", scenario_info, 0, 0, ""},
     {NULL, NULL, 0, 0, NULL},
 };
@@ -422,21 +432,37 @@ static int topo_profile(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
 {
     sm_session *s = app->session;
     int ty = sm_topo_find_type(s->topo, Tcl_GetString(objv[2]));
+    if (ty < 0 && strcmp(Tcl_GetString(objv[2]), "plot") == 0) return sm_topo_profile_plot_cmd(app, in, objc, objv);
     if (ty < 0) return sm_tcl_error(in, "ARGS", "topo profile: unknown type \"%s\"", Tcl_GetString(objv[2]));
+    if (objc > 4) return sm_tcl_error(in, "ARGS", "topo profile: expected TYPE ?FILE|none?");
     if (objc == 4) {
         const char *file = Tcl_GetString(objv[3]);
         if (sm_app_check_change(app, in, "topo profile")) return TCL_ERROR;
         sm_profile_pt *pts = NULL;
-        int n = 0;
+        int n = 0, no_energy = 0;
         sm_err e;
-        if (strcmp(file, "none") != 0 && sm_profile_read_csv(file, &pts, &n, &e))
-            return load_err(in, &e);
+        if (strcmp(file, "none") != 0) {
+            size_t len;
+            char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, &e);
+            if (!text) return load_err(in, &e);
+            int bad = sm_profile_parse_csv_opt(text, len, file, &pts, &n, &no_energy, &e);
+            free(text);
+            if (bad) return load_err(in, &e);
+        }
         const sm_params *pa = sm_type_params(&s->topo->types[ty]);
         if (n == 0 && !(pa->time_per_cell > 0))
             return sm_tcl_error(in, "ARGS", "topo profile: type \"%s\" has no per-cell figures to fall back on",
                                 Tcl_GetString(objv[2]));
+        /* Measured without an energy counter: the energy is the type's
+         * per-cell figure over the grid's average block, and its source
+         * says it is an estimate. */
+        double avg = (double)s->grid->spec.cells[0] * (double)s->grid->spec.cells[1] *
+                     (double)s->grid->spec.cells[2] / (double)s->grid->ntasks;
+        for (int k = 0; no_energy && k < n; k++) pts[k].energy = pa->energy_per_cell * avg * pts[k].blocks;
         sm_topo *t = sm_topo_clone(s->topo);
         sm_topo_set_profile(t, ty, pts, n);
+        if (!n) sm_type_set_source(&t->types[ty], "profile", NULL);
+        sm_type_set_source(&t->types[ty], "profile_energy", no_energy ? "estimated" : NULL);
         free(pts);
         if (replace_topo_keep_map(app, in, t, "topo profile") != TCL_OK) return TCL_ERROR;
     }
@@ -459,7 +485,10 @@ static const sm_subcmd topo_subs[] = {
     {"state", topo_state, 1, 2, "TYPE ?STATE|base?"},
     {"detect", sm_topo_detect_cmd, 0, 4, "?-per package|numa? ?-nodes N?"},
     {"import", sm_topo_import_cmd, 3, -1, "-format hwloc ?-per package|numa? ?-nodes N? FILE ?FILE ...?"},
-    {"profile", topo_profile, 1, 2, "TYPE ?FILE|none?"},
+    {"profile", topo_profile, 1, 4, "TYPE ?FILE|none? | plot TYPE|FILE -o FILE.svg|png"},
+    {"measure", sm_topo_measure_cmd, 0, -1,
+     "?-processors LIST? ?-kernel 5pt|7pt|9pt|27pt? ?-sizes LIST? ?-cl C? ?-eps E? ?-reps MIN MAX? "
+     "?-simultaneous on|off? ?-mintime S? ?-apply? ?-o FILE?"},
     {NULL, NULL, 0, 0, NULL},
 };
 

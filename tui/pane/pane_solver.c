@@ -8,6 +8,7 @@
 #include <string.h>
 #include "solvers/solver_registry.h"
 #include "pane.h"
+#include "solvers/stepper/step_history.h"
 #include "tui/app/solver_worker_thread.h"
 
 /* The solver's statistic named key, or NULL. */
@@ -18,16 +19,20 @@ static const double *stat_of(const sm_solver *s, const char *key)
     return NULL;
 }
 
-/* One word for where the solver is: its own status once done (done,
- * optimal, stopped...), else running while Space runs it, paused between
- * steps, ready before the first; a status of its own beside it (the ILP's
- * "feasible") follows. */
-static const char *shown_status(const sm_solver *s, int running, char *buf, size_t n)
+/* Where the solver is: the status `solver state` gives (running, done,
+ * optimal, stopped...), then, while it has not ended and is not stepping
+ * now, whether it is paused between steps or ready before the first; so
+ * the pane and the console never disagree ("running, paused"). */
+static const char *shown_status(const sm_app *app, const sm_solver *s, int running, char *buf, size_t n)
 {
     if (s->done) return s->status;
-    const char *word = running ? "running" : s->iteration > 0 ? "paused" : "ready";
-    if (strcmp(s->status, "running") == 0 || !s->status[0]) return word;
-    snprintf(buf, n, "%s, %s", word, s->status);
+    const char *st = s->status[0] ? s->status : "running";
+    if (running || app->solver_depth > 0) {
+        if (strcmp(st, "running") == 0) return "running";
+        snprintf(buf, n, "%s, running", st);
+        return buf;
+    }
+    snprintf(buf, n, "%s, %s", st, s->iteration > 0 ? "paused" : "ready");
     return buf;
 }
 
@@ -61,8 +66,16 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         return;
     }
     char b1[32], b2[32], sb[96];
-    sm_ui_text(w, y++, 1, iw, sm_ui_attr(s->done ? SM_EL_GOOD : SM_EL_TEXT), "%s %s  it %lld  %.1f s",
-               s->ops->name, shown_status(s, v->running, sb, sizeof sb), s->iteration, s->seconds);
+    /* The whole line, or (narrow, 80x24) without the seconds, then without
+     * the name the picker above shows: never cut inside a word. */
+    {
+        const char *word = shown_status(app, s, v->running, sb, sizeof sb);
+        char line[160];
+        int n = snprintf(line, sizeof line, "%s %s  it %lld  %.1f s", s->ops->name, word, s->iteration, s->seconds);
+        if (n > iw) n = snprintf(line, sizeof line, "%s %s  it %lld", s->ops->name, word, s->iteration);
+        if (n > iw) snprintf(line, sizeof line, "%s  it %lld", word, s->iteration);
+        sm_ui_text(w, y++, 1, iw, sm_ui_attr(s->done ? SM_EL_GOOD : SM_EL_TEXT), "%s", line);
+    }
     if (y > ih) return;
     if (s->has_current || s->has_best) {
         /* The objective it optimises (the sparkline's), then energy when
@@ -80,30 +93,55 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
                        s->has_best ? sm_ui_joules(s->best.energy, b4, sizeof b4) : "-");
     }
     if (y > ih) return;
-    if (v->spark_n > 1) {
-        double lo = v->spark_best[0], hi = v->spark_cur[0];
-        for (int i = 0; i < v->spark_n; i++) {
-            if (v->spark_best[i] < lo) lo = v->spark_best[i];
-            if (v->spark_cur[i] > hi) hi = v->spark_cur[i];
-            if (v->spark_cur[i] < lo) lo = v->spark_cur[i];
+    /* cur and best sparklines: one point per step up to the step shown,
+     * read from the history (a point per command, back and forward
+     * included, said nothing about the search). */
+    double spc[SM_SPARK_MAX], spb[SM_SPARK_MAX];
+    int spn = 0;
+    if (s->hist) {
+        long long to = sm_history_cursor(s->hist), from = to - SM_SPARK_MAX + 1;
+        if (from < sm_history_first(s->hist)) from = sm_history_first(s->hist);
+        for (long long k = from; k <= to; k++) {
+            const sm_hist_step *st = sm_history_step(s->hist, k);
+            if (!st || isnan(st->best_objective)) continue;
+            spc[spn] = isnan(st->objective) ? st->best_objective : st->objective;
+            spb[spn++] = st->best_objective;
+        }
+    } else {
+        spn = v->spark_n;
+        memcpy(spc, v->spark_cur, sizeof(double) * (size_t)spn);
+        memcpy(spb, v->spark_best, sizeof(double) * (size_t)spn);
+    }
+    /* A Pareto front keeps its rows for the plot (the timeline above it
+     * shows the steps). */
+    if (spn > 1 && !(s->partition && s->partition->time >= 0 && s->partition->has_front)) {
+        double lo = spb[0], hi = spc[0];
+        for (int i = 0; i < spn; i++) {
+            if (spb[i] < lo) lo = spb[i];
+            if (spc[i] > hi) hi = spc[i];
+            if (spc[i] < lo) lo = spc[i];
         }
         int half = iw / 2 - 1;
-        sm_ui_sparkline(w, y, 1, half, v->spark_cur, v->spark_n, lo, hi, SM_EL_SPARK_CUR, f->utf8);
-        sm_ui_sparkline(w, y, 2 + half, iw - half - 1, v->spark_best, v->spark_n, lo, hi, SM_EL_SPARK_BEST, f->utf8);
+        /* The newest points that fit. */
+        int nc = spn > half ? half : spn, nb = spn > iw - half - 1 ? iw - half - 1 : spn;
+        sm_ui_sparkline(w, y, 1, half, spc + spn - nc, nc, lo, hi, SM_EL_SPARK_CUR, f->utf8);
+        sm_ui_sparkline(w, y, 2 + half, iw - half - 1, spb + spn - nb, nb, lo, hi, SM_EL_SPARK_BEST, f->utf8);
         y++;
     }
-    /* A bounding solver (the ILP): incumbent, bound and gap; "optimal"
-     * only when the bound meets the incumbent. */
-    const double *inc = stat_of(s, "incumbent"), *bnd = stat_of(s, "bound");
-    if (y <= ih && inc && isfinite(*inc)) {
-        const double *gap = stat_of(s, "gap");
-        double g = gap ? *gap : bnd ? fmax(0, (*inc - *bnd) / fabs(*inc)) : NAN;
-        int optimal = bnd && *inc - *bnd <= 1e-9 * fabs(*inc);
+    /* A bounding solver (the ILP): incumbent, bound and gap, the bound
+     * and gap `solver state` gives (sm_app_solver_bound); "optimal" only
+     * when the bound meets the incumbent. */
+    const double *inc = stat_of(s, "incumbent");
+    int drew_bound = 0;
+    if (y <= ih && inc && isfinite(*inc) && s->has_best) {
+        drew_bound = 1;
+        double g, bnd = sm_app_solver_bound(app, s, &s->best, &g, NULL);
+        int optimal = s->best.feasible && isfinite(g) && g == 0;
         sm_ui_text(w, y++, 1, iw, sm_ui_attr(optimal ? SM_EL_GOOD : SM_EL_TEXT), "incumbent %s  bound %s  %s",
-                   sm_ui_joules(*inc, b1, sizeof b1), bnd ? sm_ui_joules(*bnd, b2, sizeof b2) : "-",
+                   sm_ui_joules(s->best.energy, b1, sizeof b1), isfinite(bnd) ? sm_ui_joules(bnd, b2, sizeof b2) : "-",
                    optimal ? "optimal" : "");
         if (!optimal && isfinite(g)) {
-            int x = 1 + (int)strlen("incumbent   bound   ") + (int)strlen(b1) + (bnd ? (int)strlen(b2) : 1);
+            int x = 1 + (int)strlen("incumbent   bound   ") + (int)strlen(b1) + (isfinite(bnd) ? (int)strlen(b2) : 1);
             sm_ui_text(w, y - 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), "gap %.3g%%", 100 * g);
         }
     }
@@ -126,6 +164,10 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int stat_end = front ? y : ih;
     for (int i = 0; i < s->nstats && y <= stat_end; i++) {
         char item[80], val[32];
+        /* Shown above, as solver state gives them. */
+        if (drew_bound && (!strcmp(s->stats[i].key, "bound") || !strcmp(s->stats[i].key, "gap") ||
+                           !strcmp(s->stats[i].key, "incumbent")))
+            continue;
         /* A deadline the solver chose itself says where it came from. */
         int own = s->deadline_from && strcmp(s->stats[i].key, "deadline") == 0;
         int n = snprintf(item, sizeof item, "%s %s%s%.40s%s  ", s->stats[i].key,

@@ -156,7 +156,10 @@ static void ilp_matches_enumeration(void **st)
     assert_int_equal(instances, 8);
 }
 
-static void interrupt_keeps_best(void **st)
+/* An interrupt pauses the ILP inside its solve (SPEC 5: interrupt is
+ * pause): the step ends "paused" with the best kept, the next step goes
+ * on from where it paused, and stop ends it for good. */
+static void interrupt_pauses_then_stop_ends(void **st)
 {
     (void)st;
     sm_grid *g = tu_grid(8, 4, 4, 0, 0, 0, SM_ST_7PT);
@@ -169,20 +172,32 @@ static void interrupt_keeps_best(void **st)
     sm_fill(g, t, SM_SPEEDS_FLOOR, SM_ORDER_JIK, 0, start);
     volatile int flag = 1;
     sm_err e;
-    sm_solver *s = sm_solver_new(&sm_solver_ilp, g, t, &m, start, 0, NULL, &e);
+    const char *argv[4] = {"-counts", "off", "-timeout", "600"};
+    sm_solver *s = sm_solver_new(&sm_solver_ilp, g, t, &m, start, 4, argv, &e);
     assert_non_null(s);
     assert_true(s->has_best); /* the warm start */
     sm_eval warm = s->best;
     s->interrupt = &flag;
     sm_solver_step(s, 1);
-    assert_true(s->done);
-    assert_non_null(strstr(s->status, "stopped"));
+    assert_false(s->done);
+    assert_string_equal(s->explain.why, "paused");
     assert_true(s->has_best);
     assert_true(sm_eval_compare(&s->best, &warm) <= 0);
+    double el = NAN;
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, "elapsed") == 0) el = s->stats[i].value;
+    /* Paused after the first tick, not after the -timeout. */
+    assert_true(el >= 0 && el < 5);
+    sm_solver_step(s, 1);  /* goes on, and pauses again at the next tick */
+    assert_false(s->done);
+    assert_int_equal(s->iteration, 2);
+    sm_solver_stop(s);
+    assert_true(s->done);
+    assert_non_null(strstr(s->status, "stopped"));
     sm_eval check;
     sm_eval_reference(g, t, &m, s->best_map, &check);
     tu_assert_close(check.energy, s->best.energy, 1e-12, "kept mapping is the reported one");
-    sm_solver_free(s);
+    sm_solver_free(s);  /* the paused solve unwinds */
     sm_topo_free(t);
     sm_grid_free(g);
 }
@@ -218,7 +233,7 @@ int main(void)
         cmocka_unit_test(heuristics_by_hand),
         cmocka_unit_test(na_reference_rows),
         cmocka_unit_test(ilp_matches_enumeration),
-        cmocka_unit_test(interrupt_keeps_best),
+        cmocka_unit_test(interrupt_pauses_then_stop_ends),
         cmocka_unit_test(stepping_equals_running),
     };
     return cmocka_run_group_tests_name("solvers", tests, NULL, NULL);

@@ -216,7 +216,7 @@ static void below_ilp_optima(void **st)
         const char *argv[2] = {"-timeout", "60"};
         sm_solver *s = sm_solver_new(&sm_solver_ilp, g, t, &m, map, 2, argv, &e);
         if (!s) fail_msg("%s", e.msg);
-        sm_solver_step(s, 1);
+        sm_solver_step(s, 1000000); /* each incumbent and bound a step */
         assert_string_equal(s->status, "optimal");
         sm_bound b;
         sm_bound_compute(g, t, &m, &b);

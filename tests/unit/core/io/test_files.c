@@ -167,7 +167,7 @@ static void atomic_save_round_trip(void **st)
     int map[128];
     sm_fill(g, t, SM_SPEEDS_EXACT, SM_ORDER_JIK, 0, map);
     sm_err e;
-    assert_int_equal(sm_scenario_save(path, g, t, &m, map, &e), 0);
+    assert_int_equal(sm_scenario_save(path, g, t, &m, map, SM_MAPPING_AUTO, &e), 0);
     sm_scenario sc;
     assert_int_equal(sm_scenario_load(path, &sc, &e), 0);
     assert_int_equal(sc.grid->nedges, 704);
@@ -182,7 +182,7 @@ static void atomic_save_round_trip(void **st)
     /* A failed write leaves the old file and no temporary behind. */
     char bad[300];
     snprintf(bad, sizeof bad, "%s/missing-dir/x.json", dir);
-    assert_int_equal(sm_scenario_save(bad, g, t, &m, map, &e), -1);
+    assert_int_equal(sm_scenario_save(bad, g, t, &m, map, SM_MAPPING_AUTO, &e), -1);
     assert_non_null(strstr(e.msg, "missing-dir/x.json"));
     char cmd[400];
     snprintf(cmd, sizeof cmd, "test $(ls %s | wc -l) -eq 1 && rm -rf %s", dir, dir);

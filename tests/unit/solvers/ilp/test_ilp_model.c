@@ -5,6 +5,8 @@
 #include "tests/unit/testutil.h"
 #include "solvers/stepper/solver_stepper.h"
 #include "core/model/edge_isoperimetric.h"
+#include <math.h>
+#include <string.h>
 
 /* Fewest neighbour pairs leaving a set of b blocks, over all 2^n sets;
  * pairs of axis skip_axis's wrap are left out when skip_wrap. */
@@ -95,6 +97,42 @@ static sm_topo *random_topo(unsigned *seed, int P)
     return tu_topo_text(buf);
 }
 
+/* The ILP stepped inside its solve (SPEC 5): every step after the warm
+ * start is an incumbent, a better bound, or the end; best is always
+ * feasible and only improves, at an incumbent step the mapping shown is
+ * the incumbent, and the bound never passes the best. */
+static void stepped_solve(sm_solver *s, const sm_grid *g, const sm_topo *t, const sm_model *m)
+{
+    if (s->has_best) assert_true(s->best.feasible);
+    double last_best = s->has_best ? s->best.energy : INFINITY;
+    long long steps = 0;
+    while (!s->done) {
+        sm_solver_step(s, 1);
+        steps++;
+        assert_true(steps < 100000);
+        const char *why = s->explain.why;
+        if (!s->done) {
+            assert_true(strcmp(why, "incumbent") == 0 || strcmp(why, "bound") == 0);
+            assert_true(s->has_best || strcmp(why, "bound") == 0);
+        }
+        if (s->has_best && !s->done) {
+            assert_true(s->best.feasible);
+            assert_true(s->best.energy <= last_best);
+            last_best = s->best.energy;
+        }
+        if (strcmp(why, "incumbent") == 0) {
+            assert_non_null(s->current_map);
+            sm_eval shown;
+            sm_eval_reference(g, t, m, s->current_map, &shown);
+            tu_assert_close(shown.energy, s->best.energy, 1e-9, "incumbent shown");
+            assert_memory_equal(s->current_map, s->best_map, sizeof(int) * (size_t)g->ntasks);
+        }
+        for (int i = 0; i < s->nstats; i++)
+            if (strcmp(s->stats[i].key, "bound") == 0 && s->has_best && s->best.feasible)
+                assert_true(s->stats[i].value <= s->best.energy * (1 + 1e-9));
+    }
+}
+
 /* The ILP's answer on random tiny instances equals enumeration, with the
  * decomposition by counts or with the monolithic model (-counts off), idle
  * power charged to unused processors or not (-unused off). */
@@ -124,7 +162,7 @@ static void ilp_matches_enumeration(const char *counts, unsigned seed)
         const char *argv[6] = {"-warm", trial % 2 ? "on" : "off", "-timeout", "60", "-counts", counts};
         sm_solver *s = sm_solver_new(&sm_solver_ilp, g, t, &m, zero, 6, argv, &e);
         if (!s) fail_msg("%s", e.msg);
-        sm_solver_step(s, 1);
+        stepped_solve(s, g, t, &m);
         assert_true(s->done);
         assert_true(s->has_best);
         sm_eval got;
@@ -149,6 +187,51 @@ static void counts_never_cut_off_the_optimum(void **st)
     ilp_matches_enumeration("on", 14);
 }
 
+/* Stepping the ILP one incumbent at a time is deterministic: two runs
+ * take the same steps, with the same best after each, as running it to
+ * the end in one call; more than one incumbent is seen on the way. */
+static void ilp_steps_are_repeatable(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(4, 4, 2, 0, 0, 0, SM_ST_7PT);
+    sm_topo *t = tu_thesis("cpu cpu gpu gpu");
+    sm_model m;
+    sm_model_default(&m);
+    m.has_deadline = 1;
+    m.deadline = 0.81e-3; /* tight: lp_solve improves its incumbent often */
+    int *zero = calloc((size_t)g->ntasks, sizeof(int));
+    const char *argv[6] = {"-warm", "off", "-counts", "off", "-timeout", "60"};
+    double e1[64], e2[64];
+    int n1 = 0, n2 = 0, incumbents = 0;
+    for (int run = 0; run < 2; run++) {
+        sm_err e;
+        sm_solver *s = sm_solver_new(&sm_solver_ilp, g, t, &m, zero, 6, argv, &e);
+        if (!s) fail_msg("%s", e.msg);
+        /* Step 0 shows no infeasible mapping as best. */
+        assert_true(!s->has_best || s->best.feasible);
+        while (!s->done && (run ? n2 : n1) < 64) {
+            sm_solver_step(s, 1);
+            if (strcmp(s->explain.why, "incumbent")) continue;
+            double *E = run ? e2 : e1;
+            int *n = run ? &n2 : &n1;
+            E[*n] = s->best.energy;
+            (*n)++;
+            incumbents += run == 0;
+            if (*n == 3) break; /* the third incumbent is enough */
+        }
+        sm_solver_free(s);
+    }
+    assert_true(incumbents >= 2);
+    assert_int_equal(n1, n2);
+    for (int i = 0; i < n1; i++) {
+        tu_assert_close(e1[i], e2[i], 1e-12, "same incumbents");
+        if (i) assert_true(e1[i] < e1[i - 1]);
+    }
+    free(zero);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 static void monolithic_model_is_exact(void **st)
 {
     (void)st;
@@ -161,6 +244,7 @@ int main(void)
         cmocka_unit_test(profile_matches_brute_force),
         cmocka_unit_test(counts_never_cut_off_the_optimum),
         cmocka_unit_test(monolithic_model_is_exact),
+        cmocka_unit_test(ilp_steps_are_repeatable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

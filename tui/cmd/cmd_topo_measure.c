@@ -1,0 +1,550 @@
+/* cmd_topo_measure.c - topo measure (SPEC 8): this machine's CPU
+ * processors measured with the stencil kernel (core/measure), the result
+ * per type, the profile CSV (-o) and the fitted parameters written into
+ * the topology with where each came from (-apply). */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cmd_common.h"
+#include "cmd_topo_measure.h"
+#include "core/lib/strbuf.h"
+#include "core/measure/cpus.h"
+#include "core/measure/measure.h"
+#include "core/model/grid_memory.h"
+#include "core/model/profile.h"
+#include "core/session/session.h"
+
+/* The last measurement per type, for `topo profile plot TYPE` (its
+ * intervals are not part of the topology). */
+static Tcl_Obj *last_measured;
+
+Tcl_Obj *sm_topo_measured(void) { return last_measured; }
+
+static sm_app *sigint_app;
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (sigint_app) sigint_app->interrupt = 1;
+}
+
+typedef struct mopts {
+    sm_kstencil stencil;
+    Tcl_Obj *procs;      /* -processors, or NULL: every CPU processor */
+    int *sizes, nsizes;
+    double cl, eps, mintime;
+    int reps_min, reps_max, simultaneous, apply;
+    const char *out;
+} mopts;
+
+static int bad(Tcl_Interp *in, const char *fmt, const char *arg)
+{
+    return sm_tcl_error(in, "ARGS", fmt, arg);
+}
+
+static int parse(Tcl_Interp *in, int objc, Tcl_Obj *const objv[], mopts *o)
+{
+    static const char *const names[] = {"-processors", "-kernel", "-sizes", "-cl", "-eps", "-reps",
+                                        "-simultaneous", "-apply", "-o", "-mintime", NULL};
+    for (int i = 2; i < objc; i++) {
+        int idx;
+        if (sm_get_opt_index(in, objv[i], names, &idx) != TCL_OK) return TCL_ERROR;
+        if (idx == 7) {
+            o->apply = 1;
+            continue;
+        }
+        int need = idx == 5 ? 2 : 1;
+        if (i + need >= objc) return bad(in, "topo measure: %s needs a value", names[idx]);
+        Tcl_Obj *v = objv[i + 1];
+        const char *s = Tcl_GetString(v);
+        switch (idx) {
+        case 0: o->procs = v; break;
+        case 1:
+            if (sm_kernel_stencil_parse(s, &o->stencil))
+                return bad(in, "topo measure: unknown kernel \"%s\": expected 5pt, 7pt, 9pt or 27pt", s);
+            break;
+        case 2: {
+            int n;
+            Tcl_Obj **el;
+            if (Tcl_ListObjGetElements(NULL, v, &n, &el) != TCL_OK || n < 1 || n > 4096)
+                return bad(in, "topo measure: -sizes expects a list of 1 to 4096 block counts, got \"%s\"", s);
+            free(o->sizes);
+            o->sizes = sm_xmalloc(sizeof(int) * (size_t)n);
+            o->nsizes = n;
+            for (int k = 0; k < n; k++)
+                if (Tcl_GetIntFromObj(NULL, el[k], &o->sizes[k]) != TCL_OK || o->sizes[k] < 1 ||
+                    o->sizes[k] > (1 << 24) || (k && o->sizes[k] <= o->sizes[k - 1]))
+                    return bad(in, "topo measure: -sizes expects block counts from 1, increasing, got \"%s\"", s);
+            break;
+        }
+        case 3:
+            if (Tcl_GetDoubleFromObj(NULL, v, &o->cl) != TCL_OK || !(o->cl > 0 && o->cl < 1))
+                return bad(in, "topo measure: -cl expects a confidence level between 0 and 1, got \"%s\"", s);
+            break;
+        case 4:
+            if (Tcl_GetDoubleFromObj(NULL, v, &o->eps) != TCL_OK || !(o->eps > 0 && o->eps < 10))
+                return bad(in, "topo measure: -eps expects a positive relative half-width (e.g. 0.05), got \"%s\"", s);
+            break;
+        case 5:
+            if (Tcl_GetIntFromObj(NULL, v, &o->reps_min) != TCL_OK ||
+                Tcl_GetIntFromObj(NULL, objv[i + 2], &o->reps_max) != TCL_OK || o->reps_min < 2 ||
+                o->reps_max < o->reps_min || o->reps_max > 100000)
+                return bad(in, "topo measure: -reps MIN MAX expects 2 <= MIN <= MAX <= 100000, got \"%s ...\"", s);
+            break;
+        case 6: {
+            static const char *const onoff[] = {"off", "on", NULL};
+            if (Tcl_GetIndexFromObj(NULL, v, onoff, "", 0, &o->simultaneous) != TCL_OK)
+                return bad(in, "topo measure: -simultaneous expects on or off, got \"%s\"", s);
+            break;
+        }
+        case 8: o->out = s; break;
+        case 9:
+            if (Tcl_GetDoubleFromObj(NULL, v, &o->mintime) != TCL_OK || !(o->mintime >= 0 && o->mintime <= 60))
+                return bad(in, "topo measure: -mintime expects seconds in 0..60, got \"%s\"", s);
+            break;
+        }
+        i += need;
+    }
+    return TCL_OK;
+}
+
+/* A type's processors are CPUs unless named or typed as GPUs. */
+static int is_gpu(const sm_topo *t, int p)
+{
+    return strstr(t->procs[p].name, "gpu") != NULL || strstr(t->types[t->procs[p].type].name, "gpu") != NULL;
+}
+
+typedef struct target {
+    int proc;           /* topology index */
+    int package;        /* OS package id */
+    int ncpus;
+    int *cpus;
+} target;
+
+/* Which cores each processor asked for runs on: the CPU processors of
+ * node 0 in order take this machine's packages in order (a processor per
+ * package, as topo detect builds them). A processor this machine cannot
+ * hold is refused by name. */
+static int resolve(sm_app *app, Tcl_Interp *in, Tcl_Obj *names, target **out, int *n)
+{
+    const sm_topo *t = app->session->topo;
+    sm_cpu_package *pk = NULL;
+    int npk = sm_cpu_packages(NULL, &pk);
+    int *slot = sm_xmalloc(sizeof(int) * (size_t)t->nprocs);
+    int k = 0;
+    for (int p = 0; p < t->nprocs; p++) slot[p] = t->procs[p].node == 0 && !is_gpu(t, p) ? k++ : -1;
+    int *want = sm_xcalloc((size_t)t->nprocs, sizeof(int));
+    int nw = 0, rc = TCL_OK;
+    if (names) {
+        int nl;
+        Tcl_Obj **el;
+        if (Tcl_ListObjGetElements(NULL, names, &nl, &el) != TCL_OK || nl < 1) {
+            rc = bad(in, "topo measure: -processors expects a list of processor names, got \"%s\"",
+                     Tcl_GetString(names));
+            goto done;
+        }
+        for (int i = 0; i < nl; i++) {
+            int p = sm_topo_find_proc(t, Tcl_GetString(el[i]));
+            if (p < 0) {
+                rc = sm_tcl_error(in, "ARGS", "topo measure: no processor \"%s\" in the topology",
+                                  Tcl_GetString(el[i]));
+                goto done;
+            }
+            if (!want[p]) want[p] = 1, nw++;
+        }
+    } else {
+        for (int p = 0; p < t->nprocs; p++)
+            if (slot[p] >= 0) want[p] = 1, nw++;
+    }
+    if (nw == 0) {
+        rc = sm_tcl_error(in, "PLACE", "topo measure: the topology has no CPU processor on node 0; "
+                                       "topo detect builds this machine's");
+        goto done;
+    }
+    *out = sm_xcalloc((size_t)nw, sizeof **out);
+    *n = 0;
+    for (int p = 0; p < t->nprocs; p++) {
+        if (!want[p]) continue;
+        if (slot[p] < 0 || slot[p] >= (npk ? npk : 1)) {
+            rc = sm_tcl_error(in, "PLACE",
+                              "topo measure: processor %s is not on this machine (%s; this machine has %d "
+                              "package%s of CPU cores): topo detect builds this machine's topology",
+                              t->procs[p].name,
+                              is_gpu(t, p) ? "a GPU: the kernel runs on CPUs"
+                              : t->procs[p].node ? "not on node 0"
+                                                 : "more CPU processors than packages",
+                              npk, npk == 1 ? "" : "s");
+            for (int i = 0; i < *n; i++) free((*out)[i].cpus);
+            free(*out);
+            *out = NULL;
+            goto done;
+        }
+        target *g = &(*out)[(*n)++];
+        g->proc = p;
+        g->package = pk[slot[p]].id;
+        g->ncpus = pk[slot[p]].ncores;
+        g->cpus = sm_xmalloc(sizeof(int) * (size_t)g->ncpus);
+        memcpy(g->cpus, pk[slot[p]].cpus, sizeof(int) * (size_t)g->ncpus);
+    }
+done:
+    free(slot);
+    free(want);
+    sm_cpu_packages_free(pk, npk);
+    return rc;
+}
+
+/* The block shape measured: the grid's largest block (its first), in the
+ * kernel's dimensions (a 2-D kernel on a 3-D grid takes X x Y; a 3-D one
+ * on a 2-D grid a block min(X,Y) deep). */
+static void block_shape(const sm_grid *g, sm_kstencil k, int64_t b[3])
+{
+    for (int a = 0; a < 3; a++) b[a] = sm_grid_extent(&g->spec, a, 0);
+    if (sm_kernel_dims(k) == 2) b[2] = 1;
+    else if (b[2] == 1 && g->spec.cells[2] == 1) b[2] = b[0] < b[1] ? b[0] : b[1];
+}
+
+static Tcl_Obj *num(double v) { return Tcl_NewDoubleObj(v); }
+static void put(Tcl_Obj *d, const char *k, Tcl_Obj *v) { Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), v); }
+static Tcl_Obj *str(const char *s) { return Tcl_NewStringObj(s, -1); }
+
+typedef struct progress_ctx {
+    sm_app *app;
+    int tty, last_point;
+} progress_ctx;
+
+static void progress(const sm_measure_progress *pr, void *ctx)
+{
+    progress_ctx *c = ctx;
+    sm_app *app = c->app;
+    char line[200];
+    snprintf(line, sizeof line, "topo measure: point %d/%d, %d blocks, rep %d/%d, %s %.4g s +- %.1f%%",
+             pr->point + 1, pr->npoints, pr->blocks, pr->rep, pr->reps_max, pr->group ? pr->group : "",
+             pr->mean, pr->mean > 0 && isfinite(pr->half) ? 100 * pr->half / pr->mean : 100.0);
+    if (app->screen) {
+        if (pr->point != c->last_point) sm_view_log(app->view, SM_LOG_NOTE, "%s", line);
+        c->last_point = pr->point;
+        sm_app_progress(app);
+        return;
+    }
+    if (c->tty) {
+        fprintf(stderr, "\r%s\033[K", line);
+    } else if (pr->point != c->last_point) {
+        fprintf(stderr, "%s\n", line);
+    }
+    c->last_point = pr->point;
+    fflush(stderr);
+}
+
+static Tcl_Obj *group_dict(const sm_measure_group *G, const sm_measure_result *r, const mopts *o,
+                           const int64_t block[3], const char *host, const char *date, Tcl_Obj *pnames)
+{
+    Tcl_Obj *d = Tcl_NewDictObj(), *prof = Tcl_NewListObj(0, NULL), *pts = Tcl_NewListObj(0, NULL);
+    for (int k = 0; k < G->npoints; k++) {
+        const sm_measure_point *p = &G->points[k];
+        Tcl_Obj *row[3] = {Tcl_NewIntObj(p->blocks), num(p->t.mean), G->energy ? num(p->e.mean) : str("")};
+        Tcl_ListObjAppendElement(NULL, prof, Tcl_NewListObj(3, row));
+        Tcl_Obj *pd = Tcl_NewDictObj(), *times = Tcl_NewListObj(0, NULL);
+        put(pd, "blocks", Tcl_NewIntObj(p->blocks));
+        put(pd, "reps", Tcl_NewIntObj(p->reps));
+        put(pd, "mean", num(p->t.mean));
+        put(pd, "ci_low", num(p->t.low));
+        put(pd, "ci_high", num(p->t.high));
+        put(pd, "tight", Tcl_NewBooleanObj(p->tight));
+        put(pd, "iters", Tcl_NewIntObj(p->iters));
+        for (int i = 0; i < p->reps; i++) Tcl_ListObjAppendElement(NULL, times, num(p->time[i]));
+        put(pd, "times", times);
+        if (G->energy) {
+            put(pd, "energy", num(p->e.mean));
+            put(pd, "energy_ci_low", num(p->e.low));
+            put(pd, "energy_ci_high", num(p->e.high));
+        }
+        Tcl_ListObjAppendElement(NULL, pts, pd);
+    }
+    put(d, "profile", prof);
+    put(d, "points", pts);
+    Tcl_Obj *fit = Tcl_NewDictObj();
+    put(fit, "time_per_cell", num(G->time_per_cell));
+    put(fit, "energy_per_cell", G->energy ? num(G->energy_per_cell) : str(""));
+    if (G->energy) {
+        put(fit, "p0", num(G->p_idle));
+        put(fit, "p_idle", num(G->p_idle));
+    }
+    put(d, "fit", fit);
+    put(d, "energy_source", str(G->source));
+    if (!G->energy) put(d, "why", str(G->why));
+    put(d, "kernel", str(sm_kernel_stencil_name(o->stencil)));
+    put(d, "threads", Tcl_NewIntObj(G->threads));
+    Tcl_Obj *bl[3] = {Tcl_NewWideIntObj(block[0]), Tcl_NewWideIntObj(block[1]), Tcl_NewWideIntObj(block[2])};
+    put(d, "block", Tcl_NewListObj(3, bl));
+    put(d, "host", str(host));
+    put(d, "date", str(date));
+    put(d, "processors", pnames);
+    put(d, "cl", num(o->cl));
+    put(d, "eps", num(o->eps));
+    put(d, "simultaneous", Tcl_NewBooleanObj(o->simultaneous));
+    put(d, "interrupted", Tcl_NewBooleanObj(r->interrupted));
+    if (r->stopped[0]) put(d, "stopped", str(r->stopped));
+    put(d, "seconds", num(r->seconds));
+    return d;
+}
+
+/* The profile CSV (stencilmap-formats(5)): metadata as "# key: value",
+ * each point's interval as "# point: ...", then blocks,time,energy rows
+ * (energy empty where not measured). */
+static void csv_of(sm_strbuf *b, const char *type, Tcl_Obj *d, const sm_measure_group *G)
+{
+    sm_strbuf_put(b, "# stencilmap profile measured by topo measure\n# type: %s\n", type);
+    static const char *const keys[] = {"kernel", "threads", "block", "processors", "host", "date", "cl", "eps",
+                                       "simultaneous", "energy_source", "why", "interrupted", NULL};
+    for (int i = 0; keys[i]; i++) {
+        Tcl_Obj *v = NULL;
+        Tcl_DictObjGet(NULL, d, Tcl_NewStringObj(keys[i], -1), &v);
+        if (!v) continue;
+        sm_strbuf_put(b, "# %s: ", keys[i]);
+        for (const char *c = Tcl_GetString(v); *c; c++) sm_strbuf_put(b, "%c", *c == '\n' ? ' ' : *c);
+        sm_strbuf_put(b, "\n");
+    }
+    sm_strbuf_put(b, "# time_per_cell: %.9g\n", G->time_per_cell);
+    if (G->energy) sm_strbuf_put(b, "# energy_per_cell: %.9g\n# p_idle: %.9g\n", G->energy_per_cell, G->p_idle);
+    for (int k = 0; k < G->npoints; k++) {
+        const sm_measure_point *p = &G->points[k];
+        sm_strbuf_put(b, "# point: blocks %d reps %d iters %d ci_low %.9g ci_high %.9g tight %d\n", p->blocks,
+                      p->reps, p->iters, p->t.low, p->t.high, p->tight);
+    }
+    sm_strbuf_put(b, "blocks,time,energy\n");
+    for (int k = 0; k < G->npoints; k++) {
+        const sm_measure_point *p = &G->points[k];
+        if (G->energy) sm_strbuf_put(b, "%d,%.9g,%.9g\n", p->blocks, p->t.mean, p->e.mean > 0 ? p->e.mean : 0);
+        else sm_strbuf_put(b, "%d,%.9g,\n", p->blocks, p->t.mean);
+    }
+}
+
+/* FILE for one type; with several, FILE's stem gets -TYPE. */
+static char *csv_name(const char *out, const char *type, int ntypes)
+{
+    if (ntypes == 1) return sm_xstrdup(out);
+    const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - out) : strlen(out);
+    size_t n = strlen(out) + strlen(type) + 2;
+    char *s = sm_xmalloc(n);
+    snprintf(s, n, "%.*s-%s%s", (int)stem, out, type, out + stem);
+    return s;
+}
+
+/* -apply: the types measured get the profile and fitted figures, each
+ * with its source; what was not measured keeps its figure, said to be
+ * estimated when it was. */
+static int apply(sm_app *app, Tcl_Interp *in, const sm_measure_result *r, const int *type_of_group, double cells)
+{
+    sm_topo *t = sm_topo_clone(app->session->topo);
+    for (int g = 0; g < r->ngroups; g++) {
+        const sm_measure_group *G = &r->groups[g];
+        if (G->npoints == 0) continue;
+        sm_type *T = &t->types[type_of_group[g]];
+        const sm_params *pa = sm_type_params(T);
+        double epc = pa->energy_per_cell, bpc = pa->bytes_per_cell;
+        sm_profile_pt *pts = sm_xmalloc(sizeof *pts * (size_t)G->npoints);
+        for (int k = 0; k < G->npoints; k++) {
+            const sm_measure_point *p = &G->points[k];
+            pts[k].blocks = p->blocks;
+            pts[k].time = p->t.mean;
+            /* No counter: the profile's energy is the type's per-cell
+             * figure, and its source says so (profile_energy). */
+            pts[k].energy = G->energy ? (p->e.mean > 0 ? p->e.mean : 0) : epc * cells * p->blocks;
+        }
+        T->base.roofline = 0;
+        T->base.time_per_cell = G->time_per_cell;
+        if (G->energy) {
+            T->base.energy_per_cell = G->energy_per_cell > 0 ? G->energy_per_cell : 0;
+            T->base.p0 = G->p_idle;
+            T->base.p_idle = G->p_idle;
+        } else {
+            T->base.energy_per_cell = epc;
+        }
+        T->base.bytes_per_cell = bpc;
+        T->base.flops = T->base.bandwidth = T->base.flops_per_cell = 0;
+        T->base.energy_per_flop = T->base.energy_per_byte = 0;
+        sm_topo_set_profile(t, type_of_group[g], pts, G->npoints);
+        free(pts);
+        T = &t->types[type_of_group[g]];
+        const char *was = T->estimated ? "estimated" : NULL;
+        sm_type_set_source(T, "profile", "measured");
+        sm_type_set_source(T, "time_per_cell", "fitted");
+        sm_type_set_source(T, "energy_per_cell", G->energy ? "fitted" : (was ? was : sm_type_source(T, "energy_per_cell")));
+        if (!G->energy) sm_type_set_source(T, "profile_energy", "estimated");
+        sm_type_set_source(T, "p0", G->energy ? "fitted" : (was ? was : sm_type_source(T, "p0")));
+        sm_type_set_source(T, "p_idle", G->energy ? "measured" : (was ? was : sm_type_source(T, "p_idle")));
+        if (T->base.memory > 0 && was) sm_type_set_source(T, "memory", "measured");
+        free(T->estimated);
+        T->estimated = NULL;
+    }
+    /* Through JSON once more: what is installed is what save writes. */
+    sm_topo *c = sm_topo_clone(t);
+    sm_topo_free(t);
+    if (!c) return sm_tcl_error(in, "MEASURE", "topo measure -apply: the measured figures do not make a valid topology");
+    sm_app_detach_solver(app, "topo measure -apply");
+    sm_session_set_topo_keep_map(app->session, c);
+    return sm_app_changed(app);
+}
+
+int sm_topo_measure_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    mopts o = {0};
+    const sm_grid *grid = app->session->grid;
+    o.stencil = (sm_kstencil)grid->spec.stencil;
+    o.cl = 0.95;
+    o.eps = 0.05;
+    o.reps_min = 5;
+    o.reps_max = 50;
+    o.simultaneous = 1;
+    o.mintime = 0.02;
+    int rc = parse(in, objc, objv, &o);
+    target *tg = NULL;
+    int ntg = 0;
+    if (rc == TCL_OK) rc = resolve(app, in, o.procs, &tg, &ntg);
+    if (rc == TCL_OK && o.apply && sm_app_check_change(app, in, "topo measure -apply")) rc = TCL_ERROR;
+    if (rc != TCL_OK) {
+        free(o.sizes);
+        return rc;
+    }
+    const sm_topo *t = app->session->topo;
+    sm_measure_opts mo;
+    memset(&mo, 0, sizeof mo);
+    mo.stencil = o.stencil;
+    mo.halo = grid->spec.halo;
+    block_shape(grid, o.stencil, mo.block);
+    mo.cl = o.cl;
+    mo.eps = o.eps;
+    mo.reps_min = o.reps_min;
+    mo.reps_max = o.reps_max;
+    mo.simultaneous = o.simultaneous;
+    mo.min_rep_seconds = o.mintime;
+    /* Memory: all processors at once share what Linux says is available
+     * (half of it, to leave the machine usable); a processor's own memory
+     * size, where its type gives one, bounds it too. */
+    const char *from = NULL;
+    sm_err e;
+    int64_t avail = sm_memory_available(&from, &e);
+    double budget = avail > 0 ? 0.5 * (double)avail / (o.simultaneous ? ntg : 1) : 1e18;
+    for (int i = 0; i < ntg; i++) {
+        double m = sm_topo_proc_params(t, tg[i].proc)->memory;
+        if (m > 0 && m < budget) budget = m;
+    }
+    if (!o.sizes) {
+        o.sizes = sm_xmalloc(sizeof(int) * 32);
+        for (int b = 1; o.nsizes < 25 && sm_measure_bytes(&mo, b) <= budget; b *= 2) o.sizes[o.nsizes++] = b;
+        if (!o.nsizes) {
+            rc = sm_tcl_error(in, "MEMORY", "topo measure: one block of %lld x %lld x %lld cells (%.4g MB) does "
+                              "not fit the %.4g MB a processor may use",
+                              (long long)mo.block[0], (long long)mo.block[1], (long long)mo.block[2],
+                              sm_measure_bytes(&mo, 1) / 1e6, budget / 1e6);
+        }
+    } else if (sm_measure_bytes(&mo, o.sizes[o.nsizes - 1]) > budget) {
+        rc = sm_tcl_error(in, "MEMORY", "topo measure: %d blocks of %lld x %lld x %lld cells take %.4g MB; a "
+                          "processor may use %.4g MB here (%s)",
+                          o.sizes[o.nsizes - 1], (long long)mo.block[0], (long long)mo.block[1],
+                          (long long)mo.block[2], sm_measure_bytes(&mo, o.sizes[o.nsizes - 1]) / 1e6,
+                          budget / 1e6, from ? from : "the type's memory");
+    }
+    if (rc != TCL_OK) {
+        for (int i = 0; i < ntg; i++) free(tg[i].cpus);
+        free(tg);
+        free(o.sizes);
+        return rc;
+    }
+    mo.sizes = o.sizes;
+    mo.nsizes = o.nsizes;
+    /* Groups: the types of the processors measured. */
+    int *type_of_group = sm_xmalloc(sizeof(int) * (size_t)ntg);
+    const char **gnames = sm_xmalloc(sizeof(char *) * (size_t)ntg);
+    int ng = 0;
+    sm_measure_proc *mp = sm_xcalloc((size_t)ntg, sizeof *mp);
+    for (int i = 0; i < ntg; i++) {
+        int ty = t->procs[tg[i].proc].type, g = 0;
+        while (g < ng && type_of_group[g] != ty) g++;
+        if (g == ng) {
+            type_of_group[ng] = ty;
+            gnames[ng++] = sm_xstrdup(t->types[ty].name); /* -apply replaces t */
+        }
+        mp[i] = (sm_measure_proc){t->procs[tg[i].proc].name, g, tg[i].ncpus, tg[i].cpus, tg[i].package};
+    }
+    progress_ctx pc = {app, !app->screen && isatty(2), -1};
+    mo.progress = progress;
+    mo.progress_ctx = &pc;
+    mo.interrupt = &app->interrupt;
+    app->interrupt = 0;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigint_app = app;
+    sigaction(SIGINT, &sa, &old);
+    char why[512];
+    sm_measure_result *r = sm_measure_run(mp, ntg, gnames, ng, &mo, why, sizeof why);
+    sigaction(SIGINT, &old, NULL);
+    sigint_app = NULL;
+    if (pc.tty) fputs("\n", stderr);
+    if (!r) {
+        rc = sm_tcl_error(in, "MEASURE", "topo measure: %s", why);
+    } else {
+        char host[256] = "", date[64];
+        gethostname(host, sizeof host - 1);
+        time_t now = time(NULL);
+        struct tm tmv;
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
+        Tcl_Obj *res = Tcl_NewDictObj();
+        Tcl_IncrRefCount(res);
+        for (int g = 0; g < ng; g++) {
+            Tcl_Obj *pn = Tcl_NewListObj(0, NULL);
+            for (int i = 0; i < ntg; i++)
+                if (mp[i].group == g) Tcl_ListObjAppendElement(NULL, pn, str(mp[i].name));
+            put(res, gnames[g], group_dict(&r->groups[g], r, &o, mo.block, host, date, pn));
+        }
+        if (o.out) {
+            for (int g = 0; g < ng && rc == TCL_OK; g++) {
+                Tcl_Obj *d = NULL;
+                Tcl_DictObjGet(NULL, res, str(gnames[g]), &d);
+                sm_strbuf b;
+                sm_strbuf_init(&b);
+                csv_of(&b, gnames[g], d, &r->groups[g]);
+                char *f = csv_name(o.out, gnames[g], ng);
+                if (sm_write_file_atomic(f, b.s, b.n, &e) != 0)
+                    rc = sm_tcl_error(in, "IO", "topo measure: -o %s", e.msg);
+                free(f);
+                free(b.s);
+            }
+        }
+        if (rc == TCL_OK && o.apply) rc = apply(app, in, r, type_of_group, (double)mo.block[0] * (double)mo.block[1] * (double)mo.block[2]);
+        if (rc == TCL_OK) {
+            if (!last_measured) {
+                last_measured = Tcl_NewDictObj();
+                Tcl_IncrRefCount(last_measured);
+            }
+            for (int g = 0; g < ng; g++) {
+                Tcl_Obj *d = NULL;
+                Tcl_DictObjGet(NULL, res, str(gnames[g]), &d);
+                if (Tcl_IsShared(last_measured)) {
+                    Tcl_Obj *c = Tcl_DuplicateObj(last_measured);
+                    Tcl_IncrRefCount(c);
+                    Tcl_DecrRefCount(last_measured);
+                    last_measured = c;
+                }
+                Tcl_DictObjPut(NULL, last_measured, str(gnames[g]), d);
+            }
+            Tcl_SetObjResult(in, res);
+        }
+        Tcl_DecrRefCount(res);
+        sm_measure_result_free(r);
+    }
+    for (int i = 0; i < ntg; i++) free(tg[i].cpus);
+    free(tg);
+    free(mp);
+    for (int g = 0; g < ng; g++) free((char *)gnames[g]);
+    free(gnames);
+    free(type_of_group);
+    free(o.sizes);
+    return rc;
+}

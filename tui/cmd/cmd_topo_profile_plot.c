@@ -1,0 +1,211 @@
+/* cmd_topo_profile_plot.c - topo profile plot TYPE|FILE -o FILE.svg|png:
+ * a measured profile through gnuplot, as `study plot` draws: time per
+ * iteration against blocks with each point's confidence interval as an
+ * error bar and the fitted line time_per_cell x cells, and the speed
+ * (blocks per second) below it. Measured profiles are not smooth; the
+ * plot joins the points as measured, so their steps show. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cmd_common.h"
+#include "cmd_topo_measure.h"
+#include "core/lib/strbuf.h"
+#include "core/model/profile.h"
+#include "core/session/session.h"
+
+typedef struct ppt {
+    double blocks, time, low, high;
+} ppt;
+
+static int safe_text(const char *s) { return !strpbrk(s, "'\"\n\r\\"); }
+
+static int on_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    if (!path) return 0;
+    char *p = sm_xstrdup(path), *save = NULL;
+    int found = 0;
+    for (char *d = strtok_r(p, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+        char *f = sm_path_join(d, prog);
+        found = access(f, X_OK) == 0;
+        free(f);
+    }
+    free(p);
+    return found;
+}
+
+/* "# point: blocks B reps R iters I ci_low L ci_high H ..." and
+ * "# time_per_cell: X" lines of a profile CSV (topo measure -o). */
+static void csv_extras(const char *text, ppt *pts, int n, double *tpc, double *cells)
+{
+    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        int b;
+        double lo, hi, v;
+        long long x, y, z;
+        if (sscanf(l, "# point: blocks %d reps %*d iters %*d ci_low %lg ci_high %lg", &b, &lo, &hi) == 3) {
+            for (int k = 0; k < n; k++)
+                if (pts[k].blocks == b) pts[k].low = lo, pts[k].high = hi;
+        } else if (sscanf(l, "# time_per_cell: %lg", &v) == 1) {
+            *tpc = v;
+        } else if (sscanf(l, "# block: %lld %lld %lld", &x, &y, &z) == 3) {
+            *cells = (double)x * (double)y * (double)z;
+        }
+    }
+}
+
+int sm_topo_profile_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    if (objc != 6 || strcmp(Tcl_GetString(objv[4]), "-o") != 0)
+        return sm_tcl_error(in, "ARGS", "topo profile plot: expected TYPE|FILE -o FILE.svg|png");
+    const char *what = Tcl_GetString(objv[3]), *out = Tcl_GetString(objv[5]);
+    size_t on = strlen(out);
+    int png = on > 4 && strcmp(out + on - 4, ".png") == 0;
+    if (!png && !(on > 4 && strcmp(out + on - 4, ".svg") == 0))
+        return sm_tcl_error(in, "ARGS", "topo profile plot: -o %s: expected a .svg or .png file", out);
+    if (!safe_text(out) || !safe_text(what))
+        return sm_tcl_error(in, "ARGS", "topo profile plot: names must not contain quotes, backslashes or newlines");
+    if (!on_path("gnuplot"))
+        return sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot is not installed (Debian: apt-get install gnuplot-nox)");
+    sm_err e;
+    if (sm_check_save_target(out, &e)) return sm_tcl_error(in, "IO", "topo profile plot: %s", e.msg);
+    ppt *pts = NULL;
+    int n = 0;
+    double tpc = 0, cells = 0;
+    const sm_topo *t = app->session->topo;
+    int ty = sm_topo_find_type(t, what);
+    Tcl_Obj *m = sm_topo_measured(), *d = NULL;
+    if (m) Tcl_DictObjGet(NULL, m, objv[3], &d);
+    if (d) {
+        /* The last measurement of TYPE: intervals and the fit. */
+        Tcl_Obj *pl = NULL, *fit = NULL, *v = NULL, *bl = NULL;
+        Tcl_DictObjGet(NULL, d, Tcl_NewStringObj("points", -1), &pl);
+        Tcl_DictObjGet(NULL, d, Tcl_NewStringObj("fit", -1), &fit);
+        Tcl_DictObjGet(NULL, d, Tcl_NewStringObj("block", -1), &bl);
+        if (fit && Tcl_DictObjGet(NULL, fit, Tcl_NewStringObj("time_per_cell", -1), &v) == TCL_OK && v)
+            Tcl_GetDoubleFromObj(NULL, v, &tpc);
+        int nb;
+        Tcl_Obj **be;
+        if (bl && Tcl_ListObjGetElements(NULL, bl, &nb, &be) == TCL_OK && nb == 3) {
+            cells = 1;
+            for (int a = 0; a < 3; a++) {
+                double x = 0;
+                Tcl_GetDoubleFromObj(NULL, be[a], &x);
+                cells *= x;
+            }
+        }
+        Tcl_Obj **el;
+        Tcl_ListObjGetElements(NULL, pl, &n, &el);
+        pts = sm_xcalloc((size_t)(n ? n : 1), sizeof *pts);
+        static const char *const keys[] = {"blocks", "mean", "ci_low", "ci_high"};
+        for (int k = 0; k < n; k++) {
+            double *f[4] = {&pts[k].blocks, &pts[k].time, &pts[k].low, &pts[k].high};
+            for (int q = 0; q < 4; q++) {
+                Tcl_Obj *x = NULL;
+                Tcl_DictObjGet(NULL, el[k], Tcl_NewStringObj(keys[q], -1), &x);
+                if (x) Tcl_GetDoubleFromObj(NULL, x, f[q]);
+            }
+        }
+    } else if (ty >= 0) {
+        const sm_type *T = &t->types[ty];
+        if (!T->nprofile)
+            return sm_tcl_error(in, "ARGS", "topo profile plot: type \"%s\" has no profile (topo measure or topo profile TYPE FILE)", what);
+        n = T->nprofile;
+        pts = sm_xcalloc((size_t)n, sizeof *pts);
+        for (int k = 0; k < n; k++)
+            pts[k] = (ppt){T->profile[k].blocks, T->profile[k].time, NAN, NAN};
+        tpc = sm_type_params(T)->time_per_cell;
+        cells = app->session->grid->task_cells[0];
+    } else {
+        size_t len;
+        char *text = sm_read_file(what, SM_MAX_FILE_BYTES, &len, &e);
+        if (!text)
+            return sm_tcl_error(in, "ARGS", "topo profile plot: \"%s\" is neither a type nor a profile file: %s", what, e.msg);
+        sm_profile_pt *pp = NULL;
+        int no_energy = 0;
+        if (sm_profile_parse_csv_opt(text, len, what, &pp, &n, &no_energy, &e)) {
+            free(text);
+            return sm_tcl_err(in, "LOAD", &e);
+        }
+        pts = sm_xcalloc((size_t)n, sizeof *pts);
+        for (int k = 0; k < n; k++) pts[k] = (ppt){pp[k].blocks, pp[k].time, NAN, NAN};
+        csv_extras(text, pts, n, &tpc, &cells);
+        free(pp);
+        free(text);
+    }
+    sm_strbuf data, sc;
+    sm_strbuf_init(&data);
+    sm_strbuf_init(&sc);
+    /* blocks time low high speed speed_low speed_high fitted */
+    for (int k = 0; k < n; k++) {
+        const ppt *p = &pts[k];
+        double lo = isfinite(p->low) ? p->low : p->time, hi = isfinite(p->high) ? p->high : p->time;
+        double fitted = tpc > 0 && cells > 0 ? tpc * cells * p->blocks : NAN;
+        sm_strbuf_put(&data, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", p->blocks, p->time, lo, hi,
+                      p->time > 0 ? p->blocks / p->time : 0, hi > 0 ? p->blocks / hi : 0,
+                      lo > 0 ? p->blocks / lo : 0, fitted);
+    }
+    const char *tdir = getenv("TMPDIR");
+    if (!tdir || !*tdir || !safe_text(tdir) || strlen(tdir) > 512) tdir = "/tmp";
+    char work[600], dat[700], gp[700], img[700];
+    snprintf(work, sizeof work, "%s/stencilmap-profile-XXXXXX", tdir);
+    int rc = TCL_OK;
+    if (!mkdtemp(work)) {
+        rc = sm_tcl_error(in, "IO", "topo profile plot: cannot make a temporary directory in %s: %s", tdir,
+                          strerror(errno));
+        goto out;
+    }
+    snprintf(dat, sizeof dat, "%s/profile.dat", work);
+    snprintf(gp, sizeof gp, "%s/profile.gp", work);
+    snprintf(img, sizeof img, "%s/profile.%s", work, png ? "png" : "svg");
+    sm_strbuf_put(&sc,
+                  "set terminal %s size 900,800\nset output '%s'\nset multiplot layout 2,1 title 'profile of %s'\n"
+                  "set xlabel 'blocks'\nset ylabel 'time per iteration (s)'\nset key top left\nset grid\n"
+                  "plot '%s' using 1:2:3:4 with yerrorlines title 'measured (interval)'",
+                  png ? "png" : "svg", img, what, dat);
+    if (tpc > 0 && cells > 0)
+        sm_strbuf_put(&sc, ", '%s' using 1:8 with lines dt 2 title 'fitted: time_per_cell x cells'", dat);
+    sm_strbuf_put(&sc,
+                  "\nset ylabel 'speed (blocks per second)'\n"
+                  "plot '%s' using 1:5:6:7 with yerrorlines title 'measured speed'\nunset multiplot\nunset output\n",
+                  dat);
+    sm_path_guard_suspend();
+    int wrote = sm_write_file_atomic(dat, data.s ? data.s : "", data.n, &e) == 0 &&
+                sm_write_file_atomic(gp, sc.s, sc.n, &e) == 0;
+    sm_path_guard_resume();
+    if (!wrote) {
+        rc = sm_tcl_error(in, "IO", "topo profile plot: %s", e.msg);
+    } else {
+        Tcl_Obj *cmd = Tcl_NewListObj(0, NULL);
+        const char *w[] = {"exec", "gnuplot", gp, "2>@1"};
+        for (int i = 0; i < 4; i++) Tcl_ListObjAppendElement(NULL, cmd, Tcl_NewStringObj(w[i], -1));
+        Tcl_IncrRefCount(cmd);
+        int g = Tcl_EvalObjEx(app->interp, cmd, TCL_EVAL_DIRECT);
+        Tcl_DecrRefCount(cmd);
+        if (g != TCL_OK) {
+            rc = sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot failed: %s", Tcl_GetStringResult(app->interp));
+            if (in != app->interp) Tcl_ResetResult(app->interp);
+        } else {
+            size_t ilen;
+            sm_path_guard_suspend();
+            char *image = sm_read_file(img, SM_MAX_FILE_BYTES, &ilen, &e);
+            sm_path_guard_resume();
+            if (!image) rc = sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot wrote no image: %s", e.msg);
+            else if (sm_write_file_atomic(out, image, ilen, &e) != 0)
+                rc = sm_tcl_error(in, "IO", "topo profile plot: %s", e.msg);
+            else Tcl_SetObjResult(in, Tcl_NewStringObj(out, -1));
+            free(image);
+        }
+    }
+    unlink(img);
+    unlink(gp);
+    unlink(dat);
+    rmdir(work);
+out:
+    free(pts);
+    free(data.s);
+    free(sc.s);
+    return rc;
+}
