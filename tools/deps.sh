@@ -33,7 +33,8 @@ libcjson-dev build hdr:/usr/include/cjson/cJSON.h cJSON headers
 zlib1g-dev build hdr:/usr/include/zlib.h zlib headers and library (the compact mapping form)
 liblpsolve55-dev build hdr:/usr/include/lpsolve/lp_lib.h lp_solve 5.5 headers and library
 tcl8.6-dev build hdr:/usr/include/tcl8.6/tcl.h Tcl 8.6 headers and library
-libhwloc-dev optional pc:hwloc hwloc (optional: topo detect)
+libhwloc-dev optional pc:hwloc hwloc (optional: topo detect, topo import -format hwloc)
+hwloc test cmd:hwloc-calc hwloc-calc and hwloc-info (the hwloc corpus test compares the import with them)
 libcmocka-dev test hdr:/usr/include/cmocka.h cmocka (unit tests)
 tmux test cmd:tmux tmux (screen tests)
 locales test cmd:locale-gen a UTF-8 locale (screen tests)

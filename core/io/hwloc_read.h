@@ -9,8 +9,11 @@
 
 /* 1 when built with libhwloc. */
 int sm_hwloc_available(void);
-/* Reads the machine from an lstopo XML file, or this machine when xml is
- * NULL: one device per package (per_numa: per NUMA node) and per GPU. */
-int sm_hwloc_read(const char *xml, int per_numa, sm_hw_machine *m, sm_err *e);
+/* What one CPU processor is: a package, a NUMA node holding cores, a core. */
+enum { SM_HW_PER_PACKAGE, SM_HW_PER_NUMA, SM_HW_PER_CORE };
+/* Reads the machine from an lstopo XML file ("-": standard input), or
+ * this machine when xml is NULL: one device per package, NUMA node or
+ * core (per, above), and one per GPU, each with its place. */
+int sm_hwloc_read(const char *xml, int per, sm_hw_machine *m, sm_err *e);
 
 #endif

@@ -75,8 +75,8 @@ const char *sm_hw_known_type(const char *model, int gpu)
     return k ? k->name : NULL;
 }
 
-void sm_hw_machine_add(sm_hw_machine *m, int gpu, const char *model, int cores,
-                       double memory)
+sm_hw_dev *sm_hw_machine_add(sm_hw_machine *m, int gpu, const char *model, int cores,
+                             double memory)
 {
     m->dev = sm_xrealloc(m->dev, sizeof *m->dev * (size_t)(m->ndev + 1));
     sm_hw_dev *d = &m->dev[m->ndev++];
@@ -84,11 +84,16 @@ void sm_hw_machine_add(sm_hw_machine *m, int gpu, const char *model, int cores,
     d->model = sm_xstrdup(model && *model ? model : gpu ? "GPU" : "CPU");
     d->cores = cores;
     d->memory = memory;
+    d->place = NULL;
+    return d;
 }
 
 void sm_hw_machine_free(sm_hw_machine *m)
 {
-    for (int i = 0; i < m->ndev; i++) free(m->dev[i].model);
+    for (int i = 0; i < m->ndev; i++) {
+        free(m->dev[i].model);
+        sm_place_free(m->dev[i].place);
+    }
     free(m->dev);
     m->dev = NULL;
     m->ndev = 0;
@@ -131,7 +136,10 @@ static void type_of(const sm_hw_dev *d, hw_type *t)
     t->gpu = d->gpu;
     if (d->gpu) {
         const hw_known *g = k ? k : &generic_gpu;
-        snprintf(t->name, sizeof t->name, "%s", g->name);
+        /* An unknown GPU is named by its model: a K40m and a Radeon are
+         * two types, each with its own memory. */
+        if (k) snprintf(t->name, sizeof t->name, "%s", g->name);
+        else slug(d->model, t->name, sizeof t->name);
         t->nvlink = g->nvlink;
         t->flops = g->flops;
         t->bandwidth = g->bandwidth;
@@ -196,32 +204,51 @@ cJSON *sm_hw_topology_json(const sm_hw_machine *m, int nmachines, int nnodes,
     cJSON_AddNumberToObject(j, "version", 1);
     cJSON *types = cJSON_AddObjectToObject(j, "types");
     cJSON *procs = cJSON_AddArrayToObject(j, "processors");
-    /* Type names per device of each machine, and which types exist. */
+    /* The types first: one per name, its memory the least any of its
+     * processors has (a capacity every one of them meets). */
     int ntypes = 0, cap = 8;
     hw_type *tl = sm_xmalloc(sizeof *tl * (size_t)cap);
+    for (int n = 0; n < nmachines; n++)
+        for (int i = 0; i < m[n].ndev; i++) {
+            hw_type t;
+            type_of(&m[n].dev[i], &t);
+            int k = 0;
+            while (k < ntypes && strcmp(tl[k].name, t.name) != 0) k++;
+            if (k < ntypes) {
+                if (t.memory > 0 && (tl[k].memory <= 0 || t.memory < tl[k].memory))
+                    tl[k].memory = t.memory;
+                continue;
+            }
+            if (ntypes == SM_MAX_TYPES) {
+                sm_err_set(e, "the machine has more than %d processor models; expected at most %d",
+                           SM_MAX_TYPES, SM_MAX_TYPES);
+                free(tl);
+                cJSON_Delete(j);
+                return NULL;
+            }
+            if (ntypes == cap) tl = sm_xrealloc(tl, sizeof *tl * (size_t)(cap *= 2));
+            tl[ntypes++] = t;
+        }
+    for (int k = 0; k < ntypes; k++) {
+        const hw_type *t = &tl[k];
+        cJSON *o = cJSON_AddObjectToObject(types, t->name);
+        cJSON_AddNumberToObject(o, "flops", t->flops);
+        cJSON_AddNumberToObject(o, "bandwidth", t->bandwidth);
+        cJSON_AddNumberToObject(o, "flops_per_cell", FLOPS_PER_CELL);
+        cJSON_AddNumberToObject(o, "bytes_per_cell", BYTES_PER_CELL);
+        cJSON_AddNumberToObject(o, "energy_per_flop", t->energy_per_flop);
+        cJSON_AddNumberToObject(o, "energy_per_byte", t->energy_per_byte);
+        cJSON_AddNumberToObject(o, "p0", t->p0);
+        cJSON_AddNumberToObject(o, "p_idle", t->p_idle);
+        if (t->memory > 0) cJSON_AddNumberToObject(o, "memory", t->memory);
+        cJSON_AddStringToObject(o, "estimated", t->estimated);
+    }
     for (int n = 0; n < nnodes; n++) {
         const sm_hw_machine *mm = &m[n % nmachines];
         int npkg = 0, ngpu = 0;
         for (int i = 0; i < mm->ndev; i++) {
             hw_type t;
             type_of(&mm->dev[i], &t);
-            int found = 0;
-            for (int k = 0; k < ntypes && !found; k++) found = strcmp(tl[k].name, t.name) == 0;
-            if (!found) {
-                if (ntypes == cap) tl = sm_xrealloc(tl, sizeof *tl * (size_t)(cap *= 2));
-                tl[ntypes++] = t;
-                cJSON *o = cJSON_AddObjectToObject(types, t.name);
-                cJSON_AddNumberToObject(o, "flops", t.flops);
-                cJSON_AddNumberToObject(o, "bandwidth", t.bandwidth);
-                cJSON_AddNumberToObject(o, "flops_per_cell", FLOPS_PER_CELL);
-                cJSON_AddNumberToObject(o, "bytes_per_cell", BYTES_PER_CELL);
-                cJSON_AddNumberToObject(o, "energy_per_flop", t.energy_per_flop);
-                cJSON_AddNumberToObject(o, "energy_per_byte", t.energy_per_byte);
-                cJSON_AddNumberToObject(o, "p0", t.p0);
-                cJSON_AddNumberToObject(o, "p_idle", t.p_idle);
-                if (t.memory > 0) cJSON_AddNumberToObject(o, "memory", t.memory);
-                cJSON_AddStringToObject(o, "estimated", t.estimated);
-            }
             char name[96];
             int idx = t.gpu ? ngpu++ : npkg++;
             if (nnodes == 1) snprintf(name, sizeof name, "%s%d", t.gpu ? "gpu" : "cpu", idx);
@@ -231,6 +258,7 @@ cJSON *sm_hw_topology_json(const sm_hw_machine *m, int nmachines, int nnodes,
             cJSON_AddStringToObject(p, "name", name);
             cJSON_AddStringToObject(p, "type", t.name);
             cJSON_AddNumberToObject(p, "node", n);
+            if (mm->dev[i].place) cJSON_AddItemToObject(p, "place", sm_place_to_json(mm->dev[i].place));
             cJSON_AddItemToArray(procs, p);
         }
     }

@@ -16,6 +16,7 @@ typedef struct sm_hw_dev {
     char *model;        /* CPUModel, GPUModel or the PCI device name */
     int cores;          /* CPU cores in it (0 for a GPU) */
     double memory;      /* bytes, 0 when unknown */
+    sm_place *place;    /* where it sits (hwloc's logical indexes), or NULL */
 } sm_hw_dev;
 
 typedef struct sm_hw_machine {
@@ -23,8 +24,9 @@ typedef struct sm_hw_machine {
     sm_hw_dev *dev;
 } sm_hw_machine;
 
-void sm_hw_machine_add(sm_hw_machine *m, int gpu, const char *model, int cores,
-                       double memory);
+/* Appends a device (no place yet) and returns it. */
+sm_hw_dev *sm_hw_machine_add(sm_hw_machine *m, int gpu, const char *model, int cores,
+                             double memory);
 void sm_hw_machine_free(sm_hw_machine *m);
 
 /* One node per machine, in order; nnodes > nmachines repeats them

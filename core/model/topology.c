@@ -550,7 +550,7 @@ sm_topo *sm_topo_from_json(const cJSON *root, const char *path, sm_err *e)
     const cJSON *pr;
     int i = 0;
     cJSON_ArrayForEach(pr, procs) {
-        static const char *const pkeys[] = {"name", "type", "node", "state", NULL};
+        static const char *const pkeys[] = {"name", "type", "node", "state", "place", NULL};
         sm_jpath_idx(p, sizeof p, "processors", i);
         if (sm_json_expect_object(pr, p, e) ||
             sm_json_only_keys(pr, p, pkeys, e))
@@ -586,7 +586,14 @@ sm_topo *sm_topo_from_json(const cJSON *root, const char *path, sm_err *e)
                 goto fail;
             }
         }
-        t->procs[i] = (sm_proc){.name = sm_xstrdup(name), .type = tix, .node = (int)node, .state = six};
+        /* Its place in the node (topo detect, topo import -format hwloc). */
+        sm_place *pl = NULL;
+        const cJSON *pj = cJSON_GetObjectItemCaseSensitive(pr, "place");
+        char pp[600];
+        if (pj && !(pl = sm_place_from_json(pj, sm_jpath_key(pp, sizeof pp, p, "place"), e)))
+            goto fail;
+        t->procs[i] = (sm_proc){.name = sm_xstrdup(name), .type = tix, .node = (int)node,
+                                .state = six, .place = pl};
         t->nprocs = ++i;
         if (node + 1 > t->nnodes) t->nnodes = (int)node + 1;
     }
@@ -678,6 +685,7 @@ cJSON *sm_topo_to_json(const sm_topo *t)
             cJSON_AddStringToObject(o, "state", T->state_names[t->procs[i].state]);
         else if (t->procs[i].state == SM_STATE_BASE)
             cJSON_AddStringToObject(o, "state", "base");
+        if (t->procs[i].place) cJSON_AddItemToObject(o, "place", sm_place_to_json(t->procs[i].place));
         cJSON_AddItemToArray(procs, o);
     }
     cJSON_AddItemToObject(j, "network", sm_net_save(t->net));
@@ -753,7 +761,10 @@ void sm_topo_free(sm_topo *t)
         cJSON_Delete(T->source);
     }
     free(t->types);
-    for (int i = 0; i < t->nprocs; i++) free(t->procs[i].name);
+    for (int i = 0; i < t->nprocs; i++) {
+        free(t->procs[i].name);
+        sm_place_free(t->procs[i].place);
+    }
     free(t->procs);
     sm_net_free(t->net);
     for (int i = 0; i < t->nintra; i++) free(t->intra[i].key);

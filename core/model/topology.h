@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 #include "core/net/net.h"
+#include "core/model/place.h"
 #include "core/lib/util.h"
 
 /* A type's parameters, direct or roofline; the derived per-cell figures
@@ -48,6 +49,7 @@ typedef struct sm_proc {
     int node;
     int state;           /* DVFS state of this processor alone (index into its
                             type's states, SM_STATE_BASE), or -1: its type's */
+    sm_place *place;     /* where it sits in its node (hwloc), or NULL */
 } sm_proc;
 
 typedef struct sm_link {

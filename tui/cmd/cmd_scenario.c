@@ -56,6 +56,9 @@ static Tcl_Obj *topo_info(const sm_topo *t)
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("nodes", -1), Tcl_NewIntObj(t->nnodes));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("network", -1),
                    Tcl_NewStringObj(t->net->ops->kind, -1));
+    int placed = 0;
+    for (int p = 0; p < t->nprocs; p++) placed += t->procs[p].place != NULL;
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("placed", -1), Tcl_NewIntObj(placed));
     Tcl_Obj *types = Tcl_NewDictObj();
     for (int i = 0; i < t->ntypes; i++) {
         const sm_type *T = &t->types[i];
@@ -69,6 +72,7 @@ static Tcl_Obj *topo_info(const sm_topo *t)
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("p0", -1), Tcl_NewDoubleObj(p->p0));
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("p_idle", -1), Tcl_NewDoubleObj(p->p_idle));
         Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("roofline", -1), Tcl_NewIntObj(p->roofline));
+        if (p->memory > 0) Tcl_DictObjPut(NULL, o, Tcl_NewStringObj("memory", -1), Tcl_NewDoubleObj(p->memory));
         Tcl_Obj *states = Tcl_NewListObj(0, NULL);
         for (int k = 0; k < T->nstates; k++)
             Tcl_ListObjAppendElement(NULL, states, Tcl_NewStringObj(T->state_names[k], -1));
@@ -376,6 +380,8 @@ static int topo_procs(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
          * type's, "base" when none is selected. */
         Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("state", -1),
                        Tcl_NewStringObj(sm_topo_proc_state_name(t, p), -1));
+        /* Where it sits in its node (hwloc's logical indexes), {} if unknown. */
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("place", -1), sm_place_obj(t->procs[p].place));
         Tcl_ListObjAppendElement(NULL, l, d);
     }
     Tcl_SetObjResult(in, l);
@@ -483,8 +489,8 @@ static const sm_subcmd topo_subs[] = {
     {"info", topo_info_cmd, 0, 0, ""},
     {"procs", topo_procs, 0, 0, ""},
     {"state", topo_state, 1, 2, "TYPE ?STATE|base?"},
-    {"detect", sm_topo_detect_cmd, 0, 4, "?-per package|numa? ?-nodes N?"},
-    {"import", sm_topo_import_cmd, 3, -1, "-format hwloc ?-per package|numa? ?-nodes N? FILE ?FILE ...?"},
+    {"detect", sm_topo_detect_cmd, 0, 4, "?-per package|numa|core? ?-nodes N?"},
+    {"import", sm_topo_import_cmd, 3, -1, "-format hwloc ?-per package|numa|core? ?-nodes N? FILE|- ?FILE ...?"},
     {"profile", topo_profile, 1, 4, "TYPE ?FILE|none? | plot TYPE|FILE -o FILE.svg|png"},
     {"measure", sm_topo_measure_cmd, 0, -1,
      "?-processors LIST? ?-kernel 5pt|7pt|9pt|27pt? ?-sizes LIST? ?-cl C? ?-eps E? ?-reps MIN MAX? "

@@ -8,7 +8,7 @@
 #include "cmd_topo_hwloc.h"
 
 typedef struct hw_opts {
-    int per_numa;
+    int per;           /* SM_HW_PER_PACKAGE, _NUMA or _CORE */
     int nodes;         /* 0: one node per machine read */
 } hw_opts;
 
@@ -18,15 +18,16 @@ static int parse_opts(Tcl_Interp *in, const char *cmd, int objc, Tcl_Obj *const 
                       int first, hw_opts *o, int *rest)
 {
     static const char *const opts[] = {"-per", "-nodes", NULL};
-    static const char *const pers[] = {"package", "numa", NULL};
+    static const char *const pers[] = {"package", "numa", "core", NULL};
     int i = first;
-    for (; i < objc && Tcl_GetString(objv[i])[0] == '-'; i += 2) {
+    /* "-" alone is a file: standard input. */
+    for (; i < objc && Tcl_GetString(objv[i])[0] == '-' && Tcl_GetString(objv[i])[1]; i += 2) {
         int idx;
         if (sm_get_opt_index(in, objv[i], opts, &idx) != TCL_OK) return TCL_ERROR;
         if (i + 1 >= objc)
             return sm_tcl_error(in, "ARGS", "%s: %s needs a value", cmd, opts[idx]);
         if (idx == 0) {
-            if (Tcl_GetIndexFromObj(in, objv[i + 1], pers, "-per", 0, &o->per_numa) != TCL_OK) {
+            if (Tcl_GetIndexFromObj(in, objv[i + 1], pers, "-per", 0, &o->per) != TCL_OK) {
                 Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
                 return TCL_ERROR;
             }
@@ -40,12 +41,48 @@ static int parse_opts(Tcl_Interp *in, const char *cmd, int objc, Tcl_Obj *const 
     return TCL_OK;
 }
 
+static Tcl_Obj *int_list(const int *v, int n)
+{
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    for (int i = 0; i < n; i++) Tcl_ListObjAppendElement(NULL, l, Tcl_NewIntObj(v[i]));
+    return l;
+}
+
+Tcl_Obj *sm_place_obj(const sm_place *p)
+{
+    Tcl_Obj *d = Tcl_NewDictObj();
+    if (!p) return d;
+#define PUT(k, v) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), v)
+    if (p->kind == SM_PLACE_GPU) {
+        PUT("device", Tcl_NewIntObj(p->device));
+        if (p->pci) PUT("pci", Tcl_NewStringObj(p->pci, -1));
+        if (p->host_core >= 0) PUT("host_core", Tcl_NewIntObj(p->host_core));
+    } else {
+        if (p->package >= 0) PUT("package", Tcl_NewIntObj(p->package));
+        PUT("cores", int_list(p->cores, p->ncores));
+        PUT("pus", int_list(p->pus, p->npus));
+    }
+#undef PUT
+    return d;
+}
+
 /* What was built: counts, and per type the model's estimate note. */
-static Tcl_Obj *summary(const sm_topo *t)
+static Tcl_Obj *summary(const sm_topo *t, double memory)
 {
     Tcl_Obj *d = Tcl_NewDictObj(), *est = Tcl_NewDictObj();
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("processors", -1), Tcl_NewIntObj(t->nprocs));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("nodes", -1), Tcl_NewIntObj(t->nnodes));
+    /* What hwloc-calc and lstopo count: cores, PUs, GPUs, CPU memory. */
+    long cores = 0, pus = 0, gpus = 0;
+    for (int p = 0; p < t->nprocs; p++) {
+        const sm_place *pl = t->procs[p].place;
+        if (pl && pl->kind == SM_PLACE_CPU) { cores += pl->ncores; pus += pl->npus; }
+        if (pl && pl->kind == SM_PLACE_GPU) gpus++;
+    }
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("cores", -1), Tcl_NewWideIntObj(cores));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("pus", -1), Tcl_NewWideIntObj(pus));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("gpus", -1), Tcl_NewWideIntObj(gpus));
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("memory", -1), Tcl_NewDoubleObj(memory));
     for (int i = 0; i < t->ntypes; i++) {
         const sm_type *T = &t->types[i];
         int count = 0;
@@ -73,7 +110,11 @@ static int install(sm_app *app, Tcl_Interp *in, const char *what, sm_hw_machine 
     sm_app_detach_solver(app, what);
     sm_session_set_topo(app->session, t);
     int rc = sm_app_changed(app);
-    if (rc == TCL_OK) Tcl_SetObjResult(in, summary(app->session->topo));
+    double memory = 0;
+    for (int n = 0; n < app->session->topo->nnodes; n++)
+        for (int i = 0; i < m[n % nm].ndev; i++)
+            if (!m[n % nm].dev[i].gpu) memory += m[n % nm].dev[i].memory;
+    if (rc == TCL_OK) Tcl_SetObjResult(in, summary(app->session->topo, memory));
     return rc;
 }
 
@@ -92,7 +133,7 @@ int sm_topo_detect_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     int rest;
     if (parse_opts(in, "topo detect", objc, objv, 2, &o, &rest) != TCL_OK) return TCL_ERROR;
     if (rest != objc) {
-        Tcl_WrongNumArgs(in, 2, objv, "?-per package|numa? ?-nodes N?");
+        Tcl_WrongNumArgs(in, 2, objv, "?-per package|numa|core? ?-nodes N?");
         Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
         return TCL_ERROR;
     }
@@ -100,7 +141,7 @@ int sm_topo_detect_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     if (sm_app_check_change(app, in, "topo detect")) return TCL_ERROR;
     sm_hw_machine m = {0, NULL};
     sm_err e;
-    if (sm_hwloc_read(NULL, o.per_numa, &m, &e) < 0) {
+    if (sm_hwloc_read(NULL, o.per, &m, &e) < 0) {
         sm_hw_machine_free(&m);
         return sm_tcl_error(in, "HWLOC", "topo detect: %s", e.msg);
     }
@@ -124,7 +165,7 @@ int sm_topo_import_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     int rest;
     if (parse_opts(in, "topo import", objc, objv, 4, &o, &rest) != TCL_OK) return TCL_ERROR;
     if (rest >= objc) {
-        Tcl_WrongNumArgs(in, 2, objv, "-format hwloc ?-per package|numa? ?-nodes N? FILE ?FILE ...?");
+        Tcl_WrongNumArgs(in, 2, objv, "-format hwloc ?-per package|numa|core? ?-nodes N? FILE|- ?FILE ...?");
         Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
         return TCL_ERROR;
     }
@@ -135,7 +176,7 @@ int sm_topo_import_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     sm_err e;
     int rc = TCL_OK;
     for (int i = 0; i < nm && rc == TCL_OK; i++)
-        if (sm_hwloc_read(Tcl_GetString(objv[rest + i]), o.per_numa, &m[i], &e) < 0)
+        if (sm_hwloc_read(Tcl_GetString(objv[rest + i]), o.per, &m[i], &e) < 0)
             rc = sm_tcl_error(in, "LOAD", "topo import: %s", e.msg);
     if (rc == TCL_OK) rc = install(app, in, "topo import", m, nm, &o);
     for (int i = 0; i < nm; i++) sm_hw_machine_free(&m[i]);

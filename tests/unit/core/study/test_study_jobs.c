@@ -275,7 +275,7 @@ static void hardware_topology(void **unused)
     assert_int_equal(t->nprocs, 3);
     assert_int_equal(t->ntypes, 3);
     int full = sm_topo_find_type(t, "xeon_gold_6148"), half = sm_topo_find_type(t, "xeon_gold_6148_10c"),
-        gpu = sm_topo_find_type(t, "gpu");
+        gpu = sm_topo_find_type(t, "frob_gpu"); /* an unknown GPU: named by its model */
     assert_true(full >= 0 && half >= 0 && gpu >= 0);
     /* Half the cores: half the flops and bandwidth, twice the time a cell. */
     double th = sm_type_params(&t->types[half])->time_per_cell,
