@@ -3,7 +3,9 @@
 #   make run        install missing Debian packages, build, open the workbench
 #   make check      every test suite (unit, sanitized, script, screen); ends "N passed, N failed"
 #   make bench      benchmarks (tests/bench), not part of check
-#   make fuzz       run each loader's libFuzzer target (clang) for FUZZ_SECONDS
+#   make fuzz       run each loader's libFuzzer target (clang) for FUZZ_SECONDS,
+#                   then the safe interpreter's command fuzzer (grants and
+#                   limits in force, tests/fuzz/safe_run.sh) as long
 #   make install    PREFIX=/usr/local DESTDIR=   (after a plain make: the
 #                   program finds its data relative to itself, so a binary
 #                   built for one PREFIX works installed under another)
@@ -204,8 +206,9 @@ $(B)/bench/files-today/stencilmap:
 	$(MAKE) -C $(B)/bench/files-today stencilmap
 
 # libFuzzer needs clang; each target runs FUZZ_SECONDS on its seed corpus.
-fuzz:
+fuzz: $(B)/san/stencilmap
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+	@sh tests/fuzz/safe_run.sh $(FUZZ_SECONDS) $(B)/san/stencilmap
 
 deps:
 	@sh tools/deps.sh

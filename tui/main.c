@@ -18,8 +18,9 @@ extern const char sm_tcl_library[];
 static void usage(FILE *f)
 {
     fputs("usage: stencilmap [OPTION ...] [--] [SCENARIO]\n"
-          "       stencilmap [-safe [-allow DIR]...] -b FILE|- [ARG ...]\n"
-          "       stencilmap [-safe [-allow DIR]...] -e SCRIPT [SCENARIO]\n"
+          "       stencilmap [-safe [-allow DIR]... [-limit-time S] [-limit-memory B]]\n"
+          "                  -b FILE|- [ARG ...]\n"
+          "       stencilmap [-safe [-allow DIR]... [-limit-...]] -e SCRIPT [SCENARIO]\n"
           "\n"
           "With no -b or -e, open the interactive workbench on SCENARIO (a\n"
           "stencilmap/scenario JSON file), or on the built-in default scenario.\n"
@@ -34,9 +35,12 @@ static void usage(FILE *f)
           "                      source or glob); the stencilmap commands keep working,\n"
           "                      reading files only below the current directory, the\n"
           "                      script's directory, the program's data and each -allow\n"
-          "                      DIR, writing only below the current directory and each\n"
-          "                      -allow DIR\n"
+          "                      DIR, writing only below each -allow DIR\n"
           "  -allow, --allow DIR with -safe: one more directory to read and write\n"
+          "  -limit-time SECONDS with -safe: time a script (or a hook or binding it\n"
+          "                      left) may run before STENCILMAP SAFE LIMIT (600)\n"
+          "  -limit-memory BYTES with -safe: how much the program may grow for it\n"
+          "                      (K, M, G suffixes; default half of what is available)\n"
           "  -h, --help          print this help and exit\n"
           "  -V, --version       print the version and the libraries' versions and exit\n"
           "  --                  end of options: what follows is a file name even if it\n"
@@ -94,6 +98,7 @@ static void exit_handler(ClientData cd)
     }
     sm_app_free(the_app);
     the_app = NULL;
+    sm_filestate_forget_all();
 }
 
 /* "-" as a file to write: through Tcl's stdout channel, so it lands in
@@ -117,6 +122,39 @@ static int stdout_write(const char *data, size_t len, sm_err *e)
         return -1;
     }
     return 0;
+}
+
+/* exit: Tcl's, except while the workbench runs (the console, a key
+ * binding, screen keys): then it ends the workbench the way q does (SPEC
+ * 5), never over unsaved work and never with the terminal left raw. */
+static Tcl_ObjCmdProc *tcl_exit;
+static ClientData tcl_exit_cd;
+
+static int exit_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_app *app = cd;
+    if (app->screen) return sm_workbench_exit(app, in, objc, objv);
+    return tcl_exit(tcl_exit_cd, in, objc, objv);
+}
+
+static void wrap_exit(sm_app *app, Tcl_Interp *in)
+{
+    Tcl_CmdInfo info;
+    if (!Tcl_GetCommandInfo(in, "exit", &info) || !info.objProc) return;
+    tcl_exit = info.objProc;
+    tcl_exit_cd = info.objClientData;
+    Tcl_CreateObjCommand(in, "exit", exit_cmd, app, NULL);
+}
+
+/* A save over a file changed on disk since this session read it (another
+ * instance saved it): the workbench asks; batch refuses (FILE CHANGED). */
+static int ask_file_changed(const char *path)
+{
+    if (!the_app || !the_app->screen || !the_app->screen->confirm) return 0;
+    char q[600];
+    snprintf(q, sizeof q, "%.400s changed on disk since this session read it (another instance?). "
+             "Overwrite it? (y/n)", path);
+    return the_app->screen->confirm(the_app, q);
 }
 
 static int report_error(Tcl_Interp *in)
@@ -169,6 +207,8 @@ int main(int argc, char **argv)
         {"eval", required_argument, NULL, 'e'},
         {"safe", no_argument, NULL, 's'},
         {"allow", required_argument, NULL, 'a'},
+        {"limit-time", required_argument, NULL, 'T'},
+        {"limit-memory", required_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -179,6 +219,8 @@ int main(int argc, char **argv)
     enum { MAX_ALLOW = 64 };
     const char *allow[MAX_ALLOW];
     int nallow = 0;
+    double limit_time = 0;
+    long long limit_memory = 0;
     opterr = 0;
     /* '+': options stop at the first operand, and -b FILE stops them too,
      * so a script's own arguments are never taken for ours. getopt_long_only
@@ -198,6 +240,24 @@ int main(int argc, char **argv)
             if (nallow == MAX_ALLOW) return usage_error("%s: too many -allow directories", optarg);
             allow[nallow++] = optarg;
             break;
+        case 'T':
+        case 'M': {
+            char *end;
+            double v = strtod(optarg, &end);
+            double mul = 1;
+            if (c == 'M' && *end && strchr("kKmMgGtT", *end)) {
+                mul = *end == 'k' || *end == 'K' ? 1024.0 : *end == 'm' || *end == 'M' ? 1048576.0
+                      : *end == 'g' || *end == 'G' ? 1073741824.0 : 1099511627776.0;
+                end++;
+            }
+            if (end == optarg || *end || !(v > 0) || v * mul > 9e18)
+                return usage_error(c == 'T' ? "-limit-time %s: expected seconds above 0"
+                                            : "-limit-memory %s: expected bytes above 0 (a K, M, G or T "
+                                              "suffix allowed)", optarg);
+            if (c == 'T') limit_time = v;
+            else limit_memory = (long long)(v * mul);
+            break;
+        }
         case 'h':
             usage(stdout);
             return 0;
@@ -211,6 +271,8 @@ int main(int argc, char **argv)
     }
     if (safe && !batch && !oneshot) return usage_error("%s", "-safe goes with -b or -e");
     if (nallow && !safe) return usage_error("%s", "-allow goes after -safe");
+    if ((limit_time > 0 || limit_memory > 0) && !safe)
+        return usage_error("%s", "-limit-time and -limit-memory go with -safe");
     int nrest = argc - optind;
     char **rest = argv + optind;
     if (!batch && nrest > 1) return usage_error("%s: one scenario at most", rest[1]);
@@ -232,6 +294,7 @@ int main(int argc, char **argv)
     }
     the_app = app;
     sm_stdout_hook = stdout_write;
+    sm_file_changed_hook = ask_file_changed;
     Tcl_CreateExitHandler(exit_handler, NULL);
     sm_safe_init(app);
     for (int k = 0; k < nallow; k++)
@@ -240,7 +303,11 @@ int main(int argc, char **argv)
             Tcl_Exit(2);
         }
     app->confined = safe;
+    app->limit_time = limit_time;
+    app->limit_memory = limit_memory;
+    sm_safe_limits_default(app);
     sm_cmd_register_all(app);
+    wrap_exit(app, in);
     if (Tcl_Eval(in, sm_tcl_library) != TCL_OK) {
         report_error(in);
         Tcl_Exit(1);
@@ -259,11 +326,15 @@ int main(int argc, char **argv)
         /* "-" is standard input; a safe script is read by us too, and its
          * own directory is one it may read. */
         if (safe && strcmp(arg, "-") != 0) sm_safe_push_script(app, arg);
+        int armed = safe ? sm_safe_enter(app) : 0;
         int rc = safe || strcmp(arg, "-") == 0 ? eval_file_in(run, arg) : Tcl_EvalFile(run, arg);
+        rc = sm_safe_leave(app, run, armed, rc);
         if (rc != TCL_OK) status = report_error(run);
     } else if (oneshot) {
         if (nrest == 1 && load_scenario(in, rest[0]) != TCL_OK) Tcl_Exit(1);
-        if (Tcl_EvalEx(run, arg, -1, TCL_EVAL_GLOBAL) != TCL_OK) status = report_error(run);
+        int armed = safe ? sm_safe_enter(app) : 0;
+        if (sm_safe_leave(app, run, armed, Tcl_EvalEx(run, arg, -1, TCL_EVAL_GLOBAL)) != TCL_OK)
+            status = report_error(run);
         else {
             /* A script that wrote a file to standard output made that its
              * output: the result would only be appended to it. */
@@ -274,6 +345,7 @@ int main(int argc, char **argv)
         if (nrest == 1 && load_scenario(in, rest[0]) != TCL_OK) Tcl_Exit(1);
         sm_console_capture(app);
         status = sm_tui_run(app);
+        if (!status) status = app->exit_status;
         sm_console_release(app);
     }
     fflush(stdout);

@@ -250,6 +250,8 @@ int64_t sm_kblock_rows(const sm_kblock *b)
     return sm_kernel_dims(b->stencil) == 3 ? b->n[2] : b->n[1];
 }
 
+enum { CHUNK = 32 };
+
 void sm_kblock_sweep(sm_kblock *b, int64_t r0, int64_t r1)
 {
     const double *restrict cur = b->field[b->cur];
@@ -266,15 +268,34 @@ void sm_kblock_sweep(sm_kblock *b, int64_t r0, int64_t r1)
             int64_t row = sm_kblock_index(b, 0, y, z);
             double *restrict out = next + row;
             const double *in = cur + row;
-            /* One pass per point keeps every cell's sum in the same
-             * order and lets the compiler vectorise along x. */
-            const double *p = in + off[0];
-            for (int64_t x = 0; x < nx; x++) out[x] = p[x];
-            for (int k = 1; k < np; k++) {
-                p = in + off[k];
-                for (int64_t x = 0; x < nx; x++) out[x] += p[x];
+            if (np == 7 && three) {
+                /* 7pt, halo 1: the same sum in the same order, fused. */
+                const int64_t sy = b->stride[1], sz = b->stride[2];
+                for (int64_t x = 0; x < nx; x++)
+                    out[x] = (((((in[x] + in[x - sz]) + in[x - sy]) + in[x - 1]) + in[x + 1]) + in[x + sy] +
+                              in[x + sz]) * inv;
+                continue;
             }
-            for (int64_t x = 0; x < nx; x++) out[x] *= inv;
+            if (np == 5 && !three) {
+                const int64_t sy = b->stride[1];
+                for (int64_t x = 0; x < nx; x++)
+                    out[x] = ((((in[x] + in[x - sy]) + in[x - 1]) + in[x + 1]) + in[x + sy]) * inv;
+                continue;
+            }
+            /* Every cell sums its points in the offsets' order, from the
+             * first: a chunk of cells at a time in registers, one pass of
+             * the chunk per point (the compiler vectorises along x). */
+            for (int64_t x0 = 0; x0 < nx; x0 += CHUNK) {
+                int w = nx - x0 < CHUNK ? (int)(nx - x0) : CHUNK;
+                double acc[CHUNK];
+                const double *p = in + x0 + off[0];
+                for (int j = 0; j < w; j++) acc[j] = p[j];
+                for (int k = 1; k < np; k++) {
+                    p = in + x0 + off[k];
+                    for (int j = 0; j < w; j++) acc[j] += p[j];
+                }
+                for (int j = 0; j < w; j++) out[x0 + j] = acc[j] * inv;
+            }
         }
 }
 

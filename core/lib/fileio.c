@@ -77,6 +77,7 @@ char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
         close(fd);
         return NULL;
     }
+    sm_filestate_note_read(path, &st);
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     FILE *f = fdopen(fd, "rb");
@@ -268,6 +269,14 @@ int sm_save_write(const sm_save_target *t, const char *data, size_t len, sm_err 
             describe_not_regular(e, path, st.st_mode);
         goto out;
     }
+    if (exists && sm_filestate_changed(dfd, name, &st) &&
+        !(sm_file_changed_hook && sm_file_changed_hook(path))) {
+        sm_err_set_code(e, "FILE CHANGED",
+                        "%s: changed on disk since this session read or last saved it (another "
+                        "instance or program wrote it); not overwritten: load it again to take "
+                        "those changes, or save under another name", path);
+        goto out;
+    }
     if (exists && !(st.st_mode & 0222)) {
         sm_err_set(e, "%s: read-only file, not overwritten (chmod u+w to allow)", path);
         goto out;
@@ -313,6 +322,7 @@ int sm_save_write(const sm_save_target *t, const char *data, size_t len, sm_err 
         sm_err_set(e, "%s: cannot replace the file: %s", path, strerror(errno));
     } else {
         rc = 0;
+        sm_filestate_note_saved(dfd, name);
     }
     if (rc) unlinkat(dfd, tmp, 0);
 out:

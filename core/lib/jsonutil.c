@@ -22,12 +22,23 @@ static int check_text(const char *text, size_t len, sm_err *e)
     }
     /* cJSON would end a string at an escaped NUL (\u0000) and read
      * "cpu\u0000x" as "cpu": no string of ours may hold one. */
-    int line = 1, in_str = 0;
+    /* cJSON stops at CJSON_NESTING_LIMIT levels and says only "malformed":
+     * tell what is wrong, and where. */
+    int line = 1, in_str = 0, depth = 0;
     for (size_t i = 0; i < len; i++) {
         char c = text[i];
         if (c == '\n') line++;
         if (!in_str) {
             if (c == '"') in_str = 1;
+            else if (c == '[' || c == '{') {
+                if (++depth > CJSON_NESTING_LIMIT) {
+                    sm_err_set(e, "(root): line %d: arrays and objects nested deeper than %d levels",
+                               line, CJSON_NESTING_LIMIT);
+                    return -1;
+                }
+            } else if ((c == ']' || c == '}') && depth > 0) {
+                depth--;
+            }
             continue;
         }
         if (c == '"') in_str = 0;

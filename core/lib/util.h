@@ -49,6 +49,17 @@ int sm_save_open(const char *path, sm_save_target *t, sm_err *e);
 /* Atomically, as sm_write_file_atomic; may be called more than once. */
 int sm_save_write(const sm_save_target *t, const char *data, size_t len, sm_err *e);
 void sm_save_close(sm_save_target *t);
+/* Two instances (SPEC 5, filestate.c): every regular file read and every
+ * save is noted (device, inode, size, mtime by its real path); a save over
+ * a file that changed on disk since this process read or last saved it
+ * asks sm_file_changed_hook (the workbench's question; NULL in batch) and,
+ * unless it answers 1, fails with code FILE CHANGED naming the file. */
+struct stat;
+void sm_filestate_note_read(const char *path, const struct stat *st);
+void sm_filestate_note_saved(int dirfd, const char *name);
+int sm_filestate_changed(int dirfd, const char *name, const struct stat *now);
+void sm_filestate_forget_all(void);
+extern int (*sm_file_changed_hook)(const char *path);
 /* The path "-" is standard input for sm_read_file and standard output for
  * sm_write_file_atomic (every file argument takes it). Output goes through
  * the hook when set (the program's own buffered stdout; it may refuse, in

@@ -440,8 +440,10 @@ sm_measure_result *sm_measure_run(const sm_measure_proc *procs, int nprocs, cons
                 command(&e, CMD_FREE);
                 break;
             }
-            /* A warm-up iteration (first touch, caches) sizes the reps. */
+            /* Two warm-up iterations: the first pays the first touch of
+             * the fields and cold caches; the second sizes the reps. */
             for (int p = 0; p < nprocs; p++) e.wp[p].iters = 1;
+            command(&e, CMD_RUN);
             command(&e, CMD_RUN);
             for (int p = 0; p < nprocs; p++) {
                 double t = e.wp[p].seconds > 1e-9 ? e.wp[p].seconds : 1e-9;

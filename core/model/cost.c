@@ -590,9 +590,14 @@ static void finish(const sm_cost *c, sm_eval *o)
     o->energy_idle = o->time * pid - c->idle_comp;
     /* Cancellation leaves dust where every counted processor is busy. */
     if (fabs(o->energy_idle) <= 1e-12 * o->time * pid) o->energy_idle = 0;
-    o->energy_comm_intra = c->comm_intra;
-    o->energy_comm_inter = c->comm_inter;
-    o->energy_comm = c->comm_intra + c->comm_inter;
+    /* Energies are never negative: the running sums of communication
+     * energy come back to rounding dust (-4e-20) when the last message
+     * goes; none is left without an edge, and what rounding leaves below
+     * zero is zero. Likewise idle energy a hair below zero. */
+    o->energy_comm_intra = c->edges_intra > 0 && c->comm_intra > 0 ? c->comm_intra : 0;
+    o->energy_comm_inter = c->edges_inter > 0 && c->comm_inter > 0 ? c->comm_inter : 0;
+    o->energy_comm = o->energy_comm_intra + o->energy_comm_inter;
+    if (o->energy_idle < 0) o->energy_idle = 0;
     o->energy = o->energy_dynamic + o->energy_static + o->energy_idle +
                 o->energy_comm;
     o->messages = c->messages;
@@ -649,7 +654,7 @@ void sm_cost_proc(const sm_cost *c, const sm_eval *ev, int p, sm_proc_eval *o)
     o->energy_dynamic = dyn;
     o->energy_static = c->p0[p] * o->comp_time;
     o->energy_idle = c->pidle[p] * o->idle_time;
-    o->energy_comm = c->comm_energy[p];
+    o->energy_comm = c->comm_energy[p] > 0 ? c->comm_energy[p] : 0;   /* no rounding dust below 0 */
     o->energy = o->energy_dynamic + o->energy_static + o->energy_idle +
                 o->energy_comm;
 }

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 int64_t sm_grid_edges_bound(const sm_grid_spec *s)
 {
@@ -95,11 +97,42 @@ int64_t sm_memory_available(const char **from, sm_err *e)
     return kb < 0 ? -1 : (int64_t)kb * 1024;
 }
 
+/* What the address-space and data limits (ulimit -v, ulimit -d) leave
+ * this process: the limit less what it maps now. -1 when neither is set.
+ * malloc fails past them whatever MemAvailable says. */
+int64_t sm_memory_rlimit_room(void)
+{
+    int64_t room = -1;
+    long page = sysconf(_SC_PAGESIZE);
+    long long vsz = 0, rss = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%lld %lld", &vsz, &rss) != 2) vsz = 0;
+        fclose(f);
+    }
+    static const int which[] = {RLIMIT_AS, RLIMIT_DATA};
+    for (int i = 0; i < 2; i++) {
+        struct rlimit rl;
+        if (getrlimit(which[i], &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) continue;
+        /* The data limit counts the heap, not the program's text and
+         * libraries: against it, what is resident is the better guess. */
+        int64_t used = (int64_t)(i == 0 ? vsz : rss) * page;
+        int64_t r = (int64_t)rl.rlim_cur > used ? (int64_t)rl.rlim_cur - used : 0;
+        if (room < 0 || r < room) room = r;
+    }
+    return room;
+}
+
 int sm_grid_memory_check(const sm_grid_spec *s, sm_err *e)
 {
     const char *from = "";
     int64_t avail = sm_memory_available(&from, e);
     if (avail == -2) return -1;
+    int64_t room = sm_memory_rlimit_room();
+    if (room >= 0 && (avail < 0 || room < avail)) {
+        avail = room;
+        from = "the process's RLIMIT_AS/RLIMIT_DATA (ulimit -v, -d) less what it maps now";
+    }
     if (avail < 0) return 0;
     int64_t need = sm_grid_memory_estimate(s);
     if (need <= avail) return 0;

@@ -19,7 +19,11 @@ int64_t sm_grid_memory_estimate(const sm_grid_spec *s);
  * /proc/meminfo; -1 when neither says (then nothing is checked). *from
  * names the source. An unreadable STENCILMAP_MEMORY is an error (-2, e). */
 int64_t sm_memory_available(const char **from, sm_err *e);
-/* 0 when the grid fits in what is available, else -1 with a message
+/* What ulimit -v / -d leave this process (the limit less what it maps
+ * now), -1 when unlimited. */
+int64_t sm_memory_rlimit_room(void);
+/* 0 when the grid fits in what is available (the less of the above and
+ * the process's RLIMIT_AS/RLIMIT_DATA room), else -1 with a message
  * giving the blocks, the estimate and what is available (code MEMORY). */
 int sm_grid_memory_check(const sm_grid_spec *s, sm_err *e);
 

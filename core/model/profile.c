@@ -2,6 +2,7 @@
 #include "profile.h"
 
 #include <errno.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,7 +156,8 @@ int sm_profile_parse_csv_opt(const char *text, size_t flen, const char *file, sm
         if (*s == '#' || *s == '\n' || *s == '\r' || !*s) continue;
         char *f[4];
         int nf = split_csv(s, f, 3);
-        if (!seen_data && nf == 3 && (f[0][0] < '0' || f[0][0] > '9') && f[0][0] != '.') {
+        /* A header starts with a name; "-1,..." is a row with a bad number. */
+        if (!seen_data && nf == 3 && isalpha((unsigned char)f[0][0])) {
             /* A header: the three names in some order. */
             for (int c = 0; c < 3; c++) {
                 int found = -1;
@@ -194,6 +196,13 @@ int sm_profile_parse_csv_opt(const char *text, size_t flen, const char *file, sm
                            c == 0 ? "a whole number of blocks" : "a number", hi[c], txt);
                 goto out;
             }
+        }
+        /* Blocks computed in no time would make every energy that comes
+         * of time (static, idle) meaningless, even negative. */
+        if (val[0] > 0 && val[1] == 0) {
+            sm_err_set(e, "%s: line %d: %d blocks in time 0: a profile's time must be above 0 "
+                       "wherever blocks are above 0", file, lineno, (int)val[0]);
+            goto out;
         }
         if (cnt == cap) {
             cap *= 2;

@@ -173,6 +173,12 @@ static int load_profile(sm_type *t, const cJSON *pr, const char *path,
             sm_err_set(e, "%s: expected block counts in increasing order", q);
             return -1;
         }
+        /* Blocks computed in no time: energies of time would be meaningless. */
+        if (t->profile[i].blocks > 0 && t->profile[i].time == 0) {
+            sm_err_set(e, "%s: %d blocks in time 0: a profile's time must be above 0 wherever "
+                          "blocks are above 0", q, t->profile[i].blocks);
+            return -1;
+        }
     }
     return 0;
 }

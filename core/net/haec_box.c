@@ -30,14 +30,17 @@ static void save(const sm_net *n, cJSON *j)
 
 static int capacity(const sm_net *n) { return n->dims[0] * n->dims[1] * n->dims[2]; }
 
+/* Boards first: nodes on two boards need no position (the hot path of
+ * the hop and cardinality objectives; a division each, not three). */
 static int distance(const sm_net *n, int a, int b)
 {
-    int ca[3], cb[3];
-    sm_net_unrank(n->dims, 3, a, ca);
-    sm_net_unrank(n->dims, 3, b, cb);
-    if (ca[0] != cb[0]) return ca[0] > cb[0] ? ca[0] - cb[0] : cb[0] - ca[0];
-    return sm_net_axis_dist(ca[1], cb[1], n->dims[1], 1) +
-           sm_net_axis_dist(ca[2], cb[2], n->dims[2], 1);
+    int per = n->dims[1] * n->dims[2];
+    int ba = a / per, bb = b / per;
+    if (ba != bb) return ba > bb ? ba - bb : bb - ba;
+    int ra = a - ba * per, rb = b - bb * per;
+    int xa = ra / n->dims[2], xb = rb / n->dims[2];
+    return sm_net_axis_dist(xa, xb, n->dims[1], 1) +
+           sm_net_axis_dist(ra - xa * n->dims[2], rb - xb * n->dims[2], n->dims[2], 1);
 }
 
 /* On a board: dimension order on the torus. Across boards: one wireless

@@ -479,6 +479,12 @@ int sm_study_manifest_read(const char *dir, sm_study_manifest *m, sm_err *e)
     memset(m, 0, sizeof *m);
     char *path = manifest_path(dir);
     struct stat sb;
+    /* Asked before anything looks: "no manifest" must not tell a safe
+     * script that a directory it may not read exists. */
+    if (sm_path_check(path, SM_PATH_READ, e)) {
+        free(path);
+        return -1;
+    }
     if (stat(path, &sb) != 0 && errno == ENOENT) {
         free(path);
         return 0;

@@ -38,6 +38,13 @@ struct sm_objective {
     int64_t *hist, maxc;
 };
 
+/* ops->hops (hops, hop_cells) or ops->distance (cardinality) of a != b. */
+static int net_dist(const sm_objective *o, int a, int b)
+{
+    const sm_net *net = o->t->net;
+    return o->kind == SM_OBJ_CARDINALITY ? net->ops->distance(net, a, b) : net->ops->hops(net, a, b);
+}
+
 static void route_add(sm_objective *o, int a, int b, int sign)
 {
     uint64_t links[SM_MAX_ROUTE];
@@ -65,10 +72,9 @@ static int64_t edge_part(sm_objective *o, const sm_edge *ed, int sign)
     if (o->map[ed->src] == o->map[ed->dst]) return 0;
     int a = node_of(o, ed->src), b = node_of(o, ed->dst);
     if (a == b) return 0;
-    const sm_net *net = o->t->net;
     switch (o->kind) {
-    case SM_OBJ_HOPS: return net->ops->hops(net, a, b);
-    case SM_OBJ_HOP_CELLS: return net->ops->hops(net, a, b) * ed->cells;
+    case SM_OBJ_HOPS: return net_dist(o, a, b);
+    case SM_OBJ_HOP_CELLS: return (int64_t)net_dist(o, a, b) * ed->cells;
     case SM_OBJ_CONGESTION: route_add(o, a, b, sign); return 0;
     default: return 0;
     }
@@ -77,8 +83,7 @@ static int64_t edge_part(sm_objective *o, const sm_edge *ed, int sign)
 static int64_t pair_part(const sm_objective *o, int u, int v)
 {
     int a = node_of(o, u), b = node_of(o, v);
-    const sm_net *net = o->t->net;
-    return a != b && net->ops->distance(net, a, b) == 1;
+    return a != b && net_dist(o, a, b) == 1;
 }
 
 /* The contribution of everything touching b1 (and b2 >= 0), each edge and
@@ -190,10 +195,31 @@ void sm_objective_swap(sm_objective *o, int b1, int b2)
     replace(o, b1, o->map[b2], b2, o->map[b1]);
 }
 
+/* hops, hop_cells, cardinality: the change of the sum when b1 goes to p1
+ * and b2 (>= 0) to p2, from the terms touching them before and after,
+ * the state left as it was: half the work of applying and undoing. */
+static double local_delta(sm_objective *o, int b1, int p1, int b2, int p2)
+{
+    int64_t before = local(o, b1, b2, 0);
+    int was1 = o->map[b1], was2 = b2 >= 0 ? o->map[b2] : 0;
+    o->map[b1] = p1;
+    if (b2 >= 0) o->map[b2] = p2;
+    int64_t after = local(o, b1, b2, 0);
+    o->map[b1] = was1;
+    if (b2 >= 0) o->map[b2] = was2;
+    return o->kind == SM_OBJ_CARDINALITY ? (double)before - (double)after : (double)after - (double)before;
+}
+
+static int sum_kind(const sm_objective *o)
+{
+    return o->kind == SM_OBJ_HOPS || o->kind == SM_OBJ_HOP_CELLS || o->kind == SM_OBJ_CARDINALITY;
+}
+
 double sm_objective_move_delta(sm_objective *o, int block, int proc)
 {
     int was = o->map[block];
     if (was == proc) return 0;
+    if (sum_kind(o)) return local_delta(o, block, proc, -1, 0);
     double before = sm_objective_score(o);
     sm_objective_move(o, block, proc);
     double after = sm_objective_score(o);
@@ -204,6 +230,7 @@ double sm_objective_move_delta(sm_objective *o, int block, int proc)
 double sm_objective_swap_delta(sm_objective *o, int b1, int b2)
 {
     if (b1 == b2 || o->map[b1] == o->map[b2]) return 0;
+    if (sum_kind(o)) return local_delta(o, b1, o->map[b2], b2, o->map[b1]);
     double before = sm_objective_score(o);
     sm_objective_swap(o, b1, b2);
     double after = sm_objective_score(o);

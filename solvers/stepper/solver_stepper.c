@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "core/lib/threads.h"
 #include "step_history.h"
 #include "partition_history.h"
 
@@ -159,20 +160,49 @@ sm_solver *sm_solver_new(const sm_solver_ops *ops, const sm_grid *g,
  * step would cost more than the step at this size. */
 #define AUTO_EVAL_MAX 262144
 
+static int same_model(const sm_model *a, const sm_model *b)
+{
+    return a->rounds == b->rounds && a->overlap == b->overlap && a->round_time == b->round_time &&
+           a->has_deadline == b->has_deadline && a->deadline == b->deadline && a->unused_idle == b->unused_idle;
+}
+
+/* The stepper's cost state to the recorded current mapping: the blocks
+ * the history found moved since the last record. */
+static void auto_cost_follow(sm_solver *s)
+{
+    int n;
+    const sm_hist_move *m = sm_history_pending(s->hist, &n);
+    if (!s->auto_cost || !n) return;
+    if (n > s->auto_blocks_cap) {
+        s->auto_blocks_cap = n;
+        s->auto_blocks = sm_xrealloc(s->auto_blocks, sizeof(int) * (size_t)n);
+    }
+    for (int i = 0; i < n; i++) s->auto_blocks[i] = m[i].block;
+    sm_cost_move_set(s->auto_cost, s->auto_blocks, n, s->current_map);
+}
+
 /* The step just taken (or the start), into the history. */
 static void record(sm_solver *s)
 {
     sm_history *h = s->hist;
     int known = s->moves_known && s->current_map == s->own_map;
     int changed = sm_history_diff_current(h, s->current_map, known, s->moved, s->nmoved);
+    if (s->current_map) auto_cost_follow(s);
+    /* A current the solver evaluated itself this step (it differs from
+     * what the stepper left) is the solver's, exactly as it made it. */
+    int solver_wrote = s->has_current && memcmp(&s->current, &s->auto_last, sizeof s->current) != 0;
     /* A solver that shows a mapping without evaluating it: the stepper
      * does, so every solver's state has a current. */
-    if (s->current_map && (!s->has_current || s->current_auto) && s->grid->ntasks <= AUTO_EVAL_MAX &&
-        (changed || !s->has_current)) {
-        sm_solver_evaluate(s, s->current_map, &s->current);
+    if (s->current_map && (!s->has_current || (s->current_auto && !solver_wrote)) &&
+        s->grid->ntasks <= AUTO_EVAL_MAX && (changed || !s->has_current)) {
+        if (!s->auto_cost) s->auto_cost = sm_cost_new(s->grid, s->topo, &s->model, s->current_map);
+        else if (!same_model(&s->auto_cost->model, &s->model))
+            sm_cost_set_model(s->auto_cost, &s->model);
+        sm_cost_eval(s->auto_cost, &s->current);
         s->has_current = 1;
         s->current_auto = 1;
     }
+    s->auto_last = s->current;
     s->own_map = s->current_map;
     s->own_partition = s->partition;
     s->own_states = s->current_states;
@@ -288,6 +318,8 @@ void sm_solver_detach(sm_solver *s, const char *reason)
     s->topo = NULL;
     sm_history_free(s->hist);
     s->hist = NULL;
+    sm_cost_free(s->auto_cost);
+    s->auto_cost = NULL;
     sm_part_history_free(s->part_hist);
     s->part_hist = NULL;
     s->partition = s->own_partition = NULL;
@@ -305,6 +337,8 @@ void sm_solver_free(sm_solver *s)
     if (!s) return;
     if (s->ops->release && !s->detached) s->ops->release(s);
     sm_history_free(s->hist);
+    sm_cost_free(s->auto_cost);
+    free(s->auto_blocks);
     sm_part_history_free(s->part_hist);
     free(s->explain.tabu);
     free(s->explain.trace);
@@ -330,6 +364,11 @@ long long sm_opt_int(const sm_solver *s, const char *name)
 {
     const sm_opt_value *v = sm_solver_opt(s, name);
     return v && v->set ? v->i : 0;
+}
+
+int sm_solver_threads(const sm_solver *s)
+{
+    return sm_threads_resolve(sm_opt_int(s, "threads"));
 }
 
 double sm_opt_double(const sm_solver *s, const char *name)

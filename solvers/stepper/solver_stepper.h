@@ -105,6 +105,13 @@ struct sm_solver {
     sm_explain explain;
     struct sm_history *hist;
     int current_auto;           /* current evaluated by the stepper, not the solver */
+    /* The cost state the stepper evaluates such a current with, kept in
+     * step with the recorded current mapping move by move (a new one per
+     * step cost O(blocks + edges) and an allocation: bokhari at 4096
+     * blocks spent 95 % of its time there). */
+    sm_cost *auto_cost;
+    sm_eval auto_last;          /* current as the last record left it */
+    int *auto_blocks, auto_blocks_cap;
     /* What a step changed, so the history need not compare whole
      * mappings: best_version goes up whenever best_map is written
      * (sm_solver_offer and set_best do it; a solver writing best_map
@@ -181,6 +188,10 @@ const sm_opt_value *sm_solver_opt(const sm_solver *s, const char *name);
 long long sm_opt_int(const sm_solver *s, const char *name);
 double sm_opt_double(const sm_solver *s, const char *name);
 const char *sm_opt_str(const sm_solver *s, const char *name);
+/* Threads the solver may use: its -threads option when it has one and
+ * it is set above 0, else core/lib/threads.h's default (the cores the
+ * process may run on, or STENCILMAP_THREADS). */
+int sm_solver_threads(const sm_solver *s);
 
 /* Offer a complete mapping: evaluates it and keeps it if it is the best.
  * Returns 1 when it became the best. */

@@ -199,6 +199,12 @@ int sm_history_diff_current(sm_history *h, const int *current_map, int moves_kno
     return h->pending_n;
 }
 
+const sm_hist_move *sm_history_pending(const sm_history *h, int *n)
+{
+    *n = h->pending_n;
+    return (const sm_hist_move *)(void *)(h->moves.p + h->pending_off * h->moves.item);
+}
+
 void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map, int best_written,
                     const int *best_blocks, int nbest_blocks, const char *last_move, const char *status,
                     const double *stats, int nstats, const sm_explain *x)

@@ -95,6 +95,10 @@ void sm_history_states_on(sm_history *h, int nprocs, const int *start);
  * nmoved) when moves_known, else whole; returns the blocks that differ. */
 int sm_history_diff_current(sm_history *h, const int *current_map, int moves_known, const int *moved,
                             int nmoved);
+/* The moves sm_history_diff_current just found (*n of them; valid until
+ * the next call that records): a view kept in step with the recorded
+ * current mapping follows them instead of comparing whole mappings. */
+const sm_hist_move *sm_history_pending(const sm_history *h, int *n);
 /* Then the rest: best_map compared when best_written (at
  * best_blocks[0..nbest_blocks) when those are the only blocks written
  * since the last step, else whole), the figures in fig, the texts, the

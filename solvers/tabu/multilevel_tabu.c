@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/lib/threads.h"
 #include "core/model/coarsen.h"
 #include "core/model/fill_rule.h"
 #include "boundary_refinement.h"
@@ -165,28 +166,75 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
  * memory (the shares a memory cannot hold go to the other processors by
  * speed), and the time is the fastest mapping's that fits in memory;
  * only when none does, the fastest of all. */
-static double fastest_lb(sm_solver *s, const sm_grid *g)
+/* One fill and its evaluation per item (k: order k % 3, within memory
+ * from k = 3), side by side; fastest_lb reads them in k order. */
+typedef struct {
+    const sm_grid *g;
+    const sm_topo *t;
+    const sm_model *m;
+    int *maps;                  /* 3 x ntasks */
+    int first;
+    int filled[3];
+    sm_eval ev[3];
+} lb_orders;
+
+static void lb_order(int i, void *arg)
 {
     static const sm_order orders[] = {SM_ORDER_IJK, SM_ORDER_JIK, SM_ORDER_KIJ};
+    lb_orders *o = arg;
+    int k = o->first + i;
+    int *map = o->maps + (size_t)i * (size_t)(o->g->ntasks ? o->g->ntasks : 1);
+    o->filled[i] = 1;
+    if (k < 3) sm_fill(o->g, o->t, SM_SPEEDS_EXACT, orders[k], 1, map);
+    else if (sm_fill_memory(o->g, o->t, SM_SPEEDS_EXACT, orders[k - 3], 1, map) != 1) {
+        o->filled[i] = 0;
+        return;
+    }
+    sm_cost *c = sm_cost_new(o->g, o->t, o->m, map);
+    sm_cost_eval(c, &o->ev[i]);
+    sm_cost_free(c);
+}
+
+/* Above this many blocks the orders run one at a time: each holds a
+ * cost state over the whole grid (GBs at the whole Summit's 16.7 M). */
+#define LB_ORDERS_PARALLEL_MAX (1 << 21)
+
+static double fastest_lb(sm_solver *s, const sm_grid *g)
+{
     sm_model free_time = s->model;
     free_time.has_deadline = 0;
     double fastest = INFINITY, fastest_fits = INFINITY;
-    int *map = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
-    for (int k = 0; k < 6; k++) {
-        int i = k % 3;
-        if (k < 3) sm_fill(g, s->topo, SM_SPEEDS_EXACT, orders[i], 1, map);
-        else if (sm_fill_memory(g, s->topo, SM_SPEEDS_EXACT, orders[i], 1, map) != 1) break;
-        sm_cost *c = sm_cost_new(g, s->topo, &free_time, map);
-        sm_eval ev;
-        sm_cost_eval(c, &ev);
-        sm_cost_free(c);
-        if (ev.time < fastest) fastest = ev.time;
-        if (ev.memory_ok && ev.time < fastest_fits) fastest_fits = ev.time;
-        if (g == s->grid) sm_solver_offer(s, map, &ev);
-        /* lb within memory only when lb is not. */
-        if (k == 2 && isfinite(fastest_fits)) break;
+    int threads = g->ntasks <= LB_ORDERS_PARALLEL_MAX ? sm_solver_threads(s) : 1;
+    int width = threads < 3 ? threads : 3;
+    lb_orders o;
+    memset(&o, 0, sizeof o);
+    o.g = g;
+    o.t = s->topo;
+    o.m = &free_time;
+    o.maps = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1) * (size_t)width);
+    /* lb within memory (k = 3..5) only when no plain lb order fits. */
+    for (int k0 = 0; k0 < 6; k0 += 3) {
+        if (k0 == 3 && isfinite(fastest_fits)) break;
+        int stop = 0;
+        for (int first = k0; first < k0 + 3 && !stop; first += width) {
+            int cnt = k0 + 3 - first < width ? k0 + 3 - first : width;
+            o.first = first;
+            sm_parallel_for(threads, cnt, lb_order, &o);
+            for (int i = 0; i < cnt; i++) {
+                /* A fill within memory that fails ends the orders. */
+                if (!o.filled[i]) {
+                    stop = 1;
+                    break;
+                }
+                const sm_eval *ev = &o.ev[i];
+                if (ev->time < fastest) fastest = ev->time;
+                if (ev->memory_ok && ev->time < fastest_fits) fastest_fits = ev->time;
+                if (g == s->grid) sm_solver_offer(s, o.maps + (size_t)i * (size_t)g->ntasks, ev);
+            }
+        }
+        if (stop) break;
     }
-    free(map);
+    free(o.maps);
     return isfinite(fastest_fits) ? fastest_fits : fastest;
 }
 
@@ -229,11 +277,11 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
         return NULL;
     }
     /* The coarse search: flat tabu with the caller's options. */
-    static const char *const pass[] = {"iters", "tenure-add", "tenure-remove", "candidates", "seed", "from"};
-    char names[6][24], vals[6][sizeof(sm_opt_value){0}.s];
-    const char *argv[14];
+    static const char *const pass[] = {"iters", "tenure-add", "tenure-remove", "candidates", "seed", "from", "threads"};
+    char names[7][24], vals[7][sizeof(sm_opt_value){0}.s];
+    const char *argv[16];
     int argc = 0;
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         const sm_opt_value *v = sm_solver_opt(s, pass[i]);
         if (!v || !v->set) continue;
         snprintf(names[i], sizeof names[i], "-%s", pass[i]);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/lib/threads.h"
 #include "core/model/fill_rule.h"
 #include "core/traffic/objective.h"
 #include "consolidating_starts.h"
@@ -71,6 +72,8 @@ static const sm_opt_spec opts[] = {
      "coarsen 2x2x2, search the coarsest grid, refine level by level (auto: from 32768 blocks)"},
     {"dvfs", SM_OPT_ENUM, "off", "off|on", 0, 0,
      "on: also choose each processor's DVFS state (its type's states), a fourth neighbourhood"},
+    {"threads", SM_OPT_INT, "0", NULL, 0, SM_THREADS_MAX,
+     "threads for the start heuristics and whole-grid passes (0: STENCILMAP_THREADS, else the cores this process may use); the result is the same for any number"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
@@ -255,15 +258,59 @@ static int sample(tabu_state *t, const sm_grid *g, int kind, cand *m)
  * deadline no mapping within memory reaches would leave the search only
  * infeasible mappings to choose from. Candidates go through
  * sm_solver_offer, so s->best_map ends as the start. */
+static const struct { const sm_solver_ops *ops; const char *arg[2]; } start_runs[] = {
+    {&sm_solver_lb, {"-order", "ijk"}}, {&sm_solver_lb, {"-order", "jik"}},
+    {&sm_solver_lb, {"-order", "kij"}}, {&sm_solver_dm, {NULL, NULL}},
+    {&sm_solver_mm, {NULL, NULL}},      {&sm_solver_na, {"-f", "0.5"}},
+    {&sm_solver_na, {"-f", "0.9"}},
+};
+#define NSTART_RUNS 7
+
+/* The start heuristics run side by side (core/lib/threads.h): run r
+ * writes sub[r] only, and initial() reads them in r order, so the
+ * starts, the deadline and its name are the same for any -threads. */
+typedef struct {
+    const sm_solver *s;
+    const sm_model *m;
+    int first;                  /* sub[i] is run first + i */
+    sm_solver *sub[NSTART_RUNS];
+} start_batch;
+
+static void run_start(int i, void *arg)
+{
+    start_batch *b = arg;
+    int r = b->first + i;
+    const char *argv[2] = {start_runs[r].arg[0], start_runs[r].arg[1]};
+    b->sub[i] = sm_solver_run_sub(b->s, start_runs[r].ops, b->m, argv[0] ? 2 : 0, argv);
+}
+
+/* rcb over all processors (ty = -1) and over each type alone. */
+static void run_rcb(int i, void *arg)
+{
+    start_batch *b = arg;
+    int ty = b->first + i - 1;
+    const char *argv[2] = {"-types", ty >= 0 ? b->s->topo->types[ty].name : NULL};
+    b->sub[i] = sm_solver_run_sub(b->s, &sm_solver_rcb, NULL, ty >= 0 ? 2 : 0, argv);
+}
+
+/* The mappings judged again at the deadline, one evaluation each. */
+typedef struct {
+    const sm_solver *s;
+    const int *maps;
+    sm_eval *ev;
+} judge_batch;
+
+static void judge_one(int r, void *arg)
+{
+    judge_batch *j = arg;
+    size_t n = (size_t)j->s->grid->ntasks;
+    sm_solver_evaluate(j->s, j->maps + (size_t)r * n, &j->ev[r]);
+}
+
 static void initial(sm_solver *s, int with_rcb)
 {
-    static const struct { const sm_solver_ops *ops; const char *arg[2]; } runs[] = {
-        {&sm_solver_lb, {"-order", "ijk"}}, {&sm_solver_lb, {"-order", "jik"}},
-        {&sm_solver_lb, {"-order", "kij"}}, {&sm_solver_dm, {NULL, NULL}},
-        {&sm_solver_mm, {NULL, NULL}},      {&sm_solver_na, {"-f", "0.5"}},
-        {&sm_solver_na, {"-f", "0.9"}},
-    };
     int n = s->grid->ntasks, nr = 0;
+    int threads = sm_solver_threads(s);
     int *maps = sm_xmalloc(sizeof(int) * (size_t)n * 10);
     double fastest = INFINITY, fastest_fits = INFINITY;
     /* Where the deadline comes from, said by solve and solver state. */
@@ -272,15 +319,22 @@ static void initial(sm_solver *s, int with_rcb)
     const char *fastest_name = "fastest heuristic", *fits_name = "fastest heuristic";
     sm_model free_time = s->model;
     free_time.has_deadline = 0;
-    for (int r = 0; r < 7; r++) {
-        const char *argv[2] = {runs[r].arg[0], runs[r].arg[1]};
-        sm_solver *h = sm_solver_run_sub(s, runs[r].ops, &free_time, argv[0] ? 2 : 0, argv);
-        if (h && h->has_best) {
-            memcpy(maps + (size_t)nr++ * n, h->best_map, sizeof(int) * (size_t)n);
-            if (h->best.time < fastest) fastest = h->best.time, fastest_name = names[r];
-            if (h->best.memory_ok && h->best.time < fastest_fits) fastest_fits = h->best.time, fits_name = names[r];
+    /* In batches of -threads runs: each holds its own state and mapping
+     * until read, so the memory grows with the threads, not the runs. */
+    for (int first = 0, cnt; first < NSTART_RUNS; first += cnt) {
+        start_batch b = {s, &free_time, first, {NULL}};
+        cnt = NSTART_RUNS - first < threads ? NSTART_RUNS - first : threads;
+        sm_parallel_for(threads, cnt, run_start, &b);
+        for (int i = 0; i < cnt; i++) {
+            int r = first + i;
+            sm_solver *h = b.sub[i];
+            if (h && h->has_best) {
+                memcpy(maps + (size_t)nr++ * n, h->best_map, sizeof(int) * (size_t)n);
+                if (h->best.time < fastest) fastest = h->best.time, fastest_name = names[r];
+                if (h->best.memory_ok && h->best.time < fastest_fits) fastest_fits = h->best.time, fits_name = names[r];
+            }
+            sm_solver_free(h);
         }
-        sm_solver_free(h);
     }
     static const sm_order orders[] = {SM_ORDER_IJK, SM_ORDER_JIK, SM_ORDER_KIJ};
     for (int i = 0; i < 3 && !isfinite(fastest_fits); i++) {
@@ -302,11 +356,10 @@ static void initial(sm_solver *s, int with_rcb)
         sm_solver_set_stat(s, "deadline", fastest);
     }
     /* Judged again now that the deadline is known. */
-    for (int r = 0; r < nr; r++) {
-        sm_eval ev;
-        sm_solver_evaluate(s, maps + (size_t)r * n, &ev);
-        sm_solver_offer(s, maps + (size_t)r * n, &ev);
-    }
+    sm_eval judged[10];
+    judge_batch jb = {s, maps, judged};
+    sm_parallel_for(threads, nr, judge_one, &jb);
+    for (int r = 0; r < nr; r++) sm_solver_offer(s, maps + (size_t)r * n, &judged[r]);
     free(maps);
     /* At a loose deadline the optimum empties processors, which single
      * moves cannot reach: start from packed mappings too (not under
@@ -318,11 +371,17 @@ static void initial(sm_solver *s, int with_rcb)
     /* Geometric bisection over all processors and over each type alone:
      * starts a local search cannot reach by single moves (sliding a whole
      * cut plane). */
-    for (int ty = -1; with_rcb && ty < s->topo->ntypes; ty++) {
-        const char *argv[2] = {"-types", ty >= 0 ? s->topo->types[ty].name : NULL};
-        sm_solver *h = sm_solver_run_sub(s, &sm_solver_rcb, NULL, ty >= 0 ? 2 : 0, argv);
-        if (h && h->has_best) sm_solver_offer(s, h->best_map, &h->best);
-        sm_solver_free(h);
+    int nrcb = with_rcb ? s->topo->ntypes + 1 : 0;
+    for (int first = 0, cnt; first < nrcb; first += cnt) {
+        start_batch b = {s, NULL, first, {NULL}};
+        cnt = nrcb - first < threads ? nrcb - first : threads;
+        if (cnt > NSTART_RUNS) cnt = NSTART_RUNS;
+        sm_parallel_for(threads, cnt, run_rcb, &b);
+        for (int i = 0; i < cnt; i++) {
+            sm_solver *h = b.sub[i];
+            if (h && h->has_best) sm_solver_offer(s, h->best_map, &h->best);
+            sm_solver_free(h);
+        }
     }
 }
 

@@ -9,7 +9,10 @@
 # bound is METIS's. Goal: tabu within 5 % of its bound in at most 2x
 # gpmetis's time. Each row runs in its own process (scale_child.tcl, the
 # rows of bench_scale.tcl); the peers' time is their own process alone.
-# Ratios are against METIS in this run. PEERS_SIZES (environment; default
+# Ratios are against METIS in this run. tabu runs once on every core
+# (its -threads default) and once on one (tabu/1t, STENCILMAP_THREADS=1):
+# the speed-up column, with each row's CPU seconds and peak memory (issue
+# 38; on this shared 2-core machine the speed-up is noisy). PEERS_SIZES (environment; default
 # "262K 1M"), PEERS_ITERS (tabu -iters; default the solver's).
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
 set exe [file join $top stencilmap]
@@ -23,23 +26,40 @@ set ::env(SCALE_BOUND) 1
 
 proc have {cmd} { expr {[auto_execok $cmd] ne ""} }
 
-proc row {shape cells mapper {deadline ""}} {
+# threads: STENCILMAP_THREADS for the child ("" : the default, every core).
+# The child's CPU seconds (user + system) and peak resident set come from
+# /usr/bin/time: the machine is shared, so wall time alone is noisy.
+proc row {shape cells mapper {deadline ""} {threads ""}} {
     global exe child tmp iters
-    if {[catch {exec nice $exe -b $child {*}$shape $cells $mapper $tmp $iters $deadline 2>@1} out]} {
+    set env [expr {$threads ne "" ? [list env STENCILMAP_THREADS=$threads] : {}}]
+    set cpu [file join $tmp cpu]
+    if {[catch {exec /usr/bin/time -f "%U %S %M" -o $cpu {*}$env nice $exe -b $child {*}$shape $cells $mapper $tmp $iters $deadline 2>@1} out]} {
         return [list error [lindex [split $out \n] 0]]
     }
-    lindex [split [string trim $out] \n] end
+    set r [lindex [split [string trim $out] \n] end]
+    set f [open $cpu]
+    lassign [lindex [split [string trim [read $f]] \n] end] u sy kb
+    close $f
+    dict set r cpu [expr {$u + $sy}]
+    dict set r rss_mb [expr {$kb / 1024}]
+    set r
 }
+set cores [exec nproc]
 
 proc pct {x} { format %+.2f%% [expr {100.0 * $x}] }
 
 puts "peers with the bound: summit-like.json (256 processors); bound = model bound at the row's own makespan; gap = E/bound - 1; ratios against gpmetis in this run"
-puts [format "%-5s %-11s %9s %11s %11s %3s %11s %8s %-26s %8s %8s" blocks mapper seconds energy(J) time(s) ok bound(J) gap method E/E_met s/s_met]
+puts "tabu runs on every core ($cores here; -threads default), tabu/1t on one (STENCILMAP_THREADS=1): speedup = s(1t) / s; cpu = the process's user + system seconds, MB its peak resident set"
+puts [format "%-5s %-11s %9s %8s %6s %11s %11s %3s %11s %8s %-26s %8s %8s %7s" blocks mapper seconds cpu MB energy(J) time(s) ok bound(J) gap method E/E_met s/s_met speedup]
 set verdicts {}
 foreach size $sizes {
     lassign [dict get $shapes $size] shape cells
     set rows {}
-    foreach m {tabu metis tabu@metis scotch} {
+    foreach m {tabu tabu/1t metis tabu@metis scotch} {
+        if {$m eq "tabu/1t"} {
+            lappend rows $m [row $shape $cells tabu "" 1]
+            continue
+        }
         if {$m eq "tabu@metis"} {
             if {[dict exists $rows metis] && [dict exists [dict get $rows metis] time]} {
                 lappend rows $m [row $shape $cells tabu-at [dict get [dict get $rows metis] time]]
@@ -73,9 +93,13 @@ foreach size $sizes {
             list [format %.3f [expr {[dict get $r energy] / [dict get $ref energy]}]] \
                  [format %.2f [expr {[dict get $r seconds] / max(1e-9, [dict get $ref seconds])}]]
         }]
-        puts [format "%-5s %-11s %9.3f %11.4f %11.4e %3s %11s %8s %-26s %8s %8s" $size $m [dict get $r seconds] \
-            [dict get $r energy] [dict get $r time] [expr {[dict get $r feasible] ? "yes" : "no"}] \
-            $bound $gap [string range $method 0 25] {*}$ratios]
+        set one -
+        if {$m eq "tabu" && [dict exists $rows tabu/1t seconds]} {
+            set one [format %.2f [expr {[dict get $rows tabu/1t seconds] / max(1e-9, [dict get $r seconds])}]]
+        }
+        puts [format "%-5s %-11s %9.3f %8.2f %6d %11.4f %11.4e %3s %11s %8s %-26s %8s %8s %7s" $size $m [dict get $r seconds] \
+            [dict get $r cpu] [dict get $r rss_mb] [dict get $r energy] [dict get $r time] \
+            [expr {[dict get $r feasible] ? "yes" : "no"}] $bound $gap [string range $method 0 25] {*}$ratios $one]
     }
     # The goal, per size: tabu within 5 % of its bound in <= 2x gpmetis's time.
     if {$ref ne "" && [dict exists $rows tabu gap]} {

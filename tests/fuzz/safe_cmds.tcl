@@ -3,7 +3,8 @@
 # a sandbox whose cwd holds links out, dangling, looping and absolute).
 # Each step calls one stencilmap command with hostile paths and names
 # (.., symlinks, absolute, long, control characters, quotes, brackets,
-# option-like words, NUL) and random keys through screen keys. Prints one
+# option-like words, NUL), random keys through screen keys, and values
+# sized to reach the memory limit and Tcl's largest value (2 GB). Prints one
 # line per error code seen and a final "steps N"; safe_run.sh checks that
 # nothing outside changed and that the program never crashed.
 lassign $argv seed count outside
@@ -61,6 +62,15 @@ set templates {
     {screen keys K} {file join P P} {file dirname P} {file exists P} {file delete P}
     {open P w} {exec touch pwned} {source P} {cd P} {glob P} {interp eval {} {exec ls}}
     {load P} {socket localhost 22}
+    {string repeat x B} {append ::big [string repeat x B]} {lappend ::biglist [string repeat y B]}
+    {lrepeat B x} {string cat ::big ::big} {join [lrepeat 4 [string repeat z B]] B}
+    {file dirname ~N} {file tail ~N} {view quit -force}
+}
+
+# A size: small, large, past the memory limit, past Tcl's largest value,
+# nonsense.
+proc big_size {} {
+    pick {0 1 1000 1000000 100000000 600000000 1100000000 3000000000 -1 1e9 x}
 }
 
 proc random_keys {} {
@@ -94,6 +104,7 @@ for {set step 0} {$step < $count} {incr step} {
             P { lappend cmd [hostile_path] }
             N { lappend cmd [hostile_name] }
             K { lappend cmd [random_keys] }
+            B { lappend cmd [big_size] }
             default { lappend cmd $w }
         }
     }
@@ -113,7 +124,10 @@ for {set step 0} {$step < $count} {incr step} {
     }
     dict incr codes "[lindex $t 0] [lindex $t 1]: $code"
     # Keep going from a known session now and then.
-    if {$step % 50 == 0} { catch {session stop}; catch {scenario load in/s.json}; catch {on changed {}} }
+    if {$step % 50 == 0} {
+        catch {session stop}; catch {scenario load in/s.json}; catch {on changed {}}
+        unset -nocomplain ::big ::biglist
+    }
 }
 dict for {k v} $codes { puts "$v\t$k" }
 puts "steps $count leaks $leaks"

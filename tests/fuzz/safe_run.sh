@@ -1,10 +1,11 @@
 #!/bin/sh
 # safe_run.sh SECONDS [BIN] - fuzzes the safe interpreter's commands: runs
-# tests/fuzz/safe_cmds.tcl under `BIN -safe -b` with seed after seed (2000
+# tests/fuzz/safe_cmds.tcl under `BIN -safe -allow WORK -limit-time 600
+# -limit-memory 1G -b` (the grants and limits in force) with seed after seed (2000
 # commands each) for SECONDS, in a sandbox whose current directory holds
 # symlinks out, dangling, looping and to /, next to an outside directory
 # with a FIFO and files holding a secret. After every run: the program
-# exited 0 (no sanitizer report, no crash, no hang past 10 minutes), the
+# exited 0 (no sanitizer report, no crash, no hang past 15 minutes), the
 # outside directory is byte for byte as it was, nothing named pwned
 # exists, and no error quoted the secret. BIN defaults to the sanitized
 # build. Prints runs, commands, seconds and failures; failing seeds are
@@ -39,17 +40,31 @@ log=$root/log
 start=$(date +%s)
 runs=0
 fails=0
+limits=0
 seed=$(date +%s)
 while [ $(( $(date +%s) - start )) -lt "$secs" ]; do
     seed=$((seed + 1))
-    (cd "$work" && timeout 600 "$bin" -safe -b "$top/tests/fuzz/safe_cmds.tcl" "$seed" "$count" "$out") >"$root/run.out" 2>&1
+    # With the grants and limits a user would give: the working directory
+    # allowed, 10 minutes, 1 GB.
+    (cd "$work" && timeout 900 "$bin" -safe -allow "$work" -limit-time 600 -limit-memory 1G \
+        -b "$top/tests/fuzz/safe_cmds.tcl" "$seed" "$count" "$out") >"$root/run.out" 2>&1
     rc=$?
     runs=$((runs + 1))
     bad=""
-    [ "$rc" -ne 0 ] && bad="exit $rc"
+    # Reaching a limit ends a run with status 1 and says which: that is
+    # the limit working (counted), not a failure.
+    if [ "$rc" -eq 1 ] && grep -aq "past its time limit\|past its memory limit\|past the safe script's memory limit" "$root/run.out"; then
+        limits=$((limits + 1))
+    elif [ "$rc" -ne 0 ]; then
+        bad="exit $rc"
+    fi
     grep -q 'AddressSanitizer\|runtime error\|LeakSanitizer' "$root/run.out" && bad="$bad sanitizer"
     [ "$(snapshot)" = "$before" ] || bad="$bad outside-changed"
     [ -n "$(find "$root" -name pwned)" ] && bad="$bad pwned"
+    # No name a safe script made holds a control character.
+    [ -n "$(find "$work" -name '*[[:cntrl:]]*' | head -1)" ] && bad="$bad control-name"
+    # A limit is an error, never a crash (Tcl's panic is SIGABRT: 134).
+    [ "$rc" -ge 128 ] && bad="$bad signal-$((rc - 128))"
     if [ -n "$bad" ]; then
         fails=$((fails + 1))
         { echo "== seed $seed: $bad"; tail -40 "$root/run.out"; } >>"$log"
@@ -61,6 +76,6 @@ while [ $(( $(date +%s) - start )) -lt "$secs" ]; do
         ! -name loop2 ! -name self ! -name abs -exec rm -rf {} +
 done
 elapsed=$(( $(date +%s) - start ))
-echo "safe fuzz: $runs runs, $((runs * count)) commands, ${elapsed} s, $fails failing"
+echo "safe fuzz: $runs runs, $((runs * count)) commands, ${elapsed} s, $limits ended at a limit, $fails failing"
 [ "$fails" -eq 0 ] && rm -rf "$root" || echo "safe fuzz: details in $log"
 [ "$fails" -eq 0 ]

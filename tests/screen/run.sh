@@ -1033,6 +1033,8 @@ no_sanitizer_errors cs
 . "$top/tests/screen/trial.sh"
 # A run launched from the workbench, beside the model (#36).
 . "$top/tests/screen/run_pane.sh"
+# A measured machine: topo measure in the background, -apply, reopened.
+. "$top/tests/screen/measured.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

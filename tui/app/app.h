@@ -39,6 +39,13 @@ typedef struct sm_app {
      * waits for them first. */
     struct sm_solver_start *abandoned[4];
     int nabandoned;
+    /* Long work of the command layer running beside the screen (topo
+     * measure in the workbench): polled with the solver starts
+     * (sm_app_solver_poll), stopped and waited for when the app goes.
+     * NULL when none runs. */
+    void *background;
+    void (*background_poll)(struct sm_app *app);
+    void (*background_stop)(struct sm_app *app);
     /* A started solver's current mapping as the worker evaluated it (cost
      * state and rounds schedule), for the panes to take over instead of
      * building their own; solver_view_of is the solver it belongs to. */
@@ -47,11 +54,15 @@ typedef struct sm_app {
     struct Tcl_Obj *hook_step, *hook_solved, *hook_changed;
     FILE *record;
     char *record_path;
+    /* A recording cut short (a full disk): what happened, raised by the
+     * next `session stop`, so a script learns of it. */
+    char *record_error;
     int replaying;
     int in_replay;          /* session replay running: it asked once already */
     int depth;              /* nesting of our commands, for recording */
     int solver_depth;       /* >0 while solver steps run (hooks run inside) */
     volatile int interrupt; /* set by SIGINT or the TUI to stop a run */
+    int kept_interrupt;     /* it came during this command's solver start */
     int in_study;           /* a study runs: its interrupt outlives each solve */
     /* The one door from the command layer to the screen: set while the
      * workbench runs (workbench_loop.c), NULL in batch mode. */
@@ -77,6 +88,15 @@ typedef struct sm_app {
     char **allow;           /* -allow DIRs, resolved: read and write below */
     int *allow_fd;          /* each held open (O_PATH) from when it was named */
     int nallow;
+    /* A safe script's limits (-limit-time, -limit-memory; cmd_safe.c):
+     * seconds per evaluation from outside, and bytes the process may grow
+     * by (resident) from when the safe interpreter was made. limit_hit:
+     * which one stopped the evaluation under way (0, 't' or 'm'). */
+    int exit_status;        /* `exit N` in the workbench: the program's status */
+    double limit_time;
+    long long limit_memory;
+    long long rss_base;
+    int limit_hit;
     char **script_dirs;     /* the scripts' own directories, resolved: read */
     int *script_fd;         /* each held open (O_PATH) */
     int nscript_dirs;

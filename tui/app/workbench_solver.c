@@ -112,6 +112,7 @@ void sm_app_solver_poll(sm_app *app)
     for (int i = app->nabandoned - 1; i >= 0; i--)
         if (sm_solver_start_wait(app->abandoned[i], 0)) end_abandoned(app, i);
     if (app->starting && sm_solver_start_wait(app->starting, 0)) finish_start(app);
+    if (app->background_poll) app->background_poll(app);
 }
 
 void sm_app_solver_quiesce(sm_app *app)

@@ -30,6 +30,7 @@ void sm_app_free(sm_app *app)
     sm_app_run_free(app);
     sm_app_drop_solver(app);
     sm_app_solver_quiesce(app);   /* no start runs on in the background */
+    if (app->background_stop) app->background_stop(app); /* nor a measurement */
     /* A recovered journal whose work the script did not save stays. */
     if (app->recovered) sm_journal_close(app->recovered, !app->session->dirty);
     sm_session_free(app->session);
@@ -38,6 +39,7 @@ void sm_app_free(sm_app *app)
     if (app->hook_changed) Tcl_DecrRefCount(app->hook_changed);
     if (app->record) fclose(app->record);
     free(app->record_path);
+    free(app->record_error);
     free(app->scenario_path);
     sm_safe_free(app);
     sm_view_free(app->view);

@@ -110,10 +110,16 @@ void sm_app_record(sm_app *app, int objc, Tcl_Obj *const objv[])
     fprintf(app->record, "%s\n", Tcl_GetString(l));
     if (fflush(app->record) != 0 || ferror(app->record)) {
         /* Never a silently truncated recording: stop, and say so. */
-        sm_view_log(app->view, SM_LOG_ERROR, "recording to %s failed (%s): recording stopped",
-                    app->record_path, strerror(errno));
-        fprintf(stderr, "stencilmap: recording to %s failed (%s): recording stopped\n",
-                app->record_path, strerror(errno));
+        char msg[1200];
+        snprintf(msg, sizeof msg, "recording to %.900s failed (%s) at \"%.80s\": recording stopped; "
+                 "the file ends before that command", app->record_path, strerror(errno),
+                 Tcl_GetString(objv[0]));
+        sm_view_log(app->view, SM_LOG_ERROR, "%s", msg);
+        if (!app->screen) fprintf(stderr, "stencilmap: %s\n", msg);
+        /* The session says so too: the next session stop (or record)
+         * raises it, so a script cannot take the recording as whole. */
+        free(app->record_error);
+        app->record_error = sm_xstrdup(msg);
         fclose(app->record);
         app->record = NULL;
     }

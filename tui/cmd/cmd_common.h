@@ -41,7 +41,8 @@ Tcl_Interp *sm_safe_interp(sm_app *app);
 #define SM_SAFE_NAME "stencilmap-safe"
 /* Script set from interp `in` (a hook): as the main interpreter must run
  * it. From the safe interpreter it becomes the list
- * {interp eval stencilmap-safe SCRIPT}, so it runs there, never here. */
+ * {::stencilmap::confined SCRIPT}, so it runs there (under its limits),
+ * never here. */
 Tcl_Obj *sm_script_for_main(sm_app *app, Tcl_Interp *in, Tcl_Obj *script);
 /* Confinement (SPEC 5, cmd_safe.c). init installs the path guard; allow
  * adds an -allow DIR (read and write); push/pop a script's directory
@@ -51,6 +52,20 @@ int sm_safe_allow(sm_app *app, const char *dir, sm_err *e);
 int sm_safe_push_script(sm_app *app, const char *file);
 void sm_safe_pop_script(sm_app *app);
 void sm_safe_free(sm_app *app);
+/* `exit` while the workbench runs (cmd_view.c): quits as `view quit`
+ * does, refused over unsaved work; the terminal is restored on the way. */
+int sm_workbench_exit(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);
+/* Limits (SPEC 5): defaults (600 s; half of what is available) unless
+ * -limit-time / -limit-memory set them first. enter before evaluating in
+ * the safe interpreter from outside it (arms the time limit when it is
+ * idle; returns whether it did), leave after: rc, with an error from a
+ * limit made {STENCILMAP SAFE LIMIT} in `in`. */
+void sm_safe_limits_default(sm_app *app);
+void sm_safe_limits_install(sm_app *app, Tcl_Interp *child);
+int sm_safe_enter(sm_app *app);
+int sm_safe_leave(sm_app *app, Tcl_Interp *in, int armed, int rc);
+/* The process's resident size in bytes (0 when unknown). */
+long long sm_resident_bytes(void);
 /* Command NAME in the safe interpreter: proc with the guard on. */
 void sm_safe_create_command(sm_app *app, Tcl_Interp *child, const char *name, Tcl_ObjCmdProc *proc);
 /* For a file a command opens itself (not through core/fileio): TCL_OK, or

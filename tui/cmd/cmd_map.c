@@ -85,7 +85,7 @@ static int map_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     if (sm_mapping_form_opt(in, "map save", objc, objv, 3, &form) != TCL_OK) return TCL_ERROR;
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_mapping_save(Tcl_GetString(objv[2]), s->topo, sm_session_map(s), s->grid->ntasks, form, &e))
-        return sm_tcl_error(in, "IO", "%s", e.msg);
+        return sm_tcl_err(in, "IO", &e);
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(s, SM_PART_MAP);
         sm_app_after_save(app);
@@ -173,7 +173,7 @@ static int write_text(Tcl_Interp *in, const char *file, char *text, size_t len)
     sm_err e;
     int rc = sm_write_file_atomic(file, text, len, &e);
     free(text);
-    if (rc) return sm_tcl_error(in, "IO", "%s", e.msg);
+    if (rc) return sm_tcl_err(in, "IO", &e);
     Tcl_SetObjResult(in, Tcl_NewStringObj(file, -1));
     return TCL_OK;
 }
@@ -244,7 +244,7 @@ static int export_launch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     if (rc) {
         free(blocks);
         sm_launch_free(&l);
-        return sm_tcl_error(in, "IO", "%s", e.msg);
+        return sm_tcl_err(in, "IO", &e);
     }
     Tcl_Obj *d = Tcl_NewDictObj(), *hl = Tcl_NewListObj(0, NULL);
     for (int r = 0; r < l.nranks; r++) Tcl_ListObjAppendElement(NULL, hl, Tcl_NewStringObj(l.host[r], -1));
@@ -280,7 +280,7 @@ static int map_export(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     if (fmt == 0) {
         sm_err e;
         if (sm_part_save(file, sm_session_map(s), s->grid->ntasks, &e))
-            return sm_tcl_error(in, "IO", "%s", e.msg);
+            return sm_tcl_err(in, "IO", &e);
         Tcl_SetObjResult(in, Tcl_NewStringObj(file, -1));
         return TCL_OK;
     }

@@ -4,9 +4,10 @@
  * stencilmap commands, the pure path subcommands of `file`, puts to stdout
  * and stderr, and exit. Every stencilmap command called from there runs
  * with app->safe_depth raised, and while it is the path guard (core/lib/
- * lib/path_guard.h) confines the files it names: reads below the current
+ * path_guard.h) confines the files it names: reads below the current
  * directory, the script's directory, the program's data and each -allow
- * DIR; writes below the current directory and each -allow DIR. Anything
+ * DIR; writes below each -allow DIR only (run from a home directory, a
+ * script must not reach its dotfiles). Anything
  * such a script leaves to run later (a hook, a key binding) runs in the
  * safe interpreter too. */
 #define _GNU_SOURCE   /* O_PATH */
@@ -116,43 +117,113 @@ static int grant_below(sm_path_grant *g, int fd, const char *r, const char *dir,
     return 0;
 }
 
+/* path made absolute and `.`/`..` taken as written, no link followed:
+ * pure string work, so asking it tells nothing of the file system. */
+static char *lexical(const char *path)
+{
+    char *cwd = path[0] == '/' ? NULL : realpath(".", NULL);
+    size_t n = strlen(path) + (cwd ? strlen(cwd) : 0) + 3;
+    char *out = sm_xmalloc(n), *in = sm_xmalloc(n);
+    snprintf(in, n, "%s/%s", cwd ? cwd : "", path);
+    free(cwd);
+    size_t o = 0;
+    out[0] = '\0';
+    for (char *c = strtok(in, "/"); c; c = strtok(NULL, "/")) {
+        if (strcmp(c, ".") == 0) continue;
+        if (strcmp(c, "..") == 0) {
+            while (o > 0 && out[o - 1] != '/') o--;
+            if (o > 0) o--;
+            out[o] = '\0';
+            continue;
+        }
+        o += (size_t)sprintf(out + o, "/%s", c);
+    }
+    if (o == 0) strcpy(out, "/");
+    free(in);
+    return out;
+}
+
+/* 1 when r is below a directory a safe script may read. */
+static int readable(sm_app *app, const char *r)
+{
+    char *cwd = realpath(".", NULL);
+    int yes = (cwd && sm_path_below(r, cwd)) || below_which(r, app->allow, app->nallow) >= 0 ||
+              below_which(r, app->script_dirs, app->nscript_dirs) >= 0 ||
+              (find_data_dirs(), below_which(r, data_dirs, ndata_dirs) >= 0);
+    free(cwd);
+    return yes;
+}
+
+/* A byte below space or DEL: no name a safe script creates holds one (a
+ * newline in a file name is a line in whatever lists it). */
+static int has_control(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) return 1;
+    return 0;
+}
+
+static const char *const read_grants =
+    "it reads below the current directory, the script's directory, the program's data and "
+    "each -allow DIR";
+static const char *const write_grants = "it writes only below each -allow DIR";
+
+/* The refusal, the same whether the path exists or not: outside the
+ * grants nothing found on the way (a link's target, a loop, a missing
+ * directory) shows in it. */
+static void refuse(sm_err *e, const char *path, const char *r, int mode)
+{
+    int same = !r || strcmp(r, path) == 0;
+    sm_err_set(e, "%.400s%s%.400s%s: a safe script may not %s there (%s)", path,
+               same ? "" : " (that is ", same ? "" : r, same ? "" : ")",
+               mode == SM_PATH_WRITE ? "write" : "read",
+               mode == SM_PATH_WRITE ? write_grants : read_grants);
+}
+
 static int guard(void *ctx, const char *path, int mode, sm_path_grant *g, sm_err *e)
 {
     sm_app *app = ctx;
     if (app->safe_depth == 0) return 0;
-    char *r = sm_path_resolve(path, e);
-    if (!r) {
+    /* Where the name leads may be told only when the name itself lies
+     * where the script may read (its links are the script's to see). */
+    char *lex = lexical(path);
+    int visible = readable(app, lex);
+    free(lex);
+    if (mode == SM_PATH_WRITE && has_control(path)) {
+        sm_err_set(e, "%.400s: a safe script may not create a name holding a control character",
+                   path);
         app->safe_denied = 1;
         return -1;
     }
-    /* The current directory as it is now (a safe script cannot cd), held
-     * by its inode: "." opened, not its name. */
-    char *cwd = realpath(".", NULL);
+    sm_err re;
+    char *r = sm_path_resolve(path, &re);
+    if (!r) {
+        if (visible) *e = re;
+        else refuse(e, path, NULL, mode);
+        app->safe_denied = 1;
+        return -1;
+    }
     int rc = 1, k;
-    if (cwd && sm_path_below(r, cwd))
-        rc = grant_below(g, open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), r, cwd, e);
-    else if ((k = below_which(r, app->allow, app->nallow)) >= 0)
+    /* Writes: each -allow DIR, and nothing else; the current directory
+     * (a home, perhaps) is not a write grant. */
+    if ((k = below_which(r, app->allow, app->nallow)) >= 0) {
         rc = grant_below(g, fcntl(app->allow_fd[k], F_DUPFD_CLOEXEC, 0), r, app->allow[k], e);
-    else if (mode == SM_PATH_READ) {
+    } else if (mode == SM_PATH_READ) {
+        /* The current directory as it is now (a safe script cannot cd),
+         * held by its inode: "." opened, not its name. */
+        char *cwd = realpath(".", NULL);
         find_data_dirs();
-        if ((k = below_which(r, app->script_dirs, app->nscript_dirs)) >= 0)
+        if (cwd && sm_path_below(r, cwd))
+            rc = grant_below(g, open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), r, cwd, e);
+        else if ((k = below_which(r, app->script_dirs, app->nscript_dirs)) >= 0)
             rc = grant_below(g, fcntl(app->script_fd[k], F_DUPFD_CLOEXEC, 0), r,
                              app->script_dirs[k], e);
         else if ((k = below_which(r, data_dirs, ndata_dirs)) >= 0)
             rc = grant_below(g, fcntl(data_fd[k], F_DUPFD_CLOEXEC, 0), r, data_dirs[k], e);
+        free(cwd);
     }
-    if (rc == 1) {
-        int same = strcmp(r, path) == 0;
-        sm_err_set(e, "%.400s%s%.400s%s: a safe script may not %s there (%s)", path,
-                   same ? "" : " (that is ", same ? "" : r, same ? "" : ")",
-                   mode == SM_PATH_WRITE ? "write" : "read",
-                   mode == SM_PATH_WRITE
-                       ? "it writes below the current directory and each -allow DIR"
-                       : "it reads below the current directory, the script's directory, "
-                         "the program's data and each -allow DIR");
-    }
+    if (rc == 1) refuse(e, path, visible ? r : NULL, mode);
     if (rc) app->safe_denied = 1;
-    free(cwd);
     free(r);
     return rc ? -1 : 0;
 }
@@ -178,7 +249,9 @@ static int confined_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const 
     }
     Tcl_Interp *safe = in == app->interp ? sm_safe_interp(app) : in;
     if (!safe) return TCL_ERROR;
+    int armed = sm_safe_enter(app);
     int rc = Tcl_EvalObjEx(safe, objv[1], TCL_EVAL_GLOBAL);
+    rc = sm_safe_leave(app, safe, armed, rc);
     if (safe != in) Tcl_TransferResult(safe, rc, in);
     return rc;
 }
@@ -331,15 +404,50 @@ static int safe_file(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const obj
         Tcl_SetErrorCode(in, "STENCILMAP", "SAFE", NULL);
         return TCL_ERROR;
     }
+    /* ~ and ~user are names like any other here: Tcl would expand them
+     * (file dirname ~www-data is /var), telling who has an account and
+     * where their home is. "./~x" is the same name, not expanded. */
+    int tilde = 0, split = strcmp(subs[idx], "split") == 0 || strcmp(subs[idx], "join") == 0;
     Tcl_Obj **w = sm_xmalloc(sizeof(Tcl_Obj *) * (size_t)objc);
     w[0] = Tcl_ObjPrintf("::tcl::file::%s", subs[idx]);
-    for (int i = 2; i < objc; i++) w[i - 1] = objv[i];
+    for (int i = 2; i < objc; i++) {
+        const char *a = Tcl_GetString(objv[i]);
+        w[i - 1] = objv[i];
+        if (a[0] == '~' && !split) {
+            w[i - 1] = Tcl_ObjPrintf("./%s", a);
+            tilde = 1;
+        }
+    }
     Tcl_Obj *cmd = Tcl_NewListObj(objc - 1, w);
     free(w);
     Tcl_IncrRefCount(cmd);
     int rc = Tcl_EvalObjEx(app->interp, cmd, TCL_EVAL_GLOBAL | TCL_EVAL_DIRECT);
     Tcl_DecrRefCount(cmd);
+    const char *r = Tcl_GetStringResult(app->interp);
+    if (rc == TCL_OK && tilde && strncmp(r, "./~", 3) == 0)
+        Tcl_SetObjResult(app->interp, Tcl_NewStringObj(r + 2, -1));
     Tcl_TransferResult(app->interp, rc, in);
+    return rc;
+}
+
+/* exit from the safe interpreter: the program's exit when the whole run
+ * is the safe script's (-safe -b); in the workbench, a quit as `exit`
+ * there is (never over unsaved work); a script replayed into someone
+ * else's batch run does not end it. */
+static int safe_exit(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_app *app = cd;
+    if (app->screen) return sm_workbench_exit(cd, in, objc, objv);
+    if (!app->confined)
+        return sm_tcl_error(in, "SAFE", "exit: a replayed safe script may not end the program");
+    Tcl_Obj **w = sm_xmalloc(sizeof(Tcl_Obj *) * (size_t)objc);
+    w[0] = Tcl_NewStringObj("exit", -1);
+    for (int i = 1; i < objc; i++) w[i] = objv[i];
+    Tcl_Obj *cmd = Tcl_NewListObj(objc, w);
+    free(w);
+    Tcl_IncrRefCount(cmd);
+    int rc = Tcl_EvalObjEx(in, cmd, TCL_EVAL_GLOBAL);
+    Tcl_DecrRefCount(cmd);
     return rc;
 }
 
@@ -363,12 +471,14 @@ Tcl_Interp *sm_safe_interp(sm_app *app)
         Tcl_Channel ch = Tcl_GetStdChannel(k);
         if (ch) Tcl_RegisterChannel(child, ch);
     }
-    if (Tcl_CreateAlias(child, "exit", in, "exit", 0, NULL) != TCL_OK ||
+    Tcl_CreateObjCommand(in, "::stencilmap::safe_exit", safe_exit, app, NULL);
+    if (Tcl_CreateAlias(child, "exit", in, "::stencilmap::safe_exit", 0, NULL) != TCL_OK ||
         Tcl_Eval(child, sm_tcl_library) != TCL_OK) {
         sm_tcl_error(in, "STATE", "safe interpreter: %s", Tcl_GetStringResult(child));
         Tcl_DeleteInterp(child);
         return NULL;
     }
+    sm_safe_limits_install(app, child);
     app->safe = child;
     return child;
 }
@@ -376,7 +486,6 @@ Tcl_Interp *sm_safe_interp(sm_app *app)
 Tcl_Obj *sm_script_for_main(sm_app *app, Tcl_Interp *in, Tcl_Obj *script)
 {
     if (in == app->interp) return script;
-    Tcl_Obj *w[4] = {Tcl_NewStringObj("interp", -1), Tcl_NewStringObj("eval", -1),
-                     Tcl_NewStringObj(SM_SAFE_NAME, -1), script};
-    return Tcl_NewListObj(4, w);
+    Tcl_Obj *w[2] = {Tcl_NewStringObj("::stencilmap::confined", -1), script};
+    return Tcl_NewListObj(2, w);
 }

@@ -1,9 +1,11 @@
 /* cmd_scenario.c - scenario, grid and topo: loading, saving, building
  * and describing what the session holds. A failed load leaves the
  * session exactly as it was. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/io/grid_file.h"
+#include "core/session/journal.h"
 #include "core/model/grid_memory.h"
 #include "core/model/profile.h"
 #include "core/io/scenario_file.h"
@@ -97,6 +99,37 @@ static Tcl_Obj *topo_info(const sm_topo *t)
 
 /* ---- scenario ---- */
 
+/* Two instances (SPEC 5): a scenario another running workbench holds
+ * (its journal's lock) is said to be so when opened here, unless it is a
+ * shipped sample; saves are then checked against its saves
+ * (core/lib/filestate.c). Not for a safe script:
+ * the journals are no business of its. */
+static void note_other_instance(sm_app *app, const char *path)
+{
+    if (app->safe_depth > 0) return;
+    /* A shipped sample is never saved over (saves are offered a new
+     * name): two workbenches on it lose nothing, and say nothing. */
+    if (sm_path_shipped(path)) return;
+    char *real = realpath(path, NULL);
+    if (!real) return;
+    sm_journal_info *v;
+    int n = sm_journal_list(NULL, &v);
+    const char *mine = app->journal ? sm_journal_path(app->journal) : NULL;
+    for (int i = 0; i < n; i++) {
+        if (!v[i].live || strcmp(v[i].scenario, real) != 0) continue;
+        if (mine && strcmp(v[i].path, mine) == 0) continue;
+        sm_view_log(app->view, SM_LOG_NOTE,
+                    "%s is open in another running workbench (its journal %s): a save here over "
+                    "a save there is refused, or asked about", path, v[i].path);
+        if (!app->screen)
+            fprintf(stderr, "stencilmap: note: %s is open in another running workbench (its "
+                    "journal %s)\n", path, v[i].path);
+        break;
+    }
+    sm_journal_list_free(v, n);
+    free(real);
+}
+
 static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     (void)objc;
@@ -125,6 +158,7 @@ static int scenario_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
         char *tidy = sm_path_tidy(path); /* scripts/../x: as x */
         sm_app_set_scenario_path(app, tidy);
         free(tidy);
+        note_other_instance(app, path);
     } else {
         sm_app_set_scenario_path(app, NULL);
     }
@@ -141,7 +175,7 @@ static int scenario_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_scenario_save(Tcl_GetString(objv[2]), s->grid, s->topo, &s->model,
                          sm_session_map(s), form, &e))
-        return sm_tcl_error(in, "IO", "%s", e.msg);
+        return sm_tcl_err(in, "IO", &e);
     /* A copy on standard output is no save of the session's file. */
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(s, SM_PART_ALL);
@@ -305,7 +339,7 @@ static int grid_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_err e;
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_grid_save(app->session->grid, Tcl_GetString(objv[2]), &e))
-        return sm_tcl_error(in, "IO", "%s", e.msg);
+        return sm_tcl_err(in, "IO", &e);
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(app->session, SM_PART_GRID);
         sm_app_after_save(app);
@@ -349,7 +383,7 @@ static int topo_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     sm_err e;
     if (sm_app_confirm_overwrite(app, in, Tcl_GetString(objv[2]))) return TCL_ERROR;
     if (sm_topo_save(app->session->topo, Tcl_GetString(objv[2]), &e))
-        return sm_tcl_error(in, "IO", "%s", e.msg);
+        return sm_tcl_err(in, "IO", &e);
     if (strcmp(Tcl_GetString(objv[2]), "-") != 0) {
         sm_session_saved(app->session, SM_PART_TOPO);
         sm_app_after_save(app);
@@ -491,7 +525,7 @@ static const sm_subcmd topo_subs[] = {
     {"state", topo_state, 1, 2, "TYPE ?STATE|base?"},
     {"detect", sm_topo_detect_cmd, 0, 4, "?-per package|numa|core? ?-nodes N?"},
     {"import", sm_topo_import_cmd, 3, -1, "-format hwloc ?-per package|numa|core? ?-nodes N? FILE|- ?FILE ...?"},
-    {"profile", topo_profile, 1, 4, "TYPE ?FILE|none? | plot TYPE|FILE -o FILE.svg|png"},
+    {"profile", topo_profile, 1, 4, "TYPE ?FILE|none? | plot TYPE|FILE ?-o FILE.svg|png?"},
     {"measure", sm_topo_measure_cmd, 0, -1,
      "?-processors LIST? ?-kernel 5pt|7pt|9pt|27pt? ?-sizes LIST? ?-cl C? ?-eps E? ?-reps MIN MAX? "
      "?-simultaneous on|off? ?-mintime S? ?-apply? ?-o FILE?"},

@@ -42,7 +42,7 @@ static int report_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const ob
     sm_err e;
     int rc = sm_write_file_atomic(file, text, strlen(text), &e);
     free(text);
-    if (rc) return sm_tcl_error(in, "IO", "%s", e.msg);
+    if (rc) return sm_tcl_err(in, "IO", &e);
     Tcl_SetObjResult(in, Tcl_NewStringObj(file, -1));
     return TCL_OK;
 }
@@ -59,14 +59,14 @@ static int session_record(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
      * not write, not even what is there. */
     if (!out && sm_safe_check_path(app, in, file, SM_PATH_WRITE)) return TCL_ERROR;
     sm_err e;
-    if (!out && sm_check_save_target(file, &e)) return sm_tcl_error(in, "IO", "%s", e.msg);
+    if (!out && sm_check_save_target(file, &e)) return sm_tcl_err(in, "IO", &e);
     /* Opened beneath the directory the path guard allows (a link swapped
      * in after the check cannot lead it outside); non-blocking so that a
      * FIFO put there meanwhile fails instead of hanging, then a regular
      * file only. */
     int fd = out ? dup(1)
                  : sm_path_open(file, SM_PATH_WRITE, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK, 0666, &e);
-    if (fd < 0 && !out) return sm_tcl_error(in, "IO", "%s", e.msg);   /* SAFE PATH when refused */
+    if (fd < 0 && !out) return sm_tcl_err(in, "IO", &e);   /* SAFE PATH when refused */
     struct stat st;
     if (!out && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
         close(fd);
@@ -88,6 +88,8 @@ static int session_record(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     }
     if (app->record) fclose(app->record);
     free(app->record_path);
+    free(app->record_error);   /* a new recording: the old failure was told (or is moot) */
+    app->record_error = NULL;
     app->record = f;
     app->record_path = sm_xstrdup(file);
     Tcl_SetObjResult(in, objv[2]);
@@ -97,6 +99,14 @@ static int session_record(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
 static int session_stop(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     (void)objc; (void)objv;
+    if (app->record_error) {
+        int rc = sm_tcl_error(in, "IO", "session stop: %s", app->record_error);
+        free(app->record_error);
+        app->record_error = NULL;
+        free(app->record_path);
+        app->record_path = NULL;
+        return rc;
+    }
     if (!app->record) return sm_tcl_error(in, "STATE", "session stop: not recording");
     fclose(app->record);
     app->record = NULL;
@@ -182,6 +192,8 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     int pushed = run_in != in && app->safe_depth == 0 && sm_safe_push_script(app, file);
     app->interrupt = 0;
     int rc = TCL_OK, count = 0, depth = app->depth, line = 0;
+    /* One allowance of time for the whole replay (SPEC 5 limits). */
+    int armed = run_in == app->safe ? sm_safe_enter(app) : 0;
     app->depth = 0;
     char *p = text;
     while (*p && rc == TCL_OK) {
@@ -210,6 +222,7 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
         }
         Tcl_DStringSetLength(&cmd, 0);
     }
+    rc = sm_safe_leave(app, run_in, armed, rc);
     app->depth = depth;
     app->in_replay--;
     if (pushed) sm_safe_pop_script(app);

@@ -60,8 +60,11 @@ int sm_solve_run_until(sm_app *app, Tcl_Interp *in, long long max, Tcl_Obj *unti
     sigemptyset(&sa.sa_mask);
     sigint_app = app;
     /* Inside a study an interrupt that came while the job was loading or
-     * the solver starting is the study's: keep it so the job stops. */
-    if (!app->in_study) app->interrupt = 0;
+     * the solver starting is the study's: keep it so the job stops; so is
+     * one that came while this command started the solver (kept_interrupt:
+     * a C-c during a long start must stop the solve, not be forgotten). */
+    if (!app->in_study && !app->kept_interrupt) app->interrupt = 0;
+    app->kept_interrupt = 0;
     sigaction(SIGINT, &sa, &old);
     app->solver_depth++;
     double last = sm_solve_now();
@@ -160,7 +163,23 @@ int sm_solve_start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
     }
     app->view->running = 0;
     if (!background || !app->screen) {
-        if (sm_solver_init(s, &e)) {
+        /* The start can be long (an ILP's model, tabu's first solution on
+         * a large grid): C-c during it reaches it (the solver polls
+         * app->interrupt) and is kept for the run that follows. */
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sigint;
+        sigemptyset(&sa.sa_mask);
+        if (!app->in_study) app->interrupt = 0;
+        sigint_app = app;
+        sigaction(SIGINT, &sa, &old);
+        s->interrupt = &app->interrupt;
+        int bad = sm_solver_init(s, &e);
+        s->interrupt = NULL;
+        sigaction(SIGINT, &old, NULL);
+        sigint_app = NULL;
+        app->kept_interrupt = app->interrupt != 0;
+        if (bad) {
             sm_solver_free(s);
             return sm_tcl_err(in, "ARGS", &e);
         }

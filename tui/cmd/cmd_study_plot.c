@@ -1,7 +1,11 @@
 /* cmd_study_plot.c - study plot DIR -x KEY -y KEY: gnuplot when installed
  * and -o FILE.svg|png is asked for, else a braille plot as text. */
+#define _GNU_SOURCE   /* execvpe */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <unistd.h>
 #include "cmd_common.h"
@@ -44,6 +48,49 @@ static int run_words(Tcl_Interp *in, int n, const char *const w[])
     int rc = Tcl_EvalObjEx(in, cmd, TCL_EVAL_DIRECT);
     Tcl_DecrRefCount(cmd);
     return rc;
+}
+
+/* gnuplot for a safe script (SPEC 5): in our private directory work,
+ * which is its HOME too, with -d (no ~/.gnuplot, no system gnuplotrc) and
+ * an environment of PATH and the locale only, so nothing a script could
+ * have written anywhere is read at its start. 0 when it exited 0, else
+ * -1 with why (its first output). */
+static int run_private(const char *work, const char *gp, char *why, size_t nwhy)
+{
+    char log[700], home[720], tmp[720], path[4200];
+    snprintf(log, sizeof log, "%s/gnuplot.out", work);
+    snprintf(home, sizeof home, "HOME=%s", work);
+    snprintf(tmp, sizeof tmp, "TMPDIR=%s", work);
+    const char *p = getenv("PATH");
+    snprintf(path, sizeof path, "PATH=%s", p && strlen(p) < 4000 ? p : "/usr/bin:/bin");
+    char *env[] = {path, home, tmp, "LC_ALL=C", "GNUTERM=dumb", NULL};
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(why, nwhy, "cannot start it: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || nul < 0 || chdir(work) != 0 || dup2(nul, 0) < 0 || dup2(fd, 1) < 0 ||
+            dup2(fd, 2) < 0)
+            _exit(127);
+        char *argv[] = {"gnuplot", "-d", (char *)gp, NULL};
+        execvpe("gnuplot", argv, env);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    if (!ok) {
+        FILE *f = fopen(log, "r");
+        size_t k = f ? fread(why, 1, nwhy - 1, f) : 0;
+        why[k] = '\0';
+        if (f) fclose(f);
+        if (!k) snprintf(why, nwhy, "exit status %d", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+    }
+    unlink(log);
+    return ok ? 0 : -1;
 }
 
 static int cmp_x(const void *a, const void *b)
@@ -162,9 +209,11 @@ static int gnuplot_plot(sm_app *app, Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx,
          * failed: it writes warnings ("empty y range") to stderr and
          * still draws the plot. */
         const char *w[] = {"exec", "gnuplot", gp, "2>@1"};
-        if (run_words(app->interp, 4, w) != TCL_OK) {
+        char why[400];
+        if (app->safe_depth > 0 ? run_private(work, gp, why, sizeof why) != 0
+                                : run_words(app->interp, 4, w) != TCL_OK) {
             rc = sm_tcl_error(in, "PLOT", "study plot: gnuplot failed: %s",
-                              Tcl_GetStringResult(app->interp));
+                              app->safe_depth > 0 ? why : Tcl_GetStringResult(app->interp));
             if (in != app->interp) Tcl_ResetResult(app->interp);
         } else {
             size_t ilen;

@@ -3,6 +3,7 @@
  * per type, the profile CSV (-o) and the fitted parameters written into
  * the topology with where each came from (-apply). */
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -390,91 +391,310 @@ static int apply(sm_app *app, Tcl_Interp *in, const sm_measure_result *r, const 
     return sm_app_changed(app);
 }
 
+/* One measurement: its inputs (owned), and in the workbench the thread
+ * it runs on and what it has said so far. */
+typedef struct job {
+    mopts o;
+    char *out;
+    sm_measure_opts mo;
+    target *tg;
+    int ntg, ng;
+    sm_measure_proc *mp;
+    const char **gnames;
+    int *type_of_group;
+    /* Background only. */
+    pthread_t thread;
+    pthread_mutex_t mu;
+    volatile int stop, done;
+    sm_measure_progress last;
+    int seen, logged;
+    sm_measure_result *r;
+    char why[512];
+} job;
+
+static void job_free(job *j)
+{
+    for (int i = 0; i < j->ntg; i++) free(j->tg[i].cpus);
+    for (int i = 0; j->mp && i < j->ntg; i++) free((char *)j->mp[i].name);
+    free(j->tg);
+    free(j->mp);
+    for (int g = 0; g < j->ng; g++) free((char *)j->gnames[g]);
+    free(j->gnames);
+    free(j->type_of_group);
+    free(j->o.sizes);
+    free(j->out);
+    free(j);
+}
+
+/* The result dict, the CSV, -apply and the last measurement kept: on the
+ * main thread, after the engine returned r. */
+static int finish(sm_app *app, Tcl_Interp *in, job *j, sm_measure_result *r)
+{
+    int rc = TCL_OK;
+    sm_err e;
+    char host[256] = "", date[64];
+    gethostname(host, sizeof host - 1);
+    time_t now = time(NULL);
+    struct tm tmv;
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
+    Tcl_Obj *res = Tcl_NewDictObj();
+    Tcl_IncrRefCount(res);
+    for (int g = 0; g < j->ng; g++) {
+        Tcl_Obj *pn = Tcl_NewListObj(0, NULL);
+        for (int i = 0; i < j->ntg; i++)
+            if (j->mp[i].group == g) Tcl_ListObjAppendElement(NULL, pn, str(j->mp[i].name));
+        put(res, j->gnames[g], group_dict(&r->groups[g], r, &j->o, j->mo.block, host, date, pn));
+    }
+    if (j->out) {
+        for (int g = 0; g < j->ng && rc == TCL_OK; g++) {
+            Tcl_Obj *d = NULL;
+            Tcl_DictObjGet(NULL, res, str(j->gnames[g]), &d);
+            sm_strbuf b;
+            sm_strbuf_init(&b);
+            csv_of(&b, j->gnames[g], d, &r->groups[g]);
+            char *f = csv_name(j->out, j->gnames[g], j->ng);
+            if (sm_write_file_atomic(f, b.s, b.n, &e) != 0) rc = sm_tcl_error(in, "IO", "topo measure: -o %s", e.msg);
+            free(f);
+            free(b.s);
+        }
+    }
+    if (rc == TCL_OK && j->o.apply && sm_app_check_change(app, in, "topo measure -apply")) rc = TCL_ERROR;
+    if (rc == TCL_OK && j->o.apply) {
+        /* In the workbench the machine may have changed meanwhile: the
+         * types measured are found again by name. */
+        const sm_topo *t = app->session->topo;
+        for (int g = 0; g < j->ng && rc == TCL_OK; g++) {
+            j->type_of_group[g] = sm_topo_find_type(t, j->gnames[g]);
+            if (j->type_of_group[g] < 0)
+                rc = sm_tcl_error(in, "MEASURE", "topo measure -apply: the topology has no type \"%s\" any more",
+                                  j->gnames[g]);
+        }
+        if (rc == TCL_OK)
+            rc = apply(app, in, r, j->type_of_group,
+                       (double)j->mo.block[0] * (double)j->mo.block[1] * (double)j->mo.block[2]);
+    }
+    if (rc == TCL_OK) {
+        if (!last_measured) {
+            last_measured = Tcl_NewDictObj();
+            Tcl_IncrRefCount(last_measured);
+        }
+        if (Tcl_IsShared(last_measured)) {
+            Tcl_Obj *c = Tcl_DuplicateObj(last_measured);
+            Tcl_IncrRefCount(c);
+            Tcl_DecrRefCount(last_measured);
+            last_measured = c;
+        }
+        for (int g = 0; g < j->ng; g++) {
+            Tcl_Obj *d = NULL;
+            Tcl_DictObjGet(NULL, res, str(j->gnames[g]), &d);
+            Tcl_DictObjPut(NULL, last_measured, str(j->gnames[g]), d);
+        }
+        Tcl_SetObjResult(in, res);
+    }
+    Tcl_DecrRefCount(res);
+    return rc;
+}
+
+/* ---- in the workbench: on a thread of its own ---- */
+
+static void bg_progress(const sm_measure_progress *pr, void *ctx)
+{
+    job *j = ctx;
+    pthread_mutex_lock(&j->mu);
+    j->last = *pr;
+    j->seen++;
+    pthread_mutex_unlock(&j->mu);
+}
+
+static void *bg_run(void *arg)
+{
+    job *j = arg;
+    sm_measure_result *r = sm_measure_run(j->mp, j->ntg, j->gnames, j->ng, &j->mo, j->why, sizeof j->why);
+    pthread_mutex_lock(&j->mu);
+    j->r = r;
+    j->done = 1;
+    pthread_mutex_unlock(&j->mu);
+    return NULL;
+}
+
+static void bg_end(sm_app *app)
+{
+    job *j = app->background;
+    pthread_join(j->thread, NULL);
+    pthread_mutex_destroy(&j->mu);
+    sm_measure_result_free(j->r);
+    job_free(j);
+    app->background = NULL;
+    app->background_poll = NULL;
+    app->background_stop = NULL;
+}
+
+/* Polled by the workbench: a Console line per point, and when done the
+ * result (logged, -o written, -apply made) as a command would give it. */
+static void bg_poll(sm_app *app)
+{
+    job *j = app->background;
+    pthread_mutex_lock(&j->mu);
+    sm_measure_progress pr = j->last;
+    int seen = j->seen, done = j->done;
+    pthread_mutex_unlock(&j->mu);
+    if (seen && pr.point != j->logged) {
+        j->logged = pr.point;
+        sm_view_log(app->view, SM_LOG_NOTE, "topo measure: point %d/%d, %d blocks, rep %d, %.4g s +- %.1f%%",
+                    pr.point + 1, pr.npoints, pr.blocks, pr.rep, pr.mean,
+                    pr.mean > 0 && isfinite(pr.half) ? 100 * pr.half / pr.mean : 100.0);
+    }
+    if (!done) return;
+    Tcl_Interp *in = app->interp;
+    if (!j->r) {
+        sm_view_log(app->view, SM_LOG_ERROR, "topo measure: %s", j->why);
+    } else if (finish(app, in, j, j->r) != TCL_OK) {
+        sm_view_log(app->view, SM_LOG_ERROR, "%s", Tcl_GetStringResult(in));
+    } else {
+        for (int g = 0; g < j->r->ngroups; g++) {
+            const sm_measure_group *G = &j->r->groups[g];
+            int tight = 0;
+            for (int k = 0; k < G->npoints; k++) tight += G->points[k].tight;
+            sm_view_log(app->view, SM_LOG_NOTE,
+                        "topo measure done%s: %s %d points (%d met eps), time_per_cell %.4g s, energy %s%s%s",
+                        j->r->interrupted ? " (interrupted)" : "", G->name, G->npoints, tight, G->time_per_cell,
+                        G->source, G->energy ? "" : ": ", G->energy ? "" : G->why);
+        }
+        if (j->o.apply) sm_view_log(app->view, SM_LOG_NOTE, "topo measure: applied to the topology (undo: u)");
+    }
+    Tcl_ResetResult(in);
+    bg_end(app);
+}
+
+static void bg_stop(sm_app *app)
+{
+    job *j = app->background;
+    j->stop = 1;
+    bg_end(app);
+}
+
 int sm_topo_measure_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    mopts o = {0};
+    if (objc == 3 && strcmp(Tcl_GetString(objv[2]), "stop") == 0) {
+        /* topo measure stop: the one running in the workbench ends after
+         * its current repetition, keeping the points measured. */
+        if (!app->background || app->background_poll != bg_poll)
+            return sm_tcl_error(in, "ARGS", "topo measure stop: no measurement is running");
+        ((job *)app->background)->stop = 1;
+        Tcl_SetObjResult(in, str("stopping"));
+        return TCL_OK;
+    }
+    if (app->background)
+        return sm_tcl_error(in, "BUSY", "topo measure: a measurement is running (topo measure stop ends it)");
+    job *j = sm_xcalloc(1, sizeof *j);
+    mopts *o = &j->o;
     const sm_grid *grid = app->session->grid;
-    o.stencil = (sm_kstencil)grid->spec.stencil;
-    o.cl = 0.95;
-    o.eps = 0.05;
-    o.reps_min = 5;
-    o.reps_max = 50;
-    o.simultaneous = 1;
-    o.mintime = 0.02;
-    int rc = parse(in, objc, objv, &o);
-    target *tg = NULL;
-    int ntg = 0;
-    if (rc == TCL_OK) rc = resolve(app, in, o.procs, &tg, &ntg);
-    if (rc == TCL_OK && o.apply && sm_app_check_change(app, in, "topo measure -apply")) rc = TCL_ERROR;
+    o->stencil = (sm_kstencil)grid->spec.stencil;
+    o->cl = 0.95;
+    o->eps = 0.05;
+    o->reps_min = 5;
+    o->reps_max = 50;
+    o->simultaneous = 1;
+    o->mintime = 0.02;
+    int rc = parse(in, objc, objv, o);
+    if (rc == TCL_OK) rc = resolve(app, in, o->procs, &j->tg, &j->ntg);
+    if (rc == TCL_OK && o->apply && sm_app_check_change(app, in, "topo measure -apply")) rc = TCL_ERROR;
     if (rc != TCL_OK) {
-        free(o.sizes);
+        job_free(j);
         return rc;
     }
+    o->procs = NULL; /* not kept: the names are resolved */
+    if (o->out) {
+        sm_err e0;
+        if (sm_check_save_target(o->out, &e0)) {
+            job_free(j);
+            return sm_tcl_error(in, "IO", "topo measure: -o %s", e0.msg);
+        }
+        j->out = sm_xstrdup(o->out);
+        o->out = NULL;
+    }
     const sm_topo *t = app->session->topo;
-    sm_measure_opts mo;
-    memset(&mo, 0, sizeof mo);
-    mo.stencil = o.stencil;
-    mo.halo = grid->spec.halo;
-    block_shape(grid, o.stencil, mo.block);
-    mo.cl = o.cl;
-    mo.eps = o.eps;
-    mo.reps_min = o.reps_min;
-    mo.reps_max = o.reps_max;
-    mo.simultaneous = o.simultaneous;
-    mo.min_rep_seconds = o.mintime;
-    /* Memory: all processors at once share what Linux says is available
-     * (half of it, to leave the machine usable); a processor's own memory
+    sm_measure_opts *mo = &j->mo;
+    mo->stencil = o->stencil;
+    mo->halo = grid->spec.halo;
+    block_shape(grid, o->stencil, mo->block);
+    mo->cl = o->cl;
+    mo->eps = o->eps;
+    mo->reps_min = o->reps_min;
+    mo->reps_max = o->reps_max;
+    mo->simultaneous = o->simultaneous;
+    mo->min_rep_seconds = o->mintime;
+    /* Memory: all processors at once share half of what Linux says is
+     * available (the machine stays usable); a processor's own memory
      * size, where its type gives one, bounds it too. */
     const char *from = NULL;
     sm_err e;
     int64_t avail = sm_memory_available(&from, &e);
-    double budget = avail > 0 ? 0.5 * (double)avail / (o.simultaneous ? ntg : 1) : 1e18;
-    for (int i = 0; i < ntg; i++) {
-        double m = sm_topo_proc_params(t, tg[i].proc)->memory;
+    double budget = avail > 0 ? 0.5 * (double)avail / (o->simultaneous ? j->ntg : 1) : 1e18;
+    for (int i = 0; i < j->ntg; i++) {
+        double m = sm_topo_proc_params(t, j->tg[i].proc)->memory;
         if (m > 0 && m < budget) budget = m;
     }
-    if (!o.sizes) {
-        o.sizes = sm_xmalloc(sizeof(int) * 32);
-        for (int b = 1; o.nsizes < 25 && sm_measure_bytes(&mo, b) <= budget; b *= 2) o.sizes[o.nsizes++] = b;
-        if (!o.nsizes) {
+    if (!o->sizes) {
+        o->sizes = sm_xmalloc(sizeof(int) * 32);
+        for (int b = 1; o->nsizes < 25 && sm_measure_bytes(mo, b) <= budget; b *= 2) o->sizes[o->nsizes++] = b;
+        if (!o->nsizes)
             rc = sm_tcl_error(in, "MEMORY", "topo measure: one block of %lld x %lld x %lld cells (%.4g MB) does "
                               "not fit the %.4g MB a processor may use",
-                              (long long)mo.block[0], (long long)mo.block[1], (long long)mo.block[2],
-                              sm_measure_bytes(&mo, 1) / 1e6, budget / 1e6);
-        }
-    } else if (sm_measure_bytes(&mo, o.sizes[o.nsizes - 1]) > budget) {
+                              (long long)mo->block[0], (long long)mo->block[1], (long long)mo->block[2],
+                              sm_measure_bytes(mo, 1) / 1e6, budget / 1e6);
+    } else if (sm_measure_bytes(mo, o->sizes[o->nsizes - 1]) > budget) {
         rc = sm_tcl_error(in, "MEMORY", "topo measure: %d blocks of %lld x %lld x %lld cells take %.4g MB; a "
                           "processor may use %.4g MB here (%s)",
-                          o.sizes[o.nsizes - 1], (long long)mo.block[0], (long long)mo.block[1],
-                          (long long)mo.block[2], sm_measure_bytes(&mo, o.sizes[o.nsizes - 1]) / 1e6,
+                          o->sizes[o->nsizes - 1], (long long)mo->block[0], (long long)mo->block[1],
+                          (long long)mo->block[2], sm_measure_bytes(mo, o->sizes[o->nsizes - 1]) / 1e6,
                           budget / 1e6, from ? from : "the type's memory");
     }
     if (rc != TCL_OK) {
-        for (int i = 0; i < ntg; i++) free(tg[i].cpus);
-        free(tg);
-        free(o.sizes);
+        job_free(j);
         return rc;
     }
-    mo.sizes = o.sizes;
-    mo.nsizes = o.nsizes;
+    mo->sizes = o->sizes;
+    mo->nsizes = o->nsizes;
     /* Groups: the types of the processors measured. */
-    int *type_of_group = sm_xmalloc(sizeof(int) * (size_t)ntg);
-    const char **gnames = sm_xmalloc(sizeof(char *) * (size_t)ntg);
-    int ng = 0;
-    sm_measure_proc *mp = sm_xcalloc((size_t)ntg, sizeof *mp);
-    for (int i = 0; i < ntg; i++) {
-        int ty = t->procs[tg[i].proc].type, g = 0;
-        while (g < ng && type_of_group[g] != ty) g++;
-        if (g == ng) {
-            type_of_group[ng] = ty;
-            gnames[ng++] = sm_xstrdup(t->types[ty].name); /* -apply replaces t */
+    j->type_of_group = sm_xmalloc(sizeof(int) * (size_t)j->ntg);
+    j->gnames = sm_xmalloc(sizeof(char *) * (size_t)j->ntg);
+    j->mp = sm_xcalloc((size_t)j->ntg, sizeof *j->mp);
+    for (int i = 0; i < j->ntg; i++) {
+        int ty = t->procs[j->tg[i].proc].type, g = 0;
+        while (g < j->ng && j->type_of_group[g] != ty) g++;
+        if (g == j->ng) {
+            j->type_of_group[j->ng] = ty;
+            j->gnames[j->ng++] = sm_xstrdup(t->types[ty].name); /* -apply replaces t */
         }
-        mp[i] = (sm_measure_proc){t->procs[tg[i].proc].name, g, tg[i].ncpus, tg[i].cpus, tg[i].package};
+        /* The processor's name, kept by the job (the topology may go). */
+        j->mp[i] = (sm_measure_proc){sm_xstrdup(t->procs[j->tg[i].proc].name), g, j->tg[i].ncpus, j->tg[i].cpus,
+                                     j->tg[i].package};
     }
-    progress_ctx pc = {app, !app->screen && isatty(2), -1};
-    mo.progress = progress;
-    mo.progress_ctx = &pc;
-    mo.interrupt = &app->interrupt;
+    if (app->screen) {
+        /* The workbench keeps answering keys while it runs. */
+        pthread_mutex_init(&j->mu, NULL);
+        j->logged = -1;
+        mo->progress = bg_progress;
+        mo->progress_ctx = j;
+        mo->interrupt = &j->stop;
+        if (pthread_create(&j->thread, NULL, bg_run, j) != 0) {
+            pthread_mutex_destroy(&j->mu);
+            job_free(j);
+            return sm_tcl_error(in, "MEASURE", "topo measure: cannot start a thread");
+        }
+        app->background = j;
+        app->background_poll = bg_poll;
+        app->background_stop = bg_stop;
+        sm_view_log(app->view, SM_LOG_NOTE, "topo measure: %d sizes on %d processor%s in the background "
+                    "(topo measure stop ends it)", o->nsizes, j->ntg, j->ntg == 1 ? "" : "s");
+        Tcl_SetObjResult(in, str("measuring"));
+        return TCL_OK;
+    }
+    progress_ctx pc = {app, isatty(2), -1};
+    mo->progress = progress;
+    mo->progress_ctx = &pc;
+    mo->interrupt = &app->interrupt;
     app->interrupt = 0;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
@@ -483,68 +703,13 @@ int sm_topo_measure_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
     sigint_app = app;
     sigaction(SIGINT, &sa, &old);
     char why[512];
-    sm_measure_result *r = sm_measure_run(mp, ntg, gnames, ng, &mo, why, sizeof why);
+    sm_measure_result *r = sm_measure_run(j->mp, j->ntg, j->gnames, j->ng, mo, why, sizeof why);
     sigaction(SIGINT, &old, NULL);
     sigint_app = NULL;
     if (pc.tty) fputs("\n", stderr);
-    if (!r) {
-        rc = sm_tcl_error(in, "MEASURE", "topo measure: %s", why);
-    } else {
-        char host[256] = "", date[64];
-        gethostname(host, sizeof host - 1);
-        time_t now = time(NULL);
-        struct tm tmv;
-        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
-        Tcl_Obj *res = Tcl_NewDictObj();
-        Tcl_IncrRefCount(res);
-        for (int g = 0; g < ng; g++) {
-            Tcl_Obj *pn = Tcl_NewListObj(0, NULL);
-            for (int i = 0; i < ntg; i++)
-                if (mp[i].group == g) Tcl_ListObjAppendElement(NULL, pn, str(mp[i].name));
-            put(res, gnames[g], group_dict(&r->groups[g], r, &o, mo.block, host, date, pn));
-        }
-        if (o.out) {
-            for (int g = 0; g < ng && rc == TCL_OK; g++) {
-                Tcl_Obj *d = NULL;
-                Tcl_DictObjGet(NULL, res, str(gnames[g]), &d);
-                sm_strbuf b;
-                sm_strbuf_init(&b);
-                csv_of(&b, gnames[g], d, &r->groups[g]);
-                char *f = csv_name(o.out, gnames[g], ng);
-                if (sm_write_file_atomic(f, b.s, b.n, &e) != 0)
-                    rc = sm_tcl_error(in, "IO", "topo measure: -o %s", e.msg);
-                free(f);
-                free(b.s);
-            }
-        }
-        if (rc == TCL_OK && o.apply) rc = apply(app, in, r, type_of_group, (double)mo.block[0] * (double)mo.block[1] * (double)mo.block[2]);
-        if (rc == TCL_OK) {
-            if (!last_measured) {
-                last_measured = Tcl_NewDictObj();
-                Tcl_IncrRefCount(last_measured);
-            }
-            for (int g = 0; g < ng; g++) {
-                Tcl_Obj *d = NULL;
-                Tcl_DictObjGet(NULL, res, str(gnames[g]), &d);
-                if (Tcl_IsShared(last_measured)) {
-                    Tcl_Obj *c = Tcl_DuplicateObj(last_measured);
-                    Tcl_IncrRefCount(c);
-                    Tcl_DecrRefCount(last_measured);
-                    last_measured = c;
-                }
-                Tcl_DictObjPut(NULL, last_measured, str(gnames[g]), d);
-            }
-            Tcl_SetObjResult(in, res);
-        }
-        Tcl_DecrRefCount(res);
-        sm_measure_result_free(r);
-    }
-    for (int i = 0; i < ntg; i++) free(tg[i].cpus);
-    free(tg);
-    free(mp);
-    for (int g = 0; g < ng; g++) free((char *)gnames[g]);
-    free(gnames);
-    free(type_of_group);
-    free(o.sizes);
+    if (!r) rc = sm_tcl_error(in, "MEASURE", "topo measure: %s", why);
+    else rc = finish(app, in, j, r);
+    sm_measure_result_free(r);
+    job_free(j);
     return rc;
 }

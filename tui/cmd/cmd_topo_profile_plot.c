@@ -15,6 +15,7 @@
 #include "core/lib/strbuf.h"
 #include "core/model/profile.h"
 #include "core/session/session.h"
+#include "core/study/braille_plot.h"
 
 typedef struct ppt {
     double blocks, time, low, high;
@@ -56,21 +57,57 @@ static void csv_extras(const char *text, ppt *pts, int n, double *tpc, double *c
     }
 }
 
+/* One panel of the text plot: y against blocks, the interval of each
+ * point as a bar of dots, its mean as a mark, the fitted line as dots. */
+static void text_panel(sm_strbuf *b, const ppt *pts, int n, int speed, double tpc, double cells, const char *ylabel)
+{
+    double *x = sm_xmalloc(sizeof(double) * (size_t)(3 * n + 1)), *y = sm_xmalloc(sizeof(double) * (size_t)(3 * n + 1));
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+        double lo = isfinite(pts[k].low) ? pts[k].low : pts[k].time;
+        double hi = isfinite(pts[k].high) ? pts[k].high : pts[k].time;
+        double v[3] = {pts[k].time, lo, hi};
+        for (int q = 0; q < 3; q++) {
+            x[m] = pts[k].blocks;
+            y[m++] = speed ? (v[q] > 0 ? pts[k].blocks / v[q] : NAN) : v[q];
+        }
+    }
+    sm_plot pl;
+    sm_plot_init(&pl, 60, 10, x, y, m);
+    if (pl.ymin > 0) pl.ymin = 0;
+    for (int k = 0; k < n; k++) {
+        double a = y[3 * k + 1], z = y[3 * k + 2];
+        for (int s = 0; s <= 24; s++) sm_plot_point(&pl, pts[k].blocks, a + (z - a) * s / 24.0);
+    }
+    if (!speed && tpc > 0 && cells > 0)
+        for (int s = 0; s <= 240; s++) {
+            double bx = pl.xmin + (pl.xmax - pl.xmin) * s / 240.0;
+            sm_plot_point(&pl, bx, tpc * cells * bx);
+        }
+    for (int k = 0; k < n; k++) sm_plot_mark(&pl, pts[k].blocks, y[3 * k]);
+    char *t = sm_plot_text(&pl, "blocks", ylabel);
+    sm_strbuf_put(b, "%s", t);
+    free(t);
+    sm_plot_free(&pl);
+    free(x);
+    free(y);
+}
+
 int sm_topo_profile_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    if (objc != 6 || strcmp(Tcl_GetString(objv[4]), "-o") != 0)
-        return sm_tcl_error(in, "ARGS", "topo profile plot: expected TYPE|FILE -o FILE.svg|png");
-    const char *what = Tcl_GetString(objv[3]), *out = Tcl_GetString(objv[5]);
-    size_t on = strlen(out);
+    if (objc != 4 && (objc != 6 || strcmp(Tcl_GetString(objv[4]), "-o") != 0))
+        return sm_tcl_error(in, "ARGS", "topo profile plot: expected TYPE|FILE ?-o FILE.svg|png?");
+    const char *what = Tcl_GetString(objv[3]), *out = objc == 6 ? Tcl_GetString(objv[5]) : NULL;
+    size_t on = out ? strlen(out) : 0;
     int png = on > 4 && strcmp(out + on - 4, ".png") == 0;
-    if (!png && !(on > 4 && strcmp(out + on - 4, ".svg") == 0))
+    if (out && !png && !(on > 4 && strcmp(out + on - 4, ".svg") == 0))
         return sm_tcl_error(in, "ARGS", "topo profile plot: -o %s: expected a .svg or .png file", out);
-    if (!safe_text(out) || !safe_text(what))
+    if ((out && !safe_text(out)) || !safe_text(what))
         return sm_tcl_error(in, "ARGS", "topo profile plot: names must not contain quotes, backslashes or newlines");
-    if (!on_path("gnuplot"))
+    if (out && !on_path("gnuplot"))
         return sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot is not installed (Debian: apt-get install gnuplot-nox)");
     sm_err e;
-    if (sm_check_save_target(out, &e)) return sm_tcl_error(in, "IO", "topo profile plot: %s", e.msg);
+    if (out && sm_check_save_target(out, &e)) return sm_tcl_error(in, "IO", "topo profile plot: %s", e.msg);
     ppt *pts = NULL;
     int n = 0;
     double tpc = 0, cells = 0;
@@ -138,6 +175,16 @@ int sm_topo_profile_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *con
     sm_strbuf data, sc;
     sm_strbuf_init(&data);
     sm_strbuf_init(&sc);
+    int rc = TCL_OK;
+    if (!out) {
+        /* As text (the Console, a terminal): time, then speed. */
+        sm_strbuf_put(&data, "profile of %s: %s measured mean, dots the interval%s\n", what, SM_PLOT_MARK,
+                      tpc > 0 && cells > 0 ? " and the fitted line time_per_cell x cells" : "");
+        text_panel(&data, pts, n, 0, tpc, cells, "s/iter");
+        text_panel(&data, pts, n, 1, 0, 0, "blocks/s");
+        Tcl_SetObjResult(in, Tcl_NewStringObj(data.s ? data.s : "", -1));
+        goto out;
+    }
     /* blocks time low high speed speed_low speed_high fitted */
     for (int k = 0; k < n; k++) {
         const ppt *p = &pts[k];
@@ -151,7 +198,6 @@ int sm_topo_profile_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *con
     if (!tdir || !*tdir || !safe_text(tdir) || strlen(tdir) > 512) tdir = "/tmp";
     char work[600], dat[700], gp[700], img[700];
     snprintf(work, sizeof work, "%s/stencilmap-profile-XXXXXX", tdir);
-    int rc = TCL_OK;
     if (!mkdtemp(work)) {
         rc = sm_tcl_error(in, "IO", "topo profile plot: cannot make a temporary directory in %s: %s", tdir,
                           strerror(errno));

@@ -465,6 +465,11 @@ static int view_quit(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
 {
     if (objc == 3 && strcmp(Tcl_GetString(objv[2]), "-force") != 0)
         return sm_tcl_error(in, "ARGS", "view quit: expected ?-force?");
+    /* A safe script (or a binding or hook it left) never quits over
+     * unsaved work: only the user's own answer to q's question does. */
+    if (objc == 3 && app->safe_depth > 0 && app->session->dirty)
+        return sm_tcl_error(in, "SAFE", "view quit -force: a safe script may not quit over unsaved "
+                            "changes (q asks the user)");
     if (objc == 2 && app->session->dirty)
         return sm_tcl_error(in, "STATE", "view quit: unsaved changes (save with \"map save FILE\" or "
                             "\"scenario save FILE\", or use \"view quit -force\")");
@@ -650,7 +655,7 @@ static int screen_dump(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
         sm_err e;
         int rc = sm_write_file_atomic(Tcl_GetString(objv[2]), text, strlen(text), &e);
         free(text);
-        if (rc) return sm_tcl_error(in, "IO", "%s", e.msg);
+        if (rc) return sm_tcl_err(in, "IO", &e);
         Tcl_SetObjResult(in, objv[2]);
         return TCL_OK;
     }

@@ -40,7 +40,8 @@ int sm_shell_eval(sm_app *app, const char *script, int flags)
     if (flags & SM_SHELL_HISTORY) sm_view_history_add(v, script);
     Tcl_Interp *in = shell_interp(app, flags);
     if ((flags & SM_SHELL_SAFE) && in == app->interp) return finish(app, in, script, TCL_ERROR, flags);
-    int rc = Tcl_EvalEx(in, script, -1, TCL_EVAL_GLOBAL);
+    int armed = in == app->safe ? sm_safe_enter(app) : 0;
+    int rc = sm_safe_leave(app, in, armed, Tcl_EvalEx(in, script, -1, TCL_EVAL_GLOBAL));
     return finish(app, in, script, rc, flags);
 }
 
@@ -58,7 +59,8 @@ int sm_shell_run(sm_app *app, const sm_words *cmd, int flags)
     if (flags & SM_SHELL_ECHO) sm_view_log(v, SM_LOG_CMD, "%s", text);
     if (flags & SM_SHELL_HISTORY) sm_view_history_add(v, text);
     Tcl_Interp *in = shell_interp(app, flags);
-    int rc = Tcl_EvalObjEx(in, l, TCL_EVAL_GLOBAL);
+    int armed = in == app->safe ? sm_safe_enter(app) : 0;
+    int rc = sm_safe_leave(app, in, armed, Tcl_EvalObjEx(in, l, TCL_EVAL_GLOBAL));
     Tcl_DecrRefCount(l);
     rc = finish(app, in, text, rc, flags);
     free(text);

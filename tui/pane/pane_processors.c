@@ -11,6 +11,19 @@
 #include "tui/app/tcl_bridge.h"
 
 /* The rows as last drawn: keys and clicks answer from these. */
+/* Where a type's speed came from, after its name (SPEC 8 "source"):
+ * ":meas" measured, ":fit" fitted from a measured profile, ":est"
+ * estimated, ":pub" published; nothing when the file does not say. */
+static const char *source_tag(const sm_type *T)
+{
+    const char *s = sm_type_source(T, "time_per_cell");
+    if (!s) return "";
+    if (strcmp(s, "measured") == 0) return ":meas";
+    if (strcmp(s, "fitted") == 0) return ":fit";
+    if (strcmp(s, "estimated") == 0) return ":est";
+    return ":pub";
+}
+
 typedef struct procs_cache {
     sm_proc_row *r;
     int n;
@@ -83,10 +96,12 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
      * state selected). */
     int tw = 4;
     for (int i = 0; i < t->ntypes; i++)
-        if ((int)strlen(t->types[i].name) > tw) tw = (int)strlen(t->types[i].name);
+        if ((int)(strlen(t->types[i].name) + strlen(source_tag(&t->types[i]))) > tw)
+            tw = (int)(strlen(t->types[i].name) + strlen(source_tag(&t->types[i])));
     for (int q = 0; q < t->nprocs; q++)
         if (shown_state(f, t, q)) {
-            int l = (int)strlen(t->types[t->procs[q].type].name) + 1 + (int)strlen(shown_state(f, t, q));
+            int l = (int)strlen(t->types[t->procs[q].type].name) + 1 + (int)strlen(shown_state(f, t, q)) +
+                    (int)strlen(source_tag(&t->types[t->procs[q].type]));
             if (l > tw) tw = l;
         }
     int tmax = iw / 6 > 5 ? iw / 6 : 5;
@@ -169,10 +184,11 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         int bx = 2 + nw + 2 + (typed ? tw + 1 : 0);
         char nm[128], ty[64], tyc[16];
         sm_ui_elide(t->procs[q].name, nw, nm, sizeof nm);
+        const sm_type *qt = &t->types[t->procs[q].type];
         if (shown_state(f, t, q))
-            snprintf(ty, sizeof ty, "%s@%s", t->types[t->procs[q].type].name, shown_state(f, t, q));
+            snprintf(ty, sizeof ty, "%s%s@%s", qt->name, source_tag(qt), shown_state(f, t, q));
         else
-            snprintf(ty, sizeof ty, "%s", t->types[t->procs[q].type].name);
+            snprintf(ty, sizeof ty, "%s%s", qt->name, source_tag(qt));
         sm_ui_elide(ty, tw, tyc, sizeof tyc);
         if (typed) sm_ui_text(w, y, 2, nw + tw + 3, base, " %-*s %-*s ", nw, nm, tw, tyc);
         else sm_ui_text(w, y, 2, nw + 2, base, " %-*s ", nw, nm);

@@ -1,0 +1,92 @@
+/* bench_stepper.c - what recording costs a solver: each strategy on the
+ * 16^3 HAEC instance of NAS LU (samples/lu-haec16.json, 4096 blocks, as
+ * `solve` runs it: every step recorded, the shown mapping evaluated by
+ * the stepper) against the same solver stepped with no history, in the
+ * same run. CPU seconds (the machine is shared: wall time is noisy) and
+ * the ratio recorded / alone. The recording must stay a small share:
+ * when the stepper built a cost state per step (issue 38), bokhari -seed
+ * 1 took 273 s of CPU recorded against 8 s alone (ratio 34); the row
+ * would have shown it. Target for bokhari recorded: <= 1 s.
+ * random replaces the whole mapping every step, so the stepper's
+ * evaluation of it is a full one (O(blocks + edges)) where random's own
+ * cardinality is cheap: its ratio stays high (30 at 2000 samples). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "core/io/scenario_file.h"
+#include "solvers/solver_registry.h"
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef struct {
+    double cpu, energy;
+    long long steps;
+} run_out;
+
+static run_out run(const sm_scenario *sc, const int *start, const char *name, int argc, const char *const *argv,
+                   int recorded)
+{
+    run_out r = {0, 0, 0};
+    sm_err e;
+    double t0 = cpu_now();
+    sm_solver *s = sm_solver_new(sm_solver_find(name), sc->grid, sc->topo, &sc->model, start, argc, argv, &e);
+    if (!s) {
+        fprintf(stderr, "%s: %s\n", name, e.msg);
+        return r;
+    }
+    if (recorded) sm_solver_history_on(s);
+    while (!s->done) sm_solver_step(s, 4096);
+    r.cpu = cpu_now() - t0;
+    r.energy = s->best.energy;
+    r.steps = s->iteration;
+    sm_solver_free(s);
+    return r;
+}
+
+int main(void)
+{
+    const char *file = "samples/lu-haec16.json";
+    sm_scenario sc;
+    sm_err e;
+    if (sm_scenario_load(file, &sc, &e)) {
+        fprintf(stderr, "%s: %s\n", file, e.msg);
+        return 1;
+    }
+    int n = sc.grid->ntasks;
+    int *start = malloc(sizeof(int) * (size_t)n);
+    for (int b = 0; b < n; b++) start[b] = sc.map ? sc.map[b] : b % sc.topo->nprocs;
+    static const char *const bok[] = {"-seed", "1"};
+    static const char *const rnd[] = {"-samples", "200", "-seed", "1"};
+    static const char *const sfc[] = {"-curve", "hilbert"};
+    struct {
+        const char *label, *name;
+        int argc;
+        const char *const *argv;
+        double target; /* CPU seconds recorded, 0: none */
+    } rows[] = {
+        {"bokhari -seed 1", "bokhari", 2, bok, 1.0},
+        {"random -samples 200", "random", 4, rnd, 0},
+        {"sfc -curve hilbert", "sfc", 2, sfc, 0},
+    };
+    printf("stepper: recorded (as solve runs it) against the solver alone, %s (%d blocks), CPU seconds\n", file, n);
+    printf("%-26s %8s %10s %10s %7s %s\n", "solver", "steps", "alone s", "recorded s", "ratio", "target");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        run_out a = run(&sc, start, rows[i].name, rows[i].argc, rows[i].argv, 0);
+        run_out b = run(&sc, start, rows[i].name, rows[i].argc, rows[i].argv, 1);
+        char tg[48] = "";
+        if (rows[i].target > 0)
+            snprintf(tg, sizeof tg, "<= %.1f s: %s", rows[i].target, b.cpu <= rows[i].target ? "met" : "MISSED");
+        printf("%-26s %8lld %10.3f %10.3f %7.2f %s%s\n", rows[i].label, b.steps, a.cpu, b.cpu,
+               a.cpu > 0 ? b.cpu / a.cpu : 0, tg, a.energy == b.energy ? "" : "  (results differ!)");
+    }
+    free(start);
+    sm_scenario_release(&sc);
+    return 0;
+}

@@ -1,0 +1,190 @@
+/* test_tabu_threads.c - tabu gives the same mapping, step by step, for
+ * any -threads (issue 38): flat and multilevel, with and without a
+ * deadline, with DVFS states; the start heuristics and whole-grid
+ * passes that run side by side are read in a fixed order. Every step's
+ * current and best mappings, evaluations, last move and statistics are
+ * compared with one thread's, bit for bit; and the default (no -threads)
+ * follows STENCILMAP_THREADS. */
+#include "tests/unit/testutil.h"
+#include "core/lib/threads.h"
+#include "solvers/solver_registry.h"
+
+#define STEPS_MAX 400
+
+typedef struct {
+    long long steps;
+    sm_eval best[STEPS_MAX + 1], cur[STEPS_MAX + 1];
+    char move[STEPS_MAX + 1][160];
+    int *maps;   /* (STEPS_MAX + 1) x n best, then current */
+    double deadline;
+} trace;
+
+static void take(const sm_solver *s, trace *tr, int k, int n)
+{
+    tr->best[k] = s->best;
+    tr->cur[k] = s->current;
+    snprintf(tr->move[k], sizeof tr->move[k], "%s", s->last_move);
+    memcpy(tr->maps + (size_t)k * 2 * n, s->best_map, sizeof(int) * (size_t)n);
+    if (s->current_map) memcpy(tr->maps + ((size_t)k * 2 + 1) * n, s->current_map, sizeof(int) * (size_t)n);
+}
+
+static trace *run(const sm_grid *g, const sm_topo *t, double deadline, const char *threads, int argc,
+                  const char *const *argv)
+{
+    int n = g->ntasks;
+    trace *tr = calloc(1, sizeof *tr);
+    tr->maps = calloc((size_t)(STEPS_MAX + 1) * 2 * (size_t)n, sizeof(int));
+    const char *args[24];
+    int na = 0;
+    for (int i = 0; i < argc; i++) args[na++] = argv[i];
+    if (threads) {
+        args[na++] = "-threads";
+        args[na++] = threads;
+    }
+    int *start = calloc((size_t)n, sizeof(int));
+    for (int b = 0; b < n; b++) start[b] = b % t->nprocs;
+    sm_model m;
+    sm_model_default(&m);
+    m.has_deadline = deadline > 0;
+    m.deadline = deadline;
+    sm_err e;
+    sm_solver *s = sm_solver_new(sm_solver_find("tabu"), g, t, &m, start, na, args, &e);
+    if (!s) fail_msg("tabu: %s", e.msg);
+    tr->deadline = s->model.deadline;
+    int k = 0;
+    take(s, tr, 0, n);
+    while (!s->done && k < STEPS_MAX) {
+        sm_solver_step(s, 1);
+        take(s, tr, ++k, n);
+    }
+    tr->steps = k;
+    sm_solver_free(s);
+    free(start);
+    return tr;
+}
+
+static void same(const trace *a, const trace *b, int n, const char *what)
+{
+    if (a->steps != b->steps) fail_msg("%s: %lld steps, want %lld", what, b->steps, a->steps);
+    assert_true(a->deadline == b->deadline);
+    for (long long k = 0; k <= a->steps; k++) {
+        if (memcmp(&a->best[k], &b->best[k], sizeof a->best[k]))
+            fail_msg("%s: best evaluation differs at step %lld", what, k);
+        if (memcmp(&a->cur[k], &b->cur[k], sizeof a->cur[k]))
+            fail_msg("%s: current evaluation differs at step %lld", what, k);
+        if (strcmp(a->move[k], b->move[k]))
+            fail_msg("%s: step %lld moved \"%s\", want \"%s\"", what, k, b->move[k], a->move[k]);
+        if (memcmp(a->maps + (size_t)k * 2 * n, b->maps + (size_t)k * 2 * n, sizeof(int) * 2 * (size_t)n))
+            fail_msg("%s: mappings differ at step %lld", what, k);
+    }
+}
+
+static void free_trace(trace *t)
+{
+    free(t->maps);
+    free(t);
+}
+
+/* 1, 2 and 3 threads, and the default under STENCILMAP_THREADS=2. */
+static void check(const sm_grid *g, const sm_topo *t, double deadline, int argc, const char *const *argv,
+                  const char *what)
+{
+    trace *one = run(g, t, deadline, "1", argc, argv);
+    assert_true(one->steps > 0);
+    static const char *const counts[] = {"2", "3"};
+    for (int i = 0; i < 2; i++) {
+        trace *x = run(g, t, deadline, counts[i], argc, argv);
+        char w[128];
+        snprintf(w, sizeof w, "%s, %s threads", what, counts[i]);
+        same(one, x, g->ntasks, w);
+        free_trace(x);
+    }
+    setenv("STENCILMAP_THREADS", "2", 1);
+    assert_int_equal(sm_threads_default(), 2);
+    trace *d = run(g, t, deadline, NULL, argc, argv);
+    unsetenv("STENCILMAP_THREADS");
+    same(one, d, g->ntasks, what);
+    free_trace(d);
+    free_trace(one);
+}
+
+static void flat(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(6, 6, 4, 0, 0, 0, SM_ST_7PT);
+    sm_topo *t = tu_thesis("cpu cpu gpu gpu");
+    static const char *const argv[] = {"-multilevel", "off", "-iters", "120", "-seed", "3"};
+    check(g, t, 0, 6, argv, "flat, own deadline");
+    /* A deadline looser than the fastest start: the search may trade
+     * time for energy. */
+    trace *probe = run(g, t, 0, "1", 6, argv);
+    check(g, t, probe->deadline * 1.4, 6, argv, "flat, deadline");
+    free_trace(probe);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+static void multilevel(void **st)
+{
+    (void)st;
+    /* 4096 blocks coarsen (above 2048) */
+    sm_grid *g = tu_grid(64, 64, 1, 0, 0, 0, SM_ST_5PT);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[4,4]}", 16);
+    static const char *const argv[] = {"-multilevel", "on", "-iters", "40", "-seed", "2"};
+    check(g, t, 0, 6, argv, "multilevel, own deadline");
+    trace *probe = run(g, t, 0, "1", 6, argv);
+    check(g, t, probe->deadline * 1.2, 6, argv, "multilevel, deadline");
+    free_trace(probe);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+static const char dvfs_topo[] =
+    "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{"
+    "\"gpu\":{\"time_per_cell\":1.068115234375e-10,\"energy_per_cell\":5.504608154296875e-09,\"p0\":74,\"p_idle\":30,"
+    "\"states\":{\"low\":{\"time_per_cell\":1.52587890625e-10,\"energy_per_cell\":3.814697265625e-09,\"p0\":45}}},"
+    "\"cpu\":{\"time_per_cell\":8.3160400390625e-10,\"energy_per_cell\":2.9163360595703125e-08,\"p0\":90,\"p_idle\":10,"
+    "\"states\":{\"low\":{\"time_per_cell\":1.1444091796875e-09,\"energy_per_cell\":2.288818359375e-08,\"p0\":60}}}},"
+    "\"processors\":[{\"name\":\"cpu0\",\"type\":\"cpu\",\"node\":0},{\"name\":\"cpu1\",\"type\":\"cpu\",\"node\":0},"
+    "{\"name\":\"gpu0\",\"type\":\"gpu\",\"node\":0},{\"name\":\"gpu1\",\"type\":\"gpu\",\"node\":0}],"
+    "\"network\":{\"kind\":\"single\"},"
+    "\"links\":{\"intra\":{\"*\":{\"time_per_cell\":9.765625e-10,\"energy_per_cell\":1.3615234375e-05}}}}";
+
+static void dvfs(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(6, 6, 2, 0, 0, 0, SM_ST_7PT);
+    sm_topo *t = tu_topo_text(dvfs_topo);
+    static const char *const argv[] = {"-dvfs", "on", "-iters", "150", "-seed", "4"};
+    check(g, t, 0, 6, argv, "dvfs, own deadline");
+    trace *probe = run(g, t, 0, "1", 6, argv);
+    check(g, t, probe->deadline * 2, 6, argv, "dvfs, loose deadline");
+    free_trace(probe);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+static void counts(void **st)
+{
+    (void)st;
+    assert_int_equal(sm_threads_resolve(3), 3);
+    assert_int_equal(sm_threads_resolve(100000), SM_THREADS_MAX);
+    setenv("STENCILMAP_THREADS", "5", 1);
+    assert_int_equal(sm_threads_resolve(0), 5);
+    /* Not a count: the cores, never 0. */
+    setenv("STENCILMAP_THREADS", "many", 1);
+    assert_true(sm_threads_default() >= 1);
+    unsetenv("STENCILMAP_THREADS");
+    assert_true(sm_threads_default() >= 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(counts),
+        cmocka_unit_test(flat),
+        cmocka_unit_test(multilevel),
+        cmocka_unit_test(dvfs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
