@@ -1036,5 +1036,8 @@ no_sanitizer_errors cs
 # A measured machine: topo measure in the background, -apply, reopened.
 . "$top/tests/screen/measured.sh"
 
+# A dead terminal ends the workbench, journal kept (#40 item 3).
+. "$top/tests/screen/hangup.sh"
+
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

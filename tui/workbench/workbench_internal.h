@@ -23,6 +23,7 @@
 #include "tui/pane/pane.h"
 #include "tui/app/solver_worker_thread.h"
 #include "tui/app/tcl_bridge.h"
+#include "hangup_watchdog.h"
 #include "workbench.h"
 
 #define MIN_COLS 80
@@ -93,6 +94,7 @@ typedef struct tui {
      * then): kept in order and handled when it returns, never dropped. */
     struct typed { int code, is_key; } typed[256];
     int typed_head, typed_n;
+    double wait;                            /* the seconds the next key may take (0: none) */
 } tui;
 
 
@@ -121,5 +123,11 @@ void wb_run_words(tui *t, const sm_words *cmd, int flags);
 const char *wb_keyname_of(int code, int is_key, char *buf, size_t n);
 void wb_handle_key(tui *t, int code, int is_key);
 void wb_run_slice(tui *t);
+
+/* A read of the terminal that came back with nothing: rc as get_wch's,
+ * asked the seconds it could wait, took those it did. Reads that end at
+ * once, again and again, are a dead terminal poll did not call hung up
+ * (hangup_watchdog.h). */
+void wb_note_read(int rc, double asked, double took);
 
 #endif

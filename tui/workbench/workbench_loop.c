@@ -4,13 +4,11 @@
  * solver runs, each idle frame steps it by a slice sized to ~40 ms. */
 #include "workbench_internal.h"
 
-/* SIGTERM and SIGHUP end the workbench cleanly: the terminal is restored
- * and the journal kept for `session recover`. */
-static volatile sig_atomic_t got_signal;
-static void on_term(int sig)
-{
-    got_signal = sig;
-}
+/* SIGTERM, SIGHUP and a dead terminal end the workbench (hangup_watchdog.h):
+ * between keys the loop ends as on a quit, the terminal restored and the
+ * journal kept for `session recover`; inside a long command the watchdog
+ * ends it within a second. */
+#define got_signal sm_hangup_pending()
 
 static void start_journal(tui *t)
 {
@@ -38,12 +36,7 @@ static void start_journal(tui *t)
         sm_view_log(app->view, SM_LOG_ERROR, "journal: %s (edits are not protected)", e.msg);
     else if (sm_journal_sync(app->journal, app->session, &e))
         sm_view_log(app->view, SM_LOG_ERROR, "journal: %s (edits are not protected)", e.msg);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_term;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    sm_hangup_set_journal(app->journal ? sm_journal_path(app->journal) : NULL);
 }
 
 static double seconds_now(void)
@@ -65,8 +58,12 @@ static int recovery_answer(tui *t)
     double shown = seconds_now();
     timeout(50);
     for (;;) {
+        /* A signal or a dead terminal: no answer (the journal is kept). */
+        if (got_signal) return 'n';
         wint_t wc;
+        double t0 = seconds_now();
         int rc = get_wch(&wc);
+        wb_note_read(rc, 0.05, seconds_now() - t0);
         if (rc == ERR) continue;
         if (rc == KEY_CODE_YES && wc == KEY_RESIZE) {
             wb_layout(t);
@@ -114,6 +111,7 @@ static void ask_recovery(tui *t)
         int a = recovery_answer(t);
         t->question[0] = '\0';
         t->message[0] = '\0';
+        if (got_signal) break;
         sm_words cmd;
         sm_words_init(&cmd);
         if (a == 'y' || a == 'Y') {
@@ -156,6 +154,9 @@ int sm_tui_run(sm_app *app)
     t.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     sm_ui_set_utf8(t.utf8);
     if (!getenv("ESCDELAY")) set_escdelay(25);
+    /* Before curses changes the terminal's modes: the watchdog keeps
+     * them to put back. */
+    sm_hangup_start();
     if (!initscr()) {
         fputs("stencilmap: cannot initialise the terminal (check TERM)\n", stderr);
         return 1;
@@ -173,12 +174,15 @@ int sm_tui_run(sm_app *app)
          * RUN.json imported when it ends (every 200 ms at most). */
         sm_app_run_poll(app);
         /* A start in the background is looked for every 50 ms. */
+        t.wait = app->starting ? 0.05 : app->view->running ? 0 : 0.2;
         timeout(app->starting ? 50 : app->view->running ? 0 : 200);
         int code, is_key;
         if (wb_next_key(&t, &code, &is_key)) wb_handle_key(&t, code, is_key);
         else if (app->view->running && !app->starting) wb_run_slice(&t);
         if (!app->view->quit) wb_draw(&t, 0);
     }
+    sm_hangup_stop();
+    t.wait = 0;
     wb_screen_end(&t);
     /* A clean quit leaves nothing to recover (the user saved, or chose to
      * quit without saving); a signal keeps the journal of unsaved work. */
@@ -190,6 +194,8 @@ int sm_tui_run(sm_app *app)
                 (int)got_signal, jpath);
     else if (got_signal)
         fprintf(stderr, "stencilmap: stopped by signal %d; nothing was unsaved\n", (int)got_signal);
+    if (got_signal && sm_hangup_dead_terminal())
+        fprintf(stderr, "stencilmap: the terminal hung up (a hang-up or read errors on it)\n");
     sm_journal_close(app->journal, !keep);
     app->journal = NULL;
     return got_signal ? 128 + (int)got_signal : 0;

@@ -5,6 +5,35 @@
 #include "workbench_internal.h"
 /* ---- hooks the command layer calls ---- */
 
+static int quick_errs;
+void wb_note_read(int rc, double asked, double took)
+{
+    if (rc != ERR || asked <= 0) {
+        quick_errs = 0;
+        return;
+    }
+    /* 20 in a row, each back in under a quarter of its wait. */
+    if (took < asked / 4) {
+        if (++quick_errs >= 20) sm_hangup_terminal_failed();
+    } else {
+        quick_errs = 0;
+    }
+}
+
+/* What endwin writes, for an end inside a long command (the watchdog
+ * puts the terminal back with it when the terminal is still there). */
+static void set_reset_strings(void)
+{
+    char seq[256] = "";
+    static const char *const caps[] = {"rmcup", "cnorm", "sgr0", "rmkx"};
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        char *s = tigetstr(caps[i]);
+        if (s && s != (char *)-1) strncat(seq, s, sizeof seq - strlen(seq) - 1);
+    }
+    strncat(seq, "\033[?1000l", sizeof seq - strlen(seq) - 1); /* mouse reports off */
+    sm_hangup_set_reset(seq);
+}
+
 static tui *the_tui;
 
 /* Long commands (the ILP, `solver run`, replays with a delay) redraw
@@ -16,6 +45,12 @@ static void progress(sm_app *app)
     (void)app;
     tui *t = the_tui;
     if (!t) return;
+    /* Ending (a signal, a dead terminal): the command stops at its next
+     * step; the watchdog ends the process if it does not return. */
+    if (sm_hangup_pending()) {
+        t->app->interrupt = 1;
+        return;
+    }
     wb_draw(t, 0);
     nodelay(stdscr, TRUE);
     wint_t wc;
@@ -49,7 +84,9 @@ int wb_next_key(tui *t, int *code, int *is_key)
         return 1;
     }
     wint_t wc;
+    double t0 = wb_now();
     int rc = get_wch(&wc);
+    wb_note_read(rc, t->wait, wb_now() - t0);
     if (rc == ERR) return 0;
     *code = (int)wc;
     *is_key = rc == KEY_CODE_YES;
@@ -134,6 +171,7 @@ static const sm_screen_ops screen_ops = {progress, dump, confirm};
 void wb_screen_begin(tui *t)
 {
     sm_app *app = t->app;
+    set_reset_strings();
     /* raw, not cbreak: C-c must reach us as a key (it interrupts long
      * work) instead of killing the workbench and the unsaved session. */
     raw();
