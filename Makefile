@@ -77,8 +77,27 @@ SAN_TUI_OBJ = $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/embedded.o
 
 APP_LIBS = $(TCL_LIB) $(CURSES_LIB) -pthread
 
-.PHONY: man all run check check-run check-slurm unit-tests script-tests bench baseline files-today fuzz install uninstall deps clean
-all: stencilmap
+# stencilmap-run (run/, SPEC 9): the MPI program that runs a mapping, built
+# with mpicc where it exists (Debian: openmpi-bin, libopenmpi-dev).
+MPICC ?= mpicc
+HAVE_MPICC := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo yes)
+RUN_SRC = $(call srcs_under,run,c)
+RUN_HDRS = $(call srcs_under,run,h)
+RUN_OBJ = $(RUN_SRC:%.c=$(B)/mpi/%.o)
+RUN_PROGRAM = $(if $(HAVE_MPICC),stencilmap-run,no-mpicc)
+
+.PHONY: man all run check check-run check-slurm unit-tests script-tests bench baseline files-today fuzz install uninstall deps clean no-mpicc
+all: stencilmap $(RUN_PROGRAM)
+
+stencilmap-run: $(RUN_OBJ) $(B)/libsm.a
+	$(MPICC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $(RUN_OBJ) $(B)/libsm.a $(LIBS) -pthread
+
+$(B)/mpi/%.o: %.c $(RUN_HDRS) $(HDRS)
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS_ALL) -c $< -o $@
+
+no-mpicc:
+	@echo "stencilmap-run not built: no $(MPICC) (install openmpi-bin and libopenmpi-dev, or set MPICC)"
 
 stencilmap: $(TUI_OBJ) $(B)/libsm.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(B)/libsm.a $(APP_LIBS) $(LP_LIB) $(LIBS)
@@ -129,6 +148,11 @@ $(B)/san/tests/tui/app/test_processor_marks: tests/unit/tui/app/test_processor_m
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/app/processor_marks.c tui/app/colour_theme.c tui/app/data_directory.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
 
+# stencilmap-run's plan (run/plan.c) needs no MPI: tested like the rest.
+$(B)/san/tests/run/test_plan: tests/unit/run/test_plan.c tests/unit/testutil.h run/plan.c run/plan.h $(B)/san/libsm.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< run/plan.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
+
 # The fuzz targets' corpus replay runs in check (gcc, sanitized).
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(B)/san/fuzz/%)
@@ -146,12 +170,12 @@ $(B)/san/fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c tui/app/colour_theme.c tui/app
 check: deps
 	@$(MAKE) --no-print-directory check-run
 
-check-run: stencilmap $(B)/san/stencilmap $(UNIT_BIN) $(FUZZ_REPLAY)
+check-run: stencilmap $(RUN_PROGRAM) $(B)/san/stencilmap $(UNIT_BIN) $(FUZZ_REPLAY)
 	@sh tests/run-all.sh $(B)
 
 # A study on a real Slurm started here (root, slurm-wlm and munge
 # installed); says why and passes when it cannot run.
-check-slurm: stencilmap
+check-slurm: stencilmap $(RUN_PROGRAM)
 	@sh tests/slurm/run.sh ./stencilmap
 
 bench: stencilmap
@@ -211,6 +235,7 @@ install: stencilmap
 	    $(DESTDIR)$(DATADIR)/samples/grids $(DESTDIR)$(DATADIR)/samples/studies $(DESTDIR)$(DATADIR)/samples/profiles \
 	    $(DESTDIR)$(DATADIR)/scripts $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DOCDIR)
 	install -m 755 stencilmap $(DESTDIR)$(BINDIR)/stencilmap
+	if [ -x stencilmap-run ]; then install -m 755 stencilmap-run $(DESTDIR)$(BINDIR)/stencilmap-run; fi
 	# Man pages name the installed paths of this PREFIX.
 	for m in man/*.1 man/*.5 man/*.7; do \
 	    sed -e 's|/usr/local/share/stencilmap|$(DATADIR)|g' -e 's|/usr/local/share/doc/stencilmap|$(DOCDIR)|g' -e '$(MAN_VERSION_SED)' \
@@ -228,9 +253,9 @@ install: stencilmap
 	install -m 644 README.md LICENSE CHANGELOG.md CITATION.cff $(DESTDIR)$(DOCDIR)/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/stencilmap $(DESTDIR)$(MANDIR)/man1/stencilmap.1 \
-	    $(DESTDIR)$(MANDIR)/man5/stencilmap-formats.5 $(DESTDIR)$(MANDIR)/man7/stencilmap-*.7
+	rm -f $(DESTDIR)$(BINDIR)/stencilmap $(DESTDIR)$(BINDIR)/stencilmap-run $(DESTDIR)$(MANDIR)/man1/stencilmap.1 \
+	    $(DESTDIR)$(MANDIR)/man1/stencilmap-run.1 $(DESTDIR)$(MANDIR)/man5/stencilmap-formats.5 $(DESTDIR)$(MANDIR)/man7/stencilmap-*.7
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 clean:
-	rm -rf $(B) stencilmap
+	rm -rf $(B) stencilmap stencilmap-run

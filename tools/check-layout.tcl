@@ -6,7 +6,9 @@
 #   4. no circle between object files through the symbols one takes from
 #      another (BUILD's .o files, with nm), the kind an include check misses;
 #   5. curses only in tui/pane and tui/workbench (the panes and the TUI
-#      loop), Tcl only in tui/cmd and tui/main.c (SPEC 1).
+#      loop), Tcl only in tui/cmd and tui/main.c (SPEC 1);
+#   6. MPI only in run/, which includes core (and MPI) only, and which
+#      nothing else includes (SPEC 1).
 # Prints one line per failure and ends "layout: N passed, N failed".
 # Run by `make check` (tests/run-all.sh):
 #   tclsh8.6 tools/check-layout.tcl ?-root DIR? ?BUILD?
@@ -17,7 +19,7 @@ set LAYERS {
     core/net 1  core/colouring 1  core/measure 1
     core/model 2
     core/traffic 3  core/io 3  core/bound 3
-    core/session 4
+    core/session 4  core/run 4
     core/study 5
     solvers/stepper 10
     solvers/published_heuristics 11  solvers/tabu 11  solvers/ilp 11  solvers/profile_partitioning 11  solvers/process_to_node 11
@@ -27,6 +29,7 @@ set LAYERS {
     tui/workbench 22
     tui/cmd 23
     tui 24
+    run 6
 }
 set root [file dirname [file dirname [file normalize [info script]]]]
 if {[lindex $argv 0] eq "-root"} {
@@ -48,7 +51,7 @@ proc sources {dir} {
     foreach d [glob -nocomplain -types d -directory $dir *] { lappend out {*}[sources $d] }
     return $out
 }
-set files [lsort [concat [sources core] [sources solvers] [sources tui]]]
+set files [lsort [concat [sources core] [sources solvers] [sources tui] [sources run]]]
 array set layer $LAYERS
 
 # 1. Every folder placed.
@@ -63,6 +66,7 @@ result [expr {[llength $unplaced] == 0}] "every folder has a layer"
 # Includes, resolved as the compiler does: beside the file, then from the root.
 set bad_dir {}
 set bad_lib {}
+set bad_mpi {}
 array set edges {}
 proc module {f} { return [file rootname $f] }
 foreach f $files {
@@ -85,11 +89,21 @@ foreach f $files {
     if {($curses && $d ni {tui/pane tui/workbench}) || ($tcl && $d ne "tui/cmd" && $f ne "tui/main.c")} {
         lappend bad_lib $f
     }
+    set mpi [regexp -line {^\s*#\s*include\s+<mpi[^>]*>} $text]
+    if {$mpi && $d ne "run"} { lappend bad_mpi "$f includes mpi.h" }
+    foreach {- inc} [regexp -all -inline -line {^\s*#\s*include\s+"([^"]+)"} $text] {
+        set abs [expr {[file exists [file join $d $inc]] ? [file join $d $inc] : $inc}]
+        set top [lindex [file split $abs] 0]
+        if {$d eq "run" && $top ni {run core}} { lappend bad_mpi "$f includes $inc: run/ includes core only" }
+        if {$d ne "run" && $top eq "run"} { lappend bad_mpi "$f includes $inc from run/" }
+    }
 }
 foreach m $bad_dir { puts "layout: $m" }
 result [expr {[llength $bad_dir] == 0}] "includes point down the layers"
 foreach m $bad_lib { puts "layout: $m includes curses or Tcl outside its place" }
 result [expr {[llength $bad_lib] == 0}] "curses only in tui/pane and tui/workbench, Tcl only in tui/cmd and main.c"
+foreach m $bad_mpi { puts "layout: $m" }
+result [expr {[llength $bad_mpi] == 0}] "MPI only in run/, which includes core only and nothing includes"
 
 # Circles: strongly connected components of more than one node (Tarjan).
 proc circles {graphvar} {

@@ -40,7 +40,9 @@ tmux test cmd:tmux tmux (screen tests)
 locales test cmd:locale-gen a UTF-8 locale (screen tests)
 parallel test cmd:parallel GNU parallel (study tests)
 gnuplot-nox test cmd:gnuplot gnuplot (study plot tests)
-metis bench cmd:gpmetis METIS gpmetis (benchmarks)
+openmpi-bin test cmd:mpirun Open MPI mpirun (stencilmap-run tests, run launch)
+libopenmpi-dev test cmd:mpicc Open MPI mpicc and headers (builds stencilmap-run)
+metis test cmd:gpmetis METIS gpmetis (the -tpwgts test, benchmarks)
 scotch bench cmd:gmap Scotch gmap (benchmarks)
 "
 

@@ -18,7 +18,8 @@ typedef struct sm_launch {
     int *rank_of_proc;   /* nprocs entries, -1 for a processor with no block */
     int *proc_of_rank;   /* nranks entries */
     char **host;         /* nranks host names */
-    int *slot;           /* nranks: the processor's place among its node's */
+    char **slot;         /* nranks Open MPI slots "P:C0-C1" (sm_launch_bind), or NULL */
+    int *device;         /* nranks: a GPU rank's device index, -1 for a CPU rank */
 } sm_launch;
 
 /* Host of node k: hosts[k] when given (nhosts must cover every node that
@@ -29,15 +30,31 @@ typedef struct sm_launch {
 int sm_launch_plan(const sm_topo *t, const int *map, int nblocks, char *const *hosts,
                    int nhosts, sm_launch *l, sm_err *e);
 void sm_launch_free(sm_launch *l);
-/* The launch file's text; caller frees. */
+/* Binds every rank to its processor's place (core/model/place.h): a CPU
+ * rank to its package and cores, "P:C0-C1" with cores counted from the
+ * package's first (as Open MPI's rankfile reads them; the package's first
+ * core is the lowest of the node's processors in it), less the host cores
+ * of the node's GPU ranks while any core is left; a GPU rank to its host
+ * core, and its device index noted. -1 with e (code "RUN PLACE") when a
+ * processor has no place, a GPU has no host core in a CPU processor's
+ * place, or a node would hold more ranks than it has cores; the message
+ * says how to get places. */
+int sm_launch_bind(const sm_topo *t, sm_launch *l, sm_err *e);
+/* The launch file's text (a rankfile needs sm_launch_bind first); caller
+ * frees. */
 char *sm_launch_text(const sm_launch *l, sm_launch_format f, size_t *len);
 /* The block -> rank list: one rank a line, in block order, after a '#'
- * comment line that says so. Caller frees. */
+ * comment line that says so (and, when bound, each GPU rank's device:
+ * "devices: R=D ..."). Caller frees. */
 char *sm_launch_blocks_text(const sm_launch *l, const int *map, int nblocks, size_t *len);
 
 /* METIS target partition weights (gpmetis -tpwgts): "i = w" a processor,
- * w proportional to its speed (1 / time per cell) and summing to 1. */
+ * w proportional to its speed (1 / time per cell), printed to 9 decimals,
+ * each within 1e-9 of its share and summing to exactly 1. */
 char *sm_tpwgts_text(const sm_topo *t, size_t *len);
+/* The same weights in units of 1e-9 (nprocs entries summing to 1e9);
+ * caller frees. */
+long long *sm_tpwgts_units(const sm_topo *t);
 /* A Scotch weighted complete-graph target (gmap's target file):
  * "cmpltw P w0 w1 ...", integer weights proportional to speed. */
 char *sm_scotch_target_text(const sm_topo *t, size_t *len);

@@ -1031,6 +1031,8 @@ no_sanitizer_errors cs
 . "$top/tests/screen/prompts.sh"
 # 60-: what a new-user trial found (undo, modified, the Solver pane).
 . "$top/tests/screen/trial.sh"
+# A run launched from the workbench, beside the model (#36).
+. "$top/tests/screen/run_pane.sh"
 # A measured machine: topo measure in the background, -apply, reopened.
 . "$top/tests/screen/measured.sh"
 

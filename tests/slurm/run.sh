@@ -5,6 +5,7 @@
 # missing and the dependent merge job never runs, `study status` names
 # the shards to rerun, a rerun of just those completes the study and its
 # merge job writes the table, equal to the same study run in one process.
+# Then a mapping run for real through Slurm (run launch -slurm, run wait).
 # Ends with "slurm: N passed, N failed"; skips (exit 0, says why) where
 # Slurm cannot run.
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -138,6 +139,33 @@ if grep -q "names no shard" "$dir/slurm-${aid}_9.out" 2>/dev/null; then
     ok "task 9 of 8 shards refused: $(grep -o 'Slurm array task.*' "$dir/slurm-${aid}_9.out" | head -1)"
 else
     bad "task 9 of 8 shards: $(cat "$dir/slurm-${aid}_9.out" 2>/dev/null)"
+fi
+
+# 3. A mapping run for real through Slurm (SPEC 9): `run launch -slurm`
+# submits the job script with sbatch, mpirun runs stencilmap-run in the
+# allocation, `run wait` imports RUN.json; its checksum equals the
+# one-process run's (run locally with mpirun -np 1).
+if [ -x "$top/stencilmap-run" ] && command -v mpirun >/dev/null 2>&1; then
+    cat > "$work/run.tcl" <<'TCL'
+lassign $argv top dir
+scenario load [file join $top samples cuboid-2cpu-2gpu.json]
+grid create -blocks {4 3 2} -cells {40 30 16}
+set n [llength [map list]]
+for {set b 0} {$b < $n} {incr b} { map set $b [expr {$b < 9 ? "cpu0" : "gpu1"}] }
+set l [run launch -slurm -iters 10 -dir $dir/slurm-run]
+set r [run wait -timeout 120]
+set ref [run launch -np 1 -iters 10 -dir $dir/ref-run -wait]
+puts "[dict get $l launcher] [dict get $l jobid] [llength [dict get $r ranks]] [dict get $r checksum] [dict get $ref checksum]"
+TCL
+    out=$("$bin" -b "$work/run.tcl" "$top" "$work" 2>&1)
+    set -- $out
+    if [ "$1" = slurm ] && [ -n "$2" ] && [ "$3" = 2 ] && [ -n "$4" ] && [ "$4" = "$5" ]; then
+        ok "run launch -slurm: job $2, 2 ranks, imported; checksum $4 = the one-process run's"
+    else
+        bad "run launch -slurm: $out $(cat "$work/slurm-run/run.log" 2>/dev/null | tail -5)"
+    fi
+else
+    echo "     (stencilmap-run or mpirun missing: the Slurm run of a mapping is not checked)"
 fi
 echo "slurm: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -126,7 +126,41 @@ typedef struct sm_app {
     unsigned long long bound_at_structure;
     const sm_session *bound_at_session;
     int has_bound_at, bound_at_dvfs;
+    /* `run launch`'s job (run_job.h), NULL before the first, and the run
+     * last imported (core/run/runfile.h) with whether the session still
+     * holds its scenario and mapping (app_run.c, cached per version). */
+    struct sm_run_job *run_job;
+    struct sm_run *run;
+    unsigned long long run_checked;
+    const sm_session *run_checked_session;
+    int run_matches;
+    struct sm_run_cmp *run_cmp;   /* cached comparison (sm_app_run_cmp) */
+    int *run_row_of_proc;
+    unsigned long long run_cmp_version;
+    const sm_session *run_cmp_session;
+    unsigned long long run_version; /* bumped when a job's progress or the run changes */
+    int run_seen_iteration, run_seen_state;
 } sm_app;
+
+/* The imported run's hashes against the session now: 1 when they match
+ * (cached until the session changes), 0 when not or when none is imported. */
+int sm_app_run_matches(sm_app *app);
+/* app takes r (NULL: forget the run). */
+void sm_app_run_set(sm_app *app, struct sm_run *r);
+/* Reads RUN.json at path and checks it against the session: the run, or
+ * NULL with e (code LOAD for a bad file, RUN MISMATCH for another
+ * scenario, mapping or machine). Nothing in app changes. */
+struct sm_run *sm_app_run_read(sm_app *app, const char *path, sm_err *e);
+/* The workbench's poll of a launched job: progress noted, a finished
+ * job's RUN.json imported (a failed one's reason logged). 1 when anything
+ * shown changed. */
+int sm_app_run_poll(sm_app *app);
+/* The imported run beside the model for the session's mapping, or NULL
+ * when none is imported or the session is no longer what ran (cached per
+ * session version). row_of_proc: processor -> row, -1 for none. */
+const struct sm_run_cmp *sm_app_run_cmp(sm_app *app, const int **row_of_proc);
+/* At exit: a running job is stopped, everything freed. */
+void sm_app_run_free(sm_app *app);
 
 /* The lower bound for the session as it is now (cached until the grid,
  * machine or model change). */

@@ -27,6 +27,7 @@ void sm_app_free(sm_app *app)
 {
     if (!app) return;
     sm_compare_free(app->compare);
+    sm_app_run_free(app);
     sm_app_drop_solver(app);
     sm_app_solver_quiesce(app);   /* no start runs on in the background */
     if (app->background_stop) app->background_stop(app); /* nor a measurement */
@@ -57,4 +58,5 @@ void sm_cmd_register_all(sm_app *app)
     sm_register_view_cmds(app);
     sm_register_study_cmds(app);
     sm_register_units_cmds(app);
+    sm_register_run_cmds(app);
 }

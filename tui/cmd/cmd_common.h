@@ -146,5 +146,6 @@ void sm_register_session_cmds(sm_app *app);
 void sm_register_view_cmds(sm_app *app);
 void sm_register_study_cmds(sm_app *app);
 void sm_register_units_cmds(sm_app *app);
+void sm_register_run_cmds(sm_app *app);
 
 #endif

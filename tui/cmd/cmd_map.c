@@ -220,6 +220,12 @@ static int export_launch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     int rc = sm_launch_plan(s->topo, sm_session_map(s), s->grid->ntasks, hosts, hosts ? nh : 0, &l, &e);
     free(hosts);
     if (rc) return sm_tcl_error(in, "ARGS", "map export: %s", e.msg);
+    /* A rankfile binds: every rank to its processor's place. */
+    if (f == SM_LAUNCH_RANKFILE && sm_launch_bind(s->topo, &l, &e) != 0) {
+        sm_launch_free(&l);
+        sm_err_prefix(&e, "map export: ");
+        return sm_tcl_err(in, "RUN PLACE", &e);
+    }
     char *blocks = NULL;
     if (val[1]) blocks = sm_xstrdup(Tcl_GetString(val[1]));
     else if (strcmp(file, "-") != 0) {

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "pane.h"
+#include "core/run/compare.h"
+#include "core/run/runfile.h"
+#include "tui/app/run_job.h"
 
 /* A deadline cell: met, missed, or no deadline. */
 static const char *met(const sm_model *m, const sm_eval *ev)
@@ -83,6 +86,48 @@ static void draw_compare(sm_pane *p, sm_app *app, const sm_frame *f)
     }
 }
 
+/* A run imported (`run import`, or a launched run that finished) of the
+ * mapping shown: the model's figures per iteration beside the run's and
+ * the accuracy 1 - |p - m| / m, overall; energy where a counter measured
+ * it, else why not. */
+static void draw_run(sm_pane *p, sm_app *app, const sm_run_cmp *c)
+{
+    WINDOW *w = p->win;
+    const char *titles[] = {"Energy  model vs run (per iteration)", "Energy  model vs run", "Energy vs run", "Energy"};
+    sm_ui_frame_forms(p, app, titles, 4);
+    int iw = p->w - 2, ih = p->h - 2;
+    if (iw < 24 || ih < 3) return;
+    int cw = (iw - 8) / 3;
+    if (cw > 11) cw = 11;
+    int y = 1;
+    sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-7s %*s%*s%*s", "run", cw, "model", cw, "measured", cw,
+               "accuracy");
+    struct { const char *name; const sm_acc *a; int joules; } rows[] = {
+        {"compute", &c->overall.compute, 0}, {"comm", &c->overall.comm, 0},
+        {"total", &c->overall.total, 0},     {"energy", &c->overall.energy, 1},
+    };
+    char b1[32], b2[32], b3[32];
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0] && ++y <= ih; i++) {
+        const sm_acc *a = rows[i].a;
+        if (!a->has) {
+            const sm_run *r = app->run;
+            sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "%-7s not measured (%s)", rows[i].name,
+                       r && r->energy_why ? r->energy_why : "no energy counter");
+            continue;
+        }
+        const char *(*fmt)(double, char *, size_t) = rows[i].joules ? sm_ui_joules : sm_ui_seconds;
+        snprintf(b3, sizeof b3, isfinite(a->accuracy) ? "%.1f %%" : "-", 100 * a->accuracy);
+        sm_element el = !isfinite(a->accuracy) ? SM_EL_DIM : a->accuracy >= 0.9 ? SM_EL_GOOD : SM_EL_BAD;
+        sm_ui_text(w, y, 1, 8 + 2 * cw, sm_ui_attr(SM_EL_TEXT) | (i == 2 ? A_BOLD : 0), "%-7s %*s%*s", rows[i].name,
+                   cw, fmt(a->predicted, b1, sizeof b1), cw, fmt(a->measured, b2, sizeof b2));
+        sm_ui_text(w, y, 1 + 8 + 2 * cw, iw - 8 - 2 * cw, sm_ui_attr(el), "%*s", cw, b3);
+    }
+    const sm_run *r = app->run;
+    if (r && ++y <= ih)
+        sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "%d ranks, %d iterations, %s exchange, checksum %s",
+                   r->nranks, r->iters, r->exchange, r->checksum);
+}
+
 /* The lower bound on any deadline-feasible mapping's energy and the gap
  * of this one to it: long ">= 2.2703 J bound, gap 1.2 %", or short
  * "\u22652.27 J 1%" (">=" without UTF-8; 3 digits) to sit beside the total. Returns
@@ -123,6 +168,13 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         draw_compare(p, app, f);
         return;
     }
+    /* A run of the session's mapping imported: the model beside it. */
+    const sm_run_cmp *rc = !f->source ? sm_app_run_cmp(app, NULL) : NULL;
+    if (rc) {
+        werase(p->win);
+        draw_run(p, app, rc);
+        return;
+    }
     const sm_model *m = &app->session->model;
     /* Following a solver that held itself to a deadline of its own: T
      * against that one. */
@@ -133,8 +185,17 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     const sm_session *s = app->session;
     WINDOW *w = p->win;
     werase(w);
-    const char *titles[] = {f->source ? "Energy  solver vs session" : "Energy", f->source ? "Energy vs session" : NULL,
-                            f->source ? "Energy (solver)" : NULL, "Energy"};
+    /* A run going on counts its iterations; one imported of another
+     * mapping is named, never compared. */
+    char going[64];
+    const char *other = !f->source && app->run ? "Energy  run: another mapping" : NULL;
+    const sm_run_job *job = app->run_job;
+    if (job && job->state == SM_JOB_RUNNING) {
+        snprintf(going, sizeof going, "Energy  run %d/%d", job->iteration, job->iters);
+        other = going;
+    }
+    const char *titles[] = {f->source ? "Energy  solver vs session" : other ? other : "Energy",
+                            f->source ? "Energy vs session" : NULL, f->source ? "Energy (solver)" : NULL, "Energy"};
     sm_ui_frame_forms(p, app, titles, 4);
     int iw = p->w - 2, ih = p->h - 2;
     if (iw < 20 || ih < 3) return;

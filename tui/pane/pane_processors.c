@@ -1,10 +1,12 @@
 /* pane_processors.c - every processor grouped by node (or network group):
  * glyph, name, type, a load bar (compute time against T, with the
  * deadline marked), blocks, cells, energy and idle time. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
+#include "core/run/compare.h"
 #include "tui/app/list_pane_rows.h"
 #include "tui/app/tcl_bridge.h"
 
@@ -106,6 +108,9 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     if (tw > tmax) tw = tmax;
     /* Compare mode: the other mapping's figures beside each row. */
     const sm_compare *cmp = f->cmp;
+    /* A run of the session's mapping imported: measured beside each row. */
+    const int *run_row = NULL;
+    const sm_run_cmp *run = !cmp && !f->source ? sm_app_run_cmp(app, &run_row) : NULL;
     double T2 = cmp ? cmp->ev.time : 0;
     if (cmp && T2 > scale) scale = T2;
     /* Columns that fit: glyph name [type] bar blocks [cells] energy [idle];
@@ -139,9 +144,17 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         /* A head wider than the bar pushed the others right ("blk    en"). */
         x = snprintf(hdr, sizeof hdr, "  %-*s %-*s%-*s %5s", nw, "name", typed ? tw + 1 : 0, typed ? "type" : "", barw,
                      barw >= 9 ? "compute/T" : barw >= 4 ? "load" : "", "blk");
-        if (mid) x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %8s", "cells");
-        x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "energy");
-        if (wide) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "idle");
+        if (run) {
+            /* A run of this mapping imported: its compute per iteration
+             * and the model's accuracy on it, then the energy. */
+            if (mid) x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %8s", "run");
+            x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "accuracy");
+            if (wide) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "energy");
+        } else {
+            if (mid) x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %8s", "cells");
+            x += snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "energy");
+            if (wide) snprintf(hdr + x, sizeof hdr - (size_t)x, " %9s", "idle");
+        }
     }
     sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%s", hdr);
 
@@ -203,6 +216,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
             if (mid)
                 snprintf(line + lx, sizeof line - (size_t)lx, " %9s %9s", sm_ui_joules(row->pe.energy, e, sizeof e),
                          sm_ui_joules(ope.energy, e2, sizeof e2));
+        } else if (run) {
+            int lx = snprintf(line, sizeof line, " %5lld", (long long)row->pe.blocks);
+            int k = run_row[q];
+            char ms[32], ac[32];
+            const sm_acc *a = k >= 0 ? &run->rows[k].compute : NULL;
+            if (mid) lx += snprintf(line + lx, sizeof line - (size_t)lx, " %8s", a ? sm_ui_seconds(a->measured, ms, sizeof ms) : "-");
+            snprintf(ac, sizeof ac, a && isfinite(a->accuracy) ? "%.1f %%" : "-", a ? 100 * a->accuracy : 0.0);
+            lx += snprintf(line + lx, sizeof line - (size_t)lx, " %9s", ac);
+            if (wide) snprintf(line + lx, sizeof line - (size_t)lx, " %9s", sm_ui_joules(row->pe.energy, e, sizeof e));
         } else {
             int lx = snprintf(line, sizeof line, " %5lld", (long long)row->pe.blocks);
             char cl[32];

@@ -2,6 +2,7 @@
  * from (the session's mapping, or the running solver's mirrored in a cost
  * of its own, and the blocks its last change moved), the change mask that
  * says which panes to redraw, the status and bottom lines. */
+#include "tui/app/run_job.h"
 #include "workbench_internal.h"
 
 /* ---- per-frame data ---- */
@@ -294,6 +295,11 @@ static void draw_status(tui *t, const sm_frame *f)
                  sm_solver_start_elapsed(app->starting));
     else if (f->source)
         snprintf(src, sizeof src, "SOLVER %s it %lld", app->solver->ops->name, app->solver->iteration);
+    /* A run going on: how far it has come. */
+    if (app->run_job && app->run_job->state == SM_JOB_RUNNING) {
+        size_t l = strlen(src);
+        snprintf(src + l, sizeof src - l, ", run %d/%d", app->run_job->iteration, app->run_job->iters);
+    }
     if (f->cmp) {   /* compare mode: against what, and the energy apart */
         char dj[32];
         size_t l = strlen(src);

@@ -170,6 +170,9 @@ int sm_tui_run(sm_app *app)
     while (!app->view->quit && !got_signal) {
         sm_app_sync_view(app);
         sm_app_solver_poll(app);
+        /* A run launched in the background: its progress, and its
+         * RUN.json imported when it ends (every 200 ms at most). */
+        sm_app_run_poll(app);
         /* A start in the background is looked for every 50 ms. */
         t.wait = app->starting ? 0.05 : app->view->running ? 0 : 0.2;
         timeout(app->starting ? 50 : app->view->running ? 0 : 200);
