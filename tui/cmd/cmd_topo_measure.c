@@ -181,6 +181,7 @@ static int resolve(sm_app *app, Tcl_Interp *in, Tcl_Obj *names, target **out, in
             for (int i = 0; i < *n; i++) free((*out)[i].cpus);
             free(*out);
             *out = NULL;
+            *n = 0; /* the job frees n targets */
             goto done;
         }
         target *g = &(*out)[(*n)++];
