@@ -103,6 +103,20 @@ int sm_filestate_changed(int dfd, const char *name, const struct stat *now)
     return changed;
 }
 
+void sm_filestate_forget(const char *path)
+{
+    char *key = key_of(path);
+    if (!key) return;
+    pthread_mutex_lock(&mu);
+    seen *s = find(key);
+    if (s) {
+        free(s->key);
+        *s = tab[--ntab];
+    }
+    pthread_mutex_unlock(&mu);
+    free(key);
+}
+
 void sm_filestate_forget_all(void)
 {
     pthread_mutex_lock(&mu);

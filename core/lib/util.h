@@ -58,6 +58,9 @@ struct stat;
 void sm_filestate_note_read(const char *path, const struct stat *st);
 void sm_filestate_note_saved(int dirfd, const char *name);
 int sm_filestate_changed(int dirfd, const char *name, const struct stat *now);
+/* A file many processes update by design (a study's manifest, which every
+ * shard re-reads right before it writes the same SPEC) is not checked. */
+void sm_filestate_forget(const char *path);
 void sm_filestate_forget_all(void);
 extern int (*sm_file_changed_hook)(const char *path);
 /* The path "-" is standard input for sm_read_file and standard output for

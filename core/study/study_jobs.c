@@ -550,6 +550,9 @@ int sm_study_manifest_write(const char *dir, const sm_study_manifest *m, sm_err 
     char *text = sm_json_print(o);
     cJSON_Delete(o);
     char *path = manifest_path(dir);
+    /* Shards of one study write this file side by side, each after
+     * reading it: not a lost edit (SPEC 5's two instances). */
+    sm_filestate_forget(path);
     int rc = sm_write_file_atomic(path, text, strlen(text), e);
     free(text);
     free(path);
