@@ -4,6 +4,7 @@
 #define SM_CMD_COMMON_H
 
 #include <tcl.h>
+#include "core/traffic/hop_metrics.h"
 #include "core/lib/path_guard.h"
 #include "core/io/mapping_codec.h"
 #include "core/model/cost.h"
@@ -15,6 +16,8 @@ int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
 /* A core or solver error: its own code when it set one (sm_err_set_code),
  * else `code`. */
 int sm_tcl_err(Tcl_Interp *in, const char *code, const sm_err *e);
+/* `model metrics` as a dict (cmd_model.c); `solver metrics` gives the same keys. */
+Tcl_Obj *sm_metrics_dict(const sm_metrics *m);
 
 /* A subcommand: objv[0] is the command, objv[1] the subcommand. */
 typedef struct sm_subcmd {

@@ -122,16 +122,22 @@ static int model_metrics(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const o
     sm_metrics m;
     sm_session *s = app->session;
     sm_metrics_compute(s->grid, s->topo, sm_session_map(s), &m);
+    Tcl_SetObjResult(in, sm_metrics_dict(&m));
+    return TCL_OK;
+}
+
+/* The dict of `model metrics`, also `solver metrics`'s (one key list). */
+Tcl_Obj *sm_metrics_dict(const sm_metrics *m)
+{
     Tcl_Obj *d = Tcl_NewDictObj();
-#define PUT(k) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(#k, -1), Tcl_NewWideIntObj(m.k))
+#define PUT(k) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(#k, -1), Tcl_NewWideIntObj(m->k))
     PUT(hops);
     PUT(hop_cells);
     PUT(dilation_max);
     PUT(congestion);
     PUT(cardinality);
 #undef PUT
-    Tcl_SetObjResult(in, d);
-    return TCL_OK;
+    return d;
 }
 
 /* Per physical link, the messages and cells it carries (SPEC 5). */

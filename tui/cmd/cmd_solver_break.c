@@ -236,14 +236,6 @@ int sm_solver_metrics(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
     const sm_solver *s = app->solver;
     sm_metrics m;
     sm_metrics_compute(s->grid, s->topo, map, &m);
-    Tcl_Obj *d = Tcl_NewDictObj();
-#define PUT(k) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(#k, -1), Tcl_NewWideIntObj(m.k))
-    PUT(hops);
-    PUT(hop_cells);
-    PUT(dilation_max);
-    PUT(congestion);
-    PUT(cardinality);
-#undef PUT
-    Tcl_SetObjResult(in, d);
+    Tcl_SetObjResult(in, sm_metrics_dict(&m));
     return TCL_OK;
 }
