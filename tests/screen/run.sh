@@ -1018,7 +1018,7 @@ no_sanitizer_errors cs
 # 28-32: every pane agrees on the mapping shown (#23 item 5).
 . tests/screen/panes_agree.sh
 # 33-: what a new user met (#23 item 7).
-. tests/screen/new_user.sh
+. tests/screen/sizes_and_large_samples.sh
 # Text that does not fit gives up whole parts, never cut mid-word.
 . "$top/tests/screen/layout_cut.sh"
 
@@ -1030,7 +1030,7 @@ no_sanitizer_errors cs
 # A prompt's offered value is a selected default.
 . "$top/tests/screen/prompts.sh"
 # 60-: what a new-user trial found (undo, modified, the Solver pane).
-. "$top/tests/screen/trial.sh"
+. "$top/tests/screen/undo_modified_solver.sh"
 # A run launched from the workbench, beside the model (#36).
 . "$top/tests/screen/run_pane.sh"
 # A measured machine: topo measure in the background, -apply, reopened.
