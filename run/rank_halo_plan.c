@@ -10,7 +10,7 @@
 void smr_kgrid(const sm_grid *g, sm_kgrid *kg)
 {
     memset(kg, 0, sizeof *kg);
-    kg->stencil = (sm_kstencil)g->spec.stencil; /* same order (kernel.h) */
+    kg->stencil = (sm_kstencil)g->spec.stencil; /* same order (jacobi_stencil_kernel.h) */
     kg->halo = g->spec.halo;
     for (int a = 0; a < 3; a++) {
         kg->cells[a] = g->spec.cells[a];

@@ -6,7 +6,7 @@
 #ifndef SMR_RANK_SWEEP_THREADS_H
 #define SMR_RANK_SWEEP_THREADS_H
 
-#include "core/kernel/kernel.h"
+#include "core/kernel/jacobi_stencil_kernel.h"
 
 typedef struct smr_sweep smr_sweep;
 

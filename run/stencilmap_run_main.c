@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include "core/io/mapping_file.h"
 #include "core/io/scenario_file.h"
-#include "core/kernel/kernel.h"
+#include "core/kernel/jacobi_stencil_kernel.h"
 #include "core/mpi_run/run_json.h"
 #include "mpi_halo_exchange.h"
 #include "rank_halo_plan.h"

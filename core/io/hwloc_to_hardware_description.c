@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "hwloc_to_hardware_description.h"
-#include "core/lib/path_guard.h"
+#include "core/lib/path_guard_check.h"
 
 #ifndef SM_HAVE_HWLOC
 

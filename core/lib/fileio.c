@@ -7,7 +7,7 @@
  * save of the same file, or loading it, removes those of dead processes. */
 #define _GNU_SOURCE   /* O_PATH */
 #include "util.h"
-#include "path_guard.h"
+#include "path_guard_check.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -20,7 +20,7 @@
 #define SM_MEASURE_H
 
 #include <stdint.h>
-#include "core/kernel/kernel.h"
+#include "core/kernel/jacobi_stencil_kernel.h"
 #include "stats.h"
 
 typedef struct sm_measure_proc {

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "core/lib/path_guard.h"
+#include "core/lib/path_guard_check.h"
 #include "core/lib/path_guard_open_beneath.h"
 
 static char dir[64];

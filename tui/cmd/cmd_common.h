@@ -5,7 +5,7 @@
 
 #include <tcl.h>
 #include "core/traffic/hop_metrics.h"
-#include "core/lib/path_guard.h"
+#include "core/lib/path_guard_check.h"
 #include "core/io/mapping_codec.h"
 #include "core/model/cost.h"
 #include "tui/app/app.h"

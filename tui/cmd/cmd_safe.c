@@ -4,7 +4,7 @@
  * stencilmap commands, the pure path subcommands of `file`, puts to stdout
  * and stderr, and exit. Every stencilmap command called from there runs
  * with app->safe_depth raised, and while it is the path guard (core/lib/
- * path_guard.h) confines the files it names: reads below the current
+ * path_guard_check.h) confines the files it names: reads below the current
  * directory, the script's directory, the program's data and each -allow
  * DIR; writes below each -allow DIR only (run from a home directory, a
  * script must not reach its dotfiles). Anything
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cmd_common.h"
-#include "core/lib/path_guard.h"
+#include "core/lib/path_guard_check.h"
 
 #include "tui/app/data_directory.h"
 

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "core/lib/path_guard.h"
+#include "core/lib/path_guard_check.h"
 #include "core/session/journal.h"
 #include "core/session/report.h"
 #include "cmd_common.h"

@@ -1,4 +1,4 @@
-/* rankfile_binding.c - binding the ranks of a launch to their processors' places
+/* rankfile_bind_places.c - binding the ranks of a launch to their processors' places
  * (sm_launch_bind, rankfile.h): Open MPI rankfile slots "P:C0-C1" and GPU
  * device indexes. */
 #include "rankfile.h"

@@ -1,12 +1,12 @@
-/* path_guard.h - where a file access really goes, and the one check every
+/* path_guard_check.h - where a file access really goes, and the one check every
  * read and write of a named file passes (SPEC 5: a script under -safe
  * reads only below the allowed directories and writes only below the
  * current directory and each -allow DIR). core/ knows nothing of safe
  * interpreters: the program installs the policy as a guard function, and
  * sm_read_file, sm_write_file_atomic, sm_mkdir_p and the study directory
  * listing ask it before they open anything. */
-#ifndef SM_PATH_GUARD_H
-#define SM_PATH_GUARD_H
+#ifndef SM_PATH_GUARD_CHECK_H
+#define SM_PATH_GUARD_CHECK_H
 
 #include <sys/types.h>
 #include "util.h"

@@ -1,4 +1,4 @@
-/* torus_mesh.c - torus and mesh: node index is row-major in dims; the
+/* torus_mesh_routing.c - torus and mesh: node index is row-major in dims; the
  * level is the hop count (with wrap-around on a torus). */
 #include "net.h"
 #include "core/lib/jsonutil.h"

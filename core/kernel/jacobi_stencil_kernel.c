@@ -1,6 +1,6 @@
-/* kernel.c - grid geometry, block fields, the sweep and the checksum of
- * the stencil kernel (kernel.h says what each guarantees). */
-#include "kernel.h"
+/* jacobi_stencil_kernel.c - grid geometry, block fields, the sweep and the checksum of
+ * the stencil kernel (jacobi_stencil_kernel.h says what each guarantees). */
+#include "jacobi_stencil_kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* session_journal_sync.c - the app's journals (core/session/journal.h): the file
+/* journal_save_hooks.c - the app's journals (core/session/journal.h): the file
  * the session is, what a save tells the journal, and the journal a script
  * recovered (held until its work is saved). Neither Tcl nor curses. */
 #include "app.h"

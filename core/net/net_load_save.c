@@ -1,4 +1,4 @@
-/* net.c - what every network kind shares: saving, copying and freeing a
+/* net_load_save.c - what every network kind shares: saving, copying and freeing a
  * network, and the coordinate helpers the grid-shaped kinds use. */
 #include "net.h"
 

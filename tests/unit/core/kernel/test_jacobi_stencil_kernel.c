@@ -1,8 +1,8 @@
-/* test_kernel.c - the stencil kernel: a grid cut into blocks gives the
+/* test_jacobi_stencil_kernel.c - the stencil kernel: a grid cut into blocks gives the
  * same bits as the grid in one block, for every stencil, periodic or not;
  * one sweep equals a cell-by-cell reference; the checksum adds up. */
 #include "tests/unit/testutil.h"
-#include "core/kernel/kernel.h"
+#include "core/kernel/jacobi_stencil_kernel.h"
 
 typedef struct {
     sm_kstencil st;

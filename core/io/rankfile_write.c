@@ -1,4 +1,4 @@
-/* rankfile.c - Open MPI rankfiles, Slurm/MPICH hostfiles and the block ->
+/* rankfile_write.c - Open MPI rankfiles, Slurm/MPICH hostfiles and the block ->
  * rank list of a mapping; METIS and Scotch target weights. */
 #include "rankfile.h"
 #include <ctype.h>

@@ -1,4 +1,4 @@
-/* test_path_guard.c - sm_path_resolve walks a path as the kernel will (a
+/* test_path_guard_check.c - sm_path_resolve walks a path as the kernel will (a
  * symlink before `..` is followed first; a dangling symlink leads to where
  * a write would create the file; a loop is an error), and the guard is
  * asked by every reader and writer before anything is opened. */
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tests/unit/testutil.h"
-#include "core/lib/path_guard.h"
+#include "core/lib/path_guard_check.h"
 #include "core/lib/path_guard_open_beneath.h"
 #include "core/study/study_jobs.h"
 

@@ -1,4 +1,4 @@
-/* kernel.h - the stencil kernel: ONE implementation that `topo measure`
+/* jacobi_stencil_kernel.h - the stencil kernel: ONE implementation that `topo measure`
  * times and stencilmap-run (run/, SPEC 9) runs (SPEC 2.1, 8, 9).
  *
  * A global grid (sm_kgrid) of X x Y x Z cells is cut into BX x BY x BZ
@@ -53,8 +53,8 @@
  * one block, or different blocks, at once. Nothing here keeps global
  * state. Includes libc only.
  */
-#ifndef SM_KERNEL_H
-#define SM_KERNEL_H
+#ifndef SM_JACOBI_STENCIL_KERNEL_H
+#define SM_JACOBI_STENCIL_KERNEL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* app.c - the app's helpers that need neither Tcl nor curses: fitting the
+/* app_view_helpers.c - the app's helpers that need neither Tcl nor curses: fitting the
  * view to the session, and the one door to the screen. The command layer
  * (cmd/) creates and frees the app, since it owns the Tcl hooks. */
 #include "app.h"

@@ -1,11 +1,11 @@
-/* path_guard.c - resolving a path the way the kernel will (symlinks, `.`
+/* path_guard_check.c - resolving a path the way the kernel will (symlinks, `.`
  * and `..` component by component), and the guard every named file
  * passes before it is opened. */
 #define _GNU_SOURCE   /* O_PATH */
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700   /* realpath */
 #endif
-#include "path_guard.h"
+#include "path_guard_check.h"
 #include "path_guard_open_beneath.h"
 
 #include <errno.h>
