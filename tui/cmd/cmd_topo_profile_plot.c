@@ -157,7 +157,7 @@ int sm_topo_profile_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *con
         cells = app->session->grid->task_cells[0];
     } else {
         size_t len;
-        char *text = sm_read_file(what, SM_MAX_FILE_BYTES, &len, &e);
+        char *text = sm_read_file(what, SM_READ_ANY_SIZE, &len, &e);
         if (!text)
             return sm_tcl_error(in, "ARGS", "topo profile plot: \"%s\" is neither a type nor a profile file: %s", what, e.msg);
         sm_profile_pt *pp = NULL;
@@ -236,7 +236,7 @@ int sm_topo_profile_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *con
         } else {
             size_t ilen;
             sm_path_guard_suspend();
-            char *image = sm_read_file(img, SM_MAX_FILE_BYTES, &ilen, &e);
+            char *image = sm_read_file(img, SM_READ_ANY_SIZE, &ilen, &e);
             sm_path_guard_resume();
             if (!image) rc = sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot wrote no image: %s", e.msg);
             else if (sm_write_file_atomic(out, image, ilen, &e) != 0)
