@@ -13,6 +13,7 @@
 #include "cmd_common.h"
 #include "cmd_topo_measure.h"
 #include "core/lib/strbuf.h"
+#include "core/io/place_cpus.h"
 #include "core/measure/cpus.h"
 #include "core/measure/measure.h"
 #include "core/model/grid_memory.h"
@@ -112,89 +113,121 @@ static int parse(Tcl_Interp *in, int objc, Tcl_Obj *const objv[], mopts *o)
     return TCL_OK;
 }
 
-/* A type's processors are CPUs unless named or typed as GPUs. */
+/* A processor is a GPU when its place says so, or (without a place) when
+ * it is named or typed as one. */
 static int is_gpu(const sm_topo *t, int p)
 {
+    const sm_place *pl = t->procs[p].place;
+    if (pl) return pl->kind == SM_PLACE_GPU;
     return strstr(t->procs[p].name, "gpu") != NULL || strstr(t->types[t->procs[p].type].name, "gpu") != NULL;
 }
 
 typedef struct target {
     int proc;           /* topology index */
-    int package;        /* OS package id */
+    int package;        /* OS package id (its RAPL zone), -1 unknown */
     int ncpus;
-    int *cpus;
+    int *cpus;          /* OS CPU numbers, one thread pinned to each */
+    int by_place;       /* pinned by its hwloc place (else by sysfs package order) */
 } target;
 
-/* Which cores each processor asked for runs on: the CPU processors of
- * node 0 in order take this machine's packages in order (a processor per
- * package, as topo detect builds them). A processor this machine cannot
- * hold is refused by name. */
+static void targets_free(target *tg, int n)
+{
+    for (int i = 0; i < n; i++) free(tg[i].cpus);
+    free(tg);
+}
+
+/* Which OS CPUs each processor asked for runs on. A CPU processor of node
+ * 0 with a place (topo detect, any -per) runs one thread per core of its
+ * place, pinned to that core's PU (hwloc logical -> OS index,
+ * core/io/place_cpus.h). One without a place (or without libhwloc) takes
+ * this machine's next package in order, as before places existed. What
+ * cannot be measured here is refused by name with the reason. */
 static int resolve(sm_app *app, Tcl_Interp *in, Tcl_Obj *names, target **out, int *n)
 {
     const sm_topo *t = app->session->topo;
-    sm_cpu_package *pk = NULL;
-    int npk = sm_cpu_packages(NULL, &pk);
-    int *slot = sm_xmalloc(sizeof(int) * (size_t)t->nprocs);
-    int k = 0;
-    for (int p = 0; p < t->nprocs; p++) slot[p] = t->procs[p].node == 0 && !is_gpu(t, p) ? k++ : -1;
+    *out = NULL;
+    *n = 0;
     int *want = sm_xcalloc((size_t)t->nprocs, sizeof(int));
     int nw = 0, rc = TCL_OK;
     if (names) {
         int nl;
         Tcl_Obj **el;
         if (Tcl_ListObjGetElements(NULL, names, &nl, &el) != TCL_OK || nl < 1) {
-            rc = bad(in, "topo measure: -processors expects a list of processor names, got \"%s\"",
-                     Tcl_GetString(names));
-            goto done;
+            free(want);
+            return bad(in, "topo measure: -processors expects a list of processor names, got \"%s\"",
+                       Tcl_GetString(names));
         }
         for (int i = 0; i < nl; i++) {
             int p = sm_topo_find_proc(t, Tcl_GetString(el[i]));
             if (p < 0) {
-                rc = sm_tcl_error(in, "ARGS", "topo measure: no processor \"%s\" in the topology",
-                                  Tcl_GetString(el[i]));
-                goto done;
+                free(want);
+                return sm_tcl_error(in, "ARGS", "topo measure: no processor \"%s\" in the topology",
+                                    Tcl_GetString(el[i]));
             }
             if (!want[p]) want[p] = 1, nw++;
         }
     } else {
         for (int p = 0; p < t->nprocs; p++)
-            if (slot[p] >= 0) want[p] = 1, nw++;
+            if (t->procs[p].node == 0 && !is_gpu(t, p)) want[p] = 1, nw++;
     }
     if (nw == 0) {
-        rc = sm_tcl_error(in, "PLACE", "topo measure: the topology has no CPU processor on node 0; "
-                                       "topo detect builds this machine's");
-        goto done;
+        free(want);
+        return sm_tcl_error(in, "PLACE", "topo measure: the topology has no CPU processor on node 0; "
+                                         "topo detect builds this machine's");
     }
-    *out = sm_xcalloc((size_t)nw, sizeof **out);
-    *n = 0;
-    for (int p = 0; p < t->nprocs; p++) {
+    char mwhy[256] = "";
+    sm_this_machine *m = NULL;
+    for (int p = 0; p < t->nprocs && !m && !mwhy[0]; p++)
+        if (want[p] && t->procs[p].place && t->procs[p].place->kind == SM_PLACE_CPU)
+            m = sm_this_machine_open(mwhy, sizeof mwhy);
+    sm_cpu_package *pk = NULL;
+    int npk = sm_cpu_packages(NULL, &pk), slot = 0;
+    target *tg = sm_xcalloc((size_t)nw, sizeof *tg);
+    int ntg = 0;
+    for (int p = 0; p < t->nprocs && rc == TCL_OK; p++) {
+        const sm_place *pl = t->procs[p].place;
+        const char *name = t->procs[p].name;
+        int placed = pl && pl->kind == SM_PLACE_CPU && m;
+        int my_slot = -1;
+        if (t->procs[p].node == 0 && !is_gpu(t, p) && !placed) my_slot = slot++;
         if (!want[p]) continue;
-        if (slot[p] < 0 || slot[p] >= (npk ? npk : 1)) {
-            rc = sm_tcl_error(in, "PLACE",
-                              "topo measure: processor %s is not on this machine (%s; this machine has %d "
-                              "package%s of CPU cores): topo detect builds this machine's topology",
-                              t->procs[p].name,
-                              is_gpu(t, p) ? "a GPU: the kernel runs on CPUs"
-                              : t->procs[p].node ? "not on node 0"
-                                                 : "more CPU processors than packages",
-                              npk, npk == 1 ? "" : "s");
-            for (int i = 0; i < *n; i++) free((*out)[i].cpus);
-            free(*out);
-            *out = NULL;
-            *n = 0; /* the job frees n targets */
-            goto done;
-        }
-        target *g = &(*out)[(*n)++];
+        target *g = &tg[ntg];
         g->proc = p;
-        g->package = pk[slot[p]].id;
-        g->ncpus = pk[slot[p]].ncores;
-        g->cpus = sm_xmalloc(sizeof(int) * (size_t)g->ncpus);
-        memcpy(g->cpus, pk[slot[p]].cpus, sizeof(int) * (size_t)g->ncpus);
+        char why[512] = "";
+        if (is_gpu(t, p)) {
+            snprintf(why, sizeof why, "a GPU: the stencil kernel runs on CPUs only, no GPU kernel is built");
+        } else if (t->procs[p].node != 0) {
+            snprintf(why, sizeof why, "on node %d: topo measure measures the machine it runs on (node 0)",
+                     t->procs[p].node);
+        } else if (placed) {
+            if (sm_place_os_cpus(m, pl, &g->cpus, &g->ncpus, &g->package, why, sizeof why) == 0) g->by_place = 1;
+        } else if (my_slot >= (npk ? npk : 1)) {
+            snprintf(why, sizeof why, "it has no place and this machine has %d package%s of CPU cores for the "
+                     "%d processors without one%s%s", npk, npk == 1 ? "" : "s", slot,
+                     pl ? "" : ": topo detect (any -per) gives every processor its place",
+                     mwhy[0] ? "; " : "");
+            if (mwhy[0]) snprintf(why + strlen(why), sizeof why - strlen(why), "%s", mwhy);
+        } else {
+            g->package = pk[my_slot].id;
+            g->ncpus = pk[my_slot].ncores;
+            g->cpus = sm_xmalloc(sizeof(int) * (size_t)g->ncpus);
+            memcpy(g->cpus, pk[my_slot].cpus, sizeof(int) * (size_t)g->ncpus);
+        }
+        if (why[0]) {
+            rc = sm_tcl_error(in, "PLACE", "topo measure: processor %s cannot be measured here: %s", name, why);
+            break;
+        }
+        ntg++;
     }
-done:
-    free(slot);
+    if (rc == TCL_OK) {
+        *out = tg;
+        *n = ntg;
+    } else {
+        targets_free(tg, ntg);
+    }
     free(want);
     sm_cpu_packages_free(pk, npk);
+    sm_this_machine_close(m);
     return rc;
 }
 
@@ -299,7 +332,7 @@ static Tcl_Obj *group_dict(const sm_measure_group *G, const sm_measure_result *r
 static void csv_of(sm_strbuf *b, const char *type, Tcl_Obj *d, const sm_measure_group *G)
 {
     sm_strbuf_put(b, "# stencilmap profile measured by topo measure\n# type: %s\n", type);
-    static const char *const keys[] = {"kernel", "threads", "block", "processors", "host", "date", "cl", "eps",
+    static const char *const keys[] = {"kernel", "threads", "block", "processors", "pinned", "pinning", "host", "date", "cl", "eps",
                                        "simultaneous", "energy_source", "why", "interrupted", NULL};
     for (int i = 0; keys[i]; i++) {
         Tcl_Obj *v = NULL;
@@ -441,10 +474,24 @@ static int finish(sm_app *app, Tcl_Interp *in, job *j, sm_measure_result *r)
     Tcl_Obj *res = Tcl_NewDictObj();
     Tcl_IncrRefCount(res);
     for (int g = 0; g < j->ng; g++) {
-        Tcl_Obj *pn = Tcl_NewListObj(0, NULL);
-        for (int i = 0; i < j->ntg; i++)
-            if (j->mp[i].group == g) Tcl_ListObjAppendElement(NULL, pn, str(j->mp[i].name));
-        put(res, j->gnames[g], group_dict(&r->groups[g], r, &j->o, j->mo.block, host, date, pn));
+        Tcl_Obj *pn = Tcl_NewListObj(0, NULL), *pin = Tcl_NewDictObj();
+        int by_place = 0, members = 0;
+        for (int i = 0; i < j->ntg; i++) {
+            if (j->mp[i].group != g) continue;
+            Tcl_ListObjAppendElement(NULL, pn, str(j->mp[i].name));
+            Tcl_Obj *cl = Tcl_NewListObj(0, NULL);
+            for (int c = 0; c < j->tg[i].ncpus; c++) Tcl_ListObjAppendElement(NULL, cl, Tcl_NewIntObj(j->tg[i].cpus[c]));
+            put(pin, j->mp[i].name, cl);
+            members++;
+            by_place += j->tg[i].by_place;
+        }
+        Tcl_Obj *d = group_dict(&r->groups[g], r, &j->o, j->mo.block, host, date, pn);
+        /* The OS CPUs each processor's threads were pinned to, and how
+         * they were found: its hwloc place, or this machine's packages in
+         * order (processors without a place). */
+        put(d, "pinned", pin);
+        put(d, "pinning", str(by_place == members ? "place" : by_place ? "place package" : "package"));
+        put(res, j->gnames[g], d);
     }
     if (j->out) {
         for (int g = 0; g < j->ng && rc == TCL_OK; g++) {
