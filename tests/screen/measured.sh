@@ -23,7 +23,7 @@ else
     else
         bad "measured: never done" "$(cap mb | tail -6)"
     fi
-    wait_for mb "7 points, " && cap mb | grep -q "fit .* s/cell" &&
+    wait_for mb "7 points, " && cap mb | grep -q "measured; fit " &&
         ok "measured: the Profile pane keeps the points and the fit when done" ||
         bad "measured: Profile pane at the end" "$(cap mb | sed -n 20,32p)"
     wait_for mb ":fit" && ok "measured: Processors marks the fitted speed (:fit)" ||

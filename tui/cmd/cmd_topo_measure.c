@@ -433,7 +433,7 @@ static int finish(sm_app *app, Tcl_Interp *in, job *j, sm_measure_result *r)
         pv->n = 0;
         for (int k = 0; k < G->npoints; k++) view_point(pv, &G->points[k]);
         snprintf(pv->type, sizeof pv->type, "%s", G->name);
-        snprintf(pv->from, sizeof pv->from, "topo measure, fit %.4g s/cell", G->time_per_cell);
+        snprintf(pv->from, sizeof pv->from, "measured; fit %.4g s/cell", G->time_per_cell);
         pv->time_per_cell = G->time_per_cell;
         pv->cells = (double)j->mo.block[0] * (double)j->mo.block[1] * (double)j->mo.block[2];
         pv->eps = j->o.eps;
