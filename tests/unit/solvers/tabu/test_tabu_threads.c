@@ -17,6 +17,7 @@ typedef struct {
     char move[STEPS_MAX + 1][160];
     int *maps;   /* (STEPS_MAX + 1) x n best, then current */
     double deadline;
+    double step_threads; /* the workers that scored each step's candidates */
 } trace;
 
 static void take(const sm_solver *s, trace *tr, int k, int n)
@@ -58,6 +59,11 @@ static trace *run(const sm_grid *g, const sm_topo *t, double deadline, const cha
         take(s, tr, ++k, n);
     }
     tr->steps = k;
+    /* Flat: the search's own; multilevel: its coarse search's (not
+     * shown by the driver), so -1 there. */
+    tr->step_threads = -1;
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, "step_threads") == 0) tr->step_threads = s->stats[i].value;
     sm_solver_free(s);
     free(start);
     return tr;
@@ -91,11 +97,15 @@ static void check(const sm_grid *g, const sm_topo *t, double deadline, int argc,
 {
     trace *one = run(g, t, deadline, "1", argc, argv);
     assert_true(one->steps > 0);
+    assert_true(one->step_threads == 1 || one->step_threads == -1);
     static const char *const counts[] = {"2", "3"};
     for (int i = 0; i < 2; i++) {
         trace *x = run(g, t, deadline, counts[i], argc, argv);
         char w[128];
         snprintf(w, sizeof w, "%s, %s threads", what, counts[i]);
+        /* The steps really ran on that many workers (flat searches). */
+        if (one->step_threads == 1 && x->step_threads != atoi(counts[i]))
+            fail_msg("%s: steps scored on %g workers", w, x->step_threads);
         same(one, x, g->ntasks, w);
         free_trace(x);
     }
