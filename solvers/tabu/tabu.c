@@ -64,6 +64,12 @@ typedef struct {
     sm_pool *pool;
     sm_cost **rep;
     int nrep;
+    /* The moves accepted since the replicas were last all in step; rep r
+     * has made the first rep_at[r] of them (a worker brings its own
+     * replica up to date before it scores: no pass over the replicas,
+     * no wait for a worker with nothing to score). */
+    cand *acc;
+    int nacc, acc_cap, *rep_at;
     struct step_cand *cands;
     int ncands, cands_cap;
 } tabu_state;
@@ -305,6 +311,17 @@ static void score_on(const sm_solver *s, tabu_state *t, sm_cost *c, step_cand *x
     undo_objective(t->obj, m, pu, pv);
 }
 
+/* Replica r brought up to the accepted mapping (and DVFS states). */
+static void catch_up(const sm_solver *s, tabu_state *t, int r)
+{
+    sm_cost *c = t->rep[r];
+    for (; t->rep_at[r] < t->nacc; t->rep_at[r]++) {
+        const cand *m = &t->acc[t->rep_at[r]];
+        if (m->kind == 3) sm_cost_set_params(c, m->p, state_params(s->topo, m->p, m->q));
+        else apply(c, m);
+    }
+}
+
 typedef struct {
     const sm_solver *s;
     tabu_state *t;
@@ -314,6 +331,7 @@ typedef struct {
 static void score_item(int i, int worker, void *arg)
 {
     step_job *j = arg;
+    catch_up(j->s, j->t, worker);
     sm_cost *c = j->t->rep[worker];
     sm_cost_trial_begin(c);
     score_on(j->s, j->t, c, &j->t->cands[i]);
@@ -334,22 +352,22 @@ static void score_candidates(const sm_solver *s, tabu_state *t)
     sm_pool_for(t->pool, t->ncands, score_item, &j);
 }
 
-static void follow_item(int r, int worker, void *arg)
-{
-    (void)worker;
-    step_job *j = arg;
-    sm_cost *c = j->t->rep[r];
-    const cand *m = j->m;
-    if (m->kind == 3) sm_cost_set_params(c, m->p, state_params(j->s->topo, m->p, m->q));
-    else apply(c, m);
-}
-
-/* The accepted move made on every replica too (before t->state changes). */
+/* The accepted move noted for the replicas (before t->state changes). */
 static void follow(const sm_solver *s, tabu_state *t, const cand *m)
 {
     if (!t->rep) return;
-    step_job j = {s, t, m};
-    sm_pool_for(t->pool, t->nrep, follow_item, &j);
+    /* Now and then every replica is brought up to date here, so the
+     * list stays short when a worker rarely gets to score. */
+    if (t->nacc >= 256) {
+        for (int r = 0; r < t->nrep; r++) catch_up(s, t, r);
+        t->nacc = 0;
+        memset(t->rep_at, 0, sizeof(int) * (size_t)t->nrep);
+    }
+    if (t->nacc == t->acc_cap) {
+        t->acc_cap = t->acc_cap ? 2 * t->acc_cap : 64;
+        t->acc = sm_xrealloc(t->acc, sizeof *t->acc * (size_t)t->acc_cap);
+    }
+    t->acc[t->nacc++] = *m;
 }
 
 /* The replicas and the workers that score on them: as many as the
@@ -364,6 +382,7 @@ static void make_replicas(sm_solver *s, tabu_state *t)
     if (want > 1) t->pool = sm_pool_new(want);
     t->nrep = sm_pool_size(t->pool);
     t->rep = sm_xmalloc(sizeof *t->rep * (size_t)t->nrep);
+    t->rep_at = sm_xcalloc((size_t)t->nrep, sizeof(int));
     for (int r = 0; r < t->nrep; r++) t->rep[r] = sm_cost_new(s->grid, s->topo, &s->model, t->c->map);
     sm_solver_set_stat(s, "step_threads", t->nrep);
 }
@@ -788,6 +807,8 @@ static void release(sm_solver *s)
     sm_pool_free(t->pool);
     for (int r = 0; r < t->nrep; r++) sm_cost_free(t->rep[r]);
     free(t->rep);
+    free(t->rep_at);
+    free(t->acc);
     free(t->cands);
     sm_tabu_list_free(&t->join);
     sm_tabu_list_free(&t->leave);

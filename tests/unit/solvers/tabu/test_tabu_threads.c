@@ -29,6 +29,9 @@ static void take(const sm_solver *s, trace *tr, int k, int n)
     if (s->current_map) memcpy(tr->maps + ((size_t)k * 2 + 1) * n, s->current_map, sizeof(int) * (size_t)n);
 }
 
+/* The rounds model of the runs (the colouring case sets it). */
+static sm_rounds_model rounds_model = SM_ROUNDS_MAXDEG;
+
 static trace *run(const sm_grid *g, const sm_topo *t, double deadline, const char *threads, int argc,
                   const char *const *argv)
 {
@@ -46,6 +49,7 @@ static trace *run(const sm_grid *g, const sm_topo *t, double deadline, const cha
     for (int b = 0; b < n; b++) start[b] = b % t->nprocs;
     sm_model m;
     sm_model_default(&m);
+    m.rounds = rounds_model;
     m.has_deadline = deadline > 0;
     m.deadline = deadline;
     sm_err e;
@@ -134,6 +138,22 @@ static void flat(void **st)
     sm_grid_free(g);
 }
 
+/* Under colouring rounds the search scores with the incremental lower
+ * bound on the replicas and evaluates the accepted mapping's schedule on
+ * its own state: the same path still. */
+static void colouring(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(6, 6, 4, 1, 0, 0, SM_ST_27PT);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[2,3]}", 6);
+    static const char *const argv[] = {"-multilevel", "off", "-iters", "80", "-seed", "5"};
+    rounds_model = SM_ROUNDS_COLOURING;
+    check(g, t, 0, 6, argv, "flat, colouring rounds");
+    rounds_model = SM_ROUNDS_MAXDEG;
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 static void multilevel(void **st)
 {
     (void)st;
@@ -193,6 +213,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(counts),
         cmocka_unit_test(flat),
+        cmocka_unit_test(colouring),
         cmocka_unit_test(multilevel),
         cmocka_unit_test(dvfs),
     };
