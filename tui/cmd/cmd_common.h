@@ -80,6 +80,11 @@ int sm_safe_limit_raise(sm_app *app, Tcl_Interp *in);
 int sm_safe_net_run(sm_app *app, Tcl_Interp *live, int (*eval)(void *ctx), void *ctx, int *fell);
 /* The same for one script (text, or obj when not NULL) in interp in. */
 int sm_safe_net_eval(sm_app *app, Tcl_Interp *in, const char *text, Tcl_Obj *obj, Tcl_Interp *live, int *fell);
+/* gnuplot GP for a safe script (cmd_study_plot.c): in the private
+ * directory work, its HOME too, with -d and an environment of PATH and the
+ * locale only (no ~/.gnuplot, no gnuplotrc). 0 when it exited 0, else -1
+ * with why. */
+int sm_gnuplot_private(const char *work, const char *gp, char *why, size_t nwhy);
 /* The process's resident size in bytes (0 when unknown). */
 long long sm_resident_bytes(void);
 /* Command NAME in the safe interpreter: proc with the guard on. */
