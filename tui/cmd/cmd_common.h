@@ -85,6 +85,8 @@ int sm_safe_net_eval(sm_app *app, Tcl_Interp *in, const char *text, Tcl_Obj *obj
  * locale only (no ~/.gnuplot, no gnuplotrc). 0 when it exited 0, else -1
  * with why. */
 int sm_gnuplot_private(const char *work, const char *gp, char *why, size_t nwhy);
+/* What is left of a safe script's -limit-memory, in bytes (0 or more). */
+long long sm_safe_memory_left(sm_app *app);
 /* The process's resident size in bytes (0 when unknown). */
 long long sm_resident_bytes(void);
 /* Command NAME in the safe interpreter: proc with the guard on. */

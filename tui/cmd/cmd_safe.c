@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "cmd_common.h"
 #include "core/lib/path_guard.h"
+#include "core/model/grid_memory.h"
 
 #include "tui/app/data_directory.h"
 
@@ -370,9 +371,14 @@ static int safe_call(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const obj
      * more commands; one it passes inside ends with the limit's error. */
     if (app->limit_tripped) return sm_safe_limit_raise(app, in);
     app->safe_denied = 0;
+    /* A grid this command builds (grid create, a scenario or grid
+     * loaded) is held to what is left of -limit-memory, before it is
+     * built: one C command could take the process past it. */
+    if (app->safe_depth == 0) sm_memory_set_cap(sm_safe_memory_left(app), "what is left of the safe script's -limit-memory");
     app->safe_depth++;
     int rc = w->proc(app, in, objc, objv);
     app->safe_depth--;
+    if (app->safe_depth == 0) sm_memory_set_cap(-1, NULL);
     if (app->limit_tripped) rc = sm_safe_limit_raise(app, in);
     if (rc == TCL_ERROR && app->safe_denied) Tcl_SetErrorCode(in, "STENCILMAP", "SAFE", "PATH", NULL);
     app->safe_denied = denied_before || (rc == TCL_ERROR && app->safe_denied);

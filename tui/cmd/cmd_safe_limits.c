@@ -61,6 +61,12 @@ static long long grown(sm_app *app)
     return r > app->rss_base ? r - app->rss_base : 0;
 }
 
+long long sm_safe_memory_left(sm_app *app)
+{
+    long long left = app->limit_memory - grown(app);
+    return left > 0 ? left : 0;
+}
+
 static int limit_error(sm_app *app, Tcl_Interp *in, const char *what, long long need)
 {
     Tcl_SetObjResult(in, Tcl_ObjPrintf("%s would need %lld bytes: past the safe script's memory "
