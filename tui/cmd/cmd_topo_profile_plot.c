@@ -160,7 +160,7 @@ static int load_points(sm_app *app, Tcl_Interp *in, const char *cmd, Tcl_Obj *wh
         *cells = app->session->grid->task_cells[0];
     } else {
         size_t len;
-        char *text = sm_read_file(what, SM_MAX_FILE_BYTES, &len, &e);
+        char *text = sm_read_file(what, SM_READ_ANY_SIZE, &len, &e);
         if (!text)
             return sm_tcl_error(in, "ARGS", "%s: \"%s\" is neither a type nor a profile file: %s", cmd, what, e.msg);
         sm_profile_pt *pp = NULL;
@@ -251,19 +251,28 @@ int sm_topo_profile_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *con
     if (!wrote) {
         rc = sm_tcl_error(in, "IO", "topo profile plot: %s", e.msg);
     } else {
-        Tcl_Obj *cmd = Tcl_NewListObj(0, NULL);
-        const char *w[] = {"exec", "gnuplot", gp, "2>@1"};
-        for (int i = 0; i < 4; i++) Tcl_ListObjAppendElement(NULL, cmd, Tcl_NewStringObj(w[i], -1));
-        Tcl_IncrRefCount(cmd);
-        int g = Tcl_EvalObjEx(app->interp, cmd, TCL_EVAL_DIRECT);
-        Tcl_DecrRefCount(cmd);
+        /* For a safe script gnuplot runs as study plot runs it: private
+         * HOME, no start-up files (a ~/.gnuplot would run its commands). */
+        char why[400];
+        int g;
+        if (app->safe_depth > 0) {
+            g = sm_gnuplot_private(work, gp, why, sizeof why) == 0 ? TCL_OK : TCL_ERROR;
+        } else {
+            Tcl_Obj *cmd = Tcl_NewListObj(0, NULL);
+            const char *w[] = {"exec", "gnuplot", gp, "2>@1"};
+            for (int i = 0; i < 4; i++) Tcl_ListObjAppendElement(NULL, cmd, Tcl_NewStringObj(w[i], -1));
+            Tcl_IncrRefCount(cmd);
+            g = Tcl_EvalObjEx(app->interp, cmd, TCL_EVAL_DIRECT);
+            Tcl_DecrRefCount(cmd);
+        }
         if (g != TCL_OK) {
-            rc = sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot failed: %s", Tcl_GetStringResult(app->interp));
+            rc = sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot failed: %s",
+                              app->safe_depth > 0 ? why : Tcl_GetStringResult(app->interp));
             if (in != app->interp) Tcl_ResetResult(app->interp);
         } else {
             size_t ilen;
             sm_path_guard_suspend();
-            char *image = sm_read_file(img, SM_MAX_FILE_BYTES, &ilen, &e);
+            char *image = sm_read_file(img, SM_READ_ANY_SIZE, &ilen, &e);
             sm_path_guard_resume();
             if (!image) rc = sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot wrote no image: %s", e.msg);
             else if (sm_write_file_atomic(out, image, ilen, &e) != 0)
@@ -328,7 +337,7 @@ int sm_view_profile_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
     if (!is_type && !d) {
         size_t len;
         sm_err e;
-        char *text = sm_read_file(what, SM_MAX_FILE_BYTES, &len, &e);
+        char *text = sm_read_file(what, SM_READ_ANY_SIZE, &len, &e);
         const char *ty = text ? strstr(text, "# type: ") : NULL;
         if (ty) {
             ty += 8;
