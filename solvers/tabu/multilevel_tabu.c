@@ -421,6 +421,33 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
     stats(s, ml);
 }
 
+int sm_multilevel_rebranch(sm_solver *s, sm_multilevel *ml, unsigned long long changed, sm_err *e)
+{
+    static const char *const pass[] = {"iters", "tenure-add", "tenure-remove", "candidates", "seed", NULL};
+    unsigned long long passed = 0;
+    for (int i = 0; pass[i]; i++) passed |= SM_OPT_BIT(sm_solver_opt_index(s->ops, pass[i]));
+    if (changed & ~passed) {
+        sm_err_set(e, "tabu -multilevel: a branch can change only -iters, -tenure-add, -tenure-remove, "
+                   "-candidates and -seed (the coarse search's options), not a deadline or the objective");
+        return -1;
+    }
+    if (!ml->coarse) {
+        sm_err_set(e, "tabu -multilevel: at step %lld the coarse search has ended (refining level %d), and "
+                   "refinement takes none of the options a branch can change", s->iteration, ml->level);
+        return -1;
+    }
+    /* The coarse search is tabu itself: its own rebranch takes them. */
+    sm_solver *c = ml->coarse;
+    unsigned long long cchanged = 0;
+    for (int i = 0; pass[i]; i++) {
+        int from = sm_solver_opt_index(s->ops, pass[i]), to = sm_solver_opt_index(c->ops, pass[i]);
+        if (!(changed & SM_OPT_BIT(from))) continue;
+        c->opt[to] = s->opt[from];
+        cchanged |= SM_OPT_BIT(to);
+    }
+    return c->ops->rebranch(c, cchanged, e);
+}
+
 void sm_multilevel_free(sm_multilevel *ml)
 {
     if (!ml) return;

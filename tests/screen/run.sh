@@ -1041,6 +1041,8 @@ no_sanitizer_errors cs
 # 70-: stepping at debugger quality (issue 37): the ILP inside its solve,
 # pause, breakpoints, reverse-continue, Home/End under tmux.
 . "$top/tests/screen/stepping_debugger.sh"
+# 73: branches of a solver's run, V between two runs (issue 37 item 4).
+. "$top/tests/screen/branches.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

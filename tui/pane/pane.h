@@ -192,6 +192,12 @@ int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_
 /* A click on the timeline: "solver seek K". Returns 1 when filled. */
 int sm_steps_click(const sm_pane *p, const sm_app *app, int y, int x, sm_words *cmd);
 
+/* ---- pane_solver_runs.c: the Solver pane's timeline of runs ---- */
+
+/* A row per run once there are branches (at most maxrows, the run shown
+ * among them) and what the shown one changed; returns the rows used. */
+int sm_runs_timeline(sm_pane *p, int y, int x, int width, int maxrows, const sm_app *app, int utf8);
+
 /* ---- pane_pareto_front.c: the Solver pane's Pareto mode ---- */
 
 /* Plot and table of the solver's front in the rectangle, or without a

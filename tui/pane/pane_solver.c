@@ -128,6 +128,12 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         sm_ui_sparkline(w, y, 2 + half, iw - half - 1, spb + spn - nb, nb, lo, hi, SM_EL_SPARK_BEST, f->utf8);
         y++;
     }
+    /* Its branches (solver branch): a row per run, up to a third of
+     * the rows left. */
+    if (app->nruns > 1 && y <= ih) {
+        int room = (ih - y + 1) / 3;
+        y += sm_runs_timeline(p, y, 1, iw, room < 2 ? 2 : room > 6 ? 6 : room, app, f->utf8);
+    }
     /* A bounding solver (the ILP): incumbent, bound and gap, the bound
      * and gap `solver state` gives (sm_app_solver_bound); "optimal" only
      * when the bound meets the incumbent. */

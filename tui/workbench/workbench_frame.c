@@ -294,7 +294,8 @@ static void draw_status(tui *t, const sm_frame *f)
         snprintf(src, sizeof src, "session, %s starting %.1f s", sm_solver_start_name(app->starting),
                  sm_solver_start_elapsed(app->starting));
     else if (f->source)
-        snprintf(src, sizeof src, "SOLVER %s it %lld", app->solver->ops->name, app->solver->iteration);
+        snprintf(src, sizeof src, "SOLVER %s%s%s it %lld", app->solver->ops->name, app->nruns > 1 ? " " : "",
+                 app->nruns > 1 ? app->runs[app->run_shown].name : "", app->solver->iteration);
     /* A run going on: how far it has come. */
     if (app->run_job && app->run_job->state == SM_JOB_RUNNING) {
         size_t l = strlen(src);
