@@ -165,6 +165,9 @@ int sm_ui_title_fits(const sm_pane *p, const char *title);
 /* Text clipped to width w at (y, x). */
 void sm_ui_text(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+/* The same, cut at a word boundary when it does not fit (never inside a
+ * word: "comm-bou", "cut ed"); a single word wider than width is cut. */
+void sm_ui_words(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* A bar of width w: filled for value/scale. */
 void sm_ui_bar(WINDOW *w, int y, int x, int width, double value, double scale, sm_element el, char ch);
 void sm_ui_sparkline(WINDOW *w, int y, int x, int width, const double *v, int n, double lo,

@@ -316,6 +316,13 @@ static void draw_status(tui *t, const sm_frame *f)
                  app->view->theme.name);
     int rn = snprintf(right, sizeof right, "%s  [%s]  E %s%s", app->session->dirty ? " [modified]" : "", src,
                       sm_ui_joules(f->ev.energy, e, sizeof e), tt);
+    /* Narrow: the theme's name goes whole before the line is cut inside
+     * it ("theme defaul" at 80x24). */
+    if (!f->cmp && COLS - 1 - rn < 12) {
+        snprintf(tt, sizeof tt, "  T %s%s", sm_ui_seconds(f->ev.time, ts, sizeof ts), d);
+        rn = snprintf(right, sizeof right, "%s  [%s]  E %s%s", app->session->dirty ? " [modified]" : "", src,
+                      sm_ui_joules(f->ev.energy, e, sizeof e), tt);
+    }
     /* A long path gives way in the middle: the figures stay readable. */
     const char *title = " stencilmap  ";
     int room = COLS - (int)strlen(title) - rn;
