@@ -17,11 +17,11 @@
 #include "core/io/mapping_file.h"
 #include "core/io/scenario_file.h"
 #include "core/kernel/kernel.h"
-#include "core/run/runfile.h"
+#include "core/mpi_run/run_json.h"
 #include "mpi_halo_exchange.h"
-#include "plan.h"
-#include "record.h"
-#include "sweep.h"
+#include "rank_halo_plan.h"
+#include "rank_figures_gather.h"
+#include "rank_sweep_threads.h"
 
 typedef struct opts {
     const char *scenario, *mapping, *out;

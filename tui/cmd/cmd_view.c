@@ -7,6 +7,7 @@
 #include "solvers/solver_registry.h"
 #include "cmd_common.h"
 #include "cmd_study.h"
+#include "cmd_topo_measure.h"
 #include "tui/app/key_action_table.h"
 #include "tui/app/list_pane_rows.h"
 #include "tui/app/compare_mode.h"
@@ -546,6 +547,7 @@ static const sm_subcmd view_subs[] = {
     {"compare", sm_view_compare, 0, 2, "?solver | undo N | run ?NAME? | FILE | off | toggle | procs?"},
     {"study", sm_view_study_cmd, 0, -1,
      "?DIR|FILE? ?-x KEY? ?-y KEY? ?-by KEY|none? ?-published BOOL? | cycle x|y|by ?next|prev? | off"},
+    {"profile", sm_view_profile_cmd, 0, 1, "?TYPE|FILE|off?"},
     {"note", view_note, 0, -1, "TEXT ..."},
     {"quit", view_quit, 0, 1, "?-force?"},
     {"refresh", view_refresh, 0, 0, ""},
