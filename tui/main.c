@@ -184,7 +184,7 @@ static int eval_file_in(Tcl_Interp *in, const char *path)
 {
     sm_err e;
     size_t len;
-    char *text = sm_read_file(path, SM_MAX_FILE_BYTES, &len, &e);
+    char *text = sm_read_file(path, SM_READ_ANY_SIZE, &len, &e);
     if (!text) {
         Tcl_SetObjResult(in, Tcl_NewStringObj(e.msg, -1));
         Tcl_SetVar2(in, "errorInfo", NULL, e.msg, TCL_GLOBAL_ONLY);

@@ -756,7 +756,7 @@ sm_topo *sm_topo_parse_text(const char *text, size_t len, const char *name,
 sm_topo *sm_topo_load(const char *file, sm_err *e)
 {
     size_t len;
-    char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, e);
+    char *text = sm_read_file(file, SM_READ_ANY_SIZE, &len, e);
     if (!text) return NULL;
     sm_topo *t = sm_topo_parse_text(text, len, file, e);
     free(text);

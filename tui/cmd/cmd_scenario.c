@@ -483,7 +483,7 @@ static int topo_profile(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
         sm_err e;
         if (strcmp(file, "none") != 0) {
             size_t len;
-            char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, &e);
+            char *text = sm_read_file(file, SM_READ_ANY_SIZE, &len, &e);
             if (!text) return load_err(in, &e);
             int bad = sm_profile_parse_csv_opt(text, len, file, &pts, &n, &no_energy, &e);
             free(text);

@@ -225,7 +225,7 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     const char *file = Tcl_GetString(fileobj);
     sm_err e;
     size_t len;
-    char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, &e);
+    char *text = sm_read_file(file, SM_READ_ANY_SIZE, &len, &e);
     if (!text) return sm_tcl_error(in, "LOAD", "%s", e.msg);
     if (sm_app_confirm_discard(app, in, "session replay")) {
         free(text);

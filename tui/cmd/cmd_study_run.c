@@ -90,12 +90,11 @@ static void add_inputs(cJSON *o, const sm_study *st, const sm_study_job *job)
     cJSON *in = cJSON_AddObjectToObject(o, "inputs");
     cJSON_AddStringToObject(in, "program", sm_version_program());
     cJSON_AddStringToObject(in, "scenario", st->scen[job->scen]);
-    size_t len;
+    /* Hashed as it is read: a scenario of any size (a whole Summit's,
+     * hundreds of MB) has its hash; "" only when it cannot be read. */
     sm_err e;
-    char *text = sm_read_file(st->scen[job->scen], SM_MAX_FILE_BYTES, &len, &e);
     char hash[65] = "";
-    if (text) sm_sha256_hex(text, len, hash);
-    free(text);
+    sm_sha256_file_hex(st->scen[job->scen], hash, &e);
     cJSON_AddStringToObject(in, "scenario_sha256", hash);
     cJSON_AddStringToObject(in, "solver", st->solv[job->solv]);
     if (job->seed >= 0) cJSON_AddNumberToObject(in, "seed", (double)st->seed[job->seed]);

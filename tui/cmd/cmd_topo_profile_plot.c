@@ -160,7 +160,7 @@ static int load_points(sm_app *app, Tcl_Interp *in, const char *cmd, Tcl_Obj *wh
         *cells = app->session->grid->task_cells[0];
     } else {
         size_t len;
-        char *text = sm_read_file(what, SM_MAX_FILE_BYTES, &len, &e);
+        char *text = sm_read_file(what, SM_READ_ANY_SIZE, &len, &e);
         if (!text)
             return sm_tcl_error(in, "ARGS", "%s: \"%s\" is neither a type nor a profile file: %s", cmd, what, e.msg);
         sm_profile_pt *pp = NULL;
@@ -263,7 +263,7 @@ int sm_topo_profile_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *con
         } else {
             size_t ilen;
             sm_path_guard_suspend();
-            char *image = sm_read_file(img, SM_MAX_FILE_BYTES, &ilen, &e);
+            char *image = sm_read_file(img, SM_READ_ANY_SIZE, &ilen, &e);
             sm_path_guard_resume();
             if (!image) rc = sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot wrote no image: %s", e.msg);
             else if (sm_write_file_atomic(out, image, ilen, &e) != 0)
@@ -328,7 +328,7 @@ int sm_view_profile_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
     if (!is_type && !d) {
         size_t len;
         sm_err e;
-        char *text = sm_read_file(what, SM_MAX_FILE_BYTES, &len, &e);
+        char *text = sm_read_file(what, SM_READ_ANY_SIZE, &len, &e);
         const char *ty = text ? strstr(text, "# type: ") : NULL;
         if (ty) {
             ty += 8;
