@@ -4,10 +4,10 @@
 # against one thread measured in the same run (target: 1.7x on 2), and
 # whether the mapping and its energy are identical to one thread's (they
 # must be: every step is the same for any -threads). Instances:
-#   flat        summit-like.json, 16x16x16 blocks (4096), -multilevel off
+#   flat        summit-like.json, 16x16x16 blocks of 64^3 cells, -multilevel off
 #   flat-dvfs   cuboid-cpu-gpu-dvfs.json's machine, 8x8x8 blocks, -dvfs on
-#   multilevel  summit-like.json, 32x32x32 blocks (32768): the coarse
-#               search's steps run side by side, refinement on one thread
+#   multilevel  summit-like.json, 32x32x32 blocks of 64^3 (32768): the coarse
+#               search's steps and the refinement rounds side by side
 # THREADS_ITERS (environment; default 2000) is tabu's -iters; THREADS_MAX
 # caps the thread counts (default: the cores). On a shared machine the
 # speed-up is noisy: the CPU column says how much work each run did.
@@ -26,9 +26,9 @@ proc cpu_seconds {} {
 }
 
 set instances {
-    flat       {summit-like.json {16 16 16} 1024 {-multilevel off}}
+    flat       {summit-like.json {16 16 16} 64 {-multilevel off}}
     flat-dvfs  {cuboid-cpu-gpu-dvfs.json {8 8 8} 64 {-multilevel off -dvfs on}}
-    multilevel {summit-like.json {32 32 32} 512 {-multilevel on}}
+    multilevel {summit-like.json {32 32 32} 64 {-multilevel on}}
 }
 
 puts "tabu -threads N against -threads 1 in this run ($cores cores here); -iters $iters; speedup = wall(1) / wall(N); same = mapping and energy identical to 1 thread's"

@@ -146,6 +146,10 @@ typedef struct sm_view {
     sm_profile_view profile;
 
     int quit;
+    /* A quit asked for over unsaved work (exit, view quit from the
+     * console, a binding or a hook): the workbench opens q's question;
+     * ask_quit_status is the status a quit it leads to exits with. */
+    int ask_quit, ask_quit_status;
 } sm_view;
 
 sm_view *sm_view_new(void);

@@ -76,6 +76,10 @@ void sm_study_json_add_dict(cJSON *obj, Tcl_Obj *dict, const char *rename_second
  * partial, and a written job is never run again. */
 static int interrupted(sm_app *app, Tcl_Interp *in, long number)
 {
+    /* A fresh error: the job's own (a solver start the interrupt cut
+     * short: "tabu: interrupted while starting") must not stay in
+     * errorInfo, which is what a batch run prints. */
+    Tcl_ResetResult(in);
     Tcl_SetObjResult(in, Tcl_ObjPrintf("study run: interrupted in job %ld; finished jobs "
                                        "are kept, run the same command to go on", number));
     Tcl_SetErrorCode(in, "STENCILMAP", "STUDY", "INTERRUPTED", NULL);

@@ -251,14 +251,23 @@ int sm_topo_profile_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *con
     if (!wrote) {
         rc = sm_tcl_error(in, "IO", "topo profile plot: %s", e.msg);
     } else {
-        Tcl_Obj *cmd = Tcl_NewListObj(0, NULL);
-        const char *w[] = {"exec", "gnuplot", gp, "2>@1"};
-        for (int i = 0; i < 4; i++) Tcl_ListObjAppendElement(NULL, cmd, Tcl_NewStringObj(w[i], -1));
-        Tcl_IncrRefCount(cmd);
-        int g = Tcl_EvalObjEx(app->interp, cmd, TCL_EVAL_DIRECT);
-        Tcl_DecrRefCount(cmd);
+        /* For a safe script gnuplot runs as study plot runs it: private
+         * HOME, no start-up files (a ~/.gnuplot would run its commands). */
+        char why[400];
+        int g;
+        if (app->safe_depth > 0) {
+            g = sm_gnuplot_private(work, gp, why, sizeof why) == 0 ? TCL_OK : TCL_ERROR;
+        } else {
+            Tcl_Obj *cmd = Tcl_NewListObj(0, NULL);
+            const char *w[] = {"exec", "gnuplot", gp, "2>@1"};
+            for (int i = 0; i < 4; i++) Tcl_ListObjAppendElement(NULL, cmd, Tcl_NewStringObj(w[i], -1));
+            Tcl_IncrRefCount(cmd);
+            g = Tcl_EvalObjEx(app->interp, cmd, TCL_EVAL_DIRECT);
+            Tcl_DecrRefCount(cmd);
+        }
         if (g != TCL_OK) {
-            rc = sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot failed: %s", Tcl_GetStringResult(app->interp));
+            rc = sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot failed: %s",
+                              app->safe_depth > 0 ? why : Tcl_GetStringResult(app->interp));
             if (in != app->interp) Tcl_ResetResult(app->interp);
         } else {
             size_t ilen;

@@ -466,6 +466,14 @@ static int view_quit(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
 {
     if (objc == 3 && strcmp(Tcl_GetString(objv[2]), "-force") != 0)
         return sm_tcl_error(in, "ARGS", "view quit: expected ?-force?");
+    /* Over unsaved work in the workbench, view quit (and a safe
+     * script's -force) opens q's question, as q does: the user's answer
+     * decides. */
+    if (app->screen && app->session->dirty && (objc == 2 || app->safe_depth > 0)) {
+        app->view->ask_quit = 1;
+        app->view->ask_quit_status = 0;
+        return TCL_OK;
+    }
     /* A safe script (or a binding or hook it left) never quits over
      * unsaved work: only the user's own answer to q's question does. */
     if (objc == 3 && app->safe_depth > 0 && app->session->dirty)

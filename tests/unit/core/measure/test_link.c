@@ -35,11 +35,14 @@ static void two_cores(void **st)
     sm_link_result *r = sm_measure_link(&o, why, sizeof why);
     if (!r) fail_msg("%s", why);
     assert_int_equal(r->npoints, 3);
-    assert_true(r->latency.n >= 3 && r->latency.mean > 0 && r->latency.mean < 0.01);
+    assert_true(r->latency.n >= 1 && r->latency.mean > 0 && r->latency.mean < 0.01);
     for (int i = 0; i < 3; i++) {
         const sm_link_point *p = &r->points[i];
         assert_int_equal(p->cells, cells[i]);
-        assert_true(p->reps >= 3 && p->reps <= 10 && p->iters >= 8);
+        /* At least reps_min unless the size's timeout came first (a
+         * loaded machine): then it says why. */
+        assert_true(p->reps >= 1 && p->reps <= 10 && p->iters >= 9);
+        assert_true(p->reps >= 3 || strstr(p->why, "timeout"));
         assert_true(p->t.low <= p->t.mean && p->t.mean <= p->t.high);
         assert_true(p->tight == sm_interval_tight(&p->t, o.eps));
         assert_true(p->tight || p->why[0]);
