@@ -68,6 +68,10 @@ char *sm_run_to_text(const sm_run *r)
         cJSON_AddNumberToObject(o, "messages", (double)k->messages);
         if (k->has_energy) cJSON_AddNumberToObject(o, "energy_j", k->energy_j);
         else cJSON_AddNullToObject(o, "energy_j");
+        if (k->has_energy && k->energy_counter) {
+            cJSON_AddStringToObject(o, "energy_counter", k->energy_counter);
+            cJSON_AddNumberToObject(o, "energy_share", k->energy_share);
+        }
         cJSON_AddItemToArray(ranks, o);
     }
     char *s = sm_json_print(j);
@@ -82,6 +86,7 @@ void sm_run_free(sm_run *r)
         free(r->ranks[i].host);
         free(r->ranks[i].cores);
         free(r->ranks[i].device);
+        free(r->ranks[i].energy_counter);
     }
     free(r->ranks);
     free(r->energy_source);
@@ -110,7 +115,7 @@ static const char *const top_keys[] = {"format", "version", "scenario_sha256", "
 static const char *const rank_keys[] = {"rank", "processor", "host", "cores", "device", "blocks", "cells", "threads",
                                         "compute_s", "comm_s", "wait_s", "wall_s", "compute_min_s", "compute_median_s",
                                         "bytes", "messages",
-                                        "energy_j", NULL};
+                                        "energy_j", "energy_counter", "energy_share", NULL};
 
 static int parse_rank(const cJSON *o, const char *path, int want, sm_run_rank *k, sm_err *e)
 {
@@ -168,6 +173,10 @@ static int parse_rank(const cJSON *o, const char *path, int want, sm_run_rank *k
         if (sm_json_number(o, path, "energy_j", 1, 0, 1e15, &k->energy_j, e) < 0) return -1;
         k->has_energy = 1;
     }
+    if (sm_json_string(o, path, "energy_counter", 0, &s, e) < 0) return -1;
+    if (cJSON_GetObjectItemCaseSensitive(o, "energy_counter")) k->energy_counter = sm_xstrdup(s);
+    k->energy_share = k->energy_counter ? 1 : 0;
+    if (sm_json_number(o, path, "energy_share", 0, 0, 1, &k->energy_share, e) < 0) return -1;
     return 0;
 }
 

@@ -35,6 +35,10 @@ typedef struct sm_run_rank {
     int64_t bytes, messages;
     int has_energy;
     double energy_j;
+    char *energy_counter;  /* where it came from: "rapl:package-0", "nvml:3",
+                              "rapl:package-0+nvml:3"; NULL when not measured */
+    double energy_share;   /* the rank's part of its package's counter (ranks
+                              sharing a package split it by cores) */
 } sm_run_rank;
 
 typedef struct sm_run {
