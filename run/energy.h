@@ -1,5 +1,5 @@
 /* energy.h - a run's energy from the machine's own counters (SPEC 8, 9):
- * RAPL powercap packages (core/energy/powercap.h) and NVIDIA GPUs through
+ * RAPL powercap packages (core/energy/rapl_powercap.h) and NVIDIA GPUs through
  * NVML (core/energy/nvml.h), read around the iteration loop, one reader
  * per package (energy_plan.h). Nothing is estimated: a rank whose counter
  * cannot be read has no energy and says why.
@@ -15,7 +15,7 @@
 #include <mpi.h>
 #include <stdint.h>
 #include "core/energy/nvml.h"
-#include "core/energy/powercap.h"
+#include "core/energy/rapl_powercap.h"
 #include "core/model/topology.h"
 #include "energy_plan.h"
 

@@ -1,5 +1,5 @@
 # man-keys.tcl - the KEYS list of stencilmap(1), generated from the key
-# table (tui/app/keymap.h, as `key list` returns it): one .TP entry per
+# table (tui/app/key_action_table.h, as `key list` returns it): one .TP entry per
 # action, in the table's order, with all its keys. Run by `make man`:
 #     stencilmap -b tools/man-keys.tcl man/stencilmap.1
 # rewrites the lines between the KEYS BEGIN and KEYS END markers of that
@@ -33,7 +33,7 @@ proc man_keys {} {
     }
     return [join $out \n]
 }
-set begin {.\" KEYS BEGIN: generated from the key table by `make man` (tools/man-keys.tcl); edit tui/app/keymap.h}
+set begin {.\" KEYS BEGIN: generated from the key table by `make man` (tools/man-keys.tcl); edit tui/app/key_action_table.h}
 set end {.\" KEYS END}
 # Sourced (the script tests), it only defines man_keys and the markers.
 if {![info exists ::argv0] || [file tail $::argv0] ne "man-keys.tcl"} return

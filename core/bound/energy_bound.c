@@ -70,10 +70,10 @@
  *    36 864 processors, is a few items).
  * The bound is the larger of the two, each valid on its own.
  *
- * Where each part lives: cut_bound.c (h, and the least link energy at each
- * separation level), processor_classes.c (each processor's figures and
- * caps, the classes that cost the same), knapsack_combination.c and
- * counts_combination.c (the two ways to combine); this file builds the
+ * Where each part lives: comm_part.c (h, and the least link energy at each
+ * separation level), compute_part.c (each processor's figures and
+ * caps, the classes that cost the same), parts_combined_by_knapsack.c and
+ * parts_combined_exactly.c (the two ways to combine); this file builds the
  * context they share (bound_context.h) and takes the larger. */
 #include "energy_bound.h"
 
@@ -84,7 +84,7 @@
 #include <time.h>
 #include "core/model/profile.h"
 #include "core/lib/util.h"
-#include "core/model/edge_isoperimetric.h"
+#include "core/bound/edge_isoperimetric.h"
 #include "bound_context.h"
 
 static double now(void)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/energy/powercap.h"
+#include "core/energy/rapl_powercap.h"
 
 enum { CMD_SETUP, CMD_RUN, CMD_FREE, CMD_QUIT };
 

@@ -4,7 +4,7 @@
  * links, a mapping's energy is a function of its count vector (blocks
  * per processor: dynamic, static, idle) plus the price of its cut. The cut
  * of a count vector c is bounded below by the grid's exact
- * edge-isoperimetric profile f (core/model/edge_isoperimetric.c): every part p has at least
+ * edge-isoperimetric profile f (core/bound/edge_isoperimetric.c): every part p has at least
  * f(c_p) boundary pairs and each cut pair bounds two parts, and the union
  * of any parts S has at least f(c_S) boundary pairs, all of them cut. So
  * every count vector has a lower bound L(c) on the energy of any mapping
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ilp_count_decomposition.h"
-#include "core/model/edge_isoperimetric.h"
+#include "core/bound/edge_isoperimetric.h"
 
 #define COUNTS_MAX_VECTORS 2000000
 #define COUNTS_MAX_PROCS 8

@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "curve_placement.h"
+#include "sfc_orders.h"
 #include "core/model/fill_rule.h"
-#include "core/traffic/objective.h"
+#include "core/traffic/incremental_objectives.h"
 #include "solvers/stepper/solver_stepper.h"
 
 typedef struct {

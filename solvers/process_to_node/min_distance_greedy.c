@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/net/net.h"
-#include "curve_placement.h"
-#include "core/traffic/objective.h"
+#include "sfc_orders.h"
+#include "core/traffic/incremental_objectives.h"
 #include "solvers/stepper/solver_stepper.h"
 
 typedef struct {

@@ -12,7 +12,7 @@
  * -tenure-add steps and leaving b for -tenure-remove. Aspiration admits a
  * tabu move that beats the best. Scores: deadline and memory violation
  * first, then the -objective (energy by default; time from the cost model;
- * the others from core/traffic/objective.h, kept beside the cost model and moved
+ * the others from core/traffic/incremental_objectives.h, kept beside the cost model and moved
  * with it, O(degree) a candidate), then energy, then time. Under the
  * colouring rounds model the search scores with the incremental lower bound
  * and the accepted mapping is evaluated with the exact schedule. */
@@ -22,7 +22,7 @@
 #include <string.h>
 #include "core/lib/threads.h"
 #include "core/model/fill_rule.h"
-#include "core/traffic/objective.h"
+#include "core/traffic/incremental_objectives.h"
 #include "consolidating_starts.h"
 #include "multilevel_tabu.h"
 #include "solvers/stepper/solver_stepper.h"

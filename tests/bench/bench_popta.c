@@ -18,7 +18,7 @@
 #include "core/model/grid.h"
 #include "core/model/topology.h"
 #include "solvers/stepper/solver_stepper.h"
-#include "tests/unit/solvers/profile_partitioning/popta_ref.h"
+#include "tests/unit/solvers/profile_partitioning/optimal_partitioning_ref.h"
 
 static double now(void)
 {

@@ -308,7 +308,7 @@ static char *job_script(const sm_run_opts *o, const sm_run_job *job, const sm_la
     return b.s;
 }
 
-int sm_run_job_start(const sm_session *s, const sm_run_opts *o, sm_run_job *job, sm_err *e)
+static int start_job(const sm_session *s, const sm_run_opts *o, sm_run_job *job, sm_err *e)
 {
     memset(job, 0, sizeof *job);
     job->pid = -1;
@@ -630,6 +630,15 @@ void sm_run_job_stop(sm_run_job *job)
     }
     job->state = SM_JOB_FAILED;
     snprintf(job->why, sizeof job->why, "stopped (run stop)");
+}
+
+/* A start that fails leaves nothing behind: not the files (undo_written)
+ * and not the paths it had named in job. */
+int sm_run_job_start(const sm_session *s, const sm_run_opts *o, sm_run_job *job, sm_err *e)
+{
+    int rc = start_job(s, o, job, e);
+    if (rc != 0) sm_run_job_free(job);
+    return rc;
 }
 
 void sm_run_job_free(sm_run_job *job)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/bound/energy_bound.h"
-#include "core/traffic/routing_link_loads.h"
+#include "core/traffic/link_load_counts.h"
 #include "core/traffic/hop_metrics.h"
 #include "cmd_common.h"
 

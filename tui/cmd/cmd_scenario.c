@@ -13,7 +13,7 @@
 #include "tui/app/data_directory.h"
 #include "cmd_topo_hwloc.h"
 #include "cmd_topo_measure.h"
-#include "tui/app/display_paths.h"
+#include "tui/app/path_display_tidy.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
 {

@@ -2,7 +2,7 @@
  * in the workbench), run until done or interrupted (SIGINT, or a key in
  * the TUI) keeping the best mapping found, the hooks (on step|solved|
  * changed) called as it goes, its best mapping and DVFS states applied.
- * The `solver` subcommands are in cmd_solver.c. */
+ * The `solver` subcommands are in cmd_solver_stepping.c. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>

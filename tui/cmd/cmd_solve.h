@@ -1,5 +1,5 @@
 /* cmd_solve.h - what the files of the solve, solver and on commands share
- * (cmd_solve.c runs a solver, cmd_solver.c holds the `solver` subcommands,
+ * (cmd_solve.c runs a solver, cmd_solver_stepping.c holds the `solver` subcommands,
  * cmd_solver_state.c turns a solver's state into Tcl dicts). */
 #ifndef SM_CMD_SOLVE_H
 #define SM_CMD_SOLVE_H

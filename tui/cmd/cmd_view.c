@@ -7,7 +7,7 @@
 #include "solvers/solver_registry.h"
 #include "cmd_common.h"
 #include "cmd_study.h"
-#include "tui/app/keymap.h"
+#include "tui/app/key_action_table.h"
 #include "tui/app/list_pane_rows.h"
 #include "tui/app/compare_mode.h"
 #include "tui/workbench/workbench.h"

@@ -6,8 +6,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "core/traffic/net_drawing_layout.h"
-#include "core/traffic/routing_link_loads.h"
+#include "core/traffic/link_load_drawing_layout.h"
+#include "core/traffic/link_load_counts.h"
 #include "core/net/net.h"
 
 static int link_map(sm_app *app, Tcl_Interp *in, sm_link_map *m)

@@ -1,11 +1,11 @@
 /* pane_help.c - '?': every key and what it does, generated from the key
- * table (keymap.h), plus the user's own bindings. Drawn over the panes;
+ * table (key_action_table.h), plus the user's own bindings. Drawn over the panes;
  * each entry's text wraps (nothing is cut) and the list scrolls
  * (view help scroll: Up/Down, PgUp/PgDn, Home/End while it is shown), one
  * column, or two when the screen is wide enough for both. */
 #include <stdio.h>
 #include <string.h>
-#include "tui/app/keymap.h"
+#include "tui/app/key_action_table.h"
 #include "pane.h"
 
 #define KEYW 12 /* the keys column, its space included */

@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/traffic/net_drawing_layout.h"
-#include "core/traffic/routing_link_loads.h"
+#include "core/traffic/link_load_drawing_layout.h"
+#include "core/traffic/link_load_counts.h"
 #include "pane.h"
 
 typedef struct net_cache {

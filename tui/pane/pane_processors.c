@@ -8,7 +8,7 @@
 #include "pane.h"
 #include "core/run/compare.h"
 #include "tui/app/list_pane_rows.h"
-#include "tui/app/tcl_bridge.h"
+#include "tui/app/tcl_bridge_interface.h"
 
 /* The rows as last drawn: keys and clicks answer from these. */
 /* Where a type's speed came from, after its name (SPEC 8 "source"):

@@ -206,7 +206,7 @@ static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_wo
     return 1;
 }
 
-/* No activate: Enter on a solver opens the start prompt (key_actions.c). */
+/* No activate: Enter on a solver opens the start prompt (key_action_commands.c). */
 /* Pareto mode: a click on a front point or row applies it. */
 static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {

@@ -1,9 +1,9 @@
 /* workbench_internal.h - what the files of the workbench loop share (not for
  * use outside tui/workbench/): the loop's state (the panes, the prompt, what
  * was last drawn, the mapping shown) and the functions each file offers the
- * others. workbench_loop.c runs the loop, workbench_layout.c lays the panes
- * out, workbench_screen.c holds the hooks the command layer redraws through,
- * workbench_frame.c draws a frame, workbench_input.c turns keys into
+ * others. workbench_loop.c runs the loop, workbench_pane_layout.c lays the panes
+ * out, workbench_terminal.c holds the hooks the command layer redraws through,
+ * workbench_redraw.c draws a frame, workbench_input.c turns keys into
  * commands. */
 #ifndef SM_WORKBENCH_INTERNAL_H
 #define SM_WORKBENCH_INTERNAL_H
@@ -18,11 +18,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "core/session/journal.h"
-#include "tui/app/key_actions.h"
-#include "tui/app/keymap.h"
+#include "tui/app/key_action_commands.h"
+#include "tui/app/key_action_table.h"
 #include "tui/pane/pane.h"
 #include "tui/app/solver_worker_thread.h"
-#include "tui/app/tcl_bridge.h"
+#include "tui/app/tcl_bridge_interface.h"
 #include "hangup_watchdog.h"
 #include "workbench.h"
 
@@ -98,7 +98,7 @@ typedef struct tui {
 } tui;
 
 
-/* workbench_layout.c */
+/* workbench_pane_layout.c */
 typedef struct wb_pane_place {
     const sm_pane_ops *ops;
     sm_pane_slot slot;
@@ -107,12 +107,12 @@ typedef struct wb_pane_place {
 extern const wb_pane_place wb_pane_table[SM_PANE_COUNT];
 void wb_layout(tui *t);
 
-/* workbench_frame.c */
+/* workbench_redraw.c */
 void wb_shown_reset(struct shown *sh);
 void wb_prepare(tui *t, sm_frame *f);
 void wb_draw(tui *t, int force);
 
-/* workbench_screen.c */
+/* workbench_terminal.c */
 int wb_next_key(tui *t, int *code, int *is_key);
 void wb_screen_begin(tui *t);
 void wb_screen_end(tui *t);

@@ -4,7 +4,7 @@
  * bounds never cut off an optimal mapping). */
 #include "tests/unit/testutil.h"
 #include "solvers/stepper/solver_stepper.h"
-#include "core/model/edge_isoperimetric.h"
+#include "core/bound/edge_isoperimetric.h"
 #include <math.h>
 #include <string.h>
 
