@@ -152,9 +152,9 @@ $(B)/san/tests/tui/app/test_processor_marks: tests/unit/tui/app/test_processor_m
 $(B)/san/tests/run/test_plan: tests/unit/run/test_plan.c tests/unit/testutil.h run/plan.c run/plan.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< run/plan.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
-$(B)/san/tests/run/test_energy_plan: tests/unit/run/test_energy_plan.c tests/unit/testutil.h run/energy_plan.c run/energy_plan.h $(B)/san/libsm.a
+$(B)/san/tests/run/test_package_energy_shares: tests/unit/run/test_package_energy_shares.c tests/unit/testutil.h run/package_energy_shares.c run/package_energy_shares.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< run/energy_plan.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< run/package_energy_shares.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
 
 # The fuzz targets' corpus replay runs in check (gcc, sanitized).
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)

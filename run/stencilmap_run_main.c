@@ -18,7 +18,7 @@
 #include "core/io/scenario_file.h"
 #include "core/kernel/kernel.h"
 #include "core/run/runfile.h"
-#include "energy.h"
+#include "rank_energy_counters.h"
 #include "mpi_halo_exchange.h"
 #include "plan.h"
 #include "record.h"

@@ -1,9 +1,9 @@
-/* test_energy_plan.c - who reads which RAPL package in a run
- * (run/energy_plan.c): one reader per (host, package), the first rank on
+/* test_package_energy_shares.c - who reads which RAPL package in a run
+ * (run/package_energy_shares.c): one reader per (host, package), the first rank on
  * it; shares by cores that sum to 1 on every package, so no joule is
  * counted twice; ranks without a package read nothing. */
 #include "tests/unit/testutil.h"
-#include "run/energy_plan.h"
+#include "run/package_energy_shares.h"
 
 static smr_energy_where at(const char *host, int package, int device, int weight)
 {

@@ -1,4 +1,4 @@
-/* energy_plan.h - who reads which energy counter in a run, so that no
+/* package_energy_shares.h - who reads which energy counter in a run, so that no
  * joule is counted twice (no MPI here: tested like the rest).
  *
  * A RAPL counter measures a whole package. Ranks that share a package
@@ -10,8 +10,8 @@
  * counted). A GPU rank reads its own device through NVML, and takes the
  * share of its host core in that core's package (its process runs there:
  * stencilmap-run's kernel is the CPU kernel topo measure times). */
-#ifndef SMR_ENERGY_PLAN_H
-#define SMR_ENERGY_PLAN_H
+#ifndef SMR_PACKAGE_ENERGY_SHARES_H
+#define SMR_PACKAGE_ENERGY_SHARES_H
 
 #define SMR_HOST_LEN 256
 

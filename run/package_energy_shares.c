@@ -1,5 +1,5 @@
-/* energy_plan.c - one reader per package, shares by cores (energy_plan.h). */
-#include "energy_plan.h"
+/* package_energy_shares.c - one reader per package, shares by cores (package_energy_shares.h). */
+#include "package_energy_shares.h"
 #include <string.h>
 
 void smr_energy_plan(int n, const smr_energy_where *w, int *reader, double *share)

@@ -1,7 +1,7 @@
-/* energy.h - a run's energy from the machine's own counters (SPEC 8, 9):
+/* rank_energy_counters.h - a run's energy from the machine's own counters (SPEC 8, 9):
  * RAPL powercap packages (core/energy/rapl_powercap.h) and NVIDIA GPUs through
  * NVML (core/energy/nvml.h), read around the iteration loop, one reader
- * per package (energy_plan.h). Nothing is estimated: a rank whose counter
+ * per package (package_energy_shares.h). Nothing is estimated: a rank whose counter
  * cannot be read has no energy and says why.
  *
  * A rank's package: its processor's place (the package hwloc gave it),
@@ -9,15 +9,15 @@
  * physical_package_id, which RAPL's package-N counts). A GPU processor's
  * rank reads its device (the place's device index) and shares the package
  * of its host core (the CPU place on its node holding that core). */
-#ifndef SMR_ENERGY_H
-#define SMR_ENERGY_H
+#ifndef SMR_RANK_ENERGY_COUNTERS_H
+#define SMR_RANK_ENERGY_COUNTERS_H
 
 #include <mpi.h>
 #include <stdint.h>
 #include "core/energy/nvml.h"
 #include "core/energy/rapl_powercap.h"
 #include "core/model/topology.h"
-#include "energy_plan.h"
+#include "package_energy_shares.h"
 
 typedef struct smr_energy {
     smr_energy_where where;

@@ -1,6 +1,6 @@
-/* energy.c - RAPL and NVML read around a run (energy.h). */
+/* rank_energy_counters.c - RAPL and NVML read around a run (rank_energy_counters.h). */
 #define _GNU_SOURCE
-#include "energy.h"
+#include "rank_energy_counters.h"
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
