@@ -47,7 +47,7 @@ CURSES_LIB := $(CURSES_LIB)
 CJSON_INC := $(CJSON_INC)
 CJSON_LIB := $(CJSON_LIB)
 CMOCKA_LIB := $(CMOCKA_LIB)
-# libhwloc is optional: with it, topo detect/import work (core/io/hwloc_parse.c).
+# libhwloc is optional: with it, topo detect/import work (core/io/hwloc_to_hardware_description.c).
 HWLOC_FLAGS := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && echo -DSM_HAVE_HWLOC $$($(PKG_CONFIG) --cflags hwloc))
 HWLOC_LIB := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && $(PKG_CONFIG) --libs hwloc)
 VERSION := $(shell cat VERSION)
@@ -148,10 +148,11 @@ $(B)/san/tests/tui/app/test_processor_marks: tests/unit/tui/app/test_processor_m
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/app/processor_marks.c tui/app/colour_theme.c tui/app/data_directory.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
 
-# stencilmap-run's plan (run/plan.c) needs no MPI: tested like the rest.
-$(B)/san/tests/run/test_plan: tests/unit/run/test_plan.c tests/unit/testutil.h run/plan.c run/plan.h $(B)/san/libsm.a
+# stencilmap-run's plan (run/rank_halo_plan.c) needs no MPI: tested like the rest.
+$(B)/san/tests/run/test_rank_halo_plan: tests/unit/run/test_rank_halo_plan.c tests/unit/testutil.h run/rank_halo_plan.c run/rank_halo_plan.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< run/plan.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< run/rank_halo_plan.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
+# ... and so does who reads which energy counter (run/package_energy_shares.c).
 $(B)/san/tests/run/test_package_energy_shares: tests/unit/run/test_package_energy_shares.c tests/unit/testutil.h run/package_energy_shares.c run/package_energy_shares.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< run/package_energy_shares.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)

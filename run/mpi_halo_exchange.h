@@ -7,7 +7,7 @@
 #define SMR_MPI_HALO_EXCHANGE_H
 
 #include <mpi.h>
-#include "plan.h"
+#include "rank_halo_plan.h"
 
 typedef struct smr_exchange {
     const smr_plan *pl;

@@ -17,12 +17,12 @@
 #include "core/io/mapping_file.h"
 #include "core/io/scenario_file.h"
 #include "core/kernel/kernel.h"
-#include "core/run/runfile.h"
+#include "core/mpi_run/run_json.h"
 #include "rank_energy_counters.h"
 #include "mpi_halo_exchange.h"
-#include "plan.h"
-#include "record.h"
-#include "sweep.h"
+#include "rank_halo_plan.h"
+#include "rank_figures_gather.h"
+#include "rank_sweep_threads.h"
 
 typedef struct opts {
     const char *scenario, *mapping, *out;
@@ -216,7 +216,7 @@ int main(int argc, char **argv)
     long nsamples = o.iters < (1L << 20) ? o.iters : (1L << 20);
     double *sample = sm_xmalloc(sizeof(double) * (size_t)nsamples);
     /* Energy counters read right before and after the loop (one reader a
-     * package; energy.h); it ends with a barrier. */
+     * package; rank_energy_counters.h); it ends with a barrier. */
     int my_proc = size == 1 ? pl.proc_of_rank[0] : pl.proc_of_rank[rank];
     smr_energy en;
     smr_energy_begin(&en, sc.topo, my_proc, o.powercap, comm);

@@ -6,7 +6,7 @@
 #define _XOPEN_SOURCE 700   /* realpath */
 #endif
 #include "path_guard.h"
-#include "open_beneath.h"
+#include "path_guard_open_beneath.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -26,7 +26,7 @@ enum { SM_PATH_READ = 0, SM_PATH_WRITE = 1 };
 /* What the guard allows: an access that stays below `dirfd`, a directory
  * the guard opened (the caller closes it), at `rel`, the resolved path
  * below it ("" for the directory itself). dirfd -1: no confinement, the
- * path is opened as given. Opening beneath the directory (open_beneath.h), not
+ * path is opened as given. Opening beneath the directory (path_guard_open_beneath.h), not
  * by the name that was checked, is what makes the check hold at the open:
  * a symbolic link swapped in meanwhile cannot lead the open outside. */
 typedef struct sm_path_grant {

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cost_colouring_rounds.h"
+#include "cost_rounds_term.h"
 #include "profile.h"
 #include "core/lib/util.h"
 
@@ -519,7 +519,7 @@ int sm_cost_traffic(const sm_cost *c, int sorted, sm_traffic **out)
 
 static sm_pairmu *view_pairs(const void *ctx, int msg, int *n) { return sm_cost_pairs(ctx, msg, n); }
 
-/* What cost_colouring_rounds.c needs of this state, now. */
+/* What cost_rounds_term.c needs of this state, now. */
 static sm_colouring_view colouring_view(const sm_cost *c)
 {
     sm_colouring_view v = {.pair_p = c->pairs.p, .pair_q = c->pairs.q, .nprocs = c->nprocs,

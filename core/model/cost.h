@@ -61,7 +61,7 @@ typedef struct sm_cost {
     int64_t messages, edges, edges_intra, edges_inter;
     int procs_used, mem_over;
 
-    /* The colouring kept up to date once evaluated (cost_colouring_rounds.c). */
+    /* The colouring kept up to date once evaluated (cost_rounds_term.c). */
     struct sm_cost_colouring *col;
 } sm_cost;
 

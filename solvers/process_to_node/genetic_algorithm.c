@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sfc_orders.h"
+#include "sfc_mapping.h"
 #include "core/model/fill_rule.h"
 #include "core/traffic/incremental_objectives.h"
 #include "solvers/stepper/solver_stepper.h"

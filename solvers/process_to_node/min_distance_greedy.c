@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/net/net.h"
-#include "sfc_orders.h"
+#include "sfc_mapping.h"
 #include "core/traffic/incremental_objectives.h"
 #include "solvers/stepper/solver_stepper.h"
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sfc_orders.h"
+#include "sfc_mapping.h"
 #include "solvers/stepper/solver_stepper.h"
 
 typedef struct {

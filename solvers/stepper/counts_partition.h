@@ -1,5 +1,5 @@
 /* counts_partition.h - a partition by block counts (popta's result), shared by
- * the stepper (solver_stepper.h) and the record of it per step (counts_partition_history.h). */
+ * the stepper (solver_stepper.h) and the record of it per step (counts_partition_snapshots.h). */
 #ifndef SM_COUNTS_PARTITION_H
 #define SM_COUNTS_PARTITION_H
 

@@ -102,7 +102,7 @@ static int below_which(const char *r, char *const *dirs, int n)
 }
 
 /* The grant: directory fd (a copy of the one held) and r's path below
- * dir. The opens happen beneath it (core/lib/open_beneath.h). */
+ * dir. The opens happen beneath it (core/lib/path_guard_open_beneath.h). */
 static int grant_below(sm_path_grant *g, int fd, const char *r, const char *dir, sm_err *e)
 {
     g->dirfd = fd;

@@ -1,9 +1,9 @@
 /* cmd_topo_hwloc.c - topo detect | import -format hwloc: the machine's
- * topology from hwloc (core/io/hwloc_parse.c, core/io/topology_build_from_hwloc.c) becomes the session's
+ * topology from hwloc (core/io/hwloc_to_hardware_description.c, core/io/hardware_description_to_topology.c) becomes the session's
  * topology, the mapping kept where it still fits. */
 #include <stdlib.h>
 #include <string.h>
-#include "core/io/hwloc_parse.h"
+#include "core/io/hwloc_to_hardware_description.h"
 #include "core/session/session.h"
 #include "cmd_topo_hwloc.h"
 

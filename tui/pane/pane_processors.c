@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
-#include "core/run/compare.h"
+#include "core/mpi_run/run_vs_model.h"
 #include "tui/app/list_pane_rows.h"
 #include "tui/app/tcl_bridge_interface.h"
 

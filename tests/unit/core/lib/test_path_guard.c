@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "tests/unit/testutil.h"
 #include "core/lib/path_guard.h"
-#include "core/lib/open_beneath.h"
+#include "core/lib/path_guard_open_beneath.h"
 #include "core/study/study_jobs.h"
 
 static char root[128];

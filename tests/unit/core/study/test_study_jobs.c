@@ -2,7 +2,7 @@
  * the braille plot's geometry and topologies from hardware descriptions. */
 #include "tests/unit/testutil.h"
 #include <unistd.h>
-#include "core/io/topology_build_from_hwloc.h"
+#include "core/io/hardware_description_to_topology.h"
 #include "core/lib/sha256.h"
 #include "core/study/study_jobs.h"
 #include "core/study/braille_plot.h"
