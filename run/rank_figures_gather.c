@@ -44,7 +44,7 @@ void smr_where(sm_run_rank *k)
 
 /* One rank's fixed-size record for MPI_Gather. */
 typedef struct wire {
-    double f[9];        /* compute comm wait wall energy has_energy min median share */
+    double f[10];       /* compute comm wait wall energy has_energy min median share wall_median */
     int64_t n[5];       /* bytes messages blocks cells threads */
     int ncores;
     int cores[SMR_MAX_CPUS];
@@ -96,6 +96,7 @@ void smr_gather(const smr_mine *me, MPI_Comm comm, sm_run *run)
     w->f[6] = me->compute_min_s;
     w->f[7] = me->compute_median_s;
     w->f[8] = me->energy_share;
+    w->f[9] = me->wall_median_s;
     snprintf(w->counter, sizeof w->counter, "%s", me->energy_counter ? me->energy_counter : "");
     snprintf(w->why, sizeof w->why, "%s", me->energy_why ? me->energy_why : "");
     w->n[0] = me->bytes;
@@ -135,6 +136,7 @@ void smr_gather(const smr_mine *me, MPI_Comm comm, sm_run *run)
         k->has_energy = x->f[5] != 0;
         k->compute_min_s = x->f[6];
         k->compute_median_s = x->f[7];
+        k->wall_median_s = x->f[9];
         k->bytes = x->n[0];
         k->messages = x->n[1];
         k->blocks = x->n[2];

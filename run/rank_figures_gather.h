@@ -11,6 +11,7 @@ typedef struct smr_mine {
     const char *processor;
     double compute_s, comm_s, wait_s, wall_s;
     double compute_min_s, compute_median_s; /* of one iteration */
+    double wall_median_s;                   /* one iteration's whole time */
     int64_t bytes, messages, blocks, cells;
     int threads;
     int has_energy;

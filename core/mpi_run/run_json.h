@@ -32,6 +32,7 @@ typedef struct sm_run_rank {
     int threads;        /* threads that swept the rank's blocks */
     double compute_s, comm_s, wait_s, wall_s;
     double compute_min_s, compute_median_s; /* one iteration's, over the run */
+    double wall_median_s;  /* one iteration's whole time (halos and sweep), median */
     int64_t bytes, messages;
     int has_energy;
     double energy_j;

@@ -89,6 +89,7 @@ static Tcl_Obj *run_dict(const sm_run *r)
         put(o, "wall_s", Tcl_NewDoubleObj(k->wall_s));
         put(o, "compute_min_s", Tcl_NewDoubleObj(k->compute_min_s));
         put(o, "compute_median_s", Tcl_NewDoubleObj(k->compute_median_s));
+        put(o, "wall_median_s", Tcl_NewDoubleObj(k->wall_median_s));
         put(o, "bytes", Tcl_NewWideIntObj(k->bytes));
         put(o, "messages", Tcl_NewWideIntObj(k->messages));
         put(o, "energy_j", k->has_energy ? Tcl_NewDoubleObj(k->energy_j) : str(""));
