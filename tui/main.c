@@ -37,9 +37,10 @@ static void usage(FILE *f)
           "                      script's directory, the program's data and each -allow\n"
           "                      DIR, writing only below each -allow DIR\n"
           "  -allow, --allow DIR with -safe: one more directory to read and write\n"
-          "  -limit-time SECONDS with -safe: time a script (or a hook or binding it\n"
-          "                      left) may run before STENCILMAP SAFE LIMIT (600)\n"
-          "  -limit-memory BYTES with -safe: how much the program may grow for it\n"
+          "  -limit-time SECONDS time a safe script (-safe, session replay -safe, or a\n"
+          "                      hook or binding one left) may run before STENCILMAP\n"
+          "                      SAFE LIMIT, inside long commands too (600)\n"
+          "  -limit-memory BYTES how much the program may grow for a safe script\n"
           "                      (K, M, G suffixes; default half of what is available)\n"
           "  -h, --help          print this help and exit\n"
           "  -V, --version       print the version and the libraries' versions and exit\n"
@@ -92,7 +93,9 @@ static sm_app *the_app;
 static void exit_handler(ClientData cd)
 {
     (void)cd;
-    if (the_app && the_app->interp) {
+    /* Not with a safe interpreter a Tcl panic abandoned mid-evaluation:
+     * deleting it (with its parent) would be Tcl's next panic. */
+    if (the_app && the_app->interp && !the_app->safe_dead) {
         Tcl_DeleteInterp(the_app->interp);
         the_app->interp = NULL;
     }
@@ -157,6 +160,20 @@ static int ask_file_changed(const char *path)
     return the_app->screen->confirm(the_app, q);
 }
 
+/* A -safe batch script, evaluated under the net for Tcl panics. */
+typedef struct batch_file {
+    Tcl_Interp *in;
+    const char *file;
+} batch_file;
+
+static int eval_file_in(Tcl_Interp *in, const char *file);
+
+static int batch_file_eval(void *ctx)
+{
+    batch_file *f = ctx;
+    return eval_file_in(f->in, f->file);
+}
+
 static int report_error(Tcl_Interp *in)
 {
     const char *info = Tcl_GetVar2(in, "errorInfo", NULL, TCL_GLOBAL_ONLY);
@@ -184,7 +201,7 @@ static int eval_file_in(Tcl_Interp *in, const char *path)
 {
     sm_err e;
     size_t len;
-    char *text = sm_read_file(path, SM_MAX_FILE_BYTES, &len, &e);
+    char *text = sm_read_file(path, SM_READ_ANY_SIZE, &len, &e);
     if (!text) {
         Tcl_SetObjResult(in, Tcl_NewStringObj(e.msg, -1));
         Tcl_SetVar2(in, "errorInfo", NULL, e.msg, TCL_GLOBAL_ONLY);
@@ -271,8 +288,8 @@ int main(int argc, char **argv)
     }
     if (safe && !batch && !oneshot) return usage_error("%s", "-safe goes with -b or -e");
     if (nallow && !safe) return usage_error("%s", "-allow goes after -safe");
-    if ((limit_time > 0 || limit_memory > 0) && !safe)
-        return usage_error("%s", "-limit-time and -limit-memory go with -safe");
+    /* Without -safe the limits are those of the safe scripts the run
+     * meets (session replay -safe, what such a script left behind). */
     int nrest = argc - optind;
     char **rest = argv + optind;
     if (!batch && nrest > 1) return usage_error("%s: one scenario at most", rest[1]);
@@ -327,13 +344,27 @@ int main(int argc, char **argv)
          * own directory is one it may read. */
         if (safe && strcmp(arg, "-") != 0) sm_safe_push_script(app, arg);
         int armed = safe ? sm_safe_enter(app) : 0;
-        int rc = safe || strcmp(arg, "-") == 0 ? eval_file_in(run, arg) : Tcl_EvalFile(run, arg);
+        int rc, fell = 0;
+        if (safe) {
+            batch_file f = {run, arg};
+            rc = sm_safe_net_run(app, in, batch_file_eval, &f, &fell);
+            if (fell) run = in;
+        } else {
+            rc = strcmp(arg, "-") == 0 ? eval_file_in(run, arg) : Tcl_EvalFile(run, arg);
+        }
         rc = sm_safe_leave(app, run, armed, rc);
         if (rc != TCL_OK) status = report_error(run);
     } else if (oneshot) {
         if (nrest == 1 && load_scenario(in, rest[0]) != TCL_OK) Tcl_Exit(1);
         int armed = safe ? sm_safe_enter(app) : 0;
-        if (sm_safe_leave(app, run, armed, Tcl_EvalEx(run, arg, -1, TCL_EVAL_GLOBAL)) != TCL_OK)
+        int rc, fell = 0;
+        if (safe) {
+            rc = sm_safe_net_eval(app, run, arg, NULL, in, &fell);
+            if (fell) run = in;
+        } else {
+            rc = Tcl_EvalEx(run, arg, -1, TCL_EVAL_GLOBAL);
+        }
+        if (sm_safe_leave(app, run, armed, rc) != TCL_OK)
             status = report_error(run);
         else {
             /* A script that wrote a file to standard output made that its

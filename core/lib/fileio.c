@@ -54,32 +54,69 @@ static char *read_stdin(size_t max_bytes, size_t *len, sm_err *e)
     return buf;
 }
 
-char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
+/* A regular file opened for reading, beneath what the path guard allows;
+ * -1 with e set. The read is noted (two instances, filestate.c). */
+static int open_regular(const char *path, struct stat *st, sm_err *e)
 {
-    /* "-" is standard input, no file: no path to confine. */
-    if (strcmp(path, "-") == 0) return read_stdin(max_bytes, len, e);
     /* Non-blocking open, then a regular file only: a FIFO or a device
      * would wait forever, a directory is not a file. Opened beneath the
      * directory the guard allows, not by the name it checked. */
     int fd = sm_path_open(path, SM_PATH_READ, O_RDONLY | O_NONBLOCK, 0, e);
-    if (fd < 0) return NULL;
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
+    if (fd < 0) return -1;
+    if (fstat(fd, st) != 0) {
         sm_err_set(e, "%s: cannot read: %s", path, strerror(errno));
         close(fd);
-        return NULL;
+        return -1;
     }
-    if (!S_ISREG(st.st_mode)) {
+    if (!S_ISREG(st->st_mode)) {
         sm_err_set(e, "%s: not a regular file (%s)", path,
-                   S_ISDIR(st.st_mode) ? "a directory"
-                   : S_ISFIFO(st.st_mode) ? "a FIFO"
+                   S_ISDIR(st->st_mode) ? "a directory"
+                   : S_ISFIFO(st->st_mode) ? "a FIFO"
                    : "a device or socket");
         close(fd);
-        return NULL;
+        return -1;
     }
-    sm_filestate_note_read(path, &st);
+    sm_filestate_note_read(path, st);
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
+int sm_read_file_pieces(const char *path, sm_piece_fn fn, void *ctx, sm_err *e)
+{
+    if (strcmp(path, "-") == 0) {
+        sm_err_set(e, "- (standard input): expected a file");
+        return -1;
+    }
+    struct stat st;
+    int fd = open_regular(path, &st, e);
+    if (fd < 0) return -1;
+    enum { PIECE = 1 << 20 };
+    char *buf = sm_xmalloc(PIECE);
+    int rc = 0;
+    for (;;) {
+        ssize_t got = read(fd, buf, PIECE);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            sm_err_set(e, "%s: read error: %s", path, strerror(errno));
+            rc = -1;
+            break;
+        }
+        if (got == 0) break;
+        if ((rc = fn(ctx, buf, (size_t)got)) != 0) break;
+    }
+    free(buf);
+    close(fd);
+    return rc;
+}
+
+char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e)
+{
+    /* "-" is standard input, no file: no path to confine. */
+    if (strcmp(path, "-") == 0) return read_stdin(max_bytes, len, e);
+    struct stat st;
+    int fd = open_regular(path, &st, e);
+    if (fd < 0) return NULL;
     FILE *f = fdopen(fd, "rb");
     if (!f) {
         sm_err_set(e, "%s: cannot open: %s", path, strerror(errno));

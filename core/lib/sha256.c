@@ -1,5 +1,7 @@
-/* sha256.c - SHA-256, straight from FIPS 180-4 (one pass, small inputs). */
+/* sha256.c - SHA-256, straight from FIPS 180-4: of a buffer, or of a
+ * stream given in pieces (a file of any size, read a piece at a time). */
 #include "sha256.h"
+#include "util.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,20 +39,70 @@ static void block(uint32_t h[8], const unsigned char *p)
     h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
 }
 
-void sm_sha256_hex(const void *data, size_t len, char out[65])
+void sm_sha256_init(sm_sha256 *c)
 {
-    uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    memcpy(c->h, h0, sizeof h0);
+    c->nbuf = 0;
+    c->total = 0;
+}
+
+void sm_sha256_update(sm_sha256 *c, const void *data, size_t len)
+{
     const unsigned char *p = data;
-    size_t n = len;
-    for (; n >= 64; n -= 64, p += 64) block(h, p);
+    c->total += len;
+    if (c->nbuf) {
+        size_t k = 64 - c->nbuf < len ? 64 - c->nbuf : len;
+        memcpy(c->buf + c->nbuf, p, k);
+        c->nbuf += k;
+        p += k;
+        len -= k;
+        if (c->nbuf < 64) return;
+        block(c->h, c->buf);
+        c->nbuf = 0;
+    }
+    for (; len >= 64; len -= 64, p += 64) block(c->h, p);
+    memcpy(c->buf, p, len);
+    c->nbuf = len;
+}
+
+void sm_sha256_final_hex(sm_sha256 *c, char out[65])
+{
     unsigned char tail[128] = {0};
-    memcpy(tail, p, n);
+    size_t n = c->nbuf;
+    memcpy(tail, c->buf, n);
     tail[n] = 0x80;
     size_t tl = n + 1 + 8 <= 64 ? 64 : 128;
-    uint64_t bits = (uint64_t)len * 8;
+    uint64_t bits = c->total * 8;
     for (int i = 0; i < 8; i++) tail[tl - 1 - i] = (unsigned char)(bits >> (8 * i));
-    block(h, tail);
-    if (tl == 128) block(h, tail + 64);
-    for (int i = 0; i < 8; i++) snprintf(out + 8 * i, 9, "%08x", h[i]);
+    block(c->h, tail);
+    if (tl == 128) block(c->h, tail + 64);
+    for (int i = 0; i < 8; i++) snprintf(out + 8 * i, 9, "%08x", c->h[i]);
+}
+
+void sm_sha256_hex(const void *data, size_t len, char out[65])
+{
+    sm_sha256 c;
+    sm_sha256_init(&c);
+    sm_sha256_update(&c, data, len);
+    sm_sha256_final_hex(&c, out);
+}
+
+static int hash_piece(void *ctx, const char *data, size_t n)
+{
+    sm_sha256_update(ctx, data, n);
+    return 0;
+}
+
+int sm_sha256_file_hex(const char *path, char out[65], sm_err *e)
+{
+    sm_sha256 c;
+    sm_sha256_init(&c);
+    if (sm_read_file_pieces(path, hash_piece, &c, e) != 0) {
+        out[0] = '\0';
+        return -1;
+    }
+    sm_sha256_final_hex(&c, out);
+    return 0;
 }

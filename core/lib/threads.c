@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include "util.h"
 
 int sm_threads_default(void)
 {
@@ -66,4 +67,139 @@ void sm_parallel_for(int nthreads, int n, void (*fn)(int i, void *arg), void *ar
     }
     worker(&l);
     for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+}
+
+/* The pool. A job's items are claimed through one 64-bit ticket, the
+ * job's generation in the high half and the next item in the low half,
+ * by compare-and-swap: a worker that is late (still on an older job)
+ * cannot claim an item of a newer one. Job descriptors alternate between
+ * two slots by generation, so a job's descriptor stays put until the job
+ * after next. The caller returns once every item of its job is done
+ * (not when every worker has looked), so a worker the system has not
+ * scheduled costs nothing; it finds no items when it wakes. Idle workers
+ * spin a little (a search's next step follows within microseconds), then
+ * sleep on a condition variable. */
+#define POOL_SPIN 20000
+
+typedef struct {
+    _Atomic(void (*)(int, int, void *)) fn;
+    _Atomic(void *) arg;
+    atomic_int n;
+} pool_job;
+
+struct sm_pool {
+    int size;                 /* workers, the caller included */
+    pthread_t tid[SM_THREADS_MAX];
+    pthread_mutex_t mu;
+    pthread_cond_t go;
+    int nsleep;               /* under mu */
+    atomic_int quit;
+    _Atomic unsigned long long ticket;
+    atomic_int done;          /* items of the current job finished */
+    pool_job job[2];
+    unsigned gen;             /* the caller's */
+};
+
+typedef struct {
+    sm_pool *p;
+    int worker;
+} pool_worker;
+
+static unsigned ticket_gen(unsigned long long t) { return (unsigned)(t >> 32); }
+
+/* Claims and runs items of generation gen until none are left. */
+static void pool_items(sm_pool *p, unsigned gen, int worker)
+{
+    pool_job *j = &p->job[gen & 1];
+    for (;;) {
+        unsigned long long t = atomic_load(&p->ticket);
+        if (ticket_gen(t) != gen) return;
+        int i = (int)(t & 0xffffffffu), n = atomic_load_explicit(&j->n, memory_order_relaxed);
+        if (i >= n) return;
+        if (!atomic_compare_exchange_weak(&p->ticket, &t, t + 1)) continue;
+        void (*fn)(int, int, void *) = atomic_load_explicit(&j->fn, memory_order_relaxed);
+        fn(i, worker, atomic_load_explicit(&j->arg, memory_order_relaxed));
+        atomic_fetch_add(&p->done, 1);
+    }
+}
+
+static void *pool_main(void *a)
+{
+    pool_worker w = *(pool_worker *)a;
+    free(a);
+    sm_pool *p = w.p;
+    unsigned seen = 0;
+    for (;;) {
+        unsigned gen = ticket_gen(atomic_load(&p->ticket));
+        for (int spin = 0; gen == seen && spin < POOL_SPIN && !atomic_load(&p->quit); spin++)
+            gen = ticket_gen(atomic_load(&p->ticket));
+        if (gen == seen) {
+            pthread_mutex_lock(&p->mu);
+            p->nsleep++;
+            while ((gen = ticket_gen(atomic_load(&p->ticket))) == seen && !atomic_load(&p->quit))
+                pthread_cond_wait(&p->go, &p->mu);
+            p->nsleep--;
+            pthread_mutex_unlock(&p->mu);
+        }
+        if (atomic_load(&p->quit)) return NULL;
+        seen = gen;
+        pool_items(p, gen, w.worker);
+    }
+}
+
+sm_pool *sm_pool_new(int nthreads)
+{
+    sm_pool *p = sm_xcalloc(1, sizeof *p);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->go, NULL);
+    p->size = 1;
+    if (nthreads > SM_THREADS_MAX) nthreads = SM_THREADS_MAX;
+    for (int t = 1; t < nthreads; t++) {
+        pool_worker *w = sm_xmalloc(sizeof *w);
+        *w = (pool_worker){p, t};
+        if (pthread_create(&p->tid[t - 1], NULL, pool_main, w) != 0) {
+            free(w);
+            break;
+        }
+        p->size++;
+    }
+    return p;
+}
+
+int sm_pool_size(const sm_pool *p) { return p ? p->size : 1; }
+
+void sm_pool_for(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), void *arg)
+{
+    if (!p || p->size <= 1 || n <= 1) {
+        for (int i = 0; i < n; i++) fn(i, 0, arg);
+        return;
+    }
+    unsigned gen = ++p->gen;
+    if (gen == 0) gen = ++p->gen; /* 0 is "no job yet" for the workers */
+    pool_job *j = &p->job[gen & 1];
+    atomic_store_explicit(&j->fn, fn, memory_order_relaxed);
+    atomic_store_explicit(&j->arg, arg, memory_order_relaxed);
+    atomic_store_explicit(&j->n, n, memory_order_relaxed);
+    atomic_store(&p->done, 0);
+    atomic_store(&p->ticket, (unsigned long long)gen << 32);
+    pthread_mutex_lock(&p->mu);
+    if (p->nsleep) pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    pool_items(p, gen, 0);
+    /* The items other workers hold: short (a fraction of the job). */
+    for (int spin = 0; atomic_load(&p->done) < n; spin++)
+        if (spin > 1000) sched_yield();
+}
+
+void sm_pool_free(sm_pool *p)
+{
+    if (!p) return;
+    pthread_mutex_lock(&p->mu);
+    atomic_store(&p->quit, 1);
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    for (int t = 0; t < p->size - 1; t++) pthread_join(p->tid[t], NULL);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->go);
+    free(p);
 }

@@ -26,4 +26,21 @@ int sm_threads_resolve(long long requested);
  * items run on the threads there are: the result is the same. */
 void sm_parallel_for(int nthreads, int n, void (*fn)(int i, void *arg), void *arg);
 
+/* Threads kept for many short loops (a tabu step is a fraction of a
+ * millisecond: a thread made per loop would cost as much as the loop).
+ * sm_pool_for runs fn(i, worker, arg) for every i in [0, n), worker in
+ * [0, sm_pool_size) naming the thread (the caller is worker 0), so an
+ * item may use that worker's own scratch state; items are handed out in
+ * index order. Same contract as sm_parallel_for: the result must not
+ * depend on which worker ran an item. Waiting workers sleep (no
+ * spinning: the machine may be shared). A pool is used by one thread at
+ * a time. NULL or a pool of 1 runs the items in order on the caller. */
+typedef struct sm_pool sm_pool;
+/* nthreads - 1 workers are started; fewer when threads cannot be made
+ * (sm_pool_size says how many there are, the caller included). */
+sm_pool *sm_pool_new(int nthreads);
+int sm_pool_size(const sm_pool *p);
+void sm_pool_for(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), void *arg);
+void sm_pool_free(sm_pool *p);
+
 #endif

@@ -32,6 +32,11 @@ size_t sm_alloc_bytes(void);
 /* Whole file into memory (NUL-terminated), in one buffer of its size;
  * refuses files above max_bytes (SM_READ_ANY_SIZE: above the memory). */
 char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e);
+/* The same file (a regular file, beneath the path guard), given to fn a
+ * piece at a time (at most 1 MB each), for a file of any size that need
+ * not be held whole: fn returns non-zero to stop (returned). */
+typedef int (*sm_piece_fn)(void *ctx, const char *data, size_t n);
+int sm_read_file_pieces(const char *path, sm_piece_fn fn, void *ctx, sm_err *e);
 /* Write atomically (fileio.c): temporary file beside the target, fsync,
  * rename; keeps the target's mode, follows symlinks, refuses read-only
  * targets; devices (/dev/full) are written in place, errors reported. */
@@ -92,12 +97,16 @@ const char *sm_name_problem(const char *name);
 typedef int (*sm_cmp_fn)(const void *a, const void *b, void *ctx);
 void sm_sort_r(void *base, size_t n, size_t size, sm_cmp_fn cmp, void *ctx);
 
-/* The cap of sm_read_file for the small formats (topology, grid, theme,
- * profile, scripts), whose own limits keep them far below it. */
+/* The cap of sm_read_file for the formats the program reads but never
+ * writes, whose own limits keep them far below it: grid files, themes,
+ * hwloc's XML. */
 #define SM_MAX_FILE_BYTES (64u * 1024u * 1024u)
-/* No fixed cap: documents that grow with the grid (scenario, mapping,
- * part files, journals; 2^25 blocks). A file larger than the machine's
- * memory is refused before anything is allocated. */
+/* No fixed cap: every file the program writes, it reads back at any size
+ * it accepts (scenario, mapping, part files, journals, topologies, which
+ * a 4096-node level matrix takes past 64 MB, profiles, RUN.json,
+ * study.json and results, recordings and scripts, plots). A file larger
+ * than the machine's memory is refused before anything is allocated;
+ * -limit-memory bounds the rest. */
 #define SM_READ_ANY_SIZE SIZE_MAX
 
 #endif

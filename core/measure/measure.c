@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include "core/energy/rapl_powercap.h"
 
@@ -27,6 +28,7 @@ typedef struct wproc {
     pthread_barrier_t bar;
     int active, iters, failed;
     double seconds;       /* the last run's wall time */
+    long *nivcsw;         /* per thread: involuntary switches in the last run */
     char pin_why[128];    /* a pinning failure, said once */
 } wproc;
 
@@ -138,8 +140,16 @@ static void sweep_share(wproc *w, int t, int T)
     }
 }
 
+/* Involuntary context switches of the calling thread so far. */
+static long preemptions(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
+}
+
 static void run_iters(wproc *w, int t, int T)
 {
+    long cs0 = preemptions();
     double t0 = t == 0 ? now() : 0;
     for (int it = 0; it < w->iters; it++) {
         for (int i = t; i < w->nblocks; i += T) sm_kgrid_exchange_block(&w->g, w->blocks, i);
@@ -150,6 +160,7 @@ static void run_iters(wproc *w, int t, int T)
         pthread_barrier_wait(&w->bar);
     }
     if (t == 0) w->seconds = now() - t0;
+    w->nivcsw[t] = preemptions() - cs0;
 }
 
 static void *worker(void *arg)
@@ -197,6 +208,9 @@ static void command(engine *e, int cmd)
 typedef struct psamples {
     int n, iters;
     double *time, *energy;
+    long nivcsw;          /* involuntary switches over its repetitions */
+    double seconds;
+    int timed_out;
 } psamples;
 
 static int check_opts(const sm_measure_proc *procs, int nprocs, int ngroups, const sm_measure_opts *o,
@@ -209,6 +223,8 @@ static int check_opts(const sm_measure_proc *procs, int nprocs, int ngroups, con
                         o->reps_max), -1;
     if (!(o->min_rep_seconds >= 0 && o->min_rep_seconds <= 3600))
         return snprintf(why, len, "a repetition's least time must lie in 0..3600 s"), -1;
+    if (!(o->timeout >= 0 && o->timeout <= 1e6))
+        return snprintf(why, len, "a size's timeout must lie in 0..1e6 s (0: none)"), -1;
     if (o->nsizes < 1) return snprintf(why, len, "no sizes to measure"), -1;
     for (int i = 0; i < o->nsizes; i++)
         if (o->sizes[i] < 1 || (i && o->sizes[i] <= o->sizes[i - 1]))
@@ -279,6 +295,18 @@ static void fit(sm_measure_group *G, const sm_measure_opts *o)
     free(en);
 }
 
+/* The 1-minute load average (/proc/loadavg), or -1. */
+static double load_average(void)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    double v = -1;
+    if (f) {
+        if (fscanf(f, "%lf", &v) != 1) v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
 /* The group's samples of one point: in a simultaneous run the mean over
  * its processors rep by rep; one at a time, every processor's pooled. */
 static void group_point(sm_measure_group *G, int g, const sm_measure_proc *procs, int nprocs, psamples *ps,
@@ -312,6 +340,27 @@ static void group_point(sm_measure_group *G, int g, const sm_measure_proc *procs
     sm_interval_of(pt->time, n, o->cl, &pt->t);
     if (G->energy) sm_interval_of(pt->energy, n, o->cl, &pt->e);
     pt->tight = sm_interval_tight(&pt->t, o->eps);
+    long cs = 0;
+    int timed_out = 0;
+    for (int p = 0; p < nprocs; p++)
+        if (procs[p].group == g) {
+            cs += ps[p].nivcsw;
+            if (ps[p].seconds > pt->seconds) pt->seconds = ps[p].seconds;
+            timed_out |= ps[p].timed_out;
+        }
+    pt->preempted = n > 0 ? (double)cs / n : 0;
+    pt->load = load_average();
+    if (!pt->tight) {
+        const char *cause = timed_out ? "the size's timeout" : n >= o->reps_max * (simultaneous ? 1 : members)
+                                                                   ? "the repetitions' cap"
+                                                                   : "an interrupt";
+        snprintf(pt->why, sizeof pt->why,
+                 "%s ended it after %d repetitions in %.3g s: the interval's half-width is %.3g%% of the mean "
+                 "(eps %.3g%%), the repetitions' sd %.3g%% of it; other work took its threads' cores %.3g "
+                 "times per repetition (load average %.3g)",
+                 cause, n, pt->seconds, pt->t.mean > 0 ? 100 * pt->t.half / pt->t.mean : 100.0, 100 * o->eps,
+                 pt->t.mean > 0 ? 100 * pt->t.sd / pt->t.mean : 100.0, pt->preempted, pt->load);
+    }
     G->npoints++;
 }
 
@@ -328,6 +377,7 @@ sm_measure_result *sm_measure_run(const sm_measure_proc *procs, int nprocs, cons
     int nthreads = 0;
     for (int p = 0; p < nprocs; p++) {
         e.wp[p].p = &procs[p];
+        e.wp[p].nivcsw = calloc((size_t)procs[p].ncpus, sizeof(long));
         nthreads += procs[p].ncpus;
         pthread_barrier_init(&e.wp[p].bar, NULL, (unsigned)procs[p].ncpus);
     }
@@ -403,6 +453,7 @@ sm_measure_result *sm_measure_run(const sm_measure_proc *procs, int nprocs, cons
         ps[p].energy = calloc((size_t)o->reps_max, sizeof(double));
     }
     double *idle = calloc((size_t)nprocs, sizeof *idle); /* W per processor */
+    double *fastest = calloc((size_t)nprocs, sizeof *fastest); /* s per iteration in the warm-up */
     /* Idle power: the counters over half a second with every worker
      * waiting, the package's share per processor. */
     int any_energy = 0;
@@ -427,7 +478,7 @@ sm_measure_result *sm_measure_run(const sm_measure_proc *procs, int nprocs, cons
     int npoints = o->nsizes * turns, done = 0;
     for (int s = 0; started && !stop[0] && s < o->nsizes; s++) {
         int b = o->sizes[s];
-        for (int p = 0; p < nprocs; p++) ps[p].n = 0;
+        for (int p = 0; p < nprocs; p++) ps[p].n = 0, ps[p].nivcsw = 0;
         for (int turn = 0; turn < turns && !stop[0]; turn++) {
             for (int p = 0; p < nprocs; p++) e.wp[p].active = o->simultaneous || p == turn;
             e.size = b;
@@ -440,17 +491,37 @@ sm_measure_result *sm_measure_run(const sm_measure_proc *procs, int nprocs, cons
                 command(&e, CMD_FREE);
                 break;
             }
-            /* Two warm-up iterations: the first pays the first touch of
-             * the fields and cold caches; the second sizes the reps. */
-            for (int p = 0; p < nprocs; p++) e.wp[p].iters = 1;
+            /* Warm-up, not kept: the first iteration pays the first touch
+             * of the fields and cold caches; then runs of 1, 2, 4 ...
+             * iterations until at least two more and min_rep_seconds of
+             * work. The batch is sized on the fastest iteration seen (the
+             * least disturbed by other work). */
+            double warm = 0;
+            for (int p = 0; p < nprocs; p++) e.wp[p].iters = 1, fastest[p] = INFINITY;
             command(&e, CMD_RUN);
-            command(&e, CMD_RUN);
+            for (int n = 1, runs = 0; runs < 2 || warm < o->min_rep_seconds; n = n < (1 << 20) ? 2 * n : n, runs++) {
+                if (o->interrupt && *o->interrupt) break;
+                double slowest = 0;
+                for (int p = 0; p < nprocs; p++) e.wp[p].iters = n;
+                command(&e, CMD_RUN);
+                for (int p = 0; p < nprocs; p++) {
+                    if (!e.wp[p].active) continue;
+                    double per = e.wp[p].seconds / n;
+                    if (per < fastest[p]) fastest[p] = per;
+                    if (e.wp[p].seconds > slowest) slowest = e.wp[p].seconds;
+                }
+                warm += slowest;
+                if (runs > 40) break;
+            }
             for (int p = 0; p < nprocs; p++) {
-                double t = e.wp[p].seconds > 1e-9 ? e.wp[p].seconds : 1e-9;
+                if (!e.wp[p].active) continue;
+                double t = fastest[p] > 1e-9 && isfinite(fastest[p]) ? fastest[p] : 1e-9;
                 double it = ceil(o->min_rep_seconds / t);
                 e.wp[p].iters = it < 1 ? 1 : it > 1e6 ? 1000000 : (int)it;
                 ps[p].iters = e.wp[p].iters;
             }
+            double point_t0 = now();
+            int timed_out = 0;
             for (int rep = 0; rep < o->reps_max; rep++) {
                 if (o->interrupt && *o->interrupt) break;
                 char w[512];
@@ -465,6 +536,7 @@ sm_measure_result *sm_measure_run(const sm_measure_proc *procs, int nprocs, cons
                 for (int p = 0; p < nprocs; p++) {
                     if (!e.wp[p].active) continue;
                     ps[p].time[ps[p].n] = e.wp[p].seconds / e.wp[p].iters;
+                    for (int t = 0; t < procs[p].ncpus; t++) ps[p].nivcsw += e.wp[p].nivcsw[t];
                     if (r->groups[procs[p].group].energy)
                         ps[p].energy[ps[p].n] =
                             (sm_powercap_joules(pc, procs[p].package, 1) / share[p] - idle[p] * window) /
@@ -494,17 +566,31 @@ sm_measure_result *sm_measure_run(const sm_measure_proc *procs, int nprocs, cons
                     }
                 }
                 if (o->progress) {
-                    sm_measure_progress pr = {done, npoints, b, rep + 1, o->reps_max, worst_mean, worst_half, worst};
+                    sm_measure_progress pr = {done, npoints, b, rep + 1, o->reps_max, worst_mean, worst_half, worst, NULL, 0};
                     o->progress(&pr, o->progress_ctx);
                 }
                 if (stop[0] || (rep + 1 >= o->reps_min && all_tight)) break;
+                if (o->timeout > 0 && now() - point_t0 >= o->timeout) {
+                    timed_out = 1;
+                    break;
+                }
             }
+            for (int p = 0; p < nprocs; p++)
+                if (e.wp[p].active) ps[p].seconds = now() - point_t0, ps[p].timed_out = timed_out;
             command(&e, CMD_FREE);
             if (o->interrupt && *o->interrupt) break;
             done++;
         }
         if (stop[0] || (o->interrupt && *o->interrupt)) break;
-        for (int g = 0; g < ngroups; g++) group_point(&r->groups[g], g, procs, nprocs, ps, o->simultaneous, b, o);
+        for (int g = 0; g < ngroups; g++) {
+            group_point(&r->groups[g], g, procs, nprocs, ps, o->simultaneous, b, o);
+            if (o->progress) {
+                const sm_measure_point *pt = &r->groups[g].points[r->groups[g].npoints - 1];
+                sm_measure_progress pr = {done, npoints, b, pt->reps, o->reps_max, pt->t.mean, pt->t.half, groups[g],
+                                          pt, g};
+                o->progress(&pr, o->progress_ctx);
+            }
+        }
     }
     if (started) command(&e, CMD_QUIT);
     for (int i = 0; i < nthreads; i++)
@@ -515,6 +601,7 @@ sm_measure_result *sm_measure_run(const sm_measure_proc *procs, int nprocs, cons
     for (int p = 0; p < nprocs; p++) {
         pthread_barrier_destroy(&e.wp[p].bar);
         proc_free(&e.wp[p]);
+        free(e.wp[p].nivcsw);
         free(ps[p].time);
         free(ps[p].energy);
     }
@@ -534,6 +621,7 @@ sm_measure_result *sm_measure_run(const sm_measure_proc *procs, int nprocs, cons
     }
     sm_powercap_close(pc);
     free(idle);
+    free(fastest);
     free(ps);
     free(share);
     free(args);

@@ -14,8 +14,15 @@
  * block shape given, so every block exchanges every halo with neighbours
  * in the same processor, as an interior block of a large grid does. One
  * iteration: the halo copies, one sweep of every block, the swap. A
- * repetition runs enough iterations to last min_rep_seconds and reports
- * seconds (and joules) per iteration. */
+ * repetition is a batch of iterations lasting at least min_rep_seconds
+ * (sized on the fastest of the warm-up runs, which are at least two
+ * iterations and min_rep_seconds long) and reports seconds (and joules)
+ * per iteration: batches well above the timer's resolution and a
+ * scheduler's time slice. Repetitions stop when the interval meets eps
+ * (after reps_min), at reps_max, or when the size's timeout has passed;
+ * every repetition is kept (none dropped), and a point that did not meet
+ * eps says why (the cap or the timeout, the spread, how often other work
+ * took its threads' cores, the load average). */
 #ifndef SM_MEASURE_H
 #define SM_MEASURE_H
 
@@ -37,6 +44,10 @@ typedef struct sm_measure_progress {
     int rep, reps_max;
     double mean, half;    /* the interval so far (seconds per iteration) */
     const char *group;    /* its group's name */
+    /* Set on the call made when a point has just finished, once per
+     * group: its point (valid during the call only) and group index. */
+    const struct sm_measure_point *finished;
+    int finished_group;
 } sm_measure_progress;
 
 typedef struct sm_measure_opts {
@@ -49,6 +60,7 @@ typedef struct sm_measure_opts {
     int reps_min, reps_max;
     int simultaneous;
     double min_rep_seconds; /* a repetition lasts at least this (>= 0) */
+    double timeout;       /* seconds per size (its repetitions), 0: none */
     const char *powercap_root; /* NULL: sm_powercap_root() */
     volatile int *interrupt;   /* set (from a signal or the TUI): stop, keep the points done */
     void (*progress)(const sm_measure_progress *pr, void *ctx);
@@ -63,6 +75,11 @@ typedef struct sm_measure_point {
     double *energy;       /* reps dynamic joules per iteration, or NULL */
     sm_interval t, e;     /* their intervals at cl (e when energy) */
     int tight;            /* the time interval met eps */
+    double seconds;       /* wall time of its repetitions */
+    double preempted;     /* involuntary context switches per repetition, all
+                             its threads (other work took their cores) */
+    double load;          /* the 1-minute load average when it ended */
+    char why[320];        /* why it did not meet eps, in words */
 } sm_measure_point;
 
 typedef struct sm_measure_group {

@@ -101,6 +101,36 @@ static void catch_up_mu_heaps(sm_cost *c)
 }
 static void flush_heaps(sm_cost *c) { flush_heaps_comp(c, 0); }
 
+/* During a trial: p's communication energy as it was, noted before it
+ * changes (twice noted is fine: the end restores in reverse order). */
+static void trial_note(sm_cost *c, int p)
+{
+    if (c->ntrial_log == c->trial_log_cap) {
+        c->trial_log_cap = c->trial_log_cap ? 2 * c->trial_log_cap : 64;
+        c->trial_log = sm_xrealloc(c->trial_log, sizeof *c->trial_log * (size_t)c->trial_log_cap);
+    }
+    c->trial_log[c->ntrial_log++] = (struct sm_cost_trial_entry){p, c->comm_energy[p]};
+}
+
+void sm_cost_trial_begin(sm_cost *c)
+{
+    double *v = c->trial_sums;
+    v[0] = c->dyn, v[1] = c->stat, v[2] = c->idle_comp, v[3] = c->pidle_used;
+    v[4] = c->pidle_all, v[5] = c->comm_intra, v[6] = c->comm_inter;
+    c->ntrial_log = 0;
+    c->trial = 1;
+}
+
+void sm_cost_trial_end(sm_cost *c)
+{
+    const double *v = c->trial_sums;
+    c->dyn = v[0], c->stat = v[1], c->idle_comp = v[2], c->pidle_used = v[3];
+    c->pidle_all = v[4], c->comm_intra = v[5], c->comm_inter = v[6];
+    for (int i = c->ntrial_log - 1; i >= 0; i--) c->comm_energy[c->trial_log[i].p] = c->trial_log[i].was;
+    c->ntrial_log = 0;
+    c->trial = 0;
+}
+
 /* Add (s=+1) or remove (s=-1) cut edge e between processors ps -> pd. */
 static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
 {
@@ -138,6 +168,7 @@ static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
         c->edges_inter += s * k;
         c->comm_inter += s * eta;
     }
+    if (c->trial) trial_note(c, ps);
     c->comm_energy[ps] += s * eta;
     /* Running sums drift; where nothing is left they are exactly zero. */
     if (c->edges_intra == 0) c->comm_intra = 0;
@@ -316,6 +347,7 @@ void sm_cost_free(sm_cost *c)
     free(c->dirty_slot);
     free(c->slot_marked);
     free(c->moving);
+    free(c->trial_log);
     sm_heap_free(&c->comp);
     sm_heap_free(&c->hdeg);
     sm_heap_free(&c->hdeg1);

@@ -63,6 +63,13 @@ typedef struct sm_cost {
 
     /* The colouring kept up to date once evaluated (cost_rounds_term.c). */
     struct sm_cost_colouring *col;
+
+    /* A trial (sm_cost_trial_begin): the running sums as they were, and
+     * each comm_energy entry before its first change, to put back. */
+    int trial;
+    double trial_sums[7];
+    struct sm_cost_trial_entry { int p; double was; } *trial_log;
+    int ntrial_log, trial_log_cap;
 } sm_cost;
 
 /* Build for a mapping (copied). */
@@ -86,6 +93,17 @@ void sm_cost_move_set(sm_cost *c, const int *blocks, int nb, const int *to);
  * its sums and the makespan heap follow in O(log P). */
 void sm_cost_set_params(sm_cost *c, int p, const sm_params *pa);
 void sm_cost_swap(sm_cost *c, int b1, int b2);
+/* A trial: moves (and sm_cost_set_params) made after sm_cost_trial_begin
+ * and undone by the caller before sm_cost_trial_end leave the state
+ * exactly as it was, bit for bit. Without it a move and its undo leave
+ * rounding in the last bits of the running sums (x + a - a != x), so the
+ * score of a move would depend on which moves were tried before it; with
+ * it a move's score depends only on the mapping, and replicas of one
+ * mapping score a move alike whatever else each tried (the parallel tabu
+ * step, solvers/tabu/tabu.c). The integer state comes back by the undo
+ * itself; the end puts back the floating-point sums. */
+void sm_cost_trial_begin(sm_cost *c);
+void sm_cost_trial_end(sm_cost *c);
 /* Evaluate the current state. The colouring model builds a schedule. */
 void sm_cost_eval(const sm_cost *c, sm_eval *out);
 /* Cheap evaluation: under colouring uses the lower bound, not a schedule. */

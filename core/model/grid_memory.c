@@ -123,6 +123,15 @@ int64_t sm_memory_rlimit_room(void)
     return room;
 }
 
+static int64_t cap = -1;
+static const char *cap_what;
+
+void sm_memory_set_cap(int64_t bytes, const char *what)
+{
+    cap = bytes;
+    cap_what = what;
+}
+
 int sm_grid_memory_check(const sm_grid_spec *s, sm_err *e)
 {
     const char *from = "";
@@ -133,12 +142,17 @@ int sm_grid_memory_check(const sm_grid_spec *s, sm_err *e)
         avail = room;
         from = "the process's RLIMIT_AS/RLIMIT_DATA (ulimit -v, -d) less what it maps now";
     }
+    int capped = cap >= 0 && (avail < 0 || cap < avail);
+    if (capped) {
+        avail = cap;
+        from = cap_what ? cap_what : "a cap";
+    }
     if (avail < 0) return 0;
     int64_t need = sm_grid_memory_estimate(s);
     if (need <= avail) return 0;
     char a[32], b[32];
     int64_t n = (int64_t)s->blocks[0] * s->blocks[1] * s->blocks[2];
-    sm_err_set_code(e, "MEMORY",
+    sm_err_set_code(e, capped ? "SAFE LIMIT" : "MEMORY",
                     "%d x %d x %d = %lld blocks (%s, %lld task edges) need an estimated %s for the "
                     "task graph and cost state; %s available (%s)",
                     s->blocks[0], s->blocks[1], s->blocks[2], (long long)n, sm_stencil_name(s->stencil),

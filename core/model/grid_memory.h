@@ -22,8 +22,13 @@ int64_t sm_memory_available(const char **from, sm_err *e);
 /* What ulimit -v / -d leave this process (the limit less what it maps
  * now), -1 when unlimited. */
 int64_t sm_memory_rlimit_room(void);
-/* 0 when the grid fits in what is available (the less of the above and
- * the process's RLIMIT_AS/RLIMIT_DATA room), else -1 with a message
+/* A cap on what a new grid may take (bytes; -1: none), and what it is,
+ * for the message: a safe script's -limit-memory less what it has grown
+ * by, set while its commands run. A grid refused by it fails with code
+ * SAFE LIMIT. */
+void sm_memory_set_cap(int64_t bytes, const char *what);
+/* 0 when the grid fits in what is available (the less of the above,
+ * the process's RLIMIT_AS/RLIMIT_DATA room and the cap), else -1 with a message
  * giving the blocks, the estimate and what is available (code MEMORY). */
 int sm_grid_memory_check(const sm_grid_spec *s, sm_err *e);
 

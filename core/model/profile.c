@@ -97,7 +97,7 @@ int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e
     *out = NULL;
     *n = 0;
     size_t flen;
-    char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &flen, e); /* regular files only */
+    char *text = sm_read_file(file, SM_READ_ANY_SIZE, &flen, e); /* regular files only */
     if (!text) return -1;
     int rc = sm_profile_parse_csv(text, flen, file, out, n, e);
     free(text);

@@ -304,12 +304,40 @@ void sm_type_set_source(sm_type *t, const char *key, const char *src)
     if (src) cJSON_AddStringToObject(t->source, key, src);
 }
 
-static int load_link(sm_link *l, const cJSON *obj, const char *path, sm_err *e)
+/* A link class's "source": which of its two figures were measured,
+ * fitted, estimated or published (SPEC 8). */
+static int load_link_source(const cJSON *obj, const char *path, cJSON **out, sm_err *e)
+{
+    char p[600], q[700];
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(obj, "source");
+    if (!src) return 0;
+    sm_jpath_key(p, sizeof p, path, "source");
+    if (sm_json_expect_object(src, p, e)) return -1;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, src) {
+        sm_jpath_key(q, sizeof q, p, it->string);
+        if (strcmp(it->string, "time_per_cell") && strcmp(it->string, "energy_per_cell")) {
+            sm_err_set(e, "%s: expected time_per_cell or energy_per_cell", q);
+            return -1;
+        }
+        const char *v = cJSON_IsString(it) ? it->valuestring : NULL;
+        if (!v || (strcmp(v, "measured") && strcmp(v, "fitted") && strcmp(v, "estimated") && strcmp(v, "published"))) {
+            sm_err_set(e, "%s: expected \"measured\", \"fitted\", \"estimated\" or \"published\"", q);
+            return -1;
+        }
+    }
+    *out = cJSON_Duplicate(src, 1);
+    return 0;
+}
+
+/* An intra class may say its figures' source; an inter class may not. */
+static int load_link(sm_link *l, const cJSON *obj, const char *path, int intra, sm_err *e)
 {
     static const char *const keys[] = {"time_per_cell", "energy_per_cell",
-                                       NULL};
+                                       "source", NULL};
+    static const char *const inter_keys[] = {"time_per_cell", "energy_per_cell", NULL};
     if (sm_json_expect_object(obj, path, e) ||
-        sm_json_only_keys(obj, path, keys, e))
+        sm_json_only_keys(obj, path, intra ? keys : inter_keys, e))
         return -1;
     if (sm_json_number(obj, path, "time_per_cell", 1, 0, 1e3,
                        &l->time_per_cell, e) < 0 ||
@@ -370,7 +398,7 @@ static int load_links(sm_topo *t, const cJSON *root, sm_err *e)
             sm_jpath_key(p, sizeof p, "links.intra", c->string);
             sm_intra *in = &t->intra[t->nintra++];
             in->key = sm_xstrdup(c->string);
-            if (load_link(&in->link, c, p, e)) return -1;
+            if (load_link(&in->link, c, p, 1, e) || load_link_source(c, p, &in->source, e)) return -1;
             if (strcmp(c->string, "*") != 0) {
                 char *dash = strchr(in->key, '-');
                 int a = -1, b = -1;
@@ -453,7 +481,7 @@ static int load_links(sm_topo *t, const cJSON *root, sm_err *e)
         t->inter = sm_xcalloc((size_t)t->ninter + 1, sizeof(sm_link));
         for (int i = 0; i < t->ninter; i++) {
             sm_jpath_idx(p, sizeof p, "links.inter", i);
-            if (load_link(&t->inter[i], cJSON_GetArrayItem(inter, i), p, e))
+            if (load_link(&t->inter[i], cJSON_GetArrayItem(inter, i), p, 0, e))
                 return -1;
         }
     }
@@ -702,6 +730,8 @@ cJSON *sm_topo_to_json(const sm_topo *t)
         cJSON_AddNumberToObject(o, "time_per_cell", t->intra[i].link.time_per_cell);
         cJSON_AddNumberToObject(o, "energy_per_cell",
                                 t->intra[i].link.energy_per_cell);
+        if (t->intra[i].source && cJSON_GetArraySize(t->intra[i].source))
+            cJSON_AddItemToObject(o, "source", cJSON_Duplicate(t->intra[i].source, 1));
     }
     cJSON *inter = cJSON_AddArrayToObject(links, "inter");
     for (int i = 0; i < t->ninter; i++) {
@@ -726,7 +756,7 @@ sm_topo *sm_topo_parse_text(const char *text, size_t len, const char *name,
 sm_topo *sm_topo_load(const char *file, sm_err *e)
 {
     size_t len;
-    char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, e);
+    char *text = sm_read_file(file, SM_READ_ANY_SIZE, &len, e);
     if (!text) return NULL;
     sm_topo *t = sm_topo_parse_text(text, len, file, e);
     free(text);
@@ -773,7 +803,10 @@ void sm_topo_free(sm_topo *t)
     }
     free(t->procs);
     sm_net_free(t->net);
-    for (int i = 0; i < t->nintra; i++) free(t->intra[i].key);
+    for (int i = 0; i < t->nintra; i++) {
+        free(t->intra[i].key);
+        cJSON_Delete(t->intra[i].source);
+    }
     free(t->intra);
     free(t->inter);
     free(t->intra_of);

@@ -59,6 +59,8 @@ typedef struct sm_link {
 typedef struct sm_intra {
     char *key;          /* "cpu-gpu" or "*" */
     sm_link link;
+    cJSON *source;      /* {"time_per_cell"|"energy_per_cell": "measured"|...}
+                           (topo measure links -apply), or NULL */
 } sm_intra;
 
 typedef struct sm_topo {

@@ -239,7 +239,7 @@ out:
 int sm_run_load(const char *file, sm_run *r, sm_err *e)
 {
     size_t len;
-    char *text = sm_read_file(file, SM_RUN_MAX_BYTES, &len, e);
+    char *text = sm_read_file(file, SM_READ_ANY_SIZE, &len, e);
     if (!text) {
         memset(r, 0, sizeof *r);
         return -1;

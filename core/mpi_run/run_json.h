@@ -19,7 +19,6 @@
 #include "core/model/topology.h"
 
 #define SM_RUN_MAX_RANKS 65536
-#define SM_RUN_MAX_BYTES ((size_t)64 << 20)
 
 typedef struct sm_run_rank {
     int rank;

@@ -490,7 +490,7 @@ int sm_study_manifest_read(const char *dir, sm_study_manifest *m, sm_err *e)
         return 0;
     }
     size_t len;
-    char *text = sm_read_file(path, 1 << 24, &len, e);
+    char *text = sm_read_file(path, SM_READ_ANY_SIZE, &len, e);
     cJSON *root = text ? sm_json_parse(text, len, e) : NULL;
     free(text);
     int rc = -1;

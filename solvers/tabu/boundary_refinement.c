@@ -1,11 +1,22 @@
 /* boundary_refinement.c - boundary refinement (see boundary_refinement.h). Only improving moves
  * are taken, so it never cycles; a pass visits the blocks around the
- * previous pass's moves. */
+ * previous pass's moves.
+ *
+ * A step is one synchronous round over a chunk of the queue (the
+ * deterministic scheme of Mt-KaHyPar and KaMinPar): every block of the
+ * chunk proposes its best move against the mapping as the chunk began,
+ * side by side (sm_refine_set_threads; each worker on its own cost state,
+ * scoring inside a trial so a score depends on the mapping only); then,
+ * in queue order, each proposal is scored again against the mapping as
+ * it now is and taken if it still improves. The proposals and the order
+ * do not depend on the workers, so the result is the same for any
+ * number of threads. */
 #include "boundary_refinement.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/lib/threads.h"
 #include "core/model/fill_rule.h"
 #include "core/model/profile.h"
 
@@ -96,20 +107,22 @@ typedef struct {
     double over;
 } refine_pick;
 
-/* Scores moving u to q (applied and undone) and keeps it if better. */
-static void try_move(sm_refine *r, int u, int q, refine_pick *pick)
+/* Scores moving u to q on cost state c (at the mapping r refines;
+ * applied and undone inside a trial, so c comes back bit for bit) and
+ * keeps it in pick if better. */
+static void try_move(const sm_refine *r, sm_cost *c, int u, int q, refine_pick *pick)
 {
     const sm_model *m = r->model;
-    sm_cost *c = r->c;
     int from = c->map[u];
     double before = late(c, m, from) + late(c, m, q);
+    sm_cost_trial_begin(c);
     sm_cost_move(c, u, q);
     double over = r->over - before + late(c, m, from) + late(c, m, q);
     sm_eval ev;
     sm_cost_eval_fast(c, &ev);
     sm_refine_score sc = score_of(m, c, &ev, over);
     sm_cost_move(c, u, from);
-    r->tried++;
+    sm_cost_trial_end(c);
     if (better(&sc, &pick->sc)) {
         pick->sc = sc;
         pick->q = q;
@@ -174,11 +187,10 @@ static double cut_energy(const sm_cost *c, const screen *sc, int p, int s, int *
 
 static int profiled(const sm_cost *c, int p) { return c->topo->types[c->topo->procs[p].type].nprofile > 0; }
 
-static void screen_block(const sm_refine *r, int u, screen *sc)
+static void screen_block(const sm_refine *r, const sm_cost *c, int u, screen *sc)
 {
     const sm_model *m = r->model;
     const sm_grid *g = r->grid;
-    const sm_cost *c = r->c;
     sc->on = 0;
     if (!sm_refine_screen || !m->has_deadline || !m->overlap || m->rounds == SM_ROUNDS_VIZING || r->sc.violation != 0 || r->over != 0)
         return;
@@ -197,11 +209,11 @@ static void screen_block(const sm_refine *r, int u, screen *sc)
     sc->on = 1;
 }
 
-static int screen_says_no(const sm_refine *r, int u, const screen *sc, int q, const refine_pick *pick)
+static int screen_says_no(const sm_refine *r, const sm_cost *c, int u, const screen *sc, int q,
+                          const refine_pick *pick)
 {
-    if (!sc->on || profiled(r->c, q)) return 0;
+    if (!sc->on || profiled(c, q)) return 0;
     const sm_model *m = r->model;
-    const sm_cost *c = r->c;
     int a = sc->from;
     int64_t d = r->grid->task_cells[u];
     /* q's time and memory: late() past rounding is a violation. */
@@ -228,29 +240,36 @@ static int screen_says_no(const sm_refine *r, int u, const screen *sc, int q, co
     return est > pick->sc.energy + 1e-9 * (fabs(est) + fabs(pick->sc.energy));
 }
 
-/* Tries block u's moves to its neighbours' processors; takes the best if
- * it improves. */
-static void refine_block(sm_refine *r, int u)
+/* A block's proposal: the processor it would best move to (-1: none
+ * improves), and the moves scored and screened to find it. */
+typedef struct sm_refine_prop {
+    int q;
+    int tried, screened;
+} refine_prop;
+
+/* Block u's best improving move to its neighbours' processors, scored
+ * on c at the mapping as the chunk began. */
+static void propose(const sm_refine *r, sm_cost *c, int u, refine_prop *out)
 {
     const sm_model *m = r->model;
     const sm_grid *g = r->grid;
-    sm_cost *c = r->c;
     int from = c->map[u];
     refine_pick pick = {-1, r->sc, r->over};
     int seen[64], nseen = 0;
+    out->tried = out->screened = 0;
     screen sc;
-    screen_block(r, u, &sc);
+    screen_block(r, c, u, &sc);
     for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
         int q = c->map[g->nbr[k]], dup = q == from;
         for (int i = 0; i < nseen && !dup; i++) dup = seen[i] == q;
         if (dup) continue;
         if (nseen < 64) seen[nseen++] = q;
-        if (screen_says_no(r, u, &sc, q, &pick)) {
-            r->tried++;
-            r->screened++;
+        out->tried++;
+        if (screen_says_no(r, c, u, &sc, q, &pick)) {
+            out->screened++;
             continue;
         }
-        try_move(r, u, q, &pick);
+        try_move(r, c, u, q, &pick);
     }
     /* A block on a late or full processor may also go to the processor of
      * its node with the most time to spare (not a neighbour's when the
@@ -266,10 +285,24 @@ static void refine_block(sm_refine *r, int u)
             sm_proc_work(t, p, c->blocks[p], c->cells[p], &tp, &ep);
             if (m->deadline - tp > slack) { slack = m->deadline - tp; q = p; }
         }
-        if (q >= 0) try_move(r, u, q, &pick);
+        if (q >= 0) {
+            out->tried++;
+            try_move(r, c, u, q, &pick);
+        }
     }
+    out->q = pick.q;
+}
+
+/* Block u's proposal q scored against the mapping as it now is; taken
+ * if it still improves. */
+static void take_if_better(sm_refine *r, int u, int q)
+{
+    const sm_grid *g = r->grid;
+    refine_pick pick = {-1, r->sc, r->over};
+    try_move(r, r->c, u, q, &pick);
+    r->tried++;
     if (pick.q < 0) return;
-    sm_cost_move(c, u, pick.q);
+    sm_cost_move(r->c, u, pick.q);
     r->sc = pick.sc;
     r->over = pick.over < 0 ? 0 : pick.over;
     r->moves++;
@@ -281,6 +314,51 @@ static void refine_block(sm_refine *r, int u)
     r->moved[r->nmoved++] = u;
     r->next[u] = 1;
     for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) r->next[g->nbr[k]] = 1;
+    if (r->nrep) {
+        if (r->nacc + 2 > r->acc_cap) {
+            r->acc_cap = r->acc_cap ? 2 * r->acc_cap : 1024;
+            r->acc = sm_xrealloc(r->acc, sizeof(int) * (size_t)r->acc_cap);
+        }
+        r->acc[r->nacc++] = u;
+        r->acc[r->nacc++] = pick.q;
+    }
+}
+
+void sm_refine_set_threads(sm_refine *r, int threads) { r->threads = threads < 1 ? 1 : threads; }
+
+/* The workers and their cost states, made at the first step. Under the
+ * colouring model c keeps a schedule whose repairs and rebuilds follow
+ * the order in which its processor pairs were first met, and a move
+ * tried on c meets pairs: so only replicas score then (one for one
+ * thread), the same proposals for any number of workers. Otherwise
+ * worker 0 scores on c itself. */
+static void make_workers(sm_refine *r)
+{
+    if (r->workers_made) return;
+    r->workers_made = 1;
+    int workers = 1;
+    if (r->threads > 1 && r->grid->ntasks > 1) {
+        r->pool = sm_pool_new(r->threads);
+        workers = sm_pool_size(r->pool);
+    }
+    r->rep_from = r->model->rounds == SM_ROUNDS_COLOURING ? 0 : 1;
+    r->nrep = workers - r->rep_from;
+    r->rep = sm_xmalloc(sizeof *r->rep * (size_t)(r->nrep ? r->nrep : 1));
+    for (int i = 0; i < r->nrep; i++) r->rep[i] = sm_cost_new(r->grid, r->c->topo, r->model, r->c->map);
+}
+
+static void catch_up_item(int i, int worker, void *arg)
+{
+    (void)worker;
+    sm_refine *r = arg;
+    for (int k = 0; k < r->nacc; k += 2) sm_cost_move(r->rep[i], r->acc[k], r->acc[k + 1]);
+}
+
+static void propose_item(int i, int worker, void *arg)
+{
+    sm_refine *r = arg;
+    sm_cost *c = worker < r->rep_from ? r->c : r->rep[worker - r->rep_from];
+    propose(r, c, r->queue[r->qpos + i], &r->prop[i]);
 }
 
 void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_model *m,
@@ -291,6 +369,7 @@ void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_m
     r->model = m;
     r->rng = rng;
     r->passes_max = passes_max;
+    r->threads = 1;
     int n = g->ntasks;
     r->c = sm_cost_new(g, t, m, map);
     for (int p = 0; p < t->nprocs; p++) r->over += late(r->c, m, p);
@@ -305,8 +384,22 @@ void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_m
 int sm_refine_step(sm_refine *r, int chunk)
 {
     r->nmoved = 0;
-    int end = r->qpos + chunk < r->nqueue ? r->qpos + chunk : r->nqueue;
-    for (; r->qpos < end; r->qpos++) refine_block(r, r->queue[r->qpos]);
+    int end = r->qpos + chunk < r->nqueue ? r->qpos + chunk : r->nqueue, n = end - r->qpos;
+    make_workers(r);
+    /* The replicas brought to the mapping as it is (the last chunk's moves). */
+    if (r->nrep && r->nacc) sm_pool_for(r->pool, r->nrep, catch_up_item, r);
+    r->nacc = 0;
+    if (n > r->prop_cap) {
+        r->prop_cap = n;
+        r->prop = sm_xrealloc(r->prop, sizeof *r->prop * (size_t)n);
+    }
+    sm_pool_for(r->pool, n, propose_item, r);
+    for (int i = 0; i < n; i++) {
+        r->tried += r->prop[i].tried;
+        r->screened += r->prop[i].screened;
+        if (r->prop[i].q >= 0) take_if_better(r, r->queue[r->qpos + i], r->prop[i].q);
+    }
+    r->qpos = end;
     if (r->qpos < r->nqueue) return 1;
     r->pass++;
     if (r->pass_moves == 0 || r->pass >= r->passes_max) return 0;
@@ -316,6 +409,11 @@ int sm_refine_step(sm_refine *r, int chunk)
 
 void sm_refine_release(sm_refine *r)
 {
+    sm_pool_free(r->pool);
+    for (int i = 0; i < r->nrep; i++) sm_cost_free(r->rep[i]);
+    free(r->rep);
+    free(r->acc);
+    free(r->prop);
     sm_cost_free(r->c);
     free(r->queue);
     free(r->next);

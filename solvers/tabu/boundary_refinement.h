@@ -30,6 +30,16 @@ typedef struct sm_refine {
     int *moved, nmoved;             /* the blocks the last sm_refine_step moved */
     int moved_cap;
     unsigned long long *rng;
+    /* Side by side (sm_refine_set_threads): the workers, their cost
+     * states (worker 0's is c itself unless the colouring model keeps a
+     * schedule in c: then replicas only), each chunk's proposals. */
+    int threads, workers_made;
+    struct sm_pool *pool;
+    sm_cost **rep;
+    int nrep, rep_from;             /* worker w scores on rep[w - rep_from], or c when w < rep_from */
+    int *acc, nacc, acc_cap;        /* blocks moved since the replicas were in step */
+    struct sm_refine_prop *prop;
+    int prop_cap;
 } sm_refine;
 
 /* Whether moves are screened before they are tried in full (boundary_refinement.c);
@@ -39,6 +49,9 @@ extern int sm_refine_screen;
 /* Starts refining map (copied) on g under m (kept by pointer). */
 void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_model *m,
                     const int *map, int passes_max, unsigned long long *rng);
+/* Threads for the steps (before the first): the result is the same for
+ * any number (see boundary_refinement.c). */
+void sm_refine_set_threads(sm_refine *r, int threads);
 /* Tries up to chunk queued blocks, starting the next pass when one ends;
  * returns 0 once a pass gained nothing or passes_max passes are done.
  * The blocks it moved are in moved[0..nmoved) until the next call. */

@@ -8,7 +8,8 @@
  * SM_MULTILEVEL_SLACK (fine_deadline).
  * Each finer level starts from the projection of the coarser mapping,
  * which keeps every processor's cells, and is refined by passes over its
- * boundary blocks (boundary_refinement.c), PASSES_MAX at most.
+ * boundary blocks (boundary_refinement.c), PASSES_MAX at most, each
+ * chunk of blocks proposing its moves side by side on -threads workers.
  */
 #include "multilevel_tabu.h"
 
@@ -148,6 +149,7 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
     ml->npending = 0;
     ml->level = l;
     sm_refine_init(&ml->ref, ml->grid[l], s->topo, &s->model, map, PASSES_MAX, &ml->rng);
+    sm_refine_set_threads(&ml->ref, sm_solver_threads(s));
 }
 
 /* Without a deadline, tabu holds itself to its fastest start heuristic's

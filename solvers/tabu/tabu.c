@@ -56,7 +56,30 @@ typedef struct {
     int dvfs;
     int *state, *dvfs_procs, ndvfs;
     long long *state_until;
+    /* A step's candidates, scored side by side (score_candidates): one
+     * replica of the cost state per worker, each kept at the accepted
+     * mapping and scoring a candidate inside a trial (sm_cost_trial_begin),
+     * so a score depends on the mapping and the candidate only, never on
+     * the worker or on what it scored before. */
+    sm_pool *pool;
+    sm_cost **rep;
+    int nrep;
+    /* The moves accepted since the replicas were last all in step; rep r
+     * has made the first rep_at[r] of them (a worker brings its own
+     * replica up to date before it scores: no pass over the replicas,
+     * no wait for a worker with nothing to score). */
+    cand *acc;
+    int nacc, acc_cap, *rep_at;
+    struct step_cand *cands;
+    int ncands, cands_cap;
 } tabu_state;
+
+/* A candidate of the step, in the order sampled, and its score. */
+typedef struct step_cand {
+    cand m;
+    int tabu;
+    score sc;
+} step_cand;
 
 static const sm_opt_spec opts[] = {
     {"iters", SM_OPT_INT, "1000", NULL, 1, 1e9, "iterations (one per step)"},
@@ -73,20 +96,26 @@ static const sm_opt_spec opts[] = {
     {"dvfs", SM_OPT_ENUM, "off", "off|on", 0, 0,
      "on: also choose each processor's DVFS state (its type's states), a fourth neighbourhood"},
     {"threads", SM_OPT_INT, "0", NULL, 0, SM_THREADS_MAX,
-     "threads for the start heuristics and whole-grid passes (0: STENCILMAP_THREADS, else the cores this process may use); the result is the same for any number"},
+     "threads for the start heuristics, each step's candidates and whole-grid passes (0: STENCILMAP_THREADS, else the cores this process may use); the result is the same for any number"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
-static score score_of(const sm_solver *s, const tabu_state *t, const sm_eval *ev)
+/* The score of evaluation ev of cost state c (the search's or a replica's). */
+static score score_in(const sm_solver *s, const tabu_state *t, const sm_cost *c, const sm_eval *ev)
 {
     score r;
-    r.violation = (double)t->c->mem_over;
+    r.violation = (double)c->mem_over;
     if (s->model.has_deadline && ev->time > s->model.deadline * (1 + 1e-9))
         r.violation += (ev->time - s->model.deadline) / s->model.deadline;
     r.energy = ev->energy;
     r.time = ev->time;
     r.objective = t->obj ? sm_objective_score(t->obj) : t->kind == SM_OBJ_TIME ? ev->time : ev->energy;
     return r;
+}
+
+static score score_of(const sm_solver *s, const tabu_state *t, const sm_eval *ev)
+{
+    return score_in(s, t, t->c, ev);
 }
 
 static int better(const score *a, const score *b)
@@ -249,6 +278,113 @@ static int sample(tabu_state *t, const sm_grid *g, int kind, cand *m)
     m->v = g->edges[e].dst;
     m->p = near_proc(t, g, rnd(t, 2) ? m->u : m->v);
     return !(map[m->u] == m->p && map[m->v] == m->p);
+}
+
+static step_cand *add_cand(tabu_state *t)
+{
+    if (t->ncands == t->cands_cap) {
+        t->cands_cap = t->cands_cap ? 2 * t->cands_cap : 256;
+        t->cands = sm_xrealloc(t->cands, sizeof *t->cands * (size_t)t->cands_cap);
+    }
+    return &t->cands[t->ncands++];
+}
+
+/* Candidate x scored on cost state c (and the objective beside the
+ * search's, when there is one): applied, evaluated, undone. */
+static void score_on(const sm_solver *s, tabu_state *t, sm_cost *c, step_cand *x)
+{
+    const cand *m = &x->m;
+    sm_eval ev;
+    if (m->kind == 3) {
+        sm_cost_set_params(c, m->p, state_params(s->topo, m->p, m->q));
+        sm_cost_eval_fast(c, &ev);
+        x->sc = score_in(s, t, c, &ev);
+        sm_cost_set_params(c, m->p, state_params(s->topo, m->p, t->state[m->p]));
+        return;
+    }
+    int pu = c->map[m->u], pv = m->kind ? c->map[m->v] : -1;
+    apply(c, m);
+    apply_objective(t->obj, m);
+    sm_cost_eval_fast(c, &ev);
+    x->sc = score_in(s, t, c, &ev);
+    undo(c, m, pu, pv);
+    undo_objective(t->obj, m, pu, pv);
+}
+
+/* Replica r brought up to the accepted mapping (and DVFS states). */
+static void catch_up(const sm_solver *s, tabu_state *t, int r)
+{
+    sm_cost *c = t->rep[r];
+    for (; t->rep_at[r] < t->nacc; t->rep_at[r]++) {
+        const cand *m = &t->acc[t->rep_at[r]];
+        if (m->kind == 3) sm_cost_set_params(c, m->p, state_params(s->topo, m->p, m->q));
+        else apply(c, m);
+    }
+}
+
+typedef struct {
+    const sm_solver *s;
+    tabu_state *t;
+    const cand *m;
+} step_job;
+
+static void score_item(int i, int worker, void *arg)
+{
+    step_job *j = arg;
+    catch_up(j->s, j->t, worker);
+    sm_cost *c = j->t->rep[worker];
+    sm_cost_trial_begin(c);
+    score_on(j->s, j->t, c, &j->t->cands[i]);
+    sm_cost_trial_end(c);
+}
+
+/* Every candidate of the step scored. Under a hop-based objective (kept
+ * in one sm_objective beside the search's cost state) one after another
+ * on the search's own state, as before threads; otherwise side by side
+ * on the replicas. */
+static void score_candidates(const sm_solver *s, tabu_state *t)
+{
+    if (!t->rep) {
+        for (int i = 0; i < t->ncands; i++) score_on(s, t, t->c, &t->cands[i]);
+        return;
+    }
+    step_job j = {s, t, NULL};
+    sm_pool_for(t->pool, t->ncands, score_item, &j);
+}
+
+/* The accepted move noted for the replicas (before t->state changes). */
+static void follow(const sm_solver *s, tabu_state *t, const cand *m)
+{
+    if (!t->rep) return;
+    /* Now and then every replica is brought up to date here, so the
+     * list stays short when a worker rarely gets to score. */
+    if (t->nacc >= 256) {
+        for (int r = 0; r < t->nrep; r++) catch_up(s, t, r);
+        t->nacc = 0;
+        memset(t->rep_at, 0, sizeof(int) * (size_t)t->nrep);
+    }
+    if (t->nacc == t->acc_cap) {
+        t->acc_cap = t->acc_cap ? 2 * t->acc_cap : 64;
+        t->acc = sm_xrealloc(t->acc, sizeof *t->acc * (size_t)t->acc_cap);
+    }
+    t->acc[t->nacc++] = *m;
+}
+
+/* The replicas and the workers that score on them: as many as the
+ * threads, at most one per 16 candidates of a step. None under a
+ * hop-based objective (score_candidates). */
+static void make_replicas(sm_solver *s, tabu_state *t)
+{
+    if (t->obj) return;
+    int per_step = 3 * t->ncand + (t->dvfs ? 4 * t->ncand : 0);
+    int want = sm_solver_threads(s), most = per_step / 16 > 1 ? per_step / 16 : 1;
+    if (want > most) want = most;
+    if (want > 1) t->pool = sm_pool_new(want);
+    t->nrep = sm_pool_size(t->pool);
+    t->rep = sm_xmalloc(sizeof *t->rep * (size_t)t->nrep);
+    t->rep_at = sm_xcalloc((size_t)t->nrep, sizeof(int));
+    for (int r = 0; r < t->nrep; r++) t->rep[r] = sm_cost_new(s->grid, s->topo, &s->model, t->c->map);
+    sm_solver_set_stat(s, "step_threads", t->nrep);
 }
 
 /* The best heuristic start and, unless given, the deadline of the
@@ -429,6 +565,7 @@ static int init(sm_solver *s, sm_err *e)
     sm_objective_parse(sm_opt_str(s, "objective"), &t->kind);
     if (t->kind != SM_OBJ_ENERGY && t->kind != SM_OBJ_TIME)
         t->obj = sm_objective_new(s->grid, s->topo, &s->model, t->kind, t->c->map);
+    if (n > 0 && P > 1) make_replicas(s, t);
     sm_cost_eval(t->c, &s->current);
     s->has_current = 1;
     s->current_map = t->c->map;
@@ -517,34 +654,19 @@ static void step(sm_solver *s)
     sm_eval ev0;
     sm_cost_eval_fast(c, &ev0);
     score sc0 = score_of(s, t, &ev0);
-    int examined = 0;
+    /* Sampled first (the random stream and the mapping only), scored
+     * side by side, then chosen in the order sampled: the same choice
+     * for any number of threads. */
+    t->ncands = 0;
     for (int kind = 0; kind < 3; kind++)
         for (int k = 0; k < t->ncand; k++) {
             cand m;
             if (!sample(t, g, kind, &m)) continue;
-            int pu = c->map[m.u], pv = m.kind ? c->map[m.v] : -1;
-            int tabu = is_tabu(t, &m);
-            apply(c, &m);
-            apply_objective(t->obj, &m);
-            sm_eval ev;
-            sm_cost_eval_fast(c, &ev);
-            score sc = score_of(s, t, &ev);
-            undo(c, &m, pu, pv);
-            undo_objective(t->obj, &m, pu, pv);
-            examined++;
-            keep_top(top, &ntop, &m, &sc, tabu);
-            /* Aspiration: a tabu move is admitted if it beats the best. */
-            if (tabu && !better(&sc, &t->best_score)) {
-                if (best_m.kind < 0 || better(&sc, &best_sc)) tabu_better = 1;
-                continue;
-            }
-            if (best_m.kind < 0 || better(&sc, &best_sc)) {
-                best_m = m;
-                best_sc = sc;
-                best_tabu = tabu;
-                tabu_better = 0;
-            }
+            step_cand *x = add_cand(t);
+            x->m = m;
+            x->tabu = is_tabu(t, &m);
         }
+    int nmoves = t->ncands;
     /* DVFS: every other state of every processor that has states when
      * that is few, else a sample; a processor whose state just changed
      * keeps it for -tenure-add steps unless a change beats the best. */
@@ -569,18 +691,34 @@ static void step(sm_solver *s)
             }
             if (q == ns) q = SM_STATE_BASE;
             if (q == t->state[p]) continue;
-            int tabu = t->state_until[p] > t->it;
-            sm_cost_set_params(c, p, state_params(tp, p, q));
-            sm_eval ev;
-            sm_cost_eval_fast(c, &ev);
-            score sc = score_of(s, t, &ev);
-            sm_cost_set_params(c, p, state_params(tp, p, t->state[p]));
-            examined++;
-            if (tabu && !better(&sc, &t->best_score)) continue;
-            if (best_m.kind < 0 || better(&sc, &best_sc)) {
-                best_m = (cand){3, 0, 0, p, q};
-                best_sc = sc;
-            }
+            step_cand *x = add_cand(t);
+            x->m = (cand){3, 0, 0, p, q};
+            x->tabu = t->state_until[p] > t->it;
+        }
+    }
+    score_candidates(s, t);
+    int examined = t->ncands;
+    for (int i = 0; i < nmoves; i++) {
+        const step_cand *x = &t->cands[i];
+        keep_top(top, &ntop, &x->m, &x->sc, x->tabu);
+        /* Aspiration: a tabu move is admitted if it beats the best. */
+        if (x->tabu && !better(&x->sc, &t->best_score)) {
+            if (best_m.kind < 0 || better(&x->sc, &best_sc)) tabu_better = 1;
+            continue;
+        }
+        if (best_m.kind < 0 || better(&x->sc, &best_sc)) {
+            best_m = x->m;
+            best_sc = x->sc;
+            best_tabu = x->tabu;
+            tabu_better = 0;
+        }
+    }
+    for (int i = nmoves; i < t->ncands; i++) {
+        const step_cand *x = &t->cands[i];
+        if (x->tabu && !better(&x->sc, &t->best_score)) continue;
+        if (best_m.kind < 0 || better(&x->sc, &best_sc)) {
+            best_m = x->m;
+            best_sc = x->sc;
         }
     }
     for (int i = 0; i < ntop; i++) {
@@ -598,6 +736,7 @@ static void step(sm_solver *s)
                  was >= 0 ? T->state_names[was] : "base", q >= 0 ? T->state_names[q] : "base");
         sm_solver_why(s, "DVFS: the best admissible change is a processor's state");
         sm_cost_set_params(c, p, state_params(tp, p, q));
+        follow(s, t, &best_m);
         t->state[p] = q;
         t->state_until[p] = t->it + t->tenure_add;
         if (t->colouring) sm_cost_eval(c, &s->current);
@@ -621,6 +760,7 @@ static void step(sm_solver *s)
         apply_objective(t->obj, m); /* the cost model follows below */
         int pu = c->map[m->u], pv = m->kind ? c->map[m->v] : -1;
         apply(c, m);
+        follow(s, t, m);
         /* An edge move's end already on p does not move. */
         if (m->kind != 2 || pu != m->p) sm_solver_moved(s, m->u);
         if (m->kind && (m->kind != 2 || pv != m->p)) sm_solver_moved(s, m->v);
@@ -664,6 +804,12 @@ static void release(sm_solver *s)
     sm_multilevel_free(t->ml);
     sm_objective_free(t->obj);
     sm_cost_free(t->c);
+    sm_pool_free(t->pool);
+    for (int r = 0; r < t->nrep; r++) sm_cost_free(t->rep[r]);
+    free(t->rep);
+    free(t->rep_at);
+    free(t->acc);
+    free(t->cands);
     sm_tabu_list_free(&t->join);
     sm_tabu_list_free(&t->leave);
     free(t->state);

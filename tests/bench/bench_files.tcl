@@ -7,9 +7,11 @@
 # one run. Each save and each load runs in its own process (the load
 # does not find the saver's memory warm); times are of the command
 # alone, sizes are the files'. A scenario's load builds the 16.7 M-block
-# task graph and the cost model too: the row below it gives the load of
-# the shipped scenario (no mapping) in the same process. Targets: save and load within 10 s each,
-# files within 1/10 of today's. Needs about 8 GB: with
+# task graph and the cost model too: the line below it gives the load of
+# the shipped scenario (no mapping) in the same process. loadcpu is the
+# load's CPU time: the wall time on a machine of its own (this one is
+# shared: others' work stretches the wall time, not the CPU time).
+# Targets: save and load within 10 s each, files within 1/10 of today's. Needs about 8 GB: with
 # STENCILMAP_BIGMEM_LOCK set (a lock file) every process runs under
 # `flock` on it. FILES_SOLVERS (default "lb rcb") picks the mappings.
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
@@ -57,26 +59,38 @@ proc save {exe solver tag} {
     } [list $scen] [mapping_script $solver] [list $s] [list $m] [list $s] [list $m]]
 }
 
-# Load times: scenario load of the saved file (grid, machine and mapping:
-# what a user waits for), and map load of the mapping file into the
-# loaded scenario. "refused" with the message when the program refuses.
+# Load times: scenario load of the saved file first, in a fresh process
+# (what a user waits for opening it: grid, machine and mapping), then the
+# shipped summit-full.json (no mapping) for reference, and map load of the
+# mapping file into it. "refused" with the message when the program
+# refuses. Beside each wall time, the CPU time of the same command
+# (/proc/self/stat), which a machine shared by other work does not
+# stretch: on a machine of its own a load takes its CPU time.
 proc load {exe tag} {
     global scen tmp
     set s [file join $tmp $tag.scenario.json]
     set m [file join $tmp $tag.mapping.json]
     child $exe [format {
-        set tb [clock microseconds]
-        scenario load %s
+        proc cpu {} {
+            set f [open /proc/self/stat]; set st [read $f]; close $f
+            set st [string range $st [expr {[string last ")" $st] + 2}] end]
+            expr {([lindex $st 11] + [lindex $st 12]) / 100.0}
+        }
+        set c0 [cpu]
         set t0 [clock microseconds]
         set rs [catch {scenario load %s} es]
         set t1 [clock microseconds]
-        if {$rs} { scenario load %s }
+        set c1 [cpu]
+        scenario load %s
         set t2 [clock microseconds]
+        set c2 [cpu]
         set rm [catch {map load %s} em]
         set t3 [clock microseconds]
-        puts [list base [expr {($t0 - $tb) / 1e6}] sload [expr {$rs ? "refused" : ($t1 - $t0) / 1e6}] serr [string range $es 0 60] \
-            mload [expr {$rm ? "refused" : ($t3 - $t2) / 1e6}] merr [string range $em 0 60]]
-    } [list $scen] [list $s] [list $scen] [list $m]]
+        set c3 [cpu]
+        puts [list base [expr {($t2 - $t1) / 1e6}] basecpu [expr {$c2 - $c1}] \
+            sload [expr {$rs ? "refused" : ($t1 - $t0) / 1e6}] scpu [expr {$rs ? "-" : $c1 - $c0}] serr [string range $es 0 60] \
+            mload [expr {$rm ? "refused" : ($t3 - $t2) / 1e6}] mcpu [expr {$rm ? "-" : $c3 - $c2}] merr [string range $em 0 60]]
+    } [list $s] [list $scen] [list $m]]
 }
 
 proc secs {d key} {
@@ -87,7 +101,7 @@ proc mb {bytes} { format %.1f [expr {$bytes / 1048576.0}] }
 
 puts "A whole Summit's files: summit-full.json, 16,777,216 blocks on 36,864 processors; today = main at c024405 (before #40), in this run"
 if {![file executable $old]} { puts "(today's program not built: $old; make bench builds it from git)" }
-puts [format "%-4s %-8s %-6s %9s %9s %10s %9s %9s %10s %8s %8s" mapping file program save(s) load(s) size(MB) size/today load<=10s save<=10s "" ""]
+puts [format "%-4s %-8s %-6s %9s %9s %9s %10s %9s %9s %10s" mapping file program save(s) load(s) loadcpu(s) size(MB) size/today load<=10s save<=10s]
 foreach solver $solvers {
     set rows {}
     foreach prog {today new} exe [list $old $new] {
@@ -96,7 +110,7 @@ foreach solver $solvers {
         set ld [expr {[lindex $sv 0] eq "error" ? {error -} : [load $exe $prog-$solver]}]
         dict set rows $prog [list $sv $ld]
     }
-    foreach kind {scenario mapping} sk {ssave msave} lk {sload mload} zk {ssize msize} ek {serr merr} {
+    foreach kind {scenario mapping} sk {ssave msave} lk {sload mload} ck {scpu mcpu} zk {ssize msize} ek {serr merr} {
         foreach prog {today new} {
             if {![dict exists $rows $prog]} continue
             lassign [dict get $rows $prog] sv ld
@@ -109,13 +123,14 @@ foreach solver $solvers {
                 set ratio [format 1/%.0f [expr {double([dict get [lindex [dict get $rows today] 0] $zk]) / [dict get $sv $zk]}]]
             }
             set lt [expr {[lindex $ld 0] eq "error" ? "error" : [secs $ld $lk]}]
-            puts [format "%-4s %-8s %-6s %9s %9s %10s %9s %9s %10s" $solver $kind $prog [secs $sv $sk] $lt \
+            set lc [expr {[lindex $ld 0] eq "error" ? "-" : [secs $ld $ck]}]
+            puts [format "%-4s %-8s %-6s %9s %9s %9s %10s %9s %9s %10s" $solver $kind $prog [secs $sv $sk] $lt $lc \
                 [mb [dict get $sv $zk]] $ratio \
                 [expr {[string is double -strict $lt] ? ($lt <= 10 ? "yes" : "NO") : "NO"}] \
                 [expr {[dict get $sv $sk] <= 10 ? "yes" : "NO"}]]
             if {$lt eq "refused"} { puts "     load refused: [dict get $ld $ek]" }
             if {$kind eq "scenario" && [lindex $ld 0] ne "error"} {
-                puts "     (the same process loaded summit-full.json as shipped, no mapping, in [secs $ld base] s: grid, machine and model)"
+                puts "     (then the same process loaded summit-full.json as shipped, no mapping, in [secs $ld base] s, [secs $ld basecpu] s CPU: grid, machine and model)"
             }
         }
     }

@@ -65,6 +65,13 @@ set templates {
     {string repeat x B} {append ::big [string repeat x B]} {lappend ::biglist [string repeat y B]}
     {lrepeat B x} {string cat ::big ::big} {join [lrepeat 4 [string repeat z B]] B}
     {file dirname ~N} {file tail ~N} {view quit -force}
+    {format %Bs x} {format %.Bf 1.0} {format %*s B x}
+    {SCRIPT {concat {*}[lrepeat 3000 [string repeat c B]]}}
+    {SCRIPT {string length [lrepeat 3000 [string repeat l B]]}} {SCRIPT {set ::t "$::big$::big"}}
+    {SCRIPT {string map [list x [string repeat m B]] [string repeat x 1000000]}}
+    {SCRIPT {regsub -all {} [string repeat r 1000000] [string repeat s B]}}
+    {SCRIPT {string replace [string repeat a B] 0 0 [string repeat b B]}}
+    {SCRIPT {binary encode hex [string repeat h B]}} {SCRIPT {grid create -blocks [list B B B]}}
 }
 
 # A size: small, large, past the memory limit, past Tcl's largest value,
@@ -99,12 +106,16 @@ set leaks 0
 for {set step 0} {$step < $count} {incr step} {
     set t [pick $templates]
     set cmd {}
+    # A script with sizes in it (what builds one large value inside
+    # brackets, or compiled code), run as a script.
+    if {[lindex $t 0] eq "SCRIPT"} { set t [list eval [string map [list B [big_size]] [lindex $t 1]]] }
     foreach w $t {
         switch -- $w {
             P { lappend cmd [hostile_path] }
             N { lappend cmd [hostile_name] }
             K { lappend cmd [random_keys] }
             B { lappend cmd [big_size] }
+            %Bs - %.Bf { lappend cmd [string map [list B [big_size]] $w] }
             default { lappend cmd $w }
         }
     }

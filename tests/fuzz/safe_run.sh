@@ -53,7 +53,7 @@ while [ $(( $(date +%s) - start )) -lt "$secs" ]; do
     bad=""
     # Reaching a limit ends a run with status 1 and says which: that is
     # the limit working (counted), not a failure.
-    if [ "$rc" -eq 1 ] && grep -aq "past its time limit\|past its memory limit\|past the safe script's memory limit" "$root/run.out"; then
+    if [ "$rc" -eq 1 ] && grep -aq "past its time limit\|past its memory limit\|past the safe script's memory limit\|past what Tcl can hold" "$root/run.out"; then
         limits=$((limits + 1))
     elif [ "$rc" -ne 0 ]; then
         bad="exit $rc"

@@ -137,6 +137,30 @@ if hwait hupterm "Console" && [ -s "$WORK/hupterm.pid" ]; then
         bad "SIGTERM long message" "$(tail -3 "$WORK/hupterm.err")"
     recovered && ok "SIGTERM inside a long command: the journal recovers the edit" ||
         bad "SIGTERM long journal" "$(ls -l "$HUPSTATE"/stencilmap 2>&1 | tail -3)"
+else
+    bad "hupterm start" "$(hcap hupterm | tail -3)"
+fi
+$H kill-server 2>/dev/null
+
+# 5. The terminal killed inside that same command, SIGHUP ignored: no
+# signal and no read of the terminal ends it, only the watchdog seeing
+# the hang-up; gone within a few seconds, the edit in the journal.
+rm -f "$HUPSTATE"/stencilmap/*.journal
+hup_start hupbusy "trap '' HUP;" samples/cuboid-cpu-gpu.json
+if hwait hupbusy "Console" && [ -s "$WORK/hupbusy.pid" ]; then
+    pid=$(cat "$WORK/hupbusy.pid")
+    hkeys hupbusy : "map counts {100 28}" Enter
+    hwait hupbusy "% map counts"
+    hkeys hupbusy : "for {set i 0} {\$i < 2000000000} {incr i} {}" Enter
+    hwait hupbusy "% for {set i 0}"
+    sleep 0.5
+    $H kill-server
+    if gone_within "$pid" 3; then ok "hang-up inside a long command (SIGHUP ignored): gone within 3 s"
+    else bad "hang-up busy" "pid $pid still running 3 s after the terminal went"; kill -9 "$pid" 2>/dev/null; fi
+    recovered && ok "hang-up inside a long command: the journal recovers the edit" ||
+        bad "hang-up busy journal" "$(ls -l "$HUPSTATE"/stencilmap 2>&1 | tail -3)"
+else
+    bad "hupbusy start" "$(hcap hupbusy | tail -3)"
 fi
 $H kill-server 2>/dev/null
 rm -rf "$HUPSTATE"

@@ -12,8 +12,11 @@ start() {
     name=$1 cols=$2 rows=$3 term=$4
     shift 4
     $T kill-session -t "$name" 2>/dev/null
+    # Each workbench its own state directory (journals): two running on
+    # one sample would each say the other holds it, in the screen a
+    # golden file compares. A session of the same name shares it (begin).
     $T new-session -d -s "$name" -x "$cols" -y "$rows" \
-        "cd '$top' && TERM=$term '$BIN' $* 2>'$WORK/$name.err'; echo \$? >'$WORK/$name.exit'; sleep 30"
+        "cd '$top' && XDG_STATE_HOME='$WORK/state/$name' TERM=$term '$BIN' $* 2>'$WORK/$name.err'; echo \$? >'$WORK/$name.exit'; sleep 30"
     must "$name" "Console"
 }
 # begin NAME ...: start, then keep this session when a workbench an

@@ -11,6 +11,10 @@ else
     begin mb 110 32 xterm-256color "$WORK/measure-base.json"
     keys mb : "topo measure -sizes {1 2 4 8 16 32 64} -reps 3 6 -eps 0.5 -mintime 0.01 -apply" Enter
     must mb "in the background"
+    # The Profile pane takes the Energy pane's place and follows it live.
+    wait_for mb "measuring " && cap mb | grep -q "\[Profile\]" &&
+        ok "measured: the Profile pane shows the measurement as it runs" ||
+        bad "measured: no live Profile pane" "$(cap mb | sed -n 20,32p)"
     # The screen answers while it measures.
     alive mb stillhere && ok "measured: the workbench answers while topo measure runs" ||
         bad "measured: busy" "$(cap mb | tail -5)"
@@ -19,6 +23,9 @@ else
     else
         bad "measured: never done" "$(cap mb | tail -6)"
     fi
+    wait_for mb "7 points, " && cap mb | grep -q "measured; fit " &&
+        ok "measured: the Profile pane keeps the points and the fit when done" ||
+        bad "measured: Profile pane at the end" "$(cap mb | sed -n 20,32p)"
     wait_for mb ":fit" && ok "measured: Processors marks the fitted speed (:fit)" ||
         bad "measured: no :fit" "$(cap mb | head -8)"
     keys mb : "scenario save $WORK/measured.json" Enter
@@ -32,3 +39,17 @@ else
     keys ms q
     must_exit ms
 fi
+
+# The Profile pane at 80x24, zoomed: a real measured profile (a fixture
+# CSV) as a braille plot with its intervals and fitted line, and its
+# points as rows (golden screen).
+begin pp 80 24 xterm-256color
+keys pp : "view profile tests/data/profiles/epyc-2core-7pt.csv" Enter
+must pp "[Profile]"
+keys pp Escape
+keys pp z
+must pp "blocks     s/iter"
+golden pp profile-80x24.txt
+keys pp q
+must_exit pp
+no_sanitizer_errors pp

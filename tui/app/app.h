@@ -103,6 +103,14 @@ typedef struct sm_app {
     long long limit_memory;
     long long rss_base;
     int limit_hit;
+    /* Set by the time limit's watchdog thread (cmd_safe_limits.c) when
+     * -limit-time passes while C code runs (a solver, a study): with
+     * app->interrupt, so everything that polls for C-c stops, and the
+     * command then raises {STENCILMAP SAFE LIMIT} instead of its result. */
+    volatile int limit_tripped;
+    /* The safe interpreters a Tcl panic left mid-evaluation (cmd_safe_
+     * limits.c): abandoned, never used or deleted again. */
+    int safe_dead;
     char **script_dirs;     /* the scripts' own directories, resolved: read */
     int *script_fd;         /* each held open (O_PATH) */
     int nscript_dirs;

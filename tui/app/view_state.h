@@ -6,6 +6,7 @@
 #define SM_VIEW_STATE_H
 
 #include "colour_theme.h"
+#include "profile_view.h"
 
 /* Where a pane sits in the unzoomed layout: the top band, the bottom
  * band (each split by the panes' widths in percent), the full-width
@@ -24,10 +25,14 @@ typedef enum { SM_SLOT_TOP, SM_SLOT_BOTTOM, SM_SLOT_CONSOLE, SM_SLOT_ALT } sm_pa
     X(COMM, comm, "Communication", SM_SLOT_BOTTOM, 36)   \
     X(NETWORK, network, "Network", SM_SLOT_ALT, 36)      \
     X(ENERGY, energy, "Energy", SM_SLOT_BOTTOM, 32)      \
+    X(PROFILE, profile, "Profile", SM_SLOT_ALT, 32)      \
     X(SOLVER, solver, "Solver", SM_SLOT_BOTTOM, 32)      \
     X(STUDY, study, "Study", SM_SLOT_ALT, 32)            \
     X(CONSOLE, console, "Console", SM_SLOT_CONSOLE, 100)
 
+/* The Profile pane is the Energy pane's ALT: `view focus profile`,
+ * `view profile TYPE|FILE` and a topo measure started in the workbench
+ * show it there; `view focus energy` gives the place back. */
 /* The Study pane is the Solver pane's ALT: `view study DIR` shows it
  * there, `view focus solver` and `view focus study` switch between them
  * while a study is loaded, `view study off` unloads it. */
@@ -136,7 +141,15 @@ typedef struct sm_view {
     int study_x, study_y, study_by;
     int study_published;           /* mark the Table 6.4 optima */
 
+    /* The Profile pane: a measured profile with its intervals, filled by
+     * topo measure point by point and by view profile. */
+    sm_profile_view profile;
+
     int quit;
+    /* A quit asked for over unsaved work (exit, view quit from the
+     * console, a binding or a hook): the workbench opens q's question;
+     * ask_quit_status is the status a quit it leads to exits with. */
+    int ask_quit, ask_quit_status;
 } sm_view;
 
 sm_view *sm_view_new(void);

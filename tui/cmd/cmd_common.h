@@ -67,6 +67,26 @@ void sm_safe_limits_default(sm_app *app);
 void sm_safe_limits_install(sm_app *app, Tcl_Interp *child);
 int sm_safe_enter(sm_app *app);
 int sm_safe_leave(sm_app *app, Tcl_Interp *in, int armed, int rc);
+/* The time limit passed inside a command's C work (app->limit_tripped):
+ * TCL_ERROR with {STENCILMAP SAFE LIMIT} in `in`, and Tcl's own time
+ * limit reached so no catch in the script stops it; else TCL_OK. */
+int sm_safe_limit_raise(sm_app *app, Tcl_Interp *in);
+/* The net under a safe evaluation for Tcl panics (cmd_safe_limits.c):
+ * eval(ctx) run; a Tcl panic inside it jumps back here: the safe
+ * interpreter is abandoned (a new one is made when next needed), the
+ * app's nesting counters put back as they were, *fell set, and TCL_ERROR
+ * returned with {STENCILMAP SAFE LIMIT} in live (an interpreter still
+ * usable). Else eval's code, *fell 0. */
+int sm_safe_net_run(sm_app *app, Tcl_Interp *live, int (*eval)(void *ctx), void *ctx, int *fell);
+/* The same for one script (text, or obj when not NULL) in interp in. */
+int sm_safe_net_eval(sm_app *app, Tcl_Interp *in, const char *text, Tcl_Obj *obj, Tcl_Interp *live, int *fell);
+/* gnuplot GP for a safe script (cmd_study_plot.c): in the private
+ * directory work, its HOME too, with -d and an environment of PATH and the
+ * locale only (no ~/.gnuplot, no gnuplotrc). 0 when it exited 0, else -1
+ * with why. */
+int sm_gnuplot_private(const char *work, const char *gp, char *why, size_t nwhy);
+/* What is left of a safe script's -limit-memory, in bytes (0 or more). */
+long long sm_safe_memory_left(sm_app *app);
 /* The process's resident size in bytes (0 when unknown). */
 long long sm_resident_bytes(void);
 /* Command NAME in the safe interpreter: proc with the guard on. */

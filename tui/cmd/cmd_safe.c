@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "cmd_common.h"
 #include "core/lib/path_guard.h"
+#include "core/model/grid_memory.h"
 
 #include "tui/app/data_directory.h"
 
@@ -250,7 +251,11 @@ static int confined_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const 
     Tcl_Interp *safe = in == app->interp ? sm_safe_interp(app) : in;
     if (!safe) return TCL_ERROR;
     int armed = sm_safe_enter(app);
-    int rc = Tcl_EvalObjEx(safe, objv[1], TCL_EVAL_GLOBAL);
+    int rc, fell = 0;
+    /* Armed: called from the main interpreter, the safe one idle. */
+    if (armed) rc = sm_safe_net_eval(app, safe, NULL, objv[1], in, &fell);
+    else rc = Tcl_EvalObjEx(safe, objv[1], TCL_EVAL_GLOBAL);
+    if (fell) return sm_safe_leave(app, in, armed, rc);
     rc = sm_safe_leave(app, safe, armed, rc);
     if (safe != in) Tcl_TransferResult(safe, rc, in);
     return rc;
@@ -362,10 +367,19 @@ static int safe_call(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     safe_cmd *w = cd;
     sm_app *app = w->app;
     int denied_before = app->safe_denied;
+    /* The time limit passed in C work (a command before this one): no
+     * more commands; one it passes inside ends with the limit's error. */
+    if (app->limit_tripped) return sm_safe_limit_raise(app, in);
     app->safe_denied = 0;
+    /* A grid this command builds (grid create, a scenario or grid
+     * loaded) is held to what is left of -limit-memory, before it is
+     * built: one C command could take the process past it. */
+    if (app->safe_depth == 0) sm_memory_set_cap(sm_safe_memory_left(app), "what is left of the safe script's -limit-memory");
     app->safe_depth++;
     int rc = w->proc(app, in, objc, objv);
     app->safe_depth--;
+    if (app->safe_depth == 0) sm_memory_set_cap(-1, NULL);
+    if (app->limit_tripped) rc = sm_safe_limit_raise(app, in);
     if (rc == TCL_ERROR && app->safe_denied) Tcl_SetErrorCode(in, "STENCILMAP", "SAFE", "PATH", NULL);
     app->safe_denied = denied_before || (rc == TCL_ERROR && app->safe_denied);
     return rc;
@@ -455,7 +469,11 @@ Tcl_Interp *sm_safe_interp(sm_app *app)
 {
     if (app->safe) return app->safe;
     Tcl_Interp *in = app->interp;
-    Tcl_Interp *child = Tcl_CreateChild(in, SM_SAFE_NAME, 1);
+    /* After a Tcl panic abandoned one, the next has a name of its own. */
+    char name_buf[64];
+    if (app->safe_dead) snprintf(name_buf, sizeof name_buf, "%s-%d", SM_SAFE_NAME, app->safe_dead + 1);
+    else snprintf(name_buf, sizeof name_buf, "%s", SM_SAFE_NAME);
+    Tcl_Interp *child = Tcl_CreateChild(in, name_buf, 1);
     if (!child) {
         sm_tcl_error(in, "STATE", "cannot create the safe interpreter");
         return NULL;

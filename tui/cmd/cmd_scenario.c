@@ -100,16 +100,13 @@ static Tcl_Obj *topo_info(const sm_topo *t)
 /* ---- scenario ---- */
 
 /* Two instances (SPEC 5): a scenario another running workbench holds
- * (its journal's lock) is said to be so when opened here, unless it is a
- * shipped sample; saves are then checked against its saves
- * (core/lib/filestate.c). Not for a safe script:
- * the journals are no business of its. */
+ * (its journal's lock) is said to be so when opened here, a shipped
+ * sample too (two users editing one demo each think the edits theirs);
+ * saves are then checked against its saves (core/lib/filestate.c). Not
+ * for a safe script: the journals are no business of its. */
 static void note_other_instance(sm_app *app, const char *path)
 {
     if (app->safe_depth > 0) return;
-    /* A shipped sample is never saved over (saves are offered a new
-     * name): two workbenches on it lose nothing, and say nothing. */
-    if (sm_path_shipped(path)) return;
     char *real = realpath(path, NULL);
     if (!real) return;
     sm_journal_info *v;
@@ -483,7 +480,7 @@ static int topo_profile(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
         sm_err e;
         if (strcmp(file, "none") != 0) {
             size_t len;
-            char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, &e);
+            char *text = sm_read_file(file, SM_READ_ANY_SIZE, &len, &e);
             if (!text) return load_err(in, &e);
             int bad = sm_profile_parse_csv_opt(text, len, file, &pts, &n, &no_energy, &e);
             free(text);

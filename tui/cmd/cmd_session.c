@@ -196,6 +196,58 @@ static void warn_other_scenario(sm_app *app, const char *file, const char *text)
     }
 }
 
+/* The commands of a replayed file, one whole command at a time, in
+ * run_in; *count: how many ran. */
+static int replay_lines(sm_app *app, Tcl_Interp *run_in, char *text, const char *file, int delay, int *count)
+{
+    Tcl_DString cmd;
+    Tcl_DStringInit(&cmd);
+    int rc = TCL_OK, line = 0;
+    char *p = text;
+    while (*p && rc == TCL_OK) {
+        char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        Tcl_DStringAppend(&cmd, p, (int)n);
+        p += n;
+        line++;
+        if (!Tcl_CommandComplete(Tcl_DStringValue(&cmd))) continue;
+        const char *c = Tcl_DStringValue(&cmd);
+        while (*c == ' ' || *c == '\t') c++;
+        if (*c && *c != '\n' && *c != '#') {
+            rc = Tcl_EvalEx(run_in, Tcl_DStringValue(&cmd), -1, TCL_EVAL_GLOBAL);
+            (*count)++;
+            if (rc == TCL_ERROR) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "\n    (replaying \"%s\" line %d)", file, line);
+                Tcl_AddErrorInfo(run_in, msg);
+            }
+            sm_app_progress(app);
+            if (delay) sleep_ms(delay);
+            if (rc == TCL_OK && app->interrupt) {
+                app->interrupt = 0;
+                rc = sm_tcl_error(run_in, "STATE", "session replay: interrupted at \"%s\" line %d", file, line);
+            }
+        }
+        Tcl_DStringSetLength(&cmd, 0);
+    }
+    Tcl_DStringFree(&cmd);
+    return rc;
+}
+
+typedef struct replay {
+    sm_app *app;
+    Tcl_Interp *run_in;
+    char *text;
+    const char *file;
+    int delay, *count;
+} replay;
+
+static int replay_eval(void *ctx)
+{
+    replay *r = ctx;
+    return replay_lines(r->app, r->run_in, r->text, r->file, r->delay, r->count);
+}
+
 /* Replays whole commands one at a time, redrawing in between. With -safe
  * (and always when called from a safe script) the commands run in the safe
  * interpreter. */
@@ -225,7 +277,7 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     const char *file = Tcl_GetString(fileobj);
     sm_err e;
     size_t len;
-    char *text = sm_read_file(file, SM_MAX_FILE_BYTES, &len, &e);
+    char *text = sm_read_file(file, SM_READ_ANY_SIZE, &len, &e);
     if (!text) return sm_tcl_error(in, "LOAD", "%s", e.msg);
     if (sm_app_confirm_discard(app, in, "session replay")) {
         free(text);
@@ -233,8 +285,6 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     }
     warn_other_scenario(app, file, text);
     app->in_replay++;
-    Tcl_DString cmd;
-    Tcl_DStringInit(&cmd);
     /* Demos find their samples relative to the file being replayed
      * ([info script], or ::stencilmap::replaying as before). */
     /* The file was just read: its real path. (Tcl_FSGetNormalizedPath
@@ -248,44 +298,26 @@ static int session_replay(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
      * script whose directory a safe replay may read. */
     int pushed = run_in != in && app->safe_depth == 0 && sm_safe_push_script(app, file);
     app->interrupt = 0;
-    int rc = TCL_OK, count = 0, depth = app->depth, line = 0;
+    int rc, count = 0, depth = app->depth;
     /* One allowance of time for the whole replay (SPEC 5 limits). */
     int armed = run_in == app->safe ? sm_safe_enter(app) : 0;
     app->depth = 0;
-    char *p = text;
-    while (*p && rc == TCL_OK) {
-        char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
-        Tcl_DStringAppend(&cmd, p, (int)n);
-        p += n;
-        line++;
-        if (!Tcl_CommandComplete(Tcl_DStringValue(&cmd))) continue;
-        const char *c = Tcl_DStringValue(&cmd);
-        while (*c == ' ' || *c == '\t') c++;
-        if (*c && *c != '\n' && *c != '#') {
-            rc = Tcl_EvalEx(run_in, Tcl_DStringValue(&cmd), -1, TCL_EVAL_GLOBAL);
-            count++;
-            if (rc == TCL_ERROR) {
-                char msg[160];
-                snprintf(msg, sizeof msg, "\n    (replaying \"%s\" line %d)", file, line);
-                Tcl_AddErrorInfo(run_in, msg);
-            }
-            sm_app_progress(app);
-            if (delay) sleep_ms(delay);
-            if (rc == TCL_OK && app->interrupt) {
-                app->interrupt = 0;
-                rc = sm_tcl_error(run_in, "STATE", "session replay: interrupted at \"%s\" line %d", file, line);
-            }
-        }
-        Tcl_DStringSetLength(&cmd, 0);
+    int fell = 0;
+    replay r = {app, run_in, text, file, delay, &count};
+    if (armed) {
+        rc = sm_safe_net_run(app, in, replay_eval, &r, &fell);
+        /* A Tcl panic in the safe interpreter: it is gone, the error is
+         * the caller's. */
+        if (fell) run_in = in;
+    } else {
+        rc = replay_lines(app, run_in, text, file, delay, &count);
     }
     rc = sm_safe_leave(app, run_in, armed, rc);
     app->depth = depth;
     app->in_replay--;
     if (pushed) sm_safe_pop_script(app);
-    set_info_script(run_in, script_before);
+    if (!fell) set_info_script(run_in, script_before);
     if (script_before) Tcl_DecrRefCount(script_before);
-    Tcl_DStringFree(&cmd);
     free(text);
     if (run_in != in && rc != TCL_OK) {
         /* The error, its code and its trace, as the safe script raised it. */

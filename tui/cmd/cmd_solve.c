@@ -115,6 +115,17 @@ int sm_solve_run_until(sm_app *app, Tcl_Interp *in, long long max, Tcl_Obj *unti
                 break;
             }
         }
+        if (app->limit_tripped) {
+            /* A safe script's -limit-time passed inside this run: the
+             * solver pauses with all it found (solve applies nothing), the
+             * command ends with {STENCILMAP SAFE LIMIT}. */
+            app->run_end = SM_RUN_PAUSE;
+            app->view->running = 0;
+            sm_view_log(app->view, SM_LOG_NOTE, "%s paused at step %lld: the safe script's time limit",
+                        s->ops->name, s->iteration);
+            rc = sm_safe_limit_raise(app, in);
+            break;
+        }
         if (app->interrupt || app->pause_request) {
             /* Interrupt is pause (SPEC 5): the solver keeps its state and
              * steps on with n or Space; a second Esc or `solver stop`
@@ -217,6 +228,11 @@ int sm_solve_start(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[],
         sigaction(SIGINT, &old, NULL);
         sigint_app = NULL;
         app->kept_interrupt = app->interrupt != 0;
+        if (!bad && app->limit_tripped) {
+            /* The time limit cut the start short: no solver from it. */
+            sm_solver_free(s);
+            return sm_safe_limit_raise(app, in);
+        }
         if (bad) {
             sm_solver_free(s);
             return sm_tcl_err(in, "ARGS", &e);

@@ -126,7 +126,7 @@ static const char *failed_error(const char *dir, long j, char *buf, size_t n)
     char *path = sm_study_job_path(dir, j, "failed");
     size_t len;
     sm_err e;
-    char *text = sm_read_file(path, 1 << 20, &len, &e);
+    char *text = sm_read_file(path, SM_READ_ANY_SIZE, &len, &e);
     cJSON *o = text ? sm_json_parse(text, len, &e) : NULL;
     const cJSON *msg = cJSON_GetObjectItemCaseSensitive(o, "error");
     if (cJSON_IsString(msg)) snprintf(buf, n, "%s", msg->valuestring);

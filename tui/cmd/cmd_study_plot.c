@@ -55,7 +55,7 @@ static int run_words(Tcl_Interp *in, int n, const char *const w[])
  * an environment of PATH and the locale only, so nothing a script could
  * have written anywhere is read at its start. 0 when it exited 0, else
  * -1 with why (its first output). */
-static int run_private(const char *work, const char *gp, char *why, size_t nwhy)
+int sm_gnuplot_private(const char *work, const char *gp, char *why, size_t nwhy)
 {
     char log[700], home[720], tmp[720], path[4200];
     snprintf(log, sizeof log, "%s/gnuplot.out", work);
@@ -210,7 +210,7 @@ static int gnuplot_plot(sm_app *app, Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx,
          * still draws the plot. */
         const char *w[] = {"exec", "gnuplot", gp, "2>@1"};
         char why[400];
-        if (app->safe_depth > 0 ? run_private(work, gp, why, sizeof why) != 0
+        if (app->safe_depth > 0 ? sm_gnuplot_private(work, gp, why, sizeof why) != 0
                                 : run_words(app->interp, 4, w) != TCL_OK) {
             rc = sm_tcl_error(in, "PLOT", "study plot: gnuplot failed: %s",
                               app->safe_depth > 0 ? why : Tcl_GetStringResult(app->interp));
@@ -218,7 +218,7 @@ static int gnuplot_plot(sm_app *app, Tcl_Interp *in, Tcl_Obj *rows, Tcl_Obj *kx,
         } else {
             size_t ilen;
             sm_path_guard_suspend();
-            char *image = sm_read_file(img, SM_MAX_FILE_BYTES, &ilen, &e);
+            char *image = sm_read_file(img, SM_READ_ANY_SIZE, &ilen, &e);
             sm_path_guard_resume();
             if (!image)
                 rc = sm_tcl_error(in, "PLOT", "study plot: gnuplot wrote no image: %s", e.msg);

@@ -42,7 +42,7 @@ int sm_study_merge_table(Tcl_Interp *in, const char *dir, Tcl_Obj **table)
     for (long i = 0; i < count; i++) {
         char *path = sm_study_job_path(dir, nums[i], "json");
         size_t len;
-        char *text = sm_read_file(path, 1 << 24, &len, &e);
+        char *text = sm_read_file(path, SM_READ_ANY_SIZE, &len, &e);
         cJSON *j = text ? sm_json_parse(text, len, &e) : NULL;
         free(text);
         if (j && !cJSON_IsObject(j)) sm_err_set(&e, "(root): expected a JSON object");
@@ -68,7 +68,7 @@ int sm_study_table_file(Tcl_Interp *in, const char *path, Tcl_Obj **table)
 {
     sm_err e;
     size_t len;
-    char *text = sm_read_file(path, 1 << 28, &len, &e);
+    char *text = sm_read_file(path, SM_READ_ANY_SIZE, &len, &e);
     cJSON *j = text ? sm_json_parse(text, len, &e) : NULL;
     free(text);
     if (!j) return sm_tcl_error(in, "LOAD", "%s", e.msg);

@@ -76,6 +76,10 @@ void sm_study_json_add_dict(cJSON *obj, Tcl_Obj *dict, const char *rename_second
  * partial, and a written job is never run again. */
 static int interrupted(sm_app *app, Tcl_Interp *in, long number)
 {
+    /* A fresh error: the job's own (a solver start the interrupt cut
+     * short: "tabu: interrupted while starting") must not stay in
+     * errorInfo, which is what a batch run prints. */
+    Tcl_ResetResult(in);
     Tcl_SetObjResult(in, Tcl_ObjPrintf("study run: interrupted in job %ld; finished jobs "
                                        "are kept, run the same command to go on", number));
     Tcl_SetErrorCode(in, "STENCILMAP", "STUDY", "INTERRUPTED", NULL);
@@ -90,12 +94,11 @@ static void add_inputs(cJSON *o, const sm_study *st, const sm_study_job *job)
     cJSON *in = cJSON_AddObjectToObject(o, "inputs");
     cJSON_AddStringToObject(in, "program", sm_version_program());
     cJSON_AddStringToObject(in, "scenario", st->scen[job->scen]);
-    size_t len;
+    /* Hashed as it is read: a scenario of any size (a whole Summit's,
+     * hundreds of MB) has its hash; "" only when it cannot be read. */
     sm_err e;
-    char *text = sm_read_file(st->scen[job->scen], SM_MAX_FILE_BYTES, &len, &e);
     char hash[65] = "";
-    if (text) sm_sha256_hex(text, len, hash);
-    free(text);
+    sm_sha256_file_hex(st->scen[job->scen], hash, &e);
     cJSON_AddStringToObject(in, "scenario_sha256", hash);
     cJSON_AddStringToObject(in, "solver", st->solv[job->solv]);
     if (job->seed >= 0) cJSON_AddNumberToObject(in, "seed", (double)st->seed[job->seed]);

@@ -236,7 +236,7 @@ static int get_spec(Tcl_Interp *in, Tcl_Obj *spec, sm_study *st)
     /* "-": the SPEC file is standard input (scenarios relative to here). */
     if (!looks_like_json(s) && !looks_like_dict(spec) && (access(s, R_OK) == 0 || strcmp(s, "-") == 0)) {
         size_t len;
-        char *text = sm_read_file(s, 1 << 24, &len, &e);
+        char *text = sm_read_file(s, SM_READ_ANY_SIZE, &len, &e);
         int rc = text ? sm_study_from_json(st, text, len, s, &e) : -1;
         free(text);
         /* Scenario files are named relative to the SPEC file, like the

@@ -13,7 +13,6 @@
 #include "cmd_common.h"
 #include "cmd_topo_measure.h"
 #include "core/lib/strbuf.h"
-#include "core/measure/cpus.h"
 #include "core/measure/measure.h"
 #include "core/model/grid_memory.h"
 #include "core/model/profile.h"
@@ -36,7 +35,7 @@ typedef struct mopts {
     sm_kstencil stencil;
     Tcl_Obj *procs;      /* -processors, or NULL: every CPU processor */
     int *sizes, nsizes;
-    double cl, eps, mintime;
+    double cl, eps, mintime, timeout;
     int reps_min, reps_max, simultaneous, apply;
     const char *out;
 } mopts;
@@ -49,7 +48,7 @@ static int bad(Tcl_Interp *in, const char *fmt, const char *arg)
 static int parse(Tcl_Interp *in, int objc, Tcl_Obj *const objv[], mopts *o)
 {
     static const char *const names[] = {"-processors", "-kernel", "-sizes", "-cl", "-eps", "-reps",
-                                        "-simultaneous", "-apply", "-o", "-mintime", NULL};
+                                        "-simultaneous", "-apply", "-o", "-mintime", "-timeout", NULL};
     for (int i = 2; i < objc; i++) {
         int idx;
         if (sm_get_opt_index(in, objv[i], names, &idx) != TCL_OK) return TCL_ERROR;
@@ -106,97 +105,17 @@ static int parse(Tcl_Interp *in, int objc, Tcl_Obj *const objv[], mopts *o)
             if (Tcl_GetDoubleFromObj(NULL, v, &o->mintime) != TCL_OK || !(o->mintime >= 0 && o->mintime <= 60))
                 return bad(in, "topo measure: -mintime expects seconds in 0..60, got \"%s\"", s);
             break;
+        case 10:
+            if (Tcl_GetDoubleFromObj(NULL, v, &o->timeout) != TCL_OK || !(o->timeout >= 0 && o->timeout <= 1e6))
+                return bad(in, "topo measure: -timeout expects seconds per size in 0..1e6 (0: none), got \"%s\"", s);
+            break;
         }
         i += need;
     }
     return TCL_OK;
 }
 
-/* A type's processors are CPUs unless named or typed as GPUs. */
-static int is_gpu(const sm_topo *t, int p)
-{
-    return strstr(t->procs[p].name, "gpu") != NULL || strstr(t->types[t->procs[p].type].name, "gpu") != NULL;
-}
-
-typedef struct target {
-    int proc;           /* topology index */
-    int package;        /* OS package id */
-    int ncpus;
-    int *cpus;
-} target;
-
-/* Which cores each processor asked for runs on: the CPU processors of
- * node 0 in order take this machine's packages in order (a processor per
- * package, as topo detect builds them). A processor this machine cannot
- * hold is refused by name. */
-static int resolve(sm_app *app, Tcl_Interp *in, Tcl_Obj *names, target **out, int *n)
-{
-    const sm_topo *t = app->session->topo;
-    sm_cpu_package *pk = NULL;
-    int npk = sm_cpu_packages(NULL, &pk);
-    int *slot = sm_xmalloc(sizeof(int) * (size_t)t->nprocs);
-    int k = 0;
-    for (int p = 0; p < t->nprocs; p++) slot[p] = t->procs[p].node == 0 && !is_gpu(t, p) ? k++ : -1;
-    int *want = sm_xcalloc((size_t)t->nprocs, sizeof(int));
-    int nw = 0, rc = TCL_OK;
-    if (names) {
-        int nl;
-        Tcl_Obj **el;
-        if (Tcl_ListObjGetElements(NULL, names, &nl, &el) != TCL_OK || nl < 1) {
-            rc = bad(in, "topo measure: -processors expects a list of processor names, got \"%s\"",
-                     Tcl_GetString(names));
-            goto done;
-        }
-        for (int i = 0; i < nl; i++) {
-            int p = sm_topo_find_proc(t, Tcl_GetString(el[i]));
-            if (p < 0) {
-                rc = sm_tcl_error(in, "ARGS", "topo measure: no processor \"%s\" in the topology",
-                                  Tcl_GetString(el[i]));
-                goto done;
-            }
-            if (!want[p]) want[p] = 1, nw++;
-        }
-    } else {
-        for (int p = 0; p < t->nprocs; p++)
-            if (slot[p] >= 0) want[p] = 1, nw++;
-    }
-    if (nw == 0) {
-        rc = sm_tcl_error(in, "PLACE", "topo measure: the topology has no CPU processor on node 0; "
-                                       "topo detect builds this machine's");
-        goto done;
-    }
-    *out = sm_xcalloc((size_t)nw, sizeof **out);
-    *n = 0;
-    for (int p = 0; p < t->nprocs; p++) {
-        if (!want[p]) continue;
-        if (slot[p] < 0 || slot[p] >= (npk ? npk : 1)) {
-            rc = sm_tcl_error(in, "PLACE",
-                              "topo measure: processor %s is not on this machine (%s; this machine has %d "
-                              "package%s of CPU cores): topo detect builds this machine's topology",
-                              t->procs[p].name,
-                              is_gpu(t, p) ? "a GPU: the kernel runs on CPUs"
-                              : t->procs[p].node ? "not on node 0"
-                                                 : "more CPU processors than packages",
-                              npk, npk == 1 ? "" : "s");
-            for (int i = 0; i < *n; i++) free((*out)[i].cpus);
-            free(*out);
-            *out = NULL;
-            *n = 0; /* the job frees n targets */
-            goto done;
-        }
-        target *g = &(*out)[(*n)++];
-        g->proc = p;
-        g->package = pk[slot[p]].id;
-        g->ncpus = pk[slot[p]].ncores;
-        g->cpus = sm_xmalloc(sizeof(int) * (size_t)g->ncpus);
-        memcpy(g->cpus, pk[slot[p]].cpus, sizeof(int) * (size_t)g->ncpus);
-    }
-done:
-    free(slot);
-    free(want);
-    sm_cpu_packages_free(pk, npk);
-    return rc;
-}
+typedef sm_measure_target target;
 
 /* The block shape measured: the grid's largest block (its first), in the
  * kernel's dimensions (a 2-D kernel on a 3-D grid takes X x Y; a 3-D one
@@ -217,10 +136,21 @@ typedef struct progress_ctx {
     int tty, last_point;
 } progress_ctx;
 
+/* A finished point goes into the Profile pane's view (its first type). */
+static void view_point(sm_profile_view *pv, const sm_measure_point *p)
+{
+    if (pv->n >= SM_PROFILE_VIEW_MAX) return;
+    pv->pt[pv->n++] = (sm_profile_view_pt){p->blocks, p->reps, p->tight, p->t.mean, p->t.low, p->t.high};
+}
+
 static void progress(const sm_measure_progress *pr, void *ctx)
 {
     progress_ctx *c = ctx;
     sm_app *app = c->app;
+    if (pr->finished) {
+        if (pr->finished_group == 0) view_point(&app->view->profile, pr->finished);
+        return;
+    }
     char line[200];
     snprintf(line, sizeof line, "topo measure: point %d/%d, %d blocks, rep %d/%d, %s %.4g s +- %.1f%%",
              pr->point + 1, pr->npoints, pr->blocks, pr->rep, pr->reps_max, pr->group ? pr->group : "",
@@ -256,6 +186,10 @@ static Tcl_Obj *group_dict(const sm_measure_group *G, const sm_measure_result *r
         put(pd, "ci_high", num(p->t.high));
         put(pd, "tight", Tcl_NewBooleanObj(p->tight));
         put(pd, "iters", Tcl_NewIntObj(p->iters));
+        put(pd, "seconds", num(p->seconds));
+        put(pd, "preempted", num(p->preempted));
+        put(pd, "load", num(p->load));
+        if (!p->tight) put(pd, "why", str(p->why));
         for (int i = 0; i < p->reps; i++) Tcl_ListObjAppendElement(NULL, times, num(p->time[i]));
         put(pd, "times", times);
         if (G->energy) {
@@ -299,7 +233,7 @@ static Tcl_Obj *group_dict(const sm_measure_group *G, const sm_measure_result *r
 static void csv_of(sm_strbuf *b, const char *type, Tcl_Obj *d, const sm_measure_group *G)
 {
     sm_strbuf_put(b, "# stencilmap profile measured by topo measure\n# type: %s\n", type);
-    static const char *const keys[] = {"kernel", "threads", "block", "processors", "host", "date", "cl", "eps",
+    static const char *const keys[] = {"kernel", "threads", "block", "processors", "pinned", "pinning", "host", "date", "cl", "eps",
                                        "simultaneous", "energy_source", "why", "interrupted", NULL};
     for (int i = 0; keys[i]; i++) {
         Tcl_Obj *v = NULL;
@@ -313,8 +247,9 @@ static void csv_of(sm_strbuf *b, const char *type, Tcl_Obj *d, const sm_measure_
     if (G->energy) sm_strbuf_put(b, "# energy_per_cell: %.9g\n# p_idle: %.9g\n", G->energy_per_cell, G->p_idle);
     for (int k = 0; k < G->npoints; k++) {
         const sm_measure_point *p = &G->points[k];
-        sm_strbuf_put(b, "# point: blocks %d reps %d iters %d ci_low %.9g ci_high %.9g tight %d\n", p->blocks,
-                      p->reps, p->iters, p->t.low, p->t.high, p->tight);
+        sm_strbuf_put(b, "# point: blocks %d reps %d iters %d ci_low %.9g ci_high %.9g tight %d seconds %.4g preempted %.4g\n",
+                      p->blocks, p->reps, p->iters, p->t.low, p->t.high, p->tight, p->seconds, p->preempted);
+        if (!p->tight) sm_strbuf_put(b, "# why %d: %s\n", p->blocks, p->why);
     }
     sm_strbuf_put(b, "blocks,time,energy\n");
     for (int k = 0; k < G->npoints; k++) {
@@ -409,6 +344,8 @@ typedef struct job {
     volatile int stop, done;
     sm_measure_progress last;
     int seen, logged;
+    sm_profile_view_pt vpt[SM_PROFILE_VIEW_MAX]; /* points finished (first type) */
+    int nvpt;
     sm_measure_result *r;
     char why[512];
 } job;
@@ -441,10 +378,24 @@ static int finish(sm_app *app, Tcl_Interp *in, job *j, sm_measure_result *r)
     Tcl_Obj *res = Tcl_NewDictObj();
     Tcl_IncrRefCount(res);
     for (int g = 0; g < j->ng; g++) {
-        Tcl_Obj *pn = Tcl_NewListObj(0, NULL);
-        for (int i = 0; i < j->ntg; i++)
-            if (j->mp[i].group == g) Tcl_ListObjAppendElement(NULL, pn, str(j->mp[i].name));
-        put(res, j->gnames[g], group_dict(&r->groups[g], r, &j->o, j->mo.block, host, date, pn));
+        Tcl_Obj *pn = Tcl_NewListObj(0, NULL), *pin = Tcl_NewDictObj();
+        int by_place = 0, members = 0;
+        for (int i = 0; i < j->ntg; i++) {
+            if (j->mp[i].group != g) continue;
+            Tcl_ListObjAppendElement(NULL, pn, str(j->mp[i].name));
+            Tcl_Obj *cl = Tcl_NewListObj(0, NULL);
+            for (int c = 0; c < j->tg[i].ncpus; c++) Tcl_ListObjAppendElement(NULL, cl, Tcl_NewIntObj(j->tg[i].cpus[c]));
+            put(pin, j->mp[i].name, cl);
+            members++;
+            by_place += j->tg[i].by_place;
+        }
+        Tcl_Obj *d = group_dict(&r->groups[g], r, &j->o, j->mo.block, host, date, pn);
+        /* The OS CPUs each processor's threads were pinned to, and how
+         * they were found: its hwloc place, or this machine's packages in
+         * order (processors without a place). */
+        put(d, "pinned", pin);
+        put(d, "pinning", str(by_place == members ? "place" : by_place ? "place package" : "package"));
+        put(res, j->gnames[g], d);
     }
     if (j->out) {
         for (int g = 0; g < j->ng && rc == TCL_OK; g++) {
@@ -474,6 +425,22 @@ static int finish(sm_app *app, Tcl_Interp *in, job *j, sm_measure_result *r)
             rc = apply(app, in, r, j->type_of_group,
                        (double)j->mo.block[0] * (double)j->mo.block[1] * (double)j->mo.block[2]);
     }
+    if (r->ngroups > 0) {
+        /* The Profile pane: the first type's profile as measured, with
+         * its fitted line. */
+        const sm_measure_group *G = &r->groups[0];
+        sm_profile_view *pv = &app->view->profile;
+        pv->n = 0;
+        for (int k = 0; k < G->npoints; k++) view_point(pv, &G->points[k]);
+        snprintf(pv->type, sizeof pv->type, "%s", G->name);
+        snprintf(pv->from, sizeof pv->from, "measured; fit %.4g s/cell", G->time_per_cell);
+        pv->time_per_cell = G->time_per_cell;
+        pv->cells = (double)j->mo.block[0] * (double)j->mo.block[1] * (double)j->mo.block[2];
+        pv->eps = j->o.eps;
+        pv->running = 0;
+        pv->interrupted = r->interrupted;
+        sm_view_touch(app->view);
+    }
     if (rc == TCL_OK) {
         if (!last_measured) {
             last_measured = Tcl_NewDictObj();
@@ -502,8 +469,15 @@ static void bg_progress(const sm_measure_progress *pr, void *ctx)
 {
     job *j = ctx;
     pthread_mutex_lock(&j->mu);
-    j->last = *pr;
-    j->seen++;
+    if (pr->finished) {
+        const sm_measure_point *p = pr->finished;
+        if (pr->finished_group == 0 && j->nvpt < SM_PROFILE_VIEW_MAX)
+            j->vpt[j->nvpt++] = (sm_profile_view_pt){p->blocks, p->reps, p->tight, p->t.mean, p->t.low, p->t.high};
+    } else {
+        j->last = *pr;
+        j->last.group = NULL; /* the engine's string: not kept past the call */
+        j->seen++;
+    }
     pthread_mutex_unlock(&j->mu);
 }
 
@@ -538,7 +512,22 @@ static void bg_poll(sm_app *app)
     pthread_mutex_lock(&j->mu);
     sm_measure_progress pr = j->last;
     int seen = j->seen, done = j->done;
+    /* The Profile pane follows: points finished, the one being measured. */
+    sm_profile_view *pv = &app->view->profile;
+    int changed = pv->n != j->nvpt || (seen && (pv->point != pr.point || pv->rep != pr.rep));
+    for (int k = pv->n; k < j->nvpt; k++) pv->pt[k] = j->vpt[k];
+    pv->n = j->nvpt;
     pthread_mutex_unlock(&j->mu);
+    if (seen) {
+        pv->point = pr.point;
+        pv->npoints = pr.npoints;
+        pv->blocks = pr.blocks;
+        pv->rep = pr.rep;
+        pv->reps_max = pr.reps_max;
+        pv->mean = pr.mean;
+        pv->half = pr.half;
+    }
+    if (changed) sm_view_touch(app->view);
     if (seen && pr.point != j->logged) {
         j->logged = pr.point;
         sm_view_log(app->view, SM_LOG_NOTE, "topo measure: point %d/%d, %d blocks, rep %d, %.4g s +- %.1f%%",
@@ -548,6 +537,8 @@ static void bg_poll(sm_app *app)
     if (!done) return;
     Tcl_Interp *in = app->interp;
     if (!j->r) {
+        app->view->profile.running = 0;
+        sm_view_touch(app->view);
         sm_view_log(app->view, SM_LOG_ERROR, "topo measure: %s", j->why);
     } else if (finish(app, in, j, j->r) != TCL_OK) {
         sm_view_log(app->view, SM_LOG_ERROR, "%s", Tcl_GetStringResult(in));
@@ -576,6 +567,11 @@ static void bg_stop(sm_app *app)
 
 int sm_topo_measure_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
+    if (objc >= 3 && strcmp(Tcl_GetString(objv[2]), "links") == 0) {
+        if (app->background)
+            return sm_tcl_error(in, "BUSY", "topo measure links: a measurement is running (topo measure stop ends it)");
+        return sm_topo_measure_links_cmd(app, in, objc, objv);
+    }
     if (objc == 3 && strcmp(Tcl_GetString(objv[2]), "stop") == 0) {
         /* topo measure stop: the one running in the workbench ends after
          * its current repetition, keeping the points measured. */
@@ -596,9 +592,10 @@ int sm_topo_measure_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
     o->reps_min = 5;
     o->reps_max = 50;
     o->simultaneous = 1;
-    o->mintime = 0.02;
+    o->mintime = 0.1;
+    o->timeout = 60;
     int rc = parse(in, objc, objv, o);
-    if (rc == TCL_OK) rc = resolve(app, in, o->procs, &j->tg, &j->ntg);
+    if (rc == TCL_OK) rc = sm_measure_resolve(app, in, o->procs, &j->tg, &j->ntg);
     if (rc == TCL_OK && o->apply && sm_app_check_change(app, in, "topo measure -apply")) rc = TCL_ERROR;
     if (rc != TCL_OK) {
         job_free(j);
@@ -625,6 +622,7 @@ int sm_topo_measure_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
     mo->reps_max = o->reps_max;
     mo->simultaneous = o->simultaneous;
     mo->min_rep_seconds = o->mintime;
+    mo->timeout = o->timeout;
     /* Memory: all processors at once share half of what Linux says is
      * available (the machine stays usable); a processor's own memory
      * size, where its type gives one, bounds it too. */
@@ -671,6 +669,19 @@ int sm_topo_measure_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
         /* The processor's name, kept by the job (the topology may go). */
         j->mp[i] = (sm_measure_proc){sm_xstrdup(t->procs[j->tg[i].proc].name), g, j->tg[i].ncpus, j->tg[i].cpus,
                                      j->tg[i].package};
+    }
+    {
+        /* The Profile pane shows it from the start (the first type). */
+        sm_profile_view *pv = &app->view->profile;
+        memset(pv, 0, sizeof *pv);
+        snprintf(pv->type, sizeof pv->type, "%s", j->gnames[0]);
+        snprintf(pv->from, sizeof pv->from, "topo measure");
+        pv->eps = o->eps;
+        pv->running = app->screen != NULL;
+        pv->npoints = o->nsizes;
+        pv->reps_max = o->reps_max;
+        if (app->screen) sm_view_show_alt(app->view, SM_PANE_PROFILE, 1);
+        sm_view_touch(app->view);
     }
     if (app->screen) {
         /* The workbench keeps answering keys while it runs. */

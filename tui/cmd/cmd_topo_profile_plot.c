@@ -19,6 +19,7 @@
 
 typedef struct ppt {
     double blocks, time, low, high;
+    int reps, tight;      /* -1 unknown */
 } ppt;
 
 static int safe_text(const char *s) { return !strpbrk(s, "'\"\n\r\\"); }
@@ -46,9 +47,11 @@ static void csv_extras(const char *text, ppt *pts, int n, double *tpc, double *c
         int b;
         double lo, hi, v;
         long long x, y, z;
-        if (sscanf(l, "# point: blocks %d reps %*d iters %*d ci_low %lg ci_high %lg", &b, &lo, &hi) == 3) {
+        int reps = -1, tight = -1;
+        if (sscanf(l, "# point: blocks %d reps %d iters %*d ci_low %lg ci_high %lg tight %d", &b, &reps, &lo, &hi,
+                   &tight) >= 4) {
             for (int k = 0; k < n; k++)
-                if (pts[k].blocks == b) pts[k].low = lo, pts[k].high = hi;
+                if (pts[k].blocks == b) pts[k].low = lo, pts[k].high = hi, pts[k].reps = reps, pts[k].tight = tight;
         } else if (sscanf(l, "# time_per_cell: %lg", &v) == 1) {
             *tpc = v;
         } else if (sscanf(l, "# block: %lld %lld %lld", &x, &y, &z) == 3) {
@@ -93,6 +96,90 @@ static void text_panel(sm_strbuf *b, const ppt *pts, int n, int speed, double tp
     free(y);
 }
 
+/* The points of TYPE (its last measurement with intervals, else the
+ * topology's profile) or of a profile CSV FILE (intervals from its
+ * "# point:" lines), with the fit and the cells of a block when known. */
+static int load_points(sm_app *app, Tcl_Interp *in, const char *cmd, Tcl_Obj *whatobj, ppt **out, int *nout,
+                       double *tpc, double *cells)
+{
+    const sm_topo *t = app->session->topo;
+    const char *what = Tcl_GetString(whatobj);
+    sm_err e;
+    ppt *pts = NULL;
+    int n = 0;
+    *tpc = *cells = 0;
+    int ty = sm_topo_find_type(t, what);
+    Tcl_Obj *m = sm_topo_measured(), *d = NULL;
+    if (m) Tcl_DictObjGet(NULL, m, whatobj, &d);
+    if (d) {
+        /* The last measurement of TYPE: intervals and the fit. */
+        Tcl_Obj *pl = NULL, *fit = NULL, *v = NULL, *bl = NULL;
+        Tcl_DictObjGet(NULL, d, Tcl_NewStringObj("points", -1), &pl);
+        Tcl_DictObjGet(NULL, d, Tcl_NewStringObj("fit", -1), &fit);
+        Tcl_DictObjGet(NULL, d, Tcl_NewStringObj("block", -1), &bl);
+        if (fit && Tcl_DictObjGet(NULL, fit, Tcl_NewStringObj("time_per_cell", -1), &v) == TCL_OK && v)
+            Tcl_GetDoubleFromObj(NULL, v, tpc);
+        int nb;
+        Tcl_Obj **be;
+        if (bl && Tcl_ListObjGetElements(NULL, bl, &nb, &be) == TCL_OK && nb == 3) {
+            *cells = 1;
+            for (int a = 0; a < 3; a++) {
+                double x = 0;
+                Tcl_GetDoubleFromObj(NULL, be[a], &x);
+                *cells *= x;
+            }
+        }
+        Tcl_Obj **el;
+        Tcl_ListObjGetElements(NULL, pl, &n, &el);
+        pts = sm_xcalloc((size_t)(n ? n : 1), sizeof *pts);
+        static const char *const keys[] = {"blocks", "mean", "ci_low", "ci_high"};
+        for (int k = 0; k < n; k++) {
+            double *f[4] = {&pts[k].blocks, &pts[k].time, &pts[k].low, &pts[k].high};
+            for (int q = 0; q < 4; q++) {
+                Tcl_Obj *x = NULL;
+                Tcl_DictObjGet(NULL, el[k], Tcl_NewStringObj(keys[q], -1), &x);
+                if (x) Tcl_GetDoubleFromObj(NULL, x, f[q]);
+            }
+            Tcl_Obj *x = NULL;
+            pts[k].reps = pts[k].tight = -1;
+            if (Tcl_DictObjGet(NULL, el[k], Tcl_NewStringObj("reps", -1), &x) == TCL_OK && x)
+                Tcl_GetIntFromObj(NULL, x, &pts[k].reps);
+            x = NULL;
+            if (Tcl_DictObjGet(NULL, el[k], Tcl_NewStringObj("tight", -1), &x) == TCL_OK && x)
+                Tcl_GetBooleanFromObj(NULL, x, &pts[k].tight);
+        }
+    } else if (ty >= 0) {
+        const sm_type *T = &t->types[ty];
+        if (!T->nprofile)
+            return sm_tcl_error(in, "ARGS", "%s: type \"%s\" has no profile (topo measure or topo profile TYPE FILE)", cmd, what);
+        n = T->nprofile;
+        pts = sm_xcalloc((size_t)n, sizeof *pts);
+        for (int k = 0; k < n; k++)
+            pts[k] = (ppt){T->profile[k].blocks, T->profile[k].time, NAN, NAN, -1, -1};
+        *tpc = sm_type_params(T)->time_per_cell;
+        *cells = app->session->grid->task_cells[0];
+    } else {
+        size_t len;
+        char *text = sm_read_file(what, SM_READ_ANY_SIZE, &len, &e);
+        if (!text)
+            return sm_tcl_error(in, "ARGS", "%s: \"%s\" is neither a type nor a profile file: %s", cmd, what, e.msg);
+        sm_profile_pt *pp = NULL;
+        int no_energy = 0;
+        if (sm_profile_parse_csv_opt(text, len, what, &pp, &n, &no_energy, &e)) {
+            free(text);
+            return sm_tcl_err(in, "LOAD", &e);
+        }
+        pts = sm_xcalloc((size_t)n, sizeof *pts);
+        for (int k = 0; k < n; k++) pts[k] = (ppt){pp[k].blocks, pp[k].time, NAN, NAN, -1, -1};
+        csv_extras(text, pts, n, tpc, cells);
+        free(pp);
+        free(text);
+    }
+    *out = pts;
+    *nout = n;
+    return TCL_OK;
+}
+
 int sm_topo_profile_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     if (objc != 4 && (objc != 6 || strcmp(Tcl_GetString(objv[4]), "-o") != 0))
@@ -111,67 +198,7 @@ int sm_topo_profile_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *con
     ppt *pts = NULL;
     int n = 0;
     double tpc = 0, cells = 0;
-    const sm_topo *t = app->session->topo;
-    int ty = sm_topo_find_type(t, what);
-    Tcl_Obj *m = sm_topo_measured(), *d = NULL;
-    if (m) Tcl_DictObjGet(NULL, m, objv[3], &d);
-    if (d) {
-        /* The last measurement of TYPE: intervals and the fit. */
-        Tcl_Obj *pl = NULL, *fit = NULL, *v = NULL, *bl = NULL;
-        Tcl_DictObjGet(NULL, d, Tcl_NewStringObj("points", -1), &pl);
-        Tcl_DictObjGet(NULL, d, Tcl_NewStringObj("fit", -1), &fit);
-        Tcl_DictObjGet(NULL, d, Tcl_NewStringObj("block", -1), &bl);
-        if (fit && Tcl_DictObjGet(NULL, fit, Tcl_NewStringObj("time_per_cell", -1), &v) == TCL_OK && v)
-            Tcl_GetDoubleFromObj(NULL, v, &tpc);
-        int nb;
-        Tcl_Obj **be;
-        if (bl && Tcl_ListObjGetElements(NULL, bl, &nb, &be) == TCL_OK && nb == 3) {
-            cells = 1;
-            for (int a = 0; a < 3; a++) {
-                double x = 0;
-                Tcl_GetDoubleFromObj(NULL, be[a], &x);
-                cells *= x;
-            }
-        }
-        Tcl_Obj **el;
-        Tcl_ListObjGetElements(NULL, pl, &n, &el);
-        pts = sm_xcalloc((size_t)(n ? n : 1), sizeof *pts);
-        static const char *const keys[] = {"blocks", "mean", "ci_low", "ci_high"};
-        for (int k = 0; k < n; k++) {
-            double *f[4] = {&pts[k].blocks, &pts[k].time, &pts[k].low, &pts[k].high};
-            for (int q = 0; q < 4; q++) {
-                Tcl_Obj *x = NULL;
-                Tcl_DictObjGet(NULL, el[k], Tcl_NewStringObj(keys[q], -1), &x);
-                if (x) Tcl_GetDoubleFromObj(NULL, x, f[q]);
-            }
-        }
-    } else if (ty >= 0) {
-        const sm_type *T = &t->types[ty];
-        if (!T->nprofile)
-            return sm_tcl_error(in, "ARGS", "topo profile plot: type \"%s\" has no profile (topo measure or topo profile TYPE FILE)", what);
-        n = T->nprofile;
-        pts = sm_xcalloc((size_t)n, sizeof *pts);
-        for (int k = 0; k < n; k++)
-            pts[k] = (ppt){T->profile[k].blocks, T->profile[k].time, NAN, NAN};
-        tpc = sm_type_params(T)->time_per_cell;
-        cells = app->session->grid->task_cells[0];
-    } else {
-        size_t len;
-        char *text = sm_read_file(what, SM_MAX_FILE_BYTES, &len, &e);
-        if (!text)
-            return sm_tcl_error(in, "ARGS", "topo profile plot: \"%s\" is neither a type nor a profile file: %s", what, e.msg);
-        sm_profile_pt *pp = NULL;
-        int no_energy = 0;
-        if (sm_profile_parse_csv_opt(text, len, what, &pp, &n, &no_energy, &e)) {
-            free(text);
-            return sm_tcl_err(in, "LOAD", &e);
-        }
-        pts = sm_xcalloc((size_t)n, sizeof *pts);
-        for (int k = 0; k < n; k++) pts[k] = (ppt){pp[k].blocks, pp[k].time, NAN, NAN};
-        csv_extras(text, pts, n, &tpc, &cells);
-        free(pp);
-        free(text);
-    }
+    if (load_points(app, in, "topo profile plot", objv[3], &pts, &n, &tpc, &cells) != TCL_OK) return TCL_ERROR;
     sm_strbuf data, sc;
     sm_strbuf_init(&data);
     sm_strbuf_init(&sc);
@@ -224,19 +251,28 @@ int sm_topo_profile_plot_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *con
     if (!wrote) {
         rc = sm_tcl_error(in, "IO", "topo profile plot: %s", e.msg);
     } else {
-        Tcl_Obj *cmd = Tcl_NewListObj(0, NULL);
-        const char *w[] = {"exec", "gnuplot", gp, "2>@1"};
-        for (int i = 0; i < 4; i++) Tcl_ListObjAppendElement(NULL, cmd, Tcl_NewStringObj(w[i], -1));
-        Tcl_IncrRefCount(cmd);
-        int g = Tcl_EvalObjEx(app->interp, cmd, TCL_EVAL_DIRECT);
-        Tcl_DecrRefCount(cmd);
+        /* For a safe script gnuplot runs as study plot runs it: private
+         * HOME, no start-up files (a ~/.gnuplot would run its commands). */
+        char why[400];
+        int g;
+        if (app->safe_depth > 0) {
+            g = sm_gnuplot_private(work, gp, why, sizeof why) == 0 ? TCL_OK : TCL_ERROR;
+        } else {
+            Tcl_Obj *cmd = Tcl_NewListObj(0, NULL);
+            const char *w[] = {"exec", "gnuplot", gp, "2>@1"};
+            for (int i = 0; i < 4; i++) Tcl_ListObjAppendElement(NULL, cmd, Tcl_NewStringObj(w[i], -1));
+            Tcl_IncrRefCount(cmd);
+            g = Tcl_EvalObjEx(app->interp, cmd, TCL_EVAL_DIRECT);
+            Tcl_DecrRefCount(cmd);
+        }
         if (g != TCL_OK) {
-            rc = sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot failed: %s", Tcl_GetStringResult(app->interp));
+            rc = sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot failed: %s",
+                              app->safe_depth > 0 ? why : Tcl_GetStringResult(app->interp));
             if (in != app->interp) Tcl_ResetResult(app->interp);
         } else {
             size_t ilen;
             sm_path_guard_suspend();
-            char *image = sm_read_file(img, SM_MAX_FILE_BYTES, &ilen, &e);
+            char *image = sm_read_file(img, SM_READ_ANY_SIZE, &ilen, &e);
             sm_path_guard_resume();
             if (!image) rc = sm_tcl_error(in, "PLOT", "topo profile plot: gnuplot wrote no image: %s", e.msg);
             else if (sm_write_file_atomic(out, image, ilen, &e) != 0)
@@ -254,4 +290,70 @@ out:
     free(data.s);
     free(sc.s);
     return rc;
+}
+
+/* view profile ?TYPE|FILE|off?: the Profile pane (in the Energy pane's
+ * place) shows TYPE's profile (its last measurement's intervals, else the
+ * topology's points) or a profile CSV's, with the fitted line; off gives
+ * the place back. Without an argument: what it shows, as a dict. */
+int sm_view_profile_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
+{
+    sm_profile_view *pv = &app->view->profile;
+    if (objc == 2) {
+        Tcl_Obj *d = Tcl_NewDictObj(), *pl = Tcl_NewListObj(0, NULL);
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("type", -1), Tcl_NewStringObj(pv->type, -1));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("from", -1), Tcl_NewStringObj(pv->from, -1));
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("running", -1), Tcl_NewBooleanObj(pv->running));
+        for (int k = 0; k < pv->n; k++) {
+            Tcl_Obj *row[4] = {Tcl_NewIntObj(pv->pt[k].blocks), Tcl_NewDoubleObj(pv->pt[k].mean),
+                               Tcl_NewDoubleObj(pv->pt[k].low), Tcl_NewDoubleObj(pv->pt[k].high)};
+            Tcl_ListObjAppendElement(NULL, pl, Tcl_NewListObj(4, row));
+        }
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("points", -1), pl);
+        Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("shown", -1),
+                       Tcl_NewBooleanObj(sm_view_pane_shown(app->view, SM_PANE_PROFILE)));
+        Tcl_SetObjResult(in, d);
+        return TCL_OK;
+    }
+    if (objc != 3) return sm_tcl_error(in, "ARGS", "view profile: expected ?TYPE|FILE|off?");
+    const char *what = Tcl_GetString(objv[2]);
+    if (strcmp(what, "off") == 0) {
+        sm_view_show_alt(app->view, SM_PANE_PROFILE, 0);
+        return TCL_OK;
+    }
+    if (pv->running)
+        return sm_tcl_error(in, "BUSY", "view profile: topo measure is running and the pane follows it");
+    ppt *pts = NULL;
+    int n = 0;
+    double tpc = 0, cells = 0;
+    if (load_points(app, in, "view profile", objv[2], &pts, &n, &tpc, &cells) != TCL_OK) return TCL_ERROR;
+    int is_type = sm_topo_find_type(app->session->topo, what) >= 0;
+    Tcl_Obj *m = sm_topo_measured(), *d = NULL;
+    if (m) Tcl_DictObjGet(NULL, m, objv[2], &d);
+    memset(pv, 0, sizeof *pv);
+    /* A file's type is its "# type:" line, else its name. */
+    const char *slash = strrchr(what, '/');
+    snprintf(pv->type, sizeof pv->type, "%s", is_type || d ? what : slash ? slash + 1 : what);
+    if (!is_type && !d) {
+        size_t len;
+        sm_err e;
+        char *text = sm_read_file(what, SM_READ_ANY_SIZE, &len, &e);
+        const char *ty = text ? strstr(text, "# type: ") : NULL;
+        if (ty) {
+            ty += 8;
+            size_t k = strcspn(ty, "\r\n");
+            snprintf(pv->type, sizeof pv->type, "%.*s", (int)(k < sizeof pv->type ? k : sizeof pv->type - 1), ty);
+        }
+        free(text);
+    }
+    snprintf(pv->from, sizeof pv->from, "%s", d ? "the last topo measure" : is_type ? "the topology" : what);
+    for (int k = 0; k < n && k < SM_PROFILE_VIEW_MAX; k++)
+        pv->pt[pv->n++] = (sm_profile_view_pt){(int)pts[k].blocks, pts[k].reps, pts[k].tight, pts[k].time,
+                                               pts[k].low, pts[k].high};
+    pv->time_per_cell = tpc;
+    pv->cells = cells;
+    free(pts);
+    sm_view_show_alt(app->view, SM_PANE_PROFILE, 1);
+    sm_view_touch(app->view);
+    return TCL_OK;
 }

@@ -7,6 +7,7 @@
 #include "solvers/solver_registry.h"
 #include "cmd_common.h"
 #include "cmd_study.h"
+#include "cmd_topo_measure.h"
 #include "tui/app/key_action_table.h"
 #include "tui/app/list_pane_rows.h"
 #include "tui/app/compare_mode.h"
@@ -465,6 +466,14 @@ static int view_quit(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
 {
     if (objc == 3 && strcmp(Tcl_GetString(objv[2]), "-force") != 0)
         return sm_tcl_error(in, "ARGS", "view quit: expected ?-force?");
+    /* Over unsaved work in the workbench, view quit (and a safe
+     * script's -force) opens q's question, as q does: the user's answer
+     * decides. */
+    if (app->screen && app->session->dirty && (objc == 2 || app->safe_depth > 0)) {
+        app->view->ask_quit = 1;
+        app->view->ask_quit_status = 0;
+        return TCL_OK;
+    }
     /* A safe script (or a binding or hook it left) never quits over
      * unsaved work: only the user's own answer to q's question does. */
     if (objc == 3 && app->safe_depth > 0 && app->session->dirty)
@@ -546,6 +555,7 @@ static const sm_subcmd view_subs[] = {
     {"compare", sm_view_compare, 0, 2, "?solver | undo N | FILE | off | toggle | procs?"},
     {"study", sm_view_study_cmd, 0, -1,
      "?DIR|FILE? ?-x KEY? ?-y KEY? ?-by KEY|none? ?-published BOOL? | cycle x|y|by ?next|prev? | off"},
+    {"profile", sm_view_profile_cmd, 0, 1, "?TYPE|FILE|off?"},
     {"note", view_note, 0, -1, "TEXT ..."},
     {"quit", view_quit, 0, 1, "?-force?"},
     {"refresh", view_refresh, 0, 0, ""},

@@ -41,7 +41,11 @@ int sm_shell_eval(sm_app *app, const char *script, int flags)
     Tcl_Interp *in = shell_interp(app, flags);
     if ((flags & SM_SHELL_SAFE) && in == app->interp) return finish(app, in, script, TCL_ERROR, flags);
     int armed = in == app->safe ? sm_safe_enter(app) : 0;
-    int rc = sm_safe_leave(app, in, armed, Tcl_EvalEx(in, script, -1, TCL_EVAL_GLOBAL));
+    int rc, fell = 0;
+    if (armed) rc = sm_safe_net_eval(app, in, script, NULL, app->interp, &fell);
+    else rc = Tcl_EvalEx(in, script, -1, TCL_EVAL_GLOBAL);
+    if (fell) in = last_in = app->interp;
+    rc = sm_safe_leave(app, in, armed, rc);
     return finish(app, in, script, rc, flags);
 }
 
@@ -60,7 +64,11 @@ int sm_shell_run(sm_app *app, const sm_words *cmd, int flags)
     if (flags & SM_SHELL_HISTORY) sm_view_history_add(v, text);
     Tcl_Interp *in = shell_interp(app, flags);
     int armed = in == app->safe ? sm_safe_enter(app) : 0;
-    int rc = sm_safe_leave(app, in, armed, Tcl_EvalObjEx(in, l, TCL_EVAL_GLOBAL));
+    int rc, fell = 0;
+    if (armed) rc = sm_safe_net_eval(app, in, NULL, l, app->interp, &fell);
+    else rc = Tcl_EvalObjEx(in, l, TCL_EVAL_GLOBAL);
+    if (fell) in = last_in = app->interp;
+    rc = sm_safe_leave(app, in, armed, rc);
     Tcl_DecrRefCount(l);
     rc = finish(app, in, text, rc, flags);
     free(text);

@@ -78,7 +78,10 @@ static void do_action(tui *t, sm_action a)
                                     (d.history ? SM_SHELL_HISTORY : 0));
         break;
     case SM_DO_PROMPT: start_prompt(t, &d); break;
-    case SM_DO_CONFIRM_QUIT: t->confirm_quit = 1; break;
+    case SM_DO_CONFIRM_QUIT:
+        t->confirm_quit = 1;
+        t->quit_status = 0;
+        break;
     case SM_DO_MESSAGE:
         snprintf(t->message, sizeof t->message, "%.250s", d.text);
         sm_view_log(t->app->view, SM_LOG_NOTE, "%s", d.text);
@@ -198,7 +201,10 @@ static void prompt_key(tui *t, int code, int is_key)
         sm_words_free(&cmd);
         /* Quit only once everything is on disk (a failed or refused save
          * keeps the workbench open). */
-        if (t->quit_after_save && !t->app->session->dirty) run_cmd(t, "view quit -force", SM_SHELL_ECHO);
+        if (t->quit_after_save && !t->app->session->dirty) {
+            run_cmd(t, "view quit -force", SM_SHELL_ECHO);
+            t->app->exit_status = t->quit_status;
+        }
         t->quit_after_save = 0;
         return;
     }
@@ -311,6 +317,25 @@ static void mouse(tui *t)
     }
 }
 
+/* exit or view quit over unsaved work (the console, a binding, a hook
+ * run by a solver's steps) asked for the quit: q's own question opens,
+ * as if q had been pressed; exit N's status is kept for its answer. */
+void wb_take_quit_request(tui *t)
+{
+    sm_view *v = t->app->view;
+    if (!v->ask_quit) return;
+    v->ask_quit = 0;
+    if (v->quit || t->confirm_quit) return;
+    if (!t->app->session->dirty) {   /* saved meanwhile: nothing to ask */
+        v->quit = 1;
+        t->app->exit_status = v->ask_quit_status;
+        return;
+    }
+    t->prompting = 0;
+    t->confirm_quit = 1;
+    t->quit_status = v->ask_quit_status;
+}
+
 void wb_handle_key(tui *t, int code, int is_key)
 {
     sm_app *app = t->app;
@@ -318,12 +343,19 @@ void wb_handle_key(tui *t, int code, int is_key)
     if (is_key && code == KEY_MOUSE) { mouse(t); return; }
     if (t->confirm_quit) {
         t->confirm_quit = 0;
-        if (!is_key && (code == 'y' || code == 'Y')) run_cmd(t, "view quit -force", SM_SHELL_ECHO);
-        else if (!is_key && code == 'w') {
+        if (!is_key && (code == 'y' || code == 'Y')) {
+            /* The user's own answer: it quits even in a -safe workbench,
+             * whose `view quit -force` over unsaved work is refused. */
+            run_cmd(t, "view quit -force", SM_SHELL_ECHO);
+            app->view->quit = 1;
+            app->exit_status = t->quit_status;
+        } else if (!is_key && code == 'w') {
             t->quit_after_save = 1;
             do_action(t, SM_ACT_SAVE);
+        } else {
+            t->quit_status = 0;
+            sm_view_log(app->view, SM_LOG_NOTE, "quit cancelled");
         }
-        else sm_view_log(app->view, SM_LOG_NOTE, "quit cancelled");
         return;
     }
     if (t->prompting) { prompt_key(t, code, is_key); return; }

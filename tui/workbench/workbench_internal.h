@@ -54,6 +54,7 @@ typedef struct tui {
     int selected, word_after;
     int confirm_quit;
     int quit_after_save;     /* the quit prompt's w: save everything, then quit */
+    int quit_status;         /* the program's status if the question quits (exit N) */
     char message[256];
 
     /* What the panes were last drawn from: the change mask compares these. */
@@ -122,6 +123,8 @@ double wb_now(void);
 void wb_run_words(tui *t, const sm_words *cmd, int flags);
 const char *wb_keyname_of(int code, int is_key, char *buf, size_t n);
 void wb_handle_key(tui *t, int code, int is_key);
+/* Opens q's question when a command asked to quit over unsaved work. */
+void wb_take_quit_request(tui *t);
 void wb_run_slice(tui *t);
 
 /* A read of the terminal that came back with nothing: rc as get_wch's,

@@ -179,6 +179,7 @@ int sm_tui_run(sm_app *app)
         int code, is_key;
         if (wb_next_key(&t, &code, &is_key)) wb_handle_key(&t, code, is_key);
         else if (app->view->running && !app->starting) wb_run_slice(&t);
+        wb_take_quit_request(&t);
         if (!app->view->quit) wb_draw(&t, 0);
     }
     sm_hangup_stop();
@@ -260,6 +261,7 @@ int sm_tui_keys(sm_app *app, const char *term, int cols, int lines, const char *
     for (int i = 0; i < n && !app->view->quit; i++) {
         double t0 = wb_now();
         wb_handle_key(&t, codes[2 * i], codes[2 * i + 1]);
+        wb_take_quit_request(&t);
         sm_app_sync_view(app);
         sm_app_solver_poll(app);
         wb_draw(&t, 0);

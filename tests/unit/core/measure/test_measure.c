@@ -163,6 +163,56 @@ static void energy_from_a_fixture(void **st)
     assert_int_equal(system(p), 0);
 }
 
+/* A point that cannot meet eps stops at the size's timeout or the cap
+ * and says which, with its repetitions kept; the warm-up sizes the batch
+ * to at least min_rep_seconds of the fastest iteration. */
+static void unmet_points_say_why(void **st)
+{
+    (void)st;
+    static const int sizes[] = {1};
+    sm_measure_opts o = small_opts(sizes, 1);
+    o.eps = 1e-12; /* no real measurement is this tight */
+    o.reps_min = 2;
+    o.reps_max = 100000;
+    o.timeout = 0.3;
+    o.min_rep_seconds = 0.01;
+    sm_measure_proc proc = {"cpu0", 0, 1, cpu0, 0};
+    const char *groups[] = {"core"};
+    char why[512];
+    sm_measure_result *r = sm_measure_run(&proc, 1, groups, 1, &o, why, sizeof why);
+    if (!r) fail_msg("%s", why);
+    sm_measure_point *p = &r->groups[0].points[0];
+    assert_int_equal(p->tight, 0);
+    assert_true(p->seconds >= 0.3 && p->reps >= 2 && p->reps < 100000);
+    assert_non_null(strstr(p->why, "the size's timeout ended it after"));
+    assert_non_null(strstr(p->why, "load average"));
+    assert_true(p->preempted >= 0);
+    /* Each batch was sized to min_rep_seconds on the fastest warm-up
+     * iteration: it lasts about that (a later iteration may beat it). */
+    for (int i = 0; i < p->reps; i++) assert_true(p->time[i] * p->iters >= 0.5 * 0.01);
+    sm_measure_result_free(r);
+    o.timeout = 0;
+    o.reps_max = 3;
+    o.min_rep_seconds = 0.002;
+    r = sm_measure_run(&proc, 1, groups, 1, &o, why, sizeof why);
+    if (!r) fail_msg("%s", why);
+    p = &r->groups[0].points[0];
+    assert_int_equal(p->reps, 3);
+    assert_non_null(strstr(p->why, "the repetitions' cap ended it after 3 repetitions"));
+    sm_measure_result_free(r);
+    /* A tight point says nothing. */
+    o = small_opts(sizes, 1);
+    o.eps = 5;
+    r = sm_measure_run(&proc, 1, groups, 1, &o, why, sizeof why);
+    if (!r) fail_msg("%s", why);
+    assert_int_equal(r->groups[0].points[0].tight, 1);
+    assert_string_equal(r->groups[0].points[0].why, "");
+    sm_measure_result_free(r);
+    o.timeout = -1;
+    assert_null(sm_measure_run(&proc, 1, groups, 1, &o, why, sizeof why));
+    assert_non_null(strstr(why, "timeout"));
+}
+
 static void slope_through_origin(void **st)
 {
     (void)st;
@@ -178,6 +228,7 @@ int main(void)
         cmocka_unit_test(refused_before_running),
         cmocka_unit_test(interrupt_keeps_points),
         cmocka_unit_test(energy_from_a_fixture),
+        cmocka_unit_test(unmet_points_say_why),
         cmocka_unit_test(slope_through_origin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -116,6 +116,143 @@ static void neighbours_distinct(void **st)
     sm_grid_free(g);
 }
 
+/* The task graph as SPEC 2.1 defines it, built the obvious way (the
+ * program's own builder until #40 made it arithmetic): for each block
+ * and each of the 26 offsets, is it in the stencil, where does it land,
+ * has this block met that neighbour already. The builder must give the
+ * same arrays in the same order: solvers and the cost model's sums
+ * follow that order. */
+typedef struct { int *src, *dst; int64_t *cells, *task_cells; int n, ne; int *inc_off, *inc, *nbr_off, *nbr; } ref_graph;
+
+static int ref_in_stencil(sm_stencil st, const int o[3])
+{
+    int nz = (o[0] != 0) + (o[1] != 0) + (o[2] != 0);
+    if (nz == 0) return 0;
+    switch (st) {
+    case SM_ST_5PT: return o[2] == 0 && nz == 1;
+    case SM_ST_9PT: return o[2] == 0;
+    case SM_ST_7PT: return nz == 1;
+    case SM_ST_27PT: return 1;
+    }
+    return 0;
+}
+
+static ref_graph ref_build(const sm_grid_spec *s)
+{
+    ref_graph r;
+    const int *B = s->blocks;
+    int n = B[0] * B[1] * B[2];
+    r.n = n;
+    r.src = malloc(sizeof(int) * (size_t)n * 26 + 1);
+    r.dst = malloc(sizeof(int) * (size_t)n * 26 + 1);
+    r.cells = malloc(sizeof(int64_t) * (size_t)n * 26 + 1);
+    r.task_cells = malloc(sizeof(int64_t) * (size_t)n);
+    int ne = 0;
+    for (int u = 0; u < n; u++) {
+        int c[3] = {u % B[0], (u / B[0]) % B[1], u / (B[0] * B[1])};
+        int64_t ext[3];
+        for (int a = 0; a < 3; a++) ext[a] = sm_grid_extent(s, a, c[a]);
+        r.task_cells[u] = ext[0] * ext[1] * ext[2];
+        int first = ne;
+        for (int dz = -1; dz <= 1; dz++)
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int o[3] = {dx, dy, dz}, v[3], ok = 1;
+                    if (!ref_in_stencil(s->stencil, o)) continue;
+                    int64_t cells = 1;
+                    for (int a = 0; a < 3 && ok; a++) {
+                        if (o[a] == 0) { v[a] = c[a]; cells *= ext[a]; continue; }
+                        if (B[a] == 1) { ok = 0; break; }
+                        v[a] = c[a] + o[a];
+                        if (v[a] < 0 || v[a] >= B[a]) {
+                            if (!s->periodic[a]) { ok = 0; break; }
+                            v[a] = (v[a] + B[a]) % B[a];
+                        }
+                        cells *= s->halo;
+                    }
+                    if (!ok) continue;
+                    int vid = v[0] + v[1] * B[0] + v[2] * B[0] * B[1], k;
+                    if (vid == u) continue;
+                    for (k = first; k < ne; k++)
+                        if (r.src[k] == vid) break;
+                    if (k < ne) { r.cells[k] += cells; continue; }
+                    r.src[ne] = vid; r.dst[ne] = u; r.cells[ne] = cells; ne++;
+                }
+    }
+    r.ne = ne;
+    r.inc_off = calloc((size_t)n + 1, sizeof(int));
+    r.inc = malloc(sizeof(int) * (2 * (size_t)ne + 1));
+    r.nbr_off = calloc((size_t)n + 1, sizeof(int));
+    r.nbr = malloc(sizeof(int) * (2 * (size_t)ne + 1));
+    /* Each task's edges in edge order, by a scan per task. */
+    int q = 0, nn = 0;
+    for (int u = 0; u < n; u++) {
+        r.inc_off[u] = q;
+        r.nbr_off[u] = nn;
+        for (int i = 0; i < ne; i++) {
+            if (r.src[i] != u && r.dst[i] != u) continue;
+            r.inc[q++] = i;
+            int w = r.src[i] == u ? r.dst[i] : r.src[i], seen = 0;
+            for (int t = r.nbr_off[u]; t < nn; t++) seen |= r.nbr[t] == w;
+            if (!seen) r.nbr[nn++] = w;
+        }
+    }
+    r.inc_off[n] = q;
+    r.nbr_off[n] = nn;
+    return r;
+}
+
+static void ref_free(ref_graph *r)
+{
+    free(r->src); free(r->dst); free(r->cells); free(r->task_cells);
+    free(r->inc_off); free(r->inc); free(r->nbr_off); free(r->nbr);
+}
+
+/* Every stencil, every periodic combination, one to four blocks per axis
+ * (two: the merged edges), uneven extents and a halo of two. */
+static void same_graph_as_definition(void **st)
+{
+    (void)st;
+    int tried = 0;
+    for (int sti = 0; sti < 4; sti++)
+        for (int per = 0; per < 8; per++)
+            for (int bx = 1; bx <= 4; bx++)
+                for (int by = 1; by <= 4; by++)
+                    for (int bz = 1; bz <= 4; bz++) {
+                        sm_stencil stc = (sm_stencil)sti;
+                        int two_d = stc == SM_ST_5PT || stc == SM_ST_9PT;
+                        if (two_d && (bz != 1 || (per & 4))) continue;
+                        sm_grid_spec s = tu_grid_spec(bx, by, bz, per & 1, (per >> 1) & 1, (per >> 2) & 1, stc);
+                        /* Uneven blocks: a remainder along X and Y. */
+                        s.cells[0] = 8LL * bx + (bx > 1 ? bx - 1 : 0);
+                        s.cells[1] = 8LL * by + 1;
+                        if (!two_d) s.cells[2] = 8LL * bz;
+                        s.halo = 1 + (bx + by + bz) % 2;
+                        sm_err e;
+                        sm_grid *g = sm_grid_build(&s, &e);
+                        if (!g) fail_msg("%s", e.msg);
+                        ref_graph r = ref_build(&s);
+                        assert_int_equal(g->ntasks, r.n);
+                        assert_int_equal(g->nedges, r.ne);
+                        for (int u = 0; u < r.n; u++) assert_int_equal(g->task_cells[u], r.task_cells[u]);
+                        for (int i = 0; i < r.ne; i++) {
+                            assert_int_equal(g->edges[i].src, r.src[i]);
+                            assert_int_equal(g->edges[i].dst, r.dst[i]);
+                            assert_int_equal(g->edges[i].cells, r.cells[i]);
+                        }
+                        for (int u = 0; u <= r.n; u++) {
+                            assert_int_equal(g->inc_off[u], r.inc_off[u]);
+                            assert_int_equal(g->nbr_off[u], r.nbr_off[u]);
+                        }
+                        for (int k = 0; k < r.inc_off[r.n]; k++) assert_int_equal(g->inc[k], r.inc[k]);
+                        for (int k = 0; k < r.nbr_off[r.n]; k++) assert_int_equal(g->nbr[k], r.nbr[k]);
+                        ref_free(&r);
+                        sm_grid_free(g);
+                        tried++;
+                    }
+    assert_true(tried > 500);
+}
+
 static void rejects_bad_specs(void **st)
 {
     (void)st;
@@ -157,6 +294,7 @@ int main(void)
         cmocka_unit_test(stencils_2d),
         cmocka_unit_test(neighbours_distinct),
         cmocka_unit_test(rejects_bad_specs),
+        cmocka_unit_test(same_graph_as_definition),
     };
     return cmocka_run_group_tests_name("grid", tests, NULL, NULL);
 }

@@ -267,20 +267,30 @@ static sm_topo *hetero_tree(void)
     return tu_topo_text(text);
 }
 
-/* Refines map to the end; returns the refined mapping (caller frees). */
-static int *refine_all(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
-                       long long *moves, long long *screened)
+/* Refines map to the end on `threads` workers; returns the refined
+ * mapping (caller frees). */
+static int *refine_threads(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
+                           long long *moves, long long *screened, int threads)
 {
     unsigned long long rng = 5;
     sm_refine r;
     sm_refine_init(&r, g, t, m, map, 8, &rng);
+    sm_refine_set_threads(&r, threads);
     while (sm_refine_step(&r, 256)) {}
+    /* The workers really scored apart: replicas beside c. */
+    if (threads > 1) assert_true(r.nrep >= threads - 1);
     int *out = malloc(sizeof(int) * (size_t)g->ntasks);
     memcpy(out, r.c->map, sizeof(int) * (size_t)g->ntasks);
     *moves = r.moves;
     *screened = r.screened;
     sm_refine_release(&r);
     return out;
+}
+
+static int *refine_all(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
+                       long long *moves, long long *screened)
+{
+    return refine_threads(g, t, m, map, moves, screened, 1);
 }
 
 /* The screen only skips moves the full evaluation would not take: with
@@ -360,6 +370,46 @@ static sm_topo *small_gpus(int gpu_blocks)
  * lb's speed shares pass the GPUs' memory, that deadline must be one a
  * mapping within memory reaches: it was the (memory-infeasible) lb's
  * time, and every result, multilevel or flat, ended infeasible. */
+/* Each chunk's proposals are scored side by side and taken in queue
+ * order: 1, 2 and 3 workers make the same moves to the same mapping, with
+ * the maxdeg and the colouring rounds models (the latter scores on
+ * replicas only). */
+static void refinement_same_for_any_threads(void **st)
+{
+    (void)st;
+    sm_topo *t = hetero_tree();
+    for (int colouring = 0; colouring < 2; colouring++) {
+        sm_grid *g = tu_grid(16, 12, 8, 0, 0, 0, SM_ST_7PT);
+        sm_model m;
+        sm_model_default(&m);
+        if (colouring) m.rounds = SM_ROUNDS_COLOURING;
+        int *map = malloc(sizeof(int) * (size_t)g->ntasks);
+        sm_fill(g, t, SM_SPEEDS_EXACT, SM_ORDER_KIJ, 1, map);
+        sm_eval lb;
+        sm_eval_reference(g, t, &m, map, &lb);
+        m.has_deadline = 1;
+        m.deadline = lb.time * 1.05;
+        unsigned long long rs = 23;
+        for (int k = 0; k < 60; k++)
+            map[sm_rand_next(&rs) % (unsigned)g->ntasks] = (int)(sm_rand_next(&rs) % (unsigned)t->nprocs);
+        long long mv1, sc1;
+        int *one = refine_threads(g, t, &m, map, &mv1, &sc1, 1);
+        assert_true(mv1 > 0);
+        for (int n = 2; n <= 3; n++) {
+            long long mv, sc;
+            int *x = refine_threads(g, t, &m, map, &mv, &sc, n);
+            assert_int_equal(mv, mv1);
+            assert_int_equal(sc, sc1);
+            assert_memory_equal(one, x, sizeof(int) * (size_t)g->ntasks);
+            free(x);
+        }
+        free(one);
+        free(map);
+        sm_grid_free(g);
+    }
+    sm_topo_free(t);
+}
+
 static void own_deadline_fits_memory(void **st)
 {
     (void)st;
@@ -420,6 +470,7 @@ int main(void)
         cmocka_unit_test(auto_below_threshold_is_flat),
         cmocka_unit_test(screen_takes_the_same_moves),
         cmocka_unit_test(own_deadline_fits_memory),
+        cmocka_unit_test(refinement_same_for_any_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@ typedef struct {
     char move[STEPS_MAX + 1][160];
     int *maps;   /* (STEPS_MAX + 1) x n best, then current */
     double deadline;
+    double step_threads; /* the workers that scored each step's candidates */
 } trace;
 
 static void take(const sm_solver *s, trace *tr, int k, int n)
@@ -27,6 +28,9 @@ static void take(const sm_solver *s, trace *tr, int k, int n)
     memcpy(tr->maps + (size_t)k * 2 * n, s->best_map, sizeof(int) * (size_t)n);
     if (s->current_map) memcpy(tr->maps + ((size_t)k * 2 + 1) * n, s->current_map, sizeof(int) * (size_t)n);
 }
+
+/* The rounds model of the runs (the colouring case sets it). */
+static sm_rounds_model rounds_model = SM_ROUNDS_MAXDEG;
 
 static trace *run(const sm_grid *g, const sm_topo *t, double deadline, const char *threads, int argc,
                   const char *const *argv)
@@ -45,6 +49,7 @@ static trace *run(const sm_grid *g, const sm_topo *t, double deadline, const cha
     for (int b = 0; b < n; b++) start[b] = b % t->nprocs;
     sm_model m;
     sm_model_default(&m);
+    m.rounds = rounds_model;
     m.has_deadline = deadline > 0;
     m.deadline = deadline;
     sm_err e;
@@ -58,6 +63,11 @@ static trace *run(const sm_grid *g, const sm_topo *t, double deadline, const cha
         take(s, tr, ++k, n);
     }
     tr->steps = k;
+    /* Flat: the search's own; multilevel: its coarse search's (not
+     * shown by the driver), so -1 there. */
+    tr->step_threads = -1;
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, "step_threads") == 0) tr->step_threads = s->stats[i].value;
     sm_solver_free(s);
     free(start);
     return tr;
@@ -91,11 +101,15 @@ static void check(const sm_grid *g, const sm_topo *t, double deadline, int argc,
 {
     trace *one = run(g, t, deadline, "1", argc, argv);
     assert_true(one->steps > 0);
+    assert_true(one->step_threads == 1 || one->step_threads == -1);
     static const char *const counts[] = {"2", "3"};
     for (int i = 0; i < 2; i++) {
         trace *x = run(g, t, deadline, counts[i], argc, argv);
         char w[128];
         snprintf(w, sizeof w, "%s, %s threads", what, counts[i]);
+        /* The steps really ran on that many workers (flat searches). */
+        if (one->step_threads == 1 && x->step_threads != atoi(counts[i]))
+            fail_msg("%s: steps scored on %g workers", w, x->step_threads);
         same(one, x, g->ntasks, w);
         free_trace(x);
     }
@@ -120,6 +134,22 @@ static void flat(void **st)
     trace *probe = run(g, t, 0, "1", 6, argv);
     check(g, t, probe->deadline * 1.4, 6, argv, "flat, deadline");
     free_trace(probe);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+/* Under colouring rounds the search scores with the incremental lower
+ * bound on the replicas and evaluates the accepted mapping's schedule on
+ * its own state: the same path still. */
+static void colouring(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(6, 6, 4, 1, 0, 0, SM_ST_27PT);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[2,3]}", 6);
+    static const char *const argv[] = {"-multilevel", "off", "-iters", "80", "-seed", "5"};
+    rounds_model = SM_ROUNDS_COLOURING;
+    check(g, t, 0, 6, argv, "flat, colouring rounds");
+    rounds_model = SM_ROUNDS_MAXDEG;
     sm_topo_free(t);
     sm_grid_free(g);
 }
@@ -183,6 +213,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(counts),
         cmocka_unit_test(flat),
+        cmocka_unit_test(colouring),
         cmocka_unit_test(multilevel),
         cmocka_unit_test(dvfs),
     };
