@@ -152,6 +152,10 @@ $(B)/san/tests/tui/app/test_processor_marks: tests/unit/tui/app/test_processor_m
 $(B)/san/tests/run/test_rank_halo_plan: tests/unit/run/test_rank_halo_plan.c tests/unit/testutil.h run/rank_halo_plan.c run/rank_halo_plan.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< run/rank_halo_plan.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
+# ... and so does who reads which energy counter (run/package_energy_shares.c).
+$(B)/san/tests/run/test_package_energy_shares: tests/unit/run/test_package_energy_shares.c tests/unit/testutil.h run/package_energy_shares.c run/package_energy_shares.h $(B)/san/libsm.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< run/package_energy_shares.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
 
 # The fuzz targets' corpus replay runs in check (gcc, sanitized).
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)

@@ -44,12 +44,39 @@ void smr_where(sm_run_rank *k)
 
 /* One rank's fixed-size record for MPI_Gather. */
 typedef struct wire {
-    double f[8];        /* compute comm wait wall energy has_energy min median */
+    double f[10];       /* compute comm wait wall energy has_energy min median share wall_median */
     int64_t n[5];       /* bytes messages blocks cells threads */
     int ncores;
     int cores[SMR_MAX_CPUS];
     char processor[SMR_NAME], host[SMR_NAME], device[64];
+    char counter[96], why[256];
 } wire;
+
+/* energy_source: the kinds of counter the ranks read ("rapl", "nvml",
+ * "rapl+nvml") or "none"; energy_why: the first rank without energy and
+ * why (NULL when every rank measured it). */
+static void energy_summary(sm_run *run, const wire *all, int size)
+{
+    int rapl = 0, nvml = 0, missing = 0, first = -1;
+    for (int r = 0; r < size; r++) {
+        if (all[r].f[5] == 0) {
+            if (first < 0) first = r;
+            missing++;
+            continue;
+        }
+        rapl |= strstr(all[r].counter, "rapl:") != NULL;
+        nvml |= strstr(all[r].counter, "nvml:") != NULL;
+    }
+    run->energy_source = sm_xstrdup(rapl && nvml ? "rapl+nvml" : rapl ? "rapl" : nvml ? "nvml" : "none");
+    if (!missing) return;
+    char buf[SMR_NAME + 640];
+    if (missing == size)
+        snprintf(buf, sizeof buf, "%s", all[first].why[0] ? all[first].why : "no energy counter");
+    else
+        snprintf(buf, sizeof buf, "%d of %d ranks measured no energy; rank %d (%s): %s", missing, size, first,
+                 all[first].processor, all[first].why[0] ? all[first].why : "no energy counter");
+    run->energy_why = sm_xstrdup(buf);
+}
 
 void smr_gather(const smr_mine *me, MPI_Comm comm, sm_run *run)
 {
@@ -68,6 +95,10 @@ void smr_gather(const smr_mine *me, MPI_Comm comm, sm_run *run)
     w->f[5] = me->has_energy;
     w->f[6] = me->compute_min_s;
     w->f[7] = me->compute_median_s;
+    w->f[8] = me->energy_share;
+    w->f[9] = me->wall_median_s;
+    snprintf(w->counter, sizeof w->counter, "%s", me->energy_counter ? me->energy_counter : "");
+    snprintf(w->why, sizeof w->why, "%s", me->energy_why ? me->energy_why : "");
     w->n[0] = me->bytes;
     w->n[1] = me->messages;
     w->n[2] = me->blocks;
@@ -105,11 +136,17 @@ void smr_gather(const smr_mine *me, MPI_Comm comm, sm_run *run)
         k->has_energy = x->f[5] != 0;
         k->compute_min_s = x->f[6];
         k->compute_median_s = x->f[7];
+        k->wall_median_s = x->f[9];
         k->bytes = x->n[0];
         k->messages = x->n[1];
         k->blocks = x->n[2];
         k->cells = x->n[3];
         k->threads = (int)x->n[4];
+        if (k->has_energy) {
+            k->energy_counter = sm_xstrdup(x->counter);
+            k->energy_share = x->f[8];
+        }
     }
+    energy_summary(run, all, size);
     free(all);
 }

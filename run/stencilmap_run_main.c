@@ -18,6 +18,7 @@
 #include "core/io/scenario_file.h"
 #include "core/kernel/jacobi_stencil_kernel.h"
 #include "core/mpi_run/run_json.h"
+#include "rank_energy_counters.h"
 #include "mpi_halo_exchange.h"
 #include "rank_halo_plan.h"
 #include "rank_figures_gather.h"
@@ -25,6 +26,7 @@
 
 typedef struct opts {
     const char *scenario, *mapping, *out;
+    const char *powercap;   /* -powercap DIR: another powercap root */
     long iters;
     int all;            /* -exchange all */
     int threads;        /* -threads N, 0: one a bound CPU (1 unbound) */
@@ -32,7 +34,7 @@ typedef struct opts {
 
 static const char usage[] =
     "usage: mpirun -np R stencilmap-run SCENARIO MAPPING -iters N ?-exchange rounds|all? ?-threads N?\n"
-    "       -o RUN.json\n"
+    "       ?-powercap DIR? -o RUN.json\n"
     "  MAPPING: a stencilmap/mapping file, or - for the scenario's own\n";
 
 static int parse_args(int argc, char **argv, opts *o, char *why, size_t n)
@@ -51,6 +53,9 @@ static int parse_args(int argc, char **argv, opts *o, char *why, size_t n)
             }
             o->threads = (int)t;
             i++;
+        } else if (strcmp(a, "-powercap") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0]) { snprintf(why, n, "-powercap needs a folder"); return -1; }
+            o->powercap = argv[++i];
         } else if (strcmp(a, "-iters") == 0 || strcmp(a, "-exchange") == 0 || strcmp(a, "-o") == 0) {
             if (i + 1 >= argc) { snprintf(why, n, "%s needs a value", a); return -1; }
             const char *v = argv[++i];
@@ -210,7 +215,12 @@ int main(int argc, char **argv)
     double compute = 0, comm_s = 0, last = 0;
     long nsamples = o.iters < (1L << 20) ? o.iters : (1L << 20);
     double *sample = sm_xmalloc(sizeof(double) * (size_t)nsamples);
-    MPI_Barrier(comm);
+    double *whole = sm_xmalloc(sizeof(double) * (size_t)nsamples);
+    /* Energy counters read right before and after the loop (one reader a
+     * package; rank_energy_counters.h); it ends with a barrier. */
+    int my_proc = size == 1 ? pl.proc_of_rank[0] : pl.proc_of_rank[rank];
+    smr_energy en;
+    smr_energy_begin(&en, sc.topo, my_proc, o.powercap, comm);
     double t0 = MPI_Wtime();
     for (long it = 0; it < o.iters; it++) {
         /* Compute is what the model's comp_p (and topo measure's profile)
@@ -225,7 +235,8 @@ int main(int argc, char **argv)
         double c = MPI_Wtime();
         comm_s += b - a1;
         compute += (a1 - a) + (c - b);
-        if (it < nsamples) sample[it] = (a1 - a) + (c - b);
+        if (it < nsamples) sample[it] = (a1 - a) + (c - b), whole[it] = c - a;
+        smr_energy_tick(&en, c);
         if (rank == 0 && (c - last >= 0.25 || it + 1 == o.iters)) {
             printf("stencilmap-run: iteration %ld/%ld\n", it + 1, o.iters);
             fflush(stdout);
@@ -233,10 +244,14 @@ int main(int argc, char **argv)
         }
     }
     double wall = MPI_Wtime() - t0;
+    smr_energy_end(&en, comm);
     qsort(sample, (size_t)nsamples, sizeof(double), cmp_double);
     double cmin = sample[0];
     double cmed = nsamples % 2 ? sample[nsamples / 2] : 0.5 * (sample[nsamples / 2 - 1] + sample[nsamples / 2]);
+    qsort(whole, (size_t)nsamples, sizeof(double), cmp_double);
+    double wmed = nsamples % 2 ? whole[nsamples / 2] : 0.5 * (whole[nsamples / 2 - 1] + whole[nsamples / 2]);
     free(sample);
+    free(whole);
 
     uint64_t sum = 0, total = 0;
     for (int i = 0; i < pl.nmine; i++) sum += sm_kblock_checksum(&blocks[pl.mine[i]], &kg);
@@ -246,7 +261,9 @@ int main(int argc, char **argv)
         .processor = sc.topo->procs[size == 1 ? pl.proc_of_rank[0] : pl.proc_of_rank[rank]].name,
         .compute_s = compute, .comm_s = comm_s, .wait_s = x.wait_s, .wall_s = wall,
         .bytes = x.bytes, .messages = x.messages, .blocks = pl.nmine, .cells = cells,
-        .compute_min_s = cmin, .compute_median_s = cmed, .threads = nthreads,
+        .compute_min_s = cmin, .compute_median_s = cmed, .wall_median_s = wmed, .threads = nthreads,
+        .has_energy = en.has, .energy_j = en.joules, .energy_counter = en.counter, .energy_share = en.share,
+        .energy_why = en.why,
     };
     sm_run run;
     memset(&run, 0, sizeof run);
@@ -259,11 +276,6 @@ int main(int argc, char **argv)
         snprintf(run.exchange, sizeof run.exchange, "%s", o.all ? "all" : "rounds");
         snprintf(run.checksum, sizeof run.checksum, "%016llx", (unsigned long long)total);
         run.rounds = o.all ? (size > 1) : nrounds;
-        run.energy_source = sm_xstrdup("none");
-        run.energy_why = sm_xstrdup(access("/sys/class/powercap/intel-rapl:0/energy_uj", R_OK) == 0
-                                        ? "stencilmap-run does not read powercap counters yet"
-                                        : "this machine exposes no RAPL powercap zone "
-                                          "(/sys/class/powercap/intel-rapl:0) and no GPU counter");
         char *text = sm_run_to_text(&run);
         if (sm_write_file_atomic(o.out, text, strlen(text), &e) != 0) {
             fprintf(stderr, "stencilmap-run: %s\n", e.msg);
@@ -275,6 +287,7 @@ int main(int argc, char **argv)
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
     sm_run_free(&run);
+    smr_energy_free(&en);
     smr_sweep_free(sweep);
     smr_exchange_free(&x);
     for (int i = 0; i < pl.nmine; i++) sm_kblock_free(&blocks[pl.mine[i]]);

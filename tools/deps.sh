@@ -34,7 +34,7 @@ zlib1g-dev build hdr:/usr/include/zlib.h zlib headers and library (the compact m
 liblpsolve55-dev build hdr:/usr/include/lpsolve/lp_lib.h lp_solve 5.5 headers and library
 tcl8.6-dev build hdr:/usr/include/tcl8.6/tcl.h Tcl 8.6 headers and library
 libhwloc-dev optional pc:hwloc hwloc (optional: topo detect, topo import -format hwloc)
-hwloc test cmd:hwloc-calc hwloc-calc and hwloc-info (the hwloc corpus test compares the import with them)
+hwloc test cmd:hwloc-calc hwloc-calc, hwloc-info and hwloc-bind (the hwloc corpus test compares the import with them; run launch -slurm binds srun ranks with hwloc-bind)
 libcmocka-dev test hdr:/usr/include/cmocka.h cmocka (unit tests)
 tmux test cmd:tmux tmux (screen tests)
 locales test cmd:locale-gen a UTF-8 locale (screen tests)

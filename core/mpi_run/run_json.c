@@ -64,10 +64,15 @@ char *sm_run_to_text(const sm_run *r)
         cJSON_AddNumberToObject(o, "wall_s", k->wall_s);
         cJSON_AddNumberToObject(o, "compute_min_s", k->compute_min_s);
         cJSON_AddNumberToObject(o, "compute_median_s", k->compute_median_s);
+        cJSON_AddNumberToObject(o, "wall_median_s", k->wall_median_s);
         cJSON_AddNumberToObject(o, "bytes", (double)k->bytes);
         cJSON_AddNumberToObject(o, "messages", (double)k->messages);
         if (k->has_energy) cJSON_AddNumberToObject(o, "energy_j", k->energy_j);
         else cJSON_AddNullToObject(o, "energy_j");
+        if (k->has_energy && k->energy_counter) {
+            cJSON_AddStringToObject(o, "energy_counter", k->energy_counter);
+            cJSON_AddNumberToObject(o, "energy_share", k->energy_share);
+        }
         cJSON_AddItemToArray(ranks, o);
     }
     char *s = sm_json_print(j);
@@ -82,6 +87,7 @@ void sm_run_free(sm_run *r)
         free(r->ranks[i].host);
         free(r->ranks[i].cores);
         free(r->ranks[i].device);
+        free(r->ranks[i].energy_counter);
     }
     free(r->ranks);
     free(r->energy_source);
@@ -108,9 +114,9 @@ static const char *const top_keys[] = {"format", "version", "scenario_sha256", "
                                        "exchange", "checksum", "rounds", "energy_source", "energy_why",
                                        "ranks", NULL};
 static const char *const rank_keys[] = {"rank", "processor", "host", "cores", "device", "blocks", "cells", "threads",
-                                        "compute_s", "comm_s", "wait_s", "wall_s", "compute_min_s", "compute_median_s",
+                                        "compute_s", "comm_s", "wait_s", "wall_s", "compute_min_s", "compute_median_s", "wall_median_s",
                                         "bytes", "messages",
-                                        "energy_j", NULL};
+                                        "energy_j", "energy_counter", "energy_share", NULL};
 
 static int parse_rank(const cJSON *o, const char *path, int want, sm_run_rank *k, sm_err *e)
 {
@@ -157,6 +163,7 @@ static int parse_rank(const cJSON *o, const char *path, int want, sm_run_rank *k
     if (sm_json_number(o, path, "wall_s", 1, 0, 1e9, &k->wall_s, e) < 0) return -1;
     if (sm_json_number(o, path, "compute_min_s", 0, 0, 1e9, &k->compute_min_s, e) < 0) return -1;
     if (sm_json_number(o, path, "compute_median_s", 0, 0, 1e9, &k->compute_median_s, e) < 0) return -1;
+    if (sm_json_number(o, path, "wall_median_s", 0, 0, 1e9, &k->wall_median_s, e) < 0) return -1;
     if (sm_json_integer(o, path, "bytes", 1, 0, INT64_C(1) << 62, &k->bytes, e) < 0) return -1;
     if (sm_json_integer(o, path, "messages", 1, 0, INT64_C(1) << 62, &k->messages, e) < 0) return -1;
     const cJSON *en = cJSON_GetObjectItemCaseSensitive(o, "energy_j");
@@ -168,6 +175,10 @@ static int parse_rank(const cJSON *o, const char *path, int want, sm_run_rank *k
         if (sm_json_number(o, path, "energy_j", 1, 0, 1e15, &k->energy_j, e) < 0) return -1;
         k->has_energy = 1;
     }
+    if (sm_json_string(o, path, "energy_counter", 0, &s, e) < 0) return -1;
+    if (cJSON_GetObjectItemCaseSensitive(o, "energy_counter")) k->energy_counter = sm_xstrdup(s);
+    k->energy_share = k->energy_counter ? 1 : 0;
+    if (sm_json_number(o, path, "energy_share", 0, 0, 1, &k->energy_share, e) < 0) return -1;
     return 0;
 }
 

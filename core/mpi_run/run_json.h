@@ -31,9 +31,14 @@ typedef struct sm_run_rank {
     int threads;        /* threads that swept the rank's blocks */
     double compute_s, comm_s, wait_s, wall_s;
     double compute_min_s, compute_median_s; /* one iteration's, over the run */
+    double wall_median_s;  /* one iteration's whole time (halos and sweep), median */
     int64_t bytes, messages;
     int has_energy;
     double energy_j;
+    char *energy_counter;  /* where it came from: "rapl:package-0", "nvml:3",
+                              "rapl:package-0+nvml:3"; NULL when not measured */
+    double energy_share;   /* the rank's part of its package's counter (ranks
+                              sharing a package split it by cores) */
 } sm_run_rank;
 
 typedef struct sm_run {

@@ -26,6 +26,25 @@ int sm_run_compare(const sm_cost *c, const sm_run *r, sm_run_cmp *out, sm_err *e
     }
     out->nrows = r->nranks;
     out->rows = sm_xcalloc((size_t)r->nranks, sizeof *out->rows);
+    /* Each processor's end of its last round, in quanta. */
+    int P = t->nprocs;
+    int64_t *end = sm_xcalloc((size_t)(P ? P : 1), sizeof(int64_t));
+    int rounds = strcmp(r->exchange, "all") != 0;
+    if (rounds) {
+        sm_schedule s;
+        sm_cost_schedule(c, &s);
+        int64_t at = 0;
+        for (int k = 0; k < s.nrounds; k++) {
+            at += s.rounds[k].duration;
+            for (int i = 0; i < s.rounds[k].count; i++) {
+                const sm_round_entry *en = &s.entries[s.rounds[k].first + i];
+                end[en->p] = at;
+                end[en->q] = at;
+            }
+        }
+        sm_schedule_free(&s);
+    }
+    double theta = c->model.round_time;
     double it = r->iters > 0 ? r->iters : 1;
     double mc = 0, mm = 0, mt = 0, me = 0;
     int all_energy = 1;
@@ -36,6 +55,7 @@ int sm_run_compare(const sm_cost *c, const sm_run *r, sm_run_cmp *out, sm_err *e
             sm_err_set_code(e, "RUN MISMATCH", "rank %d ran processor \"%s\", which this machine does not have", k,
                             rk->processor);
             sm_run_cmp_free(out);
+            free(end);
             return -1;
         }
         sm_proc_eval pe;
@@ -43,7 +63,12 @@ int sm_run_compare(const sm_cost *c, const sm_run *r, sm_run_cmp *out, sm_err *e
         sm_run_row *row = &out->rows[k];
         row->proc = p;
         row->compute = acc(pe.comp_time, rk->compute_s / it);
-        row->comm = acc(ev.comm_time, rk->comm_s / it);
+        row->busy = (double)c->deg[p] * theta;
+        double comm_p = rounds ? (double)end[p] * theta : row->busy;
+        if (comm_p < row->busy) comm_p = row->busy;
+        row->wait = comm_p - row->busy;
+        row->measured_wait = rk->wait_s / it;
+        row->comm = acc(comm_p, rk->comm_s / it);
         row->total = acc(ev.time, rk->wall_s / it);
         if (rk->has_energy) row->energy = acc(pe.energy, rk->energy_j / it);
         else all_energy = 0;
@@ -52,6 +77,7 @@ int sm_run_compare(const sm_cost *c, const sm_run *r, sm_run_cmp *out, sm_err *e
         if (rk->wall_s / it > mt) mt = rk->wall_s / it;
         me += rk->has_energy ? rk->energy_j / it : 0;
     }
+    free(end);
     out->overall.proc = -1;
     out->overall.compute = acc(ev.comp_time, mc);
     out->overall.comm = acc(ev.comm_time, mm);

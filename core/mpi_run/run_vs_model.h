@@ -4,11 +4,20 @@
  * beside what stencilmap-run measured, and the model's accuracy
  * 1 - |predicted - measured| / measured.
  *   compute  comp_p                     | the rank's kernel time
- *   comm     comm_time (rounds x theta) | the rank's halo exchange time
+ *   comm     the processor's part of    | the rank's halo exchange time
+ *            the schedule (below)       |
  *   total    T                          | the rank's loop time
  *   energy   the processor's energy     | the rank's counter (if any)
- * Overall: the largest compute and comm over processors, T, and the sum
- * of energies (only when every rank measured it). */
+ * A processor's communication: the schedule of the communication
+ * multigraph (the colouring's rounds, which stencilmap-run follows) runs
+ * its rounds one after another; processor p is busy deg(p) quanta (its
+ * messages on its links) and done at the end of the last round it takes
+ * part in, so it waits the rest: comm_p = end of p's last round x theta,
+ * busy_p = deg(p) x theta, wait_p = comm_p - busy_p. A run whose messages
+ * were all posted at once (-exchange all) follows no rounds: comm_p =
+ * busy_p. Overall: the largest compute and comm over processors against
+ * the model's comp_time and comm_time, T, and the sum of energies (only
+ * when every rank measured it). */
 #ifndef SM_RUN_COMPARE_H
 #define SM_RUN_COMPARE_H
 
@@ -23,6 +32,8 @@ typedef struct sm_acc {
 typedef struct sm_run_row {
     int proc;                /* -1 for overall */
     sm_acc compute, comm, total, energy;
+    double busy, wait;       /* predicted seconds an iteration (comm = busy + wait) */
+    double measured_wait;    /* the rank's time in MPI_Waitall an iteration */
 } sm_run_row;
 
 typedef struct sm_run_cmp {

@@ -642,5 +642,5 @@ static void release(sm_solver *s)
 
 const sm_solver_ops sm_solver_ilp = {
     "ilp", "Exact mapping with lp_solve under maxdeg and the deadline",
-    opts, init, step, release,
+    opts, init, step, release, NULL,
 };

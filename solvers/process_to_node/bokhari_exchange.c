@@ -324,5 +324,5 @@ static void bokhari_release(sm_solver *s)
 
 const sm_solver_ops sm_solver_bokhari = {
     "bokhari", "Bokhari's pairwise exchange from the sweep curve, with random jumps",
-    bokhari_opts, bokhari_init, bokhari_step, bokhari_release,
+    bokhari_opts, bokhari_init, bokhari_step, bokhari_release, NULL,
 };

@@ -385,5 +385,5 @@ static void ga_release(sm_solver *s)
 
 const sm_solver_ops sm_solver_ga = {
     "ga", "genetic algorithm: roulette selection, ordered crossover, swap mutation (one step, one generation)",
-    ga_opts, ga_init, ga_step, ga_release,
+    ga_opts, ga_init, ga_step, ga_release, NULL,
 };

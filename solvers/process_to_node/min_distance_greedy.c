@@ -381,5 +381,5 @@ static void minmd_release(sm_solver *s)
 
 const sm_solver_ops sm_solver_minmd = {
     "minmd", "greedy minimum distance: heaviest pairs first, nearest node with room",
-    minmd_opts, minmd_init, minmd_step, minmd_release,
+    minmd_opts, minmd_init, minmd_step, minmd_release, NULL,
 };

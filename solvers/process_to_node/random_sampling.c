@@ -87,5 +87,5 @@ static void random_release(sm_solver *s)
 
 const sm_solver_ops sm_solver_random = {
     "random", "the best of -samples random mappings (one step, one sample)",
-    random_opts, random_init, random_step, random_release,
+    random_opts, random_init, random_step, random_release, NULL,
 };

@@ -77,5 +77,5 @@ static void sfc_release(sm_solver *s)
 
 const sm_solver_ops sm_solver_sfc = {
     "sfc", "space-filling curve: nodes along a curve, blocks in contiguous runs",
-    sfc_opts, sfc_init, sfc_step, sfc_release,
+    sfc_opts, sfc_init, sfc_step, sfc_release, NULL,
 };

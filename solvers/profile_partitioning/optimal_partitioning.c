@@ -685,5 +685,5 @@ static void release(sm_solver *s)
 
 const sm_solver_ops sm_solver_popta = {
     "popta", "Exact partitioning over time/energy profiles (HPOPTA, HEOPTA, HEPOPTA, HTPOPTA, HiPOPTA)",
-    opts, init, step, release,
+    opts, init, step, release, NULL,
 };

@@ -142,5 +142,5 @@ static void release(sm_solver *s)
 
 const sm_solver_ops sm_solver_rcb = {
     "rcb", "Recursive coordinate bisection weighted by speed",
-    opts, init, step, release,
+    opts, init, step, release, NULL,
 };

@@ -22,5 +22,5 @@ static int init(sm_solver *s, sm_err *e)
 
 const sm_solver_ops sm_solver_dm = {
     "dm", "Degree Minimisation: least remaining degree first",
-    sm_greedy_speeds_only, init, sm_greedy_step, sm_greedy_release,
+    sm_greedy_speeds_only, init, sm_greedy_step, sm_greedy_release, NULL,
 };

@@ -67,5 +67,5 @@ static void lb_release(sm_solver *s)
 
 const sm_solver_ops sm_solver_lb = {
     "lb", "Load Balancing: fill processors in list order by relative speed",
-    lb_opts, lb_init, lb_step, lb_release,
+    lb_opts, lb_init, lb_step, lb_release, NULL,
 };

@@ -23,5 +23,5 @@ static int init(sm_solver *s, sm_err *e)
 
 const sm_solver_ops sm_solver_mm = {
     "mm", "Multicut Minimisation: least cut growth first",
-    sm_greedy_speeds_only, init, sm_greedy_step, sm_greedy_release,
+    sm_greedy_speeds_only, init, sm_greedy_step, sm_greedy_release, NULL,
 };

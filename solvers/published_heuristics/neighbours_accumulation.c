@@ -41,5 +41,5 @@ static int init(sm_solver *s, sm_err *e)
 
 const sm_solver_ops sm_solver_na = {
     "na", "Neighbours Accumulation with load factor -f",
-    opts, init, sm_greedy_step, sm_greedy_release,
+    opts, init, sm_greedy_step, sm_greedy_release, NULL,
 };

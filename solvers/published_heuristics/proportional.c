@@ -80,5 +80,5 @@ static void release(sm_solver *s)
 
 const sm_solver_ops sm_solver_proportional = {
     "proportional", "Split by measured speed, contiguous in block order",
-    opts, init, step, release,
+    opts, init, step, release, NULL,
 };

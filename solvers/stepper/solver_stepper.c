@@ -20,6 +20,8 @@ static int opt_index(const sm_solver_ops *ops, const char *name)
     return -1;
 }
 
+int sm_solver_opt_index(const sm_solver_ops *ops, const char *name) { return opt_index(ops, name); }
+
 static int enum_has(const char *choices, const char *v)
 {
     size_t n = strlen(v);
@@ -131,7 +133,23 @@ sm_solver *sm_solver_prepare(const sm_solver_ops *ops, const sm_grid *g,
     }
     s->best_map = sm_xcalloc((size_t)(g->ntasks ? g->ntasks : 1), sizeof(int));
     snprintf(s->status, sizeof s->status, "running");
+    s->model0 = *m;
+    memcpy(s->opt0, s->opt, sizeof s->opt);
     return s;
+}
+
+int sm_solver_set_opt(sm_solver *s, const char *name, const char *value, int *idx, sm_err *e)
+{
+    int i = opt_index(s->ops, name);
+    if (i < 0) {
+        sm_err_set(e, "%s: unknown option \"-%s\"", s->ops->name, name);
+        return -1;
+    }
+    sm_opt_value v;
+    if (parse_value(s->ops, &s->ops->opts[i], value, &v, e)) return -1;
+    s->opt[i] = v;
+    *idx = i;
+    return 0;
 }
 
 int sm_solver_init(sm_solver *s, sm_err *e)
@@ -181,6 +199,8 @@ static void auto_cost_follow(sm_solver *s)
     sm_cost_move_set(s->auto_cost, s->auto_blocks, n, s->current_map);
 }
 
+static void figures(sm_solver *s, sm_hist_step *fig_out, double *v);
+
 /* The step just taken (or the start), into the history. */
 static void record(sm_solver *s)
 {
@@ -208,6 +228,20 @@ static void record(sm_solver *s)
     s->own_states = s->current_states;
     sm_history_note_states(h, s->current_states, s->best_states);
     sm_hist_step fig;
+    double v[sizeof s->stats / sizeof s->stats[0]];
+    figures(s, &fig, v);
+    /* One best write since the last record, and a patch: its blocks. */
+    int patched = s->best_version == s->hist_best_version + 1 && s->best_patch_version == s->best_version;
+    sm_history_add(h, &fig, s->best_map, s->best_version != s->hist_best_version, patched ? s->best_patched : NULL,
+                   patched ? s->nbest_patched : 0, s->last_move, s->status, v, s->nstats, &s->explain);
+    s->hist_best_version = s->best_version;
+}
+
+/* The step's figures as the history keeps them, and the statistics'
+ * values into v. */
+static void figures(sm_solver *s, sm_hist_step *fig_out, double *v)
+{
+    sm_hist_step fig;
     memset(&fig, 0, sizeof fig);
     fig.part = -1;
     if (s->partition) {
@@ -222,13 +256,17 @@ static void record(sm_solver *s)
     fig.done = s->done;
     fig.objective = sm_solver_objective_now(s);
     fig.best_objective = sm_solver_objective_best(s);
-    double v[sizeof s->stats / sizeof s->stats[0]];
     for (int i = 0; i < s->nstats; i++) v[i] = s->stats[i].value;
-    /* One best write since the last record, and a patch: its blocks. */
-    int patched = s->best_version == s->hist_best_version + 1 && s->best_patch_version == s->best_version;
-    sm_history_add(h, &fig, s->best_map, s->best_version != s->hist_best_version, patched ? s->best_patched : NULL,
-                   patched ? s->nbest_patched : 0, s->last_move, s->status, v, s->nstats, &s->explain);
-    s->hist_best_version = s->best_version;
+    *fig_out = fig;
+}
+
+void sm_solver_amend_head(sm_solver *s)
+{
+    if (!s->hist) return;
+    sm_hist_step fig;
+    double v[sizeof s->stats / sizeof s->stats[0]];
+    figures(s, &fig, v);
+    sm_history_amend_head(s->hist, &fig, s->status, v, s->nstats);
 }
 
 void sm_solver_seek(sm_solver *s, long long k)
@@ -347,6 +385,7 @@ void sm_solver_free(sm_solver *s)
     free(s->best_map);
     free(s->best_states);
     free(s->start_copy);
+    free(s->branch);
     if (s->export_to) {
         sm_save_close(s->export_to);
         free(s->export_to);

@@ -44,7 +44,16 @@ typedef struct sm_solver_ops {
     /* One unit of work; sets s->done when finished. */
     void (*step)(sm_solver *s);
     void (*release)(sm_solver *s);
+    /* Optional: a branch (solver_branch.h) changed the options whose
+     * indexes are set in changed (SM_OPT_BIT), SM_BRANCH_DEADLINE for the
+     * model's deadline, after the steps replayed: take them from here on.
+     * An option it cannot change then is an error naming it. NULL: a
+     * branch can change no option. */
+    int (*rebranch)(sm_solver *s, unsigned long long changed, sm_err *e);
 } sm_solver_ops;
+
+#define SM_OPT_BIT(i) (1ull << (i))
+#define SM_BRANCH_DEADLINE (1ull << 63)
 
 /* A named statistic shown in `solver state` (incumbent, bound, nodes…). */
 typedef struct sm_stat {
@@ -58,6 +67,14 @@ struct sm_solver {
     const sm_grid *grid;
     const sm_topo *topo;
     sm_model model;
+    /* What it was made with, before init chose anything (a deadline of
+     * its own): a branch replays from these (solver_branch.h). */
+    sm_model model0;
+    sm_opt_value opt0[SM_MAX_OPTS];
+    /* The branch points a branch replays through (solver_branch.h): none
+     * for a run started by `solver start`. */
+    struct sm_branch_point *branch;
+    int nbranch, nbranch_done;  /* kept, and applied so far */
     const int *start_map;       /* a copy of the session's mapping when created */
     int *start_copy;            /* owns start_map */
     int detached;               /* the grid or machine it ran on is gone */
@@ -182,6 +199,15 @@ void sm_solver_candidate(sm_solver *s, const char *move, double objective, doubl
 void sm_solver_tabu_attr(sm_solver *s, int block, int proc, int join, long long remaining);
 void sm_solver_moved(sm_solver *s, int block);
 void sm_solver_trace(sm_solver *s, const char *a_name, const char *b_name, double seconds, double a, double b);
+
+/* The index of option name (no dash) in ops' table, or -1. */
+int sm_solver_opt_index(const sm_solver_ops *ops, const char *name);
+/* Parse value into option name of s (errors name the option); its
+ * index in *idx. */
+int sm_solver_set_opt(sm_solver *s, const char *name, const char *value, int *idx, sm_err *e);
+/* The head step of the history recorded again as the solver is now (its
+ * figures, statistics and status; the mappings did not change). */
+void sm_solver_amend_head(sm_solver *s);
 
 /* Option access by name (declared in the ops table). */
 const sm_opt_value *sm_solver_opt(const sm_solver *s, const char *name);

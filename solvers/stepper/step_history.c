@@ -254,6 +254,32 @@ void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map,
     if (sm_history_bytes(h) > sm_history_limit) drop_oldest(h);
 }
 
+void sm_history_amend_head(sm_history *h, const sm_hist_step *fig, const char *status, const double *stats,
+                           int nstats)
+{
+    if (!h->nsteps) return;
+    sm_hist_step *st = at(h, sm_history_head(h));
+    st->has_current = fig->has_current;
+    st->has_best = fig->has_best;
+    st->current = fig->current;
+    st->best = fig->best;
+    st->done = fig->done;
+    st->objective = fig->objective;
+    st->best_objective = fig->best_objective;
+    /* The head's statistics and texts are the last in their arenas. */
+    h->stats.len = st->stat_off;
+    st->nstats = nstats;
+    arena_push(&h->stats, stats, (size_t)nstats);
+    const char *m = h->text.p + st->text_off;
+    size_t lm = strlen(m) + 1, lw = strlen(m + lm) + 1;
+    char *keep = sm_xmalloc(lm + lw);
+    memcpy(keep, m, lm + lw);
+    h->text.len = st->text_off;
+    arena_push(&h->text, keep, lm + lw);
+    push_text(&h->text, status);
+    free(keep);
+}
+
 long long sm_history_first(const sm_history *h) { return h->first; }
 long long sm_history_head(const sm_history *h) { return h->first + h->nsteps - 1; }
 long long sm_history_cursor(const sm_history *h) { return h->cursor; }

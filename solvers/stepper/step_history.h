@@ -110,6 +110,12 @@ void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map,
  * the solver shows none) and best states, compared whole (nprocs each). */
 void sm_history_note_states(sm_history *h, const int *current_states, const int *best_states);
 
+/* The head step's figures, statistics and status replaced (its moves,
+ * move and why kept): a branch (solver_branch.h) that changed the model
+ * or the objective at the step it starts from records that step as the
+ * branch sees it. */
+void sm_history_amend_head(sm_history *h, const sm_hist_step *fig, const char *status, const double *stats,
+                           int nstats);
 /* Steps kept: first..head; the step shown: cursor. */
 long long sm_history_first(const sm_history *h);
 long long sm_history_head(const sm_history *h);

@@ -37,6 +37,11 @@ struct sm_multilevel {
     long long moves, tried;          /* over the finished levels */
     int *fine;                       /* level-0 mapping for offers */
     int *shown;                      /* level-0 projection of the search's current mapping */
+    /* Its cost state, kept in step by the blocks each projection moved:
+     * the current mapping's figures are its own (they were the last
+     * offer's, stale through the coarse search: the status line and the
+     * Solver pane disagreed at 16.7 M blocks). */
+    sm_cost *shown_cost;
     /* Refining the session's grid: whether the best mapping is the
      * refined mapping as it was at the last offer it won, and the blocks
      * moved since (so an offer copies those, not the whole mapping). */
@@ -82,7 +87,16 @@ static void project_to_fine(sm_multilevel *ml, int l, const int *map)
  * the search and the offers do not read it. */
 static void show_current(sm_solver *s, sm_multilevel *ml, const int *map)
 {
+    const sm_grid *g = ml->grid[0];
     project_into(ml, ml->level, map, ml->shown);
+    if (!ml->shown_cost) {
+        ml->shown_cost = sm_cost_new(g, s->topo, &s->model, ml->shown);
+    } else {
+        /* By the blocks the projection moved (a coarse block's fine ones). */
+        sm_cost_remap(ml->shown_cost, ml->shown);
+    }
+    sm_cost_eval(ml->shown_cost, &s->current);
+    s->has_current = 1;
     s->current_map = ml->shown;
 }
 
@@ -423,6 +437,33 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
     stats(s, ml);
 }
 
+int sm_multilevel_rebranch(sm_solver *s, sm_multilevel *ml, unsigned long long changed, sm_err *e)
+{
+    static const char *const pass[] = {"iters", "tenure-add", "tenure-remove", "candidates", "seed", NULL};
+    unsigned long long passed = 0;
+    for (int i = 0; pass[i]; i++) passed |= SM_OPT_BIT(sm_solver_opt_index(s->ops, pass[i]));
+    if (changed & ~passed) {
+        sm_err_set(e, "tabu -multilevel: a branch can change only -iters, -tenure-add, -tenure-remove, "
+                   "-candidates and -seed (the coarse search's options), not a deadline or the objective");
+        return -1;
+    }
+    if (!ml->coarse) {
+        sm_err_set(e, "tabu -multilevel: at step %lld the coarse search has ended (refining level %d), and "
+                   "refinement takes none of the options a branch can change", s->iteration, ml->level);
+        return -1;
+    }
+    /* The coarse search is tabu itself: its own rebranch takes them. */
+    sm_solver *c = ml->coarse;
+    unsigned long long cchanged = 0;
+    for (int i = 0; pass[i]; i++) {
+        int from = sm_solver_opt_index(s->ops, pass[i]), to = sm_solver_opt_index(c->ops, pass[i]);
+        if (!(changed & SM_OPT_BIT(from))) continue;
+        c->opt[to] = s->opt[from];
+        cchanged |= SM_OPT_BIT(to);
+    }
+    return c->ops->rebranch(c, cchanged, e);
+}
+
 void sm_multilevel_free(sm_multilevel *ml)
 {
     if (!ml) return;
@@ -434,6 +475,7 @@ void sm_multilevel_free(sm_multilevel *ml)
     }
     free(ml->fine);
     free(ml->shown);
+    sm_cost_free(ml->shown_cost);
     free(ml->pending);
     free(ml);
 }

@@ -24,6 +24,11 @@ sm_multilevel *sm_multilevel_new(sm_solver *s);
  * tried at the level being refined. Offers every finished level's mapping
  * (projected to the session's grid), so an interrupt keeps the best. */
 void sm_multilevel_step(sm_solver *s, sm_multilevel *ml);
+/* A branch changed options (solver_branch.h): the coarse search takes
+ * -tenure-add, -tenure-remove, -candidates, -seed and -iters while it
+ * runs; refinement uses none of them, nor a new deadline or objective:
+ * an error says so. */
+int sm_multilevel_rebranch(sm_solver *s, sm_multilevel *ml, unsigned long long changed, sm_err *e);
 void sm_multilevel_free(sm_multilevel *ml);
 
 #endif

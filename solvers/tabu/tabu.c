@@ -797,6 +797,80 @@ static void step(sm_solver *s)
     if (t->it >= sm_opt_int(s, "iters")) s->done = 1;
 }
 
+/* The best mapping's score under the objective and model now (a branch
+ * changed one of them): scored on a cost state of its own. */
+static score best_score_now(sm_solver *s, const tabu_state *t)
+{
+    sm_cost *bc = sm_cost_new(s->grid, s->topo, &s->model, s->best_map);
+    if (t->dvfs)
+        for (int p = 0; p < t->P; p++) sm_cost_set_params(bc, p, state_params(s->topo, p, s->best_states[p]));
+    sm_cost_eval(bc, &s->best);
+    score r;
+    r.violation = (double)bc->mem_over;
+    if (s->model.has_deadline && s->best.time > s->model.deadline * (1 + 1e-9))
+        r.violation += (s->best.time - s->model.deadline) / s->model.deadline;
+    r.energy = s->best.energy;
+    r.time = s->best.time;
+    r.objective = t->kind == SM_OBJ_TIME ? s->best.time : s->best.energy;
+    if (t->kind != SM_OBJ_ENERGY && t->kind != SM_OBJ_TIME) {
+        sm_objective *o = sm_objective_new(s->grid, s->topo, &s->model, t->kind, bc->map);
+        r.objective = sm_objective_score(o);
+        sm_objective_free(o);
+    }
+    sm_cost_free(bc);
+    return r;
+}
+
+/* A branch (solver_branch.h) changed options after the steps replayed:
+ * the tenures, candidates and seed act from the next step (the tabu
+ * stamps already set keep their ends), -iters moves the end, and a new
+ * -objective or deadline re-scores the current and the best mapping. */
+static int rebranch(sm_solver *s, unsigned long long changed, sm_err *e)
+{
+    tabu_state *t = s->priv;
+    static const char *const fixed[] = {"from", "multilevel", "dvfs", NULL};
+    for (int i = 0; fixed[i]; i++)
+        if (changed & SM_OPT_BIT(sm_solver_opt_index(s->ops, fixed[i]))) {
+            sm_err_set(e, "tabu: -%s acts only at the start; a branch cannot change it", fixed[i]);
+            return -1;
+        }
+    if (t->ml) return sm_multilevel_rebranch(s, t->ml, changed, e);
+    t->tenure_add = sm_opt_int(s, "tenure-add");
+    t->tenure_remove = sm_opt_int(s, "tenure-remove");
+    t->ncand = (int)sm_opt_int(s, "candidates");
+    if (changed & SM_OPT_BIT(sm_solver_opt_index(s->ops, "seed")))
+        t->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
+    int rescore = 0;
+    if (changed & SM_OPT_BIT(sm_solver_opt_index(s->ops, "objective"))) {
+        sm_objective_free(t->obj);
+        t->obj = NULL;
+        sm_objective_parse(sm_opt_str(s, "objective"), &t->kind);
+        if (t->kind != SM_OBJ_ENERGY && t->kind != SM_OBJ_TIME)
+            t->obj = sm_objective_new(s->grid, s->topo, &s->model, t->kind, t->c->map);
+        rescore = 1;
+    }
+    if (changed & SM_BRANCH_DEADLINE) {
+        sm_cost_set_model(t->c, &s->model);
+        sm_solver_set_stat(s, "deadline", s->model.deadline);
+        rescore = 1;
+    }
+    if (rescore) {
+        if (t->colouring) sm_cost_eval(t->c, &s->current);
+        else sm_cost_eval_fast(t->c, &s->current);
+        if (s->has_best) t->best_score = best_score_now(s, t);
+        sm_solver_set_stat(s, "current_energy", s->current.energy);
+        sm_solver_set_stat(s, "current_time", s->current.time);
+        sm_solver_set_stat(s, "best_energy", s->best.energy);
+        sm_solver_set_stat(s, "best_time", s->best.time);
+        if (t->kind != SM_OBJ_ENERGY) {
+            sm_solver_set_stat(s, "objective_value", user_value(t, score_of(s, t, &s->current).objective));
+            sm_solver_set_stat(s, "best_value", user_value(t, t->best_score.objective));
+        }
+    }
+    s->done = t->it >= sm_opt_int(s, "iters") || t->n == 0 || t->P < 2;
+    return 0;
+}
+
 static void release(sm_solver *s)
 {
     tabu_state *t = s->priv;
@@ -820,5 +894,5 @@ static void release(sm_solver *s)
 
 const sm_solver_ops sm_solver_tabu = {
     "tabu", "Task Movement: tabu search over move, swap and edge-move neighbourhoods",
-    opts, init, step, release,
+    opts, init, step, release, rebranch,
 };

@@ -76,6 +76,12 @@ fi
 # 70-: stepping at debugger quality (issue 37): the ILP inside its solve,
 # pause, breakpoints, reverse-continue, Home/End under tmux.
 . "$top/tests/screen/stepping_debugger.sh"
+# 73: branches of a solver's run, V between two runs (issue 37 item 4).
+. "$top/tests/screen/branches.sh"
+# 74: every pane against solver state at summit-like (issue 37 item 5).
+. "$top/tests/screen/agree_summit.sh"
+# 75: no text cut inside a word at 80x24 (issue 37 item 6).
+. "$top/tests/screen/cut_words.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -5,7 +5,8 @@
 # missing and the dependent merge job never runs, `study status` names
 # the shards to rerun, a rerun of just those completes the study and its
 # merge job writes the table, equal to the same study run in one process.
-# Then a mapping run for real through Slurm (run launch -slurm, run wait).
+# Then mapping runs for real through Slurm (run launch -slurm: srun and
+# mpirun in the allocation, bound to places; run wait).
 # Ends with "slurm: N passed, N failed"; skips (exit 0, says why) where
 # Slurm cannot run.
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -142,28 +143,65 @@ else
 fi
 
 # 3. A mapping run for real through Slurm (SPEC 9): `run launch -slurm`
-# submits the job script with sbatch, mpirun runs stencilmap-run in the
-# allocation, `run wait` imports RUN.json; its checksum equals the
-# one-process run's (run locally with mpirun -np 1).
+# submits the job script with sbatch; srun (the default: --mpi=pmix,
+# --distribution=arbitrary with SLURM_HOSTFILE) or, with -launcher mpirun,
+# mpirun starts stencilmap-run in the allocation; `run wait` imports
+# RUN.json; its checksum equals the one-process run's (run locally with
+# mpirun -np 1). Then a mapping bound to this machine's cores (topo detect
+# -per core): under srun each rank binds itself to its place with
+# hwloc-bind, and the CPUs RUN.json says it ran on are its place's PUs.
 if [ -x "$top/stencilmap-run" ] && command -v mpirun >/dev/null 2>&1; then
     cat > "$work/run.tcl" <<'TCL'
-lassign $argv top dir
+lassign $argv top dir starter
 scenario load [file join $top samples cuboid-2cpu-2gpu.json]
 grid create -blocks {4 3 2} -cells {40 30 16}
 set n [llength [map list]]
 for {set b 0} {$b < $n} {incr b} { map set $b [expr {$b < 9 ? "cpu0" : "gpu1"}] }
-set l [run launch -slurm -iters 10 -dir $dir/slurm-run]
+set l [run launch -slurm -launcher $starter -iters 10 -dir $dir/slurm-run-$starter]
 set r [run wait -timeout 120]
-set ref [run launch -np 1 -iters 10 -dir $dir/ref-run -wait]
-puts "[dict get $l launcher] [dict get $l jobid] [llength [dict get $r ranks]] [dict get $r checksum] [dict get $ref checksum]"
+set ref [run launch -np 1 -iters 10 -dir $dir/ref-run-$starter -wait]
+puts "[dict get $l launcher] [dict get $l starter] [dict get $l jobid] [llength [dict get $r ranks]] [dict get $r checksum] [dict get $ref checksum]"
 TCL
-    out=$("$bin" -b "$work/run.tcl" "$top" "$work" 2>&1)
-    set -- $out
-    if [ "$1" = slurm ] && [ -n "$2" ] && [ "$3" = 2 ] && [ -n "$4" ] && [ "$4" = "$5" ]; then
-        ok "run launch -slurm: job $2, 2 ranks, imported; checksum $4 = the one-process run's"
-    else
-        bad "run launch -slurm: $out $(cat "$work/slurm-run/run.log" 2>/dev/null | tail -5)"
-    fi
+    for starter in srun mpirun; do
+        out=$("$bin" -b "$work/run.tcl" "$top" "$work" $starter 2>&1)
+        set -- $out
+        if [ "$1" = slurm ] && [ "$2" = $starter ] && [ -n "$3" ] && [ "$4" = 2 ] && [ -n "$5" ] && [ "$5" = "$6" ]; then
+            ok "run launch -slurm -launcher $starter: job $3, 2 ranks, imported; checksum $5 = the one-process run's"
+        else
+            bad "run launch -slurm -launcher $starter: $out $(tail -5 "$work/slurm-run-$starter/run.log" 2>/dev/null)"
+        fi
+    done
+    cat > "$work/bound.tcl" <<'TCL'
+lassign $argv top dir
+topo detect -per core
+if {[llength [topo procs]] < 2} { puts "skip: [llength [topo procs]] core"; exit 0 }
+grid create -blocks {4 2 2} -cells {48 24 24}
+set procs [lrange [topo procs] 0 1]
+set names [lmap p $procs {dict get $p name}]
+set n [llength [map list]]
+for {set b 0} {$b < $n} {incr b} { map set $b [lindex $names [expr {$b % 2}]] }
+set l [run launch -slurm -iters 10 -dir $dir/slurm-bound]
+set r [run wait -timeout 120]
+set f [open $dir/slurm-bound/run.log]; set log [read $f]; close $f
+set bad {}
+foreach k [dict get $r ranks] p $procs {
+    set pus [dict get $p place pus]
+    if {[auto_execok hwloc-calc] ne ""} { set pus [split [exec hwloc-calc --po -I pu {*}[lmap u $pus {set u pu:$u}]] ,] }
+    if {[dict get $k processor] ne [dict get $p name] || [dict get $k cores] ne $pus} {
+        lappend bad "[dict get $k processor] ran on [dict get $k cores], place PUs $pus"
+    }
+    if {![string match "*rank [dict get $k rank] on *bound to package:[dict get $p place package].core:*" $log]} {
+        lappend bad "rank [dict get $k rank]: no binding line"
+    }
+}
+puts "[dict get $l starter] [dict get $l bound] [llength [dict get $r ranks]] [expr {$bad eq {} ? "ok" : [join $bad {; }]}]"
+TCL
+    out=$("$bin" -b "$work/bound.tcl" "$top" "$work" 2>&1)
+    case $out in
+    "srun 1 2 ok") ok "run launch -slurm, bound: srun, each rank on its place's PUs (hwloc-bind)" ;;
+    skip:*) echo "     ($out: the bound Slurm run is not checked)" ;;
+    *) bad "run launch -slurm, bound: $out $(tail -5 "$work/slurm-bound/run.log" 2>/dev/null)" ;;
+    esac
 else
     echo "     (stencilmap-run or mpirun missing: the Slurm run of a mapping is not checked)"
 fi

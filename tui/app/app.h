@@ -25,11 +25,25 @@ typedef struct sm_screen_ops {
     int (*confirm)(struct sm_app *app, const char *question);
 } sm_screen_ops;
 
+/* One run of the solver (SPEC 5 "Breakpoints and branches"): the one
+ * `solver start` made (main) or a branch of a run at one of its steps
+ * with options changed (solvers/stepper/solver_branch.h). */
+typedef struct sm_solver_run {
+    char name[32];
+    sm_solver *s;
+    int parent;            /* the run it branched from (index), -1 for main */
+    long long at;          /* the step it branched at */
+    char change[160];      /* the options it changed, as typed */
+} sm_solver_run;
+
 typedef struct sm_app {
     struct Tcl_Interp *interp;
     struct Tcl_Interp *safe; /* -safe scripts run here (a child of interp) */
     sm_session *session;
+    /* The solver shown: runs[run_shown].s when there are runs. */
     sm_solver *solver;
+    sm_solver_run *runs;
+    int nruns, run_shown, run_serial;
     /* The workbench's `solver start` while its init runs on a worker
      * (solver_worker_thread.h), NULL otherwise; app->solver is NULL meanwhile. */
     struct sm_solver_start *starting;
@@ -210,6 +224,13 @@ extern const char sm_default_scenario[];
 void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of);
 /* A whole new scenario: the old solver is discarded (no solver). */
 void sm_app_drop_solver(sm_app *app);
+/* A branch b of the run shown, at step at (change: its options), becomes
+ * a run of its own and the one shown; returns its index. */
+int sm_app_run_add(sm_app *app, sm_solver *b, long long at, const char *change);
+/* Show run i: the panes follow its solver from its step shown. */
+void sm_app_run_show(sm_app *app, int i);
+/* The run named name, or -1. */
+int sm_app_run_find(const sm_app *app, const char *name);
 /* A started solver becomes the app's (show: the panes follow it). */
 void sm_app_solver_install(sm_app *app, sm_solver *s, struct sm_cost *view, int show);
 /* The Solver pane's picker names ops. */

@@ -5,8 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "solvers/stepper/step_history.h"
 
-const char *const sm_compare_source_names[SM_CMP_COUNT] = {"off", "solver", "file", "undo"};
+const char *const sm_compare_source_names[SM_CMP_COUNT] = {"off", "solver", "file", "undo", "run"};
 
 sm_compare *sm_compare_new(void)
 {
@@ -73,8 +74,38 @@ void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, c
     snprintf(c->label, sizeof c->label, "%s", label);
     c->solver = NULL;
     c->solver_iter = -1;
+    c->run = NULL;
     stamp(c, s);
     c->version++;
+}
+
+/* The other run's mapping at its step shown. */
+static const int *run_map(const sm_solver *r)
+{
+    return r->current_map ? r->current_map : r->has_best ? r->best_map : NULL;
+}
+
+/* The other run to step k of the run shown (its last when it has fewer,
+ * its first kept when k is before it). */
+static void run_to(sm_solver *r, long long k)
+{
+    if (!r->hist) return;
+    if (k > sm_history_head(r->hist)) k = sm_history_head(r->hist);
+    if (k < sm_history_first(r->hist)) k = sm_history_first(r->hist);
+    if (sm_history_cursor(r->hist) != k) sm_solver_seek(r, k);
+}
+
+void sm_compare_set_run(sm_compare *c, const sm_session *s, sm_solver *run, const char *name, const sm_solver *shown)
+{
+    run_to(run, shown->iteration);
+    const int *m = run_map(run);
+    sm_compare_set(c, s, SM_CMP_RUN, m ? m : sm_session_map(s), name);
+    c->run = run;
+    snprintf(c->run_name, sizeof c->run_name, "%s", name);
+    c->run_step = run->iteration;
+    c->solver = shown;
+    c->solver_iter = shown->iteration;
+    snprintf(c->label, sizeof c->label, "%s @%lld", name, run->iteration);
 }
 
 void sm_compare_off(sm_compare *c)
@@ -121,6 +152,22 @@ int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv)
         c->solver = sv;
         c->solver_iter = sv->iteration;
         changed |= moved || fresh;
+    }
+    if (c->source == SM_CMP_RUN && c->run && sv && !c->run->detached &&
+        (sv != c->solver || sv->iteration != c->solver_iter || c->run->iteration != c->run_step)) {
+        /* At equal steps: the other run follows the one shown. */
+        run_to(c->run, sv->iteration);
+        const int *m = run_map(c->run);
+        for (int b = 0; m && b < c->n; b++)
+            if (m[b] != c->map[b]) {
+                c->map[b] = m[b];
+                sm_cost_move(c->cost, b, m[b]);
+            }
+        c->solver = sv;
+        c->solver_iter = sv->iteration;
+        c->run_step = c->run->iteration;
+        snprintf(c->label, sizeof c->label, "%s @%lld", c->run_name, c->run->iteration);
+        changed = 1;
     }
     if (changed) {
         sm_cost_eval(c->cost, &c->ev);

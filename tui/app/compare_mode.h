@@ -9,8 +9,8 @@
 #include "core/session/session.h"
 #include "solvers/stepper/solver_stepper.h"
 
-typedef enum { SM_CMP_OFF, SM_CMP_SOLVER, SM_CMP_FILE, SM_CMP_UNDO, SM_CMP_COUNT } sm_compare_source;
-/* "off" "solver" "file" "undo": the `source` of `view compare`. */
+typedef enum { SM_CMP_OFF, SM_CMP_SOLVER, SM_CMP_FILE, SM_CMP_UNDO, SM_CMP_RUN, SM_CMP_COUNT } sm_compare_source;
+/* "off" "solver" "file" "undo" "run": the `source` of `view compare`. */
 extern const char *const sm_compare_source_names[SM_CMP_COUNT];
 
 typedef struct sm_compare {
@@ -33,6 +33,11 @@ typedef struct sm_compare {
     int ntasks;
     const void *solver;
     long long solver_iter;
+    /* SM_CMP_RUN: another run of the solver (solver branch), shown at the
+     * step the panes' run shows (seeked there), and its name. */
+    sm_solver *run;
+    char run_name[32];
+    long long run_step;
 } sm_compare;
 
 sm_compare *sm_compare_new(void);
@@ -42,6 +47,10 @@ void sm_compare_free(sm_compare *c);
 void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, const int *map,
                     const char *label);
 void sm_compare_off(sm_compare *c);
+/* Compare against run (named name), at the step shown solver shows: the
+ * other run is seeked to that step (its last when it has fewer), and
+ * follows as shown steps. */
+void sm_compare_set_run(sm_compare *c, const sm_session *s, sm_solver *run, const char *name, const sm_solver *shown);
 /* Bring it up to date with the session and the solver: re-evaluated under
  * a new model or machine figures, following the solver's best while it
  * moves (by the blocks that moved), off when it no longer fits (see

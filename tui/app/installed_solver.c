@@ -8,8 +8,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "solver_worker_thread.h"
+#include "compare_mode.h"
+#include "solvers/stepper/step_history.h"
 
 void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of)
 {
@@ -18,11 +21,25 @@ void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *
     app->solver_view_of = view ? of : NULL;
 }
 
+/* Every run's solver freed (the one shown among them). */
+static void free_runs(sm_app *app)
+{
+    /* Compare mode's other run goes with them. */
+    if (app->compare && app->compare->source == SM_CMP_RUN) sm_compare_off(app->compare);
+    if (app->compare) app->compare->run = NULL;
+    for (int i = 0; i < app->nruns; i++)
+        if (app->runs[i].s != app->solver) sm_solver_free(app->runs[i].s);
+    free(app->runs);
+    app->runs = NULL;
+    app->nruns = app->run_shown = app->run_serial = 0;
+    sm_solver_free(app->solver);
+    app->solver = NULL;
+}
+
 void sm_app_drop_solver(sm_app *app)
 {
     sm_app_solver_abandon(app);
-    sm_solver_free(app->solver);
-    app->solver = NULL;
+    free_runs(app);
     sm_app_set_solver_view(app, NULL, NULL);
     app->view->show_solver = 0;
     app->view->running = 0;
@@ -53,13 +70,69 @@ void sm_app_solver_install(sm_app *app, sm_solver *s, sm_cost *view, int show)
     s->interrupt = &app->interrupt;
     s->progress = solver_progress;
     s->progress_ctx = app;
-    sm_solver_free(app->solver);
+    /* A new start: its run is main, the old runs go. */
+    free_runs(app);
     app->solver = s;
+    app->runs = sm_xcalloc(1, sizeof *app->runs);
+    app->runs[0] = (sm_solver_run){"main", s, -1, 0, ""};
+    app->nruns = 1;
     sm_app_set_solver_view(app, view, s);
     sm_view_spark_reset(app->view);
     app->view->show_solver = show && s->current_map != NULL;
     /* Every step from here on is recorded: back, seek, explain. */
     sm_solver_history_on(s);
+}
+
+int sm_app_run_add(sm_app *app, sm_solver *b, long long at, const char *change)
+{
+    app->runs = sm_xrealloc(app->runs, sizeof *app->runs * (size_t)(app->nruns + 1));
+    sm_solver_run *r = &app->runs[app->nruns];
+    memset(r, 0, sizeof *r);
+    /* b1, b2...: never a name used before in this start. */
+    do snprintf(r->name, sizeof r->name, "b%d", ++app->run_serial);
+    while (sm_app_run_find(app, r->name) >= 0);
+    r->s = b;
+    r->parent = app->run_shown;
+    r->at = at;
+    snprintf(r->change, sizeof r->change, "%s", change);
+    app->nruns++;
+    sm_app_run_show(app, app->nruns - 1);
+    return app->nruns - 1;
+}
+
+void sm_app_run_show(sm_app *app, int i)
+{
+    sm_solver *s = app->runs[i].s;
+    s->interrupt = &app->interrupt;
+    s->progress = solver_progress;
+    s->progress_ctx = app;
+    int was = app->run_shown;
+    app->run_shown = i;
+    if (app->solver == s) return;
+    /* Comparing with the run now shown: the other side is the one left. */
+    if (app->compare && app->compare->source == SM_CMP_RUN && app->compare->run == s) {
+        /* At the step the run left showed: equal steps across a switch. */
+        long long k = app->runs[was].s->iteration;
+        if (s->hist && !s->detached) {
+            if (k > sm_history_head(s->hist)) k = sm_history_head(s->hist);
+            if (k < sm_history_first(s->hist)) k = sm_history_first(s->hist);
+            sm_solver_seek(s, k);
+        }
+        sm_compare_set_run(app->compare, app->session, app->runs[was].s, app->runs[was].name, s);
+    }
+    app->solver = s;
+    sm_app_set_solver_view(app, NULL, NULL);
+    sm_view_spark_reset(app->view);
+    app->view->show_solver = s->current_map != NULL || s->has_best;
+    app->view->running = 0;
+    app->paused_by_interrupt = 0;
+}
+
+int sm_app_run_find(const sm_app *app, const char *name)
+{
+    for (int i = 0; i < app->nruns; i++)
+        if (strcmp(app->runs[i].name, name) == 0) return i;
+    return -1;
 }
 
 /* After `solver start`, the Solver pane's picker names the solver started

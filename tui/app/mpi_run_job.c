@@ -200,7 +200,27 @@ static int local_cores(void)
     return n > 0 ? (int)n : 1;
 }
 
-/* The job script: a rank wrapper (a GPU rank's device) and the launch. */
+/* hwloc-bind's location for an Open MPI slot "P:a-b,c": the same cores,
+ * counted from package P's first ("package:P.core:a-b package:P.core:c"). */
+static void put_hwloc_location(sm_strbuf *b, const char *slot)
+{
+    const char *colon = strchr(slot, ':');
+    if (!colon) return;
+    int pkg = atoi(slot);
+    const char *p = colon + 1;
+    int first = 1;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        sm_strbuf_put(b, "%spackage:%d.core:%.*s", first ? "" : " ", pkg, (int)n, p);
+        first = 0;
+        p += n;
+        if (*p == ',') p++;
+    }
+}
+
+/* The job script: a rank wrapper (a GPU rank's device; under srun, the
+ * rank's binding) and the launch. l holds every rank's host (and, when
+ * bound, its slot). */
 static char *job_script(const sm_run_opts *o, const sm_run_job *job, const sm_launch *l, const char *program,
                         int nnodes, int root)
 {
@@ -210,25 +230,76 @@ static char *job_script(const sm_run_opts *o, const sm_run_job *job, const sm_la
     if (o->slurm) {
         sm_strbuf_put(&b, "#SBATCH --job-name=stencilmap-run\n#SBATCH --ntasks=%d\n#SBATCH --nodes=%d\n",
                       job->ranks, nnodes);
+        if (o->hosts && l) { /* the nodes the ranks were planned on */
+            sm_strbuf_put(&b, "#SBATCH --nodelist=");
+            for (int r = 0, k = 0; r < l->nranks; r++) {
+                int seen = 0;
+                for (int q = 0; q < r && !seen; q++) seen = strcmp(l->host[q], l->host[r]) == 0;
+                if (!seen) sm_strbuf_put(&b, "%s%s", k++ ? "," : "", l->host[r]);
+            }
+            sm_strbuf_put(&b, "\n");
+        }
         sm_strbuf_put(&b, "#SBATCH --output=run.log\n#SBATCH --chdir=");
         sm_strbuf_put(&b, "%s\n", job->dir);
     }
     sm_strbuf_put(&b, "# Written by stencilmap's `run launch` (%d ranks): %s.\n", job->ranks, job->note);
     sm_strbuf_put(&b, "# Run it again with: %s job.sh\n", o->slurm ? "sbatch" : "sh");
-    sm_strbuf_put(&b, "if [ \"${1:-}\" = rank ]; then\n    # A GPU rank drives its device.\n    shift\n");
-    sm_strbuf_put(&b, "    r=${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-${SLURM_PROCID:-0}}}\n    case $r in\n");
-    for (int r = 0; l && r < l->nranks; r++)
-        if (l->device[r] >= 0)
-            sm_strbuf_put(&b, "    %d) export CUDA_VISIBLE_DEVICES=%d ROCR_VISIBLE_DEVICES=%d ;;\n", r, l->device[r],
-                          l->device[r]);
-    sm_strbuf_put(&b, "    esac\n    exec \"$@\"\nfi\n");
+    sm_strbuf_put(&b, "if [ \"${1:-}\" = rank ]; then\n    # A GPU rank drives its device%s.\n    shift\n",
+                  job->srun && job->bound ? "; every rank binds itself to its place (hwloc's logical indexes)" : "");
+    sm_strbuf_put(&b, "    r=${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-${SLURM_PROCID:-0}}}\n    bind=\n    case $r in\n");
+    for (int r = 0; l && r < l->nranks && r < job->ranks; r++) {
+        int dev = l->device ? l->device[r] : -1;
+        int bind = job->srun && job->bound && l->slot && l->slot[r];
+        if (dev < 0 && !bind) continue;
+        sm_strbuf_put(&b, "    %d)", r);
+        if (dev >= 0) sm_strbuf_put(&b, " export CUDA_VISIBLE_DEVICES=%d ROCR_VISIBLE_DEVICES=%d;", dev, dev);
+        if (bind) {
+            sm_strbuf_put(&b, " bind='");
+            put_hwloc_location(&b, l->slot[r]);
+            sm_strbuf_put(&b, "';");
+        }
+        sm_strbuf_put(&b, " ;;\n");
+    }
+    sm_strbuf_put(&b, "    esac\n");
+    if (job->srun && job->bound)
+        sm_strbuf_put(&b, "    if [ -n \"$bind\" ]; then\n"
+                          "        command -v hwloc-bind >/dev/null 2>&1 || {\n"
+                          "            echo \"stencilmap-run rank $r: hwloc-bind not found on $(hostname): install hwloc, \"\\\n"
+                          "                 \"or run launch -bind off, or -launcher mpirun (the rankfile)\" >&2; exit 127; }\n"
+                          "        echo \"stencilmap-run rank $r on $(hostname): bound to $bind\" >&2\n"
+                          "        exec hwloc-bind --cpubind $bind -- \"$@\"\n"
+                          "    fi\n");
+    sm_strbuf_put(&b, "    exec \"$@\"\nfi\n");
     if (!o->slurm) sm_strbuf_put(&b, "cd \"$(dirname \"$0\")\" || exit 1\n");
-    if (root) sm_strbuf_put(&b, "export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1\n");
-    sm_strbuf_put(&b, "mpirun%s -np %d", root ? " --allow-run-as-root" : "", job->ranks);
-    if (job->bound) sm_strbuf_put(&b, " --rankfile rankfile --report-bindings");
-    else sm_strbuf_put(&b, " --bind-to none");
-    /* Oversubscribed ranks yield the core while they wait for messages. */
-    if (job->oversubscribed) sm_strbuf_put(&b, " --oversubscribe --mca mpi_yield_when_idle 1");
+    if (job->srun) {
+        /* Rank r on the allocation's node of its host (in order of first
+         * appearance): SLURM_HOSTFILE for --distribution=arbitrary. */
+        sm_strbuf_put(&b, "# One line a rank: the node it runs on (srun --distribution=arbitrary).\n");
+        sm_strbuf_put(&b, "scontrol show hostnames \"$SLURM_JOB_NODELIST\" | awk -v nodes='");
+        for (int r = 0; l && r < l->nranks && r < job->ranks; r++) {
+            int k = 0, found = -1;
+            for (int q = 0; q <= r && found < 0; q++) {
+                int seen = 0;
+                for (int x = 0; x < q && !seen; x++) seen = strcmp(l->host[x], l->host[q]) == 0;
+                if (strcmp(l->host[q], l->host[r]) == 0) found = k;
+                else if (!seen) k++;
+            }
+            sm_strbuf_put(&b, "%s%d", r ? " " : "", found < 0 ? 0 : found);
+        }
+        if (!l || l->nranks < job->ranks) sm_strbuf_put(&b, "0");
+        sm_strbuf_put(&b, "' 'BEGIN { n = split(nodes, k, \" \") } { h[NR - 1] = $0 }\n"
+                          "    END { for (i = 1; i <= n; i++) print h[k[i]] }' > hostfile || exit 1\n");
+        sm_strbuf_put(&b, "export SLURM_HOSTFILE=\"$PWD/hostfile\"\n");
+        sm_strbuf_put(&b, "srun --mpi=pmix --distribution=arbitrary --ntasks=%d --cpu-bind=none", job->ranks);
+        if (job->oversubscribed) sm_strbuf_put(&b, " --overcommit");
+    } else {
+        if (root) sm_strbuf_put(&b, "export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1\n");
+        sm_strbuf_put(&b, "mpirun%s -np %d", root ? " --allow-run-as-root" : "", job->ranks);
+        if (job->bound) sm_strbuf_put(&b, " --rankfile rankfile --report-bindings");
+        else sm_strbuf_put(&b, " --bind-to none");
+        /* Oversubscribed ranks yield the core while they wait for messages. */
+        if (job->oversubscribed) sm_strbuf_put(&b, " --oversubscribe --mca mpi_yield_when_idle 1");
+    }
     sm_strbuf_put(&b, " \\\n    sh ./job.sh rank ");
     put_quoted(&b, program);
     sm_strbuf_put(&b, " scenario.json mapping.json -iters %d -exchange %s -o RUN.json\n", o->iters,
@@ -260,11 +331,15 @@ static int start_job(const sm_session *s, const sm_run_opts *o, sm_run_job *job,
         return -1;
     }
     free(lpath);
-    char *mp = o->slurm && !o->dry ? find_in_path("mpirun") : NULL;
-    int no_mpirun = o->slurm && !o->dry && !mp;
+    /* In a Slurm job the ranks start with srun (the default) or mpirun. */
+    int srun = o->slurm && o->launcher != SM_LAUNCHER_MPIRUN;
+    const char *starter = srun ? "srun" : "mpirun";
+    char *mp = o->slurm && !o->dry ? find_in_path(starter) : NULL;
+    int no_starter = o->slurm && !o->dry && !mp;
     free(mp);
-    if (no_mpirun) {
-        sm_err_set_code(e, "RUN LAUNCH", "run launch: mpirun not found on PATH: install Open MPI (openmpi-bin)");
+    if (no_starter) {
+        sm_err_set_code(e, "RUN LAUNCH", "run launch: %s not found on PATH: install %s", starter,
+                        srun ? "Slurm (slurm-wlm), or -launcher mpirun" : "Open MPI (openmpi-bin)");
         free(program);
         return -1;
     }
@@ -304,6 +379,7 @@ static int start_job(const sm_session *s, const sm_run_opts *o, sm_run_job *job,
     job->ranks = o->np ? o->np : want;
     job->iters = o->iters;
     job->slurm = o->slurm;
+    job->srun = srun;
     /* Binding: from the places when every rank has one and cores are
      * enough; else (auto) unbound, and said so. */
     sm_err be;
@@ -326,7 +402,8 @@ static int start_job(const sm_session *s, const sm_run_opts *o, sm_run_job *job,
         snprintf(job->note, sizeof job->note, "%d ranks on the %d cores of this machine: oversubscribed, binding off",
                  job->ranks, cores);
     } else if (bind_ok) {
-        snprintf(job->note, sizeof job->note, "each rank bound to its processor's place (rankfile)");
+        snprintf(job->note, sizeof job->note, "each rank bound to its processor's place (%s)",
+                 srun ? "srun, hwloc-bind in the rank wrapper" : "rankfile");
     } else if (job->ranks == 1) {
         snprintf(job->note, sizeof job->note, "one process holds every block (the reference run), unbound");
     } else if (o->bind == SM_BIND_OFF) {
@@ -371,7 +448,7 @@ static int start_job(const sm_session *s, const sm_run_opts *o, sm_run_job *job,
         free(t);
     }
     if (rc == 0) {
-        char *t = job_script(o, job, job->bound ? &l : NULL, program, nnodes, geteuid() == 0);
+        char *t = job_script(o, job, &l, program, nnodes, geteuid() == 0);
         rc = put_file(&w, job->script, t, strlen(t), e);
         free(t);
     }

@@ -4,8 +4,8 @@
  * sbatch; polled for progress without blocking the workbench. No Tcl,
  * no curses: tui/cmd/cmd_run.c is the command.
  *
- * The job script job.sh runs mpirun and leaves EXIT (mpirun's status) when
- * it ends; run.log holds everything mpirun and the ranks printed, with
+ * The job script job.sh runs mpirun (or, in a Slurm job, srun) and leaves
+ * EXIT (the launcher's status) when it ends; run.log holds everything mpirun and the ranks printed, with
  * stencilmap-run's "iteration I/N" progress lines. */
 #ifndef SM_MPI_RUN_JOB_H
 #define SM_MPI_RUN_JOB_H
@@ -15,11 +15,17 @@
 #include "core/session/session.h"
 
 typedef enum { SM_BIND_AUTO, SM_BIND_ON, SM_BIND_OFF } sm_bind_mode;
+/* Who starts the ranks in a Slurm job: srun (the default: Slurm's own
+ * launcher, --mpi=pmix, ranks on nodes by --distribution=arbitrary and
+ * SLURM_HOSTFILE, each bound to its place by hwloc-bind), or mpirun inside
+ * the allocation with the rankfile. Locally it is always mpirun. */
+typedef enum { SM_LAUNCHER_DEFAULT, SM_LAUNCHER_SRUN, SM_LAUNCHER_MPIRUN } sm_launcher;
 
 typedef struct sm_run_opts {
     int iters;             /* default 100 */
     int exchange_all;
     int slurm;
+    sm_launcher launcher;  /* with slurm; DEFAULT: srun */
     int dry;               /* write the run directory, start nothing */
     int np;                /* 0: one rank a processor holding blocks */
     sm_bind_mode bind;
@@ -37,6 +43,7 @@ typedef struct sm_run_job {
     int oversubscribed;
     char note[1280];        /* what the launcher decided and why (binding) */
     int slurm;
+    int srun;              /* srun starts the ranks (a Slurm job) */
     pid_t pid;             /* local: the job script's process (a group) */
     char jobid[32];        /* Slurm */
     int iters;

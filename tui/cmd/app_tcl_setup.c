@@ -27,6 +27,7 @@ void sm_app_free(sm_app *app)
 {
     if (!app) return;
     sm_compare_free(app->compare);
+    app->compare = NULL;   /* dropping the solver's runs looks at it */
     sm_app_run_free(app);
     sm_app_drop_solver(app);
     sm_app_solver_quiesce(app);   /* no start runs on in the background */

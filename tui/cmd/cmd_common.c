@@ -148,6 +148,8 @@ void sm_app_detach_solver(sm_app *app, const char *what)
     char why[128];
     snprintf(why, sizeof why, "%s changed the session it was solving", what);
     sm_solver_detach(app->solver, why);
+    /* Every branch ran on the same grid and machine. */
+    for (int i = 0; i < app->nruns; i++) sm_solver_detach(app->runs[i].s, why);
     sm_app_set_solver_view(app, NULL, NULL);
     app->view->show_solver = 0;
     app->view->running = 0;

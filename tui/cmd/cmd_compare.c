@@ -29,6 +29,30 @@ static int from_solver(sm_app *app, Tcl_Interp *in)
     return TCL_OK;
 }
 
+/* Another run of the solver (solver branch) at the step shown: NULL
+ * name: the run the shown one branched from, or from main the newest
+ * branch. */
+static int from_run(sm_app *app, Tcl_Interp *in, const char *name)
+{
+    sm_app_solver_settle(app);
+    if (!app->solver || app->nruns < 2)
+        return sm_tcl_error(in, "STATE", "view compare run: no other run (\"solver branch K ?options?\" makes one)");
+    int i;
+    if (name) {
+        i = sm_app_run_find(app, name);
+        if (i < 0) return sm_tcl_error(in, "ARGS", "view compare run: no run \"%s\" (solver runs lists them)", name);
+    } else {
+        i = app->runs[app->run_shown].parent;
+        if (i < 0) i = app->run_shown == app->nruns - 1 ? app->nruns - 2 : app->nruns - 1;
+    }
+    if (i == app->run_shown)
+        return sm_tcl_error(in, "ARGS", "view compare run: %s is the run shown; name another", name);
+    sm_solver *r = app->runs[i].s;
+    if (r->detached) return sm_tcl_error(in, "STATE", "view compare run: %s was stopped: %s", app->runs[i].name, r->reason);
+    sm_compare_set_run(app->compare, app->session, r, app->runs[i].name, app->solver);
+    return TCL_OK;
+}
+
 static int from_undo(sm_app *app, Tcl_Interp *in, Tcl_Obj *n_obj)
 {
     const sm_session *s = app->session;
@@ -75,6 +99,9 @@ static int toggle(sm_app *app, Tcl_Interp *in)
         sm_compare_off(c);
         return TCL_OK;
     }
+    /* Branches of the solver: V compares two runs at equal steps. */
+    sm_app_solver_settle(app);
+    if (app->nruns > 1 && app->solver && !app->solver->detached) return from_run(app, in, NULL);
     /* A source from before the last grid or machine means nothing now. */
     int stale = !sm_compare_fits(c, app->session);
     switch (stale ? SM_CMP_SOLVER : c->last) {
@@ -86,6 +113,7 @@ static int toggle(sm_app *app, Tcl_Interp *in)
         Tcl_DecrRefCount(n);
         return rc;
     }
+    case SM_CMP_RUN: /* its runs are gone: the solver's best */
     default: return from_solver(app, in);
     }
 }
@@ -119,12 +147,28 @@ static Tcl_Obj *state_dict(sm_app *app)
     PUT("label", Tcl_NewStringObj(c->label, -1));
     if (c->source == SM_CMP_FILE) PUT("file", Tcl_NewStringObj(c->file, -1));
     if (c->source == SM_CMP_UNDO) PUT("undo", Tcl_NewIntObj(c->undo));
+    if (c->source == SM_CMP_RUN) PUT("run", Tcl_NewStringObj(c->run_name, -1));
     sm_eval se;
     sm_cost_eval(app->session->cost, &se);
-    PUT("blocks_differ", Tcl_NewIntObj(sm_compare_differ(c, sm_session_map(app->session))));
+    /* The left side is what the panes show: the solver's mapping at the
+     * step shown while they follow it (v), else the session's. */
+    const sm_solver *sv = app->solver;
+    const int *shown_map = sv && !sv->detached && app->view->show_solver ? sv->current_map : NULL;
+    sm_eval shown_ev = se;
+    if (shown_map && sv->has_current) shown_ev = sv->current;
+    else shown_map = NULL;
+    char shown_label[96] = "session";
+    if (shown_map) {
+        const char *rn = app->nruns > 1 ? app->runs[app->run_shown].name : NULL;
+        snprintf(shown_label, sizeof shown_label, "%s%s%s step %lld", sv->ops->name, rn ? " " : "", rn ? rn : "",
+                 sv->iteration);
+    }
+    PUT("shown", Tcl_NewStringObj(shown_label, -1));
+    PUT("blocks_differ", Tcl_NewIntObj(sm_compare_differ(c, shown_map ? shown_map : sm_session_map(app->session))));
     PUT("session", sm_eval_dict(&se));
+    PUT("left", sm_eval_dict(&shown_ev));
     PUT("other", sm_eval_dict(&c->ev));
-    PUT("diff", diff_dict(&se, &c->ev));
+    PUT("diff", diff_dict(&shown_ev, &c->ev));
 #undef PUT
     return d;
 }
@@ -134,15 +178,15 @@ static Tcl_Obj *state_dict(sm_app *app)
  * file, so ./solver names a file called solver. */
 int sm_view_compare(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    static const char *const words[] = {"solver", "undo", "off", "toggle", "procs", NULL};
-    enum { W_SOLVER, W_UNDO, W_OFF, W_TOGGLE, W_PROCS, W_FILE };
+    static const char *const words[] = {"solver", "undo", "off", "toggle", "procs", "run", NULL};
+    enum { W_SOLVER, W_UNDO, W_OFF, W_TOGGLE, W_PROCS, W_RUN, W_FILE };
     sm_compare *c = app->compare;
     if (sm_compare_refresh(c, app->session, app->solver) < 0)
         sm_view_log(app->view, SM_LOG_NOTE, "%s", SM_COMPARE_GONE);
     int w = -1;
     if (objc >= 3 && Tcl_GetIndexFromObj(NULL, objv[2], words, "", TCL_EXACT, &w) != TCL_OK) w = W_FILE;
-    if (objc == 4 && w != W_UNDO) {
-        Tcl_WrongNumArgs(in, 2, objv, "?solver | undo N | FILE | off | toggle | procs?");
+    if (objc == 4 && w != W_UNDO && w != W_RUN) {
+        Tcl_WrongNumArgs(in, 2, objv, "?solver | undo N | run ?NAME? | FILE | off | toggle | procs?");
         Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
         return TCL_ERROR;
     }
@@ -154,6 +198,7 @@ int sm_view_compare(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
             return sm_tcl_error(in, "ARGS", "view compare undo: expected edits back, as in \"view compare undo 1\"");
         rc = from_undo(app, in, objv[3]);
         break;
+    case W_RUN: rc = from_run(app, in, objc == 4 ? Tcl_GetString(objv[3]) : NULL); break;
     case W_OFF: sm_compare_off(c); break;
     case W_TOGGLE: rc = toggle(app, in); break;
     case W_PROCS:   /* the other mapping's `model procs` */
@@ -164,9 +209,9 @@ int sm_view_compare(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     default: break;   /* no argument: the state */
     }
     if (rc != TCL_OK) return rc;
-    /* Turned on: the session's mapping against the other, as the result
-     * reports it (v still switches the left side to the solver's). */
-    if (w >= 0 && c->source != SM_CMP_OFF) app->view->show_solver = 0;
+    /* Turned on, the left side stays what the panes showed: the solver's
+     * mapping at the step shown while they follow it (turning it on used
+     * to drop the solver's view and compare the session). v switches. */
     sm_view_touch(app->view);
     Tcl_SetObjResult(in, state_dict(app));
     return TCL_OK;

@@ -50,6 +50,7 @@ static Tcl_Obj *job_dict(const sm_run_job *j)
     put(d, "oversubscribed", Tcl_NewBooleanObj(j->oversubscribed));
     put(d, "note", str(j->note));
     put(d, "launcher", str(j->slurm ? "slurm" : "mpirun"));
+    put(d, "starter", str(j->srun ? "srun" : "mpirun")); /* who starts the ranks */
     if (j->slurm) put(d, "jobid", str(j->jobid));
     put(d, "iteration", Tcl_NewIntObj(j->iteration));
     put(d, "iters", Tcl_NewIntObj(j->iters));
@@ -88,9 +89,14 @@ static Tcl_Obj *run_dict(const sm_run *r)
         put(o, "wall_s", Tcl_NewDoubleObj(k->wall_s));
         put(o, "compute_min_s", Tcl_NewDoubleObj(k->compute_min_s));
         put(o, "compute_median_s", Tcl_NewDoubleObj(k->compute_median_s));
+        put(o, "wall_median_s", Tcl_NewDoubleObj(k->wall_median_s));
         put(o, "bytes", Tcl_NewWideIntObj(k->bytes));
         put(o, "messages", Tcl_NewWideIntObj(k->messages));
         put(o, "energy_j", k->has_energy ? Tcl_NewDoubleObj(k->energy_j) : str(""));
+        if (k->energy_counter) {
+            put(o, "energy_counter", str(k->energy_counter));
+            put(o, "energy_share", Tcl_NewDoubleObj(k->energy_share));
+        }
         Tcl_ListObjAppendElement(NULL, ranks, o);
     }
     put(d, "ranks", ranks);
@@ -103,8 +109,9 @@ static int run_wait_job(sm_app *app, Tcl_Interp *in, double timeout);
 
 static int run_launch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
-    static const char *const names[] = {"-iters", "-exchange", "-slurm", "-np", "-bind", "-dir", "-hosts", "-wait", "-dry", NULL};
-    enum { O_ITERS, O_EXCHANGE, O_SLURM, O_NP, O_BIND, O_DIR, O_HOSTS, O_WAIT, O_DRY };
+    static const char *const names[] = {"-iters", "-exchange", "-slurm", "-np", "-bind", "-dir", "-hosts", "-wait", "-dry",
+                                        "-launcher", NULL};
+    enum { O_ITERS, O_EXCHANGE, O_SLURM, O_NP, O_BIND, O_DIR, O_HOSTS, O_WAIT, O_DRY, O_LAUNCHER };
     if (app->confined || app->safe_depth > 0)
         return rerr(in, "SAFE EXEC", "run launch: a safe script cannot start programs (mpirun, sbatch)");
     if (app->run_job) sm_run_job_poll(app->run_job);
@@ -155,6 +162,15 @@ static int run_launch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
             o.bind = (sm_bind_mode)n;
             break;
         }
+        case O_LAUNCHER: {
+            static const char *const ln[] = {"srun", "mpirun", NULL};
+            if (Tcl_GetIndexFromObj(in, v, ln, "launcher", 0, &n) != TCL_OK) {
+                Tcl_SetErrorCode(in, "STENCILMAP", "ARGS", NULL);
+                return TCL_ERROR;
+            }
+            o.launcher = n == 0 ? SM_LAUNCHER_SRUN : SM_LAUNCHER_MPIRUN;
+            break;
+        }
         case O_DIR:
             o.dir = Tcl_GetString(v);
             break;
@@ -164,6 +180,8 @@ static int run_launch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv
             break;
         }
     }
+    if (o.launcher == SM_LAUNCHER_SRUN && !o.slurm)
+        return sm_tcl_error(in, "ARGS", "run launch: -launcher srun needs -slurm (srun starts ranks in a Slurm job)");
     char **hosts = NULL;
     if (hv) {
         hosts = sm_xmalloc(sizeof(char *) * (size_t)(nh ? nh : 1));
@@ -301,7 +319,15 @@ static Tcl_Obj *row_dict(const sm_run_row *r)
 {
     Tcl_Obj *d = Tcl_NewDictObj();
     put(d, "compute", acc_dict(&r->compute));
-    put(d, "comm", acc_dict(&r->comm));
+    Tcl_Obj *comm = acc_dict(&r->comm);
+    if (r->proc >= 0) {
+        /* The processor's part of the schedule: its own messages and the
+         * rounds it waits through (compare.h). */
+        put(comm, "busy", Tcl_NewDoubleObj(r->busy));
+        put(comm, "wait", Tcl_NewDoubleObj(r->wait));
+        put(comm, "measured_wait", Tcl_NewDoubleObj(r->measured_wait));
+    }
+    put(d, "comm", comm);
     put(d, "total", acc_dict(&r->total));
     if (r->energy.has) put(d, "energy", acc_dict(&r->energy));
     return d;
@@ -324,6 +350,9 @@ static int run_compare(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
     for (int k = 0; k < c.nrows; k++)
         put(procs, app->session->topo->procs[c.rows[k].proc].name, row_dict(&c.rows[k]));
     put(d, "processors", procs);
+    /* Where the measured energy came from, or plainly why there is none. */
+    put(d, "energy_source", str(app->run->energy_source ? app->run->energy_source : "none"));
+    if (app->run->energy_why) put(d, "energy_why", str(app->run->energy_why));
     sm_run_cmp_free(&c);
     Tcl_SetObjResult(in, d);
     return TCL_OK;
@@ -331,7 +360,8 @@ static int run_compare(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
 
 static const sm_subcmd run_subs[] = {
     {"launch", run_launch, 0, -1,
-     "?-iters N? ?-exchange rounds|all? ?-slurm? ?-np N? ?-bind auto|on|off? ?-dir DIR? ?-hosts LIST? ?-wait? ?-dry?"},
+     "?-iters N? ?-exchange rounds|all? ?-slurm? ?-launcher srun|mpirun? ?-np N? ?-bind auto|on|off? ?-dir DIR? "
+     "?-hosts LIST? ?-wait? ?-dry?"},
     {"status", run_status, 0, 0, ""},
     {"wait", run_wait, 0, 2, "?-timeout SECONDS?"},
     {"stop", run_stop, 0, 0, ""},

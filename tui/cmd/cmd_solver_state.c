@@ -149,5 +149,8 @@ Tcl_Obj *sm_solve_state_dict(sm_app *app, const sm_solver *s)
     }
     if (s->reason[0])
         Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("reason", -1), Tcl_NewStringObj(s->reason, -1));
+    /* Once there are branches: which run this is (solver runs). */
+    for (int i = 0; app->nruns > 1 && i < app->nruns; i++)
+        if (app->runs[i].s == s) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("run", -1), Tcl_NewStringObj(app->runs[i].name, -1));
     return d;
 }

@@ -17,6 +17,7 @@
 #include "tui/app/solver_worker_thread.h"
 #include "cmd_solve.h"
 #include "cmd_solver_break.h"
+#include "cmd_solver_runs.h"
 
 static int need_solver(sm_app *app, Tcl_Interp *in)
 {
@@ -486,6 +487,9 @@ static const sm_subcmd solver_subs[] = {
     {"eval", sm_solver_eval, 0, 0, ""},
     {"metrics", sm_solver_metrics, 0, 0, ""},
     {"pause", solver_pause, 0, 0, ""},
+    {"branch", sm_solver_branch, 1, -1, "K ?-option value ...?"},
+    {"runs", sm_solver_runs, 0, 0, ""},
+    {"switch", sm_solver_switch, 1, 1, "NAME"},
     {"history", solver_history, 0, 4, "?-from K? ?-to K?"},
     {"explain", solver_explain, 0, 1, "?K?"},
     {"block", solver_block, 1, 1, "BLOCK"},

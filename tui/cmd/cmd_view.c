@@ -552,7 +552,7 @@ static const sm_subcmd view_subs[] = {
     {"run", view_run, 0, 1, "?on|off|toggle?"},
     {"step", view_step, 0, 1, "?N?"},
     {"source", view_source, 0, 1, "?session|solver?"},
-    {"compare", sm_view_compare, 0, 2, "?solver | undo N | FILE | off | toggle | procs?"},
+    {"compare", sm_view_compare, 0, 2, "?solver | undo N | run ?NAME? | FILE | off | toggle | procs?"},
     {"study", sm_view_study_cmd, 0, -1,
      "?DIR|FILE? ?-x KEY? ?-y KEY? ?-by KEY|none? ?-published BOOL? | cycle x|y|by ?next|prev? | off"},
     {"profile", sm_view_profile_cmd, 0, 1, "?TYPE|FILE|off?"},

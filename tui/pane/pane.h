@@ -165,6 +165,9 @@ int sm_ui_title_fits(const sm_pane *p, const char *title);
 /* Text clipped to width w at (y, x). */
 void sm_ui_text(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+/* The same, cut at a word boundary when it does not fit (never inside a
+ * word: "comm-bou", "cut ed"); a single word wider than width is cut. */
+void sm_ui_words(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* A bar of width w: filled for value/scale. */
 void sm_ui_bar(WINDOW *w, int y, int x, int width, double value, double scale, sm_element el, char ch);
 void sm_ui_sparkline(WINDOW *w, int y, int x, int width, const double *v, int n, double lo,
@@ -191,6 +194,12 @@ int sm_steps_timeline(sm_pane *p, int y, int x, int width, int maxrows, const sm
 int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_app *app, int utf8);
 /* A click on the timeline: "solver seek K". Returns 1 when filled. */
 int sm_steps_click(const sm_pane *p, const sm_app *app, int y, int x, sm_words *cmd);
+
+/* ---- pane_solver_runs.c: the Solver pane's timeline of runs ---- */
+
+/* A row per run once there are branches (at most maxrows, the run shown
+ * among them) and what the shown one changed; returns the rows used. */
+int sm_runs_timeline(sm_pane *p, int y, int x, int width, int maxrows, const sm_app *app, int utf8);
 
 /* ---- pane_pareto_front.c: the Solver pane's Pareto mode ---- */
 

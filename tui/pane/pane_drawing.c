@@ -202,6 +202,45 @@ void sm_ui_text(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, .
     wattrset(w, A_NORMAL);
 }
 
+/* A unit after a number: J, mJ, us, ms, s, W, kJ... or %. */
+static int unit_at(const char *p)
+{
+    if (*p == '%') return 1;
+    if (*p && strchr("kMGmunp", *p) && p[1] && strchr("JsW", p[1])) p++;
+    if (!*p || !strchr("JsW", *p)) return 0;
+    return !((p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' && p[1] <= 'Z') || (p[1] >= '0' && p[1] <= '9'));
+}
+
+void sm_ui_words(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, ...)
+{
+    if (width <= 0) return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    int n = (int)strlen(buf);
+    if (n > width) {
+        /* At the last space that leaves whole words (trailing spaces
+         * dropped), never between a number and its unit ("177.6 us");
+         * one word longer than the width is cut as it is. */
+        int cut = width;
+        for (;;) {
+            while (cut > 0 && buf[cut] != ' ') cut--;
+            if (cut > 0 && unit_at(buf + cut + 1) && buf[cut - 1] >= '0' && buf[cut - 1] <= '9') {
+                cut--;
+                continue;
+            }
+            break;
+        }
+        while (cut > 0 && buf[cut - 1] == ' ') cut--;
+        if (cut > 0 || buf[0] == ' ') buf[cut] = '\0';
+    }
+    wattrset(w, a);
+    mvwaddnstr(w, y, x, buf, width);
+    wattrset(w, A_NORMAL);
+}
+
 void sm_ui_bar(WINDOW *w, int y, int x, int width, double value, double scale, sm_element el, char ch)
 {
     if (width <= 0) return;

@@ -278,11 +278,13 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     x += 3 + (int)strlen(b1);
     if (m->has_deadline) {
         int ok = ev->time <= m->deadline;
-        sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(ok ? SM_EL_GOOD : SM_EL_BAD), " %s %s", ok ? "<=" : ">",
-                   sm_ui_seconds(m->deadline, b2, sizeof b2));
+        sm_ui_seconds(m->deadline, b2, sizeof b2);
+        /* Whole or not at all: "<= 177.6" without its unit misleads. */
+        if (4 + (int)strlen(b2) <= iw - x + 1)
+            sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(ok ? SM_EL_GOOD : SM_EL_BAD), " %s %s", ok ? "<=" : ">", b2);
         x += 4 + (int)strlen(b2);
     }
-    sm_ui_text(w, y, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), " %s-bound", comm_bound ? "comm" : "comp");
+    sm_ui_words(w, y, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), " %s-bound", comm_bound ? "comm" : "comp");
     if (++y > ih) return;
     sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "comp %s  comm %s", sm_ui_seconds(ev->comp_time, b2, sizeof b2),
                sm_ui_seconds(ev->comm_time, b3, sizeof b3));

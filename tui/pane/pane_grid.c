@@ -174,7 +174,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
          * a walk over every edge of the grid at each frame; the same count
          * (directed task edges between processors, SPEC's `messages`) as
          * Energy's. */
-        sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "(%d,%d,%d) #%d %s  sel %d  %lld cut edges", v->cur[0],
+        sm_ui_words(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "(%d,%d,%d) #%d %s  sel %d  %lld cut edges", v->cur[0],
                    v->cur[1], v->cur[2], cb, t->procs[map[cb]].name, v->nsel, (long long)f->ev.messages);
         draw_blocks(p, app, f, map, NULL, 2, 1, cols, vis, lit);
         legend(p, app, f, map[cb], lit);

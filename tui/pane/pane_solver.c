@@ -46,7 +46,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int iw = p->w - 2, ih = p->h - 2;
     if (iw < 16 || ih < 3) return;
     const sm_solver_ops *pick = sm_solver_list()[v->solver_row];
-    sm_ui_text(w, 1, 1, iw, v->focus == SM_PANE_SOLVER ? sm_ui_attr(SM_EL_CURSOR) : sm_ui_attr(SM_EL_HEADER),
+    sm_ui_words(w, 1, 1, iw, v->focus == SM_PANE_SOLVER ? sm_ui_attr(SM_EL_CURSOR) : sm_ui_attr(SM_EL_HEADER),
                "< %s >  %s", pick->name, pick->summary);
     int y = 2;
     if (app->starting) {
@@ -54,15 +54,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "%s starting  %.1f s", sm_solver_start_name(app->starting),
                    sm_solver_start_elapsed(app->starting));
         if (y <= ih)
-            sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "keys keep working; n waits for it, Space runs it when ready");
+            sm_ui_words(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "keys keep working; n waits for it, Space runs it when ready");
         return;
     }
     if (!s) {
         /* The picked solver's options with their defaults. */
         for (int i = 0; pick->opts[i].name && y <= ih; i++, y++)
-            sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "-%s %s  %s", pick->opts[i].name,
+            sm_ui_words(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "-%s %s  %s", pick->opts[i].name,
                        pick->opts[i].def ? pick->opts[i].def : "-", pick->opts[i].help ? pick->opts[i].help : "");
-        if (y <= ih) sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_TEXT), "Enter/S start, n step, Space run");
+        if (y <= ih) sm_ui_words(w, y, 1, iw, sm_ui_attr(SM_EL_TEXT), "Enter/S start, n step, Space run");
         return;
     }
     char b1[32], b2[32], sb[96];
@@ -88,7 +88,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         if (strcmp(obj, "energy") == 0)
             sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "cur %s  best %s", b1, b2);
         else
-            sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "%s cur %s  best %s  (energy %s, best %s)", obj, b1,
+            sm_ui_words(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "%s cur %s  best %s  (energy %s, best %s)", obj, b1,
                        b2, s->has_current ? sm_ui_joules(s->current.energy, b3, sizeof b3) : "-",
                        s->has_best ? sm_ui_joules(s->best.energy, b4, sizeof b4) : "-");
     }
@@ -128,6 +128,12 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         sm_ui_sparkline(w, y, 2 + half, iw - half - 1, spb + spn - nb, nb, lo, hi, SM_EL_SPARK_BEST, f->utf8);
         y++;
     }
+    /* Its branches (solver branch): a row per run, up to a third of
+     * the rows left. */
+    if (app->nruns > 1 && y <= ih) {
+        int room = (ih - y + 1) / 3;
+        y += sm_runs_timeline(p, y, 1, iw, room < 2 ? 2 : room > 6 ? 6 : room, app, f->utf8);
+    }
     /* A bounding solver (the ILP): incumbent, bound and gap, the bound
      * and gap `solver state` gives (sm_app_solver_bound); "optimal" only
      * when the bound meets the incumbent. */
@@ -154,7 +160,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int front_fits = has_front && ih - y + 1 >= 1 + 1 + 1 + 4;
     if (front_fits) y += sm_steps_timeline(p, y, 1, iw, 1, app, f->utf8);
     else if (y + 1 <= ih) y += sm_steps_timeline(p, y, 1, iw, ih - y + 1, app, f->utf8);
-    if (y <= ih && s->last_move[0]) sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_HIGHLIGHT), "%s", s->last_move);
+    if (y <= ih && s->last_move[0]) sm_ui_words(w, y++, 1, iw, sm_ui_attr(SM_EL_HIGHLIGHT), "%s", s->last_move);
     if (!front_fits && y <= ih) y += sm_steps_explain(p, y, 1, iw, ih - y + 1, app, f->utf8);
     char line[256];
     int len = 0;

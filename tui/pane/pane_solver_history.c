@@ -236,11 +236,11 @@ int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_
     const sm_hist_step *st = sm_history_step(h, k), *prev = sm_history_step(h, k - 1);
     int r = 0;
     const char *why = sm_history_why(h, st);
-    if (why[0]) sm_ui_text(w, y + r++, x, width, sm_ui_attr(SM_EL_TEXT), "why: %s", why);
+    if (why[0]) sm_ui_words(w, y + r++, x, width, sm_ui_attr(SM_EL_TEXT), "why: %s", why);
     const sm_eval *a = prev ? step_eval(prev) : NULL, *b = step_eval(st);
     if (r < maxrows && a && b) {
         char e[32], dy[32], sc[32], id[32], cm[32], t[32];
-        sm_ui_text(w, y + r++, x, width, sm_ui_attr(SM_EL_DIM),
+        sm_ui_words(w, y + r++, x, width, sm_ui_attr(SM_EL_DIM),
                    "change: E %s (dyn %s, static %s, idle %s, comm %s)  T %s  rounds %+lld", dj(b->energy - a->energy, e, sizeof e),
                    dj(b->energy_dynamic - a->energy_dynamic, dy, sizeof dy),
                    dj(b->energy_static - a->energy_static, sc, sizeof sc), dj(b->energy_idle - a->energy_idle, id, sizeof id),
@@ -257,7 +257,7 @@ int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_
     for (int i = 0; i < st->ncand && r < maxrows; i++) {
         int was = strcmp(c[i].move, taken) == 0;
         char dv[40];
-        sm_ui_text(w, y + r++, x, width, sm_ui_attr(was ? SM_EL_TEXT : SM_EL_DIM), "%c %c %9s  %s", was ? '>' : ' ',
+        sm_ui_words(w, y + r++, x, width, sm_ui_attr(was ? SM_EL_TEXT : SM_EL_DIM), "%c %c %9s  %s", was ? '>' : ' ',
                    c[i].tabu ? 'T' : ' ', signed_stat(obj, c[i].delta, dv, sizeof dv), c[i].move);
     }
     if (st->ntabu && r < maxrows) {
@@ -272,7 +272,7 @@ int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_
                                     tb[i].join ? "->" : "<-",
                                     s->topo && tb[i].proc < s->topo->nprocs ? s->topo->procs[tb[i].proc].name : "?",
                                     tb[i].remaining);
-        sm_ui_text(w, y + r++, x, width, sm_ui_attr(SM_EL_DIM), "%s", line);
+        sm_ui_words(w, y + r++, x, width, sm_ui_attr(SM_EL_DIM), "%s", line);
     }
     if (r < maxrows) r += ilp_trace(w, y + r, x, width, maxrows - r, h, st, utf8);
     if (r < maxrows) r += generations(w, y + r, x, width, maxrows - r, s, utf8);

@@ -294,7 +294,8 @@ static void draw_status(tui *t, const sm_frame *f)
         snprintf(src, sizeof src, "session, %s starting %.1f s", sm_solver_start_name(app->starting),
                  sm_solver_start_elapsed(app->starting));
     else if (f->source)
-        snprintf(src, sizeof src, "SOLVER %s it %lld", app->solver->ops->name, app->solver->iteration);
+        snprintf(src, sizeof src, "SOLVER %s%s%s it %lld", app->solver->ops->name, app->nruns > 1 ? " " : "",
+                 app->nruns > 1 ? app->runs[app->run_shown].name : "", app->solver->iteration);
     /* A run going on: how far it has come. */
     if (app->run_job && app->run_job->state == SM_JOB_RUNNING) {
         size_t l = strlen(src);
@@ -315,6 +316,13 @@ static void draw_status(tui *t, const sm_frame *f)
                  app->view->theme.name);
     int rn = snprintf(right, sizeof right, "%s  [%s]  E %s%s", app->session->dirty ? " [modified]" : "", src,
                       sm_ui_joules(f->ev.energy, e, sizeof e), tt);
+    /* Narrow: the theme's name goes whole before the line is cut inside
+     * it ("theme defaul" at 80x24). */
+    if (!f->cmp && COLS - 1 - rn < 12) {
+        snprintf(tt, sizeof tt, "  T %s%s", sm_ui_seconds(f->ev.time, ts, sizeof ts), d);
+        rn = snprintf(right, sizeof right, "%s  [%s]  E %s%s", app->session->dirty ? " [modified]" : "", src,
+                      sm_ui_joules(f->ev.energy, e, sizeof e), tt);
+    }
     /* A long path gives way in the middle: the figures stay readable. */
     const char *title = " stencilmap  ";
     int room = COLS - (int)strlen(title) - rn;

@@ -43,6 +43,10 @@ static sm_run sample(void)
         x->messages = 20;
         x->has_energy = k;
         x->energy_j = k ? 3.5 : 0;
+        if (k) {
+            x->energy_counter = strdup("rapl:package-1+nvml:0");
+            x->energy_share = 0.25;
+        }
     }
     return r;
 }
@@ -63,6 +67,9 @@ static void round_trip(void **st)
     assert_int_equal(b.ranks[1].has_energy, 1);
     assert_int_equal(b.ranks[0].has_energy, 0);
     assert_true(b.ranks[1].energy_j == 3.5 && b.ranks[1].compute_s == 1.5 && b.ranks[0].cores[0] == 0);
+    assert_string_equal(b.ranks[1].energy_counter, "rapl:package-1+nvml:0");
+    assert_true(b.ranks[1].energy_share == 0.25);
+    assert_null(b.ranks[0].energy_counter);
     char *again = sm_run_to_text(&b);
     assert_string_equal(again, text);
     free(again);

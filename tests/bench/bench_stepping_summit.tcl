@@ -1,0 +1,69 @@
+# bench_stepping_summit.tcl - stepping at a whole Summit (issue 37 items 5
+# and 7): samples/summit-full.json, 256^3 = 16.7 M blocks on 36,864
+# processors, tabu (multilevel) started, then on a headless 200 x 60
+# workbench with the panes following the solver: n (one step), N (ten),
+# V (compare on, then off) and [ ] (back, forward), against the Grid
+# cursor (l) in the same run; target 50 ms per key (median). Then one
+# truth: the status line's E, the Solver pane's cur and the Energy pane's
+# total, read off the screen (screen dump), against solver state's current
+# energy formatted as the panes format it. Needs > 2 GB: on a shared
+# machine run it under flock (see /work/coord) as `make bench` does not.
+# STEPPING_SUMMIT_ROUNDS (environment) repeats the keys (default 3);
+# STEPPING_SUMMIT=0 skips the whole bench.
+if {[info exists ::env(STEPPING_SUMMIT)] && !$::env(STEPPING_SUMMIT)} { puts "bench_stepping_summit: skipped"; return }
+set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
+set rounds [expr {[info exists ::env(STEPPING_SUMMIT_ROUNDS)] ? $::env(STEPPING_SUMMIT_ROUNDS) : 3}]
+proc secs {t0} { expr {([clock microseconds] - $t0) / 1e6} }
+proc median {l} { set s [lsort -real $l]; lindex $s [expr {([llength $s] - 1) / 2}] }
+
+set t0 [clock microseconds]
+scenario load [file join $top samples summit-full.json]
+set load [secs $t0]
+set t0 [clock microseconds]
+solver start tabu -seed 1 -iters 100000
+set start [secs $t0]
+
+set ::dumps {}
+key bind F5 {lappend ::dumps [screen dump]}
+set keys {}
+set kinds {}
+proc add {kind k} { global keys kinds; lappend keys $k; lappend kinds $kind }
+for {set r 0} {$r < $rounds} {incr r} {
+    foreach k {l h l h} { add "cursor (peer)" $k }
+    foreach k {n n n} { add "n (step)" $k }
+    add "N (10 steps)" N
+    add "V (compare on)" V
+    add "V (compare off)" V
+    foreach k {[ [ [} { add "\[ (back)" $k }
+    foreach k {] ] ]} { add "\] (forward)" $k }
+}
+add dump F5
+set t0 [clock microseconds]
+set sec [screen keys -size {200 60} $keys]
+set total [secs $t0]
+set by [dict create]
+foreach k $kinds s $sec { dict lappend by $k $s }
+
+puts "Stepping at a whole Summit: [dict get [grid info] tasks] blocks on [llength [topo procs]] processors;\
+load [format %.1f $load] s, tabu start [format %.1f $start] s; $rounds rounds of keys in [format %.1f $total] s;\
+headless 200x60, panes following the solver; time = key handled + frame drawn and written"
+puts [format "%-18s %5s %10s %10s %8s %10s" kind keys "median ms" "max ms" target "vs cursor"]
+set peer [median [dict get $by "cursor (peer)"]]
+foreach kind [dict keys $by] {
+    if {$kind eq "dump"} continue
+    set s [lsort -real [dict get $by $kind]]
+    set med [median $s]
+    puts [format "%-18s %5d %10.2f %10.2f %8s %9.1fx" $kind [llength $s] [expr {$med * 1e3}] \
+        [expr {[lindex $s end] * 1e3}] [expr {$med <= 0.05 ? "ok" : "SLOW"}] [expr {$peer > 0 ? $med / $peer : 0}]]
+}
+
+# One truth at the step shown: the screen's figures against solver state.
+set st [solver state]
+set cur [dict get $st current energy]
+set scr [lindex $::dumps end]
+set want [list "E [units format $cur J]" "cur [units format $cur J]" "total [units format $cur J -digits 6]"]
+set got [list [expr {[regexp {\]  (E [^ ]+ [a-zA-Z]*J)} $scr -> a] ? $a : "-"}] \
+              [expr {[regexp {│(cur [^ ]+ [a-zA-Z]*J)} $scr -> b] ? $b : "-"}] \
+              [expr {[regexp {│(total [^ ]+ [a-zA-Z]*J)} $scr -> c] ? $c : "-"}]]
+puts "one truth at step [dict get $st iterations]: screen {$got}, solver state {$want}: [expr {$got eq $want ? "agree" : "DISAGREE"}]"
+solver stop
