@@ -59,7 +59,9 @@ cap cs | grep -q "no room for both grids: z zooms" && ! cap cs | grep -q "tabu b
     ok "compare at 80x24 on Summit-like: one Grid, and why" || bad "compare narrow" "$(cap cs | sed -n 1,9p)"
 keys cs z
 settle cs
-cap cs | grep -q "session: #0" && cap cs | grep -q "tabu best: " &&
+# Following a solver, V compares the mapping shown (the solver's), not
+# the session's (#37 item 5).
+cap cs | grep -q "solver: #0" && cap cs | grep -q "tabu best: " &&
     ok "compare zoomed on Summit-like: both Grids" || bad "compare zoomed" "$(cap cs | sed -n 1,9p)"
 # Communication compares too: every pair of either mapping with its
 # messages in both and the change, largest change first; the pair counts
@@ -76,7 +78,8 @@ rows_ok=$(awk -F'│' 'NF > 2 { t = $2; gsub(/ +$/, "", t); n = split(t, f, " +"
     mu = f[n-3]; o = f[n-2]; d = f[n-1] + 0; if (d != o - mu) bad++; a = d < 0 ? -d : d;
     if (seen && a > last) bad++; last = a; seen++ } END { print (seen > 3 && !bad) ? "ok" : "bad " seen " " bad }' "$WORK/cmp-comm-cs.txt")
 keys cs V
-must cs "[session]"
+# A second V leaves compare mode and keeps the solver view (#37 item 5).
+must cs "[SOLVER tabu it 20]"
 settle cs
 alone=$(cap cs | sed -n 's/.*Communication  \([0-9]*\) pairs,.*/\1/p' | head -1)
 keys cs : "solver apply" Enter : "return APPLIED" Enter
