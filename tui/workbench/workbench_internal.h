@@ -88,6 +88,9 @@ typedef struct tui {
          * lit in moved (lit_all: not listed, clear them all). */
         unsigned long long mark;
         int *lit, nlit, lit_cap, lit_all;
+        /* The blocks the solver's history recorded between the step the
+         * mirror showed and the step shown (nlist -1: not listed). */
+        int *list, nlist, list_cap;
     } shown;
     long long slice;                        /* steps per frame when running */
 
