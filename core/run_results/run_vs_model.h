@@ -4,20 +4,24 @@
  * beside what stencilmap-run measured, and the model's accuracy
  * 1 - |predicted - measured| / measured.
  *   compute  comp_p                     | the rank's kernel time
- *   comm     the processor's part of    | the rank's halo exchange time
- *            the schedule (below)       |
- *   total    T                          | the rank's loop time
+ *   comm     T_run - comp_p (below)     | the rank's time outside its
+ *                                       | kernel: halo exchange + waits
+ *   total    T_run                      | the rank's loop time
  *   energy   the processor's energy     | the rank's counter (if any)
- * A processor's communication: the schedule of the communication
- * multigraph (the colouring's rounds, which stencilmap-run follows) runs
- * its rounds one after another; processor p is busy deg(p) quanta (its
- * messages on its links) and done at the end of the last round it takes
- * part in, so it waits the rest: comm_p = end of p's last round x theta,
- * busy_p = deg(p) x theta, wait_p = comm_p - busy_p. A run whose messages
- * were all posted at once (-exchange all) follows no rounds: comm_p =
- * busy_p. Overall: the largest compute and comm over processors against
- * the model's comp_time and comm_time, T, and the sum of energies (only
- * when every rank measured it). */
+ * stencilmap-run is bulk synchronous: each iteration a rank computes,
+ * then exchanges its halos, waiting for its neighbours, who wait for
+ * theirs; so every rank of the (connected) mapping goes at the pace of
+ * the slowest: T_run is the model's T with the exchange the run made
+ * (the colouring's rounds: comm_time; -exchange all, every message posted
+ * at once: the busiest processor's own transfers, max deg(p) x theta),
+ * and a rank's time outside its compute is T_run - comp_p, the model's
+ * idle_p: busy_p = deg(p) x theta on its own messages and wait_p, the
+ * rest (the slower neighbours' compute and the rounds it is not in).
+ * Under -overlap 1 (which the run does not do) a rank still spends its
+ * own transfers: comm_p >= busy_p. Overall: the largest compute and comm
+ * over ranks against comp_time and the exchange's comm, T_run against the
+ * longest rank, and the sum of energies (only when every rank measured
+ * it). */
 #ifndef SM_RUN_COMPARE_H
 #define SM_RUN_COMPARE_H
 

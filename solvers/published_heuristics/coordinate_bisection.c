@@ -3,7 +3,13 @@
  * their bounding box in proportion to the halves' speeds, recurse. The
  * classic geometric partitioner; with -types it maps onto processors of the
  * named types only (e.g. GPUs alone when CPUs cost more than they save).
- * Computed at start; one step places one block. */
+ * With -nodes K it maps onto the processors of the first K nodes only and
+ * cuts the processor list at the node boundary nearest its middle while it
+ * spans several nodes, so every node holds one compact piece of the grid
+ * (a box where the speed shares fall on whole planes): the natural domain
+ * decomposition on K nodes (what tabu starts from where
+ * inter-node links are expensive, issue 38). Computed at start; one step
+ * places one block. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +23,8 @@ typedef struct {
 
 static const sm_opt_spec opts[] = {
     {"types", SM_OPT_STRING, NULL, NULL, 0, 0, "comma-separated processor types to use (default all)"},
+    {"nodes", SM_OPT_INT, "0", NULL, 0, 1e9,
+     "use the processors of the first K nodes only, node boundaries cut first (0: all, cuts by count)"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
@@ -52,14 +60,24 @@ static double *speeds(const sm_solver *s)
     return v;
 }
 
+/* by_node: cut the processors (sorted by node) at the node boundary
+ * nearest the middle while they span more than one node. */
 static void bisect(const sm_solver *s, const double *speed, int *blocks, int nb, const int *procs, int np,
-                   int *map)
+                   int by_node, int *map)
 {
     if (np == 1 || nb == 0) {
         for (int i = 0; i < nb; i++) map[blocks[i]] = procs[0];
         return;
     }
     int h = np / 2;
+    if (by_node) {
+        const sm_proc *pr = s->topo->procs;
+        int best = -1;
+        for (int i = 1; i < np; i++)
+            if (pr[procs[i]].node != pr[procs[i - 1]].node && (best < 0 || abs(i - np / 2) < abs(best - np / 2)))
+                best = i;
+        if (best > 0) h = best;
+    }
     double s1 = 0, all = 0;
     for (int i = 0; i < np; i++) {
         all += speed[procs[i]];
@@ -80,8 +98,8 @@ static void bisect(const sm_solver *s, const double *speed, int *blocks, int nb,
     axis_order o = {s->grid, axis};
     sm_sort_r(blocks, (size_t)nb, sizeof(int), cmp_axis, &o);
     int k = (int)lround(nb * s1 / all);
-    bisect(s, speed, blocks, k, procs, h, map);
-    bisect(s, speed, blocks + k, nb - k, procs + h, np - h, map);
+    bisect(s, speed, blocks, k, procs, h, by_node, map);
+    bisect(s, speed, blocks + k, nb - k, procs + h, np - h, by_node, map);
 }
 
 static int init(sm_solver *s, sm_err *e)
@@ -91,7 +109,9 @@ static int init(sm_solver *s, sm_err *e)
     int n = s->grid->ntasks, P = s->topo->nprocs;
     st->procs = sm_xmalloc(sizeof(int) * (size_t)P);
     const char *types = sm_opt_str(s, "types");
+    long long nodes = sm_opt_int(s, "nodes");
     for (int p = 0; p < P; p++) {
+        if (nodes > 0 && s->topo->procs[p].node >= nodes) continue;
         const char *tn = s->topo->types[s->topo->procs[p].type].name;
         int ok = !types;
         if (types) {
@@ -107,14 +127,22 @@ static int init(sm_solver *s, sm_err *e)
         if (ok) st->procs[st->nprocs++] = p;
     }
     if (st->nprocs == 0) {
-        sm_err_set(e, "rcb: -types \"%s\" names no processor type of this machine", types);
+        if (nodes > 0) sm_err_set(e, "rcb: no processor of the first %lld nodes is of the types \"%s\"", nodes, types ? types : "");
+        else sm_err_set(e, "rcb: -types \"%s\" names no processor type of this machine", types);
         return -1;
     }
+    /* Node order, so that node boundaries are cuts (stable: list order
+     * within a node). */
+    if (nodes > 0)
+        for (int i = 1; i < st->nprocs; i++)
+            for (int j = i; j > 0 && s->topo->procs[st->procs[j - 1]].node > s->topo->procs[st->procs[j]].node; j--) {
+                int tmp = st->procs[j]; st->procs[j] = st->procs[j - 1]; st->procs[j - 1] = tmp;
+            }
     int *blocks = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     st->map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     for (int u = 0; u < n; u++) blocks[u] = u;
     double *speed = speeds(s);
-    bisect(s, speed, blocks, n, st->procs, st->nprocs, st->map);
+    bisect(s, speed, blocks, n, st->procs, st->nprocs, nodes > 0, st->map);
     free(speed);
     free(blocks);
     if (n == 0) s->done = 1;

@@ -448,6 +448,37 @@ static void judge_one(int r, void *arg)
     sm_solver_evaluate(j->s, j->maps + (size_t)r * n, &j->ev[r]);
 }
 
+/* Where inter-node links are expensive the energy falls with the nodes
+ * used, while the deadline lets fewer nodes hold the grid: the domain
+ * decomposition on K < all nodes (rcb -nodes K: one box of the grid a
+ * node) is then far below every start on all nodes, and no sequence of
+ * single moves reaches it (a node pays its idle power and keeps its cut
+ * until its last block leaves). K runs over a geometric ladder from the
+ * nodes used down to 2, the powers of two (where rcb's boxes tile a
+ * cube exactly) among them; grids above SM_NODE_STARTS_MAX_BLOCKS (the
+ * session's grid under -multilevel off) skip them, the coarse level of
+ * multilevel tabu has them. Offered like every start: the best feasible
+ * one at the deadline is kept, so they change nothing where they lose. */
+#define SM_NODE_STARTS_MAX_BLOCKS 65536
+static void node_subset_starts(sm_solver *s)
+{
+    int nodes = s->topo->nnodes;
+    if (nodes < 3 || s->grid->ntasks > SM_NODE_STARTS_MAX_BLOCKS) return;
+    unsigned char *want = sm_xcalloc((size_t)nodes, 1);
+    for (double k = nodes / sqrt(2.0); k >= 2; k /= sqrt(2.0)) want[(int)ceil(k - 1e-9)] = 1;
+    for (int k = 2; k < nodes; k *= 2) want[k] = 1;
+    for (int k = nodes - 1; k >= 2; k--) {
+        if (!want[k] || (s->interrupt && *s->interrupt)) continue;
+        char kk[24];
+        snprintf(kk, sizeof kk, "%d", k);
+        const char *argv[2] = {"-nodes", kk};
+        sm_solver *h = sm_solver_run_sub(s, &sm_solver_rcb, NULL, 2, argv);
+        if (h && h->has_best) sm_solver_offer(s, h->best_map, &h->best);
+        sm_solver_free(h);
+    }
+    free(want);
+}
+
 static void initial(sm_solver *s, int with_rcb)
 {
     int n = s->grid->ntasks, nr = 0;
@@ -524,6 +555,7 @@ static void initial(sm_solver *s, int with_rcb)
             sm_solver_free(h);
         }
     }
+    if (with_rcb) node_subset_starts(s);
 }
 
 static int init(sm_solver *s, sm_err *e)
