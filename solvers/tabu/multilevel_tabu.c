@@ -19,7 +19,7 @@
 #include <string.h>
 #include "core/lib/threads.h"
 #include "core/model/coarsen.h"
-#include "core/model/fill_rule.h"
+#include "core/model/speed_proportional_quota.h"
 #include "boundary_refinement.h"
 #include "consolidating_starts.h"
 
@@ -175,7 +175,7 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
  * leaves no room to shape the cut. */
 /* The fastest lb order's time on grid g (no deadline); each mapping is
  * offered to s when g is s's grid. The mappings are lb's (the same fill,
- * core/model/fill_rule.c) built in one pass each: lb's stepper formats every
+ * core/model/speed_proportional_quota.c) built in one pass each: lb's stepper formats every
  * block's move, three million lines of text at a million blocks.
  * lb fills by speed alone: with big blocks its share on a GPU can pass
  * the GPU's memory, and a deadline no mapping within memory reaches

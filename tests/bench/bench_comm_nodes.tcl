@@ -31,7 +31,7 @@ set node_counts [expr {[info exists ::env(COMM_NODES)] ? $::env(COMM_NODES) : "8
 
 # summit-like.json's types, as written there (JSON text between "types"
 # and "processors").
-set f [open [file join $top samples topologies summit-like.json]]
+set f [open [file join $top samples topologies summit-like-topology.json]]
 set summit [read $f]
 close $f
 set a [string first {"types"} $summit]
