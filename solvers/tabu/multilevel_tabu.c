@@ -1,7 +1,7 @@
 /* multilevel_tabu.c - multilevel tabu (see multilevel_tabu.h).
  *
  * Levels: level 0 is the session's grid; level l+1 aggregates level l
- * 2x2x2 (core/model/coarsen.c, exact in work and halo cells) until at most
+ * 2x2x2 (core/model/multilevel_grid_coarsening.c, exact in work and halo cells) until at most
  * max(2048, 16 P) blocks are left. The coarsest level is solved by the
  * flat tabu search (its starts, -iters iterations), held to the model's
  * deadline or, without one, to the fastest lb time on level 0 plus
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/threads.h"
-#include "core/model/coarsen.h"
+#include "core/model/multilevel_grid_coarsening.h"
 #include "core/model/speed_proportional_quota.h"
 #include "boundary_refinement.h"
 #include "consolidating_starts.h"

@@ -1,4 +1,4 @@
-/* test_tabu_threads.c - tabu gives the same mapping, step by step, for
+/* test_tabu_task_movement_threads.c - tabu gives the same mapping, step by step, for
  * any -threads (issue 38): flat and multilevel, with and without a
  * deadline, with DVFS states; the start heuristics and whole-grid
  * passes that run side by side are read in a fixed order. Every step's
