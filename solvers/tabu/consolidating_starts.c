@@ -10,6 +10,7 @@
  * along orders whose tail (the spill onto the next processor) is a
  * compact corner: axis sweeps and growing cubes, from either end. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "consolidating_starts.h"
@@ -220,5 +221,37 @@ int sm_box_starts(sm_solver *s)
     free(map);
     free(rep);
     free(second);
+    return offered;
+}
+
+/* Where inter-node links are expensive the energy falls with the nodes
+ * used, while the deadline lets fewer nodes hold the grid: the domain
+ * decomposition on K < all nodes (rcb -nodes K: one box of the grid a
+ * node) is then far below every start on all nodes, and no sequence of
+ * single moves reaches it (a node pays its idle power and keeps its cut
+ * until its last block leaves). K runs over a geometric ladder from the
+ * nodes used down to 2, the powers of two (where rcb's boxes tile a
+ * cube exactly) among them. Offered like every start: the best feasible
+ * one at the deadline is kept, so they change nothing where they lose. */
+int sm_node_starts(sm_solver *s)
+{
+    int nodes = s->topo->nnodes, offered = 0;
+    if (nodes < 3 || s->grid->ntasks > SM_NODE_STARTS_MAX_BLOCKS) return 0;
+    unsigned char *want = sm_xcalloc((size_t)nodes, 1);
+    for (double k = nodes / sqrt(2.0); k >= 2; k /= sqrt(2.0)) want[(int)ceil(k - 1e-9)] = 1;
+    for (int k = 2; k < nodes; k *= 2) want[k] = 1;
+    for (int k = nodes - 1; k >= 2; k--) {
+        if (!want[k] || (s->interrupt && *s->interrupt)) continue;
+        char kk[24];
+        snprintf(kk, sizeof kk, "%d", k);
+        const char *argv[2] = {"-nodes", kk};
+        sm_solver *h = sm_solver_run_sub(s, &sm_solver_rcb, NULL, 2, argv);
+        if (h && h->has_best) {
+            sm_solver_offer(s, h->best_map, &h->best);
+            offered++;
+        }
+        sm_solver_free(h);
+    }
+    free(want);
     return offered;
 }
