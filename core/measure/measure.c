@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
-#include "core/energy/rapl_powercap.h"
+#include "core/energy_counters/rapl_powercap.h"
 
 enum { CMD_SETUP, CMD_RUN, CMD_FREE, CMD_QUIT };
 

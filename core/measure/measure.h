@@ -6,7 +6,7 @@
  * captures their contention for memory), over a sweep of block counts; a
  * point is repeated until the Student-t interval at cl is within eps of
  * the mean, or reps_max runs out. Energy comes from RAPL package counters
- * (core/energy) when they can be read, else is not measured and the
+ * (core/energy_counters) when they can be read, else is not measured and the
  * result says why. No Tcl, no curses.
  *
  * A processor holding b blocks runs them as a periodic grid of b blocks
@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 #include "core/kernel/jacobi_stencil_kernel.h"
-#include "stats.h"
+#include "student_t_interval.h"
 
 typedef struct sm_measure_proc {
     const char *name;

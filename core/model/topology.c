@@ -1,4 +1,8 @@
-/* topology.c - topology: strict loading, saving and link lookup. */
+/* topology.c - topology: strict loading, saving and link lookup.
+ * Above ~800 lines on purpose: the strict reader and the writer of one
+ * format (types, DVFS states, profiles, links with their sources) sit
+ * together so that every key read is written back the same way; split,
+ * a key added to one half is easily forgotten in the other. */
 #include "topology.h"
 
 #include <math.h>

@@ -11,7 +11,7 @@
 #include <time.h>
 #include "core/lib/threads.h"
 #include "step_history.h"
-#include "counts_partition_snapshots.h"
+#include "block_counts_partition_per_step.h"
 
 static int opt_index(const sm_solver_ops *ops, const char *name)
 {

@@ -19,8 +19,9 @@
 #include <string.h>
 #include "core/lib/threads.h"
 #include "core/model/coarsen.h"
-#include "core/model/fill_rule.h"
+#include "core/model/speed_proportional_quota.h"
 #include "boundary_refinement.h"
+#include "consolidating_starts.h"
 
 #define LEVELS_MAX 16
 #define PASSES_MAX 8
@@ -174,7 +175,7 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
  * leaves no room to shape the cut. */
 /* The fastest lb order's time on grid g (no deadline); each mapping is
  * offered to s when g is s's grid. The mappings are lb's (the same fill,
- * core/model/fill_rule.c) built in one pass each: lb's stepper formats every
+ * core/model/speed_proportional_quota.c) built in one pass each: lb's stepper formats every
  * block's move, three million lines of text at a million blocks.
  * lb fills by speed alone: with big blocks its share on a GPU can pass
  * the GPU's memory, and a deadline no mapping within memory reaches
@@ -295,7 +296,7 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     /* The coarse search: flat tabu with the caller's options. */
     static const char *const pass[] = {"iters", "tenure-add", "tenure-remove", "candidates", "seed", "from", "threads"};
     char names[7][24], vals[7][sizeof(sm_opt_value){0}.s];
-    const char *argv[16];
+    const char *argv[20];
     int argc = 0;
     for (int i = 0; i < 7; i++) {
         const sm_opt_value *v = sm_solver_opt(s, pass[i]);
@@ -306,6 +307,14 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
         argv[argc++] = vals[i];
     }
     argv[argc++] = "-multilevel";
+    argv[argc++] = "off";
+    /* The decompositions on fewer nodes are offered on the session's grid
+     * below, not searched from on the coarse one: there a coarse message
+     * merges 4 fine ones, so a decomposition near the deadline there can
+     * miss it once refined (its rounds grow), leaving refinement nothing
+     * feasible to improve (issue 38 item 2: 32768 blocks, 123.8 J where
+     * the session's grid has 20.6 J). */
+    argv[argc++] = "-node-starts";
     argv[argc++] = "off";
     /* The deadline first: the coarse search is held to it too, or it
      * would settle on the energy-cheapest processors at a looser one
@@ -350,6 +359,13 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     ml->fine = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
     ml->shown = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
     ml->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 7;
+    /* Before the first refined mapping is offered (best_is_ref is 0):
+     * the best may then be one of these, and offers stay whole. Cut on
+     * the session's grid: projected from the coarsest one, the cuts are
+     * coarser (16 summit-like nodes x1000, 4096 blocks: 117.8 J where
+     * these give 77.0 J). */
+    if (strcmp(sm_opt_str(s, "from"), "best") == 0 && strcmp(sm_opt_str(s, "node-starts"), "on") == 0)
+        sm_node_starts(s);
     project_to_fine(ml, ml->level, ml->coarse->best_map);
     offer_fine(s, ml);
     sm_solver_set_stat(s, "levels", ml->nlev);

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "core/model/cost.h"
-#include "core/model/fill_rule.h"
+#include "core/model/speed_proportional_quota.h"
 #include "core/io/scenario_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -35,7 +35,7 @@ fi
 # 18 (Pareto mode): popta's front in the Solver pane.
 . "$top/tests/screen/pareto_mode.sh"
 # 15: data never becomes code.
-. "$top/tests/screen/data_never_code.sh"
+. "$top/tests/screen/hostile_names_stay_data.sh"
 # 16-17: journals and unsaved work.
 . "$top/tests/screen/journals_unsaved.sh"
 # 18-20: the panes follow the solver; the Console.
@@ -81,7 +81,7 @@ fi
 # 74: every pane against solver state at summit-like (issue 37 item 5).
 . "$top/tests/screen/agree_summit.sh"
 # 75: no text cut inside a word at 80x24 (issue 37 item 6).
-. "$top/tests/screen/cut_words.sh"
+. "$top/tests/screen/text_never_cut_mid_word.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
