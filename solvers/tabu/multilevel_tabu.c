@@ -388,9 +388,14 @@ static void stats(sm_solver *s, const sm_multilevel *ml)
  * grids, their maps up, nor the projections it showed the coarse steps
  * with and their cost state: at the whole Summit's 16.7 M blocks ~0.8 GB
  * of the peak (the grids of 2 M and 262 k blocks, three mappings and a
- * cost state of 16.7 M blocks), given back before level 0's passes. */
+ * cost state of 16.7 M blocks), given back before level 0's state is
+ * built. */
 static void drop_coarse(sm_multilevel *ml)
 {
+    /* The coarse search, when it hands over to level 0 directly, is on a
+     * grid given back here. */
+    sm_solver_free(ml->coarse);
+    ml->coarse = NULL;
     for (int l = 0; l < ml->nlev; l++) {
         free(ml->up[l]);
         ml->up[l] = NULL;
@@ -418,12 +423,16 @@ static void next_level(sm_solver *s, sm_multilevel *ml, const int *map)
         project_to_fine(ml, ml->level, map);
         offer_fine(s, ml);
     }
-    start_level(s, ml, l, finer);
-    free(finer);
     if (l == 0) {
-        offer_fine(s, ml);
+        /* Before level 0's state is built, not after: the peak. */
+        ml->moves += ml->ref.moves;
+        ml->tried += ml->ref.tried;
+        sm_refine_release(&ml->ref);
         drop_coarse(ml);
     }
+    start_level(s, ml, l, finer);
+    free(finer);
+    if (l == 0) offer_fine(s, ml);
 }
 
 void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
