@@ -1,4 +1,4 @@
-/* test_incremental_objectives.c - the incremental objectives against
+/* test_solver_objectives.c - the incremental objectives against
  * counts from scratch: after every one of a few thousand random moves and
  * exchanges, the running value equals sm_metrics_compute's on the mapping
  * as it stands, and each delta announced before the change equals the
@@ -9,7 +9,7 @@
 #include "core/net/net.h"
 #include "core/net/node_adjacency.h"
 #include "core/traffic/hop_metrics.h"
-#include "core/traffic/incremental_objectives.h"
+#include "core/traffic/solver_objectives.h"
 
 /* nodes nodes of `per` processors each on the given network. */
 static sm_topo *topo_per_node(const char *network, int nodes, int per)
@@ -160,5 +160,5 @@ int main(void)
         cmocka_unit_test(hops_and_hop_cells),
         cmocka_unit_test(adjacency_is_distance_one),
     };
-    return cmocka_run_group_tests_name("incremental_objectives", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("solver_objectives", tests, NULL, NULL);
 }
