@@ -8,7 +8,7 @@
 #include "tests/unit/testutil.h"
 #include "core/net/net.h"
 #include "core/net/node_adjacency.h"
-#include "core/traffic/hop_metrics.h"
+#include "core/traffic/mapping_metrics.h"
 #include "core/traffic/solver_objectives.h"
 
 /* nodes nodes of `per` processors each on the given network. */
