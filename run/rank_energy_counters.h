@@ -1,6 +1,6 @@
 /* rank_energy_counters.h - a run's energy from the machine's own counters (SPEC 8, 9):
- * RAPL powercap packages (core/energy/rapl_powercap.h) and NVIDIA GPUs through
- * NVML (core/energy/nvml.h), read around the iteration loop, one reader
+ * RAPL powercap packages (core/energy_counters/rapl_powercap.h) and NVIDIA GPUs through
+ * NVML (core/energy_counters/nvml.h), read around the iteration loop, one reader
  * per package (package_energy_shares.h). Nothing is estimated: a rank whose counter
  * cannot be read has no energy and says why.
  *
@@ -14,8 +14,8 @@
 
 #include <mpi.h>
 #include <stdint.h>
-#include "core/energy/nvml.h"
-#include "core/energy/rapl_powercap.h"
+#include "core/energy_counters/nvml.h"
+#include "core/energy_counters/rapl_powercap.h"
 #include "core/model/topology.h"
 #include "package_energy_shares.h"
 

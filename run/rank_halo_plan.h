@@ -1,6 +1,6 @@
 /* rank_halo_plan.h - who owns which block and how every halo moves (no MPI here):
  * the ranks are the processors that hold blocks, in processor order (the
- * order of the rankfile core/io/rankfile_write.c writes); a halo between two
+ * order of the rankfile core/io/rankfile.c writes); a halo between two
  * blocks of one rank is a copy, between ranks a message. A message carries
  * every halo one block sends another (all directions, in the kernel's
  * direction order), so messages are the model's cut task edges, and in

@@ -105,7 +105,7 @@ def summit(nodes, digits):
         {"power9-v100": link_bw(50e9, 1.3e-9), "v100-v100": link_bw(50e9, 1.3e-9),
          "power9-power9": link_bw(64e9, 1.6e-9)},
         [link_bw(23e9, 6.0e-9), link_bw(23e9, 9.0e-9)])
-dump("topologies/summit-like.json", summit(32, 2))
+dump("topologies/summit-like-topology.json", summit(32, 2))
 
 # The whole machine: 4,608 nodes (256 racks of 18 on the same fat tree),
 # 36,864 processors. The topology format lists every processor, so this
@@ -117,7 +117,7 @@ def dump_long_list(path, obj, key):
     with open(os.path.join(HERE, path), "w") as f:
         f.write(text.replace('"@@"', body))
         f.write("\n")
-dump_long_list("topologies/summit-full.json", summit(4608, 4), "processors")
+dump_long_list("topologies/summit-full-topology.json", summit(4608, 4), "processors")
 
 # --- Piz-Daint-like: Xeon E5-2690v3 + P100 per node, dragonfly ---------------
 xeon = roofline(0.499e12, 60e9, 8e-11, 9e-10, 85, 40, 64e9)
@@ -127,7 +127,7 @@ procs = []
 for n in range(nodes):
     procs.append({"name": "n%02d.xeon" % n, "type": "xeon", "node": n})
     procs.append({"name": "n%02d.p100" % n, "type": "p100", "node": n})
-dump("topologies/piz-daint-like.json", topo(
+dump("topologies/piz-daint-like-topology.json", topo(
     {"xeon": xeon, "p100": p100}, procs,
     {"kind": "tree", "group_sizes": [4, 16, 6]},
     {"p100-xeon": link_bw(11e9, 3.0e-9)},
@@ -140,7 +140,7 @@ procs = []
 for n in range(64):
     for c in range(4):
         procs.append({"name": "n%02d.cmg%d" % (n, c), "type": "a64fx_cmg", "node": n})
-dump("topologies/fugaku-like.json", topo(
+dump("topologies/fugaku-like-topology.json", topo(
     {"a64fx_cmg": cmg}, procs, {"kind": "torus", "dims": [4, 4, 4]},
     {"a64fx_cmg-a64fx_cmg": link_bw(115e9, 5e-10)},
     [link_bw(6.8e9, 5.0e-9)]))
@@ -149,7 +149,7 @@ dump("topologies/fugaku-like.json", topo(
 haec = {"time_per_cell": 5e-10, "energy_per_cell": 1e-8, "p0": 10, "p_idle": 4}
 procs = [{"name": "b%d.%02d" % (n // 16, n % 16), "type": "haec", "node": n}
          for n in range(64)]
-dump("topologies/haec.json", topo(
+dump("topologies/haec-topology.json", topo(
     {"haec": haec}, procs,
     {"kind": "haec", "boards": 4, "board_dims": [4, 4]},
     {"*": link_bw(10e9, 2e-9)},
@@ -173,7 +173,7 @@ dump("summit-full.json",
       "name": "256^3 blocks on the whole Summit-like machine (4,608 nodes)",
       "grid": {"cells": [16384, 16384, 16384], "blocks": [256, 256, 256],
                "periodic": [0, 0, 0], "stencil": "7pt", "halo": 1},
-      "topology": "topologies/summit-full.json",
+      "topology": "topologies/summit-full-topology.json",
       "model": dict(model, round_time=1e-7)})
 
 # Besmer's LU pattern on the HAEC box.
@@ -182,7 +182,7 @@ dump("lu-haec.json",
       "name": "NAS LU pattern, 8x8 blocks on the HAEC box (Besmer)",
       "grid": {"cells": [512, 512, 1], "blocks": [8, 8, 1],
                "periodic": [0, 0, 0], "stencil": "5pt", "halo": 1},
-      "topology": "topologies/haec.json", "model": model,
+      "topology": "topologies/haec-topology.json", "model": model,
       "mapping": list(range(64))})
 
 # Measured-style profiles (popta, SPEC 2.2): the thesis's CPU and GPU on
@@ -204,7 +204,7 @@ cpu_prof = {"p0": 90, "p_idle": 10,
 gpu_prof = {"p0": 74, "p_idle": 30,
             "profile": measured(28e-6, 1443e-6, range(8, 121, 8),
                                 lambda b: 1 + 6.0 / b)}
-dump("topologies/profiles-cpu-gpu.json", topo(
+dump("topologies/profiles-cpu-gpu-topology.json", topo(
     {"cpu": cpu_prof, "gpu": gpu_prof},
     [{"name": "cpu0", "type": "cpu", "node": 0},
      {"name": "cpu1", "type": "cpu", "node": 0},
@@ -213,7 +213,7 @@ dump("topologies/profiles-cpu-gpu.json", topo(
 dump("profiles-cpu-gpu.json",
      {"format": "stencilmap/scenario", "version": 1,
       "name": "Cuboid on 2 CPUs + 1 GPU with measured profiles (popta)",
-      "grid": grid_cuboid, "topology": "topologies/profiles-cpu-gpu.json",
+      "grid": grid_cuboid, "topology": "topologies/profiles-cpu-gpu-topology.json",
       "model": model})
 # Besmer's LU pattern (a 2-D, 5-point, non-periodic grid of one block per
 # process, block id = rank, x fastest) on k^3 tori and HAEC boxes of k

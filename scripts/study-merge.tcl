@@ -4,7 +4,7 @@
 #
 # Writes OUT (default DIR/merged.csv; - for stdout) atomically. Refuses,
 # naming the missing and failed jobs, while DIR lacks any (exit 1), unless
-# -partial. The Slurm merge job (study-submit.sh) runs this.
+# -partial. The Slurm merge job (study-slurm-submit.sh) runs this.
 set partial [expr {[lsearch -exact $argv -partial] >= 0}]
 set argv [lsearch -all -inline -not -exact $argv -partial]
 if {[llength $argv] < 1 || [llength $argv] > 2} {

@@ -15,11 +15,11 @@
 
 # Folder -> layer. Lower layers never include higher ones.
 set LAYERS {
-    core/lib 0  core/kernel 0  core/energy 0
+    core/lib 0  core/kernel 0  core/energy_counters 0
     core/net 1  core/colouring 1  core/measure 1
     core/model 2
     core/traffic 3  core/io 3  core/bound 3
-    core/session 4  core/mpi_run 4
+    core/session 4  core/run_results 4
     core/study 5
     solvers/stepper 10
     solvers/published_heuristics 11  solvers/tabu 11  solvers/ilp 11  solvers/profile_partitioning 11  solvers/process_to_node 11

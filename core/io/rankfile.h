@@ -30,7 +30,7 @@ typedef struct sm_launch {
 int sm_launch_plan(const sm_topo *t, const int *map, int nblocks, char *const *hosts,
                    int nhosts, sm_launch *l, sm_err *e);
 void sm_launch_free(sm_launch *l);
-/* Binds every rank to its processor's place (core/model/place.h): a CPU
+/* Binds every rank to its processor's place (core/model/processor_place.h): a CPU
  * rank to its package and cores, "P:C0-C1" with cores counted from the
  * package's first (as Open MPI's rankfile reads them; the package's first
  * core is the lowest of the node's processors in it), less the host cores

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/strbuf.h"
-#include "core/model/place.h"
+#include "core/model/processor_place.h"
 
 static const char how[] =
     "get places with `topo detect` (this machine) or `topo import -format hwloc FILE` (an lstopo XML of the "

@@ -37,7 +37,7 @@ char *sm_read_file(const char *path, size_t max_bytes, size_t *len, sm_err *e);
  * not be held whole: fn returns non-zero to stop (returned). */
 typedef int (*sm_piece_fn)(void *ctx, const char *data, size_t n);
 int sm_read_file_pieces(const char *path, sm_piece_fn fn, void *ctx, sm_err *e);
-/* Write atomically (fileio.c): temporary file beside the target, fsync,
+/* Write atomically (util_file_read_and_atomic_write.c): temporary file beside the target, fsync,
  * rename; keeps the target's mode, follows symlinks, refuses read-only
  * targets; devices (/dev/full) are written in place, errors reported. */
 int sm_write_file_atomic(const char *path, const char *data, size_t len,
@@ -54,7 +54,7 @@ int sm_save_open(const char *path, sm_save_target *t, sm_err *e);
 /* Atomically, as sm_write_file_atomic; may be called more than once. */
 int sm_save_write(const sm_save_target *t, const char *data, size_t len, sm_err *e);
 void sm_save_close(sm_save_target *t);
-/* Two instances (SPEC 5, filestate.c): every regular file read and every
+/* Two instances (SPEC 5, util_file_changed_since_read.c): every regular file read and every
  * save is noted (device, inode, size, mtime by its real path); a save over
  * a file that changed on disk since this process read or last saved it
  * asks sm_file_changed_hook (the workbench's question; NULL in batch) and,

@@ -100,7 +100,7 @@ void sm_cost_swap(sm_cost *c, int b1, int b2);
  * score of a move would depend on which moves were tried before it; with
  * it a move's score depends only on the mapping, and replicas of one
  * mapping score a move alike whatever else each tried (the parallel tabu
- * step, solvers/tabu/tabu.c). The integer state comes back by the undo
+ * step, solvers/tabu/tabu_task_movement.c). The integer state comes back by the undo
  * itself; the end puts back the floating-point sums. */
 void sm_cost_trial_begin(sm_cost *c);
 void sm_cost_trial_end(sm_cost *c);

@@ -5,7 +5,7 @@
 
 #include <cjson/cJSON.h>
 #include "core/net/net.h"
-#include "core/model/place.h"
+#include "core/model/processor_place.h"
 #include "core/lib/util.h"
 
 /* A type's parameters, direct or roofline; the derived per-cell figures

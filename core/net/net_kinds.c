@@ -1,5 +1,5 @@
 /* net_kinds.c - the network kinds by name: a network's JSON object is read by
- * the module of its "kind" (single_node.c, fat_tree_dragonfly.c, torus_mesh_routing.c, haec_box.c, explicit_matrix.c).
+ * the module of its "kind" (single_node.c, fat_tree_dragonfly.c, torus_mesh_routing.c, haec_box_wireless_boards.c, explicit_matrix.c).
  * A new kind is one more module and one more row here. */
 #include "net.h"
 

@@ -1,6 +1,6 @@
 /* study_jobs.c - study specs, job enumeration, shards, result file names. */
 #include "study_jobs.h"
-#include "core/lib/path_guard_check.h"
+#include "core/lib/path_guard_allowed_dirs.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 /* link_load_counts.c - link loads. Routes come from the network module as link ids;
- * this file knows their layout (torus_mesh_routing.c, haec_box.c): a grid link is
+ * this file knows their layout (torus_mesh_routing.c, haec_box_wireless_boards.c): a grid link is
  * (node << 5 | axis << 1 | backwards), the node it leaves and the axis and
  * direction it takes; a HAEC wireless link has bit 62 set and carries
  * (from << 21 | to). */

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sfc_mapping.h"
-#include "core/model/fill_rule.h"
-#include "core/traffic/incremental_objectives.h"
+#include "core/model/speed_proportional_quota.h"
+#include "core/traffic/solver_objectives.h"
 #include "solvers/stepper/solver_stepper.h"
 
 void sm_ga_ox(const int *p1, const int *p2, int n, int lo, int hi, int *child,

@@ -27,7 +27,7 @@
 #include <string.h>
 #include "core/net/net.h"
 #include "sfc_mapping.h"
-#include "core/traffic/incremental_objectives.h"
+#include "core/traffic/solver_objectives.h"
 #include "solvers/stepper/solver_stepper.h"
 
 typedef struct {

@@ -5,7 +5,7 @@
 #define SM_SFC_MAPPING_H
 
 #include "sfc_curve_keys.h"
-#include "core/model/fill_rule.h"
+#include "core/model/speed_proportional_quota.h"
 #include "core/model/grid.h"
 #include "core/model/topology.h"
 

@@ -3,7 +3,13 @@
  * their bounding box in proportion to the halves' speeds, recurse. The
  * classic geometric partitioner; with -types it maps onto processors of the
  * named types only (e.g. GPUs alone when CPUs cost more than they save).
- * Computed at start; one step places one block. */
+ * With -nodes K it maps onto the processors of the first K nodes only and
+ * cuts the processor list at the node boundary nearest its middle while it
+ * spans several nodes, so every node holds one compact piece of the grid
+ * (a box where the speed shares fall on whole planes): the natural domain
+ * decomposition on K nodes (what tabu starts from where
+ * inter-node links are expensive, issue 38). Computed at start; one step
+ * places one block. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,24 +23,26 @@ typedef struct {
 
 static const sm_opt_spec opts[] = {
     {"types", SM_OPT_STRING, NULL, NULL, 0, 0, "comma-separated processor types to use (default all)"},
+    {"nodes", SM_OPT_INT, "0", NULL, 0, 1e9,
+     "use the processors of the first K nodes only, node boundaries cut first (0: all, cuts by count)"},
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
+/* Blocks ordered along axis, then the next axes: a total order (coords
+ * are unique), so every sort gives the same result. Coordinates read
+ * from a table built once (computing them in every comparison was most
+ * of rcb's time). */
 typedef struct axis_order {
-    const sm_grid *grid;
+    const int *xyz; /* 3 coordinates a block */
     int axis;
 } axis_order;
 
 static int cmp_axis(const void *a, const void *b, void *ctx)
 {
     const axis_order *o = ctx;
-    const sm_grid *sort_grid = o->grid;
-    int sort_axis = o->axis;
-    int ca[3], cb[3];
-    sm_grid_coords(sort_grid, *(const int *)a, ca);
-    sm_grid_coords(sort_grid, *(const int *)b, cb);
+    const int *ca = o->xyz + 3 * (size_t)*(const int *)a, *cb = o->xyz + 3 * (size_t)*(const int *)b;
     for (int k = 0; k < 3; k++) {
-        int ax = (sort_axis + k) % 3;
+        int ax = (o->axis + k) % 3;
         if (ca[ax] != cb[ax]) return ca[ax] - cb[ax];
     }
     return 0;
@@ -52,14 +60,24 @@ static double *speeds(const sm_solver *s)
     return v;
 }
 
-static void bisect(const sm_solver *s, const double *speed, int *blocks, int nb, const int *procs, int np,
-                   int *map)
+/* by_node: cut the processors (sorted by node) at the node boundary
+ * nearest the middle while they span more than one node. */
+static void bisect(const sm_solver *s, const double *speed, const int *xyz, int *blocks, int nb, const int *procs,
+                   int np, int by_node, int *map)
 {
     if (np == 1 || nb == 0) {
         for (int i = 0; i < nb; i++) map[blocks[i]] = procs[0];
         return;
     }
     int h = np / 2;
+    if (by_node) {
+        const sm_proc *pr = s->topo->procs;
+        int best = -1;
+        for (int i = 1; i < np; i++)
+            if (pr[procs[i]].node != pr[procs[i - 1]].node && (best < 0 || abs(i - np / 2) < abs(best - np / 2)))
+                best = i;
+        if (best > 0) h = best;
+    }
     double s1 = 0, all = 0;
     for (int i = 0; i < np; i++) {
         all += speed[procs[i]];
@@ -67,8 +85,7 @@ static void bisect(const sm_solver *s, const double *speed, int *blocks, int nb,
     }
     int lo[3] = {1 << 30, 1 << 30, 1 << 30}, hi[3] = {-1, -1, -1};
     for (int i = 0; i < nb; i++) {
-        int c[3];
-        sm_grid_coords(s->grid, blocks[i], c);
+        const int *c = xyz + 3 * (size_t)blocks[i];
         for (int a = 0; a < 3; a++) {
             if (c[a] < lo[a]) lo[a] = c[a];
             if (c[a] > hi[a]) hi[a] = c[a];
@@ -77,11 +94,11 @@ static void bisect(const sm_solver *s, const double *speed, int *blocks, int nb,
     int axis = 0;
     for (int a = 1; a < 3; a++)
         if (hi[a] - lo[a] > hi[axis] - lo[axis]) axis = a;
-    axis_order o = {s->grid, axis};
+    axis_order o = {xyz, axis};
     sm_sort_r(blocks, (size_t)nb, sizeof(int), cmp_axis, &o);
     int k = (int)lround(nb * s1 / all);
-    bisect(s, speed, blocks, k, procs, h, map);
-    bisect(s, speed, blocks + k, nb - k, procs + h, np - h, map);
+    bisect(s, speed, xyz, blocks, k, procs, h, by_node, map);
+    bisect(s, speed, xyz, blocks + k, nb - k, procs + h, np - h, by_node, map);
 }
 
 static int init(sm_solver *s, sm_err *e)
@@ -91,7 +108,9 @@ static int init(sm_solver *s, sm_err *e)
     int n = s->grid->ntasks, P = s->topo->nprocs;
     st->procs = sm_xmalloc(sizeof(int) * (size_t)P);
     const char *types = sm_opt_str(s, "types");
+    long long nodes = sm_opt_int(s, "nodes");
     for (int p = 0; p < P; p++) {
+        if (nodes > 0 && s->topo->procs[p].node >= nodes) continue;
         const char *tn = s->topo->types[s->topo->procs[p].type].name;
         int ok = !types;
         if (types) {
@@ -107,14 +126,25 @@ static int init(sm_solver *s, sm_err *e)
         if (ok) st->procs[st->nprocs++] = p;
     }
     if (st->nprocs == 0) {
-        sm_err_set(e, "rcb: -types \"%s\" names no processor type of this machine", types);
+        if (nodes > 0) sm_err_set(e, "rcb: no processor of the first %lld nodes is of the types \"%s\"", nodes, types ? types : "");
+        else sm_err_set(e, "rcb: -types \"%s\" names no processor type of this machine", types);
         return -1;
     }
+    /* Node order, so that node boundaries are cuts (stable: list order
+     * within a node). */
+    if (nodes > 0)
+        for (int i = 1; i < st->nprocs; i++)
+            for (int j = i; j > 0 && s->topo->procs[st->procs[j - 1]].node > s->topo->procs[st->procs[j]].node; j--) {
+                int tmp = st->procs[j]; st->procs[j] = st->procs[j - 1]; st->procs[j - 1] = tmp;
+            }
     int *blocks = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     st->map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     for (int u = 0; u < n; u++) blocks[u] = u;
     double *speed = speeds(s);
-    bisect(s, speed, blocks, n, st->procs, st->nprocs, st->map);
+    int *xyz = sm_xmalloc(sizeof(int) * 3 * (size_t)(n ? n : 1));
+    for (int u = 0; u < n; u++) sm_grid_coords(s->grid, u, xyz + 3 * (size_t)u);
+    bisect(s, speed, xyz, blocks, n, st->procs, st->nprocs, nodes > 0, st->map);
+    free(xyz);
     free(speed);
     free(blocks);
     if (n == 0) s->done = 1;

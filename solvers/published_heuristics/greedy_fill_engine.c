@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model/fill_rule.h"
+#include "core/model/speed_proportional_quota.h"
 
 typedef long (*greedy_key)(const sm_greedy *, int);
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model/fill_rule.h"
+#include "core/model/speed_proportional_quota.h"
 #include "solvers/stepper/solver_stepper.h"
 
 typedef struct {

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "core/model/fill_rule.h"
+#include "core/model/speed_proportional_quota.h"
 #include "solvers/stepper/solver_stepper.h"
 
 typedef struct {

@@ -72,7 +72,7 @@ typedef struct sm_hist_step {
     size_t cur_off, best_off, cand_off, tabu_off, stat_off, text_off, trace_off;
     int ncur, nbest, ncand, ntabu, nstats, ntrace;
     const char *trace_a, *trace_b; /* the solver's names (static text) */
-    int part;           /* the stepper's partition snapshot (counts_partition_snapshots.h), -1: none */
+    int part;           /* the stepper's partition snapshot (block_counts_partition_per_step.h), -1: none */
     /* DVFS states (sm_history_states_on): processors whose state the step
      * changed in the current and in the best assignment, as moves. */
     size_t scur_off, sbest_off;

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/threads.h"
-#include "core/model/fill_rule.h"
+#include "core/model/speed_proportional_quota.h"
 #include "core/model/profile.h"
 
 /* Violation: processors past memory, then how far every processor is

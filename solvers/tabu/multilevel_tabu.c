@@ -1,7 +1,7 @@
 /* multilevel_tabu.c - multilevel tabu (see multilevel_tabu.h).
  *
  * Levels: level 0 is the session's grid; level l+1 aggregates level l
- * 2x2x2 (core/model/coarsen.c, exact in work and halo cells) until at most
+ * 2x2x2 (core/model/multilevel_grid_coarsening.c, exact in work and halo cells) until at most
  * max(2048, 16 P) blocks are left. The coarsest level is solved by the
  * flat tabu search (its starts, -iters iterations), held to the model's
  * deadline or, without one, to the fastest lb time on level 0 plus
@@ -18,9 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/threads.h"
-#include "core/model/coarsen.h"
-#include "core/model/fill_rule.h"
+#include "core/model/multilevel_grid_coarsening.h"
+#include "core/model/speed_proportional_quota.h"
 #include "boundary_refinement.h"
+#include "consolidating_starts.h"
 
 #define LEVELS_MAX 16
 #define PASSES_MAX 8
@@ -233,7 +234,7 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
  * leaves no room to shape the cut. */
 /* The fastest lb order's time on grid g (no deadline); each mapping is
  * offered to s when g is s's grid. The mappings are lb's (the same fill,
- * core/model/fill_rule.c) built in one pass each: lb's stepper formats every
+ * core/model/speed_proportional_quota.c) built in one pass each: lb's stepper formats every
  * block's move, three million lines of text at a million blocks.
  * lb fills by speed alone: with big blocks its share on a GPU can pass
  * the GPU's memory, and a deadline no mapping within memory reaches
@@ -354,7 +355,7 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     /* The coarse search: flat tabu with the caller's options. */
     static const char *const pass[] = {"iters", "tenure-add", "tenure-remove", "candidates", "seed", "from", "threads"};
     char names[7][24], vals[7][sizeof(sm_opt_value){0}.s];
-    const char *argv[16];
+    const char *argv[20];
     int argc = 0;
     for (int i = 0; i < 7; i++) {
         const sm_opt_value *v = sm_solver_opt(s, pass[i]);
@@ -365,6 +366,14 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
         argv[argc++] = vals[i];
     }
     argv[argc++] = "-multilevel";
+    argv[argc++] = "off";
+    /* The decompositions on fewer nodes are offered on the session's grid
+     * below, not searched from on the coarse one: there a coarse message
+     * merges 4 fine ones, so a decomposition near the deadline there can
+     * miss it once refined (its rounds grow), leaving refinement nothing
+     * feasible to improve (issue 38 item 2: 32768 blocks, 123.8 J where
+     * the session's grid has 20.6 J). */
+    argv[argc++] = "-node-starts";
     argv[argc++] = "off";
     /* The deadline first: the coarse search is held to it too, or it
      * would settle on the energy-cheapest processors at a looser one
@@ -408,6 +417,13 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     ml->level = ml->nlev - 1;
     ml->shown = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
     ml->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 7;
+    /* Before the first refined mapping is offered (best_is_ref is 0):
+     * the best may then be one of these, and offers stay whole. Cut on
+     * the session's grid: projected from the coarsest one, the cuts are
+     * coarser (16 summit-like nodes x1000, 4096 blocks: 117.8 J where
+     * these give 77.0 J). */
+    if (strcmp(sm_opt_str(s, "from"), "best") == 0 && strcmp(sm_opt_str(s, "node-starts"), "on") == 0)
+        sm_node_starts(s);
     /* Shown and offered: its cost state is made here, in the start, and
      * the coarse steps after it follow it by what they move. */
     show_current(s, ml, ml->coarse->best_map);
@@ -428,6 +444,38 @@ static void stats(sm_solver *s, const sm_multilevel *ml)
     sm_solver_set_stat(s, "best_time", s->best.time);
 }
 
+/* Refining the session's grid, the search no longer reads the coarser
+ * grids, their maps up, nor the projections it showed the coarse steps
+ * with and their cost state: at the whole Summit's 16.7 M blocks ~0.8 GB
+ * of the peak (the grids of 2 M and 262 k blocks, three mappings and a
+ * cost state of 16.7 M blocks), given back before level 0's state is
+ * built. */
+static void drop_coarse(sm_multilevel *ml)
+{
+    /* The coarse search, when it hands over to level 0 directly, is on a
+     * grid given back here. */
+    sm_solver_free(ml->coarse);
+    ml->coarse = NULL;
+    for (int l = 0; l < ml->nlev; l++) {
+        free(ml->up[l]);
+        ml->up[l] = NULL;
+        if (l > 0) sm_grid_free((sm_grid *)ml->grid[l]);
+        if (l > 0) ml->grid[l] = NULL;
+    }
+    free(ml->shown);
+    free(ml->shown_src);
+    free(ml->fine_moved);
+    for (int l = 0; l < LEVELS_MAX; l++) {
+        free(ml->kid_at[l]);
+        free(ml->kids[l]);
+        ml->kid_at[l] = ml->kids[l] = NULL;
+    }
+    sm_cost_free(ml->shown_cost);
+    ml->shown = ml->shown_src = ml->fine_moved = NULL;
+    ml->nfine_moved = ml->fine_moved_cap = 0;
+    ml->shown_cost = NULL;
+}
+
 /* The level being refined is done with map (a mapping of it): offer it
  * projected to the session's grid and start refining the next finer
  * level from it. Going to the session's grid itself, that level's own
@@ -444,13 +492,17 @@ static void next_level(sm_solver *s, sm_multilevel *ml, const int *map)
         show_current(s, ml, map);
         sm_solver_offer(s, ml->shown, &s->current);
     }
+    if (l == 0) {
+        /* Before level 0's state is built, not after: the peak. */
+        ml->moves += ml->ref.moves;
+        ml->tried += ml->ref.tried;
+        sm_refine_release(&ml->ref);
+        drop_coarse(ml);
+    }
     start_level(s, ml, l, finer);
     if (l == 0) {
-        offer_fine(s, ml);
-        /* Level 0's refinement shows its own cost state from here on. */
-        sm_cost_free(ml->shown_cost);
-        ml->shown_cost = NULL;
         free(finer);
+        offer_fine(s, ml);
         return;
     }
     /* Level l's mapping projects to what is shown: the next step is

@@ -1,7 +1,7 @@
 /* multilevel_tabu.h - multilevel tabu: coarsen the block grid 2x2x2 until it is
  * small, run the tabu search there, then project level by level and refine
  * each with single-block moves restricted to boundary blocks. Driven from
- * tabu.c (option -multilevel auto|on|off) through the same stepper. */
+ * tabu_task_movement.c (option -multilevel auto|on|off) through the same stepper. */
 #ifndef SM_MULTILEVEL_TABU_H
 #define SM_MULTILEVEL_TABU_H
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "core/model/cost.h"
-#include "core/model/fill_rule.h"
+#include "core/model/speed_proportional_quota.h"
 
 static double now(void)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "core/model/cost.h"
-#include "core/model/fill_rule.h"
+#include "core/model/speed_proportional_quota.h"
 #include "core/io/grid_file.h"
 
 static double now(void)
@@ -20,7 +20,7 @@ static volatile double sink;
 
 int main(int argc, char **argv)
 {
-    const char *topo = argc > 1 ? argv[1] : "samples/topologies/haec.json";
+    const char *topo = argc > 1 ? argv[1] : "samples/topologies/haec-topology.json";
     sm_err e;
     sm_grid_spec s;
     sm_grid_spec_default(&s);

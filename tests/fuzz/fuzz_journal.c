@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/model/cost.h"
-#include "core/session/journal.h"
+#include "core/session/crash_recovery_journal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

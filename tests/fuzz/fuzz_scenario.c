@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "core/model/cost.h"
-#include "core/model/fill_rule.h"
-#include "core/io/scenario_file.h"
+#include "core/model/speed_proportional_quota.h"
+#include "core/io/scenario_file_load_save.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -26,7 +26,7 @@ fi
 bin=$tmp/root/usr/bin/stencilmap
 data=$tmp/root/usr/share/stencilmap
 [ -x "$bin" ] && [ -f "$data/themes/light.json" ] && [ -f "$data/samples/summit-like.json" ] && [ -f "$data/samples/profiles/gpu-measured.csv" ] &&
-    [ -f "$data/scripts/study-submit.sh" ] && ok "binary, themes, samples, scripts under DESTDIR/usr" ||
+    [ -f "$data/scripts/study-slurm-submit.sh" ] && ok "binary, themes, samples, scripts under DESTDIR/usr" ||
     bad "installed tree incomplete: $(cd "$tmp/root" && find . -maxdepth 4 | head -20)"
 [ -z "$(find "$tmp/root" -path '*usr/local*' | head -1)" ] && ok "nothing under usr/local" || bad "files under usr/local"
 

@@ -54,18 +54,48 @@ EOF
     XDG_STATE_HOME="$HUPSTATE" "$BIN" -b "$WORK/hup-recover.tcl" 2>&1 | grep -q "block50=cpu0"
 }
 
+# hup_ready NAME: its screen came up and its pid is known (in $pid).
+hup_ready() {
+    hwait "$1" "$2" && [ -s "$WORK/$1.pid" ] || return 1
+    pid=$(cat "$WORK/$1.pid")
+}
+# hup_edit NAME: the edit every case expects the journal to recover.
+hup_edit() {
+    hkeys "$1" : "map counts {100 28}" Enter
+    hwait "$1" "% map counts"
+}
+# hup_type NAME COMMAND: type a console command and wait for its echo.
+hup_type() {
+    hkeys "$1" : "$2" Enter
+    hwait "$1" "% $(printf %.15s "$2")"
+}
+# hup_end HOW LABEL: end $pid (term: SIGTERM; hangup: kill its terminal)
+# and check it is gone within 3 s; LABEL names the case.
+hup_end() {
+    t0=$(ticks_of "$pid")
+    if [ "$1" = term ]; then kill -TERM "$pid"; else $H kill-server; fi
+    if gone_within "$pid" 3; then ok "$2: gone within 3 s"
+    else
+        bad "$2" "pid $pid still running 3 s after the $1 (cpu ticks $t0 -> $(ticks_of "$pid"))"
+        kill -9 "$pid" 2>/dev/null
+    fi
+}
+# hup_journal LABEL: the newest stopped journal recovers the edit.
+hup_journal() {
+    recovered && ok "$1" || bad "$1" "$(ls -l "$HUPSTATE"/stencilmap 2>&1 | tail -3)"
+}
+# hup_said FILE TEXT LABEL: the workbench's stderr says TEXT.
+hup_said() {
+    grep -q "$2" "$1" && ok "$3" || bad "$3" "$(tail -3 "$1")"
+}
+
 # 1. Idle, after an edit: the server killed, the workbench gone.
 hup_start hupidle "" samples/cuboid-cpu-gpu.json
-if hwait hupidle "Console" && [ -s "$WORK/hupidle.pid" ]; then
-    pid=$(cat "$WORK/hupidle.pid")
-    hkeys hupidle : "map counts {100 28}" Enter
-    hwait hupidle "% map counts" || bad "hangup idle edit" "$(hcap hupidle | tail -3)"
+if hup_ready hupidle "Console"; then
+    hup_edit hupidle || bad "hangup idle edit" "$(hcap hupidle | tail -3)"
     sleep 0.3
-    $H kill-server
-    if gone_within "$pid" 3; then ok "hang-up while idle: gone within 3 s"
-    else bad "hang-up idle" "pid $pid still running 3 s after the terminal went"; kill -9 "$pid" 2>/dev/null; fi
-    recovered && ok "hang-up while idle: the journal recovers the edit" ||
-        bad "hang-up idle journal" "$(ls -l "$HUPSTATE"/stencilmap 2>&1 | tail -3)"
+    hup_end hangup "hang-up while idle"
+    hup_journal "hang-up while idle: the journal recovers the edit"
 else
     bad "hangup idle start" "$(hcap hupidle | tail -3)"
 fi
@@ -74,27 +104,14 @@ fi
 # terminal itself can end it, and it does, without spinning.
 rm -f "$HUPSTATE"/stencilmap/*.journal
 hup_start huplong "trap '' HUP;" samples/cuboid-cpu-gpu.json
-if hwait huplong "Console" && [ -s "$WORK/huplong.pid" ]; then
-    pid=$(cat "$WORK/huplong.pid")
-    hkeys huplong : "map counts {100 28}" Enter
-    hwait huplong "% map counts"
-    hkeys huplong : "solver start tabu -iters 100000000" Enter
-    hwait huplong "% solver start tabu"
-    hkeys huplong : "solver run" Enter
-    hwait huplong "% solver run" || bad "hangup long run" "$(hcap huplong | tail -3)"
+if hup_ready huplong "Console"; then
+    hup_edit huplong
+    hup_type huplong "solver start tabu -iters 100000000"
+    hup_type huplong "solver run" || bad "hangup long run" "$(hcap huplong | tail -3)"
     sleep 1
-    $H kill-server
-    t0=$(ticks_of "$pid")
-    if gone_within "$pid" 3; then ok "hang-up inside solver run (SIGHUP ignored): gone within 3 s"
-    else
-        t1=$(ticks_of "$pid")
-        bad "hang-up long" "pid $pid still running 3 s after the terminal went (cpu ticks $t0 -> $t1)"
-        kill -9 "$pid" 2>/dev/null
-    fi
-    grep -q "terminal hung up" "$WORK/huplong.err" && ok "hang-up inside solver run: says the terminal hung up" ||
-        bad "hang-up long message" "$(cat "$WORK/huplong.err" | tail -3)"
-    recovered && ok "hang-up inside solver run: the journal recovers the edit" ||
-        bad "hang-up long journal" "$(ls -l "$HUPSTATE"/stencilmap 2>&1 | tail -3)"
+    hup_end hangup "hang-up inside solver run (SIGHUP ignored)"
+    hup_said "$WORK/huplong.err" "terminal hung up" "hang-up inside solver run: says the terminal hung up"
+    hup_journal "hang-up inside solver run: the journal recovers the edit"
 else
     bad "hangup long start" "$(hcap huplong | tail -3)"
 fi
@@ -103,14 +120,10 @@ fi
 # then a hang-up, each ends it; the offered journal stays.
 for how in term hangup; do
     hup_start "hupq$how" "" samples/cuboid-cpu-gpu.json
-    if hwait "hupq$how" "Recover it?" && [ -s "$WORK/hupq$how.pid" ]; then
-        pid=$(cat "$WORK/hupq$how.pid")
+    if hup_ready "hupq$how" "Recover it?"; then
         sleep 0.5
-        if [ $how = term ]; then kill -TERM "$pid"; else $H kill-server; fi
-        if gone_within "$pid" 3; then ok "$how at the recovery question: gone within 3 s"
-        else bad "$how at the question" "pid $pid still running after 3 s"; kill -9 "$pid" 2>/dev/null; fi
-        recovered && ok "$how at the recovery question: the offered journal is kept" ||
-            bad "$how question journal" "$(ls -l "$HUPSTATE"/stencilmap 2>&1 | tail -3)"
+        hup_end $how "$how at the recovery question"
+        hup_journal "$how at the recovery question: the offered journal is kept"
     else
         bad "hupq$how start" "no recovery question: $(hcap "hupq$how" | tail -3)"
     fi
@@ -121,22 +134,16 @@ done
 # returns to the loop (a long load does not; a script's own loop of 2e9
 # steps stands for it): the watchdog ends it within a second, the edit
 # before it in the journal.
+busy_loop='for {set i 0} {$i < 2000000000} {incr i} {}'
 rm -f "$HUPSTATE"/stencilmap/*.journal
 hup_start hupterm "" samples/cuboid-cpu-gpu.json
-if hwait hupterm "Console" && [ -s "$WORK/hupterm.pid" ]; then
-    pid=$(cat "$WORK/hupterm.pid")
-    hkeys hupterm : "map counts {100 28}" Enter
-    hwait hupterm "% map counts"
-    hkeys hupterm : "for {set i 0} {\$i < 2000000000} {incr i} {}" Enter
-    hwait hupterm "% for {set i 0}"
+if hup_ready hupterm "Console"; then
+    hup_edit hupterm
+    hup_type hupterm "$busy_loop"
     sleep 0.5
-    kill -TERM "$pid"
-    if gone_within "$pid" 3; then ok "SIGTERM inside a long command: gone within 3 s"
-    else bad "SIGTERM long" "pid $pid still running 3 s after SIGTERM"; kill -9 "$pid" 2>/dev/null; fi
-    grep -q "during a long command" "$WORK/hupterm.err" && ok "SIGTERM inside a long command: says where the journal is" ||
-        bad "SIGTERM long message" "$(tail -3 "$WORK/hupterm.err")"
-    recovered && ok "SIGTERM inside a long command: the journal recovers the edit" ||
-        bad "SIGTERM long journal" "$(ls -l "$HUPSTATE"/stencilmap 2>&1 | tail -3)"
+    hup_end term "SIGTERM inside a long command"
+    hup_said "$WORK/hupterm.err" "during a long command" "SIGTERM inside a long command: says where the journal is"
+    hup_journal "SIGTERM inside a long command: the journal recovers the edit"
 else
     bad "hupterm start" "$(hcap hupterm | tail -3)"
 fi
@@ -147,18 +154,12 @@ $H kill-server 2>/dev/null
 # the hang-up; gone within a few seconds, the edit in the journal.
 rm -f "$HUPSTATE"/stencilmap/*.journal
 hup_start hupbusy "trap '' HUP;" samples/cuboid-cpu-gpu.json
-if hwait hupbusy "Console" && [ -s "$WORK/hupbusy.pid" ]; then
-    pid=$(cat "$WORK/hupbusy.pid")
-    hkeys hupbusy : "map counts {100 28}" Enter
-    hwait hupbusy "% map counts"
-    hkeys hupbusy : "for {set i 0} {\$i < 2000000000} {incr i} {}" Enter
-    hwait hupbusy "% for {set i 0}"
+if hup_ready hupbusy "Console"; then
+    hup_edit hupbusy
+    hup_type hupbusy "$busy_loop"
     sleep 0.5
-    $H kill-server
-    if gone_within "$pid" 3; then ok "hang-up inside a long command (SIGHUP ignored): gone within 3 s"
-    else bad "hang-up busy" "pid $pid still running 3 s after the terminal went"; kill -9 "$pid" 2>/dev/null; fi
-    recovered && ok "hang-up inside a long command: the journal recovers the edit" ||
-        bad "hang-up busy journal" "$(ls -l "$HUPSTATE"/stencilmap 2>&1 | tail -3)"
+    hup_end hangup "hang-up inside a long command (SIGHUP ignored)"
+    hup_journal "hang-up inside a long command: the journal recovers the edit"
 else
     bad "hupbusy start" "$(hcap hupbusy | tail -3)"
 fi

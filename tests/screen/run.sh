@@ -35,7 +35,7 @@ fi
 # 18 (Pareto mode): popta's front in the Solver pane.
 . "$top/tests/screen/pareto_mode.sh"
 # 15: data never becomes code.
-. "$top/tests/screen/data_never_code.sh"
+. "$top/tests/screen/hostile_names_stay_data.sh"
 # 16-17: journals and unsaved work.
 . "$top/tests/screen/journals_unsaved.sh"
 # 18-20: the panes follow the solver; the Console.
@@ -67,9 +67,9 @@ fi
 # 60-: what a new-user trial found (undo, modified, the Solver pane).
 . "$top/tests/screen/undo_modified_solver.sh"
 # A run launched from the workbench, beside the model (#36).
-. "$top/tests/screen/run_pane.sh"
+. "$top/tests/screen/run_launch_in_workbench.sh"
 # A measured machine: topo measure in the background, -apply, reopened.
-. "$top/tests/screen/measured.sh"
+. "$top/tests/screen/topo_measure_in_workbench.sh"
 
 # A dead terminal ends the workbench, journal kept (#40 item 3).
 . "$top/tests/screen/hangup.sh"
@@ -81,7 +81,7 @@ fi
 # 74: every pane against solver state at summit-like (issue 37 item 5).
 . "$top/tests/screen/agree_summit.sh"
 # 75: no text cut inside a word at 80x24 (issue 37 item 6).
-. "$top/tests/screen/cut_words.sh"
+. "$top/tests/screen/text_never_cut_mid_word.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

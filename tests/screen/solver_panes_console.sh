@@ -57,7 +57,7 @@ cap con | grep -q "line-39" && ok "PgDn comes back to the newest line" || bad "c
 LN=$WORK/longnames
 mkdir -p "$LN/topologies"
 sed -e 's/"cpu0"/"rack12-chassis3-node0345-cpu0"/' -e 's/"gpu0"/"rack12-chassis3-node0345-gpu0"/' \
-    samples/topologies/cpu-gpu.json >"$LN/topologies/cpu-gpu.json"
+    samples/topologies/cpu-gpu-topology.json >"$LN/topologies/cpu-gpu-topology.json"
 grep -v '"mapping"' samples/cuboid-cpu-gpu.json >"$LN/s.json"
 start ln 100 30 xterm-256color "$LN/s.json"
 settle ln

@@ -91,7 +91,7 @@ task_running() { squeue -h -r -t R -o %i 2>/dev/null | grep -qx "$1"; }
 job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -1; }
 
 # 1. A stepped array (0-6:2) of an 8-shard study; task 4 is killed.
-out=$(sh "$top/scripts/study-submit.sh" -n 8 -a 0-6:2 "$work/spec.json" "$dir")
+out=$(sh "$top/scripts/study-slurm-submit.sh" -n 8 -a 0-6:2 "$work/spec.json" "$dir")
 aid=$(echo "$out" | sed -n 's/^array //p')
 mid=$(echo "$out" | sed -n 's/^merge //p')
 [ -n "$aid" ] && [ -n "$mid" ] && ok "submit: array $aid, merge $mid" || bad "submit printed [$out]"
@@ -119,7 +119,7 @@ check "stepped array ran exactly shards 0 2 6 (and part of 4)" "$want|" "$got|$e
 check "status names the shards to rerun" "1,3,4,5,7" "$(sm rerun "$dir")"
 
 # 2. Rerun just those shards: the array named by status, then the merge.
-out=$(sh "$top/scripts/study-submit.sh" -a "$(sm rerun "$dir")" "$work/spec.json" "$dir")
+out=$(sh "$top/scripts/study-slurm-submit.sh" -a "$(sm rerun "$dir")" "$work/spec.json" "$dir")
 mid=$(echo "$out" | sed -n 's/^merge //p')
 wait_for 180 queue_empty || bad "rerun: queue not empty after 180 s: $(squeue -h)"
 check "rerun of the subset completes the study" "32/32" "$(sm count "$dir")"
@@ -133,7 +133,7 @@ else
     bad "merged.csv differs from the unsharded study"
 fi
 # A task id past the study's shards fails, saying so.
-out=$(sh "$top/scripts/study-submit.sh" -a 9 "$work/spec.json" "$dir")
+out=$(sh "$top/scripts/study-slurm-submit.sh" -a 9 "$work/spec.json" "$dir")
 aid=$(echo "$out" | sed -n 's/^array //p')
 wait_for 60 queue_empty
 if grep -q "names no shard" "$dir/slurm-${aid}_9.out" 2>/dev/null; then

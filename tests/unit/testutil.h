@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "core/model/cost.h"
-#include "core/model/fill_rule.h"
+#include "core/model/speed_proportional_quota.h"
 #include "core/model/grid.h"
 #include "core/io/grid_file.h"
 #include "core/model/topology.h"

@@ -90,7 +90,7 @@ typedef struct sm_app {
     void *screen_ctx;
     sm_view *view;          /* cursor, selection, log: kept in batch too */
     char *scenario_path;    /* last scenario loaded or saved, or NULL */
-    struct sm_journal *journal; /* the workbench's journal (core/session/journal.h) */
+    struct sm_journal *journal; /* the workbench's journal (core/session/crash_recovery_journal.h) */
     /* A stopped workbench's journal that `session recover` took in batch
      * mode (no journal of its own): locked while this session holds its
      * work, removed once that work is saved or `session discard`ed, kept
@@ -148,9 +148,9 @@ typedef struct sm_app {
     unsigned long long bound_at_structure;
     const sm_session *bound_at_session;
     int has_bound_at, bound_at_dvfs;
-    /* `run launch`'s job (mpi_run_job.h), NULL before the first, and the run
-     * last imported (core/mpi_run/run_json.h) with whether the session still
-     * holds its scenario and mapping (session_mpi_run.c, cached per version). */
+    /* `run launch`'s job (run_launch_job.h), NULL before the first, and the run
+     * last imported (core/run_results/run_json.h) with whether the session still
+     * holds its scenario and mapping (session_run_results.c, cached per version). */
     struct sm_run_job *run_job;
     struct sm_run *run;
     unsigned long long run_checked;
@@ -218,7 +218,7 @@ void sm_app_sync_view(sm_app *app);
 extern const char sm_default_scenario[];
 
 
-/* The workbench's solver (installed_solver.c). */
+/* The workbench's solver (solver_install_and_start.c). */
 /* Replace app->solver_view (freeing the old) with view, the cost state of
  * solver of's current mapping for the panes to take over, or NULL. */
 void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "path_display_tidy.h"
-#include "tcl_bridge_interface.h"
+#include "tcl_bridge.h"
 #include "solvers/stepper/step_history.h"
 
 /* RUN: fixed words (a literal of the program), then data words (names),

@@ -1,12 +1,12 @@
 /* key_action_commands.h - what each key action does, as the Tcl command it runs (or
  * the prompt that collects the rest of one). No curses: the TUI loop
- * shows prompts and runs the commands through tcl_bridge_interface.h. */
+ * shows prompts and runs the commands through tcl_bridge.h. */
 #ifndef SM_KEY_ACTION_COMMANDS_H
 #define SM_KEY_ACTION_COMMANDS_H
 
 #include "app.h"
 #include "key_action_table.h"
-#include "command_as_words.h"
+#include "command_word_list.h"
 
 typedef enum {
     SM_DO_NOTHING,

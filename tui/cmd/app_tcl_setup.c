@@ -2,7 +2,7 @@
  * scenario; the Tcl hooks are released here) and command registration. */
 #include "cmd_common.h"
 #include "tui/app/compare_mode.h"
-#include "core/session/journal.h"
+#include "core/session/crash_recovery_journal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "core/model/result_keys.h"
-#include "core/session/journal.h"
+#include "core/session/crash_recovery_journal.h"
 
 int sm_tcl_error(Tcl_Interp *in, const char *code, const char *fmt, ...)
 {

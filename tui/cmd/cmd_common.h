@@ -4,8 +4,8 @@
 #define SM_CMD_COMMON_H
 
 #include <tcl.h>
-#include "core/traffic/hop_metrics.h"
-#include "core/lib/path_guard_check.h"
+#include "core/traffic/mapping_metrics.h"
+#include "core/lib/path_guard_allowed_dirs.h"
 #include "core/io/mapping_codec.h"
 #include "core/model/cost.h"
 #include "tui/app/app.h"
@@ -91,7 +91,7 @@ long long sm_safe_memory_left(sm_app *app);
 long long sm_resident_bytes(void);
 /* Command NAME in the safe interpreter: proc with the guard on. */
 void sm_safe_create_command(sm_app *app, Tcl_Interp *child, const char *name, Tcl_ObjCmdProc *proc);
-/* For a file a command opens itself (not through core/fileio): TCL_OK, or
+/* For a file a command opens itself (not through core/lib/util_file_read_and_atomic_write.c): TCL_OK, or
  * TCL_ERROR with {STENCILMAP SAFE PATH} when a safe script may not. */
 int sm_safe_check_path(sm_app *app, Tcl_Interp *in, const char *path, int mode);
 /* Where typed commands, key actions and bindings run: the safe
@@ -156,7 +156,7 @@ int sm_get_opt_index(Tcl_Interp *in, Tcl_Obj *o, const char *const *names,
 sm_app *sm_app_new(Tcl_Interp *interp, sm_err *e);
 void sm_app_free(sm_app *app);
 /* While the workbench runs: puts to stdout/stderr lands in the Console
- * (console_channels.c); release puts the standard channels back. */
+ * (script_output_to_console.c); release puts the standard channels back. */
 void sm_console_capture(sm_app *app);
 void sm_console_release(sm_app *app);
 /* Register every command (SPEC 5). */

@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/io/grid_file.h"
-#include "core/session/journal.h"
+#include "core/session/crash_recovery_journal.h"
 #include "core/model/grid_memory.h"
 #include "core/model/profile.h"
-#include "core/io/scenario_file.h"
+#include "core/io/scenario_file_load_save.h"
 #include "cmd_common.h"
 #include "tui/app/data_directory.h"
-#include "cmd_topo_hwloc.h"
+#include "cmd_topo_detect_import_hwloc.h"
 #include "cmd_topo_measure.h"
 #include "tui/app/path_display_tidy.h"
 
@@ -102,7 +102,7 @@ static Tcl_Obj *topo_info(const sm_topo *t)
 /* Two instances (SPEC 5): a scenario another running workbench holds
  * (its journal's lock) is said to be so when opened here, a shipped
  * sample too (two users editing one demo each think the edits theirs);
- * saves are then checked against its saves (core/lib/filestate.c). Not
+ * saves are then checked against its saves (core/lib/util_file_changed_since_read.c). Not
  * for a safe script: the journals are no business of its. */
 static void note_other_instance(sm_app *app, const char *path)
 {

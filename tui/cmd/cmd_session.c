@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "core/lib/path_guard_check.h"
-#include "core/session/journal.h"
+#include "core/lib/path_guard_allowed_dirs.h"
+#include "core/session/crash_recovery_journal.h"
 #include "core/session/report.h"
 #include "cmd_common.h"
 

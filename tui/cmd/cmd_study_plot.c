@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd_common.h"
-#include "core/lib/path_guard_check.h"
+#include "core/lib/path_guard_allowed_dirs.h"
 #include "cmd_study.h"
 #include "core/lib/strbuf.h"
 #include "core/study/braille_plot.h"

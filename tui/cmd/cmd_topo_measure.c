@@ -13,7 +13,7 @@
 #include "cmd_common.h"
 #include "cmd_topo_measure.h"
 #include "core/lib/strbuf.h"
-#include "core/measure/measure.h"
+#include "core/measure/processor_profile_sweep.h"
 #include "core/model/grid_memory.h"
 #include "core/model/profile.h"
 #include "core/session/session.h"
@@ -35,8 +35,8 @@ typedef struct mopts {
     sm_kstencil stencil;
     Tcl_Obj *procs;      /* -processors, or NULL: every CPU processor */
     int *sizes, nsizes;
-    double cl, eps, mintime, timeout;
-    int reps_min, reps_max, simultaneous, apply;
+    sm_measure_stop_opts stop;  /* -cl -eps -reps -mintime -timeout */
+    int simultaneous, apply;
     const char *out;
 } mopts;
 
@@ -56,10 +56,16 @@ static int parse(Tcl_Interp *in, int objc, Tcl_Obj *const objv[], mopts *o)
             o->apply = 1;
             continue;
         }
-        int need = idx == 5 ? 2 : 1;
+        int nstop = sm_measure_stop_opt_values(names[idx]);
+        int need = nstop ? nstop : 1;
         if (i + need >= objc) return bad(in, "topo measure: %s needs a value", names[idx]);
         Tcl_Obj *v = objv[i + 1];
         const char *s = Tcl_GetString(v);
+        if (nstop) {
+            if (sm_measure_stop_opt(in, "topo measure", names[idx], objv + i + 1, &o->stop) != TCL_OK) return TCL_ERROR;
+            i += need;
+            continue;
+        }
         switch (idx) {
         case 0: o->procs = v; break;
         case 1:
@@ -80,20 +86,6 @@ static int parse(Tcl_Interp *in, int objc, Tcl_Obj *const objv[], mopts *o)
                     return bad(in, "topo measure: -sizes expects block counts from 1, increasing, got \"%s\"", s);
             break;
         }
-        case 3:
-            if (Tcl_GetDoubleFromObj(NULL, v, &o->cl) != TCL_OK || !(o->cl > 0 && o->cl < 1))
-                return bad(in, "topo measure: -cl expects a confidence level between 0 and 1, got \"%s\"", s);
-            break;
-        case 4:
-            if (Tcl_GetDoubleFromObj(NULL, v, &o->eps) != TCL_OK || !(o->eps > 0 && o->eps < 10))
-                return bad(in, "topo measure: -eps expects a positive relative half-width (e.g. 0.05), got \"%s\"", s);
-            break;
-        case 5:
-            if (Tcl_GetIntFromObj(NULL, v, &o->reps_min) != TCL_OK ||
-                Tcl_GetIntFromObj(NULL, objv[i + 2], &o->reps_max) != TCL_OK || o->reps_min < 2 ||
-                o->reps_max < o->reps_min || o->reps_max > 100000)
-                return bad(in, "topo measure: -reps MIN MAX expects 2 <= MIN <= MAX <= 100000, got \"%s ...\"", s);
-            break;
         case 6: {
             static const char *const onoff[] = {"off", "on", NULL};
             if (Tcl_GetIndexFromObj(NULL, v, onoff, "", 0, &o->simultaneous) != TCL_OK)
@@ -101,14 +93,6 @@ static int parse(Tcl_Interp *in, int objc, Tcl_Obj *const objv[], mopts *o)
             break;
         }
         case 8: o->out = s; break;
-        case 9:
-            if (Tcl_GetDoubleFromObj(NULL, v, &o->mintime) != TCL_OK || !(o->mintime >= 0 && o->mintime <= 60))
-                return bad(in, "topo measure: -mintime expects seconds in 0..60, got \"%s\"", s);
-            break;
-        case 10:
-            if (Tcl_GetDoubleFromObj(NULL, v, &o->timeout) != TCL_OK || !(o->timeout >= 0 && o->timeout <= 1e6))
-                return bad(in, "topo measure: -timeout expects seconds per size in 0..1e6 (0: none), got \"%s\"", s);
-            break;
         }
         i += need;
     }
@@ -218,8 +202,8 @@ static Tcl_Obj *group_dict(const sm_measure_group *G, const sm_measure_result *r
     put(d, "host", str(host));
     put(d, "date", str(date));
     put(d, "processors", pnames);
-    put(d, "cl", num(o->cl));
-    put(d, "eps", num(o->eps));
+    put(d, "cl", num(o->stop.cl));
+    put(d, "eps", num(o->stop.eps));
     put(d, "simultaneous", Tcl_NewBooleanObj(o->simultaneous));
     put(d, "interrupted", Tcl_NewBooleanObj(r->interrupted));
     if (r->stopped[0]) put(d, "stopped", str(r->stopped));
@@ -436,7 +420,7 @@ static int finish(sm_app *app, Tcl_Interp *in, job *j, sm_measure_result *r)
         snprintf(pv->from, sizeof pv->from, "measured; fit %.4g s/cell", G->time_per_cell);
         pv->time_per_cell = G->time_per_cell;
         pv->cells = (double)j->mo.block[0] * (double)j->mo.block[1] * (double)j->mo.block[2];
-        pv->eps = j->o.eps;
+        pv->eps = j->o.stop.eps;
         pv->running = 0;
         pv->interrupted = r->interrupted;
         sm_view_touch(app->view);
@@ -587,13 +571,13 @@ int sm_topo_measure_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
     mopts *o = &j->o;
     const sm_grid *grid = app->session->grid;
     o->stencil = (sm_kstencil)grid->spec.stencil;
-    o->cl = 0.95;
-    o->eps = 0.05;
-    o->reps_min = 5;
-    o->reps_max = 50;
+    o->stop.cl = 0.95;
+    o->stop.eps = 0.05;
+    o->stop.reps_min = 5;
+    o->stop.reps_max = 50;
     o->simultaneous = 1;
-    o->mintime = 0.1;
-    o->timeout = 60;
+    o->stop.mintime = 0.1;
+    o->stop.timeout = 60;
     int rc = parse(in, objc, objv, o);
     if (rc == TCL_OK) rc = sm_measure_resolve(app, in, o->procs, &j->tg, &j->ntg);
     if (rc == TCL_OK && o->apply && sm_app_check_change(app, in, "topo measure -apply")) rc = TCL_ERROR;
@@ -616,13 +600,13 @@ int sm_topo_measure_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
     mo->stencil = o->stencil;
     mo->halo = grid->spec.halo;
     block_shape(grid, o->stencil, mo->block);
-    mo->cl = o->cl;
-    mo->eps = o->eps;
-    mo->reps_min = o->reps_min;
-    mo->reps_max = o->reps_max;
+    mo->cl = o->stop.cl;
+    mo->eps = o->stop.eps;
+    mo->reps_min = o->stop.reps_min;
+    mo->reps_max = o->stop.reps_max;
     mo->simultaneous = o->simultaneous;
-    mo->min_rep_seconds = o->mintime;
-    mo->timeout = o->timeout;
+    mo->min_rep_seconds = o->stop.mintime;
+    mo->timeout = o->stop.timeout;
     /* Memory: all processors at once share half of what Linux says is
      * available (the machine stays usable); a processor's own memory
      * size, where its type gives one, bounds it too. */
@@ -676,10 +660,10 @@ int sm_topo_measure_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const ob
         memset(pv, 0, sizeof *pv);
         snprintf(pv->type, sizeof pv->type, "%s", j->gnames[0]);
         snprintf(pv->from, sizeof pv->from, "topo measure");
-        pv->eps = o->eps;
+        pv->eps = o->stop.eps;
         pv->running = app->screen != NULL;
         pv->npoints = o->nsizes;
-        pv->reps_max = o->reps_max;
+        pv->reps_max = o->stop.reps_max;
         if (app->screen) sm_view_show_alt(app->view, SM_PANE_PROFILE, 1);
         sm_view_touch(app->view);
     }

@@ -1,6 +1,6 @@
 /* cmd_topo_measure_links.c - topo measure links (SPEC 8): the intra-node
  * link between two of this machine's processors measured as the halo
- * copy it carries (core/measure/link.h: a message written on one
+ * copy it carries (core/measure/intra_node_link_timing.h: a message written on one
  * processor's core, copied by the other's), its latency, bandwidth and
  * fitted time per cell; -apply writes the time per cell into the
  * topology's intra class for the two types, with its source. */
@@ -11,7 +11,7 @@
 #include <string.h>
 #include "cmd_common.h"
 #include "cmd_topo_measure.h"
-#include "core/measure/link.h"
+#include "core/measure/intra_node_link_timing.h"
 #include "core/session/session.h"
 
 static int bad(Tcl_Interp *in, const char *fmt, const char *arg)
@@ -30,6 +30,7 @@ typedef struct lopts {
     Tcl_Obj *procs;
     int64_t *cells;
     int nsizes, apply;
+    sm_measure_stop_opts stop;  /* -cl -eps -reps -mintime -timeout */
     sm_link_opts lo;
 } lopts;
 
@@ -44,13 +45,17 @@ static int parse(Tcl_Interp *in, int objc, Tcl_Obj *const objv[], lopts *o)
             o->apply = 1;
             continue;
         }
-        int need = idx == 4 ? 2 : 1;
+        int nstop = sm_measure_stop_opt_values(names[idx]);
+        int need = nstop ? nstop : 1;
         if (i + need >= objc) return bad(in, "topo measure links: %s needs a value", names[idx]);
         Tcl_Obj *v = objv[i + 1];
         const char *s = Tcl_GetString(v);
-        switch (idx) {
-        case 0: o->procs = v; break;
-        case 1: {
+        if (nstop) {
+            if (sm_measure_stop_opt(in, "topo measure links", names[idx], objv + i + 1, &o->stop) != TCL_OK)
+                return TCL_ERROR;
+        } else if (idx == 0) {
+            o->procs = v;
+        } else if (idx == 1) {
             int n;
             Tcl_Obj **el;
             if (Tcl_ListObjGetElements(NULL, v, &n, &el) != TCL_OK || n < 1 || n > 64)
@@ -65,31 +70,6 @@ static int parse(Tcl_Interp *in, int objc, Tcl_Obj *const objv[], lopts *o)
                     return bad(in, "topo measure links: -sizes expects cells from 1 to 16777216, increasing, got \"%s\"", s);
                 o->cells[k] = w;
             }
-            break;
-        }
-        case 2:
-            if (Tcl_GetDoubleFromObj(NULL, v, &o->lo.cl) != TCL_OK || !(o->lo.cl > 0 && o->lo.cl < 1))
-                return bad(in, "topo measure links: -cl expects a confidence level between 0 and 1, got \"%s\"", s);
-            break;
-        case 3:
-            if (Tcl_GetDoubleFromObj(NULL, v, &o->lo.eps) != TCL_OK || !(o->lo.eps > 0 && o->lo.eps < 10))
-                return bad(in, "topo measure links: -eps expects a positive relative half-width, got \"%s\"", s);
-            break;
-        case 4:
-            if (Tcl_GetIntFromObj(NULL, v, &o->lo.reps_min) != TCL_OK ||
-                Tcl_GetIntFromObj(NULL, objv[i + 2], &o->lo.reps_max) != TCL_OK || o->lo.reps_min < 2 ||
-                o->lo.reps_max < o->lo.reps_min || o->lo.reps_max > 100000)
-                return bad(in, "topo measure links: -reps MIN MAX expects 2 <= MIN <= MAX <= 100000, got \"%s ...\"", s);
-            break;
-        case 5:
-            if (Tcl_GetDoubleFromObj(NULL, v, &o->lo.min_rep_seconds) != TCL_OK ||
-                !(o->lo.min_rep_seconds >= 0 && o->lo.min_rep_seconds <= 60))
-                return bad(in, "topo measure links: -mintime expects seconds in 0..60, got \"%s\"", s);
-            break;
-        case 6:
-            if (Tcl_GetDoubleFromObj(NULL, v, &o->lo.timeout) != TCL_OK || !(o->lo.timeout >= 0 && o->lo.timeout <= 1e6))
-                return bad(in, "topo measure links: -timeout expects seconds per size in 0..1e6, got \"%s\"", s);
-            break;
         }
         i += need;
     }
@@ -171,12 +151,7 @@ int sm_topo_measure_links_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *co
 {
     lopts o;
     memset(&o, 0, sizeof o);
-    o.lo.cl = 0.95;
-    o.lo.eps = 0.05;
-    o.lo.reps_min = 5;
-    o.lo.reps_max = 50;
-    o.lo.min_rep_seconds = 0.02;
-    o.lo.timeout = 10;
+    o.stop = (sm_measure_stop_opts){.cl = 0.95, .eps = 0.05, .reps_min = 5, .reps_max = 50, .mintime = 0.02, .timeout = 10};
     sm_measure_target *tg = NULL;
     int ntg = 0, rc = parse(in, objc, objv, &o);
     if (rc == TCL_OK) {
@@ -202,6 +177,12 @@ int sm_topo_measure_links_cmd(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *co
     int p = tg[0].proc, q = tg[1].proc;
     o.lo.cpu_a = tg[0].cpus[0];
     o.lo.cpu_b = tg[1].cpus[0];
+    o.lo.cl = o.stop.cl;
+    o.lo.eps = o.stop.eps;
+    o.lo.reps_min = o.stop.reps_min;
+    o.lo.reps_max = o.stop.reps_max;
+    o.lo.min_rep_seconds = o.stop.mintime;
+    o.lo.timeout = o.stop.timeout;
     o.lo.cells = o.cells;
     o.lo.nsizes = o.nsizes;
     o.lo.interrupt = &app->interrupt;

@@ -1,4 +1,4 @@
-/* tcl_bridge.c - the Tcl side of tcl_bridge_interface.h: evaluation for key actions and
+/* tcl_bridge.c - the Tcl side of tcl_bridge.h: evaluation for key actions and
  * the console, and completion from the interpreter and the subcommand
  * tables. */
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include "solvers/solver_registry.h"
 #include "cmd_common.h"
-#include "tui/app/tcl_bridge_interface.h"
+#include "tui/app/tcl_bridge.h"
 
 /* The interpreter the last command ran in, for sm_shell_result. */
 static Tcl_Interp *last_in;

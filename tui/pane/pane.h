@@ -26,7 +26,7 @@
  *  - release: free p->priv (caches) when the workbench ends.
  * Commands are what the pane hands back, never run by the pane itself: the
  * loop runs them through the shell, so the console echoes them and
- * recordings replay them. Commands are words (command_as_words.h: sm_words_lit for
+ * recordings replay them. Commands are words (command_word_list.h: sm_words_lit for
  * the program's own literal words, sm_words_add for a name), evaluated as
  * a Tcl list: a name is always one word, never pasted into a script.
  *
@@ -41,7 +41,7 @@
 #include <stddef.h>
 #include "tui/app/app.h"
 #include "tui/app/compare_mode.h"
-#include "tui/app/command_as_words.h"
+#include "tui/app/command_word_list.h"
 
 /* Computed once per frame and shared by every pane. */
 typedef struct sm_frame {
@@ -95,7 +95,7 @@ typedef struct sm_pane_ops {
     void (*draw)(sm_pane *p, sm_app *app, const sm_frame *f);
     /* List panes: rows shown; *cursor gets the cursor row (-1 none). */
     int (*rows)(sm_pane *p, sm_app *app, const sm_frame *f, int *cursor);
-    /* Commands are words (command_as_words.h): a name is always one word, never
+    /* Commands are words (command_word_list.h): a name is always one word, never
      * pasted into a script. */
     /* Command moving the cursor by delta rows; returns 1 if written. */
     int (*move_cursor)(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_words *cmd);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "pane.h"
 #include "tui/app/list_pane_rows.h"
-#include "tui/app/tcl_bridge_interface.h"
+#include "tui/app/tcl_bridge.h"
 
 typedef struct comm_cache {
     const void *owner;            /* f->map_owner and f->map_stamp it was built for */

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
-#include "core/mpi_run/run_vs_model.h"
+#include "core/run_results/run_vs_model.h"
 #include "tui/app/list_pane_rows.h"
-#include "tui/app/tcl_bridge_interface.h"
+#include "tui/app/tcl_bridge.h"
 
 /* The rows as last drawn: keys and clicks answer from these. */
 /* Where a type's speed came from, after its name (SPEC 8 "source"):

@@ -17,12 +17,12 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "core/session/journal.h"
+#include "core/session/crash_recovery_journal.h"
 #include "tui/app/key_action_commands.h"
 #include "tui/app/key_action_table.h"
 #include "tui/pane/pane.h"
 #include "tui/app/solver_worker_thread.h"
-#include "tui/app/tcl_bridge_interface.h"
+#include "tui/app/tcl_bridge.h"
 #include "hangup_watchdog.h"
 #include "workbench.h"
 

@@ -2,7 +2,7 @@
  * from (the session's mapping, or the running solver's mirrored in a cost
  * of its own, and the blocks its last change moved), the change mask that
  * says which panes to redraw, the status and bottom lines. */
-#include "tui/app/mpi_run_job.h"
+#include "tui/app/run_launch_job.h"
 #include "workbench_internal.h"
 
 /* ---- per-frame data ---- */

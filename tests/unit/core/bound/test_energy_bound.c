@@ -237,7 +237,7 @@ static void below_mappings_at_scale(void **st)
 {
     (void)st;
     sm_err e;
-    sm_topo *t = sm_topo_load("samples/topologies/summit-like.json", &e);
+    sm_topo *t = sm_topo_load("samples/topologies/summit-like-topology.json", &e);
     if (!t) fail_msg("%s", e.msg);
     sm_grid *g = tu_grid(16, 16, 8, 0, 0, 1, SM_ST_7PT);
     sm_model m;

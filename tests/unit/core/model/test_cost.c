@@ -548,7 +548,7 @@ static void large_machine_matches_reference(void **st)
 {
     (void)st;
     sm_err e;
-    sm_topo *t = sm_topo_load("samples/topologies/torus16.json", &e);
+    sm_topo *t = sm_topo_load("samples/topologies/torus16-topology.json", &e);
     if (!t) fail_msg("%s", e.msg);
     assert_true(t->nprocs > 512);
     sm_grid *g = tu_grid(6, 5, 4, 1, 0, 1, SM_ST_27PT);

@@ -1,6 +1,6 @@
 /* test_session.c - edits, undo and redo through the incremental model. */
 #include "tests/unit/testutil.h"
-#include "core/session/journal.h"
+#include "core/session/crash_recovery_journal.h"
 #include "core/session/session.h"
 #include <unistd.h>
 

@@ -1,6 +1,6 @@
 /* optimal_partitioning_ref.h - an independent exact reference for the partition problem
  * of popta: a dynamic programme over processors and blocks left, sharing
- * nothing with the solution tree. Used by test_optimal_partitioning and bench_popta. */
+ * nothing with the solution tree. Used by test_optimal_partitioning and bench_optimal_partitioning. */
 #ifndef SM_OPTIMAL_PARTITIONING_REF_H
 #define SM_OPTIMAL_PARTITIONING_REF_H
 

@@ -192,7 +192,7 @@ static void multilevel_tabu(void **st)
     (void)st;
     sm_grid *g = tu_grid(32, 32, 16, 0, 0, 0, SM_ST_7PT);
     sm_err e;
-    sm_topo *t = sm_topo_load("samples/topologies/summit-like.json", &e);
+    sm_topo *t = sm_topo_load("samples/topologies/summit-like-topology.json", &e);
     if (!t) fail_msg("%s", e.msg);
     static const char *const ml[] = {"-multilevel", "on", "-iters", "64", "-seed", "7", "-from", "current"};
     /* Held to a deadline of its own, so the best is the search's, not

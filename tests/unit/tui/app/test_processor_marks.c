@@ -29,7 +29,7 @@ static int clashes(const sm_topo *t, const int *style, const char *glyph)
 static void few_processors_own_colours(void **st)
 {
     (void)st;
-    sm_topo *t = load("samples/topologies/2cpu-2gpu.json");
+    sm_topo *t = load("samples/topologies/2cpu-2gpu-topology.json");
     int style[4];
     char glyph[4];
     assert_int_equal(sm_proc_marks(t, 23, style, glyph), 0);
@@ -45,7 +45,7 @@ static void few_processors_own_colours(void **st)
 static void summit_by_node(void **st)
 {
     (void)st;
-    sm_topo *t = load("samples/topologies/summit-like.json");
+    sm_topo *t = load("samples/topologies/summit-like-topology.json");
     assert_int_equal(t->nprocs, 256);
     int *style = malloc(sizeof(int) * 256);
     char *glyph = malloc(256);

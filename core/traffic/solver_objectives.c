@@ -1,0 +1,311 @@
+/* solver_objectives.c - incremental objectives. Hop-based ones re-add the
+ * contribution of the edges touching the changed blocks; congestion keeps
+ * per-link message counts (dimension-order routes) in a hash table and a
+ * histogram of counts so the maximum follows every change; energy and time
+ * ride on the incremental cost model. Deltas apply, read and undo. */
+#include "solver_objectives.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "core/lib/countmap.h"
+#include "core/net/net.h"
+#include "core/lib/util.h"
+
+static const char *const names[] = {"energy", "time", "hops", "hop_cells",
+                                    "congestion", "cardinality"};
+
+int sm_objective_parse(const char *name, sm_objective_kind *out)
+{
+    for (int i = 0; i < 6; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *out = (sm_objective_kind)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *sm_objective_name(sm_objective_kind k) { return names[k]; }
+
+struct sm_objective {
+    sm_objective_kind kind;
+    const sm_grid *g;
+    const sm_topo *t;
+    int *map;
+    sm_cost *cost;     /* energy, time */
+    int64_t sum;       /* hops, hop_cells, cardinality */
+    /* congestion: link id -> messages, and how many links carry c */
+    sm_countmap links;
+    int64_t *hist, maxc;
+    /* cardinality: each block's node, how many of its grid neighbours sit
+     * on a node next to it (the sum counts each pair twice), and the
+     * networks's distance-1 table (NULL above SM_NODE_ADJ_MAX nodes). A
+     * swap is scored from the two blocks' new neighbourhoods alone. */
+    int *node, *near;
+    sm_node_adjacency *adj;
+};
+
+/* ops->hops (hops, hop_cells) or ops->distance (cardinality) of a != b. */
+static int net_dist(const sm_objective *o, int a, int b)
+{
+    const sm_net *net = o->t->net;
+    return o->kind == SM_OBJ_CARDINALITY ? net->ops->distance(net, a, b) : net->ops->hops(net, a, b);
+}
+
+static void route_add(sm_objective *o, int a, int b, int sign)
+{
+    uint64_t links[SM_MAX_ROUTE];
+    const sm_net *net = o->t->net;
+    int nl = net->ops->route(net, a, b, links, SM_MAX_ROUTE);
+    for (int i = 0; i < nl; i++) {
+        int64_t *c = sm_countmap_at(&o->links, links[i]);
+        if (*c > 0) o->hist[*c]--;
+        *c += sign;
+        if (*c > 0) o->hist[*c]++;
+        if (*c > o->maxc) o->maxc = *c;
+    }
+    while (o->maxc > 0 && o->hist[o->maxc] == 0) o->maxc--;
+}
+
+static int node_of(const sm_objective *o, int block)
+{
+    return o->t->procs[o->map[block]].node;
+}
+
+/* One directed edge's share of the objective (congestion: its route,
+ * applied with sign). */
+static int64_t edge_part(sm_objective *o, const sm_edge *ed, int sign)
+{
+    if (o->map[ed->src] == o->map[ed->dst]) return 0;
+    int a = node_of(o, ed->src), b = node_of(o, ed->dst);
+    if (a == b) return 0;
+    switch (o->kind) {
+    case SM_OBJ_HOPS: return net_dist(o, a, b);
+    case SM_OBJ_HOP_CELLS: return (int64_t)net_dist(o, a, b) * ed->cells;
+    case SM_OBJ_CONGESTION: route_add(o, a, b, sign); return 0;
+    default: return 0;
+    }
+}
+
+/* Whether nodes a and b are next to each other (cardinality). */
+static int nodes_near(const sm_objective *o, int a, int b)
+{
+    if (o->adj) return sm_node_adjacent(o->adj, a, b);
+    return a != b && net_dist(o, a, b) == 1;
+}
+
+/* Cardinality: the pairs touching b1 (and b2 >= 0), each once, added to
+ * (sign +1) or taken from (-1) both ends' counts and the sum. */
+static void card_apply(sm_objective *o, int b1, int b2, int sign)
+{
+    const sm_grid *g = o->g;
+    int bs[2] = {b1, b2};
+    for (int i = 0; i < 2 && bs[i] >= 0; i++) {
+        int u = bs[i], nu = o->node[u];
+        for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
+            int w = g->nbr[k];
+            if (i == 1 && w == b1) continue;
+            int x = sign * nodes_near(o, nu, o->node[w]);
+            o->near[u] += x;
+            o->near[w] += x;
+            o->sum += x;
+        }
+    }
+}
+
+/* Cardinality: the pairs u would make on node nu, leaving out its pairs
+ * with `skip` (the partner of a swap: their pair keeps its distance);
+ * *skipped counts those left out. by_rows reads the table in the rows of
+ * u's neighbours' nodes (for a block whose places are scored one after
+ * another: the same few rows each time), else in nu's row (for a block
+ * scored at one place among many others: that row each time). */
+static int card_at(const sm_objective *o, int u, int nu, int skip, int *skipped, int by_rows)
+{
+    const sm_grid *g = o->g;
+    int c = 0;
+    for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
+        int w = g->nbr[k];
+        if (w == skip) ++*skipped;
+        else c += by_rows ? nodes_near(o, o->node[w], nu) : nodes_near(o, nu, o->node[w]);
+    }
+    return c;
+}
+
+static int64_t local(sm_objective *o, int b1, int b2, int sign)
+{
+    const sm_grid *g = o->g;
+    int64_t s = 0;
+    int bs[2] = {b1, b2};
+    for (int i = 0; i < 2 && bs[i] >= 0; i++) {
+        int u = bs[i];
+        for (int k = g->inc_off[u]; k < g->inc_off[u + 1]; k++) {
+            const sm_edge *ed = &g->edges[g->inc[k]];
+            if (i == 1 && (ed->src == b1 || ed->dst == b1)) continue;
+            s += edge_part(o, ed, sign);
+        }
+    }
+    return s;
+}
+
+sm_objective *sm_objective_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
+                               sm_objective_kind k, const int *map)
+{
+    sm_objective *o = sm_xcalloc(1, sizeof *o);
+    o->kind = k;
+    o->g = g;
+    o->t = t;
+    size_t n = (size_t)(g->ntasks ? g->ntasks : 1);
+    o->map = sm_xmalloc(sizeof(int) * n);
+    memcpy(o->map, map, sizeof(int) * (size_t)g->ntasks);
+    switch (k) {
+    case SM_OBJ_ENERGY:
+    case SM_OBJ_TIME: o->cost = sm_cost_new(g, t, m, map); break;
+    case SM_OBJ_CONGESTION:
+        o->hist = sm_xcalloc((size_t)g->nedges + 2, sizeof(int64_t));
+        for (int e = 0; e < g->nedges; e++) edge_part(o, &g->edges[e], 1);
+        break;
+    case SM_OBJ_CARDINALITY:
+        o->adj = sm_node_adjacency_new(t->net, t->nnodes);
+        o->node = sm_xmalloc(sizeof(int) * n);
+        o->near = sm_xcalloc(n, sizeof(int));
+        for (int u = 0; u < g->ntasks; u++) o->node[u] = t->procs[map[u]].node;
+        for (int u = 0; u < g->ntasks; u++) {
+            int none = 0;
+            o->near[u] = card_at(o, u, o->node[u], -1, &none, 0);
+            o->sum += o->near[u];
+        }
+        o->sum /= 2; /* each pair from both ends */
+        break;
+    default:
+        for (int e = 0; e < g->nedges; e++) o->sum += edge_part(o, &g->edges[e], 1);
+    }
+    return o;
+}
+
+void sm_objective_free(sm_objective *o)
+{
+    if (!o) return;
+    if (o->cost) sm_cost_free(o->cost);
+    free(o->map);
+    sm_countmap_free(&o->links);
+    free(o->hist);
+    free(o->node);
+    free(o->near);
+    sm_node_adjacency_free(o->adj);
+    free(o);
+}
+
+double sm_objective_value(const sm_objective *o)
+{
+    sm_eval ev;
+    switch (o->kind) {
+    case SM_OBJ_ENERGY:
+    case SM_OBJ_TIME:
+        sm_cost_eval_fast(o->cost, &ev);
+        return o->kind == SM_OBJ_ENERGY ? ev.energy : ev.time;
+    case SM_OBJ_CONGESTION: return (double)o->maxc;
+    default: return (double)o->sum;
+    }
+}
+
+double sm_objective_score(const sm_objective *o)
+{
+    double v = sm_objective_value(o);
+    return o->kind == SM_OBJ_CARDINALITY ? -v : v;
+}
+
+const int *sm_objective_map(const sm_objective *o) { return o->map; }
+
+const sm_node_adjacency *sm_objective_node_adjacency(const sm_objective *o) { return o->adj; }
+
+/* Re-place blocks b1 (to p1) and b2 (to p2, if b2 >= 0). */
+static void replace(sm_objective *o, int b1, int p1, int b2, int p2)
+{
+    if (o->cost) {
+        if (b2 >= 0) sm_cost_swap(o->cost, b1, b2);
+        else sm_cost_move(o->cost, b1, p1);
+        o->map[b1] = p1;
+        if (b2 >= 0) o->map[b2] = p2;
+        return;
+    }
+    if (o->kind == SM_OBJ_CARDINALITY) {
+        card_apply(o, b1, b2, -1);
+        o->map[b1] = p1;
+        o->node[b1] = o->t->procs[p1].node;
+        if (b2 >= 0) {
+            o->map[b2] = p2;
+            o->node[b2] = o->t->procs[p2].node;
+        }
+        card_apply(o, b1, b2, 1);
+        return;
+    }
+    o->sum -= local(o, b1, b2, -1);
+    o->map[b1] = p1;
+    if (b2 >= 0) o->map[b2] = p2;
+    o->sum += local(o, b1, b2, 1);
+}
+
+void sm_objective_move(sm_objective *o, int block, int proc)
+{
+    if (o->map[block] != proc) replace(o, block, proc, -1, 0);
+}
+
+void sm_objective_swap(sm_objective *o, int b1, int b2)
+{
+    if (b1 == b2 || o->map[b1] == o->map[b2]) return;
+    replace(o, b1, o->map[b2], b2, o->map[b1]);
+}
+
+/* hops, hop_cells, cardinality: the change of the sum when b1 goes to p1
+ * and b2 (>= 0) to p2, from the terms touching them before and after,
+ * the state left as it was: half the work of applying and undoing. */
+static double local_delta(sm_objective *o, int b1, int p1, int b2, int p2)
+{
+    if (o->kind == SM_OBJ_CARDINALITY) {
+        /* The terms touching b1 and b2 after, from their new nodes; before,
+         * their counts. The pair b1-b2, if they are neighbours, keeps its
+         * distance in a swap: both sides leave it out. */
+        int m = 0, after = card_at(o, b1, o->t->procs[p1].node, b2, &m, 1), before = o->near[b1];
+        if (b2 >= 0) {
+            int m2 = 0;
+            after += card_at(o, b2, o->t->procs[p2].node, b1, &m2, 0);
+            before += o->near[b2] - (m + m2) * nodes_near(o, o->node[b1], o->node[b2]);
+        }
+        return (double)before - (double)after;
+    }
+    int64_t before = local(o, b1, b2, 0);
+    int was1 = o->map[b1], was2 = b2 >= 0 ? o->map[b2] : 0;
+    o->map[b1] = p1;
+    if (b2 >= 0) o->map[b2] = p2;
+    int64_t after = local(o, b1, b2, 0);
+    o->map[b1] = was1;
+    if (b2 >= 0) o->map[b2] = was2;
+    return o->kind == SM_OBJ_CARDINALITY ? (double)before - (double)after : (double)after - (double)before;
+}
+
+static int sum_kind(const sm_objective *o)
+{
+    return o->kind == SM_OBJ_HOPS || o->kind == SM_OBJ_HOP_CELLS || o->kind == SM_OBJ_CARDINALITY;
+}
+
+double sm_objective_move_delta(sm_objective *o, int block, int proc)
+{
+    int was = o->map[block];
+    if (was == proc) return 0;
+    if (sum_kind(o)) return local_delta(o, block, proc, -1, 0);
+    double before = sm_objective_score(o);
+    sm_objective_move(o, block, proc);
+    double after = sm_objective_score(o);
+    sm_objective_move(o, block, was);
+    return after - before;
+}
+
+double sm_objective_swap_delta(sm_objective *o, int b1, int b2)
+{
+    if (b1 == b2 || o->map[b1] == o->map[b2]) return 0;
+    if (sum_kind(o)) return local_delta(o, b1, o->map[b2], b2, o->map[b1]);
+    double before = sm_objective_score(o);
+    sm_objective_swap(o, b1, b2);
+    double after = sm_objective_score(o);
+    sm_objective_swap(o, b1, b2);
+    return after - before;
+}
