@@ -257,6 +257,7 @@ void sm_compare_set_run(sm_compare *c, const sm_session *s, sm_solver *run, cons
     c->run = run;
     snprintf(c->run_name, sizeof c->run_name, "%s", name);
     c->run_step = run->iteration;
+    c->run_current = m && m == run->current_map;
     c->solver = shown;
     c->solver_iter = shown->iteration;
     snprintf(c->label, sizeof c->label, "%s @%lld", name, run->iteration);
@@ -342,7 +343,11 @@ int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv)
         /* At equal steps: the other run follows the one shown. */
         run_to(c->run, sv->iteration);
         const int *m = run_map(c->run);
-        if (m) follow(c, c->run, c->run->current_map ? c->run_step : -1, m, 0);
+        /* By the recorded moves of the mapping compared (its current, or
+         * its best when it shows none) while it stays the same kind. */
+        int cur = m && m == c->run->current_map;
+        if (m) follow(c, c->run, cur == c->run_current ? c->run_step : -1, m, !cur);
+        c->run_current = cur;
         c->solver = sv;
         c->solver_iter = sv->iteration;
         c->run_step = c->run->iteration;

@@ -38,6 +38,7 @@ typedef struct sm_compare {
     sm_solver *run;
     char run_name[32];
     long long run_step;
+    int run_current;           /* map was the run's current mapping (else its best) */
 
     /* Set by the workbench while it draws: a cost state over at least
      * sm_compare_background_blocks blocks is then built on another

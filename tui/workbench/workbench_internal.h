@@ -91,6 +91,9 @@ typedef struct tui {
         /* The blocks the solver's history recorded between the step the
          * mirror showed and the step shown (nlist -1: not listed). */
         int *list, nlist, list_cap;
+        /* The session's structure (grid, machine, model) the mirror was
+         * built under: another run keeps it only under the same. */
+        unsigned long long mirror_structure;
     } shown;
     long long slice;                        /* steps per frame when running */
 

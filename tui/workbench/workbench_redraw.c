@@ -118,7 +118,8 @@ void wb_prepare(tui *t, sm_frame *f)
     const sm_cost *cost = s->cost;
     int changed = session_changed;
     if (source) {
-        if (sh->mirror && sh->solver != sv && !(app->solver_view && app->solver_view_of == sv)) {
+        if (sh->mirror && sh->solver != sv && !(app->solver_view && app->solver_view_of == sv) &&
+            sh->mirror_structure == s->structure) {
             /* Another run of the same start (solver switch, a branch): the
              * mirror is kept and moved to its mapping (compared whole,
              * once; a rebuild when most blocks differ), not rebuilt: that
@@ -147,6 +148,7 @@ void wb_prepare(tui *t, sm_frame *f)
             }
             sh->solver = sv;
             sh->solver_iter = -1;
+            sh->mirror_structure = s->structure;
             states_of_machine(s->topo, &sh->mirror_states);
         }
         changed = sh->solver_iter != sv->iteration;
