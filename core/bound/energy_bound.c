@@ -70,11 +70,11 @@
  *    36 864 processors, is a few items).
  * The bound is the larger of the two, each valid on its own.
  *
- * Where each part lives: comm_part.c (h, and the least link energy at each
- * separation level), compute_part.c (each processor's figures and
- * caps, the classes that cost the same), parts_combined_by_knapsack.c and
- * parts_combined_exactly.c (the two ways to combine); this file builds the
- * context they share (bound_context.h) and takes the larger. */
+ * Where each part lives: energy_bound_comm_part.c (h, and the least link energy at each
+ * separation level), energy_bound_compute_part.c (each processor's figures and
+ * caps, the classes that cost the same), energy_bound_parts_combined_by_knapsack.c and
+ * energy_bound_parts_combined_exactly.c (the two ways to combine); this file builds the
+ * context they share (energy_bound_context.h) and takes the larger. */
 #include "energy_bound.h"
 
 #include <math.h>
@@ -85,7 +85,7 @@
 #include "core/model/profile.h"
 #include "core/lib/util.h"
 #include "core/bound/edge_isoperimetric.h"
-#include "bound_context.h"
+#include "energy_bound_context.h"
 
 static double now(void)
 {

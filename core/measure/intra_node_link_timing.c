@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "measure.h"
+#include "processor_profile_sweep.h"
 
 static double now(void)
 {

@@ -1,4 +1,5 @@
 /* topology.c - topology: strict loading, saving and link lookup.
+ * Which DVFS state a processor runs in: topology_dvfs_states.c.
  * Above ~800 lines on purpose: the strict reader and the writer of one
  * format (types, DVFS states, profiles, links with their sources) sit
  * together so that every key read is written back the same way; split,
@@ -10,37 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/jsonutil.h"
-
-const sm_params *sm_type_params(const sm_type *t)
-{
-    return t->state >= 0 ? &t->states[t->state] : &t->base;
-}
-
-int sm_topo_proc_state(const sm_topo *t, int p)
-{
-    const sm_type *T = &t->types[t->procs[p].type];
-    int s = t->procs[p].state != -1 ? t->procs[p].state : T->state;
-    return s >= 0 && s < T->nstates ? s : SM_STATE_BASE;
-}
-
-const sm_params *sm_topo_proc_params(const sm_topo *t, int p)
-{
-    const sm_type *T = &t->types[t->procs[p].type];
-    int s = sm_topo_proc_state(t, p);
-    return s >= 0 ? &T->states[s] : &T->base;
-}
-
-const char *sm_topo_proc_state_name(const sm_topo *t, int p)
-{
-    const sm_type *T = &t->types[t->procs[p].type];
-    int s = sm_topo_proc_state(t, p);
-    return s >= 0 ? T->state_names[s] : "base";
-}
-
-void sm_topo_set_proc_state(sm_topo *t, int p, int state)
-{
-    t->procs[p].state = state;
-}
 
 static const char *const param_keys[] = {
     "time_per_cell", "energy_per_cell", "flops", "bandwidth",
@@ -828,28 +798,6 @@ int sm_topo_find_type(const sm_topo *t, const char *name)
 {
     for (int i = 0; i < t->ntypes; i++)
         if (t->types[i].name && strcmp(t->types[i].name, name) == 0) return i;
-    return -1;
-}
-
-int sm_topo_set_state(sm_topo *t, int type, const char *state)
-{
-    sm_type *T = &t->types[type];
-    if (state) {
-        int k = 0;
-        while (k < T->nstates && strcmp(T->state_names[k], state) != 0) k++;
-        if (k == T->nstates) return -1;
-    }
-    for (int p = 0; p < t->nprocs; p++)
-        if (t->procs[p].type == type) t->procs[p].state = -1;
-    if (!state) {
-        T->state = -1;
-        return 0;
-    }
-    for (int k = 0; k < T->nstates; k++)
-        if (strcmp(T->state_names[k], state) == 0) {
-            T->state = k;
-            return 0;
-        }
     return -1;
 }
 

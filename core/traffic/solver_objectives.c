@@ -36,6 +36,12 @@ struct sm_objective {
     /* congestion: link id -> messages, and how many links carry c */
     sm_countmap links;
     int64_t *hist, maxc;
+    /* cardinality: each block's node, how many of its grid neighbours sit
+     * on a node next to it (the sum counts each pair twice), and the
+     * networks's distance-1 table (NULL above SM_NODE_ADJ_MAX nodes). A
+     * swap is scored from the two blocks' new neighbourhoods alone. */
+    int *node, *near;
+    sm_node_adjacency *adj;
 };
 
 /* ops->hops (hops, hop_cells) or ops->distance (cardinality) of a != b. */
@@ -80,14 +86,50 @@ static int64_t edge_part(sm_objective *o, const sm_edge *ed, int sign)
     }
 }
 
-static int64_t pair_part(const sm_objective *o, int u, int v)
+/* Whether nodes a and b are next to each other (cardinality). */
+static int nodes_near(const sm_objective *o, int a, int b)
 {
-    int a = node_of(o, u), b = node_of(o, v);
+    if (o->adj) return sm_node_adjacent(o->adj, a, b);
     return a != b && net_dist(o, a, b) == 1;
 }
 
-/* The contribution of everything touching b1 (and b2 >= 0), each edge and
- * pair once. */
+/* Cardinality: the pairs touching b1 (and b2 >= 0), each once, added to
+ * (sign +1) or taken from (-1) both ends' counts and the sum. */
+static void card_apply(sm_objective *o, int b1, int b2, int sign)
+{
+    const sm_grid *g = o->g;
+    int bs[2] = {b1, b2};
+    for (int i = 0; i < 2 && bs[i] >= 0; i++) {
+        int u = bs[i], nu = o->node[u];
+        for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
+            int w = g->nbr[k];
+            if (i == 1 && w == b1) continue;
+            int x = sign * nodes_near(o, nu, o->node[w]);
+            o->near[u] += x;
+            o->near[w] += x;
+            o->sum += x;
+        }
+    }
+}
+
+/* Cardinality: the pairs u would make on node nu, leaving out its pairs
+ * with `skip` (the partner of a swap: their pair keeps its distance);
+ * *skipped counts those left out. by_rows reads the table in the rows of
+ * u's neighbours' nodes (for a block whose places are scored one after
+ * another: the same few rows each time), else in nu's row (for a block
+ * scored at one place among many others: that row each time). */
+static int card_at(const sm_objective *o, int u, int nu, int skip, int *skipped, int by_rows)
+{
+    const sm_grid *g = o->g;
+    int c = 0;
+    for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
+        int w = g->nbr[k];
+        if (w == skip) ++*skipped;
+        else c += by_rows ? nodes_near(o, o->node[w], nu) : nodes_near(o, nu, o->node[w]);
+    }
+    return c;
+}
+
 static int64_t local(sm_objective *o, int b1, int b2, int sign)
 {
     const sm_grid *g = o->g;
@@ -95,11 +137,6 @@ static int64_t local(sm_objective *o, int b1, int b2, int sign)
     int bs[2] = {b1, b2};
     for (int i = 0; i < 2 && bs[i] >= 0; i++) {
         int u = bs[i];
-        if (o->kind == SM_OBJ_CARDINALITY) {
-            for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++)
-                if (!(i == 1 && g->nbr[k] == b1)) s += pair_part(o, u, g->nbr[k]);
-            continue;
-        }
         for (int k = g->inc_off[u]; k < g->inc_off[u + 1]; k++) {
             const sm_edge *ed = &g->edges[g->inc[k]];
             if (i == 1 && (ed->src == b1 || ed->dst == b1)) continue;
@@ -127,9 +164,16 @@ sm_objective *sm_objective_new(const sm_grid *g, const sm_topo *t, const sm_mode
         for (int e = 0; e < g->nedges; e++) edge_part(o, &g->edges[e], 1);
         break;
     case SM_OBJ_CARDINALITY:
-        for (int u = 0; u < g->ntasks; u++)
-            for (int j = g->nbr_off[u]; j < g->nbr_off[u + 1]; j++)
-                if (g->nbr[j] > u) o->sum += pair_part(o, u, g->nbr[j]);
+        o->adj = sm_node_adjacency_new(t->net, t->nnodes);
+        o->node = sm_xmalloc(sizeof(int) * n);
+        o->near = sm_xcalloc(n, sizeof(int));
+        for (int u = 0; u < g->ntasks; u++) o->node[u] = t->procs[map[u]].node;
+        for (int u = 0; u < g->ntasks; u++) {
+            int none = 0;
+            o->near[u] = card_at(o, u, o->node[u], -1, &none, 0);
+            o->sum += o->near[u];
+        }
+        o->sum /= 2; /* each pair from both ends */
         break;
     default:
         for (int e = 0; e < g->nedges; e++) o->sum += edge_part(o, &g->edges[e], 1);
@@ -144,6 +188,9 @@ void sm_objective_free(sm_objective *o)
     free(o->map);
     sm_countmap_free(&o->links);
     free(o->hist);
+    free(o->node);
+    free(o->near);
+    sm_node_adjacency_free(o->adj);
     free(o);
 }
 
@@ -168,6 +215,8 @@ double sm_objective_score(const sm_objective *o)
 
 const int *sm_objective_map(const sm_objective *o) { return o->map; }
 
+const sm_node_adjacency *sm_objective_node_adjacency(const sm_objective *o) { return o->adj; }
+
 /* Re-place blocks b1 (to p1) and b2 (to p2, if b2 >= 0). */
 static void replace(sm_objective *o, int b1, int p1, int b2, int p2)
 {
@@ -176,6 +225,17 @@ static void replace(sm_objective *o, int b1, int p1, int b2, int p2)
         else sm_cost_move(o->cost, b1, p1);
         o->map[b1] = p1;
         if (b2 >= 0) o->map[b2] = p2;
+        return;
+    }
+    if (o->kind == SM_OBJ_CARDINALITY) {
+        card_apply(o, b1, b2, -1);
+        o->map[b1] = p1;
+        o->node[b1] = o->t->procs[p1].node;
+        if (b2 >= 0) {
+            o->map[b2] = p2;
+            o->node[b2] = o->t->procs[p2].node;
+        }
+        card_apply(o, b1, b2, 1);
         return;
     }
     o->sum -= local(o, b1, b2, -1);
@@ -200,6 +260,18 @@ void sm_objective_swap(sm_objective *o, int b1, int b2)
  * the state left as it was: half the work of applying and undoing. */
 static double local_delta(sm_objective *o, int b1, int p1, int b2, int p2)
 {
+    if (o->kind == SM_OBJ_CARDINALITY) {
+        /* The terms touching b1 and b2 after, from their new nodes; before,
+         * their counts. The pair b1-b2, if they are neighbours, keeps its
+         * distance in a swap: both sides leave it out. */
+        int m = 0, after = card_at(o, b1, o->t->procs[p1].node, b2, &m, 1), before = o->near[b1];
+        if (b2 >= 0) {
+            int m2 = 0;
+            after += card_at(o, b2, o->t->procs[p2].node, b1, &m2, 0);
+            before += o->near[b2] - (m + m2) * nodes_near(o, o->node[b1], o->node[b2]);
+        }
+        return (double)before - (double)after;
+    }
     int64_t before = local(o, b1, b2, 0);
     int was1 = o->map[b1], was2 = b2 >= 0 ? o->map[b2] : 0;
     o->map[b1] = p1;

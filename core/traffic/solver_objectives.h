@@ -10,6 +10,7 @@
 #include "core/model/grid.h"
 #include "core/model/model.h"
 #include "core/model/topology.h"
+#include "core/net/node_adjacency.h"
 
 typedef enum { SM_OBJ_ENERGY, SM_OBJ_TIME, SM_OBJ_HOPS, SM_OBJ_HOP_CELLS,
                SM_OBJ_CONGESTION, SM_OBJ_CARDINALITY } sm_objective_kind;
@@ -34,8 +35,14 @@ const int *sm_objective_map(const sm_objective *o);
 
 void sm_objective_move(sm_objective *o, int block, int proc);
 void sm_objective_swap(sm_objective *o, int b1, int b2);
-/* Score change of a move or swap, the state left unchanged. */
+/* Score change of a move or swap, the state left unchanged. Cardinality
+ * is fastest when b1 stays the same over many calls (the block whose
+ * partners are scored). */
 double sm_objective_move_delta(sm_objective *o, int block, int proc);
 double sm_objective_swap_delta(sm_objective *o, int b1, int b2);
+
+/* The distance-1 table the cardinality objective reads (NULL: another
+ * objective, or a network too large for one). */
+const sm_node_adjacency *sm_objective_node_adjacency(const sm_objective *o);
 
 #endif

@@ -28,21 +28,21 @@ static const sm_opt_spec opts[] = {
     {NULL, 0, NULL, NULL, 0, 0, NULL},
 };
 
+/* Blocks ordered along axis, then the next axes: a total order (coords
+ * are unique), so every sort gives the same result. Coordinates read
+ * from a table built once (computing them in every comparison was most
+ * of rcb's time). */
 typedef struct axis_order {
-    const sm_grid *grid;
+    const int *xyz; /* 3 coordinates a block */
     int axis;
 } axis_order;
 
 static int cmp_axis(const void *a, const void *b, void *ctx)
 {
     const axis_order *o = ctx;
-    const sm_grid *sort_grid = o->grid;
-    int sort_axis = o->axis;
-    int ca[3], cb[3];
-    sm_grid_coords(sort_grid, *(const int *)a, ca);
-    sm_grid_coords(sort_grid, *(const int *)b, cb);
+    const int *ca = o->xyz + 3 * (size_t)*(const int *)a, *cb = o->xyz + 3 * (size_t)*(const int *)b;
     for (int k = 0; k < 3; k++) {
-        int ax = (sort_axis + k) % 3;
+        int ax = (o->axis + k) % 3;
         if (ca[ax] != cb[ax]) return ca[ax] - cb[ax];
     }
     return 0;
@@ -62,8 +62,8 @@ static double *speeds(const sm_solver *s)
 
 /* by_node: cut the processors (sorted by node) at the node boundary
  * nearest the middle while they span more than one node. */
-static void bisect(const sm_solver *s, const double *speed, int *blocks, int nb, const int *procs, int np,
-                   int by_node, int *map)
+static void bisect(const sm_solver *s, const double *speed, const int *xyz, int *blocks, int nb, const int *procs,
+                   int np, int by_node, int *map)
 {
     if (np == 1 || nb == 0) {
         for (int i = 0; i < nb; i++) map[blocks[i]] = procs[0];
@@ -85,8 +85,7 @@ static void bisect(const sm_solver *s, const double *speed, int *blocks, int nb,
     }
     int lo[3] = {1 << 30, 1 << 30, 1 << 30}, hi[3] = {-1, -1, -1};
     for (int i = 0; i < nb; i++) {
-        int c[3];
-        sm_grid_coords(s->grid, blocks[i], c);
+        const int *c = xyz + 3 * (size_t)blocks[i];
         for (int a = 0; a < 3; a++) {
             if (c[a] < lo[a]) lo[a] = c[a];
             if (c[a] > hi[a]) hi[a] = c[a];
@@ -95,11 +94,11 @@ static void bisect(const sm_solver *s, const double *speed, int *blocks, int nb,
     int axis = 0;
     for (int a = 1; a < 3; a++)
         if (hi[a] - lo[a] > hi[axis] - lo[axis]) axis = a;
-    axis_order o = {s->grid, axis};
+    axis_order o = {xyz, axis};
     sm_sort_r(blocks, (size_t)nb, sizeof(int), cmp_axis, &o);
     int k = (int)lround(nb * s1 / all);
-    bisect(s, speed, blocks, k, procs, h, by_node, map);
-    bisect(s, speed, blocks + k, nb - k, procs + h, np - h, by_node, map);
+    bisect(s, speed, xyz, blocks, k, procs, h, by_node, map);
+    bisect(s, speed, xyz, blocks + k, nb - k, procs + h, np - h, by_node, map);
 }
 
 static int init(sm_solver *s, sm_err *e)
@@ -142,7 +141,10 @@ static int init(sm_solver *s, sm_err *e)
     st->map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     for (int u = 0; u < n; u++) blocks[u] = u;
     double *speed = speeds(s);
-    bisect(s, speed, blocks, n, st->procs, st->nprocs, nodes > 0, st->map);
+    int *xyz = sm_xmalloc(sizeof(int) * 3 * (size_t)(n ? n : 1));
+    for (int u = 0; u < n; u++) sm_grid_coords(s->grid, u, xyz + 3 * (size_t)u);
+    bisect(s, speed, xyz, blocks, n, st->procs, st->nprocs, nodes > 0, st->map);
+    free(xyz);
     free(speed);
     free(blocks);
     if (n == 0) s->done = 1;

@@ -11,7 +11,7 @@
 #ifndef SM_BLOCK_COUNTS_PARTITION_PER_STEP_H
 #define SM_BLOCK_COUNTS_PARTITION_PER_STEP_H
 
-#include "block_counts_partition.h"
+#include "block_counts_partition_types.h"
 
 typedef struct sm_part_history sm_part_history;
 

@@ -191,6 +191,18 @@ static void auto_cost_follow(sm_solver *s)
     int n;
     const sm_hist_move *m = sm_history_pending(s->hist, &n);
     if (!s->auto_cost || !n) return;
+    /* A cost state keeps a slot for every processor pair that ever carried
+     * a cut edge: a search exchanging blocks all over the machine leaves
+     * most of them empty (bokhari at 4096 blocks: 650 k slots for 16 k
+     * live edges), and following a move then walks memory far beyond the
+     * cache. When the empty ones are most, a new state from the mapping
+     * (O(blocks + edges)) is cheaper. */
+    sm_cost *c = s->auto_cost;
+    if (c->pairs.n > 1000000 * (c->messages + 4096)) {
+        sm_cost_free(c);
+        s->auto_cost = sm_cost_new(s->grid, s->topo, &s->model, s->current_map);
+        return;
+    }
     if (n > s->auto_blocks_cap) {
         s->auto_blocks_cap = n;
         s->auto_blocks = sm_xrealloc(s->auto_blocks, sizeof(int) * (size_t)n);
@@ -542,7 +554,10 @@ void sm_solver_candidate(sm_solver *s, const char *move, double objective, doubl
     sm_explain *x = &s->explain;
     if (x->ncand >= SM_EXPLAIN_CANDS) return;
     sm_explain_cand *c = &x->cand[x->ncand++];
-    snprintf(c->move, sizeof c->move, "%s", move);
+    /* Cut to the field, as snprintf would, without its cost per step. */
+    size_t n = strnlen(move, sizeof c->move - 1);
+    memcpy(c->move, move, n);
+    c->move[n] = 0;
     c->objective = objective;
     c->delta = delta;
     c->tabu = tabu;

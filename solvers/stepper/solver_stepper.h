@@ -9,7 +9,7 @@
 #include "core/model/topology.h"
 #include "core/lib/util.h"
 #include "step_history.h"
-#include "block_counts_partition.h"
+#include "block_counts_partition_types.h"
 
 typedef enum { SM_OPT_INT, SM_OPT_DOUBLE, SM_OPT_ENUM, SM_OPT_STRING } sm_opt_kind;
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/lib/threads.h"
 #include "consolidating_starts.h"
 
 typedef struct {
@@ -233,25 +234,45 @@ int sm_box_starts(sm_solver *s)
  * nodes used down to 2, the powers of two (where rcb's boxes tile a
  * cube exactly) among them. Offered like every start: the best feasible
  * one at the deadline is kept, so they change nothing where they lose. */
+typedef struct {
+    const sm_solver *s;
+    const int *ks;
+    sm_solver **sub;
+} node_batch;
+
+static void run_node_start(int i, void *arg)
+{
+    node_batch *b = arg;
+    char kk[24];
+    snprintf(kk, sizeof kk, "%d", b->ks[i]);
+    const char *argv[2] = {"-nodes", kk};
+    b->sub[i] = sm_solver_run_sub(b->s, &sm_solver_rcb, NULL, 2, argv);
+}
+
 int sm_node_starts(sm_solver *s)
 {
-    int nodes = s->topo->nnodes, offered = 0;
+    int nodes = s->topo->nnodes, offered = 0, nk = 0;
     if (nodes < 3 || s->grid->ntasks > SM_NODE_STARTS_MAX_BLOCKS) return 0;
     unsigned char *want = sm_xcalloc((size_t)nodes, 1);
     for (double k = nodes / sqrt(2.0); k >= 2; k /= sqrt(2.0)) want[(int)ceil(k - 1e-9)] = 1;
     for (int k = 2; k < nodes; k *= 2) want[k] = 1;
-    for (int k = nodes - 1; k >= 2; k--) {
-        if (!want[k] || (s->interrupt && *s->interrupt)) continue;
-        char kk[24];
-        snprintf(kk, sizeof kk, "%d", k);
-        const char *argv[2] = {"-nodes", kk};
-        sm_solver *h = sm_solver_run_sub(s, &sm_solver_rcb, NULL, 2, argv);
-        if (h && h->has_best) {
-            sm_solver_offer(s, h->best_map, &h->best);
+    int *ks = sm_xmalloc(sizeof(int) * (size_t)nodes);
+    for (int k = nodes - 1; k >= 2; k--)
+        if (want[k]) ks[nk++] = k;
+    /* Side by side (core/lib/threads.h), offered in K order: the same
+     * starts for any -threads. */
+    sm_solver **sub = sm_xcalloc((size_t)(nk ? nk : 1), sizeof *sub);
+    node_batch b = {s, ks, sub};
+    if (!(s->interrupt && *s->interrupt)) sm_parallel_for(sm_solver_threads(s), nk, run_node_start, &b);
+    for (int i = 0; i < nk; i++) {
+        if (sub[i] && sub[i]->has_best) {
+            sm_solver_offer(s, sub[i]->best_map, &sub[i]->best);
             offered++;
         }
-        sm_solver_free(h);
+        sm_solver_free(sub[i]);
     }
+    free(sub);
+    free(ks);
     free(want);
     return offered;
 }

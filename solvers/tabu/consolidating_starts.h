@@ -17,8 +17,8 @@ int sm_box_starts(sm_solver *s);
 /* Offer rcb -nodes K, the domain decomposition on the first K nodes, for
  * K on a ladder from the nodes used down to 2: where inter-node links are
  * expensive, whole nodes emptied (issue 38 item 2). Machines of 3 or more
- * nodes and grids up to SM_NODE_STARTS_MAX_BLOCKS (returns 0 otherwise).
- * Returns the number offered. */
+ * nodes and grids up to SM_NODE_STARTS_MAX_BLOCKS (returns 0 otherwise),
+ * side by side on the solver's threads. Returns the number offered. */
 #define SM_NODE_STARTS_MAX_BLOCKS 65536
 int sm_node_starts(sm_solver *s);
 

@@ -67,9 +67,9 @@ fi
 # 60-: what a new-user trial found (undo, modified, the Solver pane).
 . "$top/tests/screen/undo_modified_solver.sh"
 # A run launched from the workbench, beside the model (#36).
-. "$top/tests/screen/run_pane.sh"
+. "$top/tests/screen/run_launch_in_workbench.sh"
 # A measured machine: topo measure in the background, -apply, reopened.
-. "$top/tests/screen/measured.sh"
+. "$top/tests/screen/topo_measure_in_workbench.sh"
 
 # A dead terminal ends the workbench, journal kept (#40 item 3).
 . "$top/tests/screen/hangup.sh"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include "core/io/mapping_file.h"
 #include "core/io/rankfile.h"
-#include "core/io/scenario_file.h"
+#include "core/io/scenario_file_load_save.h"
 #include "core/lib/strbuf.h"
 
 static double now(void)

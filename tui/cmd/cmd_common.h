@@ -4,7 +4,7 @@
 #define SM_CMD_COMMON_H
 
 #include <tcl.h>
-#include "core/traffic/hop_metrics.h"
+#include "core/traffic/mapping_metrics.h"
 #include "core/lib/path_guard_allowed_dirs.h"
 #include "core/io/mapping_codec.h"
 #include "core/model/cost.h"

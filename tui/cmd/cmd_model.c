@@ -4,7 +4,7 @@
 #include <string.h>
 #include "core/bound/energy_bound.h"
 #include "core/traffic/link_load_counts.h"
-#include "core/traffic/hop_metrics.h"
+#include "core/traffic/mapping_metrics.h"
 #include "cmd_common.h"
 
 static Tcl_Obj *model_dict(const sm_model *m)

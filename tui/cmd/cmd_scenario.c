@@ -8,7 +8,7 @@
 #include "core/session/crash_recovery_journal.h"
 #include "core/model/grid_memory.h"
 #include "core/model/profile.h"
-#include "core/io/scenario_file.h"
+#include "core/io/scenario_file_load_save.h"
 #include "cmd_common.h"
 #include "tui/app/data_directory.h"
 #include "cmd_topo_detect_import_hwloc.h"

@@ -16,7 +16,7 @@
 #include "solvers/stepper/step_history.h"
 #include "tui/app/solver_worker_thread.h"
 #include "cmd_solve.h"
-#include "cmd_solver_break.h"
+#include "cmd_solver_breakpoints.h"
 #include "cmd_solver_runs.h"
 
 static int need_solver(sm_app *app, Tcl_Interp *in)

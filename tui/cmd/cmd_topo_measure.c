@@ -13,7 +13,7 @@
 #include "cmd_common.h"
 #include "cmd_topo_measure.h"
 #include "core/lib/strbuf.h"
-#include "core/measure/measure.h"
+#include "core/measure/processor_profile_sweep.h"
 #include "core/model/grid_memory.h"
 #include "core/model/profile.h"
 #include "core/session/session.h"

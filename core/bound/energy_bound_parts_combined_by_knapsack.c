@@ -1,4 +1,4 @@
-/* parts_combined_by_knapsack.c - the energy bound for any size: over a cover of
+/* energy_bound_parts_combined_by_knapsack.c - the energy bound for any size: over a cover of
  * makespan intervals, cells placed cheapest first within each processor's
  * cap (a fractional knapsack over classes of processors), the interval of
  * least bound split again and again. See energy_bound.c, "knapsack". */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/util.h"
-#include "bound_context.h"
+#include "energy_bound_context.h"
 
 /* ---- knapsack over makespan intervals -------------------------------- */
 

@@ -1,9 +1,9 @@
-/* coarsen.c - 2x2x2 aggregation of a block grid: the coarse grid's
+/* multilevel_grid_coarsening.c - 2x2x2 aggregation of a block grid: the coarse grid's
  * structure comes from sm_grid_build on the halved block counts (same
  * stencil, periodicity and cells), then its block cells and edge cells are
  * replaced by the sums over the fine blocks and edges they stand for, so
  * that uneven extents and any stencil stay exact. */
-#include "coarsen.h"
+#include "multilevel_grid_coarsening.h"
 
 #include <stdlib.h>
 #include <string.h>

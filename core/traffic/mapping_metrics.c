@@ -1,7 +1,7 @@
-/* hop_metrics.c - hop-based metrics; congestion routes every inter-node
+/* mapping_metrics.c - hop-based metrics; congestion routes every inter-node
  * message with the network's dimension-order routing and counts messages
  * per physical link in a hash table. */
-#include "hop_metrics.h"
+#include "mapping_metrics.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* ilp_variables_constraints.c - exact mapping under the maxdeg rounds model and a deadline,
+/* ilp_model_and_lp_solve_callbacks.c - exact mapping under the maxdeg rounds model and a deadline,
  * solved with lp_solve (SPEC 4, ilp).
  *
  * Compact model: assignment binaries x[u][p]; per neighbouring block pair

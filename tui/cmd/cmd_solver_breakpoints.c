@@ -1,12 +1,12 @@
-/* cmd_solver_break.c - breakpoints that last (gdb's break list: ids,
+/* cmd_solver_breakpoints.c - breakpoints that last (gdb's break list: ids,
  * enabled, hits), kept by the interpreter across solver starts, and the
  * figures breakpoint expressions ask for: solver eval and solver metrics
  * of the solver's mapping at the step shown (SPEC 5). */
-#include "cmd_solver_break.h"
+#include "cmd_solver_breakpoints.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "core/traffic/hop_metrics.h"
+#include "core/traffic/mapping_metrics.h"
 
 typedef struct {
     int id;

@@ -1,7 +1,7 @@
-/* block_counts_partition.h - a partition by block counts (popta's result), shared by
+/* block_counts_partition_types.h - a partition by block counts (popta's result), shared by
  * the stepper (solver_stepper.h) and the record of it per step (block_counts_partition_per_step.h). */
-#ifndef SM_BLOCK_COUNTS_PARTITION_H
-#define SM_BLOCK_COUNTS_PARTITION_H
+#ifndef SM_BLOCK_COUNTS_PARTITION_TYPES_H
+#define SM_BLOCK_COUNTS_PARTITION_TYPES_H
 
 /* A partition by block counts (the data-partitioning solvers): counts per
  * processor, makespan and dynamic energy from the profiles, the total

@@ -1,7 +1,7 @@
-/* hop_metrics.h - placement metrics beside energy (SPEC 4, mapping
+/* mapping_metrics.h - placement metrics beside energy (SPEC 4, mapping
  * strategies): hops, hop_cells, dilation_max, congestion, cardinality. */
-#ifndef SM_HOP_METRICS_H
-#define SM_HOP_METRICS_H
+#ifndef SM_MAPPING_METRICS_H
+#define SM_MAPPING_METRICS_H
 
 #include <stdint.h>
 #include "core/model/grid.h"

@@ -1,9 +1,9 @@
-/* cmd_solver_break.h - breakpoints that last, and the figures of the step
+/* cmd_solver_breakpoints.h - breakpoints that last, and the figures of the step
  * shown (SPEC 5 "Breakpoints and branches"): solver break add|list|delete|
  * disable|enable, solver eval, solver metrics; cmd_solve.c asks after
  * every step whether a breakpoint holds. */
-#ifndef SM_CMD_SOLVER_BREAK_H
-#define SM_CMD_SOLVER_BREAK_H
+#ifndef SM_CMD_SOLVER_BREAKPOINTS_H
+#define SM_CMD_SOLVER_BREAKPOINTS_H
 
 #include "cmd_common.h"
 

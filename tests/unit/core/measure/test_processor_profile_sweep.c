@@ -1,10 +1,10 @@
-/* test_measure.c - the measuring engine on this machine, small and real:
+/* test_processor_profile_sweep.c - the measuring engine on this machine, small and real:
  * pinned threads run the kernel over a sweep of sizes; every point has
  * its repetitions and interval; bad input is refused before anything
  * runs; an interrupt keeps the points done; energy is "none" with a
  * reason without counters, "rapl" on a fixture tree. */
 #include "tests/unit/testutil.h"
-#include "core/measure/measure.h"
+#include "core/measure/processor_profile_sweep.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

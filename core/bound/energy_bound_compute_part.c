@@ -1,4 +1,4 @@
-/* compute_part.c - each processor's figures for the energy bound (the
+/* energy_bound_compute_part.c - each processor's figures for the energy bound (the
  * least energy per cell and time per cell over its DVFS states when the
  * solver picks states, idle power, memory cap, profile tables), its cap in
  * blocks at a makespan, and the classes of processors that cost the same
@@ -8,7 +8,7 @@
 #include <string.h>
 #include "core/model/profile.h"
 #include "core/lib/util.h"
-#include "bound_context.h"
+#include "energy_bound_context.h"
 
 void bound_setup_procs(bctx *x)
 {

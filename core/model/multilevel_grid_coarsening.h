@@ -1,10 +1,10 @@
-/* coarsen.h - the block grid aggregated 2x2x2 (geometric coarsening for
+/* multilevel_grid_coarsening.h - the block grid aggregated 2x2x2 (geometric coarsening for
  * multilevel search). The grid is regular, so neighbouring blocks merge
  * exactly: a coarse block's work is the sum of its blocks' cells and a
  * coarse edge carries the sum of the halo cells of the fine edges it
  * replaces, so computation and communicated cells are preserved. */
-#ifndef SM_COARSEN_H
-#define SM_COARSEN_H
+#ifndef SM_MULTILEVEL_GRID_COARSENING_H
+#define SM_MULTILEVEL_GRID_COARSENING_H
 
 #include "grid.h"
 

@@ -1,4 +1,4 @@
-# measured.sh - sourced by run.sh (its helpers): topo measure in the
+# topo_measure_in_workbench.sh - sourced by run.sh (its helpers): topo measure in the
 # workbench (issue 35) runs in the background while the screen answers,
 # says each point and the end in the Console, and -apply gives a
 # topology whose speed the Processors pane marks as fitted (":fit" after

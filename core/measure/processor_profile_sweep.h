@@ -1,4 +1,4 @@
-/* measure.h - measuring this machine's processors with the stencil
+/* processor_profile_sweep.h - measuring this machine's processors with the stencil
  * kernel (SPEC 8), the way the profile-partitioning thesis builds its
  * discrete profiles: every processor runs the kernel (core/kernel, the
  * halo copies between its blocks included) with one thread pinned to each
@@ -23,8 +23,8 @@
  * every repetition is kept (none dropped), and a point that did not meet
  * eps says why (the cap or the timeout, the spread, how often other work
  * took its threads' cores, the load average). */
-#ifndef SM_MEASURE_H
-#define SM_MEASURE_H
+#ifndef SM_PROCESSOR_PROFILE_SWEEP_H
+#define SM_PROCESSOR_PROFILE_SWEEP_H
 
 #include <stdint.h>
 #include "core/kernel/jacobi_stencil_kernel.h"

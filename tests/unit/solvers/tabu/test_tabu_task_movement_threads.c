@@ -1,4 +1,4 @@
-/* test_tabu_threads.c - tabu gives the same mapping, step by step, for
+/* test_tabu_task_movement_threads.c - tabu gives the same mapping, step by step, for
  * any -threads (issue 38): flat and multilevel, with and without a
  * deadline, with DVFS states; the start heuristics and whole-grid
  * passes that run side by side are read in a fixed order. Every step's
@@ -95,9 +95,10 @@ static void free_trace(trace *t)
     free(t);
 }
 
-/* 1, 2 and 3 threads, and the default under STENCILMAP_THREADS=2. */
-static void check(const sm_grid *g, const sm_topo *t, double deadline, int argc, const char *const *argv,
-                  const char *what)
+/* 1, 2 and 3 threads, and the default under STENCILMAP_THREADS=2;
+ * returns the deadline the search held itself to. */
+static double check(const sm_grid *g, const sm_topo *t, double deadline, int argc, const char *const *argv,
+                    const char *what)
 {
     trace *one = run(g, t, deadline, "1", argc, argv);
     assert_true(one->steps > 0);
@@ -119,7 +120,21 @@ static void check(const sm_grid *g, const sm_topo *t, double deadline, int argc,
     unsetenv("STENCILMAP_THREADS");
     same(one, d, g->ntasks, what);
     free_trace(d);
+    double held = one->deadline;
     free_trace(one);
+    return held;
+}
+
+/* An instance under its own deadline (the fastest start's), then under
+ * one `looser` times that: a search that may trade time for energy. */
+static void check_both_deadlines(const sm_grid *g, const sm_topo *t, double looser, int argc,
+                                 const char *const *argv, const char *what)
+{
+    char w[128];
+    snprintf(w, sizeof w, "%s, own deadline", what);
+    double own = check(g, t, 0, argc, argv, w);
+    snprintf(w, sizeof w, "%s, deadline x%g", what, looser);
+    check(g, t, own * looser, argc, argv, w);
 }
 
 static void flat(void **st)
@@ -128,12 +143,7 @@ static void flat(void **st)
     sm_grid *g = tu_grid(6, 6, 4, 0, 0, 0, SM_ST_7PT);
     sm_topo *t = tu_thesis("cpu cpu gpu gpu");
     static const char *const argv[] = {"-multilevel", "off", "-iters", "120", "-seed", "3"};
-    check(g, t, 0, 6, argv, "flat, own deadline");
-    /* A deadline looser than the fastest start: the search may trade
-     * time for energy. */
-    trace *probe = run(g, t, 0, "1", 6, argv);
-    check(g, t, probe->deadline * 1.4, 6, argv, "flat, deadline");
-    free_trace(probe);
+    check_both_deadlines(g, t, 1.4, 6, argv, "flat");
     sm_topo_free(t);
     sm_grid_free(g);
 }
@@ -161,10 +171,7 @@ static void multilevel(void **st)
     sm_grid *g = tu_grid(64, 64, 1, 0, 0, 0, SM_ST_5PT);
     sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[4,4]}", 16);
     static const char *const argv[] = {"-multilevel", "on", "-iters", "40", "-seed", "2"};
-    check(g, t, 0, 6, argv, "multilevel, own deadline");
-    trace *probe = run(g, t, 0, "1", 6, argv);
-    check(g, t, probe->deadline * 1.2, 6, argv, "multilevel, deadline");
-    free_trace(probe);
+    check_both_deadlines(g, t, 1.2, 6, argv, "multilevel");
     sm_topo_free(t);
     sm_grid_free(g);
 }
@@ -186,10 +193,7 @@ static void dvfs(void **st)
     sm_grid *g = tu_grid(6, 6, 2, 0, 0, 0, SM_ST_7PT);
     sm_topo *t = tu_topo_text(dvfs_topo);
     static const char *const argv[] = {"-dvfs", "on", "-iters", "150", "-seed", "4"};
-    check(g, t, 0, 6, argv, "dvfs, own deadline");
-    trace *probe = run(g, t, 0, "1", 6, argv);
-    check(g, t, probe->deadline * 2, 6, argv, "dvfs, loose deadline");
-    free_trace(probe);
+    check_both_deadlines(g, t, 2, 6, argv, "dvfs");
     sm_topo_free(t);
     sm_grid_free(g);
 }

@@ -1,4 +1,4 @@
-# run_pane.sh - sourced by run.sh (its helpers): a run launched from the
+# run_launch_in_workbench.sh - sourced by run.sh (its helpers): a run launched from the
 # workbench (#36): the console stays usable while it goes on, the
 # workbench imports its RUN.json when it ends, then the
 # Energy pane shows the model beside the run (compute, comm, total and the

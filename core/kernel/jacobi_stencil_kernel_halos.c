@@ -1,4 +1,4 @@
-/* halo_copy_and_pack.c - the halo regions of a block and their copies: the boxes a
+/* jacobi_stencil_kernel_halos.c - the halo regions of a block and their copies: the boxes a
  * block sends and receives per direction, packing for messages, and the
  * exchange between blocks held in one process (jacobi_stencil_kernel.h). */
 #include "jacobi_stencil_kernel.h"

@@ -1,4 +1,4 @@
-/* bench_measure.c - what topo measure reports against the same stencil
+/* bench_processor_profile_sweep.c - what topo measure reports against the same stencil
  * timed by a separate minimal C loop, in the same run: the 7-point
  * Jacobi sweep of one 64^3 block, one thread. The ratio says how much the
  * measurement (halo copies, barriers, pinned threads, the repetition
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "core/measure/measure.h"
+#include "core/measure/processor_profile_sweep.h"
 
 #define N 64
 
@@ -97,7 +97,7 @@ static int measured(int threads, const int *sizes, int nsizes, double *tpc, doub
     char why[512];
     sm_measure_result *r = sm_measure_run(&p, 1, groups, 1, &o, why, sizeof why);
     if (!r) {
-        fprintf(stderr, "bench_measure: %s\n", why);
+        fprintf(stderr, "bench_processor_profile_sweep: %s\n", why);
         return -1;
     }
     const sm_measure_group *G = &r->groups[0];
@@ -119,7 +119,7 @@ int main(void)
 {
     static const int one[] = {1}, sweep[] = {1, 2, 4, 8};
     int two = sysconf(_SC_NPROCESSORS_ONLN) >= 2;
-    printf("bench_measure: 7pt Jacobi, blocks of %d^3 cells, one run (ratios against the minimal loop)\n", N);
+    printf("bench_processor_profile_sweep: 7pt Jacobi, blocks of %d^3 cells, one run (ratios against the minimal loop)\n", N);
     printf("%-34s %14s %14s %8s %9s %9s %6s\n", "measurement", "time_per_cell", "loop", "ratio", "wall s",
            "own cost", "tight");
     double loop = minimal_loop(20, 5);

@@ -1,7 +1,7 @@
-/* test_hop_metrics.c - hop metrics against Besmer's published LU figures
+/* test_mapping_metrics.c - hop metrics against Besmer's published LU figures
  * (sweep placement: block b on node b) and hand-checked congestion. */
 #include "tests/unit/testutil.h"
-#include "core/traffic/hop_metrics.h"
+#include "core/traffic/mapping_metrics.h"
 
 static void besmer_sweep(void **st)
 {

@@ -1,4 +1,4 @@
-/* parts_combined_exactly.c - the energy bound on small machines (at most
+/* energy_bound_parts_combined_exactly.c - the energy bound on small machines (at most
  * BOUND_COUNTS_MAX_PROCS processors) with the exact profile: every vector
  * of blocks per processor within its deadline cap, each bounded by its
  * least compute energy, the rounds it forces and its cut pairs; under
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/util.h"
-#include "bound_context.h"
+#include "energy_bound_context.h"
 #include "energy_bound.h"
 
 /* ---- count vectors --------------------------------------------------- */

@@ -1,5 +1,5 @@
-/* scenario_file.c - scenario files. */
-#include "scenario_file.h"
+/* scenario_file_load_save.c - scenario files. */
+#include "scenario_file_load_save.h"
 
 #include <stdlib.h>
 #include <string.h>

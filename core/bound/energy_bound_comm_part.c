@@ -1,4 +1,4 @@
-/* comm_part.c - the communication part of the energy bound: a lower bound
+/* energy_bound_comm_part.c - the communication part of the energy bound: a lower bound
  * h(b) on the edge boundary of any set of b blocks (Loomis-Whitney, or the
  * exact edge-isoperimetric profile through iso_rho), the grid geometry it
  * needs, and the least energy per cell of a link at each separation level
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/util.h"
-#include "bound_context.h"
+#include "energy_bound_context.h"
 
 /* ---- Loomis-Whitney ------------------------------------------------- */
 

@@ -1,10 +1,10 @@
-/* measure.c - the measuring engine (measure.h): pinned worker threads per
+/* processor_profile_sweep.c - the measuring engine (processor_profile_sweep.h): pinned worker threads per
  * processor, driven size by size and repetition by repetition from the
  * calling thread through two barriers (start, end) that every worker and
  * the caller pass, so all processors run at once and energy counters are
  * read around exactly the work measured. */
 #define _GNU_SOURCE /* pthread_setaffinity_np, CPU_SET */
-#include "measure.h"
+#include "processor_profile_sweep.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,10 +1,10 @@
-/* bound_context.h - what the parts of the energy bound share (not for use
+/* energy_bound_context.h - what the parts of the energy bound share (not for use
  * outside core/bound/): the context built once per bound (the grid's
  * geometry, each processor's figures, the link levels, the classes of
  * processors that cost the same) and the functions each part offers the
  * others. The argument is at the top of energy_bound.c. */
-#ifndef SM_BOUND_CONTEXT_H
-#define SM_BOUND_CONTEXT_H
+#ifndef SM_ENERGY_BOUND_CONTEXT_H
+#define SM_ENERGY_BOUND_CONTEXT_H
 
 #include <stdint.h>
 #include "core/model/grid.h"

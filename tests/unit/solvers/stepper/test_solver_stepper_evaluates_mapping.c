@@ -1,4 +1,4 @@
-/* test_solver_stepper_eval.c - the stepper evaluates a solver's current mapping
+/* test_solver_stepper_evaluates_mapping.c - the stepper evaluates a solver's current mapping
  * (solvers that show one without evaluating it: bokhari, sfc, random, ga,
  * minmd) from a cost state it keeps in step with the recorded moves, not
  * from a new cost state per step. Counted in work, not time: the cost

@@ -1,0 +1,164 @@
+/* test_solver_objectives.c - the incremental objectives against
+ * counts from scratch: after every one of a few thousand random moves and
+ * exchanges, the running value equals sm_metrics_compute's on the mapping
+ * as it stands, and each delta announced before the change equals the
+ * change that follows. Cardinality on haec, torus and mesh networks with
+ * one and two processors a node (blocks sharing a node, partners that are
+ * grid neighbours); the distance-1 table against the network's distance. */
+#include "tests/unit/testutil.h"
+#include "core/net/net.h"
+#include "core/net/node_adjacency.h"
+#include "core/traffic/mapping_metrics.h"
+#include "core/traffic/solver_objectives.h"
+
+/* nodes nodes of `per` processors each on the given network. */
+static sm_topo *topo_per_node(const char *network, int nodes, int per)
+{
+    char *buf = malloc(1 << 17);
+    int len = snprintf(buf, 1 << 17,
+                       "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{\"n\":{\"time_per_cell\":1e-9,"
+                       "\"energy_per_cell\":1e-9,\"p0\":1,\"p_idle\":1}},\"processors\":[");
+    for (int i = 0; i < nodes * per; i++)
+        len += snprintf(buf + len, (1 << 17) - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"n\",\"node\":%d}",
+                        i ? "," : "", i, i / per);
+    snprintf(buf + len, (1 << 17) - (size_t)len,
+             "],\"network\":%s,\"links\":{\"intra\":{\"*\":{\"time_per_cell\":1e-10,\"energy_per_cell\":1e-10}},"
+             "\"inter\":[{\"time_per_cell\":1e-9,\"energy_per_cell\":1e-9}]}}",
+             network);
+    sm_topo *t = tu_topo_text(buf);
+    free(buf);
+    return t;
+}
+
+static int64_t metric(const sm_grid *g, const sm_topo *t, const int *map, sm_objective_kind k)
+{
+    sm_metrics m;
+    sm_metrics_compute(g, t, map, &m);
+    switch (k) {
+    case SM_OBJ_HOPS: return m.hops;
+    case SM_OBJ_HOP_CELLS: return m.hop_cells;
+    default: return m.cardinality;
+    }
+}
+
+/* ops random exchanges and moves; every step checked from scratch. */
+static void random_walk(const sm_grid *g, const sm_topo *t, sm_objective_kind k, int ops, unsigned long long seed)
+{
+    sm_model m;
+    sm_model_default(&m);
+    int n = g->ntasks, P = t->nprocs;
+    int *map = malloc(sizeof(int) * (size_t)n);
+    for (int u = 0; u < n; u++) map[u] = u % P;
+    sm_objective *o = sm_objective_new(g, t, &m, k, map);
+    double sign = k == SM_OBJ_CARDINALITY ? -1 : 1; /* score = sign x value */
+    assert_int_equal((int64_t)sm_objective_value(o), metric(g, t, map, k));
+    unsigned long long rng = seed;
+    int swaps = 0, moves = 0;
+    for (int i = 0; i < ops; i++) {
+        int a = (int)(sm_rand_next(&rng) % (unsigned)n);
+        double before = sm_objective_value(o), d;
+        if (sm_rand_next(&rng) % 4) {
+            /* Partners near a (grid neighbours) half the time. */
+            int b = (int)(sm_rand_next(&rng) % (unsigned)n);
+            if (sm_rand_next(&rng) % 2 && g->nbr_off[a + 1] > g->nbr_off[a])
+                b = g->nbr[g->nbr_off[a] + (int)(sm_rand_next(&rng) % (unsigned)(g->nbr_off[a + 1] - g->nbr_off[a]))];
+            d = sm_objective_swap_delta(o, a, b);
+            sm_objective_swap(o, a, b);
+            int pa = map[a];
+            map[a] = map[b];
+            map[b] = pa;
+            swaps++;
+        } else {
+            int p = (int)(sm_rand_next(&rng) % (unsigned)P);
+            d = sm_objective_move_delta(o, a, p);
+            sm_objective_move(o, a, p);
+            map[a] = p;
+            moves++;
+        }
+        double after = sm_objective_value(o);
+        assert_int_equal((int64_t)after, metric(g, t, map, k));
+        assert_true(d == sign * (after - before));
+        assert_memory_equal(sm_objective_map(o), map, sizeof(int) * (size_t)n);
+    }
+    assert_true(swaps > ops / 2 && moves > ops / 8);
+    sm_objective_free(o);
+    free(map);
+}
+
+static void cardinality_haec(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(8, 8, 1, 0, 0, 0, SM_ST_5PT);
+    for (int per = 1; per <= 2; per++) {
+        sm_topo *t = topo_per_node("{\"kind\":\"haec\",\"boards\":4,\"board_dims\":[4,4]}", 64 / per, per);
+        random_walk(g, t, SM_OBJ_CARDINALITY, 3000, 7 + (unsigned)per);
+        sm_topo_free(t);
+    }
+    sm_grid_free(g);
+}
+
+static void cardinality_torus_and_mesh(void **st)
+{
+    (void)st;
+    /* 3-D and periodic: a block's neighbours wrap, and 9pt's diagonals. */
+    sm_grid *g = tu_grid(4, 4, 4, 1, 1, 0, SM_ST_7PT);
+    sm_grid *g9 = tu_grid(6, 6, 1, 1, 0, 0, SM_ST_9PT);
+    sm_topo *t = topo_per_node("{\"kind\":\"torus\",\"dims\":[4,4,2]}", 32, 2);
+    random_walk(g, t, SM_OBJ_CARDINALITY, 3000, 3);
+    random_walk(g9, t, SM_OBJ_CARDINALITY, 2000, 4);
+    sm_topo_free(t);
+    t = topo_per_node("{\"kind\":\"mesh\",\"dims\":[6,6]}", 36, 1);
+    random_walk(g9, t, SM_OBJ_CARDINALITY, 2000, 5);
+    sm_topo_free(t);
+    sm_grid_free(g9);
+    sm_grid_free(g);
+}
+
+/* The objectives that share the edge-walking code, on the same walks. */
+static void hops_and_hop_cells(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(8, 8, 1, 0, 0, 0, SM_ST_5PT);
+    sm_topo *t = topo_per_node("{\"kind\":\"haec\",\"boards\":4,\"board_dims\":[4,4]}", 32, 2);
+    random_walk(g, t, SM_OBJ_HOPS, 1500, 11);
+    random_walk(g, t, SM_OBJ_HOP_CELLS, 1500, 12);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+static void adjacency_is_distance_one(void **st)
+{
+    (void)st;
+    const char *nets[] = {"{\"kind\":\"haec\",\"boards\":4,\"board_dims\":[4,4]}",
+                          "{\"kind\":\"torus\",\"dims\":[4,4,2]}", "{\"kind\":\"mesh\",\"dims\":[6,6]}"};
+    int nodes[] = {64, 32, 36};
+    for (int i = 0; i < 3; i++) {
+        sm_topo *t = topo_per_node(nets[i], nodes[i], 1);
+        sm_node_adjacency *a = sm_node_adjacency_new(t->net, t->nnodes);
+        assert_non_null(a);
+        int ones = 0;
+        for (int x = 0; x < t->nnodes; x++)
+            for (int y = 0; y < t->nnodes; y++) {
+                int near = x != y && t->net->ops->distance(t->net, x, y) == 1;
+                assert_int_equal(sm_node_adjacent(a, x, y), near);
+                ones += near;
+            }
+        assert_true(ones > 0);
+        sm_node_adjacency_free(a);
+        sm_topo_free(t);
+    }
+    sm_topo *t = topo_per_node(nets[0], 64, 1);
+    assert_null(sm_node_adjacency_new(t->net, SM_NODE_ADJ_MAX + 1));
+    sm_topo_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cardinality_haec),
+        cmocka_unit_test(cardinality_torus_and_mesh),
+        cmocka_unit_test(hops_and_hop_cells),
+        cmocka_unit_test(adjacency_is_distance_one),
+    };
+    return cmocka_run_group_tests_name("solver_objectives", tests, NULL, NULL);
+}
