@@ -89,10 +89,16 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         else snprintf(b1, sizeof b1, "-");
         if (s->has_best && !isnan(ob)) sm_ui_stat(obj, ob, b2, sizeof b2);
         else snprintf(b2, sizeof b2, "-");
-        if (strcmp(obj, "energy") == 0)
-            /* Whole figures: 80x24 cut "best 2.695 J" to "best 2". */
-            sm_ui_words(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "cur %s  best %s", b1, b2);
-        else
+        if (strcmp(obj, "energy") == 0) {
+            /* Whole figures: 80x24 cut "best 2.695 J" to "best 2" (then,
+             * cut at words, to a bare "best"): narrower, the tighter form,
+             * then cur alone. */
+            char cb[96];
+            int n = snprintf(cb, sizeof cb, "cur %s  best %s", b1, b2);
+            if (n > iw) n = snprintf(cb, sizeof cb, "cur %s best %s", b1, b2);
+            if (n > iw) snprintf(cb, sizeof cb, "cur %s", b1);
+            sm_ui_words(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "%s", cb);
+        } else
             sm_ui_words(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "%s cur %s  best %s  (energy %s, best %s)", obj, b1,
                        b2, s->has_current ? sm_ui_joules(s->current.energy, b3, sizeof b3) : "-",
                        s->has_best ? sm_ui_joules(s->best.energy, b4, sizeof b4) : "-");

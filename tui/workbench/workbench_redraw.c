@@ -2,6 +2,7 @@
  * from (the session's mapping, or the running solver's mirrored in a cost
  * of its own, and the blocks its last change moved), the change mask that
  * says which panes to redraw, the status and bottom lines. */
+#include <math.h>
 #include "tui/app/run_launch_job.h"
 #include "workbench_internal.h"
 
@@ -337,8 +338,11 @@ static void draw_status(tui *t, const sm_frame *f)
     } else if (f->cmp) {   /* compare mode: against what, and the energy apart */
         char dj[32];
         size_t l = strlen(src);
-        snprintf(src + l, sizeof src - l, " vs %.40s %s%s", f->cmp->label, f->cmp->ev.energy > f->ev.energy ? "+" : "",
-                 sm_ui_joules(f->cmp->ev.energy - f->ev.energy, dj, sizeof dj));
+        /* A difference within rounding of the totals is none (two runs at
+         * 39.42 kJ read "-174.6 pJ"), as in the Energy pane. */
+        double d = f->cmp->ev.energy - f->ev.energy;
+        if (fabs(d) <= 1e-9 * fmax(fabs(f->cmp->ev.energy), fabs(f->ev.energy))) d = 0;
+        snprintf(src + l, sizeof src - l, " vs %.40s %s%s", f->cmp->label, d > 0 ? "+" : "", sm_ui_joules(d, dj, sizeof dj));
     }
     char right[256], shown[512];
     /* Comparing, time and theme give their room to what is compared
