@@ -17,7 +17,7 @@ must c8 "% view compare toggle"
 settle c8
 # Processors: every processor row ends with blk and blk', whole: four
 # rows, each column summing to the 128 blocks.
-sums=$(cap c8 | awk -F'│' '{print $4}' | awk '$(NF-1) ~ /^[0-9]+$/ && $NF ~ /^[0-9]+$/ {n++; a += $(NF-1); b += $NF} END {print n + 0, a + 0, b + 0}')
+sums=$(cap c8 | awk -F'│' 'NF > 2 {print $(NF-1)}' | awk 'NF >= 2 && $(NF-1) ~ /^[0-9]+$/ && $NF ~ /^[0-9]+$/ {n++; a += $(NF-1); b += $NF} END {print n + 0, a + 0, b + 0}')
 [ "$sums" = "4 128 128" ] && ok "V at 80x24, long names: Processors' blk and blk' whole (4 rows, 128 and 128 blocks)" ||
     bad "compare 80x24 blocks columns" "rows, blk, blk' = '$sums': $(cap c8 | sed -n 2,9p)"
 # Grid: the last word of each half's header is a processor name, whole or
