@@ -332,6 +332,35 @@ size_t sm_history_bytes(const sm_history *h)
            h->trace.len * h->trace.item;
 }
 
+int sm_history_moved_between(const sm_history *h, long long a, long long b, int best, long long limit, int **out,
+                             int *cap)
+{
+    if (a > b) {
+        long long t = a;
+        a = b;
+        b = t;
+    }
+    if (!h->nsteps || a < h->first || b > sm_history_head(h)) return -1;
+    long long count = 0;
+    for (long long k = a + 1; k <= b; k++) {
+        count += best ? at(h, k)->nbest : at(h, k)->ncur;
+        if (count > limit) return -1;
+    }
+    if (count > *cap) {
+        *cap = (int)count;
+        *out = sm_xrealloc(*out, sizeof(int) * (size_t)(count ? count : 1));
+    }
+    const sm_hist_move *mv = (const sm_hist_move *)(void *)h->moves.p;
+    int k = 0;
+    for (long long i = a + 1; i <= b; i++) {
+        const sm_hist_step *st = at(h, i);
+        size_t off = best ? st->best_off : st->cur_off;
+        int cnt = best ? st->nbest : st->ncur;
+        for (int j = 0; j < cnt; j++) (*out)[k++] = mv[off + (size_t)j].block;
+    }
+    return k;
+}
+
 const sm_hist_step *sm_history_seek(sm_history *h, long long k, int *best_map)
 {
     return sm_history_seek_states(h, k, best_map, NULL);

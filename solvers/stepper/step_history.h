@@ -132,6 +132,18 @@ const int *sm_history_current_states(const sm_history *h);
 /* The current mapping at the cursor (the history's copy). */
 const int *sm_history_current(const sm_history *h);
 
+/* The blocks recorded as moved in the current mapping (best: in the
+ * best mapping) between steps a and b (either order, both kept:
+ * first..head): every block whose processor differs between the two
+ * steps' mappings is among them (repeats and blocks moved back
+ * included). Into *out (grown, *cap
+ * its size). Returns their count; -1 when a or b is not kept or more than
+ * limit were recorded (then comparing whole mappings is the cheaper). A
+ * view of the current mapping follows seeks and steps with it in the
+ * time of the blocks moved, not of the grid (the workbench's panes at
+ * 16.7 M blocks). */
+int sm_history_moved_between(const sm_history *h, long long a, long long b, int best, long long limit, int **out,
+                             int *cap);
 /* Step k's record (first <= k <= head, else NULL) and its parts. */
 const sm_hist_step *sm_history_step(const sm_history *h, long long k);
 const char *sm_history_move(const sm_history *h, const sm_hist_step *st);

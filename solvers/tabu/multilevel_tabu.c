@@ -36,13 +36,21 @@ struct sm_multilevel {
     int level;                       /* level being refined; nlev-1: coarse phase */
     sm_refine ref;                   /* refining `level` (once coarse is done) */
     long long moves, tried;          /* over the finished levels */
-    int *fine;                       /* level-0 mapping for offers */
     int *shown;                      /* level-0 projection of the search's current mapping */
     /* Its cost state, kept in step by the blocks each projection moved:
      * the current mapping's figures are its own (they were the last
      * offer's, stale through the coarse search: the status line and the
      * Solver pane disagreed at 16.7 M blocks). */
     sm_cost *shown_cost;
+    /* The level-shown_level mapping shown projects (a copy), so the next
+     * one is followed by the coarse blocks that changed: a coarse step
+     * costs the fine blocks it moved, not a projection and a comparison
+     * of the whole grid (16.7 M blocks at a whole Summit). The children
+     * of each level-(l+1) block among level l's: kids[l][kid_at[l][c] ..
+     * kid_at[l][c+1]), made on first use. */
+    int *shown_src, shown_level;
+    int *kid_at[LEVELS_MAX], *kids[LEVELS_MAX];
+    int *fine_moved, nfine_moved, fine_moved_cap;
     /* Refining the session's grid: whether the best mapping is the
      * refined mapping as it was at the last offer it won, and the blocks
      * moved since (so an offer copies those, not the whole mapping). */
@@ -77,24 +85,80 @@ static void project_into(const sm_multilevel *ml, int l, const int *map, int *ou
     if (l == 0) memcpy(out, map, sizeof(int) * (size_t)ml->grid[0]->ntasks);
 }
 
-static void project_to_fine(sm_multilevel *ml, int l, const int *map)
+/* The children of level l+1's blocks among level l's (see kids). */
+static void make_kids(sm_multilevel *ml, int l)
 {
-    project_into(ml, l, map, ml->fine);
+    if (ml->kids[l]) return;
+    int nf = ml->grid[l]->ntasks, nc = ml->grid[l + 1]->ntasks;
+    const int *up = ml->up[l];
+    int *at = sm_xcalloc((size_t)nc + 1, sizeof(int));
+    for (int u = 0; u < nf; u++) at[up[u] + 1]++;
+    for (int c = 0; c < nc; c++) at[c + 1] += at[c];
+    int *pos = sm_xmalloc(sizeof(int) * (size_t)(nc ? nc : 1));
+    memcpy(pos, at, sizeof(int) * (size_t)nc);
+    int *kids = sm_xmalloc(sizeof(int) * (size_t)(nf ? nf : 1));
+    for (int u = 0; u < nf; u++) kids[pos[up[u]]++] = u;
+    free(pos);
+    ml->kid_at[l] = at;
+    ml->kids[l] = kids;
+}
+
+/* Level l's block c now on proc: its level-0 blocks in shown, and the
+ * ones that moved listed in fine_moved. */
+static void shown_move(sm_multilevel *ml, int l, int c, int proc)
+{
+    if (l == 0) {
+        if (ml->shown[c] == proc) return;
+        ml->shown[c] = proc;
+        if (ml->nfine_moved == ml->fine_moved_cap) {
+            ml->fine_moved_cap = ml->fine_moved_cap ? 2 * ml->fine_moved_cap : 1024;
+            ml->fine_moved = sm_xrealloc(ml->fine_moved, sizeof(int) * (size_t)ml->fine_moved_cap);
+        }
+        ml->fine_moved[ml->nfine_moved++] = c;
+        return;
+    }
+    make_kids(ml, l - 1);
+    for (int i = ml->kid_at[l - 1][c]; i < ml->kid_at[l - 1][c + 1]; i++)
+        shown_move(ml, l - 1, ml->kids[l - 1][i], proc);
 }
 
 /* After a step on a coarser level: the session's grid shows where the
  * search is now (its current mapping, projected), so the workbench's
  * panes follow every step, not only the end of each level. Display only:
- * the search and the offers do not read it. */
+ * the search and the offers do not read it. Once shown, the next mapping
+ * of the same level is followed by the coarse blocks that changed (and
+ * the stepper told the fine blocks moved, so the history need not
+ * compare the grid either). */
 static void show_current(sm_solver *s, sm_multilevel *ml, const int *map)
 {
     const sm_grid *g = ml->grid[0];
-    project_into(ml, ml->level, map, ml->shown);
-    if (!ml->shown_cost) {
-        ml->shown_cost = sm_cost_new(g, s->topo, &s->model, ml->shown);
+    int l = ml->level, nl = ml->grid[l]->ntasks;
+    if (!ml->shown_cost || !ml->shown_src || ml->shown_level != l) {
+        project_into(ml, l, map, ml->shown);
+        if (!ml->shown_cost) ml->shown_cost = sm_cost_new(g, s->topo, &s->model, ml->shown);
+        else sm_cost_remap(ml->shown_cost, ml->shown);
+        free(ml->shown_src);
+        ml->shown_src = sm_xmalloc(sizeof(int) * (size_t)(nl ? nl : 1));
+        memcpy(ml->shown_src, map, sizeof(int) * (size_t)nl);
+        ml->shown_level = l;
     } else {
-        /* By the blocks the projection moved (a coarse block's fine ones). */
-        sm_cost_remap(ml->shown_cost, ml->shown);
+        ml->nfine_moved = 0;
+        const int chunk = 256;
+        for (int lo = 0; lo < nl; lo += chunk) {
+            int hi = lo + chunk < nl ? lo + chunk : nl;
+            if (memcmp(map + lo, ml->shown_src + lo, sizeof(int) * (size_t)(hi - lo)) == 0) continue;
+            for (int c = lo; c < hi; c++)
+                if (map[c] != ml->shown_src[c]) {
+                    ml->shown_src[c] = map[c];
+                    shown_move(ml, l, c, map[c]);
+                }
+        }
+        /* As one batch: a coarse block's fine blocks move together. */
+        sm_cost_move_set(ml->shown_cost, ml->fine_moved, ml->nfine_moved, ml->shown);
+        if (s->current_map == ml->shown) {
+            s->moves_known = 1;
+            for (int i = 0; i < ml->nfine_moved; i++) sm_solver_moved(s, ml->fine_moved[i]);
+        }
     }
     sm_cost_eval(ml->shown_cost, &s->current);
     s->has_current = 1;
@@ -137,20 +201,15 @@ static void note_moves(sm_solver *s, sm_multilevel *ml)
     ml->npending += r->nmoved;
 }
 
+/* Refining the session's grid: its mapping is the current one, offered.
+ * (Coarser levels are shown and offered through shown_cost.) */
 static void offer_fine(sm_solver *s, sm_multilevel *ml)
 {
     sm_eval ev;
-    if (ml->level == 0 && ml->ref.c) {
-        sm_cost_eval(ml->ref.c, &ev);
-        s->current = ev;
-        s->current_map = ml->ref.c->map;
-        offer_refined(s, ml, &ev);
-    } else {
-        sm_solver_evaluate(s, ml->fine, &ev);
-        s->current = ev;
-        s->current_map = ml->fine;
-        sm_solver_offer(s, ml->fine, &ev);
-    }
+    sm_cost_eval(ml->ref.c, &ev);
+    s->current = ev;
+    s->current_map = ml->ref.c->map;
+    offer_refined(s, ml, &ev);
     s->has_current = 1;
 }
 
@@ -356,7 +415,6 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
         return NULL;
     }
     ml->level = ml->nlev - 1;
-    ml->fine = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
     ml->shown = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
     ml->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 7;
     /* Before the first refined mapping is offered (best_is_ref is 0):
@@ -366,8 +424,10 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
      * these give 77.0 J). */
     if (strcmp(sm_opt_str(s, "from"), "best") == 0 && strcmp(sm_opt_str(s, "node-starts"), "on") == 0)
         sm_node_starts(s);
-    project_to_fine(ml, ml->level, ml->coarse->best_map);
-    offer_fine(s, ml);
+    /* Shown and offered: its cost state is made here, in the start, and
+     * the coarse steps after it follow it by what they move. */
+    show_current(s, ml, ml->coarse->best_map);
+    sm_solver_offer(s, ml->shown, &s->current);
     sm_solver_set_stat(s, "levels", ml->nlev);
     sm_solver_set_stat(s, "coarse_blocks", cg->ntasks);
     return ml;
@@ -402,10 +462,17 @@ static void drop_coarse(sm_multilevel *ml)
         if (l > 0) sm_grid_free((sm_grid *)ml->grid[l]);
         if (l > 0) ml->grid[l] = NULL;
     }
-    free(ml->fine);
     free(ml->shown);
+    free(ml->shown_src);
+    free(ml->fine_moved);
+    for (int l = 0; l < LEVELS_MAX; l++) {
+        free(ml->kid_at[l]);
+        free(ml->kids[l]);
+        ml->kid_at[l] = ml->kids[l] = NULL;
+    }
     sm_cost_free(ml->shown_cost);
-    ml->fine = ml->shown = NULL;
+    ml->shown = ml->shown_src = ml->fine_moved = NULL;
+    ml->nfine_moved = ml->fine_moved_cap = 0;
     ml->shown_cost = NULL;
 }
 
@@ -420,8 +487,10 @@ static void next_level(sm_solver *s, sm_multilevel *ml, const int *map)
     int *finer = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l]->ntasks);
     sm_grid_project(ml->grid[l], ml->up[l], map, finer);
     if (l > 0) {
-        project_to_fine(ml, ml->level, map);
-        offer_fine(s, ml);
+        /* The shown mapping moved to it (what differs from the current),
+         * and offered: no new cost state over the session's grid. */
+        show_current(s, ml, map);
+        sm_solver_offer(s, ml->shown, &s->current);
     }
     if (l == 0) {
         /* Before level 0's state is built, not after: the peak. */
@@ -431,8 +500,16 @@ static void next_level(sm_solver *s, sm_multilevel *ml, const int *map)
         drop_coarse(ml);
     }
     start_level(s, ml, l, finer);
-    free(finer);
-    if (l == 0) offer_fine(s, ml);
+    if (l == 0) {
+        free(finer);
+        offer_fine(s, ml);
+        return;
+    }
+    /* Level l's mapping projects to what is shown: the next step is
+     * followed from it. */
+    free(ml->shown_src);
+    ml->shown_src = finer;
+    ml->shown_level = l;
 }
 
 void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
@@ -521,8 +598,13 @@ void sm_multilevel_free(sm_multilevel *ml)
         free(ml->up[l]);
         if (l > 0) sm_grid_free((sm_grid *)ml->grid[l]);
     }
-    free(ml->fine);
     free(ml->shown);
+    free(ml->shown_src);
+    free(ml->fine_moved);
+    for (int l = 0; l < LEVELS_MAX; l++) {
+        free(ml->kid_at[l]);
+        free(ml->kids[l]);
+    }
     sm_cost_free(ml->shown_cost);
     free(ml->pending);
     free(ml);

@@ -34,6 +34,27 @@ while IFS= read -r line; do
 done <"$WORK/cw.lines"
 [ "$n" -ge 10 ] && [ -z "$cut_at" ] && ok "80x24: $n lines of the status line, Grid header, Energy and Solver end with whole words" ||
     bad "80x24 cut mid-word" "$n lines; cut: $cut_at"
+# The same in compare mode with a branch (V): the Solver pane is narrower
+# there ("cur 2.695 J  best 2" and "step 13/13  best 2." at 80x24).
+for nm in cww cwn; do
+    keys $nm : "solver branch 10 -tenure-add 30; solver step 3" Enter
+    must $nm "b1 it 13"
+    keys $nm Escape V
+    must $nm "vs main"
+    settle $nm
+done
+wide=$(cap cww | tr '│┌┐└┘─[]' '        ' | tr -s ' ' '\n' | sort -u)
+cap cwn | sed -n '11,18p' | awk -F'│' '{print $6}' | grep -v '[▁▂▃▄▅▆▇█━·]' | sed 's/ *$//' | grep . >"$WORK/cw2.lines"
+cut_at=""
+n=0
+while IFS= read -r line; do
+    n=$((n + 1))
+    last=${line##* }
+    echo "$wide" | grep -qxF -- "$last" || cut_at="$cut_at|$line"
+    case "$last" in *[0-9]) echo "$line" | grep -qE '(cur|best) [0-9.]+$' && cut_at="$cut_at|$line (no unit)" ;; esac
+done <"$WORK/cw2.lines"
+[ "$n" -ge 4 ] && [ -z "$cut_at" ] && ok "80x24, comparing a branch: $n lines of the Solver pane end with whole words" ||
+    bad "80x24 comparing: Solver pane cut mid-word" "$n lines; cut: $cut_at"
 for nm in cww cwn; do
     keys $nm q y
     must_exit $nm

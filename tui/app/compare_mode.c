@@ -1,32 +1,174 @@
 /* compare_mode.c - the other mapping of compare mode, kept evaluated (see
  * compare_mode.h). */
+#define _GNU_SOURCE   /* syscall(SYS_gettid): a thread's own nice value */
 #include "compare_mode.h"
 
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "solvers/stepper/step_history.h"
 
 const char *const sm_compare_source_names[SM_CMP_COUNT] = {"off", "solver", "file", "undo", "run"};
+
+/* A cost state over 16.7 M blocks takes tens of seconds to build. */
+int sm_compare_background_blocks = SM_COMPARE_BACKGROUND_DEFAULT;
+
+/* A cost state built on another thread: it reads the grid and machine
+ * (which stay until sm_compare_wait: the command layer waits before it
+ * changes them) and its own copy of the mapping. */
+struct sm_compare_build {
+    pthread_t thread;
+    const sm_grid *g;
+    const sm_topo *t;
+    sm_model m;
+    int *map;
+    sm_cost *cost;
+    atomic_int done;
+    struct timespec t0;
+};
+
+static void *build_work(void *arg)
+{
+    struct sm_compare_build *b = arg;
+    /* Below the workbench and its solver's threads: the keys stay quick
+     * on a machine with few cores while it builds (Linux threads have a
+     * nice value each). */
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    errno = 0;
+    int now = getpriority(PRIO_PROCESS, (id_t)tid);
+    if (errno == 0) setpriority(PRIO_PROCESS, (id_t)tid, now + 10 > 19 ? 19 : now + 10);
+    b->cost = sm_cost_new(b->g, b->t, &b->m, b->map);
+    atomic_store(&b->done, 1);
+    return NULL;
+}
 
 sm_compare *sm_compare_new(void)
 {
     return sm_xcalloc(1, sizeof(sm_compare));
 }
 
+/* The blocks where the cost state's mapping and c->map differ, moved;
+ * past an eighth of the grid a new cost state is the cheaper. */
+static void catch_up(sm_compare *c)
+{
+    int n = c->n, k = 0;
+    const int *have = c->cost->map;
+    const int chunk = 256;
+    for (int lo = 0; lo < n; lo += chunk) {
+        int hi = lo + chunk < n ? lo + chunk : n;
+        if (memcmp(have + lo, c->map + lo, sizeof(int) * (size_t)(hi - lo)) == 0) continue;
+        for (int i = lo; i < hi; i++)
+            if (have[i] != c->map[i]) {
+                if (k == c->scratch_cap) {
+                    c->scratch_cap = c->scratch_cap ? 2 * c->scratch_cap : 1024;
+                    c->scratch = sm_xrealloc(c->scratch, sizeof(int) * (size_t)c->scratch_cap);
+                }
+                c->scratch[k++] = i;
+            }
+    }
+    if (k > n / 8 && n >= 4096) {
+        sm_cost *fresh = sm_cost_new(c->cost->grid, c->cost->topo, &c->cost->model, c->map);
+        sm_cost_free(c->cost);
+        c->cost = fresh;
+        return;
+    }
+    sm_cost_move_set(c->cost, c->scratch, k, c->map);
+}
+
+static void take_build(sm_compare *c)
+{
+    struct sm_compare_build *b = c->build;
+    pthread_join(b->thread, NULL);
+    c->build = NULL;
+    sm_cost_free(c->cost);
+    c->cost = b->cost;
+    free(b->map);
+    free(b);
+    /* The mapping followed its run or solver meanwhile. */
+    catch_up(c);
+    sm_cost_eval(c->cost, &c->ev);
+    c->pending = 0;
+    c->version++;
+}
+
+int sm_compare_poll(sm_compare *c)
+{
+    if (!c->build || !atomic_load(&c->build->done)) return 0;
+    take_build(c);
+    return 1;
+}
+
+void sm_compare_wait(sm_compare *c)
+{
+    if (c->build) take_build(c);
+}
+
+double sm_compare_pending_seconds(const sm_compare *c)
+{
+    if (!c->build) return 0;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - c->build->t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - c->build->t0.tv_nsec);
+}
+
+/* c->map's cost state, built at once or (big, in the workbench) on
+ * another thread. */
+static void build(sm_compare *c, const sm_session *s)
+{
+    sm_compare_wait(c);
+    sm_cost_free(c->cost);
+    c->cost = NULL;
+    if (c->background && c->n >= sm_compare_background_blocks) {
+        struct sm_compare_build *b = sm_xcalloc(1, sizeof *b);
+        b->g = s->grid;
+        b->t = s->topo;
+        b->m = s->model;
+        b->map = sm_xmalloc(sizeof(int) * (size_t)(c->n ? c->n : 1));
+        memcpy(b->map, c->map, sizeof(int) * (size_t)c->n);
+        atomic_init(&b->done, 0);
+        clock_gettime(CLOCK_MONOTONIC, &b->t0);
+        if (pthread_create(&b->thread, NULL, build_work, b) == 0) {
+            c->build = b;
+            c->pending = 1;
+            return;
+        }
+        free(b->map);
+        free(b);
+    }
+    c->cost = sm_cost_new(s->grid, s->topo, &s->model, c->map);
+    sm_cost_eval(c->cost, &c->ev);
+    c->pending = 0;
+}
+
 static void release(sm_compare *c)
 {
+    sm_compare_wait(c);
     sm_cost_free(c->cost);
     free(c->map);
     c->cost = NULL;
     c->map = NULL;
     c->n = 0;
+    c->pending = 0;
+}
+
+void sm_compare_drop_kept(sm_compare *c)
+{
+    sm_compare_wait(c);
+    if (c->source == SM_CMP_OFF) release(c);
 }
 
 void sm_compare_free(sm_compare *c)
 {
     if (!c) return;
     release(c);
+    free(c->scratch);
     free(c);
 }
 
@@ -64,12 +206,24 @@ int sm_compare_fits(const sm_compare *c, const sm_session *s)
 void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, const int *map,
                     const char *label)
 {
-    release(c);
-    c->n = s->grid->ntasks;
-    c->map = sm_xmalloc(sizeof(int) * (size_t)(c->n ? c->n : 1));
+    /* The cost state kept from the last compare of this grid, machine
+     * and model (or its build in flight) is moved to this mapping. */
+    int keep = (c->cost || c->build) && c->map && sm_compare_fits(c, s) && c->structure == s->structure &&
+               c->rebuilt == s->rebuilt && (c->cost ? c->cost->grid : c->build->g) == s->grid &&
+               (c->cost ? c->cost->topo : c->build->t) == s->topo;
+    if (!keep) {
+        release(c);
+        c->n = s->grid->ntasks;
+        c->map = sm_xmalloc(sizeof(int) * (size_t)(c->n ? c->n : 1));
+    }
     memcpy(c->map, map, sizeof(int) * (size_t)c->n);
-    c->cost = sm_cost_new(s->grid, s->topo, &s->model, c->map);
-    sm_cost_eval(c->cost, &c->ev);
+    if (!keep) {
+        stamp(c, s);
+        build(c, s);
+    } else if (c->cost && !c->build) {
+        catch_up(c);
+        sm_cost_eval(c->cost, &c->ev);
+    }
     c->source = c->last = src;
     snprintf(c->label, sizeof c->label, "%s", label);
     c->solver = NULL;
@@ -103,6 +257,7 @@ void sm_compare_set_run(sm_compare *c, const sm_session *s, sm_solver *run, cons
     c->run = run;
     snprintf(c->run_name, sizeof c->run_name, "%s", name);
     c->run_step = run->iteration;
+    c->run_current = m && m == run->current_map;
     c->solver = shown;
     c->solver_iter = shown->iteration;
     snprintf(c->label, sizeof c->label, "%s @%lld", name, run->iteration);
@@ -111,8 +266,9 @@ void sm_compare_set_run(sm_compare *c, const sm_session *s, sm_solver *run, cons
 void sm_compare_off(sm_compare *c)
 {
     if (c->source == SM_CMP_OFF) return;
-    release(c);
+    /* The cost state stays for the next compare (sm_compare_set). */
     c->source = SM_CMP_OFF;
+    c->run = NULL;
     c->version++;
 }
 
@@ -122,12 +278,47 @@ static int solver_best(const sm_solver *sv)
     return sv && !sv->detached && sv->has_best && sv->best_map;
 }
 
+/* The other mapping to m, the mapping of solver r at its step shown:
+ * by the blocks r's history recorded since step from (its current
+ * mapping's, or best's), else compared whole (from -1). Returns whether
+ * a block moved. */
+static int follow(sm_compare *c, const sm_solver *r, long long from, const int *m, int best)
+{
+    int k = from >= 0 && r->hist ? sm_history_moved_between(r->hist, from, r->iteration, best, c->n / 8, &c->scratch,
+                                                             &c->scratch_cap)
+                                  : -1;
+    int moved = 0;
+    if (k >= 0) {
+        for (int i = 0; i < k; i++) {
+            int b = c->scratch[i];
+            if (m[b] == c->map[b]) continue;
+            c->map[b] = m[b];
+            if (c->cost) sm_cost_move(c->cost, b, m[b]);
+            moved = 1;
+        }
+        return moved;
+    }
+    const int chunk = 256;
+    for (int lo = 0; lo < c->n; lo += chunk) {
+        int hi = lo + chunk < c->n ? lo + chunk : c->n;
+        if (memcmp(m + lo, c->map + lo, sizeof(int) * (size_t)(hi - lo)) == 0) continue;
+        for (int b = lo; b < hi; b++)
+            if (m[b] != c->map[b]) {
+                c->map[b] = m[b];
+                if (c->cost) sm_cost_move(c->cost, b, m[b]);
+                moved = 1;
+            }
+    }
+    return moved;
+}
+
 int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv)
 {
     if (c->source == SM_CMP_OFF) return 0;
     /* Another grid or machine: the mapping means nothing there. */
     if (!sm_compare_fits(c, s)) {
         sm_compare_off(c);
+        release(c);
         c->last = SM_CMP_SOLVER;   /* nor would its source again (key c) */
         return -1;
     }
@@ -135,19 +326,13 @@ int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv)
     /* A new model, or new grid or machine objects of the same shape and
      * names (a DVFS state): the old cost points into what was freed. */
     if (c->structure != s->structure || c->rebuilt != s->rebuilt) {
-        sm_cost_free(c->cost);
-        c->cost = sm_cost_new(s->grid, s->topo, &s->model, c->map);
         stamp(c, s);
+        build(c, s);
         changed = 1;
     }
     if (c->source == SM_CMP_SOLVER && solver_best(sv) && (sv != c->solver || sv->iteration != c->solver_iter)) {
-        int moved = 0, fresh = sv != c->solver;
-        for (int b = 0; b < c->n; b++)
-            if (sv->best_map[b] != c->map[b]) {
-                c->map[b] = sv->best_map[b];
-                sm_cost_move(c->cost, b, sv->best_map[b]);
-                moved = 1;
-            }
+        int fresh = sv != c->solver;
+        int moved = follow(c, sv, fresh ? -1 : c->solver_iter, sv->best_map, 1);
         snprintf(c->label, sizeof c->label, "%s best", sv->ops->name); /* a new solver may reuse the address */
         c->solver = sv;
         c->solver_iter = sv->iteration;
@@ -158,11 +343,11 @@ int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv)
         /* At equal steps: the other run follows the one shown. */
         run_to(c->run, sv->iteration);
         const int *m = run_map(c->run);
-        for (int b = 0; m && b < c->n; b++)
-            if (m[b] != c->map[b]) {
-                c->map[b] = m[b];
-                sm_cost_move(c->cost, b, m[b]);
-            }
+        /* By the recorded moves of the mapping compared (its current, or
+         * its best when it shows none) while it stays the same kind. */
+        int cur = m && m == c->run->current_map;
+        if (m) follow(c, c->run, cur == c->run_current ? c->run_step : -1, m, !cur);
+        c->run_current = cur;
         c->solver = sv;
         c->solver_iter = sv->iteration;
         c->run_step = c->run->iteration;
@@ -170,7 +355,7 @@ int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv)
         changed = 1;
     }
     if (changed) {
-        sm_cost_eval(c->cost, &c->ev);
+        if (c->cost) sm_cost_eval(c->cost, &c->ev);
         c->version++;
     }
     return changed;
@@ -179,6 +364,22 @@ int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv)
 int sm_compare_differ(const sm_compare *c, const int *map)
 {
     int d = 0;
-    for (int b = 0; b < c->n; b++) d += c->map[b] != map[b];
+    const int chunk = 256;
+    for (int lo = 0; lo < c->n; lo += chunk) {
+        int hi = lo + chunk < c->n ? lo + chunk : c->n;
+        if (memcmp(map + lo, c->map + lo, sizeof(int) * (size_t)(hi - lo)) == 0) continue;
+        for (int b = lo; b < hi; b++) d += c->map[b] != map[b];
+    }
     return d;
+}
+
+int sm_compare_differ_at(sm_compare *c, const int *map, const void *owner, unsigned long long stamp)
+{
+    if (c->differ_owner != owner || c->differ_stamp != stamp || c->differ_version != c->version) {
+        c->differ_n = sm_compare_differ(c, map);
+        c->differ_owner = owner;
+        c->differ_stamp = stamp;
+        c->differ_version = c->version;
+    }
+    return c->differ_n;
 }

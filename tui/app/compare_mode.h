@@ -38,7 +38,33 @@ typedef struct sm_compare {
     sm_solver *run;
     char run_name[32];
     long long run_step;
+    int run_current;           /* map was the run's current mapping (else its best) */
+
+    /* Set by the workbench while it draws: a cost state over at least
+     * sm_compare_background_blocks blocks is then built on another
+     * thread, so V returns at once at 16.7 M blocks. Until it is in
+     * (sm_compare_poll), cost is NULL and pending is 1: the figures (ev,
+     * the other side in the panes) wait and say so; map is there and
+     * follows. Batch scripts build at once (background 0). */
+    int background;
+    int pending;
+    struct sm_compare_build *build;
+    /* Off keeps the cost state (and a build in flight): the next compare
+     * of this session takes it and moves it to its mapping, so V off, V
+     * on costs the blocks that differ, not a new cost state. */
+    /* The blocks that differ from the mapping shown, counted once per
+     * change of either (sm_compare_differ_at). */
+    const void *differ_owner;
+    unsigned long long differ_stamp, differ_version;
+    int differ_n;
+    int *scratch, scratch_cap;
 } sm_compare;
+
+/* The size from which the workbench builds a compare's cost state on
+ * another thread (blocks; environment STENCILMAP_COMPARE_BACKGROUND
+ * overrides it when the workbench starts, 0: always). */
+extern int sm_compare_background_blocks;
+#define SM_COMPARE_BACKGROUND_DEFAULT (1 << 20)
 
 sm_compare *sm_compare_new(void);
 void sm_compare_free(sm_compare *c);
@@ -66,5 +92,18 @@ int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv);
 int sm_compare_fits(const sm_compare *c, const sm_session *s);
 /* Blocks whose processor differs between map and the other mapping. */
 int sm_compare_differ(const sm_compare *c, const int *map);
+/* The same, counted again only when the other mapping changed or map is
+ * another (owner, stamp): the frame's map_owner and map_stamp. */
+int sm_compare_differ_at(sm_compare *c, const int *map, const void *owner, unsigned long long stamp);
+/* A build on another thread that has finished: its cost state taken in,
+ * brought to the mapping as it is now, evaluated. Returns 1 then. */
+int sm_compare_poll(sm_compare *c);
+/* Until no build runs (before the grid or machine it reads changes, or a
+ * command needs the figures): it is taken in. */
+void sm_compare_wait(sm_compare *c);
+/* sm_compare_wait, and compare mode off: the cost state kept goes. */
+void sm_compare_drop_kept(sm_compare *c);
+/* Seconds the pending build has run. */
+double sm_compare_pending_seconds(const sm_compare *c);
 
 #endif

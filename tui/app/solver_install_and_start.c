@@ -182,6 +182,7 @@ void sm_app_solver_abandon(sm_app *app)
 
 void sm_app_solver_poll(sm_app *app)
 {
+    if (app->compare) sm_compare_poll(app->compare);
     for (int i = app->nabandoned - 1; i >= 0; i--)
         if (sm_solver_start_wait(app->abandoned[i], 0)) end_abandoned(app, i);
     if (app->starting && sm_solver_start_wait(app->starting, 0)) finish_start(app);
@@ -192,6 +193,9 @@ void sm_app_solver_quiesce(sm_app *app)
 {
     sm_app_solver_settle(app);
     while (app->nabandoned) end_abandoned(app, app->nabandoned - 1);
+    /* Compare mode's build reads the grid and machine too; the cost
+     * state kept after V off goes (it points into what may change). */
+    if (app->compare) sm_compare_drop_kept(app->compare);
 }
 
 void sm_app_solver_settle(sm_app *app)

@@ -25,7 +25,9 @@ static int from_solver(sm_app *app, Tcl_Interp *in)
     char label[96];
     snprintf(label, sizeof label, "%s best", sv->ops->name);
     sm_compare_set(app->compare, app->session, SM_CMP_SOLVER, sv->best_map, label);
-    sm_compare_refresh(app->compare, app->session, sv);   /* follow it from now on */
+    /* Follow it from now on, from the step it was taken at. */
+    app->compare->solver = sv;
+    app->compare->solver_iter = sv->iteration;
     return TCL_OK;
 }
 
@@ -139,7 +141,7 @@ static Tcl_Obj *diff_dict(const sm_eval *session, const sm_eval *other)
 
 static Tcl_Obj *state_dict(sm_app *app)
 {
-    const sm_compare *c = app->compare;
+    sm_compare *c = app->compare;
     Tcl_Obj *d = Tcl_NewDictObj();
 #define PUT(k, o) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), o)
     PUT("source", Tcl_NewStringObj(sm_compare_source_names[c->source], -1));
@@ -164,9 +166,18 @@ static Tcl_Obj *state_dict(sm_app *app)
                  sv->iteration);
     }
     PUT("shown", Tcl_NewStringObj(shown_label, -1));
-    PUT("blocks_differ", Tcl_NewIntObj(sm_compare_differ(c, shown_map ? shown_map : sm_session_map(app->session))));
+    /* Counted once per change of either mapping (a pass over 16.7 M blocks). */
+    const void *owner = shown_map ? (const void *)sv : (const void *)app->session;
+    unsigned long long stamp = shown_map ? (unsigned long long)sv->iteration : app->session->version;
+    PUT("blocks_differ", Tcl_NewIntObj(sm_compare_differ_at(c, shown_map ? shown_map : sm_session_map(app->session),
+                                                            owner, stamp)));
     PUT("session", sm_eval_dict(&se));
     PUT("left", sm_eval_dict(&shown_ev));
+    /* In the workbench at 16.7 M blocks the other side's cost state is
+     * built on another thread: pending 1 until it is in, and no figures
+     * of it before. */
+    PUT("pending", Tcl_NewIntObj(c->pending));
+    if (c->pending) return d;
     PUT("other", sm_eval_dict(&c->ev));
     PUT("diff", diff_dict(&shown_ev, &c->ev));
 #undef PUT
@@ -203,6 +214,7 @@ int sm_view_compare(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]
     case W_TOGGLE: rc = toggle(app, in); break;
     case W_PROCS:   /* the other mapping's `model procs` */
         if (c->source == SM_CMP_OFF) return sm_tcl_error(in, "STATE", "view compare procs: compare mode is off");
+        sm_compare_wait(c);   /* asked for: its figures, when its cost state is in */
         Tcl_SetObjResult(in, sm_proc_dicts_of(app->session->topo, c->cost, &c->ev));
         return TCL_OK;
     case W_FILE: rc = from_file(app, in, Tcl_GetString(objv[2])); break;

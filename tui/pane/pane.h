@@ -63,7 +63,7 @@ typedef struct sm_frame {
     const unsigned char *moved; /* blocks the last change moved (highlighted) */
     /* Compare mode (`view compare`, key c): the other mapping, evaluated,
      * shown beside this one; NULL when off. */
-    const sm_compare *cmp;
+    sm_compare *cmp;   /* not const: it caches the count of blocks that differ */
     int utf8;                   /* the terminal takes UTF-8 */
     /* The DVFS state of each processor in the shown mapping: the solver's
      * (tabu -dvfs) while the panes follow it, else NULL: the machine's. */

@@ -329,7 +329,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     WINDOW *w = p->win;
     comm_cache *c = cache(p, app, f);
     comm_caches *cs = p->priv;
-    if (f->cmp) build_cmp(cs, app, f, c);
+    if (f->cmp && !f->cmp->pending) build_cmp(cs, app, f, c);
     else cmp_clear(cs);
     werase(w);
     /* The title: the longest of its forms that fits the border whole (a

@@ -35,6 +35,18 @@ static void draw_compare(sm_pane *p, sm_app *app, const sm_frame *f)
     sm_ui_text(w, head_y, 1 + 8, cw, sm_ui_attr(SM_EL_HEADER), "%*s ", cw - 1, left);
     sm_ui_text(w, head_y, 1 + 8 + cw, cw, sm_ui_attr(SM_EL_HEADER), "%*s ", cw - 1, right);
     sm_ui_text(w, head_y, 1 + 8 + 2 * cw, cw, sm_ui_attr(SM_EL_HEADER), "%*s ", cw - 1, "diff");
+    /* Its cost state still building (16.7 M blocks): the shown side's
+     * figures, and no other figure until it is in. */
+    if (f->cmp->pending) {
+        char s1[32];
+        sm_ui_text(w, y, 1, 8, sm_ui_attr(SM_EL_TEXT) | A_BOLD, "total");
+        sm_ui_text(w, y, 1 + 8, cw, sm_ui_attr(SM_EL_TEXT) | A_BOLD, "%*s", cw - 1, sm_ui_joules(a->energy, s1, sizeof s1));
+        sm_ui_text(w, y, 1 + 8 + cw, iw - 8 - cw, sm_ui_attr(SM_EL_DIM), "%*s", cw - 1, "pending");
+        if (++y <= ih)
+            sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_DIM), "%s: figures pending, its cost state building %.0f s",
+                       f->cmp->label, sm_compare_pending_seconds(f->cmp));
+        return;
+    }
     struct { const char *name; double a, b; int seconds; } rows[] = {
         {"dynamic", a->energy_dynamic, b->energy_dynamic, 0}, {"static", a->energy_static, b->energy_static, 0},
         {"idle", a->energy_idle, b->energy_idle, 0},          {"intra", a->energy_comm_intra, b->energy_comm_intra, 0},

@@ -107,7 +107,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int tmax = iw / 6 > 5 ? iw / 6 : 5;
     if (tw > tmax) tw = tmax;
     /* Compare mode: the other mapping's figures beside each row. */
-    const sm_compare *cmp = f->cmp;
+    /* Comparing with a cost state still building: its rows come when it is in. */
+    const sm_compare *cmp = f->cmp && !f->cmp->pending ? f->cmp : NULL;
     /* A run of the session's mapping imported: measured beside each row. */
     const int *run_row = NULL;
     const sm_run_cmp *run = !cmp && !f->source ? sm_app_run_cmp(app, &run_row) : NULL;

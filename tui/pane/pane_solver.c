@@ -86,7 +86,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         sm_ui_stat(obj, oc, b1, sizeof b1);
         sm_ui_stat(obj, ob, b2, sizeof b2);
         if (strcmp(obj, "energy") == 0)
-            sm_ui_text(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "cur %s  best %s", b1, b2);
+            /* Whole figures: 80x24 cut "best 2.695 J" to "best 2". */
+            sm_ui_words(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "cur %s  best %s", b1, b2);
         else
             sm_ui_words(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "%s cur %s  best %s  (energy %s, best %s)", obj, b1,
                        b2, s->has_current ? sm_ui_joules(s->current.energy, b3, sizeof b3) : "-",

@@ -66,7 +66,7 @@ int sm_steps_timeline(sm_pane *p, int y, int x, int width, int maxrows, const sm
         if (bs)
             snprintf(best, sizeof best, "  best %s at %lld",
                      sm_ui_stat(sm_solver_objective(s, &oc, &ob), bs->objective, bv, sizeof bv), kb);
-        sm_ui_text(w, y, x, width, sm_ui_attr(SM_EL_TEXT), "step %lld/%lld%s", cur, head, best);
+        sm_ui_words(w, y, x, width, sm_ui_attr(SM_EL_TEXT), "step %lld/%lld%s", cur, head, best);
         /* The keys, right-aligned when there is room. */
         int used = (int)strlen(best) + 24;
         if (width - used >= 22) sm_ui_text(w, y, x + width - 22, 22, sm_ui_attr(SM_EL_DIM), "[ ] { } step  B break");

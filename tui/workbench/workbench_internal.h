@@ -88,6 +88,12 @@ typedef struct tui {
          * lit in moved (lit_all: not listed, clear them all). */
         unsigned long long mark;
         int *lit, nlit, lit_cap, lit_all;
+        /* The blocks the solver's history recorded between the step the
+         * mirror showed and the step shown (nlist -1: not listed). */
+        int *list, nlist, list_cap;
+        /* The session's structure (grid, machine, model) the mirror was
+         * built under: another run keeps it only under the same. */
+        unsigned long long mirror_structure;
     } shown;
     long long slice;                        /* steps per frame when running */
 

@@ -173,9 +173,11 @@ int sm_tui_run(sm_app *app)
         /* A run launched in the background: its progress, and its
          * RUN.json imported when it ends (every 200 ms at most). */
         sm_app_run_poll(app);
-        /* A start in the background is looked for every 50 ms. */
-        t.wait = app->starting ? 0.05 : app->view->running ? 0 : 0.2;
-        timeout(app->starting ? 50 : app->view->running ? 0 : 200);
+        /* A start (or compare mode's cost state) in the background is
+         * looked for every 50 ms. */
+        int background = app->starting || app->compare->pending;
+        t.wait = background ? 0.05 : app->view->running ? 0 : 0.2;
+        timeout(background ? 50 : app->view->running ? 0 : 200);
         int code, is_key;
         if (wb_next_key(&t, &code, &is_key)) wb_handle_key(&t, code, is_key);
         else if (app->view->running && !app->starting) wb_run_slice(&t);

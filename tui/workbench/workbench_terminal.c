@@ -200,6 +200,11 @@ void wb_screen_begin(tui *t)
     the_tui = t;
     app->screen = &screen_ops;
     app->screen_ctx = t;
+    /* Keys stay quick at 16.7 M blocks: compare mode's cost state is
+     * built on another thread while the workbench draws. */
+    const char *bg = getenv("STENCILMAP_COMPARE_BACKGROUND");
+    sm_compare_background_blocks = bg && *bg ? atoi(bg) : SM_COMPARE_BACKGROUND_DEFAULT;
+    app->compare->background = 1;
 }
 
 void wb_screen_end(tui *t)
@@ -207,6 +212,9 @@ void wb_screen_end(tui *t)
     sm_app *app = t->app;
     app->screen = NULL;
     app->screen_ctx = NULL;
+    /* A script after it reads the figures at once. */
+    app->compare->background = 0;
+    sm_compare_wait(app->compare);
     the_tui = NULL;
     for (int i = 0; i < SM_PANE_COUNT; i++) {
         if (t->panes[i].ops->release) t->panes[i].ops->release(&t->panes[i]);

@@ -266,6 +266,72 @@ static void tabu_explains(void **st)
     sm_grid_free(g);
 }
 
+/* What the workbench's frame follows a step or a seek with instead of
+ * comparing whole mappings (sm_history_moved_between): between any two
+ * kept steps, every block whose current (best) processor differs is
+ * listed. Multilevel tabu's coarse steps name the fine blocks they moved
+ * (the history no longer compares the session's grid each step: 16.7 M
+ * blocks at a whole Summit), and their current mapping is the projection
+ * its figures say it is. */
+static void moved_between(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(32, 32, 16, 0, 0, 0, SM_ST_7PT);
+    sm_err e;
+    sm_topo *t = sm_topo_load("samples/topologies/summit-like.json", &e);
+    if (!t) fail_msg("%s", e.msg);
+    static const char *const ml[] = {"-multilevel", "on", "-iters", "400", "-seed", "3"};
+    sm_solver *s = start("tabu", g, t, NULL, 6, ml);
+    sm_solver_history_on(s);
+    enum { K = 24 };
+    int n = g->ntasks;
+    int *cur[K + 1], *best[K + 1];
+    for (int k = 0; k <= K; k++) {
+        if (k) {
+            sm_solver_step(s, 1);
+            /* Still on the coarse level: the step listed its fine blocks. */
+            assert_true(s->moves_known);
+            sm_eval ref;
+            sm_eval_reference(g, t, &s->model, s->current_map, &ref);
+            tu_assert_close(ref.energy, s->current.energy, 1e-9, "coarse step's current energy");
+        }
+        cur[k] = malloc(sizeof(int) * (size_t)n);
+        best[k] = malloc(sizeof(int) * (size_t)n);
+        memcpy(cur[k], s->current_map, sizeof(int) * (size_t)n);
+        memcpy(best[k], s->best_map, sizeof(int) * (size_t)n);
+    }
+    int *list = NULL, cap = 0;
+    unsigned char *in = calloc((size_t)n, 1);
+    int moved_any = 0;
+    for (int a = 0; a <= K; a += 3)
+        for (int b = 0; b <= K; b += 5)
+            for (int which = 0; which < 2; which++) {
+                int **m = which ? best : cur;
+                int k = sm_history_moved_between(s->hist, a, b, which, n, &list, &cap);
+                assert_true(k >= 0);
+                for (int i = 0; i < k; i++) in[list[i]] = 1;
+                for (int u = 0; u < n; u++)
+                    if (m[a][u] != m[b][u]) {
+                        assert_true(in[u]);
+                        moved_any = 1;
+                    }
+                for (int i = 0; i < k; i++) in[list[i]] = 0;
+            }
+    assert_true(moved_any);
+    /* Over the limit: -1, compare whole mappings. */
+    assert_int_equal(sm_history_moved_between(s->hist, 0, K, 0, 0, &list, &cap), -1);
+    assert_int_equal(sm_history_moved_between(s->hist, 0, K + 1, 0, n, &list, &cap), -1);
+    free(in);
+    free(list);
+    for (int k = 0; k <= K; k++) {
+        free(cur[k]);
+        free(best[k]);
+    }
+    sm_solver_free(s);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 /* Past the history's limit the oldest steps go; the rest stay exact. */
 static void oldest_dropped(void **st)
 {
@@ -304,6 +370,7 @@ int main(void)
         cmocka_unit_test(multilevel_tabu),
         cmocka_unit_test(tabu_explains),
         cmocka_unit_test(oldest_dropped),
+        cmocka_unit_test(moved_between),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
