@@ -51,6 +51,12 @@ static int solver_step(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
         return sm_tcl_error(in, "ARGS", "solver step: expected a positive count, got \"%s\"",
                             Tcl_GetString(objv[2]));
     app->paused_by_interrupt = 0;
+    /* A finished solver at its last step: n says so rather than nothing. */
+    const sm_solver *sv = app->solver;
+    int at_end = sv->done && (!sv->hist || sm_history_cursor(sv->hist) >= sm_history_head(sv->hist));
+    if (at_end)
+        sm_view_log(app->view, SM_LOG_NOTE, "%s has ended (%s) at step %lld: nothing to step; [ and ] go through "
+                    "its steps, solver start runs it again", sv->ops->name, sv->status, sv->iteration);
     if (sm_solve_run(app, in, n)) return TCL_ERROR;
     Tcl_Obj *d = sm_solve_state_dict(app, app->solver);
     if (app->break_hit) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("breakpoint", -1), Tcl_NewIntObj(app->break_hit));

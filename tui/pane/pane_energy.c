@@ -22,6 +22,10 @@ static void draw_compare(sm_pane *p, sm_app *app, const sm_frame *f)
 {
     const sm_eval *a = &f->ev, *b = &f->cmp->ev;
     const sm_model *m = &app->session->model;
+    /* Following a solver that held itself to a deadline of its own (the
+     * whole Summit has none): met or missed against that one, as the
+     * pane says outside compare mode (it read "- -" here). */
+    if (f->source && app->solver && app->solver->deadline_from && !m->has_deadline) m = &app->solver->model;
     WINDOW *w = p->win;
     sm_ui_frame(p, app, "Energy");
     int iw = p->w - 2, ih = p->h - 2;

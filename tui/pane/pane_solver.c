@@ -83,8 +83,12 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         double oc, ob;
         const char *obj = sm_solver_objective(s, &oc, &ob);
         char b3[32], b4[32];
-        sm_ui_stat(obj, oc, b1, sizeof b1);
-        sm_ui_stat(obj, ob, b2, sizeof b2);
+        /* None yet (the ILP before its first incumbent): "-", as solver
+         * state's empty best, not "nan J". */
+        if (s->has_current && !isnan(oc)) sm_ui_stat(obj, oc, b1, sizeof b1);
+        else snprintf(b1, sizeof b1, "-");
+        if (s->has_best && !isnan(ob)) sm_ui_stat(obj, ob, b2, sizeof b2);
+        else snprintf(b2, sizeof b2, "-");
         if (strcmp(obj, "energy") == 0)
             /* Whole figures: 80x24 cut "best 2.695 J" to "best 2". */
             sm_ui_words(w, y++, 1, iw, sm_ui_attr(SM_EL_TEXT), "cur %s  best %s", b1, b2);

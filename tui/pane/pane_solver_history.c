@@ -130,6 +130,10 @@ static const char *dj(double d, char *buf, size_t n)
     return buf;
 }
 
+/* A difference within rounding of the figures it is taken from is none
+ * ("static -1.11e-16 J" after an ILP step). */
+static double tidy(double d, double scale) { return fabs(d) <= 1e-9 * scale ? 0 : d; }
+
 static const char *ds(double d, char *buf, size_t n)
 {
     char t[32];
@@ -240,11 +244,14 @@ int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_
     const sm_eval *a = prev ? step_eval(prev) : NULL, *b = step_eval(st);
     if (r < maxrows && a && b) {
         char e[32], dy[32], sc[32], id[32], cm[32], t[32];
+        double es = fmax(fabs(a->energy), fabs(b->energy)), ts = fmax(fabs(a->time), fabs(b->time));
         sm_ui_words(w, y + r++, x, width, sm_ui_attr(SM_EL_DIM),
-                   "change: E %s (dyn %s, static %s, idle %s, comm %s)  T %s  rounds %+lld", dj(b->energy - a->energy, e, sizeof e),
-                   dj(b->energy_dynamic - a->energy_dynamic, dy, sizeof dy),
-                   dj(b->energy_static - a->energy_static, sc, sizeof sc), dj(b->energy_idle - a->energy_idle, id, sizeof id),
-                   dj(b->energy_comm - a->energy_comm, cm, sizeof cm), ds(b->time - a->time, t, sizeof t),
+                   "change: E %s (dyn %s, static %s, idle %s, comm %s)  T %s  rounds %+lld",
+                   dj(tidy(b->energy - a->energy, es), e, sizeof e),
+                   dj(tidy(b->energy_dynamic - a->energy_dynamic, es), dy, sizeof dy),
+                   dj(tidy(b->energy_static - a->energy_static, es), sc, sizeof sc),
+                   dj(tidy(b->energy_idle - a->energy_idle, es), id, sizeof id),
+                   dj(tidy(b->energy_comm - a->energy_comm, es), cm, sizeof cm), ds(tidy(b->time - a->time, ts), t, sizeof t),
                    (long long)(b->rounds - a->rounds));
     }
     /* The candidates, best first; > marks the one the step took, T a tabu
