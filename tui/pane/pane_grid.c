@@ -184,12 +184,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         /* Each half says which mapping it is and what the cursor block is. */
         gl->split = 1;
         gl->x1 = 1 + half + 1;
-        char nm[64];
-        sm_ui_text(w, 1, 1, half, sm_ui_attr(SM_EL_HEADER) | A_BOLD, "%s: #%d %s", f->source ? "solver" : "session",
-                   cb, t->procs[map[cb]].name);
+        /* Processor names give way in the middle (n0000~100_0), never
+         * cut at the half's edge ("solver: #0 n0000.v10" at 80x24). */
+        char nm[64], head[96], pn[128];
+        int hl = snprintf(head, sizeof head, "%s: #%d ", f->source ? "solver" : "session", cb);
+        sm_ui_elide(t->procs[map[cb]].name, half - hl, pn, sizeof pn);
+        sm_ui_text(w, 1, 1, half, sm_ui_attr(SM_EL_HEADER) | A_BOLD, "%s%s", head, pn);
         sm_ui_elide(f->cmp->label, half - 8, nm, sizeof nm);
-        sm_ui_text(w, 1, gl->x1, iw - half - 1, sm_ui_attr(SM_EL_HEADER) | A_BOLD, "%s: %s", nm,
-                   t->procs[other[cb]].name);
+        sm_ui_elide(t->procs[other[cb]].name, iw - half - 1 - (int)strlen(nm) - 2, pn, sizeof pn);
+        sm_ui_text(w, 1, gl->x1, iw - half - 1, sm_ui_attr(SM_EL_HEADER) | A_BOLD, "%s: %s", nm, pn);
         sm_ui_vline(w, 1, 1 + half, ih - 1, sm_ui_attr(SM_EL_DIM));
         draw_blocks(p, app, f, map, other, 2, 1, cols, vis, lit);
         draw_blocks(p, app, f, other, map, 2, gl->x1, cols, vis, lit);

@@ -127,7 +127,16 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         fixed = 1 + nw + 1 + (typed ? tw + 1 : 0) + 6 + 10 + (mid ? 9 : 0) + (wide ? 10 : 0);
     }
     int barw = iw - fixed - 1;
-    if (barw < (cmp ? 9 : 4)) barw = cmp ? 9 : 4;
+    /* Too narrow for the bars: names give way (elided in the middle,
+     * down to 4) before the blocks columns are pushed past the edge
+     * (compare at 80x24 printed "640   64" for 640 640). */
+    int barmin = cmp ? 9 : 4;
+    if (barw < barmin && nw > 4) {
+        int give = barmin - barw < nw - 4 ? barmin - barw : nw - 4;
+        nw -= give;
+        barw += give;
+    }
+    if (barw < barmin) barw = barmin;
     if (barw > (cmp ? 61 : 40)) barw = cmp ? 61 : 40;
     int bar1 = cmp ? (barw - 1) / 2 : barw;   /* each bar, comparing */
     char hdr[256];
