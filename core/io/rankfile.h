@@ -30,16 +30,6 @@ typedef struct sm_launch {
 int sm_launch_plan(const sm_topo *t, const int *map, int nblocks, char *const *hosts,
                    int nhosts, sm_launch *l, sm_err *e);
 void sm_launch_free(sm_launch *l);
-/* Binds every rank to its processor's place (core/model/processor_place.h): a CPU
- * rank to its package and cores, "P:C0-C1" with cores counted from the
- * package's first (as Open MPI's rankfile reads them; the package's first
- * core is the lowest of the node's processors in it), less the host cores
- * of the node's GPU ranks while any core is left; a GPU rank to its host
- * core, and its device index noted. -1 with e (code "RUN PLACE") when a
- * processor has no place, a GPU has no host core in a CPU processor's
- * place, or a node would hold more ranks than it has cores; the message
- * says how to get places. */
-int sm_launch_bind(const sm_topo *t, sm_launch *l, sm_err *e);
 /* The launch file's text (a rankfile needs sm_launch_bind first); caller
  * frees. */
 char *sm_launch_text(const sm_launch *l, sm_launch_format f, size_t *len);

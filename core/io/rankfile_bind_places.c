@@ -1,7 +1,7 @@
 /* rankfile_bind_places.c - binding the ranks of a launch to their processors' places
- * (sm_launch_bind, rankfile.h): Open MPI rankfile slots "P:C0-C1" and GPU
+ * (sm_launch_bind, rankfile_bind_places.h): Open MPI rankfile slots "P:C0-C1" and GPU
  * device indexes. */
-#include "rankfile.h"
+#include "rankfile_bind_places.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* ilp_count_decomposition.h - the decomposition by block counts that proves the ILP
- * (ilp_count_decomposition.c); ilp_model_and_lp_solve_callbacks.c calls it, it reads the model through ilp_shared_state.h. */
+ * (ilp_count_decomposition.c); ilp_solver_lp_solve_callbacks.c calls it, it reads the model through ilp_shared_state.h. */
 #ifndef SM_ILP_COUNT_DECOMPOSITION_H
 #define SM_ILP_COUNT_DECOMPOSITION_H
 

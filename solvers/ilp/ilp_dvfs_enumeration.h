@@ -1,5 +1,5 @@
 /* ilp_dvfs_enumeration.h - ilp -dvfs on (ilp_dvfs_enumeration.c): each processor's DVFS state
- * chosen exactly, one solve per assignment of states; ilp_model_and_lp_solve_callbacks.c calls it. */
+ * chosen exactly, one solve per assignment of states; ilp_solver_lp_solve_callbacks.c calls it. */
 #ifndef SM_ILP_DVFS_ENUMERATION_H
 #define SM_ILP_DVFS_ENUMERATION_H
 

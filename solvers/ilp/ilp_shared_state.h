@@ -1,5 +1,5 @@
 /* ilp_shared_state.h - the exact solver's shared state: the lp_solve model that
- * ilp_model_and_lp_solve_callbacks.c builds and solves, and the decomposition by block counts
+ * ilp_variables_constraints.c builds and ilp_solver_lp_solve_callbacks.c solves, and the decomposition by block counts
  * (ilp_count_decomposition.c) reads and reports through (ilp_shared_state.c). */
 #ifndef SM_ILP_SHARED_STATE_H
 #define SM_ILP_SHARED_STATE_H

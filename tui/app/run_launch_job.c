@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "core/io/mapping_file.h"
 #include "core/io/rankfile.h"
+#include "core/io/rankfile_bind_places.h"
 #include "core/io/scenario_file_load_save.h"
 #include "core/lib/strbuf.h"
 

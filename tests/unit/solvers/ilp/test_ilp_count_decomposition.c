@@ -1,4 +1,4 @@
-/* test_ilp_model_and_lp_solve_callbacks.c - the ILP's decomposition by block counts: the grid's
+/* test_ilp_count_decomposition.c - the ILP's decomposition by block counts: the grid's
  * isoperimetric profile against brute force, and the proven optimum
  * against exhaustive enumeration on random small instances (so the count
  * bounds never cut off an optimal mapping). */
