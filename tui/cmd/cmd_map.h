@@ -6,7 +6,8 @@
 
 #include "cmd_common.h"
 
-/* The result n (blocks changed) and, when any changed, the hooks. */
+/* The result n (blocks changed) and, when any changed, the hooks
+ * (cmd_map_load_save_export.c; the symbol order is editing -> files). */
 int sm_map_changed(sm_app *app, Tcl_Interp *in, int n);
 int sm_map_load(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);
 int sm_map_save(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);

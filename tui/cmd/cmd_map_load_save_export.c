@@ -12,6 +12,14 @@
 #include "cmd_common.h"
 #include "cmd_map.h"
 
+/* The result of every map edit (here and in cmd_map_move_set_swap.c). */
+int sm_map_changed(sm_app *app, Tcl_Interp *in, int n)
+{
+    if (n > 0 && sm_app_changed(app) != TCL_OK) return TCL_ERROR;
+    Tcl_SetObjResult(in, Tcl_NewIntObj(n));
+    return TCL_OK;
+}
+
 static int apply_loaded(sm_app *app, Tcl_Interp *in, int *map, int rc, const sm_err *e,
                         const char *label)
 {

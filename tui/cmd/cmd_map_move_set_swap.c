@@ -8,13 +8,6 @@
 #include "cmd_common.h"
 #include "cmd_map.h"
 
-int sm_map_changed(sm_app *app, Tcl_Interp *in, int n)
-{
-    if (n > 0 && sm_app_changed(app) != TCL_OK) return TCL_ERROR;
-    Tcl_SetObjResult(in, Tcl_NewIntObj(n));
-    return TCL_OK;
-}
-
 static int map_get(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     (void)objc;
