@@ -215,7 +215,7 @@ fuzz: $(B)/san/stencilmap
 	@sh tests/fuzz/safe_run.sh $(FUZZ_SECONDS) $(B)/san/stencilmap
 
 deps:
-	@sh tools/deps-debian-packages.sh
+	@sh tools/deps.sh
 
 # stencilmap(1)'s KEYS list, regenerated from the key table (the script
 # tests check that the page and the table agree).

@@ -77,7 +77,7 @@ if [ -x tests/screen/run.sh ]; then
 fi
 
 # Packaging: make install under DESTDIR, man pages, documents, build flags,
-# tools/deps-debian-packages.sh.
+# tools/deps.sh.
 if [ -f tests/install/run.sh ]; then
     sh tests/install/run.sh >"$log" 2>&1
     cat "$log"

@@ -66,8 +66,8 @@ foreach size $sizes {
             }
             continue
         }
-        if {$m eq "metis" && ![have gpmetis]} { lappend rows $m {skip "not installed: tools/deps-debian-packages.sh --bench (Debian metis)"}; continue }
-        if {$m eq "scotch" && ![have scotch_gmap]} { lappend rows $m {skip "not installed: tools/deps-debian-packages.sh --bench (Debian scotch)"}; continue }
+        if {$m eq "metis" && ![have gpmetis]} { lappend rows $m {skip "not installed: tools/deps.sh --bench (Debian metis)"}; continue }
+        if {$m eq "scotch" && ![have scotch_gmap]} { lappend rows $m {skip "not installed: tools/deps.sh --bench (Debian scotch)"}; continue }
         lappend rows $m [row $shape $cells $m]
     }
     set ref [expr {[dict exists $rows metis] && [dict exists [dict get $rows metis] energy] ? [dict get $rows metis] : ""}]

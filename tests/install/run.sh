@@ -4,7 +4,7 @@
 # elsewhere (its themes and samples found), man pages naming the installed
 # paths with EXIT STATUS, ENVIRONMENT and FILES, the documents (LICENSE,
 # CHANGELOG, CITATION.cff), CFLAGS/LDFLAGS and pkg-config in the build
-# commands, and tools/deps-debian-packages.sh checking before it installs.
+# commands, and tools/deps.sh checking before it installs.
 # Ends with "install: N passed, N failed".
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -107,23 +107,23 @@ if pkg-config --exists ncursesw 2>/dev/null; then
         ok "without pkg-config: the Debian library names" || bad "PKG_CONFIG=false link: $(grep -- '-o stencilmap' "$tmp/dry2")"
 fi
 
-# 6. tools/deps-debian-packages.sh checks first: nothing to do here says nothing; without
+# 6. tools/deps.sh checks first: nothing to do here says nothing; without
 # tmux and without apt-get it installs nothing and says what to install.
-out=$(sh tools/deps-debian-packages.sh 2>&1)
+out=$(sh tools/deps.sh 2>&1)
 rc=$?
-[ $rc -eq 0 ] && [ -z "$out" ] && ok "deps-debian-packages.sh: everything present, nothing installed, nothing said" ||
-    bad "deps-debian-packages.sh on this machine: rc $rc: $out"
+[ $rc -eq 0 ] && [ -z "$out" ] && ok "deps.sh: everything present, nothing installed, nothing said" ||
+    bad "deps.sh on this machine: rc $rc: $out"
 mkdir -p "$tmp/path"
 for c in sh gcc make pkg-config parallel gnuplot rm id cat; do
     p=$(command -v $c) && ln -s "$p" "$tmp/path/$c"
 done
-out=$(PATH=$tmp/path sh tools/deps-debian-packages.sh 2>&1)
+out=$(PATH=$tmp/path sh tools/deps.sh 2>&1)
 rc=$?
 case "$rc:$out" in
-1:*"no apt-get"*"tmux: tmux (screen tests)"*) ok "deps-debian-packages.sh without tmux and apt-get: says what to install, exit 1" ;;
-*) bad "deps-debian-packages.sh without tmux and apt-get: rc $rc: $out" ;;
+1:*"no apt-get"*"tmux: tmux (screen tests)"*) ok "deps.sh without tmux and apt-get: says what to install, exit 1" ;;
+*) bad "deps.sh without tmux and apt-get: rc $rc: $out" ;;
 esac
-out=$(PATH=$tmp/path STENCILMAP_NO_INSTALL=1 sh tools/deps-debian-packages.sh 2>&1)
+out=$(PATH=$tmp/path STENCILMAP_NO_INSTALL=1 sh tools/deps.sh 2>&1)
 rc=$?
 case "$rc:$out" in
 1:*"missing"*"tmux"*) ok "STENCILMAP_NO_INSTALL=1: reports, installs nothing" ;;

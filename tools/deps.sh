@@ -1,13 +1,13 @@
 #!/bin/sh
-# deps-debian-packages.sh - what stencilmap needs, checked first: by the files and commands
+# deps.sh - what stencilmap needs, checked first: by the files and commands
 # each package provides (so it works where dpkg is not the package manager),
 # then only what is missing is installed, with apt-get as root or through
 # sudo, saying which packages only the tests need. Where apt-get is not
 # there (or may not be used) it prints what to install and exits 1.
 #
-#   tools/deps-debian-packages.sh            build + test needs (make check, make run)
-#   tools/deps-debian-packages.sh --bench    also the benchmarks' peers (METIS, Scotch)
-#   tools/deps-debian-packages.sh --check    report only, never install (also when
+#   tools/deps.sh            build + test needs (make check, make run)
+#   tools/deps.sh --bench    also the benchmarks' peers (METIS, Scotch)
+#   tools/deps.sh --check    report only, never install (also when
 #                            STENCILMAP_NO_INSTALL=1)
 # The one list: .ci/run, `make run` and `make check` all use it.
 set -u
@@ -17,7 +17,7 @@ for a in "$@"; do
     case $a in
     --bench) bench=1 ;;
     --check) check=1 ;;
-    *) echo "usage: tools/deps-debian-packages.sh [--bench] [--check]" >&2; exit 2 ;;
+    *) echo "usage: tools/deps.sh [--bench] [--check]" >&2; exit 2 ;;
     esac
 done
 
