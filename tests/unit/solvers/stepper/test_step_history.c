@@ -278,7 +278,7 @@ static void moved_between(void **st)
     (void)st;
     sm_grid *g = tu_grid(32, 32, 16, 0, 0, 0, SM_ST_7PT);
     sm_err e;
-    sm_topo *t = sm_topo_load("samples/topologies/summit-like.json", &e);
+    sm_topo *t = sm_topo_load("samples/topologies/summit-like-topology.json", &e);
     if (!t) fail_msg("%s", e.msg);
     static const char *const ml[] = {"-multilevel", "on", "-iters", "400", "-seed", "3"};
     sm_solver *s = start("tabu", g, t, NULL, 6, ml);
