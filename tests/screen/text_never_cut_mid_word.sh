@@ -22,16 +22,20 @@ narrow=$(cap cwn)
     echo "$narrow" | sed -n 3p | awk -F'│' '{print $2}'
     echo "$narrow" | sed -n '12,18p' | awk -F'│' '{print $4; print $6}'
 } | grep -v '[▁▂▃▄▅▆▇█]' | sed 's/ *$//' | grep . >"$WORK/cw.lines"
-cut_at=""
-n=0
-while IFS= read -r line; do
-    n=$((n + 1))
-    last=${line##* }
-    echo "$wide" | grep -qxF -- "$last" || cut_at="$cut_at|$line"
-    # A number at the end of a line lost its unit when the wide screen
-    # has the same figure with one.
-    case "$last" in *[0-9]) echo "$line" | grep -qE '(<=|>|cur|best|total|comp|comm) [0-9.]+$' && cut_at="$cut_at|$line (no unit)" ;; esac
-done <"$WORK/cw.lines"
+# cut_words FILE LABELS: sets n (the lines of FILE) and cut_at (those whose
+# last word is not a word of the wide screen, or that end in a number
+# right after one of LABELS: a figure that lost its unit).
+cut_words() {
+    cut_at=""
+    n=0
+    while IFS= read -r line; do
+        n=$((n + 1))
+        last=${line##* }
+        echo "$wide" | grep -qxF -- "$last" || cut_at="$cut_at|$line"
+        case "$last" in *[0-9]) echo "$line" | grep -qE "($2) [0-9.]+\$" && cut_at="$cut_at|$line (no unit)" ;; esac
+    done <"$1"
+}
+cut_words "$WORK/cw.lines" '<=|>|cur|best|total|comp|comm'
 [ "$n" -ge 10 ] && [ -z "$cut_at" ] && ok "80x24: $n lines of the status line, Grid header, Energy and Solver end with whole words" ||
     bad "80x24 cut mid-word" "$n lines; cut: $cut_at"
 # The same in compare mode with a branch (V): the Solver pane is narrower
@@ -45,14 +49,7 @@ for nm in cww cwn; do
 done
 wide=$(cap cww | tr '│┌┐└┘─[]' '        ' | tr -s ' ' '\n' | sort -u)
 cap cwn | sed -n '11,18p' | awk -F'│' '{print $6}' | grep -v '[▁▂▃▄▅▆▇█━·]' | sed 's/ *$//' | grep . >"$WORK/cw2.lines"
-cut_at=""
-n=0
-while IFS= read -r line; do
-    n=$((n + 1))
-    last=${line##* }
-    echo "$wide" | grep -qxF -- "$last" || cut_at="$cut_at|$line"
-    case "$last" in *[0-9]) echo "$line" | grep -qE '(cur|best) [0-9.]+$' && cut_at="$cut_at|$line (no unit)" ;; esac
-done <"$WORK/cw2.lines"
+cut_words "$WORK/cw2.lines" 'cur|best'
 [ "$n" -ge 4 ] && [ -z "$cut_at" ] && ok "80x24, comparing a branch: $n lines of the Solver pane end with whole words" ||
     bad "80x24 comparing: Solver pane cut mid-word" "$n lines; cut: $cut_at"
 for nm in cww cwn; do
