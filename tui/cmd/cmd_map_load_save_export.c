@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/io/metis_scotch_graph_and_target_weights.h"
+#include "core/io/metis_scotch_graph_export.h"
 #include "core/io/mapping_file.h"
 #include "core/io/rankfile.h"
 #include "core/io/launch_bind_ranks_to_places.h"
