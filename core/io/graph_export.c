@@ -99,7 +99,7 @@ char *sm_graph_export(const sm_grid *g, sm_graph_format f, const int *map,
         }
         /* Each undirected edge appears twice in the adjacency lists. */
         for (int e = 0; e < g->nedges; e++) {
-            esum += 2 * g->edges[e].cells;
+            esum += 2 * (int64_t)g->edges[e].cells;
             eg = gcd64(eg, g->edges[e].cells);
         }
         vs = scale_for(vsum, vg);

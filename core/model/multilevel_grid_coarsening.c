@@ -45,7 +45,15 @@ sm_grid *sm_grid_coarsen(const sm_grid *g, int *up)
             }
         }
     }
-    for (int i = 0; i < c->nedges; i++) c->edges[i].cells = cells[i];
+    /* A coarse edge past what an edge holds (fine halos summed over a
+     * large face): no coarser level, as when no axis can be halved. */
+    for (int i = 0; i < c->nedges; i++)
+        if (cells[i] > SM_MAX_EDGE_CELLS) {
+            free(cells);
+            sm_grid_free(c);
+            return NULL;
+        }
+    for (int i = 0; i < c->nedges; i++) c->edges[i].cells = (int32_t)cells[i];
     free(cells);
     return c;
 }
@@ -53,4 +61,39 @@ sm_grid *sm_grid_coarsen(const sm_grid *g, int *up)
 void sm_grid_project(const sm_grid *fine, const int *up, const int *coarse_map, int *fine_map)
 {
     for (int u = 0; u < fine->ntasks; u++) fine_map[u] = coarse_map[up[u]];
+}
+
+void sm_grid_coarse_counts(const int fine[3], int coarse[3])
+{
+    for (int a = 0; a < 3; a++) coarse[a] = fine[a] > 1 ? (fine[a] + 1) / 2 : fine[a];
+}
+
+void sm_grid_project_counts(const int fine[3], const int *coarse_map, int *fine_map)
+{
+    int C[3];
+    sm_grid_coarse_counts(fine, C);
+    const int sx = fine[0] > 1, sy = fine[1] > 1, sz = fine[2] > 1;
+    int u = 0;
+    for (int z = 0; z < fine[2]; z++)
+        for (int y = 0; y < fine[1]; y++) {
+            const int *row = coarse_map + (size_t)(y >> sy) * C[0] + (size_t)(z >> sz) * C[0] * C[1];
+            for (int x = 0; x < fine[0]; x++) fine_map[u++] = row[x >> sx];
+        }
+}
+
+int sm_grid_fine_blocks(const int fine[3], int c, int kids[8])
+{
+    int C[3], lo[3], hi[3];
+    sm_grid_coarse_counts(fine, C);
+    const int cc[3] = {c % C[0], (c / C[0]) % C[1], c / (C[0] * C[1])};
+    for (int a = 0; a < 3; a++) {
+        int s = fine[a] > 1;
+        lo[a] = cc[a] << s;
+        hi[a] = lo[a] + s < fine[a] ? lo[a] + s : fine[a] - 1;
+    }
+    int n = 0;
+    for (int z = lo[2]; z <= hi[2]; z++)
+        for (int y = lo[1]; y <= hi[1]; y++)
+            for (int x = lo[0]; x <= hi[0]; x++) kids[n++] = x + y * fine[0] + z * fine[0] * fine[1];
+    return n;
 }
