@@ -1,14 +1,14 @@
 /* multilevel_tabu.c - multilevel tabu (see multilevel_tabu.h).
  *
  * Levels: level 0 is the session's grid; level l+1 aggregates level l
- * 2x2x2 (core/model/multilevel_grid_coarsening.c, exact in work and halo cells) until at most
+ * 2x2x2 (solvers/tabu/multilevel_block_grid_coarsening.c, exact in work and halo cells) until at most
  * max(2048, 16 P) blocks are left. The coarsest level is solved by the
  * flat tabu search (its starts, -iters iterations), held to the model's
  * deadline or, without one, to the fastest lb time on level 0 plus
  * SM_MULTILEVEL_SLACK (fine_deadline).
  * Each finer level starts from the projection of the coarser mapping,
  * which keeps every processor's cells, and is refined by passes over its
- * boundary blocks (boundary_refinement.c), PASSES_MAX at most, each
+ * boundary blocks (multilevel_boundary_refinement.c), PASSES_MAX at most, each
  * chunk of blocks proposing its moves side by side on -threads workers.
  */
 #include "multilevel_tabu.h"
@@ -19,10 +19,10 @@
 #include <string.h>
 #include "core/lib/huge_pages.h"
 #include "core/lib/threads.h"
-#include "core/model/multilevel_grid_coarsening.h"
+#include "solvers/tabu/multilevel_block_grid_coarsening.h"
 #include "core/model/speed_proportional_quota.h"
-#include "boundary_refinement.h"
-#include "consolidating_starts.h"
+#include "multilevel_boundary_refinement.h"
+#include "tabu_consolidating_starts.h"
 
 #define LEVELS_MAX 16
 #define PASSES_MAX 8
