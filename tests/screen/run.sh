@@ -88,6 +88,8 @@ fi
 # inside a long step, an infeasible ILP's bound, one word per phase, the
 # solver's own deadline on the status line.
 . "$top/tests/screen/stepping_trial.sh"
+# The Energy pane at 80x24 keeps the bound and gap of a followed solver.
+. "$top/tests/screen/energy_bound_at_80x24.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
