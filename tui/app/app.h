@@ -201,6 +201,12 @@ double sm_app_bound_at(sm_app *app, double deadline, int dvfs);
  * it chose one, *own_deadline set), or the bound the solver proved when
  * higher. *gap: (e - bound) / e for a feasible ev, else NAN. */
 double sm_app_solver_bound(sm_app *app, const sm_solver *s, const sm_eval *ev, double *gap, int *own_deadline);
+/* The same for a recorded step: proved is the bound the solver had proved
+ * by then (its "bound" statistic as recorded, NAN when none), ev that
+ * step's best. `solver history` reads its steps' bound and gap through
+ * this, so they are state's once the step is sought to. */
+double sm_app_solver_bound_with(sm_app *app, const sm_solver *s, double proved, const sm_eval *ev, double *gap,
+                                int *own_deadline);
 
 /* The session is now scenario file path (loaded, saved as; NULL: the
  * built-in one): app->scenario_path and the journal's record of it. */
@@ -224,6 +230,19 @@ extern const char sm_default_scenario[];
 void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of);
 /* A whole new scenario: the old solver is discarded (no solver). */
 void sm_app_drop_solver(sm_app *app);
+/* Run i (a branch) against the run it branched from, over the steps
+ * after the branch point both have: the first step whose move or figures
+ * differ, or -1 when none does (yet). *compared_to: the last step both
+ * have (-1: none after the branch point yet). */
+long long sm_app_run_diverged_at(const sm_app *app, int i, long long *compared_to);
+/* Where a solver is, in the one vocabulary the Solver pane, the status
+ * line, the Console and `solver state` (its phase key) share: "ended"
+ * once it has ended (its status then says how: done, optimal, stopped...),
+ * "stepping" while a step or a run of steps goes on (n, N, Space, solver
+ * run, an ILP step's branch and bound), "ready" at step 0, else "paused"
+ * (between steps, however it got there: n, N, [ ] { }, seek, a
+ * breakpoint, Esc). */
+const char *sm_app_solver_phase(const sm_app *app, const sm_solver *s);
 /* A branch b of the run shown, at step at (change: its options), becomes
  * a run of its own and the one shown; returns its index. */
 int sm_app_run_add(sm_app *app, sm_solver *b, long long at, const char *change);
