@@ -86,7 +86,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/model/profile.h"
+#include "core/model/processor_type_profiles.h"
 #include "core/lib/util.h"
 #include "core/bound/edge_isoperimetric.h"
 #include "energy_bound_context.h"

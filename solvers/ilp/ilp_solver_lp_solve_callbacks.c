@@ -1,6 +1,6 @@
 /* ilp_solver_lp_solve_callbacks.c - the ILP solver (SPEC 4, ilp) as the
  * stepper runs it: lp_solve solves the program of
- * ilp_variables_constraints.c on a worker thread (ilp_solve_worker.c); its
+ * ilp_variables_constraints.c on a worker thread (ilp_worker_thread.c); its
  * callbacks turn each improved solution (an incumbent) into a solver step
  * and each progress tick or better bound into a pause; -export writes the
  * program as LP text; the decomposition by counts and the DVFS
@@ -126,6 +126,10 @@ static int init(sm_solver *s, sm_err *e)
     s->current_map = st->cur;
     sm_solver_set_stat(s, "variables", get_Ncolumns(st->lp));
     sm_solver_set_stat(s, "constraints", get_Nrows(st->lp));
+    /* From step 0 on, so that every recorded step has them and solver
+     * history reads its bound as solver state does (unknown: NaN). */
+    sm_solver_set_stat(s, "incumbent", s->has_best && s->best.feasible ? s->best.energy : NAN);
+    sm_solver_set_stat(s, "bound", NAN);
     return 0;
 }
 

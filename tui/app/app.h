@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include "core/bound/energy_bound.h"
-#include "core/session/session.h"
+#include "core/session/session_edits_undo_redo.h"
 #include "solvers/stepper/solver_stepper.h"
 #include "view_state.h"
 
@@ -85,7 +85,7 @@ typedef struct sm_app {
      * interrupt (Esc again then ends it). */
     int run_end, break_hit, pause_request, stop_on_interrupt, paused_by_interrupt;
     /* The one door from the command layer to the screen: set while the
-     * workbench runs (workbench_loop.c), NULL in batch mode. */
+     * workbench runs (workbench_main_loop.c), NULL in batch mode. */
     const struct sm_screen_ops *screen;
     void *screen_ctx;
     sm_view *view;          /* cursor, selection, log: kept in batch too */
@@ -97,7 +97,7 @@ typedef struct sm_app {
      * when the script ends without saving. */
     struct sm_journal *recovered;
     struct sm_compare *compare; /* compare mode's other mapping (compare_mode.h) */
-    /* Scripts from elsewhere (SPEC 5, cmd_safe.c). confined: the whole run
+    /* Scripts from elsewhere (SPEC 5, safe_interpreter_setup.c). confined: the whole run
      * is one (-safe), so keys, the console and bindings run in app->safe
      * too. safe_depth > 0 while a command called from the safe interpreter
      * runs: then every file named passes the path guard; safe_denied says
@@ -108,7 +108,7 @@ typedef struct sm_app {
     char **allow;           /* -allow DIRs, resolved: read and write below */
     int *allow_fd;          /* each held open (O_PATH) from when it was named */
     int nallow;
-    /* A safe script's limits (-limit-time, -limit-memory; cmd_safe.c):
+    /* A safe script's limits (-limit-time, -limit-memory; safe_interpreter_setup.c):
      * seconds per evaluation from outside, and bytes the process may grow
      * by (resident) from when the safe interpreter was made. limit_hit:
      * which one stopped the evaluation under way (0, 't' or 'm'). */
@@ -117,7 +117,7 @@ typedef struct sm_app {
     long long limit_memory;
     long long rss_base;
     int limit_hit;
-    /* Set by the time limit's watchdog thread (cmd_safe_limits.c) when
+    /* Set by the time limit's watchdog thread (safe_interpreter_time_memory_limits.c) when
      * -limit-time passes while C code runs (a solver, a study): with
      * app->interrupt, so everything that polls for C-c stops, and the
      * command then raises {STENCILMAP SAFE LIMIT} instead of its result. */
@@ -148,9 +148,9 @@ typedef struct sm_app {
     unsigned long long bound_at_structure;
     const sm_session *bound_at_session;
     int has_bound_at, bound_at_dvfs;
-    /* `run launch`'s job (run_launch_job.h), NULL before the first, and the run
+    /* `run launch`'s job (mpi_run_launch_job.h), NULL before the first, and the run
      * last imported (core/run_results/run_json.h) with whether the session still
-     * holds its scenario and mapping (session_run_results.c, cached per version). */
+     * holds its scenario and mapping (app_mpi_run_state.c, cached per version). */
     struct sm_run_job *run_job;
     struct sm_run *run;
     unsigned long long run_checked;
@@ -201,6 +201,12 @@ double sm_app_bound_at(sm_app *app, double deadline, int dvfs);
  * it chose one, *own_deadline set), or the bound the solver proved when
  * higher. *gap: (e - bound) / e for a feasible ev, else NAN. */
 double sm_app_solver_bound(sm_app *app, const sm_solver *s, const sm_eval *ev, double *gap, int *own_deadline);
+/* The same for a recorded step: proved is the bound the solver had proved
+ * by then (its "bound" statistic as recorded, NAN when none), ev that
+ * step's best. `solver history` reads its steps' bound and gap through
+ * this, so they are state's once the step is sought to. */
+double sm_app_solver_bound_with(sm_app *app, const sm_solver *s, double proved, const sm_eval *ev, double *gap,
+                                int *own_deadline);
 
 /* The session is now scenario file path (loaded, saved as; NULL: the
  * built-in one): app->scenario_path and the journal's record of it. */
@@ -224,6 +230,19 @@ extern const char sm_default_scenario[];
 void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of);
 /* A whole new scenario: the old solver is discarded (no solver). */
 void sm_app_drop_solver(sm_app *app);
+/* Run i (a branch) against the run it branched from, over the steps
+ * after the branch point both have: the first step whose move or figures
+ * differ, or -1 when none does (yet). *compared_to: the last step both
+ * have (-1: none after the branch point yet). */
+long long sm_app_run_diverged_at(const sm_app *app, int i, long long *compared_to);
+/* Where a solver is, in the one vocabulary the Solver pane, the status
+ * line, the Console and `solver state` (its phase key) share: "ended"
+ * once it has ended (its status then says how: done, optimal, stopped...),
+ * "stepping" while a step or a run of steps goes on (n, N, Space, solver
+ * run, an ILP step's branch and bound), "ready" at step 0, else "paused"
+ * (between steps, however it got there: n, N, [ ] { }, seek, a
+ * breakpoint, Esc). */
+const char *sm_app_solver_phase(const sm_app *app, const sm_solver *s);
 /* A branch b of the run shown, at step at (change: its options), becomes
  * a run of its own and the one shown; returns its index. */
 int sm_app_run_add(sm_app *app, sm_solver *b, long long at, const char *change);

@@ -1,7 +1,7 @@
 /* workbench_internal.h - what the files of the workbench loop share (not for
  * use outside tui/workbench/): the loop's state (the panes, the prompt, what
  * was last drawn, the mapping shown) and the functions each file offers the
- * others. workbench_loop.c runs the loop, workbench_pane_layout.c lays the panes
+ * others. workbench_main_loop.c runs the loop, workbench_pane_layout.c lays the panes
  * out, workbench_terminal.c holds the hooks the command layer redraws through,
  * workbench_redraw.c draws a frame, workbench_input.c turns keys into
  * commands. */
@@ -62,6 +62,8 @@ typedef struct tui {
     const void *seen_session, *seen_solver;
     long long seen_iter;
     int seen_done, seen_nstats;
+    unsigned long long seen_stats;  /* the solver's stats_version */
+    char seen_phase[12];            /* sm_app_solver_phase */
 
     /* The mapping the panes show (the session's, or the solver's current
      * one mirrored in a cost of its own) and the blocks its last change

@@ -3,7 +3,7 @@
  * of its own, and the blocks its last change moved), the change mask that
  * says which panes to redraw, the status and bottom lines. */
 #include <math.h>
-#include "tui/app/run_launch_job.h"
+#include "tui/app/mpi_run_launch_job.h"
 #include "workbench_internal.h"
 
 /* ---- per-frame data ---- */
@@ -280,14 +280,19 @@ static unsigned changes(tui *t)
     unsigned c = 0;
     long long iter = sv ? sv->iteration : -1;
     int done = sv ? sv->done : 0, nstats = sv ? sv->nstats : 0;
+    unsigned long long stats = sv ? sv->stats_version : 0;
+    const char *phase = sv ? sm_app_solver_phase(app, sv) : "";
     if (t->seen_session != s) c |= SM_DEP_SESSION | SM_DEP_MAPPING;
     if (t->seen_map != t->shown.version || t->seen_session_version != s->version) c |= SM_DEP_MAPPING;
     if (t->seen_view != v->version) c |= SM_DEP_VIEW;
     if (t->seen_cmp != app->compare->version) c |= SM_DEP_MAPPING;
     if (t->seen_log != v->log_version) c |= SM_DEP_LOG;
-    /* A start in the background: the Solver pane counts its seconds. */
+    /* A start in the background: the Solver pane counts its seconds.
+     * Inside a long step (the ILP's branch and bound) only its statistics
+     * move: nodes, bound, elapsed must show while it runs; and the frame
+     * drawn inside a step is redrawn once it has ended (its phase). */
     if (t->seen_solver != sv || t->seen_iter != iter || t->seen_done != done || t->seen_nstats != nstats ||
-        t->seen_spark != v->spark_version || app->starting)
+        t->seen_stats != stats || strcmp(t->seen_phase, phase) || t->seen_spark != v->spark_version || app->starting)
         c |= SM_DEP_SOLVER;
     t->seen_session = s;
     t->seen_map = t->shown.version;
@@ -299,6 +304,8 @@ static unsigned changes(tui *t)
     t->seen_iter = iter;
     t->seen_done = done;
     t->seen_nstats = nstats;
+    t->seen_stats = stats;
+    snprintf(t->seen_phase, sizeof t->seen_phase, "%s", phase);
     t->seen_spark = v->spark_version;
     return c;
 }
@@ -313,13 +320,18 @@ static void draw_status(tui *t, const sm_frame *f)
     wbkgd(w, sm_ui_attr(SM_EL_STATUS));
     char e[32], ts[32], d[48] = "";
     const sm_model *m = &app->session->model;
+    /* Following a solver that held itself to a deadline of its own (the
+     * scenario has none): T against that one, as the Energy pane and
+     * solver state judge it ("T 5.097 ms" alone hid "> 4.752 ms"). */
+    if (f->source && app->solver && app->solver->deadline_from && !m->has_deadline) m = &app->solver->model;
     if (m->has_deadline) {
         char b[32];
-        snprintf(d, sizeof d, " %s %s", f->ev.time <= m->deadline ? "<=" : "> ", sm_ui_seconds(m->deadline, b, sizeof b));
+        snprintf(d, sizeof d, " %s %s", f->ev.time <= m->deadline * (1 + 1e-9) ? "<=" : "> ",
+                 sm_ui_seconds(m->deadline, b, sizeof b));
     }
     const char *name = app->scenario_path ? app->scenario_path : "(built-in scenario)";
     /* Which mapping every pane shows: v switches. */
-    char src[160] = "session";
+    char src[160] = "session", uneq[48] = "";
     if (app->starting)
         snprintf(src, sizeof src, "session, %s starting %.1f s", sm_solver_start_name(app->starting),
                  sm_solver_start_elapsed(app->starting));
@@ -342,7 +354,12 @@ static void draw_status(tui *t, const sm_frame *f)
          * 39.42 kJ read "-174.6 pJ"), as in the Energy pane. */
         double d = f->cmp->ev.energy - f->ev.energy;
         if (fabs(d) <= 1e-9 * fmax(fabs(f->cmp->ev.energy), fabs(f->ev.energy))) d = 0;
-        snprintf(src + l, sizeof src - l, " vs %.40s %s%s", f->cmp->label, d > 0 ? "+" : "", sm_ui_joules(d, dj, sizeof dj));
+        /* At unequal steps (the other run has fewer): how many it has
+         * (given up first when the line is narrow, below). */
+        if (f->cmp->run_note[0] && f->cmp->run && f->cmp->run->hist)
+            snprintf(uneq, sizeof uneq, " (has %lld steps)", sm_history_head(f->cmp->run->hist));
+        snprintf(src + l, sizeof src - l, " vs %.40s%s %s%s", f->cmp->label, uneq, d > 0 ? "+" : "",
+                 sm_ui_joules(d, dj, sizeof dj));
     }
     char right[256], shown[512];
     /* Comparing, time and theme give their room to what is compared
@@ -351,12 +368,32 @@ static void draw_status(tui *t, const sm_frame *f)
     if (!f->cmp)
         snprintf(tt, sizeof tt, "  T %s%s  theme %s", sm_ui_seconds(f->ev.time, ts, sizeof ts), d,
                  app->view->theme.name);
-    int rn = snprintf(right, sizeof right, "%s  [%s]  E %s%s", app->session->dirty ? " [modified]" : "", src,
+    /* The solver's phase beside what it shows, in the Solver pane's
+     * words (ready, stepping, paused; its status once ended). */
+    char ph[72] = "";
+    if (f->source && !app->starting)
+        snprintf(ph, sizeof ph, " %.60s",
+                 app->solver->done ? app->solver->status : sm_app_solver_phase(app, app->solver));
+    int rn = snprintf(right, sizeof right, "%s  [%s]%s  E %s%s", app->session->dirty ? " [modified]" : "", src, ph,
                       sm_ui_joules(f->ev.energy, e, sizeof e), tt);
     /* Narrow: the theme's name goes whole before the line is cut inside
      * it ("theme defaul" at 80x24). */
     if (!f->cmp && COLS - 1 - rn < 12) {
         snprintf(tt, sizeof tt, "  T %s%s", sm_ui_seconds(f->ev.time, ts, sizeof ts), d);
+        rn = snprintf(right, sizeof right, "%s  [%s]%s  E %s%s", app->session->dirty ? " [modified]" : "", src, ph,
+                      sm_ui_joules(f->ev.energy, e, sizeof e), tt);
+    }
+    /* Still too wide (comparing two runs at 80x24 cut "E 2.972 J" to
+     * "E 2"): the steps count of the other run goes (the Solver pane says
+     * it), then the phase word (the Solver pane's first line has it). */
+    if (COLS - 1 - rn < 12 && uneq[0]) {
+        char *u = strstr(src, uneq);
+        if (u) memmove(u, u + strlen(uneq), strlen(u + strlen(uneq)) + 1);
+        rn = snprintf(right, sizeof right, "%s  [%s]%s  E %s%s", app->session->dirty ? " [modified]" : "", src, ph,
+                      sm_ui_joules(f->ev.energy, e, sizeof e), tt);
+    }
+    if (COLS - 1 - rn < 12 && ph[0]) {
+        ph[0] = '\0';
         rn = snprintf(right, sizeof right, "%s  [%s]  E %s%s", app->session->dirty ? " [modified]" : "", src,
                       sm_ui_joules(f->ev.energy, e, sizeof e), tt);
     }
@@ -401,7 +438,7 @@ static void draw_bottom(tui *t)
         const sm_app *app = t->app;
         sm_ui_text(w, 0, 0, COLS, sm_ui_attr(SM_EL_DIM),
                    "%s? keys  : console  Tab pane  m move  s swap  u undo  n/N step  Space run  q quit",
-                   app->view->running ? "[running] " : "");
+                   app->view->running ? "[stepping] " : "");
     }
     wnoutrefresh(w);
 }

@@ -2,7 +2,7 @@
  * incremental state held against the reference evaluation after thousands
  * of random moves and swaps on random grids and machines. */
 #include "tests/unit/testutil.h"
-#include "core/model/profile.h"
+#include "core/model/processor_type_profiles.h"
 
 typedef struct { const char *kinds; const char *order; int64_t edges, mrounds; double time, energy; } row;
 
@@ -721,6 +721,115 @@ static void non_finite_never_feasible(void **st)
     assert_int_equal(sm_grid_spec_check(&one, &e), -1);
 }
 
+/* Compacting the pair slots changes no figure, bit for bit: two cost
+ * states follow the same random moves and swaps, one compacted every few
+ * moves; their evaluations and traffic agree exactly, under maxdeg and
+ * vizing; under a live colouring it does nothing. */
+static void compact_pairs_keeps_every_bit(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(8, 8, 1, 0, 0, 0, SM_ST_5PT);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[4,4,4]}", 64);
+    static const sm_rounds_model models[] = {SM_ROUNDS_MAXDEG, SM_ROUNDS_VIZING, SM_ROUNDS_COLOURING};
+    for (int mi = 0; mi < 3; mi++) {
+        sm_model m;
+        sm_model_default(&m);
+        m.rounds = models[mi];
+        int map[64];
+        for (int u = 0; u < 64; u++) map[u] = u;
+        sm_cost *a = sm_cost_new(g, t, &m, map), *b = sm_cost_new(g, t, &m, map);
+        sm_eval ea, eb;
+        if (models[mi] == SM_ROUNDS_COLOURING) {
+            sm_cost_eval(b, &eb); /* the colouring is kept from now on */
+            assert_int_equal(sm_cost_compact_pairs(b), 0);
+        }
+        unsigned long long rs = 7;
+        int given_back = 0;
+        for (int i = 0; i < 3000; i++) {
+            int u = (int)(sm_rand_next(&rs) % 64), v = (int)(sm_rand_next(&rs) % 64);
+            if (i % 3) {
+                sm_cost_swap(a, u, v);
+                sm_cost_swap(b, u, v);
+            } else {
+                sm_cost_move(a, u, map[v]);
+                sm_cost_move(b, u, map[v]);
+            }
+            if (i % 50 == 0) given_back += sm_cost_compact_pairs(b);
+            if (i % 10) continue;
+            sm_cost_eval(a, &ea);
+            sm_cost_eval(b, &eb);
+            assert_memory_equal(&ea, &eb, sizeof ea);
+            sm_traffic *ta, *tb;
+            int na = sm_cost_traffic(a, 1, &ta), nb = sm_cost_traffic(b, 1, &tb);
+            assert_int_equal(na, nb);
+            assert_memory_equal(ta, tb, sizeof *ta * (size_t)na);
+            free(ta);
+            free(tb);
+        }
+        if (models[mi] == SM_ROUNDS_COLOURING) assert_int_equal(given_back, 0);
+        else assert_true(given_back > 0);
+        assert_true(b->pairs.n <= a->pairs.n);
+        sm_cost_free(a);
+        sm_cost_free(b);
+    }
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+/* sm_eval_judge: an evaluation made without a deadline, judged at one,
+ * is exactly the evaluation made at it (multilevel tabu judges its best
+ * lb order so, with no second cost state over the grid): every field,
+ * under each rounds model, at deadlines below, at and above the
+ * makespan. */
+static void judged_equals_evaluated(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(8, 6, 4, 1, 0, 0, SM_ST_27PT);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[3,3]}", 9);
+    int n = g->ntasks, P = t->nprocs, judged = 0, feasible = 0, late = 0;
+    int *map = malloc(sizeof(int) * (size_t)n);
+    unsigned long long rs = 11;
+    for (int trial = 0; trial < 6; trial++) {
+        for (int b = 0; b < n; b++) map[b] = (int)(sm_rand_next(&rs) % (unsigned)(trial % 2 ? P : 3));
+        for (int r = 0; r < 3; r++) {
+            sm_model free_time;
+            sm_model_default(&free_time);
+            free_time.rounds = (sm_rounds_model)r;
+            free_time.has_deadline = 0;
+            sm_cost *c = sm_cost_new(g, t, &free_time, map);
+            sm_eval ev0;
+            sm_cost_eval(c, &ev0);
+            sm_cost_free(c);
+            const double f[] = {0.5, 1 - 1e-12, 1, 1 + 1e-10, 2};
+            for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
+                sm_model m = free_time;
+                m.has_deadline = 1;
+                m.deadline = ev0.time * f[k];
+                sm_cost *d = sm_cost_new(g, t, &m, map);
+                sm_eval want, got = ev0;
+                sm_cost_eval(d, &want);
+                sm_cost_free(d);
+                sm_eval_judge(&got, &m);
+                assert_memory_equal(&got, &want, sizeof want);
+                judged++;
+                feasible += want.feasible;
+                late += !want.feasible;
+            }
+            /* And back without the deadline. */
+            sm_eval again = ev0;
+            again.feasible = !again.feasible;
+            sm_eval_judge(&again, &free_time);
+            assert_memory_equal(&again, &ev0, sizeof ev0);
+        }
+    }
+    /* Both outcomes were met (else the test proves little). */
+    assert_int_equal(judged, 6 * 3 * 5);
+    assert_true(feasible > 0 && late > 0);
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -732,10 +841,12 @@ int main(void)
         cmocka_unit_test(incremental_matches_reference),
         cmocka_unit_test(model_switches_and_remaps),
         cmocka_unit_test(batch_moves_match),
+        cmocka_unit_test(compact_pairs_keeps_every_bit),
         cmocka_unit_test(per_processor_sums),
         cmocka_unit_test(profile_costs),
         cmocka_unit_test(non_finite_never_feasible),
         cmocka_unit_test(trial_restores_bits),
+        cmocka_unit_test(judged_equals_evaluated),
     };
     return cmocka_run_group_tests_name("cost", tests, NULL, NULL);
 }

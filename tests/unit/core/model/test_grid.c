@@ -1,7 +1,7 @@
 /* test_grid.c - task graph of SPEC 2.1. */
 #include "tests/unit/testutil.h"
-#include "core/io/graph_export.h"
-#include "core/model/multilevel_grid_coarsening.h"
+#include "core/io/metis_scotch_graph_export.h"
+#include "solvers/tabu/multilevel_block_grid_coarsening.h"
 #include "core/traffic/mapping_metrics.h"
 
 static void edges_reference_counts(void **st)

@@ -3,10 +3,10 @@
  * agrees with, better than its start, with the flat path untouched below
  * the threshold; refinement's screen never changes the moves it takes. */
 #include "tests/unit/testutil.h"
-#include "core/model/multilevel_grid_coarsening.h"
+#include "solvers/tabu/multilevel_block_grid_coarsening.h"
 #include "core/model/speed_proportional_quota.h"
 #include "solvers/tabu/multilevel_tabu.h"
-#include "solvers/tabu/boundary_refinement.h"
+#include "solvers/tabu/multilevel_boundary_refinement.h"
 #include "solvers/stepper/solver_stepper.h"
 
 static double stat_of(const sm_solver *s, const char *key)
