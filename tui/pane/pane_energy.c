@@ -242,7 +242,10 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
      * a row of its own when there is one to spare, else beside the total,
      * which gives up digits for it ("total 3.37 J \u22652.6 J 23%" in 23
      * columns, the Energy pane at 80x24). The last change's delta comes
-     * first there when both do not fit: it says what the key just did. */
+     * first there when both do not fit: it says what the key just did.
+     * Following a solver the delta is against the session (the title says
+     * so) and the bound comes first: it is solver state's bound and gap
+     * for the step shown, the ILP's progress (at 80x24 both went). */
     char bnd[64], dn[32];
     int bw = bound_text(app, f, feasible, bnd, sizeof bnd, ih >= 10);
     int dw = has_delta ? snprintf(dn, sizeof dn, "%s%s", d > 0 ? "+" : "", sm_ui_joules(d, b2, sizeof b2)) : 0;
@@ -259,7 +262,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
             beside = tw + 1 + bw + (has_delta ? 2 + dw : 0) <= iw;
         }
         if (!beside) tw = snprintf(b1, sizeof b1, "total %s", sm_ui_si(ev->energy, "J", 6, b3, sizeof b3));
-        if (!beside && !has_delta) {
+        if (!beside && (!has_delta || f->source)) {
             for (int i = 0; i < 5 && !beside; i++) {
                 tw = snprintf(b1, sizeof b1, "%s %s", forms[i].label,
                               sm_ui_si(ev->energy, "J", forms[i].digits, b3, sizeof b3));
