@@ -55,7 +55,7 @@ fi
 # 33-: what a new user met (#23 item 7).
 . tests/screen/sizes_and_large_samples.sh
 # Text that does not fit gives up whole parts, never cut mid-word.
-. "$top/tests/screen/layout_cut.sh"
+. "$top/tests/screen/pane_text_cut_whole_words.sh"
 
 # 28-32. Stepping a solver like a debugger (issue #23).
 . "$top/tests/screen/stepping.sh"
