@@ -124,11 +124,14 @@ int ilp_step_bound(ilp_state *st, double b)
     }
     st->stepped_bound = b;
     ilp_report(st);
+    /* The branch and bound's own bound: solver state's (and the panes')
+     * is the higher of it and the model's (the trial read "bound 0.2057 J"
+     * here beside "bound 1.014 J" above and could not tell which). */
     if (isfinite(inc) && inc > 0)
-        snprintf(s->last_move, sizeof s->last_move, "bound %.6f J (gap %.3g %%)", b,
+        snprintf(s->last_move, sizeof s->last_move, "branch-and-bound bound %.6f J (gap %.3g %%)", b,
                  100 * fmax(0, (inc - b) / inc));
     else
-        snprintf(s->last_move, sizeof s->last_move, "bound %.6f J", b);
+        snprintf(s->last_move, sizeof s->last_move, "branch-and-bound bound %.6f J", b);
     sm_solver_why(s, "bound");
     if (!st->run) return 0;
     return ilp_run_yield(st->run, ILP_EV_BOUND);
