@@ -54,6 +54,22 @@ sm_compare *sm_compare_new(void)
     return sm_xcalloc(1, sizeof(sm_compare));
 }
 
+/* Block b of map was written: the differing count looks at it again
+ * (past an eighth of the grid, a whole count is the cheaper). */
+static void touch(sm_compare *c, int b)
+{
+    if (c->touched_all) return;
+    if (c->ntouched >= c->n / 8 + 64) {
+        c->touched_all = 1;
+        return;
+    }
+    if (c->ntouched == c->touched_cap) {
+        c->touched_cap = c->touched_cap ? 2 * c->touched_cap : 1024;
+        c->touched = sm_xrealloc(c->touched, sizeof(int) * (size_t)c->touched_cap);
+    }
+    c->touched[c->ntouched++] = b;
+}
+
 /* The blocks where the cost state's mapping and c->map differ, moved;
  * past an eighth of the grid a new cost state is the cheaper. */
 static void catch_up(sm_compare *c)
@@ -152,8 +168,11 @@ static void release(sm_compare *c)
     sm_compare_wait(c);
     sm_cost_free(c->cost);
     free(c->map);
+    free(c->differs);
     c->cost = NULL;
     c->map = NULL;
+    c->differs = NULL;
+    c->differ_valid = 0;
     c->n = 0;
     c->pending = 0;
 }
@@ -169,6 +188,8 @@ void sm_compare_free(sm_compare *c)
     if (!c) return;
     release(c);
     free(c->scratch);
+    free(c->touched);
+    free(c->shown_moved);
     free(c);
 }
 
@@ -217,6 +238,7 @@ void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, c
         c->map = sm_xmalloc(sizeof(int) * (size_t)(c->n ? c->n : 1));
     }
     memcpy(c->map, map, sizeof(int) * (size_t)c->n);
+    c->touched_all = 1;
     if (!keep) {
         stamp(c, s);
         build(c, s);
@@ -294,6 +316,7 @@ static int follow(sm_compare *c, const sm_solver *r, long long from, const int *
             if (m[b] == c->map[b]) continue;
             c->map[b] = m[b];
             if (c->cost) sm_cost_move(c->cost, b, m[b]);
+            touch(c, b);
             moved = 1;
         }
         return moved;
@@ -306,6 +329,7 @@ static int follow(sm_compare *c, const sm_solver *r, long long from, const int *
             if (m[b] != c->map[b]) {
                 c->map[b] = m[b];
                 if (c->cost) sm_cost_move(c->cost, b, m[b]);
+                touch(c, b);
                 moved = 1;
             }
     }
@@ -373,13 +397,59 @@ int sm_compare_differ(const sm_compare *c, const int *map)
     return d;
 }
 
-int sm_compare_differ_at(sm_compare *c, const int *map, const void *owner, unsigned long long stamp)
+/* The differing blocks counted whole (a pass over the grid). */
+static void count_whole(sm_compare *c, const int *map)
 {
-    if (c->differ_owner != owner || c->differ_stamp != stamp || c->differ_version != c->version) {
-        c->differ_n = sm_compare_differ(c, map);
-        c->differ_owner = owner;
-        c->differ_stamp = stamp;
-        c->differ_version = c->version;
+    if (!c->differs) c->differs = sm_xmalloc((size_t)(c->n ? c->n : 1));
+    int d = 0;
+    const int chunk = 256;
+    for (int lo = 0; lo < c->n; lo += chunk) {
+        int hi = lo + chunk < c->n ? lo + chunk : c->n;
+        if (memcmp(map + lo, c->map + lo, sizeof(int) * (size_t)(hi - lo)) == 0) {
+            memset(c->differs + lo, 0, (size_t)(hi - lo));
+            continue;
+        }
+        for (int b = lo; b < hi; b++) d += c->differs[b] = c->map[b] != map[b];
     }
+    c->differ_n = d;
+    c->differ_valid = 1;
+    c->ntouched = 0;
+    c->touched_all = 0;
+}
+
+/* Blocks b[0..k) looked at again. */
+static void recheck(sm_compare *c, const int *map, const int *b, int k)
+{
+    for (int i = 0; i < k; i++) {
+        int x = b[i];
+        unsigned char now = map[x] != c->map[x];
+        c->differ_n += (int)now - (int)c->differs[x];
+        c->differs[x] = now;
+    }
+}
+
+int sm_compare_differ_at(sm_compare *c, const int *map, const void *owner, unsigned long long stamp,
+                         const sm_solver *sv)
+{
+    if (!c->map) return 0;
+    int whole = !c->differ_valid || c->touched_all || owner != c->differ_owner;
+    if (!whole && stamp != c->differ_stamp) {
+        /* The mapping shown moved: by the blocks its solver's history
+         * recorded between the step counted and the step shown. */
+        int k = sv && (const void *)sv == owner && sv->hist
+                    ? sm_history_moved_between(sv->hist, (long long)c->differ_stamp, (long long)stamp, 0, c->n / 8,
+                                               &c->shown_moved, &c->shown_moved_cap)
+                    : -1;
+        if (k < 0) whole = 1;
+        else recheck(c, map, c->shown_moved, k);
+    }
+    if (whole) {
+        count_whole(c, map);
+    } else {
+        recheck(c, map, c->touched, c->ntouched);
+        c->ntouched = 0;
+    }
+    c->differ_owner = owner;
+    c->differ_stamp = stamp;
     return c->differ_n;
 }

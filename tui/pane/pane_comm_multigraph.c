@@ -100,7 +100,17 @@ typedef struct cmp_row {
     int p, q;
     int64_t a, b;
     int inter;
+    int id;                    /* the pair's index in cmp_ids */
 } cmp_row;
+
+/* One side of the comparison: the cost state it was read from and each
+ * of its pair slots' multiplicity as read (a step changes a few). */
+typedef struct cmp_side {
+    const sm_cost *cost;
+    unsigned long long serial;
+    int64_t *seen;
+    int nseen;
+} cmp_side;
 
 typedef struct comm_caches {
     comm_cache slot[2];
@@ -109,18 +119,22 @@ typedef struct comm_caches {
     int ncmp, nother, cmp_width;
     const void *cmp_owner;     /* the shown mapping and the other's version it was built for */
     unsigned long long cmp_stamp, cmp_version;
+    /* The rows are kept by the pairs whose multiplicity changed on either
+     * side, not merged and sorted whole per step (a whole machine has
+     * 10^5 - 10^6 pairs): every pair seen gets an id; a, b and changed
+     * are by id; by_len counts the rows by "p-q" length (cmp_width). */
+    cmp_side side[2];
+    sm_pairmap cmp_ids;
+    int64_t *id_a, *id_b;
+    unsigned char *id_changed;
+    int id_cap;
+    int by_len[1024];
     /* Whether every processor's name elided to uk_k columns is still
      * unique (then a pair may be named by elided names alone). */
     const sm_topo *uk_topo;
     unsigned long long uk_structure;
     int uk_k, uk_ok;
 } comm_caches;
-
-static int by_pair(const void *x, const void *y)
-{
-    const sm_pair_row *a = x, *b = y;
-    return a->p != b->p ? (a->p > b->p) - (a->p < b->p) : (a->q > b->q) - (a->q < b->q);
-}
 
 static int by_change(const void *x, const void *y)
 {
@@ -132,39 +146,177 @@ static int by_change(const void *x, const void *y)
     return a->p != b->p ? (a->p > b->p) - (a->p < b->p) : (a->q > b->q) - (a->q < b->q);
 }
 
-/* The union of the two mappings' pairs, merged by pair. */
-static void build_cmp(comm_caches *cs, const sm_app *app, const sm_frame *f, const comm_cache *c)
+static int name_len(const sm_topo *t, int p, int q)
+{
+    int l = (int)(strlen(t->procs[p].name) + strlen(t->procs[q].name) + 1);
+    return l < 1023 ? l : 1023;
+}
+
+static void row_count(comm_caches *cs, const sm_topo *t, const cmp_row *r, int by)
+{
+    cs->by_len[name_len(t, r->p, r->q)] += by;
+    cs->nother += by * (r->b > 0);
+}
+
+static void cmp_width_now(comm_caches *cs)
+{
+    cs->cmp_width = 13;
+    for (int l = 1023; l > 13; l--)
+        if (cs->by_len[l]) {
+            cs->cmp_width = l;
+            break;
+        }
+}
+
+/* The id of pair {p, q}, made when new. */
+static int pair_id(comm_caches *cs, int p, int q)
+{
+    int made;
+    int id = sm_pairmap_get(&cs->cmp_ids, p, q, 1, &made);
+    if (id >= cs->id_cap) {
+        int cap = cs->id_cap ? cs->id_cap : 1024;
+        while (cap <= id) cap *= 2;
+        cs->id_a = sm_xrealloc(cs->id_a, sizeof(int64_t) * (size_t)cap);
+        cs->id_b = sm_xrealloc(cs->id_b, sizeof(int64_t) * (size_t)cap);
+        cs->id_changed = sm_xrealloc(cs->id_changed, (size_t)cap);
+        memset(cs->id_changed + cs->id_cap, 0, (size_t)(cap - cs->id_cap));
+        cs->id_cap = cap;
+    }
+    if (made) cs->id_a[id] = cs->id_b[id] = 0;
+    return id;
+}
+
+static cmp_row row_of(const comm_caches *cs, const sm_topo *t, int id)
+{
+    int p = cs->cmp_ids.p[id], q = cs->cmp_ids.q[id];
+    return (cmp_row){p, q, cs->id_a[id], cs->id_b[id], t->procs[p].node != t->procs[q].node, id};
+}
+
+/* Side k's pair slots whose multiplicity changed since it was read, as
+ * ids (marked changed, their a or b updated): the count, or -1 when it
+ * is another cost state or too many changed (then rebuild). */
+static int side_changes(comm_caches *cs, int k, const sm_cost *cost, int limit, int **chg, int *cap, int n)
+{
+    cmp_side *sd = &cs->side[k];
+    if (sd->cost != cost || sd->serial != cost->serial || cost->pairs.n < sd->nseen) return -1;
+    int slots = cost->pairs.n;
+    for (int s = 0; s < slots; s++) {
+        int64_t was = s < sd->nseen ? sd->seen[s] : 0;
+        if (cost->mu[s] == was) continue;
+        if (n >= limit) return -1;
+        int id = pair_id(cs, cost->pairs.p[s], cost->pairs.q[s]);
+        (k ? cs->id_b : cs->id_a)[id] = cost->mu[s];
+        if (!cs->id_changed[id]) {
+            cs->id_changed[id] = 1;
+            if (n == *cap) *chg = sm_xrealloc(*chg, sizeof(int) * (size_t)(*cap = *cap ? 2 * *cap : 64));
+            (*chg)[n++] = id;
+        }
+    }
+    if (slots > sd->nseen) sd->seen = sm_xrealloc(sd->seen, sizeof(int64_t) * (size_t)(slots + 1));
+    if (slots) memcpy(sd->seen, cost->mu, sizeof(int64_t) * (size_t)slots);
+    sd->nseen = slots;
+    return n;
+}
+
+static void side_read(cmp_side *sd, const sm_cost *cost)
+{
+    sd->cost = cost;
+    sd->serial = cost->serial;
+    sd->nseen = cost->pairs.n;
+    sd->seen = sm_xrealloc(sd->seen, sizeof(int64_t) * (size_t)(sd->nseen + 1));
+    if (sd->nseen) memcpy(sd->seen, cost->mu, sizeof(int64_t) * (size_t)sd->nseen);
+}
+
+/* Every pair either mapping uses, afresh. */
+static void rebuild_cmp(comm_caches *cs, const sm_app *app, const sm_cost *a, const sm_cost *b)
+{
+    const sm_topo *t = app->session->topo;
+    sm_pairmap_free(&cs->cmp_ids);
+    memset(cs->by_len, 0, sizeof cs->by_len);
+    cs->nother = 0;
+    const sm_cost *side[2] = {a, b};
+    for (int k = 0; k < 2; k++)
+        for (int s = 0; s < side[k]->pairs.n; s++) {
+            if (side[k]->mu[s] <= 0) continue;
+            int id = pair_id(cs, side[k]->pairs.p[s], side[k]->pairs.q[s]);
+            (k ? cs->id_b : cs->id_a)[id] = side[k]->mu[s];
+        }
+    int m = cs->cmp_ids.n;
+    free(cs->cmp);
+    cs->cmp = sm_xmalloc(sizeof *cs->cmp * (size_t)(m + 1));
+    for (int id = 0; id < m; id++) {
+        cs->cmp[id] = row_of(cs, t, id);
+        row_count(cs, t, &cs->cmp[id], 1);
+    }
+    qsort(cs->cmp, (size_t)m, sizeof *cs->cmp, by_change);
+    cs->ncmp = m;
+    side_read(&cs->side[0], a);
+    side_read(&cs->side[1], b);
+}
+
+/* The first of rows[0..n) that sorts after r. */
+static int cmp_insert_at(const cmp_row *rows, int n, const cmp_row *r)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (by_change(&rows[mid], r) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The union of the two mappings' pairs, largest change first: kept by
+ * the pairs that changed on either side since the last frame (a step
+ * moves a few blocks: a few pairs), rebuilt for other cost states. */
+static void build_cmp(comm_caches *cs, const sm_app *app, const sm_frame *f)
 {
     if (cs->cmp && cs->cmp_owner == f->map_owner && cs->cmp_stamp == f->map_stamp &&
         cs->cmp_version == f->cmp->version)
         return;
-    free(cs->cmp);
-    int na = c->nrows, nb;
-    sm_pair_row *a = sm_xmalloc(sizeof *a * (size_t)(na + 1));
-    memcpy(a, c->rows, sizeof *a * (size_t)na);
-    sm_pair_row *b = sm_pair_rows(app, f->cmp->cost, &nb);
-    qsort(a, (size_t)na, sizeof *a, by_pair);
-    qsort(b, (size_t)nb, sizeof *b, by_pair);
-    cs->cmp = sm_xmalloc(sizeof *cs->cmp * (size_t)(na + nb + 1));
-    int i = 0, j = 0, m = 0;
-    while (i < na || j < nb) {
-        int k = i >= na ? 1 : j >= nb ? -1 : by_pair(&a[i], &b[j]);
-        const sm_pair_row *r = k <= 0 ? &a[i] : &b[j];
-        cs->cmp[m++] = (cmp_row){r->p, r->q, k <= 0 ? a[i].mu : 0, k >= 0 ? b[j].mu : 0, r->inter};
-        if (k <= 0) i++;
-        if (k >= 0) j++;
-    }
-    qsort(cs->cmp, (size_t)m, sizeof *cs->cmp, by_change);
-    cs->ncmp = m;
-    cs->nother = nb;
     const sm_topo *t = app->session->topo;
-    cs->cmp_width = 13;
-    for (int r = 0; r < m; r++) {
-        int l = (int)(strlen(t->procs[cs->cmp[r].p].name) + strlen(t->procs[cs->cmp[r].q].name) + 1);
-        if (l > cs->cmp_width) cs->cmp_width = l;
+    const sm_cost *a = f->cost, *b = f->cmp->cost;
+    int *chg = NULL, cap = 0, limit = cs->ncmp / 8 + 64;
+    int n = cs->cmp ? side_changes(cs, 0, a, limit, &chg, &cap, 0) : -1;
+    if (n >= 0) n = side_changes(cs, 1, b, limit, &chg, &cap, n);
+    if (n < 0) {
+        for (int i = 0; i < cs->id_cap; i++) cs->id_changed[i] = 0;
+        rebuild_cmp(cs, app, a, b);
+    } else if (n > 0) {
+        /* Drop the changed pairs' rows, then put each back where it
+         * sorts now if either side still sends. */
+        int m = 0;
+        for (int i = 0; i < cs->ncmp; i++) {
+            if (cs->id_changed[cs->cmp[i].id]) row_count(cs, t, &cs->cmp[i], -1);
+            else cs->cmp[m++] = cs->cmp[i];
+        }
+        cmp_row *add = sm_xmalloc(sizeof *add * (size_t)n);
+        int na = 0;
+        for (int i = 0; i < n; i++) {
+            cs->id_changed[chg[i]] = 0;
+            cmp_row r = row_of(cs, t, chg[i]);
+            if (r.a > 0 || r.b > 0) add[na++] = r;
+        }
+        qsort(add, (size_t)na, sizeof *add, by_change);
+        cmp_row *out = sm_xmalloc(sizeof *out * (size_t)(m + na + 1));
+        int from = 0, o = 0;
+        for (int i = 0; i < na; i++) {
+            int at = from + cmp_insert_at(cs->cmp + from, m - from, &add[i]);
+            memcpy(out + o, cs->cmp + from, sizeof *out * (size_t)(at - from));
+            o += at - from;
+            from = at;
+            out[o++] = add[i];
+            row_count(cs, t, &add[i], 1);
+        }
+        memcpy(out + o, cs->cmp + from, sizeof *out * (size_t)(m - from));
+        o += m - from;
+        free(cs->cmp);
+        cs->cmp = out;
+        cs->ncmp = o;
+        free(add);
     }
-    free(a);
-    free(b);
+    free(chg);
+    cmp_width_now(cs);
     cs->cmp_owner = f->map_owner;
     cs->cmp_stamp = f->map_stamp;
     cs->cmp_version = f->cmp->version;
@@ -175,6 +327,17 @@ static void cmp_clear(comm_caches *cs)
     free(cs->cmp);
     cs->cmp = NULL;
     cs->ncmp = 0;
+    for (int k = 0; k < 2; k++) {
+        free(cs->side[k].seen);
+        memset(&cs->side[k], 0, sizeof cs->side[k]);
+    }
+    sm_pairmap_free(&cs->cmp_ids);
+    free(cs->id_a);
+    free(cs->id_b);
+    free(cs->id_changed);
+    cs->id_a = cs->id_b = NULL;
+    cs->id_changed = NULL;
+    cs->id_cap = 0;
 }
 
 /* The schedule's arrays stay for the next rebuild (release frees them). */
@@ -329,7 +492,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     WINDOW *w = p->win;
     comm_cache *c = cache(p, app, f);
     comm_caches *cs = p->priv;
-    if (f->cmp && !f->cmp->pending) build_cmp(cs, app, f, c);
+    if (f->cmp && !f->cmp->pending) build_cmp(cs, app, f);
     else cmp_clear(cs);
     werase(w);
     /* The title: the longest of its forms that fits the border whole (a

@@ -138,7 +138,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int bx = g->spec.blocks[0], by = g->spec.blocks[1], bz = g->spec.blocks[2];
     /* Comparing, each grid says which mapping it is; the title counts
      * the blocks the two map differently. */
-    int differ = other ? sm_compare_differ_at(f->cmp, map, f->map_owner, f->map_stamp) : 0;
+    int differ = other ? sm_compare_differ_at(f->cmp, map, f->map_owner, f->map_stamp, f->source ? app->solver : NULL) : 0;
     char which[64] = "";
     if (other) snprintf(which, sizeof which, "  %d differ", differ);
     else if (f->source) snprintf(which, sizeof which, "  (solver's current)");

@@ -4,6 +4,7 @@
  * says which panes to redraw, the status and bottom lines. */
 #include <math.h>
 #include "tui/app/run_launch_job.h"
+#include "tui/app/solver_branch_background.h"
 #include "workbench_internal.h"
 
 /* ---- per-frame data ---- */
@@ -287,7 +288,7 @@ static unsigned changes(tui *t)
     if (t->seen_log != v->log_version) c |= SM_DEP_LOG;
     /* A start in the background: the Solver pane counts its seconds. */
     if (t->seen_solver != sv || t->seen_iter != iter || t->seen_done != done || t->seen_nstats != nstats ||
-        t->seen_spark != v->spark_version || app->starting)
+        t->seen_spark != v->spark_version || app->starting || app->branching)
         c |= SM_DEP_SOLVER;
     t->seen_session = s;
     t->seen_map = t->shown.version;
@@ -343,6 +344,12 @@ static void draw_status(tui *t, const sm_frame *f)
         double d = f->cmp->ev.energy - f->ev.energy;
         if (fabs(d) <= 1e-9 * fmax(fabs(f->cmp->ev.energy), fabs(f->ev.energy))) d = 0;
         snprintf(src + l, sizeof src - l, " vs %.40s %s%s", f->cmp->label, d > 0 ? "+" : "", sm_ui_joules(d, dj, sizeof dj));
+    }
+    /* A branch being built in the background: how far it has come. */
+    char br[96];
+    if (sm_app_branch_progress(app, br, sizeof br)) {
+        size_t l = strlen(src);
+        snprintf(src + l, sizeof src - l, ", %s", br);
     }
     char right[256], shown[512];
     /* Comparing, time and theme give their room to what is compared
