@@ -39,6 +39,10 @@ typedef struct sm_compare {
     char run_name[32];
     long long run_step;
     int run_current;           /* map was the run's current mapping (else its best) */
+    /* After V off from a run: that run, its step and kind map holds. */
+    const sm_solver *kept_run;
+    long long kept_step;
+    int kept_current;
 
     /* Set by the workbench while it draws: a cost state over at least
      * sm_compare_background_blocks blocks is then built on another
@@ -64,6 +68,14 @@ typedef struct sm_compare {
     int *touched, ntouched, touched_cap, touched_all;
     int *shown_moved, shown_moved_cap;
     int *scratch, scratch_cap;
+    /* Buffers for the next compare's mapping and differing marks, their
+     * pages already touched (a fresh 64 MB array costs its page faults,
+     * tens of ms at 16.7 M blocks, on the key): what the last compare
+     * left, or what a branch built in the background prepared
+     * (sm_compare_give_buffers). spare_n: the blocks they hold. */
+    int *spare_map;
+    unsigned char *spare_differs;
+    int spare_n;
 } sm_compare;
 
 /* The size from which the workbench builds a compare's cost state on
@@ -114,6 +126,9 @@ int sm_compare_poll(sm_compare *c);
 void sm_compare_wait(sm_compare *c);
 /* sm_compare_wait, and compare mode off: the cost state kept goes. */
 void sm_compare_drop_kept(sm_compare *c);
+/* Buffers for a compare of n blocks (map: n ints, differs: n bytes, both
+ * touched), taken over (freed when not wanted). */
+void sm_compare_give_buffers(sm_compare *c, int *map, unsigned char *differs, int n);
 /* Seconds the pending build has run. */
 double sm_compare_pending_seconds(const sm_compare *c);
 

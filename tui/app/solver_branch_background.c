@@ -6,19 +6,15 @@
  * it first (sm_app_branch_cancel). The check against the recorded step
  * and the option change run on the workbench's thread, when it is in:
  * the run branched from may have stepped meanwhile. */
-#define _GNU_SOURCE   /* syscall(SYS_gettid): the worker's own nice value */
 #include "solver_branch_background.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
+#include "compare_mode.h"
 #include "solvers/stepper/solver_branch.h"
 
 struct sm_branch_build {
@@ -38,6 +34,11 @@ struct sm_branch_build {
     char name[32];
     int argc;
     char **argv;
+    /* V compares the branch with its parent next, most likely: compare
+     * mode's buffers for it, their pages touched here, not on the key. */
+    int *cmp_map;
+    unsigned char *cmp_differs;
+    int cmp_n;
 };
 
 static double since(const struct timespec *t0)
@@ -50,12 +51,9 @@ static double since(const struct timespec *t0)
 static void *work(void *arg)
 {
     struct sm_branch_build *j = arg;
-    /* Below the workbench: the keys stay quick on a machine with few
-     * cores (threads it starts inherit this). */
-    pid_t tid = (pid_t)syscall(SYS_gettid);
-    errno = 0;
-    int now = getpriority(PRIO_PROCESS, (id_t)tid);
-    if (errno == 0) setpriority(PRIO_PROCESS, (id_t)tid, now + 5 > 19 ? 19 : now + 5);
+    /* At the workbench's own priority, as a background start: the
+     * solver's step workers are made here and keep it for the run's
+     * life (a nice value would slow every step of the branch). */
     j->b = sm_branch_new(j->from, j->k, &j->cancel, &j->err);
     j->rc = j->b ? 0 : -1;
     while (j->rc == 0) {
@@ -73,6 +71,14 @@ static void *work(void *arg)
     if (j->rc && j->b) {
         sm_solver_free(j->b);
         j->b = NULL;
+    }
+    int n = j->b ? j->b->grid->ntasks : 0;
+    if (n >= sm_compare_background_blocks && n > 0) {
+        j->cmp_map = sm_xmalloc(sizeof(int) * (size_t)n);
+        j->cmp_differs = sm_xmalloc((size_t)n);
+        memset(j->cmp_map, 0, sizeof(int) * (size_t)n);
+        memset(j->cmp_differs, 0, (size_t)n);
+        j->cmp_n = n;
     }
     j->seconds = since(&j->t0);
     atomic_store(&j->finished, 1);
@@ -100,6 +106,8 @@ void sm_app_branch_begin(sm_app *app, int parent, long long k, int argc, const c
 
 static void job_free(struct sm_branch_build *j)
 {
+    free(j->cmp_map);
+    free(j->cmp_differs);
     for (int i = 0; i < j->argc; i++) free(j->argv[i]);
     free(j->argv);
     sm_solver_free(j->b);
@@ -118,7 +126,8 @@ static struct sm_branch_build *take(sm_app *app)
 static void finish(sm_app *app)
 {
     struct sm_branch_build *j = take(app);
-    const char *pname = app->runs[j->parent].name;
+    char pname[32];   /* a copy: adding the run moves app->runs */
+    snprintf(pname, sizeof pname, "%s", app->runs[j->parent].name);
     char what[160] = "";
     int rc = j->rc;
     if (rc == 0)
@@ -131,6 +140,12 @@ static void finish(sm_app *app)
     sm_solver *b = j->b;
     j->b = NULL;
     b->interrupt = NULL;
+    sm_compare *c = app->compare;
+    if (c && !c->map && !(c->spare_map && c->spare_n == j->cmp_n) && j->cmp_map) {
+        sm_compare_give_buffers(c, j->cmp_map, j->cmp_differs, j->cmp_n);
+        j->cmp_map = NULL;
+        j->cmp_differs = NULL;
+    }
     int i = sm_app_run_add(app, b, j->parent, j->k, what, j->name);
     sm_view_log(app->view, SM_LOG_NOTE, "%s: %s from %s at step %lld%s%s (built in the background in %.2f s); "
                 "solver switch %s goes back", app->runs[i].name, b->ops->name, pname, j->k, what[0] ? " with " : "",

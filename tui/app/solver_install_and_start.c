@@ -29,7 +29,10 @@ static void free_runs(sm_app *app)
     sm_app_branch_cancel(app);
     /* Compare mode's other run goes with them. */
     if (app->compare && app->compare->source == SM_CMP_RUN) sm_compare_off(app->compare);
-    if (app->compare) app->compare->run = NULL;
+    if (app->compare) {
+        app->compare->run = NULL;
+        app->compare->kept_run = NULL;
+    }
     for (int i = 0; i < app->nruns; i++)
         if (app->runs[i].s != app->solver) sm_solver_free(app->runs[i].s);
     free(app->runs);
