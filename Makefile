@@ -47,7 +47,7 @@ CURSES_LIB := $(CURSES_LIB)
 CJSON_INC := $(CJSON_INC)
 CJSON_LIB := $(CJSON_LIB)
 CMOCKA_LIB := $(CMOCKA_LIB)
-# libhwloc is optional: with it, topo detect/import work (core/io/hwloc_read_xml_or_machine.c).
+# libhwloc is optional: with it, topo detect/import work (core/io/hwloc_xml_or_machine_to_hardware_description.c).
 HWLOC_FLAGS := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && echo -DSM_HAVE_HWLOC $$($(PKG_CONFIG) --cflags hwloc))
 HWLOC_LIB := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && $(PKG_CONFIG) --libs hwloc)
 VERSION := $(shell cat VERSION)
@@ -144,9 +144,9 @@ $(B)/san/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/san/libsm.a
 
 # Processor marks and the theme palette live in tui/ but need neither
 # curses nor Tcl.
-$(B)/san/tests/tui/app/test_processor_marks: tests/unit/tui/app/test_processor_marks.c tests/unit/testutil.h tui/app/processor_marks.c tui/app/processor_marks.h tui/app/colour_theme.c tui/app/colour_theme.h tui/app/data_directory.c tui/app/data_directory.h $(B)/san/libsm.a
+$(B)/san/tests/tui/app/test_processor_marks: tests/unit/tui/app/test_processor_marks.c tests/unit/testutil.h tui/app/processor_marks.c tui/app/processor_marks.h tui/app/colour_theme.c tui/app/colour_theme.h tui/app/installed_data_directory.c tui/app/installed_data_directory.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/app/processor_marks.c tui/app/colour_theme.c tui/app/data_directory.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/app/processor_marks.c tui/app/colour_theme.c tui/app/installed_data_directory.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
 
 # stencilmap-run's plan (run/rank_halo_plan.c) needs no MPI: tested like the rest.
 $(B)/san/tests/run/test_rank_halo_plan: tests/unit/run/test_rank_halo_plan.c tests/unit/testutil.h run/rank_halo_plan.c run/rank_halo_plan.h $(B)/san/libsm.a
@@ -164,9 +164,9 @@ $(B)/san/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(B)/san/libsm.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
 # The theme loader lives in tui/ but needs neither curses nor Tcl.
-$(B)/san/fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c tui/app/colour_theme.c tui/app/colour_theme.h tui/app/data_directory.c tui/app/data_directory.h tests/fuzz/replay_main.c $(B)/san/libsm.a
+$(B)/san/fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c tui/app/colour_theme.c tui/app/colour_theme.h tui/app/installed_data_directory.c tui/app/installed_data_directory.h tests/fuzz/replay_main.c $(B)/san/libsm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tui/app/colour_theme.c tui/app/data_directory.c tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tui/app/colour_theme.c tui/app/installed_data_directory.c tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
 
 # check installs what is missing first (as run does), then builds and runs
 # every suite in a second make, so nothing is compiled before the headers

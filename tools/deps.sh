@@ -7,44 +7,28 @@
 #
 #   tools/deps.sh            build + test needs (make check, make run)
 #   tools/deps.sh --bench    also the benchmarks' peers (METIS, Scotch)
+#   tools/deps.sh --slurm    also Slurm and MUNGE (CI's check-slurm)
 #   tools/deps.sh --check    report only, never install (also when
 #                            STENCILMAP_NO_INSTALL=1)
-# The one list: .ci/run, `make run` and `make check` all use it.
+# The one list (tools/debian-packages.txt): .ci/run, `make run` and `make
+# check` all use it.
 set -u
 bench=0
+slurm=0
 check=${STENCILMAP_NO_INSTALL:-0}
 for a in "$@"; do
     case $a in
     --bench) bench=1 ;;
+    --slurm) slurm=1 ;;
     --check) check=1 ;;
-    *) echo "usage: tools/deps.sh [--bench] [--check]" >&2; exit 2 ;;
+    *) echo "usage: tools/deps.sh [--bench] [--slurm] [--check]" >&2; exit 2 ;;
     esac
 done
 
-# PACKAGE ROLE CHECK WHAT: ROLE build|test|optional|bench; CHECK cmd:NAME,
-# hdr:PATH or pc:NAME; WHAT says it for someone without Debian.
-REQS="
-gcc build cmd:gcc a C11 compiler (gcc)
-make build cmd:make GNU make
-pkg-config build cmd:pkg-config pkg-config
-libc6-dev build hdr:/usr/include/stdio.h the C library headers
-libncurses-dev build hdr:/usr/include/curses.h ncursesw (wide-character curses) headers
-libcjson-dev build hdr:/usr/include/cjson/cJSON.h cJSON headers
-zlib1g-dev build hdr:/usr/include/zlib.h zlib headers and library (the compact mapping form)
-liblpsolve55-dev build hdr:/usr/include/lpsolve/lp_lib.h lp_solve 5.5 headers and library
-tcl8.6-dev build hdr:/usr/include/tcl8.6/tcl.h Tcl 8.6 headers and library
-libhwloc-dev optional pc:hwloc hwloc (optional: topo detect, topo import -format hwloc)
-hwloc test cmd:hwloc-calc hwloc-calc, hwloc-info and hwloc-bind (the hwloc corpus test compares the import with them; run launch -slurm binds srun ranks with hwloc-bind)
-libcmocka-dev test hdr:/usr/include/cmocka.h cmocka (unit tests)
-tmux test cmd:tmux tmux (screen tests)
-locales test cmd:locale-gen a UTF-8 locale (screen tests)
-parallel test cmd:parallel GNU parallel (study tests)
-gnuplot-nox test cmd:gnuplot gnuplot (study plot tests)
-openmpi-bin test cmd:mpirun Open MPI mpirun (stencilmap-run tests, run launch)
-libopenmpi-dev test cmd:mpicc Open MPI mpicc and headers (builds stencilmap-run)
-metis test cmd:gpmetis METIS gpmetis (the -tpwgts test, benchmarks)
-scotch bench cmd:gmap Scotch gmap (benchmarks)
-"
+# The list itself: tools/debian-packages.txt (PACKAGE ROLE CHECK WHAT, its
+# head says what each field means), beside this script.
+case $0 in */*) list=${0%/*}/debian-packages.txt ;; *) list=debian-packages.txt ;; esac
+[ -r "$list" ] || { echo "stencilmap: $list: the package list is missing" >&2; exit 2; }
 
 have() {
     case $1 in
@@ -59,14 +43,13 @@ testonly=""
 what=""
 nl='
 '
-echo "$REQS" | {
-    while read -r pkg role chk desc; do
-        [ -n "$pkg" ] || continue
-        [ "$role" = bench ] && [ $bench = 0 ] && continue
-        have "$chk" && continue
-        echo "$pkg $role $desc"
-    done
-} > "${TMPDIR:-/tmp}/stencilmap-deps.$$"
+while read -r pkg role chk desc; do
+    case $pkg in ''|'#'*) continue ;; esac
+    [ "$role" = bench ] && [ $bench = 0 ] && continue
+    [ "$role" = slurm ] && [ $slurm = 0 ] && continue
+    have "$chk" && continue
+    echo "$pkg $role $desc"
+done < "$list" > "${TMPDIR:-/tmp}/stencilmap-deps.$$"
 while read -r pkg role desc; do
     missing="$missing $pkg"
     [ "$role" = test ] && testonly="$testonly $pkg"

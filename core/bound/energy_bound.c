@@ -67,7 +67,11 @@
  *    interval of least bound is split again and again. Processors with
  *    the same figures whose groups hold the same figures at every level
  *    cost the same: the knapsack runs over such classes (a whole Summit,
- *    36 864 processors, is a few items).
+ *    36 864 processors, is a few items). With communication, each
+ *    interval also has the rounds' floor: T >= rounds theta >= the mean
+ *    degree of M times theta, the mean bounded from the cut directed edges
+ *    each level forces (rounds_floor in energy_bound_parts_combined_by_knapsack.c);
+ *    an interval below it is empty, and idle time is priced from it.
  * The bound is the larger of the two, each valid on its own.
  *
  * Where each part lives: energy_bound_comm_part.c (h, and the least link energy at each
@@ -82,7 +86,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/model/profile.h"
+#include "core/model/processor_type_profiles.h"
 #include "core/lib/util.h"
 #include "core/bound/edge_isoperimetric.h"
 #include "energy_bound_context.h"
@@ -150,6 +154,7 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
     x.n = g->ntasks;
     x.P = t->nprocs;
     x.dvfs = (flags & SM_BOUND_DVFS) != 0;
+    x.rounds_floor = !(flags & SM_BOUND_NO_ROUNDS);
     /* Cells: the total and the extremes; the sorted prefix sums only for
      * the count vectors, which need the profile (small grids). */
     x.X = 0;

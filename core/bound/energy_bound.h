@@ -35,7 +35,8 @@ int *sm_bound_profile(const sm_grid *g);
 enum {
     SM_BOUND_NO_COUNTS = 1, /* leave out the count-vector method */
     SM_BOUND_NO_KNAPSACK = 2, /* leave out the knapsack method */
-    SM_BOUND_DVFS = 4         /* any DVFS state for each processor (tabu -dvfs) */
+    SM_BOUND_DVFS = 4,        /* any DVFS state for each processor (tabu -dvfs) */
+    SM_BOUND_NO_ROUNDS = 8    /* knapsack without the rounds' floor on the makespan (tests) */
 };
 /* The same with a profile from sm_bound_profile (NULL: none) and flags,
  * each method checked on its own in the tests. */

@@ -39,17 +39,18 @@ static double lw_min(int k, const double *c, const double *lo, double B)
     return s;
 }
 
-/* h(b) by (1) (variant 0) or by (2) without its constant (variant 1). */
-static double lw_h(const bctx *x, double b, int variant)
+/* h(b) by (1) (variant 0) or by (2) without its constant (variant 1),
+ * with edge weights w (x->w: cells; unit weights: directed edges). */
+static double lw_h_w(const bctx *x, double b, int variant, const double *w)
 {
     if (b <= 0 || !x->has_edges || x->nax == 0) return 0;
     double c[3], lo[3], sub = 0;
     for (int a = 0; a < x->nax; a++) {
         int k = x->wraps[a] && x->len[a] >= 3 ? 2 : 1;
         lo[a] = fmax(1.0, b / x->len[a]);
-        if (variant == 1 && !x->wraps[a]) c[a] = 4 * x->w[a];
+        if (variant == 1 && !x->wraps[a]) c[a] = 4 * w[a];
         else {
-            c[a] = 2 * x->w[a] * k;
+            c[a] = 2 * w[a] * k;
             sub += c[a] * b / x->len[a];
         }
     }
@@ -57,6 +58,13 @@ static double lw_h(const bctx *x, double b, int variant)
     double v = lw_min(x->nax, c, lo, B) - sub;
     return v > 0 ? v : 0;
 }
+
+static double lw_h(const bctx *x, double b, int variant)
+{
+    return lw_h_w(x, b, variant, x->w);
+}
+
+static const double unit_w[3] = {1, 1, 1};
 
 /* The constant of (2) for one level: sum over open axes of 2 w_a 2 L_a. */
 double bound_lw_const(const bctx *x)
@@ -67,6 +75,15 @@ double bound_lw_const(const bctx *x)
     return s;
 }
 
+/* The same counting directed edges instead of cells (unit weights). */
+double bound_lw_const_edges(const bctx *x)
+{
+    double s = 0;
+    for (int a = 0; a < x->nax; a++)
+        if (!x->wraps[a]) s += 4 * x->lines[a];
+    return s;
+}
+
 /* rho(c): a lower bound on h(b)/b for every 1 <= b <= c. */
 double bound_rho(const bctx *x, double cap, int variant)
 {
@@ -74,6 +91,19 @@ double bound_rho(const bctx *x, double cap, int variant)
     if (cap > x->n) cap = x->n;
     double r = lw_h(x, floor(cap), variant) / floor(cap);
     if (variant == 0 && x->iso_rho) r = fmax(r, x->iso_rho[(int)floor(cap)]);
+    return r;
+}
+
+/* The same in directed edges leaving or entering a set per block (each
+ * neighbouring pair across the boundary carries an edge each way; a pair
+ * of a 2-block wrap is one pair): a lower bound on the messages, which
+ * the rounds count. */
+double bound_rho_edges(const bctx *x, double cap, int variant)
+{
+    if (cap < 1) return 0;
+    if (cap > x->n) cap = x->n;
+    double r = lw_h_w(x, floor(cap), variant, unit_w) / floor(cap);
+    if (variant == 0 && x->iso_rho && x->wmin > 0) r = fmax(r, x->iso_rho[(int)floor(cap)] / x->wmin);
     return r;
 }
 
@@ -157,12 +187,14 @@ void bound_setup_links(bctx *x)
     if (!isfinite(x->e[0])) x->e[0] = 0;
     if (!isfinite(x->tmin_link)) x->tmin_link = 0;
     x->nlev = 1;
+    x->tl[0] = x->tmin_link;
     x->group[0] = sm_xmalloc(sizeof(int) * (size_t)P);
     for (int p = 0; p < P; p++) x->group[0][p] = p;
     x->ngroups[0] = P;
     if (nodes_used >= 2 && isfinite(einter)) {
         int L = x->nlev++;
         x->e[L] = einter;
+        x->tl[L] = isfinite(tinter) ? tinter : 0;
         x->group[L] = sm_xmalloc(sizeof(int) * (size_t)P);
         for (int p = 0; p < P; p++) x->group[L][p] = t->procs[p].node;
         x->ngroups[L] = nn;
@@ -173,11 +205,15 @@ void bound_setup_links(bctx *x)
             for (int lv = 0; lv < t->net->ndims && x->nlev < BOUND_MAX_LEVELS; lv++) {
                 size *= t->net->dims[lv];
                 if (size >= nn) break;
-                double el = INFINITY;
-                for (int i = lv + 1; i < t->ninter; i++) el = fmin(el, t->inter[i].energy_per_cell);
+                double el = INFINITY, tlv = INFINITY;
+                for (int i = lv + 1; i < t->ninter; i++) {
+                    el = fmin(el, t->inter[i].energy_per_cell);
+                    tlv = fmin(tlv, t->inter[i].time_per_cell);
+                }
                 if (!isfinite(el) || el <= x->e[x->nlev - 1]) continue;
                 int K = x->nlev++;
                 x->e[K] = el;
+                x->tl[K] = isfinite(tlv) ? fmax(tlv, x->tl[K - 1]) : x->tl[K - 1];
                 x->group[K] = sm_xmalloc(sizeof(int) * (size_t)P);
                 for (int p = 0; p < P; p++) x->group[K][p] = (int)(t->procs[p].node / size);
                 x->ngroups[K] = (int)((nn + size - 1) / size);

@@ -42,6 +42,7 @@ typedef struct {
      * e[2..] between tree groups; group[L][p] = p's group at level L. */
     int nlev;
     double e[BOUND_MAX_LEVELS];
+    double tl[BOUND_MAX_LEVELS]; /* least link time per cell at level L */
     int *group[BOUND_MAX_LEVELS];
     int ngroups[BOUND_MAX_LEVELS];
     /* Processors that cost the same at every makespan, as classes: equal
@@ -58,6 +59,7 @@ typedef struct {
     int64_t qmin;             /* least quanta of a message */
     const int *iso;           /* exact profile f, or NULL */
     int dvfs;                 /* any DVFS state of each processor (SM_BOUND_DVFS) */
+    int rounds_floor;         /* knapsack: the rounds' floor on the makespan (not SM_BOUND_NO_ROUNDS) */
     double *iso_rho;          /* least 2 w_min f(b)/b over 1..c, c = 0..n */
 } bctx;
 
@@ -72,6 +74,8 @@ typedef struct {
 
 double bound_lw_const(const bctx *x);
 double bound_rho(const bctx *x, double cap, int variant);
+double bound_rho_edges(const bctx *x, double cap, int variant);
+double bound_lw_const_edges(const bctx *x);
 void bound_setup_grid(bctx *x);
 void bound_setup_links(bctx *x);
 void bound_setup_procs(bctx *x);

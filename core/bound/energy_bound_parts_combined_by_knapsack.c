@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/util.h"
+#include "core/model/model.h"
 #include "energy_bound_context.h"
 
 /* ---- knapsack over makespan intervals -------------------------------- */
@@ -77,12 +78,59 @@ static int merge_costs(kitem *it, int n, kscratch *s)
     return m;
 }
 
-static double piece(const bctx *x, double t1, double t2, int comm, int variant, kscratch *s)
+/* The rounds' floor on the makespan of every mapping whose makespan is at
+ * most t2 (caps at t2 in s): rounds >= the busiest processor's degree in
+ * M >= the mean degree = 2/P sum_e k_e over cut directed edges. A message
+ * between processors separated at level L (different level-L groups)
+ * lasts at least w_min tl[L] and takes q_L = quanta(w_min tl[L]) >= 1
+ * quanta, tl (so q) not decreasing with L, so
+ *     sum_e k_e >= sum_L (q_L - q_{L-1}) D_L
+ * with D_L the directed edges between different level-L groups. As for
+ * the cells (energy_bound.c), D_L = 1/2 sum_G dd(S_G) with dd the directed
+ * edges leaving or entering S_G, and dd(S) >= b rho'(cap_G) for b <= cap_G
+ * blocks (rho' the unit-weight rho, not increasing in the cap), so
+ * D_L >= 1/2 n rho'(largest cap of a level-L group) (form (1)), and
+ * >= 1/2 (n rho'_2(largest cap) - its constant) (form (2)). Every rounds
+ * model counts at least the maximum degree (SPEC 3), and T >= rounds
+ * theta with overlap or without. Returns the least rounds x theta. */
+static double rounds_floor(const bctx *x, kscratch *s)
+{
+    double theta = x->m->round_time;
+    if (!x->rounds_floor || !(theta > 0) || !x->has_edges || x->P < 2 || x->wmin <= 0) return 0;
+    double sum = 0, qprev = 0;
+    for (int L = 0; L < x->nlev; L++) {
+        double q = (double)sm_quanta(x->wmin * x->tl[L], theta);
+        if (q < qprev) q = qprev; /* never: tl does not decrease */
+        double dq = q - qprev;
+        qprev = q;
+        if (dq <= 0) continue;
+        double capmax = 0;
+        if (L == 0)
+            for (int i = 0; i < x->npc; i++) capmax = fmax(capmax, s->capb[i]);
+        else
+            for (int j = 0; j < x->ngc[L]; j++) capmax = fmax(capmax, s->gcap[L][j]);
+        if (capmax >= x->n) continue; /* one group may hold the grid: no cut forced */
+        double d0 = 0.5 * x->n * bound_rho_edges(x, capmax, 0);
+        double d1 = 0.5 * (x->n * bound_rho_edges(x, capmax, 1) - bound_lw_const_edges(x));
+        sum += dq * fmax(0, fmax(d0, d1));
+    }
+    double mean = 2 * sum / x->P;
+    return ceil(mean - 1e-9) * theta;
+}
+
+static double piece(const bctx *x, double t1, double t2, int comm, int variant, kscratch *s, double *teff)
 {
     caps_at(x, t2, s);
     double sum = 0, idle = 0, konst = 0;
     for (int c = 0; c < x->ncls; c++) sum += s->capc[x->pc_of[x->cls_rep[c]]] * x->cls_mult[c];
     if (sum < x->X * (1 - 1e-12)) return INFINITY;
+    if (comm && x->P > 1) {
+        /* Every mapping here has T >= its rounds x theta. */
+        double tr = rounds_floor(x, s);
+        if (tr > t2 * (1 + 1e-9)) return INFINITY;
+        t1 = fmax(t1, tr);
+    }
+    if (teff) *teff = t1;
     int unused_idle = x->m->unused_idle;
     /* One item per class: its representative's cost per cell, the caps of
      * all its processors. */
@@ -124,14 +172,15 @@ static double piece(const bctx *x, double t1, double t2, int comm, int variant, 
     return v + idle * t1 - konst;
 }
 
-static double piece_best(const bctx *x, double t1, double t2, int comm, kscratch *s)
+static double piece_best(const bctx *x, double t1, double t2, int comm, kscratch *s, double *teff)
 {
-    double v = piece(x, t1, t2, comm, 0, s);
-    if (comm && isfinite(v)) v = fmax(v, piece(x, t1, t2, comm, 1, s));
+    *teff = t1;
+    double v = piece(x, t1, t2, comm, 0, s, teff);
+    if (comm && isfinite(v)) v = fmax(v, piece(x, t1, t2, comm, 1, s, NULL));
     return v;
 }
 
-typedef struct { double t1, t2, v; } tpiece;
+typedef struct { double t1, t2, v, te; } tpiece;
 
 /* The least bound over a cover of [lo, hi], refined where it is least. */
 double bound_knapsack(const bctx *x, double lo, double hi, int comm, int *npieces,
@@ -143,7 +192,10 @@ double bound_knapsack(const bctx *x, double lo, double hi, int comm, int *npiece
     double r = pow(hi / lo, 1.0 / k);
     for (int i = 0; i < k; i++) {
         double a = lo * pow(r, i), b = i == k - 1 ? hi : lo * pow(r, i + 1);
-        pc[np++] = (tpiece){a, b, piece_best(x, a, b, comm, s)};
+        pc[np].t1 = a;
+        pc[np].t2 = b;
+        pc[np].v = piece_best(x, a, b, comm, s, &pc[np].te);
+        np++;
     }
     for (int it = 0; it < BOUND_SPLITS && k > 1; it++) {
         int best = 0;
@@ -152,12 +204,15 @@ double bound_knapsack(const bctx *x, double lo, double hi, int comm, int *npiece
         tpiece q = pc[best];
         if (!isfinite(q.v) || q.t2 <= q.t1 * (1 + 1e-9)) break;
         double mid = sqrt(q.t1 * q.t2);
-        pc[best] = (tpiece){q.t1, mid, piece_best(x, q.t1, mid, comm, s)};
-        pc[np++] = (tpiece){mid, q.t2, piece_best(x, mid, q.t2, comm, s)};
+        pc[best] = (tpiece){q.t1, mid, 0, q.t1};
+        pc[best].v = piece_best(x, q.t1, mid, comm, s, &pc[best].te);
+        pc[np] = (tpiece){mid, q.t2, 0, mid};
+        pc[np].v = piece_best(x, mid, q.t2, comm, s, &pc[np].te);
+        np++;
     }
     double v = INFINITY;
     for (int i = 0; i < np; i++)
-        if (pc[i].v < v) { v = pc[i].v; *tbest = pc[i].t1; }
+        if (pc[i].v < v) { v = pc[i].v; *tbest = pc[i].te; }
     *npieces = np;
     free(pc);
     return v;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cost_rounds_term.h"
-#include "profile.h"
+#include "processor_type_profiles.h"
 #include "core/lib/util.h"
 
 struct sm_cost_link_memo {
@@ -182,7 +182,7 @@ static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
     c->mu[slot] += s * k;
     c->mu1[slot] += s;
     c->dir_msgs[2 * slot + (ps > pd)] += s;
-    c->dir_cells[2 * slot + (ps > pd)] += s * ed->cells;
+    c->dir_cells[2 * slot + (ps > pd)] += (int64_t)s * ed->cells;
     if (!c->slot_marked[slot]) {
         c->slot_marked[slot] = 1;
         c->dirty_slot[c->ndirty_slot++] = slot;

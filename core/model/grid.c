@@ -89,7 +89,49 @@ int sm_grid_spec_check(const sm_grid_spec *s, sm_err *e)
             return -1;
         }
     }
+    if (sm_grid_max_edge_cells(s) > SM_MAX_EDGE_CELLS) {
+        int64_t x[3];
+        for (int a = 0; a < 3; a++) x[a] = sm_grid_extent(s, a, 0);
+        sm_err_set(e,
+                   "blocks: blocks of %lld x %lld x %lld cells (halo %d) send one neighbour more than "
+                   "%lld halo cells; expected more blocks along the longer axes",
+                   (long long)x[0], (long long)x[1], (long long)x[2], s->halo,
+                   (long long)SM_MAX_EDGE_CELLS);
+        return -1;
+    }
     return 0;
+}
+
+/* a x b, or SM_MAX_EDGE_CELLS + 1 when that is more (a, b >= 1). */
+static int64_t edge_cells_times(int64_t a, int64_t b)
+{
+    return a > SM_MAX_EDGE_CELLS / b ? SM_MAX_EDGE_CELLS + 1 : a * b;
+}
+
+static int in_stencil(sm_stencil st, const int o[3]);
+
+int64_t sm_grid_max_edge_cells(const sm_grid_spec *s)
+{
+    const int *B = s->blocks;
+    int64_t most = 0;
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int o[3] = {dx, dy, dz};
+                if (!in_stencil(s->stencil, o)) continue;
+                /* As sm_grid_build makes it: halo per axis stepped along,
+                 * the (first, largest) extent of the others; two blocks on
+                 * a periodic axis meet by both offsets (merged, added). */
+                int64_t c = 1;
+                for (int a = 0; a < 3; a++) {
+                    if (o[a] != 0 && B[a] == 1) c = 0;
+                    if (c == 0) break;
+                    c = edge_cells_times(c, o[a] == 0 ? sm_grid_extent(s, a, 0) : s->halo);
+                    if (o[a] != 0 && s->periodic[a] && B[a] == 2) c = edge_cells_times(c, 2);
+                }
+                if (c > most) most = c;
+            }
+    return most;
 }
 
 int64_t sm_grid_extent(const sm_grid_spec *s, int axis, int b)
@@ -217,11 +259,11 @@ sm_grid *sm_grid_build(const sm_grid_spec *s, sm_err *e)
                         for (q = first; q < ne; q++)
                             if (edges[q].src == vid) break;
                         if (q < ne) {
-                            edges[q].cells += cells;
+                            edges[q].cells = (int32_t)(edges[q].cells + cells);
                             continue;
                         }
                     }
-                    edges[ne++] = (sm_edge){vid, u, cells};
+                    edges[ne++] = (sm_edge){vid, u, (int32_t)cells};
                     g->inc_off[vid + 1]++;
                 }
                 g->inc_off[u + 1] += (int)(ne - first);

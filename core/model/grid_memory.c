@@ -40,9 +40,9 @@ int64_t sm_grid_memory_estimate(const sm_grid_spec *s)
     int64_t e = sm_grid_edges_bound(s);
     /* Task graph (grid.c): cells per block (8), the two offset arrays
      * (2 x 4) and the temporary fill array (4) per block; per edge the
-     * edge (16), its two incidence entries (8) and room for two
+     * edge (12), its two incidence entries (8) and room for two
      * neighbour entries (8). */
-    int64_t graph = 20 * n + 32 * e;
+    int64_t graph = 20 * n + 28 * e;
     /* The cost state's mapping, the lb mapping it is built from and the
      * copies the session and the workbench keep (the journal's, the map
      * as last shown, the last-move marks, the selection): 22 bytes a

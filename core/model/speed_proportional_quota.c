@@ -1,6 +1,6 @@
 /* speed_proportional_quota.c - block orders and the speed-proportional fill. */
 #include "speed_proportional_quota.h"
-#include "profile.h"
+#include "processor_type_profiles.h"
 
 #include <math.h>
 #include <stdlib.h>

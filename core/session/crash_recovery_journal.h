@@ -28,7 +28,7 @@
 
 #include <time.h>
 #include "core/io/scenario_file_load_save.h"
-#include "session.h"
+#include "session_edits_undo_redo.h"
 
 typedef struct sm_journal sm_journal;
 

@@ -6,7 +6,7 @@
 #ifndef SM_STUDY_TABLE_H
 #define SM_STUDY_TABLE_H
 
-#include "braille_plot.h"
+#include "core/lib/braille_plot.h"
 
 typedef struct sm_study_column {
     char *name;

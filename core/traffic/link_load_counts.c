@@ -249,7 +249,7 @@ int sm_links_crossing_traffic(const sm_topo *t, const sm_traffic *tr, int n, sm_
     return crossing(&src, t, match_ends, &em, out);
 }
 
-/* Tree link ids (fat_tree_dragonfly.c): level << 56 | group index << 1 | down. */
+/* Tree link ids (fat_tree_dragonfly_levels.c): level << 56 | group index << 1 | down. */
 #define TREE_LEVEL(id) ((int)((id) >> 56))
 #define TREE_INDEX(id) ((int)(((id) >> 1) & ((1ull << 55) - 1)))
 #define TREE_DOWN(id) ((int)((id) & 1))

@@ -6,7 +6,7 @@
 
 #include <lpsolve/lp_lib.h>
 #include "solvers/stepper/solver_stepper.h"
-#include "ilp_solve_worker.h"
+#include "ilp_worker_thread.h"
 
 typedef struct ilp_counts ilp_counts;
 typedef struct ilp_dvfs ilp_dvfs;
@@ -31,7 +31,7 @@ typedef struct {
     int decomposing;           /* the bound below is the decomposition's */
     double dbound;
     ilp_dvfs *dvfs;            /* -dvfs on: one solve per assignment of states instead */
-    /* The solve runs on a worker, paused between steps (ilp_solve_worker.h). */
+    /* The solve runs on a worker, paused between steps (ilp_worker_thread.h). */
     ilp_run *run;
     int rc;                    /* lp_solve's answer, once the solve returned */
     int cut_row;               /* the warm start's cutoff row, 0 when none */

@@ -1,6 +1,6 @@
 /* ilp_solver_lp_solve_callbacks.c - the ILP solver (SPEC 4, ilp) as the
  * stepper runs it: lp_solve solves the program of
- * ilp_variables_constraints.c on a worker thread (ilp_solve_worker.c); its
+ * ilp_variables_constraints.c on a worker thread (ilp_worker_thread.c); its
  * callbacks turn each improved solution (an incumbent) into a solver step
  * and each progress tick or better bound into a pause; -export writes the
  * program as LP text; the decomposition by counts and the DVFS

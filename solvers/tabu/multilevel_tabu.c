@@ -1,14 +1,14 @@
 /* multilevel_tabu.c - multilevel tabu (see multilevel_tabu.h).
  *
  * Levels: level 0 is the session's grid; level l+1 aggregates level l
- * 2x2x2 (core/model/multilevel_grid_coarsening.c, exact in work and halo cells) until at most
+ * 2x2x2 (solvers/tabu/multilevel_block_grid_coarsening.c, exact in work and halo cells) until at most
  * max(2048, 16 P) blocks are left. The coarsest level is solved by the
  * flat tabu search (its starts, -iters iterations), held to the model's
  * deadline or, without one, to the fastest lb time on level 0 plus
  * SM_MULTILEVEL_SLACK (fine_deadline).
  * Each finer level starts from the projection of the coarser mapping,
  * which keeps every processor's cells, and is refined by passes over its
- * boundary blocks (boundary_refinement.c), PASSES_MAX at most, each
+ * boundary blocks (multilevel_boundary_refinement.c), PASSES_MAX at most, each
  * chunk of blocks proposing its moves side by side on -threads workers.
  */
 #include "multilevel_tabu.h"
@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/threads.h"
-#include "core/model/multilevel_grid_coarsening.h"
+#include "solvers/tabu/multilevel_block_grid_coarsening.h"
 #include "core/model/speed_proportional_quota.h"
-#include "boundary_refinement.h"
-#include "consolidating_starts.h"
+#include "multilevel_boundary_refinement.h"
+#include "tabu_consolidating_starts.h"
 
 #define LEVELS_MAX 16
 #define PASSES_MAX 8
@@ -31,7 +31,13 @@
 struct sm_multilevel {
     int nlev;
     const sm_grid *grid[LEVELS_MAX]; /* [0] the session's; others owned */
-    int *up[LEVELS_MAX];             /* level l block -> level l+1 block */
+    /* Each level's block counts: level l+1 aggregates level l 2x2x2 by
+     * coordinates, so a block's coarse block and a coarse block's fine
+     * blocks are arithmetic (no up or children arrays: at 16.7 M blocks
+     * those were 136 MB through the level-1 refinement, the peak). They
+     * outlive the coarser grids, given back once refinement is below
+     * them. */
+    int blocks[LEVELS_MAX][3];
     sm_solver *coarse;               /* tabu on the coarsest level */
     int level;                       /* level being refined; nlev-1: coarse phase */
     sm_refine ref;                   /* refining `level` (once coarse is done) */
@@ -45,11 +51,8 @@ struct sm_multilevel {
     /* The level-shown_level mapping shown projects (a copy), so the next
      * one is followed by the coarse blocks that changed: a coarse step
      * costs the fine blocks it moved, not a projection and a comparison
-     * of the whole grid (16.7 M blocks at a whole Summit). The children
-     * of each level-(l+1) block among level l's: kids[l][kid_at[l][c] ..
-     * kid_at[l][c+1]), made on first use. */
+     * of the whole grid (16.7 M blocks at a whole Summit). */
     int *shown_src, shown_level;
-    int *kid_at[LEVELS_MAX], *kids[LEVELS_MAX];
     int *fine_moved, nfine_moved, fine_moved_cap;
     /* Refining the session's grid: whether the best mapping is the
      * refined mapping as it was at the last offer it won, and the blocks
@@ -77,30 +80,12 @@ static void project_into(const sm_multilevel *ml, int l, const int *map, int *ou
     int *tmp = NULL;
     for (int k = l; k > 0; k--) {
         int *dst = k == 1 ? out : sm_xmalloc(sizeof(int) * (size_t)ml->grid[k - 1]->ntasks);
-        sm_grid_project(ml->grid[k - 1], ml->up[k - 1], src, dst);
+        sm_grid_project_counts(ml->blocks[k - 1], src, dst);
         free(tmp);
         tmp = k == 1 ? NULL : dst;
         src = dst;
     }
     if (l == 0) memcpy(out, map, sizeof(int) * (size_t)ml->grid[0]->ntasks);
-}
-
-/* The children of level l+1's blocks among level l's (see kids). */
-static void make_kids(sm_multilevel *ml, int l)
-{
-    if (ml->kids[l]) return;
-    int nf = ml->grid[l]->ntasks, nc = ml->grid[l + 1]->ntasks;
-    const int *up = ml->up[l];
-    int *at = sm_xcalloc((size_t)nc + 1, sizeof(int));
-    for (int u = 0; u < nf; u++) at[up[u] + 1]++;
-    for (int c = 0; c < nc; c++) at[c + 1] += at[c];
-    int *pos = sm_xmalloc(sizeof(int) * (size_t)(nc ? nc : 1));
-    memcpy(pos, at, sizeof(int) * (size_t)nc);
-    int *kids = sm_xmalloc(sizeof(int) * (size_t)(nf ? nf : 1));
-    for (int u = 0; u < nf; u++) kids[pos[up[u]]++] = u;
-    free(pos);
-    ml->kid_at[l] = at;
-    ml->kids[l] = kids;
 }
 
 /* Level l's block c now on proc: its level-0 blocks in shown, and the
@@ -117,9 +102,8 @@ static void shown_move(sm_multilevel *ml, int l, int c, int proc)
         ml->fine_moved[ml->nfine_moved++] = c;
         return;
     }
-    make_kids(ml, l - 1);
-    for (int i = ml->kid_at[l - 1][c]; i < ml->kid_at[l - 1][c + 1]; i++)
-        shown_move(ml, l - 1, ml->kids[l - 1][i], proc);
+    int kids[8], nk = sm_grid_fine_blocks(ml->blocks[l - 1], c, kids);
+    for (int i = 0; i < nk; i++) shown_move(ml, l - 1, kids[i], proc);
 }
 
 /* After a step on a coarser level: the session's grid shows where the
@@ -333,6 +317,7 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     if (target < 2048) target = 2048;
     sm_multilevel *ml = sm_xcalloc(1, sizeof *ml);
     ml->grid[0] = g;
+    memcpy(ml->blocks[0], g->spec.blocks, sizeof ml->blocks[0]);
     ml->nlev = 1;
     /* A start given up (the workbench's newer `solver start`) stops
      * between phases, each at most a pass over the grid. */
@@ -341,11 +326,9 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
         const sm_grid *f = ml->grid[ml->nlev - 1];
         int *up = sm_xmalloc(sizeof(int) * (size_t)f->ntasks);
         sm_grid *cg = sm_grid_coarsen(f, up);
-        if (!cg) {
-            free(up);
-            break;
-        }
-        ml->up[ml->nlev - 1] = up;
+        free(up);
+        if (!cg) break;
+        memcpy(ml->blocks[ml->nlev], cg->spec.blocks, sizeof ml->blocks[0]);
         ml->grid[ml->nlev++] = cg;
     }
     if (ml->nlev < 2 || GIVEN_UP) {
@@ -389,8 +372,12 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     const int *fine = s->start_map;
     int *start = NULL;
     for (int l = 0; l + 1 < ml->nlev; l++) {
-        int *coarse = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l + 1]->ntasks);
-        for (int u = ml->grid[l]->ntasks - 1; u >= 0; u--) coarse[ml->up[l][u]] = fine[u];
+        int nc = ml->grid[l + 1]->ntasks, kids[8];
+        int *coarse = sm_xmalloc(sizeof(int) * (size_t)nc);
+        for (int c = 0; c < nc; c++) {
+            sm_grid_fine_blocks(ml->blocks[l], c, kids);
+            coarse[c] = fine[kids[0]];
+        }
         free(start);
         fine = start = coarse;
     }
@@ -450,26 +437,26 @@ static void stats(sm_solver *s, const sm_multilevel *ml)
  * of the peak (the grids of 2 M and 262 k blocks, three mappings and a
  * cost state of 16.7 M blocks), given back before level 0's state is
  * built. */
+/* The grids coarser than level l: nothing reads them once level l is
+ * refined and the coarse search is given back. */
+static void drop_above(sm_multilevel *ml, int l)
+{
+    for (int k = l + 1; k < ml->nlev; k++) {
+        sm_grid_free((sm_grid *)ml->grid[k]);
+        ml->grid[k] = NULL;
+    }
+}
+
 static void drop_coarse(sm_multilevel *ml)
 {
     /* The coarse search, when it hands over to level 0 directly, is on a
      * grid given back here. */
     sm_solver_free(ml->coarse);
     ml->coarse = NULL;
-    for (int l = 0; l < ml->nlev; l++) {
-        free(ml->up[l]);
-        ml->up[l] = NULL;
-        if (l > 0) sm_grid_free((sm_grid *)ml->grid[l]);
-        if (l > 0) ml->grid[l] = NULL;
-    }
+    drop_above(ml, 0);
     free(ml->shown);
     free(ml->shown_src);
     free(ml->fine_moved);
-    for (int l = 0; l < LEVELS_MAX; l++) {
-        free(ml->kid_at[l]);
-        free(ml->kids[l]);
-        ml->kid_at[l] = ml->kids[l] = NULL;
-    }
     sm_cost_free(ml->shown_cost);
     ml->shown = ml->shown_src = ml->fine_moved = NULL;
     ml->nfine_moved = ml->fine_moved_cap = 0;
@@ -485,7 +472,7 @@ static void next_level(sm_solver *s, sm_multilevel *ml, const int *map)
 {
     int l = ml->level - 1;
     int *finer = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l]->ntasks);
-    sm_grid_project(ml->grid[l], ml->up[l], map, finer);
+    sm_grid_project_counts(ml->blocks[l], map, finer);
     if (l > 0) {
         /* The shown mapping moved to it (what differs from the current),
          * and offered: no new cost state over the session's grid. */
@@ -510,6 +497,10 @@ static void next_level(sm_solver *s, sm_multilevel *ml, const int *map)
     free(ml->shown_src);
     ml->shown_src = finer;
     ml->shown_level = l;
+    /* From a finer level than the coarse search's, the coarser grids are
+     * no longer read (the coarse search's own is given back by the
+     * caller, then this). */
+    if (!ml->coarse) drop_above(ml, l);
 }
 
 void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
@@ -537,6 +528,7 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
         next_level(s, ml, ml->coarse->best_map);
         sm_solver_free(ml->coarse);
         ml->coarse = NULL;
+        drop_above(ml, ml->level);
         stats(s, ml);
         return;
     }
@@ -594,17 +586,10 @@ void sm_multilevel_free(sm_multilevel *ml)
     if (!ml) return;
     sm_solver_free(ml->coarse);
     sm_refine_release(&ml->ref);
-    for (int l = 0; l < ml->nlev; l++) {
-        free(ml->up[l]);
-        if (l > 0) sm_grid_free((sm_grid *)ml->grid[l]);
-    }
+    drop_above(ml, 0);
     free(ml->shown);
     free(ml->shown_src);
     free(ml->fine_moved);
-    for (int l = 0; l < LEVELS_MAX; l++) {
-        free(ml->kid_at[l]);
-        free(ml->kids[l]);
-    }
     sm_cost_free(ml->shown_cost);
     free(ml->pending);
     free(ml);

@@ -20,7 +20,7 @@
  * Above ~800 lines on purpose: one search loop whose sampling, scoring and
  * step share the candidate state and the worker replicas (-threads); its
  * separable parts already live beside it (tabu_list.c, multilevel_tabu.c,
- * boundary_refinement.c, consolidating_starts.c). */
+ * multilevel_boundary_refinement.c, tabu_consolidating_starts.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +28,7 @@
 #include "core/lib/threads.h"
 #include "core/model/speed_proportional_quota.h"
 #include "core/traffic/solver_objectives.h"
-#include "consolidating_starts.h"
+#include "tabu_consolidating_starts.h"
 #include "multilevel_tabu.h"
 #include "solvers/stepper/solver_stepper.h"
 #include "tabu_list.h"

@@ -21,7 +21,7 @@ for t in $targets; do
     mkdir -p "$work"
     cp "$corpus"/* "$work"/ 2>/dev/null || true
     extra=""
-    [ "$name" = fuzz_theme ] && extra="tui/app/colour_theme.c tui/app/data_directory.c"
+    [ "$name" = fuzz_theme ] && extra="tui/app/colour_theme.c tui/app/installed_data_directory.c"
     clang -std=c11 -I. -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -g -O1 -fsanitize=fuzzer,address,undefined,float-divide-by-zero -fno-sanitize-recover=all \
         -o tests/fuzz/work/$name "$t" $src $extra -lcjson -lz -lm
     echo "== $name: ${secs}s"

@@ -5,9 +5,9 @@
 
 # 1. The first screen, at 100x30 and at the 80x24 minimum.
 start first 100 30 xterm-256color $S
-golden first start-100x30.txt
+golden first workbench-start-100x30.txt
 start small 80 24 xterm-256color samples/cuboid-2cpu-2gpu.json
-golden small start-80x24.txt
+golden small workbench-start-80x24.txt
 
 # 2. Keys: cursor, selection, move through the prompt; each echoed as Tcl.
 keys first l l j x
@@ -15,7 +15,7 @@ keys first m
 wait_for first "to processor:" && ok "m asks for a processor" || bad "m prompt" "no prompt"
 keys first C-u g p u Tab Enter
 wait_for first "map move gpu0 10" && ok "m echoes map move gpu0 10" || bad "move echo" "$(cap first | tail -6)"
-golden first after-move-100x30.txt
+golden first workbench-after-move-100x30.txt
 
 # 3. A move typed at the console changes the on-screen energy to batch's value.
 keys first : "map set 5 gpu0" Enter
@@ -101,7 +101,7 @@ exited clean && ok "q quits at once when nothing changed" || bad "clean quit" "s
 start rs 100 30 xterm-256color samples/cuboid-2cpu-2gpu.json
 $T resize-window -t rs -x 80 -y 24
 settle rs
-golden rs start-80x24.txt
+golden rs workbench-start-80x24.txt
 $T resize-window -t rs -x 60 -y 20
 wait_for rs "needs at least 80x24" && ok "below 80x24 says so" || bad "too small" "$(cap rs | head -3)"
 $T resize-window -t rs -x 120 -y 40

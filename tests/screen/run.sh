@@ -83,7 +83,7 @@ fi
 # 75: no text cut inside a word at 80x24 (issue 37 item 6).
 . "$top/tests/screen/text_never_cut_mid_word.sh"
 # 76: compare mode at 80x24 with long processor names (issue 37 item 6).
-. "$top/tests/screen/compare_at_80x24.sh"
+. "$top/tests/screen/compare_mode_at_80x24.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -49,7 +49,7 @@ must pp "[Profile]"
 keys pp Escape
 keys pp z
 must pp "blocks     s/iter"
-golden pp profile-80x24.txt
+golden pp profile-pane-80x24.txt
 keys pp q
 must_exit pp
 no_sanitizer_errors pp

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include "core/bound/energy_bound.h"
-#include "core/session/session.h"
+#include "core/session/session_edits_undo_redo.h"
 #include "solvers/stepper/solver_stepper.h"
 #include "view_state.h"
 
@@ -88,7 +88,7 @@ typedef struct sm_app {
      * interrupt (Esc again then ends it). */
     int run_end, break_hit, pause_request, stop_on_interrupt, paused_by_interrupt;
     /* The one door from the command layer to the screen: set while the
-     * workbench runs (workbench_loop.c), NULL in batch mode. */
+     * workbench runs (workbench_main_loop.c), NULL in batch mode. */
     const struct sm_screen_ops *screen;
     void *screen_ctx;
     sm_view *view;          /* cursor, selection, log: kept in batch too */
@@ -100,7 +100,7 @@ typedef struct sm_app {
      * when the script ends without saving. */
     struct sm_journal *recovered;
     struct sm_compare *compare; /* compare mode's other mapping (compare_mode.h) */
-    /* Scripts from elsewhere (SPEC 5, cmd_safe.c). confined: the whole run
+    /* Scripts from elsewhere (SPEC 5, safe_interpreter_setup.c). confined: the whole run
      * is one (-safe), so keys, the console and bindings run in app->safe
      * too. safe_depth > 0 while a command called from the safe interpreter
      * runs: then every file named passes the path guard; safe_denied says
@@ -111,7 +111,7 @@ typedef struct sm_app {
     char **allow;           /* -allow DIRs, resolved: read and write below */
     int *allow_fd;          /* each held open (O_PATH) from when it was named */
     int nallow;
-    /* A safe script's limits (-limit-time, -limit-memory; cmd_safe.c):
+    /* A safe script's limits (-limit-time, -limit-memory; safe_interpreter_setup.c):
      * seconds per evaluation from outside, and bytes the process may grow
      * by (resident) from when the safe interpreter was made. limit_hit:
      * which one stopped the evaluation under way (0, 't' or 'm'). */
@@ -120,7 +120,7 @@ typedef struct sm_app {
     long long limit_memory;
     long long rss_base;
     int limit_hit;
-    /* Set by the time limit's watchdog thread (cmd_safe_limits.c) when
+    /* Set by the time limit's watchdog thread (safe_interpreter_time_memory_limits.c) when
      * -limit-time passes while C code runs (a solver, a study): with
      * app->interrupt, so everything that polls for C-c stops, and the
      * command then raises {STENCILMAP SAFE LIMIT} instead of its result. */
@@ -151,9 +151,9 @@ typedef struct sm_app {
     unsigned long long bound_at_structure;
     const sm_session *bound_at_session;
     int has_bound_at, bound_at_dvfs;
-    /* `run launch`'s job (run_launch_job.h), NULL before the first, and the run
+    /* `run launch`'s job (mpi_run_launch_job.h), NULL before the first, and the run
      * last imported (core/run_results/run_json.h) with whether the session still
-     * holds its scenario and mapping (session_run_results.c, cached per version). */
+     * holds its scenario and mapping (app_mpi_run_state.c, cached per version). */
     struct sm_run_job *run_job;
     struct sm_run *run;
     unsigned long long run_checked;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "core/lib/jsonutil.h"
 #include "core/lib/path_guard_allowed_dirs.h"
-#include "data_directory.h"
+#include "installed_data_directory.h"
 
 const char *const sm_element_keys[SM_EL_COUNT] = {
 #define X(id, key, help) key,
@@ -302,7 +302,7 @@ out:
 
 /* Where themes are looked for, first found wins: $STENCILMAP_THEMES; the
  * user's ($XDG_DATA_HOME, default ~/.local/share, /stencilmap/themes);
- * ./themes; the data directory found at run time (data_directory.h: beside the
+ * ./themes; the data directory found at run time (installed_data_directory.h: beside the
  * program, a source tree or an install under any prefix); then
  * $XDG_DATA_DIRS (default /usr/local/share:/usr/share), each
  * /stencilmap/themes. So `t` finds the shipped themes, and the user's,

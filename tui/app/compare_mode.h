@@ -6,7 +6,7 @@
 #ifndef SM_COMPARE_MODE_H
 #define SM_COMPARE_MODE_H
 
-#include "core/session/session.h"
+#include "core/session/session_edits_undo_redo.h"
 #include "solvers/stepper/solver_stepper.h"
 
 typedef enum { SM_CMP_OFF, SM_CMP_SOLVER, SM_CMP_FILE, SM_CMP_UNDO, SM_CMP_RUN, SM_CMP_COUNT } sm_compare_source;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/lib/util.h"
-#include "data_directory.h"
+#include "installed_data_directory.h"
 
 #ifndef SM_DATADIR
 #define SM_DATADIR "/usr/local/share/stencilmap"

@@ -13,7 +13,7 @@
  * "samples/x.json"). Caller frees. */
 char *sm_path_tidy(const char *path);
 /* Is path a file the program ships: below samples/ of the data directory
- * found at run time (data_directory.h: a source tree, an install), or of the one
+ * found at run time (installed_data_directory.h: a source tree, an install), or of the one
  * compiled in? */
 int sm_path_shipped(const char *path);
 /* Where `w` offers to save what was loaded from path: path itself, or

@@ -33,7 +33,7 @@ void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
                         const sm_subcmd *subs);
 const sm_subcmd *sm_ensemble_subs(const char *name);
 /* The i-th command created (its name and proc), NULL past the last: the
- * safe interpreter creates each again (cmd_safe.c). */
+ * safe interpreter creates each again (safe_interpreter_setup.c). */
 const char *sm_ensemble_at(int i, Tcl_ObjCmdProc **proc);
 
 /* The safe interpreter (-safe, session replay -safe): created on first
@@ -47,7 +47,7 @@ Tcl_Interp *sm_safe_interp(sm_app *app);
  * {::stencilmap::confined SCRIPT}, so it runs there (under its limits),
  * never here. */
 Tcl_Obj *sm_script_for_main(sm_app *app, Tcl_Interp *in, Tcl_Obj *script);
-/* Confinement (SPEC 5, cmd_safe.c). init installs the path guard; allow
+/* Confinement (SPEC 5, safe_interpreter_setup.c). init installs the path guard; allow
  * adds an -allow DIR (read and write); push/pop a script's directory
  * (read) while it runs (push returns 0 when nothing was pushed). */
 void sm_safe_init(sm_app *app);
@@ -71,7 +71,7 @@ int sm_safe_leave(sm_app *app, Tcl_Interp *in, int armed, int rc);
  * TCL_ERROR with {STENCILMAP SAFE LIMIT} in `in`, and Tcl's own time
  * limit reached so no catch in the script stops it; else TCL_OK. */
 int sm_safe_limit_raise(sm_app *app, Tcl_Interp *in);
-/* The net under a safe evaluation for Tcl panics (cmd_safe_limits.c):
+/* The net under a safe evaluation for Tcl panics (safe_interpreter_time_memory_limits.c):
  * eval(ctx) run; a Tcl panic inside it jumps back here: the safe
  * interpreter is abandoned (a new one is made when next needed), the
  * app's nesting counters put back as they were, *fell set, and TCL_ERROR

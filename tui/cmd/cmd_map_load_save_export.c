@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/io/graph_export.h"
+#include "core/io/metis_scotch_graph_export.h"
 #include "core/io/mapping_file.h"
 #include "core/io/rankfile.h"
-#include "core/io/rankfile_bind_places.h"
+#include "core/io/launch_bind_ranks_to_places.h"
 #include "cmd_common.h"
 #include "cmd_map.h"
 

@@ -1,6 +1,6 @@
 /* cmd_run.c - `run launch|status|wait|stop|import|compare` (SPEC 9): the
  * session's mapping run for real with stencilmap-run, and the model beside
- * what the run measured. The job itself is tui/app/run_launch_job.c; RUN.json and
+ * what the run measured. The job itself is tui/app/mpi_run_launch_job.c; RUN.json and
  * the comparison are core/run_results. */
 #include "cmd_common.h"
 #include <math.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "core/run_results/run_vs_model.h"
 #include "core/run_results/run_json.h"
-#include "tui/app/run_launch_job.h"
+#include "tui/app/mpi_run_launch_job.h"
 
 /* sm_tcl_error with a code of several words ("RUN MISMATCH"). */
 static int rerr(Tcl_Interp *in, const char *code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

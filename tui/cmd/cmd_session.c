@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "core/lib/path_guard_allowed_dirs.h"
 #include "core/session/crash_recovery_journal.h"
-#include "core/session/report.h"
+#include "core/session/report_totals_per_processor.h"
 #include "cmd_common.h"
 
 static int report_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])

@@ -17,7 +17,7 @@
 #include "solvers/stepper/step_history.h"
 #include "tui/app/solver_worker_thread.h"
 #include "cmd_solve.h"
-#include "cmd_solver_breakpoints.h"
+#include "cmd_solver_breakpoints_and_condition_check.h"
 
 static sm_app *sigint_app;
 static void on_sigint(int sig)

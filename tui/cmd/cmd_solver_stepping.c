@@ -16,8 +16,8 @@
 #include "solvers/stepper/step_history.h"
 #include "tui/app/solver_worker_thread.h"
 #include "cmd_solve.h"
-#include "cmd_solver_breakpoints.h"
-#include "cmd_solver_runs.h"
+#include "cmd_solver_breakpoints_and_condition_check.h"
+#include "cmd_solver_branch_runs_switch.h"
 
 static int need_solver(sm_app *app, Tcl_Interp *in)
 {

@@ -17,7 +17,7 @@
 #include "core/lib/path_guard_allowed_dirs.h"
 #include "core/lib/sha256.h"
 #include "core/study/study_jobs.h"
-#include "core/study/braille_plot.h"
+#include "core/lib/braille_plot.h"
 #include "solvers/solver_registry.h"
 
 static const sm_subcmd study_subs[] = {

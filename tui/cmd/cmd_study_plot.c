@@ -12,7 +12,7 @@
 #include "core/lib/path_guard_allowed_dirs.h"
 #include "cmd_study.h"
 #include "core/lib/strbuf.h"
-#include "core/study/braille_plot.h"
+#include "core/lib/braille_plot.h"
 
 /* gnuplot on PATH, found at run time: it is an optional dependency. */
 static int have_gnuplot(void)

@@ -1,10 +1,10 @@
 /* cmd_topo_detect_import_hwloc.c - topo detect | import -format hwloc: the machine's
- * topology from hwloc (core/io/hwloc_read_xml_or_machine.c, core/io/hardware_description_to_topology.c) becomes the session's
+ * topology from hwloc (core/io/hwloc_xml_or_machine_to_hardware_description.c, core/io/hardware_description_to_topology.c) becomes the session's
  * topology, the mapping kept where it still fits. */
 #include <stdlib.h>
 #include <string.h>
-#include "core/io/hwloc_read_xml_or_machine.h"
-#include "core/session/session.h"
+#include "core/io/hwloc_xml_or_machine_to_hardware_description.h"
+#include "core/session/session_edits_undo_redo.h"
 #include "cmd_topo_detect_import_hwloc.h"
 
 typedef struct hw_opts {

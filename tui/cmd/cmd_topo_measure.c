@@ -15,8 +15,8 @@
 #include "core/lib/strbuf.h"
 #include "core/measure/processor_profile_sweep.h"
 #include "core/model/grid_memory.h"
-#include "core/model/profile.h"
-#include "core/session/session.h"
+#include "core/model/processor_type_profiles.h"
+#include "core/session/session_edits_undo_redo.h"
 
 /* The last measurement per type, for `topo profile plot TYPE` (its
  * intervals are not part of the topology). */

@@ -12,7 +12,7 @@
 #include "cmd_common.h"
 #include "cmd_topo_measure.h"
 #include "core/measure/intra_node_link_timing.h"
-#include "core/session/session.h"
+#include "core/session/session_edits_undo_redo.h"
 
 static int bad(Tcl_Interp *in, const char *fmt, const char *arg)
 {

@@ -1,6 +1,6 @@
 /* cmd_topo_measure_which_cpus.c - which of this machine's CPUs each
  * processor topo measure (and topo measure links) measures runs on: by
- * its hwloc place through libhwloc (core/io/hwloc_place_os_cpus.h), else this
+ * its hwloc place through libhwloc (core/io/hwloc_logical_to_os_cpu_numbers.h), else this
  * machine's sysfs packages in order (core/measure/sysfs_cpu_packages.h); what cannot be
  * measured here is refused by name with the reason. */
 #include <stdio.h>
@@ -8,9 +8,9 @@
 #include <string.h>
 #include "cmd_common.h"
 #include "cmd_topo_measure.h"
-#include "core/io/hwloc_place_os_cpus.h"
+#include "core/io/hwloc_logical_to_os_cpu_numbers.h"
 #include "core/measure/sysfs_cpu_packages.h"
-#include "core/session/session.h"
+#include "core/session/session_edits_undo_redo.h"
 
 typedef sm_measure_target target;
 
@@ -37,7 +37,7 @@ void sm_measure_targets_free(target *tg, int n)
 /* Which OS CPUs each processor asked for runs on. A CPU processor of node
  * 0 with a place (topo detect, any -per) runs one thread per core of its
  * place, pinned to that core's PU (hwloc logical -> OS index,
- * core/io/hwloc_place_os_cpus.h). One without a place (or without libhwloc) takes
+ * core/io/hwloc_logical_to_os_cpu_numbers.h). One without a place (or without libhwloc) takes
  * this machine's next package in order, as before places existed. What
  * cannot be measured here is refused by name with the reason. */
 int sm_measure_resolve(sm_app *app, Tcl_Interp *in, Tcl_Obj *names, target **out, int *n)

@@ -13,9 +13,9 @@
 #include "cmd_common.h"
 #include "cmd_topo_measure.h"
 #include "core/lib/strbuf.h"
-#include "core/model/profile.h"
-#include "core/session/session.h"
-#include "core/study/braille_plot.h"
+#include "core/model/processor_type_profiles.h"
+#include "core/session/session_edits_undo_redo.h"
+#include "core/lib/braille_plot.h"
 
 typedef struct ppt {
     double blocks, time, low, high;

@@ -7,7 +7,7 @@
  *
  * That row is the only table: it gives the pane its id (SM_PANE_NET),
  * its `view focus net` name, its title, and its place in the layout; Tab
- * order, zoom, the help and the mouse all walk it. The loop (workbench_loop.c)
+ * order, zoom, the help and the mouse all walk it. The loop (workbench_main_loop.c)
  * binds sm_pane_<name> from the row, so nothing else changes.
  *
  * What the loop does with the ops:
@@ -195,7 +195,7 @@ int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_
 /* A click on the timeline: "solver seek K". Returns 1 when filled. */
 int sm_steps_click(const sm_pane *p, const sm_app *app, int y, int x, sm_words *cmd);
 
-/* ---- pane_solver_runs.c: the Solver pane's timeline of runs ---- */
+/* ---- pane_solver_branch_timeline.c: the Solver pane's timeline of runs ---- */
 
 /* A row per run once there are branches (at most maxrows, the run shown
  * among them) and what the shown one changed; returns the rows used. */

@@ -1,6 +1,6 @@
 /* pane_console.c - the log: every command a key ran, console results,
  * inline errors and notes, newest at the bottom. The input line itself
- * belongs to the loop (workbench_loop.c), which owns the keyboard. */
+ * belongs to the loop (workbench_main_loop.c), which owns the keyboard. */
 #include <stdio.h>
 #include <string.h>
 #include "pane.h"

@@ -7,7 +7,7 @@
 #include "pane.h"
 #include "core/run_results/run_vs_model.h"
 #include "core/run_results/run_json.h"
-#include "tui/app/run_launch_job.h"
+#include "tui/app/mpi_run_launch_job.h"
 
 /* A deadline cell: met, missed, or no deadline. */
 static const char *met(const sm_model *m, const sm_eval *ev)

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/study/braille_plot.h"
+#include "core/lib/braille_plot.h"
 #include "pane.h"
 
 /* One braille cell (mask) as UTF-8, or an ASCII stand-in. */

@@ -1,7 +1,7 @@
 /* workbench_internal.h - what the files of the workbench loop share (not for
  * use outside tui/workbench/): the loop's state (the panes, the prompt, what
  * was last drawn, the mapping shown) and the functions each file offers the
- * others. workbench_loop.c runs the loop, workbench_pane_layout.c lays the panes
+ * others. workbench_main_loop.c runs the loop, workbench_pane_layout.c lays the panes
  * out, workbench_terminal.c holds the hooks the command layer redraws through,
  * workbench_redraw.c draws a frame, workbench_input.c turns keys into
  * commands. */

@@ -3,7 +3,7 @@
  * of its own, and the blocks its last change moved), the change mask that
  * says which panes to redraw, the status and bottom lines. */
 #include <math.h>
-#include "tui/app/run_launch_job.h"
+#include "tui/app/mpi_run_launch_job.h"
 #include "tui/app/solver_branch_background.h"
 #include "workbench_internal.h"
 

@@ -347,6 +347,94 @@ static void dvfs_never_above_enumeration(void **st)
     assert_true(feasible >= 20);
 }
 
+/* The rounds' floor on the makespan (knapsack): on tiny machines whose
+ * links are slow enough that the rounds set the makespan, the knapsack
+ * alone with the floor stays below the best mapping (every mapping
+ * enumerated) and is visibly above the knapsack without it, which prices
+ * the idle power of a makespan set by the compute caps only. */
+static void rounds_floor_below_enumeration(void **st)
+{
+    (void)st;
+    unsigned seed = 38;
+    int feasible = 0, raised = 0;
+    double most = 1;
+    for (int trial = 0; trial < 400; trial++) {
+        sm_grid *g = random_grid(&seed);
+        int P = g->ntasks <= 8 && rand_r(&seed) % 3 == 0 ? 3 : 2;
+        char buf[4096];
+        double cell = 1.0 / 262144, msg = 1.0 / 4096;
+        int len = snprintf(buf, sizeof buf,
+                           "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{"
+                           "\"a\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d},"
+                           "\"b\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d}},"
+                           "\"processors\":[",
+                           1e-6 * cell * (1 + rand_r(&seed) % 4), 1e-5 * cell * (1 + rand_r(&seed) % 8),
+                           20 + rand_r(&seed) % 80, 40 + rand_r(&seed) % 60,
+                           1e-6 * cell * (1 + rand_r(&seed) % 2), 1e-5 * cell * (1 + rand_r(&seed) % 8),
+                           20 + rand_r(&seed) % 80, 40 + rand_r(&seed) % 60);
+        int spread = rand_r(&seed) % 2;
+        for (int p = 0; p < P; p++)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"%s\",\"node\":%d}",
+                            p ? "," : "", p, rand_r(&seed) % 2 ? "a" : "b", spread ? p : 0);
+        /* Messages about as long as a block's compute and cheap beside the
+         * idle power: the rounds set the makespan and the idle energy counts. */
+        len += snprintf(buf + len, sizeof buf - (size_t)len,
+                        "],\"network\":%s,\"links\":{\"intra\":{\"*\":{\"time_per_cell\":%g,"
+                        "\"energy_per_cell\":%g}}",
+                        spread ? "{\"kind\":\"tree\",\"group_sizes\":[2]}" : "{\"kind\":\"single\"}",
+                        0.4e-6 * msg * (1 + rand_r(&seed) % 4), 1e-5 * msg * (1 + rand_r(&seed) % 9));
+        if (spread)
+            len += snprintf(buf + len, sizeof buf - (size_t)len,
+                            ",\"inter\":[{\"time_per_cell\":%g,\"energy_per_cell\":%g},"
+                            "{\"time_per_cell\":%g,\"energy_per_cell\":%g}]",
+                            0.4e-6 * msg * (1 + rand_r(&seed) % 4), 1e-5 * msg * (1 + rand_r(&seed) % 9),
+                            0.4e-6 * msg * (2 + rand_r(&seed) % 4), 1e-5 * msg * (1 + rand_r(&seed) % 9));
+        snprintf(buf + len, sizeof buf - (size_t)len, "}}");
+        sm_topo *t = tu_topo_text(buf);
+        sm_model m;
+        sm_model_default(&m);
+        m.round_time = 1e-7 * (1 + rand_r(&seed) % 10);
+        m.overlap = rand_r(&seed) % 3 != 0;
+        m.unused_idle = rand_r(&seed) % 3 != 0;
+        m.rounds = (sm_rounds_model)(rand_r(&seed) % 3);
+        /* Deadlines below every processor's time for the whole grid: the
+         * feasible mappings split it, and communicate. */
+        double alone = INFINITY;
+        for (int p = 0; p < P; p++) {
+            int all[16];
+            for (int i = 0; i < g->ntasks; i++) all[i] = p;
+            sm_eval one;
+            sm_eval_reference(g, t, &m, all, &one);
+            alone = fmin(alone, one.time);
+        }
+        m.has_deadline = 1;
+        m.deadline = alone * (0.5 + 0.06 * (rand_r(&seed) % 8));
+        sm_eval best;
+        tu_enumerate(g, t, &m, &best);
+        int *iso = sm_bound_profile(g);
+        sm_bound with, without;
+        sm_bound_compute_with(g, t, &m, trial % 2 ? iso : NULL, SM_BOUND_NO_COUNTS, &with);
+        sm_bound_compute_with(g, t, &m, trial % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_NO_ROUNDS, &without);
+        if (best.feasible) {
+            feasible++;
+            if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
+                fail_msg("trial %d: knapsack with the rounds' floor %.17g above the optimum %.17g", trial,
+                         with.energy, best.energy);
+            if (with.energy > without.energy * 1.01) raised++;
+            most = fmax(most, with.energy / without.energy);
+        }
+        sm_bound_free(&with);
+        sm_bound_free(&without);
+        free(iso);
+        sm_topo_free(t);
+        sm_grid_free(g);
+    }
+    print_message("%d feasible, the floor raised %d by more than 1 %% (at most x%.3f)\n", feasible, raised, most);
+    assert_true(feasible >= 40);
+    assert_true(raised >= 5);
+    assert_true(most >= 1.2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +443,7 @@ int main(void)
         cmocka_unit_test(below_ilp_optima),
         cmocka_unit_test(below_mappings_at_scale),
         cmocka_unit_test(dvfs_never_above_enumeration),
+        cmocka_unit_test(rounds_floor_below_enumeration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

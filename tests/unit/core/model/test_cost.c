@@ -2,7 +2,7 @@
  * incremental state held against the reference evaluation after thousands
  * of random moves and swaps on random grids and machines. */
 #include "tests/unit/testutil.h"
-#include "core/model/profile.h"
+#include "core/model/processor_type_profiles.h"
 
 typedef struct { const char *kinds; const char *order; int64_t edges, mrounds; double time, energy; } row;
 
@@ -708,8 +708,12 @@ static void non_finite_never_feasible(void **st)
     assert_non_null(strstr(e.msg, "cells in all"));
     sp.cells[2] = 2; /* 2^81 */
     assert_null(sm_grid_build(&sp, &e));
-    /* 2^26 x 2^26 x 2 = 2^53, the most a grid may have; one more is refused. */
+    /* 2^26 x 2^26 x 2 = 2^53, the most a grid may have; one more is refused.
+     * (1024 x 1024 blocks: a block's face holds 2^17 halo cells, within
+     * what an edge holds.) */
     sm_grid_spec one = sp;
+    one.blocks[0] = one.blocks[1] = 1024;
+    one.blocks[2] = 1;
     one.cells[0] = one.cells[1] = (int64_t)1 << 26;
     one.cells[2] = 2;
     assert_int_equal(sm_grid_spec_check(&one, &e), 0);

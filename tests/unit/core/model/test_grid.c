@@ -1,5 +1,8 @@
 /* test_grid.c - task graph of SPEC 2.1. */
 #include "tests/unit/testutil.h"
+#include "core/io/metis_scotch_graph_export.h"
+#include "solvers/tabu/multilevel_block_grid_coarsening.h"
+#include "core/traffic/mapping_metrics.h"
 
 static void edges_reference_counts(void **st)
 {
@@ -253,6 +256,100 @@ static void same_graph_as_definition(void **st)
     assert_true(tried > 500);
 }
 
+/* Edge cells are int32_t: a halo past 2^31 - 1 cells is refused when the
+ * grid is checked, with the block size and the limit, and one at the
+ * limit is built exactly; the products and sums over it are int64_t. */
+static void edge_cells_at_the_int32_limit(void **st)
+{
+    (void)st;
+    const int64_t lim = INT32_MAX, two31 = (int64_t)1 << 31, two30 = (int64_t)1 << 30;
+    sm_err e;
+    sm_grid_spec s;
+    sm_grid_spec_default(&s);
+    s.blocks[0] = 2;
+    s.cells[0] = 2; s.cells[1] = lim; s.cells[2] = 1;
+    assert_int_equal(sm_grid_max_edge_cells(&s), lim);
+    sm_grid *g = sm_grid_build(&s, &e);
+    assert_non_null(g);
+    assert_int_equal(g->nedges, 2);
+    for (int i = 0; i < 2; i++) assert_int_equal(g->edges[i].cells, lim);
+
+    /* No product of those cells overflows: 3 hops each way. */
+    sm_topo *t = tu_one_per_node("{\"kind\":\"mesh\",\"dims\":[4]}", 4);
+    int map[2] = {0, 3};
+    sm_metrics m;
+    sm_metrics_compute(g, t, map, &m);
+    assert_int_equal(m.hops, 6);
+    assert_true(m.hop_cells == 6 * lim);
+    sm_model mo;
+    sm_model_default(&mo);
+    sm_cost *c = sm_cost_new(g, t, &mo, map);
+    sm_eval inc, ref;
+    sm_cost_eval(c, &inc);
+    sm_eval_reference(g, t, &mo, map, &ref);
+    assert_true(inc.energy_comm > 0);
+    tu_assert_close(inc.energy_comm, ref.energy_comm, 1e-12, "energy_comm at the limit");
+    tu_assert_close(inc.energy, ref.energy, 1e-12, "energy at the limit");
+    sm_cost_free(c);
+    size_t len = 0;
+    char *metis = sm_graph_export(g, SM_GFMT_METIS, NULL, NULL, &len);
+    assert_non_null(metis);
+    assert_null(strchr(metis, '-'));
+    free(metis);
+    sm_topo_free(t);
+    sm_grid_free(g);
+
+    /* One past: refused by the check and by the build, saying why. */
+    s.cells[1] = two31;
+    assert_true(sm_grid_max_edge_cells(&s) > lim);
+    assert_int_equal(sm_grid_spec_check(&s, &e), -1);
+    assert_non_null(strstr(e.msg, "blocks of 1 x 2147483648 x 1 cells (halo 1)"));
+    assert_non_null(strstr(e.msg, "more than 2147483647 halo cells"));
+    assert_null(sm_grid_build(&s, &e));
+
+    /* The halo multiplies: 2 x (2^30 - 1) is in, 2 x 2^30 is not. */
+    s.cells[0] = 4; s.halo = 2; s.cells[1] = two30 - 1;
+    g = sm_grid_build(&s, &e);
+    assert_non_null(g);
+    assert_int_equal(g->edges[0].cells, two31 - 2);
+    sm_grid_free(g);
+    s.cells[1] = two30;
+    assert_int_equal(sm_grid_spec_check(&s, &e), -1);
+
+    /* Two blocks on a periodic axis meet by both faces, added. */
+    s.halo = 1; s.cells[0] = 2; s.periodic[0] = 1; s.cells[1] = two30 - 1;
+    g = sm_grid_build(&s, &e);
+    assert_non_null(g);
+    assert_int_equal(g->nedges, 2);
+    assert_int_equal(g->edges[0].cells, two31 - 2);
+    sm_grid_free(g);
+    s.cells[1] = two30;
+    assert_int_equal(sm_grid_spec_check(&s, &e), -1);
+    assert_non_null(strstr(e.msg, "halo cells"));
+
+    /* A fine grid within the limit whose coarse edges would pass it (9pt:
+     * two faces and two diagonals add up to 2^31): no coarser level. */
+    sm_grid_spec f;
+    sm_grid_spec_default(&f);
+    f.stencil = SM_ST_9PT;
+    f.blocks[0] = 4; f.blocks[1] = 2;
+    f.cells[0] = 4; f.cells[1] = two31 - 2; f.cells[2] = 1;
+    g = sm_grid_build(&f, &e);
+    assert_non_null(g);
+    int up[8];
+    assert_null(sm_grid_coarsen(g, up));
+    sm_grid_free(g);
+    f.cells[1] = two31 - 4;
+    g = sm_grid_build(&f, &e);
+    assert_non_null(g);
+    sm_grid *cg = sm_grid_coarsen(g, up);
+    assert_non_null(cg);
+    assert_int_equal(cg->nedges, 2);
+    for (int i = 0; i < 2; i++) assert_int_equal(cg->edges[i].cells, two31 - 2);
+    sm_grid_free(cg);
+    sm_grid_free(g);
+}
+
 static void rejects_bad_specs(void **st)
 {
     (void)st;
@@ -294,6 +391,7 @@ int main(void)
         cmocka_unit_test(stencils_2d),
         cmocka_unit_test(neighbours_distinct),
         cmocka_unit_test(rejects_bad_specs),
+        cmocka_unit_test(edge_cells_at_the_int32_limit),
         cmocka_unit_test(same_graph_as_definition),
     };
     return cmocka_run_group_tests_name("grid", tests, NULL, NULL);

@@ -5,7 +5,7 @@
 #include "core/io/hardware_description_to_topology.h"
 #include "core/lib/sha256.h"
 #include "core/study/study_jobs.h"
-#include "core/study/braille_plot.h"
+#include "core/lib/braille_plot.h"
 
 static void spec(sm_study *st)
 {

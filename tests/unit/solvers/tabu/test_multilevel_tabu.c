@@ -3,10 +3,10 @@
  * agrees with, better than its start, with the flat path untouched below
  * the threshold; refinement's screen never changes the moves it takes. */
 #include "tests/unit/testutil.h"
-#include "core/model/multilevel_grid_coarsening.h"
+#include "solvers/tabu/multilevel_block_grid_coarsening.h"
 #include "core/model/speed_proportional_quota.h"
 #include "solvers/tabu/multilevel_tabu.h"
-#include "solvers/tabu/boundary_refinement.h"
+#include "solvers/tabu/multilevel_boundary_refinement.h"
 #include "solvers/stepper/solver_stepper.h"
 
 static double stat_of(const sm_solver *s, const char *key)
@@ -56,6 +56,34 @@ static void coarsen_keeps_work_and_halo(void **st)
         }
         for (int v = 0; v < c->ntasks; v++) assert_int_equal(sum[v], c->task_cells[v]);
         free(sum);
+        /* The same aggregation from the block counts alone (the search
+         * keeps no up array): counts, each coarse block's fine blocks in
+         * ascending order, the projection. */
+        int cc[3], kids[8], seen = 0;
+        sm_grid_coarse_counts(g->spec.blocks, cc);
+        for (int a = 0; a < 3; a++) assert_int_equal(cc[a], cases[i].cb[a]);
+        for (int v = 0; v < c->ntasks; v++) {
+            int nk = sm_grid_fine_blocks(g->spec.blocks, v, kids), k = 0;
+            for (int u = 0; u < g->ntasks; u++)
+                if (up[u] == v) {
+                    assert_true(k < nk);
+                    assert_int_equal(kids[k++], u);
+                }
+            assert_int_equal(k, nk);
+            seen += nk;
+        }
+        assert_int_equal(seen, g->ntasks);
+        {
+            int *cm = malloc(sizeof(int) * (size_t)c->ntasks), *f1 = malloc(sizeof(int) * (size_t)g->ntasks),
+                *f2 = malloc(sizeof(int) * (size_t)g->ntasks);
+            for (int v = 0; v < c->ntasks; v++) cm[v] = (int)(sm_rand_next(&rs) % 1000);
+            sm_grid_project(g, up, cm, f1);
+            sm_grid_project_counts(g->spec.blocks, cm, f2);
+            assert_memory_equal(f1, f2, sizeof(int) * (size_t)g->ntasks);
+            free(cm);
+            free(f1);
+            free(f2);
+        }
         /* The halo between coarse blocks is the fine halo crossing them. */
         int64_t fine_cut = 0, coarse_all = 0;
         for (int e = 0; e < g->nedges; e++)

@@ -1,0 +1,278 @@
+/* tabu_consolidating_starts.c - starts that pack the blocks onto as few, as efficient
+ * processors as the deadline allows (issue #14, loose deadlines).
+ *
+ * At a loose deadline the optimum empties processors: everything on one
+ * GPU, or 123 blocks on one CPU and a compact corner of 5 on the other.
+ * Local moves cannot get there from a balanced start, because emptying a
+ * processor pays only once the last block has left it. These starts fill
+ * processors in order of marginal energy per cell up to the cells the
+ * deadline lets each compute (less a little slack for communication),
+ * along orders whose tail (the spill onto the next processor) is a
+ * compact corner: axis sweeps and growing cubes, from either end. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/lib/threads.h"
+#include "tabu_consolidating_starts.h"
+
+typedef struct {
+    long long key;
+    int u;
+} keyed;
+
+static int by_key(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->u > y->u) - (x->u < y->u);
+}
+
+/* Block order number `which`: 0..5 axis permutations (first axis
+ * fastest), 6 growing cubes from block (0,0,0); reversed when rev. */
+static void make_order(const sm_grid *g, int which, int rev, int *order, keyed *tmp)
+{
+    static const int perm[6][3] = {{0, 1, 2}, {1, 0, 2}, {2, 0, 1}, {0, 2, 1}, {1, 2, 0}, {2, 1, 0}};
+    const int *B = g->spec.blocks;
+    int n = g->ntasks;
+    for (int u = 0; u < n; u++) {
+        int c[3] = {u % B[0], (u / B[0]) % B[1], u / (B[0] * B[1])};
+        long long key;
+        if (which < 6) {
+            const int *a = perm[which];
+            key = c[a[0]] + (long long)B[a[0]] * (c[a[1]] + (long long)B[a[1]] * c[a[2]]);
+        } else {
+            int shell = c[0] > c[1] ? c[0] : c[1];
+            if (c[2] > shell) shell = c[2];
+            key = (long long)shell * n + u;
+        }
+        tmp[u].key = rev ? -key : key;
+        tmp[u].u = u;
+    }
+    qsort(tmp, (size_t)n, sizeof *tmp, by_key);
+    for (int i = 0; i < n; i++) order[i] = tmp[i].u;
+}
+
+/* Energy a cell adds on p when the makespan stays put: its dynamic
+ * energy plus static power instead of idle power while it computes. */
+static double marginal(const sm_topo *t, int p)
+{
+    const sm_params *q = sm_topo_proc_params(t, p);
+    return q->energy_per_cell + (q->p0 - q->p_idle) * q->time_per_cell;
+}
+
+static const sm_topo *sort_topo;
+
+static int by_marginal(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    double mx = marginal(sort_topo, x), my = marginal(sort_topo, y);
+    if (mx != my) return mx < my ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* Fill along order: each processor of procs in turn takes blocks while
+ * its cells stay within its capacity; what is left goes to the last. */
+static void fill(const sm_grid *g, const int *order, const int *procs, int np, const double *cap, int *map)
+{
+    int k = 0;
+    double cells = 0;
+    for (int i = 0; i < g->ntasks; i++) {
+        int u = order[i];
+        while (k < np - 1 && cells + (double)g->task_cells[u] > cap[procs[k]]) {
+            k++;
+            cells = 0;
+        }
+        map[u] = procs[k];
+        cells += (double)g->task_cells[u];
+    }
+}
+
+int sm_consolidation_starts(sm_solver *s)
+{
+    const sm_grid *g = s->grid;
+    const sm_topo *t = s->topo;
+    int n = g->ntasks, P = t->nprocs, offered = 0;
+    if (n == 0 || P < 2 || !s->model.has_deadline) return 0;
+    double deadline = s->model.deadline * (1 + 1e-9);
+    double avg = 0;
+    for (int u = 0; u < n; u++) avg += (double)g->task_cells[u];
+    avg /= n;
+
+    int *sorted = sm_xmalloc(sizeof(int) * (size_t)P);
+    for (int p = 0; p < P; p++) sorted[p] = p;
+    sort_topo = t;
+    qsort(sorted, (size_t)P, sizeof(int), by_marginal);
+
+    /* Processor orders: by marginal energy, and on small machines each
+     * processor first with the rest by marginal energy. */
+    int nporders = P <= 8 ? P + 1 : 1;
+    /* Block orders: all seven both ways, four slacks; each start costs an
+     * evaluation in O(n), so large grids keep the growing cubes and two
+     * slacks within a budget of a few million block visits. */
+    int nblock = 14, nslack = 4;
+    const double budget = 4e6;
+    if ((double)nblock * nporders * nslack * n > budget) nporders = 1;
+    if ((double)nblock * nporders * nslack * n > budget) { nblock = 2; nslack = 2; }
+    int *order = sm_xmalloc(sizeof(int) * (size_t)n);
+    int *map = sm_xmalloc(sizeof(int) * (size_t)n);
+    keyed *tmp = sm_xmalloc(sizeof(keyed) * (size_t)n);
+    int *procs = sm_xmalloc(sizeof(int) * (size_t)P);
+    double *cap = sm_xmalloc(sizeof(double) * (size_t)P);
+    for (int b = 0; b < nblock; b++) {
+        int which = nblock == 14 ? b / 2 : 6, rev = b % 2;
+        make_order(g, which, rev, order, tmp);
+        for (int po = 0; po < nporders; po++) {
+            int np = 0;
+            if (po > 0) procs[np++] = po - 1;
+            for (int i = 0; i < P; i++)
+                if (po == 0 || sorted[i] != po - 1) procs[np++] = sorted[i];
+            for (int slack = 0; slack < nslack; slack++) {
+                for (int p = 0; p < P; p++) {
+                    const sm_params *q = sm_topo_proc_params(t, p);
+                    double c = q->time_per_cell > 0 ? floor(deadline / q->time_per_cell) : INFINITY;
+                    if (q->memory > 0 && q->bytes_per_cell > 0 && q->memory / q->bytes_per_cell < c)
+                        c = floor(q->memory / q->bytes_per_cell);
+                    cap[p] = c - slack * avg;
+                }
+                fill(g, order, procs, np, cap, map);
+                sm_eval ev;
+                sm_solver_evaluate(s, map, &ev);
+                sm_solver_offer(s, map, &ev);
+                offered++;
+            }
+        }
+    }
+    free(order);
+    free(map);
+    free(tmp);
+    free(procs);
+    free(cap);
+    free(sorted);
+    return offered;
+}
+
+/* Box starts: one processor holds a box of the grid against its boundary
+ * (any size, any corner; along a wrapping axis the offset does not
+ * matter), another the rest. The optimum of two busy processors is often
+ * such a box: on the Sphere grid (wrapping in I and J) at 23.8 ms, 24
+ * blocks as 3x4x2 against the K face cut 28 pairs where tabu's 5x4x1 of
+ * 20 blocks cuts as many but keeps the CPU busier; single moves cannot
+ * reshape one into the other without cutting more first. Processors of
+ * the same type on the same node are tried once. */
+int sm_box_starts(sm_solver *s)
+{
+    const sm_grid *g = s->grid;
+    const sm_topo *t = s->topo;
+    int n = g->ntasks, P = t->nprocs, offered = 0;
+    if (n < 2 || P < 2) return 0;
+    const int *B = g->spec.blocks;
+    /* Distinct processor kinds (type and node). */
+    int *rep = sm_xmalloc(sizeof(int) * (size_t)P), nk = 0;
+    int *second = sm_xmalloc(sizeof(int) * (size_t)P);
+    for (int p = 0; p < P; p++) {
+        int k = 0;
+        while (k < nk && !(t->procs[rep[k]].type == t->procs[p].type && t->procs[rep[k]].node == t->procs[p].node &&
+                            t->procs[rep[k]].state == t->procs[p].state)) k++;
+        if (k == nk) { rep[nk] = p; second[nk++] = -1; }
+        else if (second[k] < 0) second[k] = p;
+    }
+    /* Shapes times anchors times kind pairs, each an O(n) evaluation:
+     * small grids and machines only. */
+    double anchors = 1;
+    for (int a = 0; a < 3; a++) anchors *= g->spec.periodic[a] ? 1 : 2;
+    double work = (double)n * anchors * nk * nk * n;
+    if (work > 3e7) {
+        free(rep); free(second);
+        return 0;
+    }
+    int *map = sm_xmalloc(sizeof(int) * (size_t)n);
+    int ext[3];
+    for (ext[2] = 1; ext[2] <= B[2]; ext[2]++)
+        for (ext[1] = 1; ext[1] <= B[1]; ext[1]++)
+            for (ext[0] = 1; ext[0] <= B[0]; ext[0]++) {
+                if (ext[0] == B[0] && ext[1] == B[1] && ext[2] == B[2]) continue;
+                for (int corner = 0; corner < 8; corner++) {
+                    int lo[3], skip = 0;
+                    for (int a = 0; a < 3; a++) {
+                        int high = corner >> a & 1;
+                        /* One anchor where the side does not matter. */
+                        if (high && (g->spec.periodic[a] || ext[a] == B[a])) skip = 1;
+                        lo[a] = high ? B[a] - ext[a] : 0;
+                    }
+                    if (skip) continue;
+                    for (int i = 0; i < nk; i++)
+                        for (int j = 0; j < nk; j++) {
+                            int rest = rep[i], box = i == j ? second[i] : rep[j];
+                            if (box < 0) continue;
+                            for (int u = 0; u < n; u++) {
+                                int c[3];
+                                sm_grid_coords(g, u, c);
+                                int in = 1;
+                                for (int a = 0; a < 3; a++) in &= c[a] >= lo[a] && c[a] < lo[a] + ext[a];
+                                map[u] = in ? box : rest;
+                            }
+                            sm_eval ev;
+                            sm_solver_evaluate(s, map, &ev);
+                            sm_solver_offer(s, map, &ev);
+                            offered++;
+                        }
+                }
+            }
+    free(map);
+    free(rep);
+    free(second);
+    return offered;
+}
+
+/* Where inter-node links are expensive the energy falls with the nodes
+ * used, while the deadline lets fewer nodes hold the grid: the domain
+ * decomposition on K < all nodes (rcb -nodes K: one box of the grid a
+ * node) is then far below every start on all nodes, and no sequence of
+ * single moves reaches it (a node pays its idle power and keeps its cut
+ * until its last block leaves). K runs over a geometric ladder from the
+ * nodes used down to 2, the powers of two (where rcb's boxes tile a
+ * cube exactly) among them. Offered like every start: the best feasible
+ * one at the deadline is kept, so they change nothing where they lose. */
+typedef struct {
+    const sm_solver *s;
+    const int *ks;
+    sm_solver **sub;
+} node_batch;
+
+static void run_node_start(int i, void *arg)
+{
+    node_batch *b = arg;
+    char kk[24];
+    snprintf(kk, sizeof kk, "%d", b->ks[i]);
+    const char *argv[2] = {"-nodes", kk};
+    b->sub[i] = sm_solver_run_sub(b->s, &sm_solver_rcb, NULL, 2, argv);
+}
+
+int sm_node_starts(sm_solver *s)
+{
+    int nodes = s->topo->nnodes, offered = 0, nk = 0;
+    if (nodes < 3 || s->grid->ntasks > SM_NODE_STARTS_MAX_BLOCKS) return 0;
+    unsigned char *want = sm_xcalloc((size_t)nodes, 1);
+    for (double k = nodes / sqrt(2.0); k >= 2; k /= sqrt(2.0)) want[(int)ceil(k - 1e-9)] = 1;
+    for (int k = 2; k < nodes; k *= 2) want[k] = 1;
+    int *ks = sm_xmalloc(sizeof(int) * (size_t)nodes);
+    for (int k = nodes - 1; k >= 2; k--)
+        if (want[k]) ks[nk++] = k;
+    /* Side by side (core/lib/threads.h), offered in K order: the same
+     * starts for any -threads. */
+    sm_solver **sub = sm_xcalloc((size_t)(nk ? nk : 1), sizeof *sub);
+    node_batch b = {s, ks, sub};
+    if (!(s->interrupt && *s->interrupt)) sm_parallel_for(sm_solver_threads(s), nk, run_node_start, &b);
+    for (int i = 0; i < nk; i++) {
+        if (sub[i] && sub[i]->has_best) {
+            sm_solver_offer(s, sub[i]->best_map, &sub[i]->best);
+            offered++;
+        }
+        sm_solver_free(sub[i]);
+    }
+    free(sub);
+    free(ks);
+    free(want);
+    return offered;
+}

@@ -1,0 +1,25 @@
+/* tabu_consolidating_starts.h - starts that empty processors at loose deadlines. */
+#ifndef SM_TABU_CONSOLIDATING_STARTS_H
+#define SM_TABU_CONSOLIDATING_STARTS_H
+
+#include "solvers/stepper/solver_stepper.h"
+
+/* Offer (sm_solver_offer) mappings that fill processors, most
+ * energy-efficient first, up to what the model's deadline lets each
+ * compute. Needs a deadline; returns the number offered. */
+int sm_consolidation_starts(sm_solver *s);
+
+/* Offer two-processor mappings where one holds a box of the grid against
+ * its boundary (every size and corner) and another the rest; small grids
+ * and machines only (returns 0 otherwise). Returns the number offered. */
+int sm_box_starts(sm_solver *s);
+
+/* Offer rcb -nodes K, the domain decomposition on the first K nodes, for
+ * K on a ladder from the nodes used down to 2: where inter-node links are
+ * expensive, whole nodes emptied (issue 38 item 2). Machines of 3 or more
+ * nodes and grids up to SM_NODE_STARTS_MAX_BLOCKS (returns 0 otherwise),
+ * side by side on the solver's threads. Returns the number offered. */
+#define SM_NODE_STARTS_MAX_BLOCKS 65536
+int sm_node_starts(sm_solver *s);
+
+#endif
