@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
+#include "tui/app/compared_pair_rows.h"
 #include "tui/app/list_pane_rows.h"
 #include "tui/app/tcl_bridge.h"
 
@@ -94,41 +95,17 @@ static void rounds_text(const comm_cache *c, int i, char *out, size_t n)
 /* One cache per source (the session's mapping, the solver's), so that v
  * switching back and forth rebuilds nothing; `shown` is the one drawn
  * last, which keys and clicks answer from. */
-/* Compare mode: every pair either mapping uses, its messages in the
- * shown mapping (a) and in the other (b), largest change first. */
-typedef struct cmp_row {
-    int p, q;
-    int64_t a, b;
-    int inter;
-    int id;                    /* the pair's index in cmp_ids */
-} cmp_row;
-
-/* One side of the comparison: the cost state it was read from and each
- * of its pair slots' multiplicity as read (a step changes a few). */
-typedef struct cmp_side {
-    const sm_cost *cost;
-    unsigned long long serial;
-    int64_t *seen;
-    int nseen;
-} cmp_side;
-
 typedef struct comm_caches {
     comm_cache slot[2];
     comm_cache *shown;
-    cmp_row *cmp;              /* NULL while compare mode is off */
-    int ncmp, nother, cmp_width;
-    const void *cmp_owner;     /* the shown mapping and the other's version it was built for */
+    /* Compare mode: every pair either mapping uses, its messages in the
+     * shown mapping and in the other, largest change first, kept by what
+     * changed (tui/app/compared_pair_rows.h); cmp_on while they are the
+     * pairs of the mapping shown (owner, stamp) and the other's version. */
+    sm_cmp_rows cr;
+    int cmp_on;
+    const void *cmp_owner;
     unsigned long long cmp_stamp, cmp_version;
-    /* The rows are kept by the pairs whose multiplicity changed on either
-     * side, not merged and sorted whole per step (a whole machine has
-     * 10^5 - 10^6 pairs): every pair seen gets an id; a, b and changed
-     * are by id; by_len counts the rows by "p-q" length (cmp_width). */
-    cmp_side side[2];
-    sm_pairmap cmp_ids;
-    int64_t *id_a, *id_b;
-    unsigned char *id_changed;
-    int id_cap;
-    int by_len[1024];
     /* Whether every processor's name elided to uk_k columns is still
      * unique (then a pair may be named by elided names alone). */
     const sm_topo *uk_topo;
@@ -136,208 +113,30 @@ typedef struct comm_caches {
     int uk_k, uk_ok;
 } comm_caches;
 
-static int by_change(const void *x, const void *y)
+/* The compared rows brought up to date; a long listing from scratch (a
+ * whole machine's pairs) goes to a worker and the pane is drawn again
+ * each frame (busy) until it is in. */
+static void build_cmp(sm_pane *p, comm_caches *cs, const sm_app *app, const sm_frame *f)
 {
-    const cmp_row *a = x, *b = y;
-    int64_t da = llabs(a->b - a->a), db = llabs(b->b - b->a);
-    if (da != db) return da < db ? 1 : -1;
-    int64_t ma = a->a > a->b ? a->a : a->b, mb = b->a > b->b ? b->a : b->b;
-    if (ma != mb) return ma < mb ? 1 : -1;
-    return a->p != b->p ? (a->p > b->p) - (a->p < b->p) : (a->q > b->q) - (a->q < b->q);
-}
-
-static int name_len(const sm_topo *t, int p, int q)
-{
-    int l = (int)(strlen(t->procs[p].name) + strlen(t->procs[q].name) + 1);
-    return l < 1023 ? l : 1023;
-}
-
-static void row_count(comm_caches *cs, const sm_topo *t, const cmp_row *r, int by)
-{
-    cs->by_len[name_len(t, r->p, r->q)] += by;
-    cs->nother += by * (r->b > 0);
-}
-
-static void cmp_width_now(comm_caches *cs)
-{
-    cs->cmp_width = 13;
-    for (int l = 1023; l > 13; l--)
-        if (cs->by_len[l]) {
-            cs->cmp_width = l;
-            break;
-        }
-}
-
-/* The id of pair {p, q}, made when new. */
-static int pair_id(comm_caches *cs, int p, int q)
-{
-    int made;
-    int id = sm_pairmap_get(&cs->cmp_ids, p, q, 1, &made);
-    if (id >= cs->id_cap) {
-        int cap = cs->id_cap ? cs->id_cap : 1024;
-        while (cap <= id) cap *= 2;
-        cs->id_a = sm_xrealloc(cs->id_a, sizeof(int64_t) * (size_t)cap);
-        cs->id_b = sm_xrealloc(cs->id_b, sizeof(int64_t) * (size_t)cap);
-        cs->id_changed = sm_xrealloc(cs->id_changed, (size_t)cap);
-        memset(cs->id_changed + cs->id_cap, 0, (size_t)(cap - cs->id_cap));
-        cs->id_cap = cap;
-    }
-    if (made) cs->id_a[id] = cs->id_b[id] = 0;
-    return id;
-}
-
-static cmp_row row_of(const comm_caches *cs, const sm_topo *t, int id)
-{
-    int p = cs->cmp_ids.p[id], q = cs->cmp_ids.q[id];
-    return (cmp_row){p, q, cs->id_a[id], cs->id_b[id], t->procs[p].node != t->procs[q].node, id};
-}
-
-/* Side k's pair slots whose multiplicity changed since it was read, as
- * ids (marked changed, their a or b updated): the count, or -1 when it
- * is another cost state or too many changed (then rebuild). */
-static int side_changes(comm_caches *cs, int k, const sm_cost *cost, int limit, int **chg, int *cap, int n)
-{
-    cmp_side *sd = &cs->side[k];
-    if (sd->cost != cost || sd->serial != cost->serial || cost->pairs.n < sd->nseen) return -1;
-    int slots = cost->pairs.n;
-    for (int s = 0; s < slots; s++) {
-        int64_t was = s < sd->nseen ? sd->seen[s] : 0;
-        if (cost->mu[s] == was) continue;
-        if (n >= limit) return -1;
-        int id = pair_id(cs, cost->pairs.p[s], cost->pairs.q[s]);
-        (k ? cs->id_b : cs->id_a)[id] = cost->mu[s];
-        if (!cs->id_changed[id]) {
-            cs->id_changed[id] = 1;
-            if (n == *cap) *chg = sm_xrealloc(*chg, sizeof(int) * (size_t)(*cap = *cap ? 2 * *cap : 64));
-            (*chg)[n++] = id;
-        }
-    }
-    if (slots > sd->nseen) sd->seen = sm_xrealloc(sd->seen, sizeof(int64_t) * (size_t)(slots + 1));
-    if (slots) memcpy(sd->seen, cost->mu, sizeof(int64_t) * (size_t)slots);
-    sd->nseen = slots;
-    return n;
-}
-
-static void side_read(cmp_side *sd, const sm_cost *cost)
-{
-    sd->cost = cost;
-    sd->serial = cost->serial;
-    sd->nseen = cost->pairs.n;
-    sd->seen = sm_xrealloc(sd->seen, sizeof(int64_t) * (size_t)(sd->nseen + 1));
-    if (sd->nseen) memcpy(sd->seen, cost->mu, sizeof(int64_t) * (size_t)sd->nseen);
-}
-
-/* Every pair either mapping uses, afresh. */
-static void rebuild_cmp(comm_caches *cs, const sm_app *app, const sm_cost *a, const sm_cost *b)
-{
-    const sm_topo *t = app->session->topo;
-    sm_pairmap_free(&cs->cmp_ids);
-    memset(cs->by_len, 0, sizeof cs->by_len);
-    cs->nother = 0;
-    const sm_cost *side[2] = {a, b};
-    for (int k = 0; k < 2; k++)
-        for (int s = 0; s < side[k]->pairs.n; s++) {
-            if (side[k]->mu[s] <= 0) continue;
-            int id = pair_id(cs, side[k]->pairs.p[s], side[k]->pairs.q[s]);
-            (k ? cs->id_b : cs->id_a)[id] = side[k]->mu[s];
-        }
-    int m = cs->cmp_ids.n;
-    free(cs->cmp);
-    cs->cmp = sm_xmalloc(sizeof *cs->cmp * (size_t)(m + 1));
-    for (int id = 0; id < m; id++) {
-        cs->cmp[id] = row_of(cs, t, id);
-        row_count(cs, t, &cs->cmp[id], 1);
-    }
-    qsort(cs->cmp, (size_t)m, sizeof *cs->cmp, by_change);
-    cs->ncmp = m;
-    side_read(&cs->side[0], a);
-    side_read(&cs->side[1], b);
-}
-
-/* The first of rows[0..n) that sorts after r. */
-static int cmp_insert_at(const cmp_row *rows, int n, const cmp_row *r)
-{
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (by_change(&rows[mid], r) < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-/* The union of the two mappings' pairs, largest change first: kept by
- * the pairs that changed on either side since the last frame (a step
- * moves a few blocks: a few pairs), rebuilt for other cost states. */
-static void build_cmp(comm_caches *cs, const sm_app *app, const sm_frame *f)
-{
-    if (cs->cmp && cs->cmp_owner == f->map_owner && cs->cmp_stamp == f->map_stamp &&
+    int busy = sm_cmp_rows_busy(&cs->cr);
+    if (!busy && cs->cmp_on && cs->cmp_owner == f->map_owner && cs->cmp_stamp == f->map_stamp &&
         cs->cmp_version == f->cmp->version)
         return;
-    const sm_topo *t = app->session->topo;
-    const sm_cost *a = f->cost, *b = f->cmp->cost;
-    int *chg = NULL, cap = 0, limit = cs->ncmp / 8 + 64;
-    int n = cs->cmp ? side_changes(cs, 0, a, limit, &chg, &cap, 0) : -1;
-    if (n >= 0) n = side_changes(cs, 1, b, limit, &chg, &cap, n);
-    if (n < 0) {
-        for (int i = 0; i < cs->id_cap; i++) cs->id_changed[i] = 0;
-        rebuild_cmp(cs, app, a, b);
-    } else if (n > 0) {
-        /* Drop the changed pairs' rows, then put each back where it
-         * sorts now if either side still sends. */
-        int m = 0;
-        for (int i = 0; i < cs->ncmp; i++) {
-            if (cs->id_changed[cs->cmp[i].id]) row_count(cs, t, &cs->cmp[i], -1);
-            else cs->cmp[m++] = cs->cmp[i];
-        }
-        cmp_row *add = sm_xmalloc(sizeof *add * (size_t)n);
-        int na = 0;
-        for (int i = 0; i < n; i++) {
-            cs->id_changed[chg[i]] = 0;
-            cmp_row r = row_of(cs, t, chg[i]);
-            if (r.a > 0 || r.b > 0) add[na++] = r;
-        }
-        qsort(add, (size_t)na, sizeof *add, by_change);
-        cmp_row *out = sm_xmalloc(sizeof *out * (size_t)(m + na + 1));
-        int from = 0, o = 0;
-        for (int i = 0; i < na; i++) {
-            int at = from + cmp_insert_at(cs->cmp + from, m - from, &add[i]);
-            memcpy(out + o, cs->cmp + from, sizeof *out * (size_t)(at - from));
-            o += at - from;
-            from = at;
-            out[o++] = add[i];
-            row_count(cs, t, &add[i], 1);
-        }
-        memcpy(out + o, cs->cmp + from, sizeof *out * (size_t)(m - from));
-        o += m - from;
-        free(cs->cmp);
-        cs->cmp = out;
-        cs->ncmp = o;
-        free(add);
-    }
-    free(chg);
-    cmp_width_now(cs);
+    if (busy && !sm_cmp_rows_ready(&cs->cr)) return;
+    /* STENCILMAP_COMPARE_BACKGROUND=0 (compare_mode.h): any size. */
+    int bg = sm_compare_background_blocks == 0 ? 2 : 1;
+    cs->cmp_on = sm_cmp_rows_update(&cs->cr, app->session->topo, app->session->structure, f->cost, f->cmp->cost, bg);
+    p->busy = !cs->cmp_on;
     cs->cmp_owner = f->map_owner;
     cs->cmp_stamp = f->map_stamp;
     cs->cmp_version = f->cmp->version;
 }
 
-static void cmp_clear(comm_caches *cs)
+static void cmp_clear(sm_pane *p, comm_caches *cs)
 {
-    free(cs->cmp);
-    cs->cmp = NULL;
-    cs->ncmp = 0;
-    for (int k = 0; k < 2; k++) {
-        free(cs->side[k].seen);
-        memset(&cs->side[k], 0, sizeof cs->side[k]);
-    }
-    sm_pairmap_free(&cs->cmp_ids);
-    free(cs->id_a);
-    free(cs->id_b);
-    free(cs->id_changed);
-    cs->id_a = cs->id_b = NULL;
-    cs->id_changed = NULL;
-    cs->id_cap = 0;
+    sm_cmp_rows_clear(&cs->cr);
+    cs->cmp_on = 0;
+    p->busy = 0;
 }
 
 /* The schedule's arrays stay for the next rebuild (release frees them). */
@@ -386,15 +185,15 @@ static int nrows_shown(const sm_pane *p)
 {
     const comm_caches *cs = p->priv;
     if (!cs || !cs->shown) return 0;
-    return cs->cmp ? cs->ncmp : cs->shown->nrows;
+    return cs->cmp_on ? cs->cr.n : cs->shown->nrows;
 }
 
 static int pair_at(const sm_pane *p, int i, int *pp, int *qq)
 {
     const comm_caches *cs = p->priv;
     if (i < 0 || i >= nrows_shown(p)) return 0;
-    *pp = cs->cmp ? cs->cmp[i].p : cs->shown->rows[i].p;
-    *qq = cs->cmp ? cs->cmp[i].q : cs->shown->rows[i].q;
+    *pp = cs->cmp_on ? cs->cr.rows[i].p : cs->shown->rows[i].p;
+    *qq = cs->cmp_on ? cs->cr.rows[i].q : cs->shown->rows[i].q;
     return 1;
 }
 
@@ -492,8 +291,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     WINDOW *w = p->win;
     comm_cache *c = cache(p, app, f);
     comm_caches *cs = p->priv;
-    if (f->cmp && !f->cmp->pending) build_cmp(cs, app, f);
-    else cmp_clear(cs);
+    if (f->cmp && !f->cmp->pending) build_cmp(p, cs, app, f);
+    else cmp_clear(p, cs);
     werase(w);
     /* The title: the longest of its forms that fits the border whole (a
      * cut title lost the other mapping's count). The rounds are the
@@ -501,15 +300,24 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     char forms[5][256];
     long long ra = (long long)f->ev.rounds;
     const char *rm = sm_rounds_name(app->session->model.rounds);
-    if (cs->cmp) {
+    if (cs->cmp_on) {
         long long rb = (long long)f->cmp->ev.rounds;
         snprintf(forms[0], sizeof forms[0], "Communication  %d pairs vs %d, %lld rounds vs %lld (%s, %.60s)",
-                 c->nrows, cs->nother, ra, rb, rm, f->cmp->label);
+                 c->nrows, cs->cr.nother, ra, rb, rm, f->cmp->label);
         snprintf(forms[1], sizeof forms[1], "Communication  %d pairs vs %d, %lld vs %lld rounds", c->nrows,
-                 cs->nother, ra, rb);
+                 cs->cr.nother, ra, rb);
         snprintf(forms[2], sizeof forms[2], "Communication  %lld vs %lld rounds", ra, rb);
         snprintf(forms[3], sizeof forms[3], "Comm %lld|%lld rounds", ra, rb);
         snprintf(forms[4], sizeof forms[4], "Comm %lld|%lld", ra, rb);
+    } else if (p->busy) {
+        /* Comparing, its pairs listed in the background: the shown
+         * mapping's meanwhile, and the title says so. */
+        snprintf(forms[0], sizeof forms[0], "Communication  %d pairs, %lld rounds (%s), compared: pending", c->nrows,
+                 ra, rm);
+        snprintf(forms[1], sizeof forms[1], "Communication  %d pairs, compared: pending", c->nrows);
+        snprintf(forms[2], sizeof forms[2], "Communication  compared: pending");
+        snprintf(forms[3], sizeof forms[3], "Comm pending");
+        snprintf(forms[4], sizeof forms[4], "Comm");
     } else {
         snprintf(forms[0], sizeof forms[0], "Communication  %d pairs, %lld rounds (%s)", c->nrows, ra, rm);
         snprintf(forms[1], sizeof forms[1], "Communication  %d pairs, %lld rounds", c->nrows, ra);
@@ -528,11 +336,11 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int list_rows = ih - round_lines - 1;
     /* The pair column is as wide as the longest pair (whole names), up to
      * half the pane; longer pairs are elided in the middle. */
-    pair_cols pc = pair_column(cs->cmp ? cs->cmp_width : c->pair_width, iw);
+    pair_cols pc = pair_column(cs->cmp_on ? cs->cr.width : c->pair_width, iw);
     int pw = pc.pw;
     int nrows = nrows_shown(p);
     int row = v->comm_row < nrows ? v->comm_row : nrows - 1;
-    if (cs->cmp) {
+    if (cs->cmp_on) {
         /* Compare mode: both mappings' messages per pair, largest change
          * first (the rounds are the shown mapping's, below). */
         /* Too narrow for every column (80x24): the pair and its change,
@@ -540,7 +348,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         int narrow = iw < pw + 26;
         if (narrow) pw = iw - 7 > 8 ? iw - 7 : 8;
         int alone = (pw - 1) / 2 >= PAIR_NAME_MIN && names_unique(cs, app, (pw - 1) / 2);
-        const char *head = pair_head(t, cs->cmp_width, pw, alone);
+        const char *head = pair_head(t, cs->cr.width, pw, alone);
         if (narrow)
             sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %6s", pw, head, "diff");
         else
@@ -550,7 +358,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         if (row >= p->top + list_rows) p->top = row - list_rows + 1;
         if (p->top < 0) p->top = 0;
         for (int i = 0; i < list_rows && p->top + i < nrows; i++) {
-            const cmp_row *r = &cs->cmp[p->top + i];
+            const sm_cmp_row *r = &cs->cr.rows[p->top + i];
             int hl = v->pair_p >= 0 &&
                      ((r->p == v->pair_p && r->q == v->pair_q) || (r->p == v->pair_q && r->q == v->pair_p));
             attr_t a = (p->top + i == row && v->focus == SM_PANE_COMM) ? sm_ui_attr(SM_EL_CURSOR)
@@ -711,7 +519,7 @@ static void release(sm_pane *p)
         sm_pair_list_free(&cs->slot[i].list);
         sm_schedule_free(&cs->slot[i].sched);
     }
-    cmp_clear(cs);
+    sm_cmp_rows_free(&cs->cr);
     free(cs);
     p->priv = NULL;
 }

@@ -452,7 +452,7 @@ void wb_draw(tui *t, int force)
         sm_pane *p = &t->panes[i];
         if (!p->win) continue;
         int focused = v->focus == i;
-        if (p->drawn && !(changed & p->ops->deps) && focused == p->drawn_focus) continue;
+        if (p->drawn && !p->busy && !(changed & p->ops->deps) && focused == p->drawn_focus) continue;
         p->ops->draw(p, app, &f);
         p->drawn = 1;
         p->drawn_focus = focused;
