@@ -106,8 +106,8 @@ int sm_is_count(const char *name)
         "bound_cuts", "checks", "children", "coarse_blocks", "constraints", "count_vectors", "crossovers",
         "examined", "exchanges", "front", "front_index", "generation", "jumps", "level", "levels", "limit",
         "limit_increment", "memo_hits", "moves", "mutations", "nodes", "pass", "passes", "placed",
-        "points_swept", "pruned", "rounds", "samples", "stalls", "state_assignments", "states", "steps",
-        "subproblems", "tabu_size", "tried", "variables", NULL};
+        "points_swept", "pruned", "rounds", "samples", "simplex_iterations", "stalls", "state_assignments",
+        "states", "steps", "subproblems", "tabu_size", "tried", "variables", NULL};
     for (int i = 0; counts[i]; i++)
         if (strcmp(name, counts[i]) == 0) return 1;
     return 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cost_rounds_term.h"
 #include "processor_type_profiles.h"
+#include "core/lib/huge_pages.h"
 #include "core/lib/util.h"
 
 struct sm_cost_link_memo {
@@ -282,6 +283,7 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
     c->nprocs = P;
     c->col = sm_cost_colouring_new(P);
     c->map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    sm_advise_huge(c->map, sizeof(int) * (size_t)n);
     memcpy(c->map, map, sizeof(int) * (size_t)n);
     c->tpc = sm_xcalloc((size_t)P, sizeof(double));
     c->epc = sm_xcalloc((size_t)P, sizeof(double));
@@ -638,8 +640,7 @@ static void finish(const sm_cost *c, sm_eval *o)
     o->edges_inter = c->edges_inter;
     o->procs_used = c->procs_used;
     o->memory_ok = c->mem_over == 0;
-    o->feasible = o->memory_ok && sm_eval_finite(o) &&
-                  (!m->has_deadline || o->time <= m->deadline * (1 + 1e-9));
+    sm_eval_judge(o, m);
 }
 
 static void eval_common(const sm_cost *c, sm_eval *o, int exact)

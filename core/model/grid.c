@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "core/lib/huge_pages.h"
 
 static const char *stencil_names[] = {"5pt", "9pt", "7pt", "27pt"};
 
@@ -188,6 +189,7 @@ sm_grid *sm_grid_build(const sm_grid_spec *s, sm_err *e)
     int n = B[0] * B[1] * B[2];
     g->ntasks = n;
     g->task_cells = sm_xmalloc(sizeof(int64_t) * (size_t)n);
+    sm_advise_huge(g->task_cells, sizeof(int64_t) * (size_t)n);
 
     int64_t *ext[3];
     for (int a = 0; a < 3; a++) {
@@ -220,6 +222,7 @@ sm_grid *sm_grid_build(const sm_grid_spec *s, sm_err *e)
      * touched and the array is cut to size at the end. */
     size_t cap = (size_t)n * (size_t)nofs, ne = 0;
     sm_edge *edges = sm_xmalloc(sizeof(sm_edge) * (cap ? cap : 1));
+    sm_advise_huge(edges, sizeof(sm_edge) * cap);
     const int stride[3] = {1, B[0], B[0] * B[1]};
     /* Counted as the edges are made: each task's degree (in inc_off,
      * shifted by one for the sums below) and where its incoming edges
@@ -228,6 +231,8 @@ sm_grid *sm_grid_build(const sm_grid_spec *s, sm_err *e)
      * the neighbour lists too). */
     g->inc_off = sm_xcalloc((size_t)n + 1, sizeof(int));
     g->nbr_off = sm_xmalloc(sizeof(int) * ((size_t)n + 1));
+    sm_advise_huge(g->inc_off, sizeof(int) * ((size_t)n + 1));
+    sm_advise_huge(g->nbr_off, sizeof(int) * ((size_t)n + 1));
     int u = 0;
     for (int k = 0; k < B[2]; k++)
         for (int j = 0; j < B[1]; j++)
@@ -284,6 +289,8 @@ sm_grid *sm_grid_build(const sm_grid_spec *s, sm_err *e)
     for (int t = 0; t < n; t++) g->inc_off[t + 1] += g->inc_off[t];
     g->inc = sm_xmalloc(sizeof(int) * (2 * ne + 1));
     g->nbr = sm_xmalloc(sizeof(int) * (ne + 1));
+    sm_advise_huge(g->inc, sizeof(int) * (2 * ne + 1));
+    sm_advise_huge(g->nbr, sizeof(int) * (ne + 1));
     int *fill = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     memcpy(fill, g->inc_off, sizeof(int) * (size_t)n);
     int nn = 0;

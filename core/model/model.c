@@ -45,6 +45,11 @@ int sm_eval_finite(const sm_eval *ev)
     return 1;
 }
 
+void sm_eval_judge(sm_eval *ev, const sm_model *m)
+{
+    ev->feasible = ev->memory_ok && sm_eval_finite(ev) && (!m->has_deadline || ev->time <= m->deadline * (1 + 1e-9));
+}
+
 int sm_eval_compare(const sm_eval *a, const sm_eval *b)
 {
     if (a->feasible != b->feasible) return a->feasible ? -1 : 1;

@@ -50,6 +50,13 @@ typedef struct sm_eval {
  * not (figures too large for a double) never counts as feasible. */
 int sm_eval_finite(const sm_eval *ev);
 
+/* The evaluation's feasibility under m's deadline (memory and finite
+ * figures as before). Nothing else in an evaluation depends on the
+ * deadline: a mapping evaluated under one model is judged under another
+ * with the same rounds, overlap, round time and idle rule by this, with
+ * no second evaluation (the cost model's finish does the same). */
+void sm_eval_judge(sm_eval *ev, const sm_model *m);
+
 /* Objective order: feasible first, then energy, then time. <0 if a better. */
 int sm_eval_compare(const sm_eval *a, const sm_eval *b);
 

@@ -126,6 +126,10 @@ static int init(sm_solver *s, sm_err *e)
     s->current_map = st->cur;
     sm_solver_set_stat(s, "variables", get_Ncolumns(st->lp));
     sm_solver_set_stat(s, "constraints", get_Nrows(st->lp));
+    /* From step 0 on, so that every recorded step has them and solver
+     * history reads its bound as solver state does (unknown: NaN). */
+    sm_solver_set_stat(s, "incumbent", s->has_best && s->best.feasible ? s->best.energy : NAN);
+    sm_solver_set_stat(s, "bound", NAN);
     return 0;
 }
 

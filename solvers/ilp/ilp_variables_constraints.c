@@ -24,6 +24,11 @@
 #include "ilp_shared_state.h"
 #include "ilp_variables_constraints.h"
 
+/* The most columns the program may have: lp_solve's memory grows with
+ * them, and instances past it are far beyond what a branch and bound
+ * finishes. */
+#define ILP_MAX_VARIABLES 4000000
+
 
 /* Columns are 1-based in lp_solve; the model counts them (no static
  * counter: two ILP solvers can build at once). */
@@ -128,9 +133,18 @@ int ilp_build_program(sm_solver *s, ilp_state *st, sm_err *e)
             else if (a != t0 || b != e0) { st->uniform = 0; break; }
         }
     long long size = st->uniform ? (long long)st->npairs * (P + 1) : (long long)st->npairs * P * P;
-    if ((long long)n * P + size > 4000000) {
-        sm_err_set(e, "ilp: the model would have %lld variables; use a heuristic or tabu for "
-                      "instances this large", (long long)n * P + size);
+    if ((long long)n * P + size > ILP_MAX_VARIABLES) {
+        /* Name the limit, where the count comes from and what fits: the
+         * trial met "use a heuristic" with nothing on how far off it was. */
+        double per_block = P + (n > 0 ? (double)size / n : 0);
+        long long fits = (long long)(ILP_MAX_VARIABLES / per_block);
+        sm_err_set(e, "ilp: the model would have %lld variables (%d blocks x %d processors + %d neighbour pairs x "
+                      "%lld), above its limit of %d (about %lld blocks on these %d processors; a branch and bound "
+                      "that ends in minutes is tens of blocks on a few processors): coarsen the grid (grid create "
+                      "-blocks {BX BY BZ}) or use a smaller machine, or at this size step a heuristic (solver start "
+                      "tabu)",
+                   (long long)n * P + size, n, P, st->npairs, st->uniform ? (long long)P + 1 : (long long)P * P,
+                   ILP_MAX_VARIABLES, fits, P);
         return -1;
     }
     lprec *lp = make_lp(0, 0);

@@ -297,6 +297,7 @@ void sm_solver_seek(sm_solver *s, long long k)
     s->nstats = st->nstats;
     const double *v = sm_history_stats(h, st);
     for (int i = 0; i < st->nstats; i++) s->stats[i].value = v[i];
+    s->stats_version++;
     if (st->iteration == sm_history_head(h)) {
         s->current_map = s->own_map;
         s->partition = s->own_partition;
@@ -313,6 +314,7 @@ long long sm_solver_step(sm_solver *s, long long n)
     long long k = 0;
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
+    s->step_began = (double)a.tv_sec + 1e-9 * (double)a.tv_nsec;
     sm_history *h = s->hist;
     while (k < n && !s->done) {
         /* Behind the head: the next step is the recorded one (step_history.h). */
@@ -345,6 +347,7 @@ long long sm_solver_step(sm_solver *s, long long n)
     if (s->sync && !h) s->sync(s);
     clock_gettime(CLOCK_MONOTONIC, &b);
     s->seconds += (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+    s->step_began = 0;
     if (s->done && strcmp(s->status, "running") == 0)
         snprintf(s->status, sizeof s->status, "done");
     return k;
@@ -475,13 +478,25 @@ void sm_solver_set_stat(sm_solver *s, const char *key, double v)
 {
     for (int i = 0; i < s->nstats; i++)
         if (strcmp(s->stats[i].key, key) == 0) {
+            /* NaN to NaN is no change. */
+            if (s->stats[i].value != v && (v == v || s->stats[i].value == s->stats[i].value)) s->stats_version++;
             s->stats[i].value = v;
             return;
         }
     if (s->nstats < (int)(sizeof s->stats / sizeof s->stats[0])) {
         snprintf(s->stats[s->nstats].key, sizeof s->stats[0].key, "%s", key);
         s->stats[s->nstats++].value = v;
+        s->stats_version++;
     }
+}
+
+double sm_solver_seconds_now(const sm_solver *s)
+{
+    if (s->step_began <= 0) return s->seconds;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double now = (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    return s->seconds + (now > s->step_began ? now - s->step_began : 0);
 }
 
 void sm_solver_evaluate(const sm_solver *s, const int *map, sm_eval *ev)

@@ -102,6 +102,13 @@ struct sm_solver {
 
     int nstats;
     sm_stat stats[16];
+    /* Goes up whenever a statistic changes (sm_solver_set_stat, seek):
+     * the screen redraws the figures of a long step (the ILP's nodes,
+     * bound, elapsed) while it runs, not only when the step ends. */
+    unsigned long long stats_version;
+    /* CLOCK_MONOTONIC seconds when the step now running began, 0 between
+     * steps (sm_solver_seconds_now). */
+    double step_began;
     /* Where model.deadline came from when the solver chose it itself (the
      * scenario had none): "fastest lb", ...; NULL when it is the model's. */
     const char *deadline_from;
@@ -227,6 +234,9 @@ int sm_solver_offer(sm_solver *s, const int *map, const sm_eval *ev);
  * the history records only those. Needs a best already. */
 int sm_solver_offer_patch(sm_solver *s, const int *map, const sm_eval *ev, const int *blocks, int n);
 void sm_solver_set_stat(sm_solver *s, const char *key, double v);
+/* Seconds spent in step(), the step running now included (seconds only
+ * grows when a step returns: a 300 s ILP step read 0.0 s throughout). */
+double sm_solver_seconds_now(const sm_solver *s);
 /* Make map the best whatever its energy (solvers with another objective). */
 void sm_solver_set_best(sm_solver *s, const int *map);
 /* A constructive solver's last step: evaluate its complete mapping, make

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/lib/huge_pages.h"
 #include "core/lib/threads.h"
 #include "core/model/speed_proportional_quota.h"
 #include "core/model/processor_type_profiles.h"
@@ -354,31 +355,111 @@ static void catch_up_item(int i, int worker, void *arg)
     for (int k = 0; k < r->nacc; k += 2) sm_cost_move(r->rep[i], r->acc[k], r->acc[k + 1]);
 }
 
+/* A chunk's blocks are scattered through the grid's arrays (the queue is
+ * in random order): each proposal waits on a dozen cache misses, one
+ * after another (its offsets, then its incidence and neighbour lists,
+ * then their edges and processors), most of a proposal's time at 262 K
+ * blocks. So a worker fetches ahead, in the three stages those loads
+ * depend on: the blocks PREFETCH_FAR on, their lists PREFETCH_MID on and
+ * the edges and neighbours' processors PREFETCH_NEAR on. Hints only:
+ * the proposals are the same. */
+#define PREFETCH_FAR 12
+#define PREFETCH_MID 6
+#define PREFETCH_NEAR 3
+
+static void fetch_ahead(const sm_refine *r, const sm_cost *c, const int *q, int j, int n)
+{
+    const sm_grid *g = r->grid;
+    if (j + PREFETCH_FAR < n) {
+        int u = q[j + PREFETCH_FAR];
+        __builtin_prefetch(&g->inc_off[u]);
+        __builtin_prefetch(&g->nbr_off[u]);
+        __builtin_prefetch(&c->map[u]);
+    }
+    if (j + PREFETCH_MID < n) {
+        int u = q[j + PREFETCH_MID];
+        __builtin_prefetch(&g->inc[g->inc_off[u]]);
+        __builtin_prefetch(&g->nbr[g->nbr_off[u]]);
+    }
+    if (j + PREFETCH_NEAR < n) {
+        int u = q[j + PREFETCH_NEAR];
+        for (int k = g->inc_off[u]; k < g->inc_off[u + 1]; k++) __builtin_prefetch(&g->edges[g->inc[k]]);
+        for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) __builtin_prefetch(&c->map[g->nbr[k]]);
+    }
+}
+
+/* Proposals are handed out PROPOSE_GRAIN at a time: one claim on the
+ * pool per grain, and a run of blocks to fetch ahead through (past the
+ * grain's end too: the next grain is usually the same worker's). */
+#define PROPOSE_GRAIN 32
+
 static void propose_item(int i, int worker, void *arg)
 {
     sm_refine *r = arg;
     sm_cost *c = worker < r->rep_from ? r->c : r->rep[worker - r->rep_from];
-    propose(r, c, r->queue[r->qpos + i], &r->prop[i]);
+    const int *q = r->queue + r->qpos;
+    int lo = i * PROPOSE_GRAIN, hi = lo + PROPOSE_GRAIN < r->nchunk ? lo + PROPOSE_GRAIN : r->nchunk;
+    for (int j = lo; j < hi; j++) {
+        fetch_ahead(r, c, q, j, r->nchunk);
+        propose(r, c, q[j], &r->prop[j]);
+    }
 }
 
-void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_model *m,
-                    const int *map, int passes_max, unsigned long long *rng)
+/* The cost states of a level's start: the search's (item 0) and the
+ * workers' replicas, built side by side from the same mapping (each is
+ * a pass over the whole grid; one after another they were the serial
+ * part of a level's start on every thread count but one). */
+typedef struct {
+    sm_refine *r;
+    const sm_topo *t;
+    const int *map;
+} build_job;
+
+static void build_item(int i, int worker, void *arg)
+{
+    (void)worker;
+    build_job *j = arg;
+    sm_cost *c = sm_cost_new(j->r->grid, j->t, j->r->model, j->map);
+    if (i == 0) j->r->c = c;
+    else j->r->rep[i - 1] = c;
+}
+
+void sm_refine_init_threads(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_model *m,
+                            const int *map, int passes_max, unsigned long long *rng, int threads)
 {
     memset(r, 0, sizeof *r);
     r->grid = g;
     r->model = m;
     r->rng = rng;
     r->passes_max = passes_max;
-    r->threads = 1;
+    r->threads = threads < 1 ? 1 : threads;
     int n = g->ntasks;
-    r->c = sm_cost_new(g, t, m, map);
+    if (r->threads > 1 && n > 1) {
+        /* make_workers' workers, made now with their states. */
+        r->workers_made = 1;
+        r->pool = sm_pool_new(r->threads);
+        r->rep_from = m->rounds == SM_ROUNDS_COLOURING ? 0 : 1;
+        r->nrep = sm_pool_size(r->pool) - r->rep_from;
+        r->rep = sm_xmalloc(sizeof *r->rep * (size_t)(r->nrep ? r->nrep : 1));
+        build_job j = {r, t, map};
+        sm_pool_for(r->pool, 1 + r->nrep, build_item, &j);
+    } else {
+        r->c = sm_cost_new(g, t, m, map);
+    }
     for (int p = 0; p < t->nprocs; p++) r->over += late(r->c, m, p);
     sm_eval ev;
     sm_cost_eval_fast(r->c, &ev);
     r->sc = score_of(m, r->c, &ev, r->over);
     r->queue = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     r->next = sm_xcalloc((size_t)(n ? n : 1), 1);
+    sm_advise_huge(r->next, (size_t)n);
     fill_queue(r, 1);
+}
+
+void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_model *m,
+                    const int *map, int passes_max, unsigned long long *rng)
+{
+    sm_refine_init_threads(r, g, t, m, map, passes_max, rng, 1);
 }
 
 int sm_refine_step(sm_refine *r, int chunk)
@@ -393,7 +474,8 @@ int sm_refine_step(sm_refine *r, int chunk)
         r->prop_cap = n;
         r->prop = sm_xrealloc(r->prop, sizeof *r->prop * (size_t)n);
     }
-    sm_pool_for(r->pool, n, propose_item, r);
+    r->nchunk = n;
+    sm_pool_for(r->pool, (n + PROPOSE_GRAIN - 1) / PROPOSE_GRAIN, propose_item, r);
     for (int i = 0; i < n; i++) {
         r->tried += r->prop[i].tried;
         r->screened += r->prop[i].screened;

@@ -39,7 +39,7 @@ typedef struct sm_refine {
     int nrep, rep_from;             /* worker w scores on rep[w - rep_from], or c when w < rep_from */
     int *acc, nacc, acc_cap;        /* blocks moved since the replicas were in step */
     struct sm_refine_prop *prop;
-    int prop_cap;
+    int prop_cap, nchunk;           /* proposals of the step being taken */
 } sm_refine;
 
 /* Whether moves are screened before they are tried in full (multilevel_boundary_refinement.c);
@@ -49,6 +49,10 @@ extern int sm_refine_screen;
 /* Starts refining map (copied) on g under m (kept by pointer). */
 void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_model *m,
                     const int *map, int passes_max, unsigned long long *rng);
+/* The same with threads for the steps: the workers and their cost
+ * states are made here, side by side with the search's own. */
+void sm_refine_init_threads(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_model *m,
+                            const int *map, int passes_max, unsigned long long *rng, int threads);
 /* Threads for the steps (before the first): the result is the same for
  * any number (see multilevel_boundary_refinement.c). */
 void sm_refine_set_threads(sm_refine *r, int threads);

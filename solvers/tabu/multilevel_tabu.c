@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/lib/huge_pages.h"
 #include "core/lib/threads.h"
 #include "solvers/tabu/multilevel_block_grid_coarsening.h"
 #include "core/model/speed_proportional_quota.h"
@@ -206,8 +207,8 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
     ml->best_is_ref = 0;
     ml->npending = 0;
     ml->level = l;
-    sm_refine_init(&ml->ref, ml->grid[l], s->topo, &s->model, map, PASSES_MAX, &ml->rng);
-    sm_refine_set_threads(&ml->ref, sm_solver_threads(s));
+    sm_refine_init_threads(&ml->ref, ml->grid[l], s->topo, &s->model, map, PASSES_MAX, &ml->rng,
+                           sm_solver_threads(s));
 }
 
 /* Without a deadline, tabu holds itself to its fastest start heuristic's
@@ -227,13 +228,15 @@ static void start_level(sm_solver *s, sm_multilevel *ml, int l, const int *map)
  * speed), and the time is the fastest mapping's that fits in memory;
  * only when none does, the fastest of all. */
 /* One fill and its evaluation per item (k: order k % 3, within memory
- * from k = 3), side by side; fastest_lb reads them in k order. */
+ * from k = 3), side by side; fastest_lb_of reads them in k order. */
 typedef struct {
     const sm_grid *g;
     const sm_topo *t;
-    const sm_model *m;
-    int *maps;                  /* 3 x ntasks */
+    sm_model m;                 /* the solver's, without a deadline */
+    int *maps;                  /* width x ntasks */
+    int width, threads;
     int first;
+    int ready;                  /* items of the batch at `first` already made */
     int filled[3];
     sm_eval ev[3];
 } lb_orders;
@@ -250,7 +253,7 @@ static void lb_order(int i, void *arg)
         o->filled[i] = 0;
         return;
     }
-    sm_cost *c = sm_cost_new(o->g, o->t, o->m, map);
+    sm_cost *c = sm_cost_new(o->g, o->t, &o->m, map);
     sm_cost_eval(c, &o->ev[i]);
     sm_cost_free(c);
 }
@@ -259,55 +262,112 @@ static void lb_order(int i, void *arg)
  * cost state over the whole grid (GBs at the whole Summit's 16.7 M). */
 #define LB_ORDERS_PARALLEL_MAX (1 << 21)
 
-static double fastest_lb(sm_solver *s, const sm_grid *g)
+/* The orders of grid g for s, width of them side by side. */
+static void lb_orders_init(lb_orders *o, sm_solver *s, const sm_grid *g, int width)
 {
-    sm_model free_time = s->model;
-    free_time.has_deadline = 0;
+    memset(o, 0, sizeof *o);
+    o->g = g;
+    o->t = s->topo;
+    o->m = s->model;
+    o->m.has_deadline = 0;
+    o->threads = g->ntasks <= LB_ORDERS_PARALLEL_MAX ? sm_solver_threads(s) : 1;
+    o->width = width ? width : o->threads < 3 ? o->threads : 3;
+    o->maps = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1) * (size_t)o->width);
+}
+
+/* The fastest lb order's time on o's grid, its mappings offered in order
+ * k when the grid is s's (the first batch already made when o->ready). */
+static double fastest_lb_of(sm_solver *s, lb_orders *o)
+{
+    const sm_grid *g = o->g;
     double fastest = INFINITY, fastest_fits = INFINITY;
-    int threads = g->ntasks <= LB_ORDERS_PARALLEL_MAX ? sm_solver_threads(s) : 1;
-    int width = threads < 3 ? threads : 3;
-    lb_orders o;
-    memset(&o, 0, sizeof o);
-    o.g = g;
-    o.t = s->topo;
-    o.m = &free_time;
-    o.maps = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1) * (size_t)width);
+    int width = o->width;
     /* lb within memory (k = 3..5) only when no plain lb order fits. */
     for (int k0 = 0; k0 < 6; k0 += 3) {
         if (k0 == 3 && isfinite(fastest_fits)) break;
         int stop = 0;
         for (int first = k0; first < k0 + 3 && !stop; first += width) {
             int cnt = k0 + 3 - first < width ? k0 + 3 - first : width;
-            o.first = first;
-            sm_parallel_for(threads, cnt, lb_order, &o);
+            if (!(o->ready && o->first == first)) {
+                o->first = first;
+                sm_parallel_for(o->threads, cnt, lb_order, o);
+            }
+            o->ready = 0;
             for (int i = 0; i < cnt; i++) {
                 /* A fill within memory that fails ends the orders. */
-                if (!o.filled[i]) {
+                if (!o->filled[i]) {
                     stop = 1;
                     break;
                 }
-                const sm_eval *ev = &o.ev[i];
+                const sm_eval *ev = &o->ev[i];
                 if (ev->time < fastest) fastest = ev->time;
                 if (ev->memory_ok && ev->time < fastest_fits) fastest_fits = ev->time;
-                if (g == s->grid) sm_solver_offer(s, o.maps + (size_t)i * (size_t)g->ntasks, ev);
+                if (g == s->grid) sm_solver_offer(s, o->maps + (size_t)i * (size_t)g->ntasks, ev);
             }
         }
         if (stop) break;
     }
-    free(o.maps);
+    free(o->maps);
+    o->maps = NULL;
     return isfinite(fastest_fits) ? fastest_fits : fastest;
 }
 
-static void fine_deadline(sm_solver *s)
+static double fastest_lb(sm_solver *s, const sm_grid *g)
 {
-    double fastest = fastest_lb(s, s->grid);
+    lb_orders o;
+    lb_orders_init(&o, s, g, 0);
+    return fastest_lb_of(s, &o);
+}
+
+/* lb (s's grid) holds s to its fastest order's time (o: the orders, the
+ * first batch maybe made already). */
+static void fine_deadline(sm_solver *s, lb_orders *o)
+{
+    double fastest = fastest_lb_of(s, o);
     if (!isfinite(fastest)) return;
     s->model.has_deadline = 1;
     s->model.deadline = fastest * (1 + SM_MULTILEVEL_SLACK);
     s->deadline_from = "fastest lb +3 %";
     sm_solver_set_stat(s, "deadline", s->model.deadline);
-    /* The offers were judged without it: judge the best again. */
-    if (s->has_best) sm_solver_evaluate(s, s->best_map, &s->best);
+    /* The offers were judged without it: judge the best again (its
+     * figures stay: only feasibility reads the deadline, and the best is
+     * one of the lb orders evaluated afresh under this model without it;
+     * a second evaluation cost a cost state over the whole grid). */
+    if (s->has_best) sm_eval_judge(&s->best, &s->model);
+}
+
+/* The levels: level 0 aggregated 2x2x2 while more than target blocks
+ * are left (stops early when the start is given up: the workbench's
+ * newer `solver start`). */
+static void coarsen_levels(sm_multilevel *ml, const sm_solver *s, int target)
+{
+    while (ml->nlev < LEVELS_MAX && ml->grid[ml->nlev - 1]->ntasks > target && !(s->interrupt && *s->interrupt)) {
+        const sm_grid *f = ml->grid[ml->nlev - 1];
+        int *up = sm_xmalloc(sizeof(int) * (size_t)f->ntasks);
+        sm_grid *cg = sm_grid_coarsen(f, up);
+        free(up);
+        if (!cg) break;
+        memcpy(ml->blocks[ml->nlev], cg->spec.blocks, sizeof ml->blocks[0]);
+        ml->grid[ml->nlev++] = cg;
+    }
+}
+
+/* The start's two independent whole-grid jobs side by side: the
+ * coarsening (item 0) and the session grid's three lb orders (items
+ * 1..3) that set the deadline. Each writes only its own part; the orders
+ * are read in k order afterwards, so the result is the one-thread one. */
+typedef struct {
+    sm_multilevel *ml;
+    const sm_solver *s;
+    int target;
+    lb_orders *o;
+} start_job;
+
+static void start_item(int i, void *arg)
+{
+    start_job *j = arg;
+    if (i == 0) coarsen_levels(j->ml, j->s, j->target);
+    else lb_order(i - 1, j->o);
 }
 
 sm_multilevel *sm_multilevel_new(sm_solver *s)
@@ -319,19 +379,26 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     ml->grid[0] = g;
     memcpy(ml->blocks[0], g->spec.blocks, sizeof ml->blocks[0]);
     ml->nlev = 1;
+    /* The deadline's lb orders, when the model has none, are made beside
+     * the coarsening when there are threads for both (and memory: the
+     * three orders' mappings and cost states at once). */
+    lb_orders o;
+    memset(&o, 0, sizeof o);
+    int fused = !s->model.has_deadline && g->ntasks <= LB_ORDERS_PARALLEL_MAX && sm_solver_threads(s) > 1;
+    if (fused) {
+        lb_orders_init(&o, s, g, 3);
+        start_job j = {ml, s, target, &o};
+        o.first = 0;
+        sm_parallel_for(o.threads, 4, start_item, &j);
+        o.ready = 1;
+    } else {
+        coarsen_levels(ml, s, target);
+    }
     /* A start given up (the workbench's newer `solver start`) stops
      * between phases, each at most a pass over the grid. */
 #define GIVEN_UP (s->interrupt && *s->interrupt)
-    while (ml->nlev < LEVELS_MAX && ml->grid[ml->nlev - 1]->ntasks > target && !GIVEN_UP) {
-        const sm_grid *f = ml->grid[ml->nlev - 1];
-        int *up = sm_xmalloc(sizeof(int) * (size_t)f->ntasks);
-        sm_grid *cg = sm_grid_coarsen(f, up);
-        free(up);
-        if (!cg) break;
-        memcpy(ml->blocks[ml->nlev], cg->spec.blocks, sizeof ml->blocks[0]);
-        ml->grid[ml->nlev++] = cg;
-    }
     if (ml->nlev < 2 || GIVEN_UP) {
+        free(o.maps);
         sm_multilevel_free(ml);
         return NULL;
     }
@@ -361,7 +428,11 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     /* The deadline first: the coarse search is held to it too, or it
      * would settle on the energy-cheapest processors at a looser one
      * that refinement cannot recover from. */
-    if (!s->model.has_deadline) fine_deadline(s);
+    if (!s->model.has_deadline) {
+        if (!fused) lb_orders_init(&o, s, g, 0);
+        fine_deadline(s, &o);
+    }
+    free(o.maps);
     if (GIVEN_UP) {
         sm_multilevel_free(ml);
         return NULL;
@@ -403,6 +474,7 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     }
     ml->level = ml->nlev - 1;
     ml->shown = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
+    sm_advise_huge(ml->shown, sizeof(int) * (size_t)g->ntasks);
     ml->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 7;
     /* Before the first refined mapping is offered (best_is_ref is 0):
      * the best may then be one of these, and offers stay whole. Cut on

@@ -88,6 +88,68 @@ static void fill(const sm_grid *g, const int *order, const int *procs, int np, c
     }
 }
 
+/* The starts' parameters: block order b, processor order po, slack
+ * (consolidation_starts enumerates them in that order). */
+typedef struct {
+    const sm_solver *s;
+    const int *sorted;
+    int nblock, nporders, nslack;
+    double deadline, avg;
+    sm_eval *ev;                /* [b][po][slack] */
+} consol_job;
+
+/* Start (b, po, slack)'s mapping into map, its block order b already in
+ * order; procs and cap are scratch of P. */
+static void consol_fill(const consol_job *j, const int *order, int po, int slack, int *procs, double *cap, int *map)
+{
+    const sm_topo *t = j->s->topo;
+    int P = t->nprocs, np = 0;
+    if (po > 0) procs[np++] = po - 1;
+    for (int i = 0; i < P; i++)
+        if (po == 0 || j->sorted[i] != po - 1) procs[np++] = j->sorted[i];
+    for (int p = 0; p < P; p++) {
+        const sm_params *q = sm_topo_proc_params(t, p);
+        double c = q->time_per_cell > 0 ? floor(j->deadline / q->time_per_cell) : INFINITY;
+        if (q->memory > 0 && q->bytes_per_cell > 0 && q->memory / q->bytes_per_cell < c)
+            c = floor(q->memory / q->bytes_per_cell);
+        cap[p] = c - slack * j->avg;
+    }
+    fill(j->s->grid, order, procs, np, cap, map);
+}
+
+static void consol_order(const consol_job *j, int b, int *order, keyed *tmp)
+{
+    make_order(j->s->grid, j->nblock == 14 ? b / 2 : 6, b % 2, order, tmp);
+}
+
+/* Block order b's starts evaluated (item b of a parallel loop: it
+ * writes only its own evaluations). */
+static void consol_item(int b, void *arg)
+{
+    const consol_job *j = arg;
+    const sm_grid *g = j->s->grid;
+    int n = g->ntasks, P = j->s->topo->nprocs;
+    int *order = sm_xmalloc(sizeof(int) * (size_t)n), *map = sm_xmalloc(sizeof(int) * (size_t)n);
+    keyed *tmp = sm_xmalloc(sizeof(keyed) * (size_t)n);
+    int *procs = sm_xmalloc(sizeof(int) * (size_t)P);
+    double *cap = sm_xmalloc(sizeof(double) * (size_t)P);
+    consol_order(j, b, order, tmp);
+    for (int po = 0; po < j->nporders; po++)
+        for (int slack = 0; slack < j->nslack; slack++) {
+            consol_fill(j, order, po, slack, procs, cap, map);
+            sm_solver_evaluate(j->s, map, &j->ev[((size_t)b * j->nporders + po) * j->nslack + slack]);
+        }
+    free(order);
+    free(map);
+    free(tmp);
+    free(procs);
+    free(cap);
+}
+
+/* Above this many blocks the block orders are evaluated one at a time
+ * (each holds its order, a mapping and a cost state over the grid). */
+#define CONSOL_PARALLEL_MAX (1 << 21)
+
 int sm_consolidation_starts(sm_solver *s)
 {
     const sm_grid *g = s->grid;
@@ -114,35 +176,32 @@ int sm_consolidation_starts(sm_solver *s)
     const double budget = 4e6;
     if ((double)nblock * nporders * nslack * n > budget) nporders = 1;
     if ((double)nblock * nporders * nslack * n > budget) { nblock = 2; nslack = 2; }
+    /* Evaluated side by side, one block order an item; then offered in
+     * order, as one after another did: a start that would become the best
+     * is made again (its fill, O(n)) and offered, the others not at all.
+     * The same starts win for any number of threads. */
+    consol_job j = {s, sorted, nblock, nporders, nslack, deadline, avg, NULL};
+    j.ev = sm_xmalloc(sizeof(sm_eval) * (size_t)nblock * (size_t)nporders * (size_t)nslack);
+    sm_parallel_for(n <= CONSOL_PARALLEL_MAX ? sm_solver_threads(s) : 1, nblock, consol_item, &j);
     int *order = sm_xmalloc(sizeof(int) * (size_t)n);
     int *map = sm_xmalloc(sizeof(int) * (size_t)n);
     keyed *tmp = sm_xmalloc(sizeof(keyed) * (size_t)n);
     int *procs = sm_xmalloc(sizeof(int) * (size_t)P);
     double *cap = sm_xmalloc(sizeof(double) * (size_t)P);
-    for (int b = 0; b < nblock; b++) {
-        int which = nblock == 14 ? b / 2 : 6, rev = b % 2;
-        make_order(g, which, rev, order, tmp);
-        for (int po = 0; po < nporders; po++) {
-            int np = 0;
-            if (po > 0) procs[np++] = po - 1;
-            for (int i = 0; i < P; i++)
-                if (po == 0 || sorted[i] != po - 1) procs[np++] = sorted[i];
+    int have_order = -1;
+    for (int b = 0; b < nblock; b++)
+        for (int po = 0; po < nporders; po++)
             for (int slack = 0; slack < nslack; slack++) {
-                for (int p = 0; p < P; p++) {
-                    const sm_params *q = sm_topo_proc_params(t, p);
-                    double c = q->time_per_cell > 0 ? floor(deadline / q->time_per_cell) : INFINITY;
-                    if (q->memory > 0 && q->bytes_per_cell > 0 && q->memory / q->bytes_per_cell < c)
-                        c = floor(q->memory / q->bytes_per_cell);
-                    cap[p] = c - slack * avg;
-                }
-                fill(g, order, procs, np, cap, map);
-                sm_eval ev;
-                sm_solver_evaluate(s, map, &ev);
-                sm_solver_offer(s, map, &ev);
+                const sm_eval *ev = &j.ev[((size_t)b * nporders + po) * nslack + slack];
                 offered++;
+                /* sm_solver_offer's own test: it would not keep it. */
+                if (s->has_best && sm_eval_compare(ev, &s->best) >= 0) continue;
+                if (have_order != b) consol_order(&j, b, order, tmp);
+                have_order = b;
+                consol_fill(&j, order, po, slack, procs, cap, map);
+                sm_solver_offer(s, map, ev);
             }
-        }
-    }
+    free(j.ev);
     free(order);
     free(map);
     free(tmp);

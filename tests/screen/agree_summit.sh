@@ -45,7 +45,7 @@ agree_want() {
 # The same figures read off the screen.
 agree_got() {
     c=$(cap "$1")
-    echo "$c" | head -1 | sed -n 's/.*\]  \(E [^ ]* [a-zA-Z]*J\)  \(T [^ ]* [a-zA-Z]*s\) .*/status: \1  \2/p'
+    echo "$c" | head -1 | sed -n 's/.*\]\( [a-z]*\)\{0,1\}  \(E [^ ]* [a-zA-Z]*J\)  \(T [^ ]* [a-zA-Z]*s\) .*/status: \2  \3/p'
     echo "$c" | sed -n 's/.*│\(cur [^ ]* [a-zA-Z]*J  best [^ ]* [a-zA-Z]*J\) .*/solver: \1/p' | head -1
     for w in dynamic static idle intra inter; do
         echo "$c" | sed -n "s/.*││$w  *#* *\([^ ]* [a-zA-Z]*J\)│.*/energy $w: \1/p" | head -1

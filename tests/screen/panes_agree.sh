@@ -14,7 +14,8 @@ si_tcl='proc si {x unit {digits 4}} {
 }
 proc delta {x} { return "[expr {$x > 0 ? "+" : ""}][si $x J]" }'
 # The status line's energy, and the Energy pane's total.
-status_e() { cap "$1" | head -1 | sed -n 's/.*\]  E \([^ ]* [a-zA-Z]*J\).*/\1/p'; }
+# (after "]" the solver's phase when the panes follow one: "] paused  E")
+status_e() { cap "$1" | head -1 | sed -n 's/.*\]\( [a-z]*\)\{0,1\}  E \([^ ]* [a-zA-Z]*J\).*/\2/p'; }
 energy_total() { cap "$1" | sed -n 's/.*││total \([^ ]* [a-zA-Z]*J\).*/\1/p' | head -1; }
 energy_delta() { cap "$1" | sed -n 's/.*││total [^ ]* [a-zA-Z]*J  \([^│]*[^ │]\) *│.*/\1/p' | head -1; }
 comm_title_rounds() { cap "$1" | sed -n 's/.*Communication  [0-9]* pairs, \([0-9]*\) rounds.*/\1/p' | head -1; }

@@ -84,6 +84,10 @@ fi
 . "$top/tests/screen/text_never_cut_mid_word.sh"
 # 76: compare mode at 80x24 with long processor names (issue 37 item 6).
 . "$top/tests/screen/compare_mode_at_80x24.sh"
+# 77-: what the third trial as a new user found (issue 37): the ILP live
+# inside a long step, an infeasible ILP's bound, one word per phase, the
+# solver's own deadline on the status line.
+. "$top/tests/screen/stepping_trial.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

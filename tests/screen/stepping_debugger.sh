@@ -13,7 +13,7 @@ begin ilp 200 50 xterm-256color samples/cuboid-2cpu-2gpu.json
 keys ilp : "$I" Enter
 must ilp "% grid create -blocks {4 4 2}"
 keys ilp Escape " "
-must ilp "ilp running  it"
+must ilp "ilp running, stepping  it"
 sleep 1
 keys ilp Escape
 must ilp "(interrupted); n or Space goes on, Esc again or X ends it"

@@ -53,7 +53,7 @@ keys kb : 'return "K=[lrange [view cursor] 0 2] F=[dict get [view state] focus] 
 wait_for kb "K=3 2 0 F=procs B=42" && ok "keys typed during solver run: cursor, Tab and the : line all took effect" ||
     bad "keys during solver run" "$(cap kb | tail -8)"
 keys kb BTab : "solver start tabu -iters 1000000" Enter Space
-must kb "[running]"
+must kb "[stepping]"
 keys kb h h k : "set ::burst2 7" Enter
 i1=$(iter_now kb); i2=$(iter_past kb "${i1:-0}")
 [ -n "$i1" ] && [ -n "$i2" ] && [ "$i2" -gt "$i1" ] && ok "Space run still running after the burst (it $i1 -> $i2)" ||

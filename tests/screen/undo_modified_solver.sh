@@ -37,21 +37,21 @@ keys tr q
 must_exit tr
 no_sanitizer_errors tr
 
-# 61. The Solver pane's status: solver state's status (running) and
-# ready before a step, running while Space runs it, paused after Space
-# stops it, done at the end; never "running (running)" (issue 37: the
-# console said "status running" while the pane said "ready").
+# 61. The Solver pane's status: solver state's status (running) and its
+# phase: ready before a step, stepping while Space runs it, paused after
+# Space stops it, done at the end; never "running (running)" (issue 37:
+# the console said "status running" while the pane said "ready").
 begin st 200 50 xterm-256color samples/cuboid-cpu-gpu.json
 keys st : "solver start tabu -iters 1000000" Enter
 must st "tabu running, ready  it 0"
 keys st Escape " "
-must st "tabu running  it"
+must st "tabu running, stepping  it"
 keys st " "
 must st "tabu running, paused  it"
 line=$(cap st | grep -o "tabu [a-z, ]*  it [0-9]*" | head -1)
 case "$line" in "tabu running, paused  it "*) ;; *) line="" ;; esac
 if [ -n "$line" ] && ! cap st | grep -q "(running)"; then
-    ok "Solver status: ready, running, paused ($line), no duplicate word"
+    ok "Solver status: ready, stepping, paused ($line), no duplicate word"
 else
     bad "solver status" "$(cap st | grep -o 'tabu [a-z]* .*it [0-9]*' | head -1)"
 fi

@@ -204,6 +204,12 @@ double sm_app_bound_at(sm_app *app, double deadline, int dvfs);
  * it chose one, *own_deadline set), or the bound the solver proved when
  * higher. *gap: (e - bound) / e for a feasible ev, else NAN. */
 double sm_app_solver_bound(sm_app *app, const sm_solver *s, const sm_eval *ev, double *gap, int *own_deadline);
+/* The same for a recorded step: proved is the bound the solver had proved
+ * by then (its "bound" statistic as recorded, NAN when none), ev that
+ * step's best. `solver history` reads its steps' bound and gap through
+ * this, so they are state's once the step is sought to. */
+double sm_app_solver_bound_with(sm_app *app, const sm_solver *s, double proved, const sm_eval *ev, double *gap,
+                                int *own_deadline);
 
 /* The session is now scenario file path (loaded, saved as; NULL: the
  * built-in one): app->scenario_path and the journal's record of it. */
@@ -227,6 +233,14 @@ extern const char sm_default_scenario[];
 void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of);
 /* A whole new scenario: the old solver is discarded (no solver). */
 void sm_app_drop_solver(sm_app *app);
+/* Where a solver is, in the one vocabulary the Solver pane, the status
+ * line, the Console and `solver state` (its phase key) share: "ended"
+ * once it has ended (its status then says how: done, optimal, stopped...),
+ * "stepping" while a step or a run of steps goes on (n, N, Space, solver
+ * run, an ILP step's branch and bound), "ready" at step 0, else "paused"
+ * (between steps, however it got there: n, N, [ ] { }, seek, a
+ * breakpoint, Esc). */
+const char *sm_app_solver_phase(const sm_app *app, const sm_solver *s);
 /* A branch b of run parent, at step at (change: its options), becomes
  * a run of its own named name (NULL: the next b1, b2...) and the one
  * shown; returns its index. */

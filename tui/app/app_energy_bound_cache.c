@@ -71,6 +71,15 @@ double sm_app_bound_at(sm_app *app, double deadline, int dvfs)
 
 double sm_app_solver_bound(sm_app *app, const sm_solver *s, const sm_eval *ev, double *gap, int *own_deadline)
 {
+    double proved = NAN;
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, "bound") == 0) proved = s->stats[i].value;
+    return sm_app_solver_bound_with(app, s, proved, ev, gap, own_deadline);
+}
+
+double sm_app_solver_bound_with(sm_app *app, const sm_solver *s, double proved, const sm_eval *ev, double *gap,
+                                int *own_deadline)
+{
     /* A solver that picks DVFS states is measured against the bound over
      * every state: the session's states alone do not bound it. */
     double b = s->best_states ? sm_app_bound_dvfs(app) : sm_app_bound(app)->energy;
@@ -81,9 +90,9 @@ double sm_app_solver_bound(sm_app *app, const sm_solver *s, const sm_eval *ev, d
     int own = s->deadline_from && s->model.has_deadline && !app->session->model.has_deadline;
     if (own) b = sm_app_bound_at(app, s->model.deadline, s->best_states != NULL);
     if (own_deadline) *own_deadline = own;
-    /* The larger of it and a bound the solver proved itself (the ILP's). */
-    for (int i = 0; i < s->nstats; i++)
-        if (strcmp(s->stats[i].key, "bound") == 0 && s->stats[i].value > b && isfinite(b)) b = s->stats[i].value;
+    /* The larger of it and a bound the solver proved itself (the ILP's;
+     * +inf when it proved that nothing meets the deadline). */
+    if (proved > b && isfinite(b)) b = proved;
     *gap = NAN;
     if (ev && ev->feasible && isfinite(b) && ev->energy > 0) {
         /* Rounding of a proven optimum's sums is no gap. */

@@ -31,14 +31,14 @@
     X(BACK10, "step the solver back 10 steps (or to its first)")                   \
     X(FORWARD10, "step forward 10 steps")                                         \
     X(EXPLAIN, "explain the step shown in the Console: move, why, change, candidates, tabu list") \
-    X(BREAK, "run to a breakpoint set from the cursor: this processor's load changes (Processors), this block moves (Grid), else the objective drops below the step shown's") \
+    X(BREAK, "run to a breakpoint set from the cursor: this processor's load changes (Processors), this block moves (Grid), else the objective drops below the step shown's; breakpoints that last: :solver break add EXPR (e.g. {[dict get [solver eval] energy] > 2.6}), n N Space and R stop at them; solver break list|disable|enable|delete") \
     X(RUN, "run / pause the solver")                                               \
-    X(RUN_BACK, "run backwards to the last step before the one shown where a breakpoint held (reverse-continue)") \
+    X(RUN_BACK, "run backwards to the last step before the one shown where a breakpoint held (reverse-continue; set one with :solver break add EXPR)") \
     X(PAUSE, "pause a running solver (Esc too); a second time, or X, ends it") \
     X(APPLY, "apply the solver's best mapping")                                    \
     X(STOP, "stop the solver, keeping its best")                                   \
     X(SOURCE, "all panes show the session's mapping or the solver's current one") \
-    X(COMPARE, "compare side by side with the solver's best (or the last compare source), or stop") \
+    X(COMPARE, "compare side by side with the solver's best (or the last compare source), or stop; with branches (:solver branch K ?-tenure-add N -seed N ...? runs on from step K with other options), the run shown against the one it branched from at equal steps; :solver runs lists them, :solver switch NAME shows one") \
     X(SORT, "cycle the Processors sort key")                                       \
     X(SORT_REVERSE, "reverse the Processors sort order")                           \
     X(GROUP, "group processors by node or by network group")                       \

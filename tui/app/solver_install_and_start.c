@@ -51,6 +51,13 @@ void sm_app_drop_solver(sm_app *app)
     app->view->running = 0;
 }
 
+const char *sm_app_solver_phase(const sm_app *app, const sm_solver *s)
+{
+    if (s->done) return "ended";
+    if (s->step_began > 0 || (app->solver == s && (app->view->running || app->solver_depth > 0))) return "stepping";
+    return s->iteration == 0 ? "ready" : "paused";
+}
+
 /* Progress inside a long step (the ILP): the TUI redraws; a batch run on a
  * terminal gets one status line on stderr. */
 static void solver_progress(sm_solver *s, void *ctx)

@@ -101,10 +101,11 @@ void sm_solve_put_stats(Tcl_Obj *d, const sm_solver *s)
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("status", -1), Tcl_NewStringObj(s->status, -1));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("iterations", -1), Tcl_NewWideIntObj(s->iteration));
     Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("seconds", -1), Tcl_NewDoubleObj(s->seconds));
+    /* Unknown (NaN: the ILP's incumbent before any) is {}, as in history
+     * and in current/best: state said NaN where history said {}. */
     for (int i = 0; i < s->nstats; i++)
         Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(s->stats[i].key, -1),
-                       s->stats[i].value == s->stats[i].value ? sm_solve_stat_obj(s->stats[i].key, s->stats[i].value)
-                                                              : Tcl_NewDoubleObj(s->stats[i].value));
+                       sm_solve_stat_obj(s->stats[i].key, s->stats[i].value));
     put_partition(d, s->partition);
     put_states(d, s);
 }
@@ -152,5 +153,9 @@ Tcl_Obj *sm_solve_state_dict(sm_app *app, const sm_solver *s)
     /* Once there are branches: which run this is (solver runs). */
     for (int i = 0; app->nruns > 1 && i < app->nruns; i++)
         if (app->runs[i].s == s) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("run", -1), Tcl_NewStringObj(app->runs[i].name, -1));
+    /* Where a running solver is (ready, stepping, paused; ended once its
+     * status says how): the Solver pane's words. Last, so that no key
+     * before it moves. */
+    Tcl_DictObjPut(NULL, d, Tcl_NewStringObj("phase", -1), Tcl_NewStringObj(sm_app_solver_phase(app, s), -1));
     return d;
 }

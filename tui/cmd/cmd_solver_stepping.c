@@ -229,18 +229,41 @@ static const sm_eval *step_eval(const sm_hist_step *st)
     return st->has_current ? &st->current : st->has_best ? &st->best : NULL;
 }
 
-static Tcl_Obj *step_stats(const sm_solver *s, const sm_history *h, long long k)
+static Tcl_Obj *step_stats(sm_app *app, const sm_solver *s, const sm_history *h, long long k)
 {
     /* Values as of step k: seek is the one way to read them, so read the
      * record directly. */
     Tcl_Obj *d = Tcl_NewDictObj();
     const sm_hist_step *st = sm_history_step(h, k);
     const double *v = sm_history_stats(h, st);
-    for (int i = 0; i < st->nstats; i++) put(d, s->stats[i].key, sm_solve_stat_obj(s->stats[i].key, v[i]));
+    double proved = NAN;
+    int bounding = 0;
+    for (int i = 0; i < st->nstats; i++) {
+        const char *key = s->stats[i].key;
+        if (!strcmp(key, "bound")) proved = v[i];
+        /* Their places kept; their values below. */
+        if (!strcmp(key, "bound") || !strcmp(key, "gap")) bounding = 1;
+        put(d, key, sm_solve_stat_obj(key, v[i]));
+    }
+    /* bound and gap as solver state gives them once step k is sought to
+     * (sm_solve_put_bound): the session's bound raised by the one proved,
+     * +inf once nothing can meet the deadline, no gap without a feasible
+     * best. The raw record said "bound 0.0" for a proven-infeasible ILP
+     * while state said Inf. */
+    if (bounding && app->session) {
+        double g;
+        double b = sm_app_solver_bound_with(app, s, proved, st->has_best ? &st->best : NULL, &g, NULL);
+        put(d, "bound", Tcl_NewDoubleObj(b));
+        Tcl_Obj *gap = Tcl_NewStringObj("gap", -1);
+        Tcl_IncrRefCount(gap);
+        if (isfinite(g)) Tcl_DictObjPut(NULL, d, gap, Tcl_NewDoubleObj(g));
+        else Tcl_DictObjRemove(NULL, d, gap);
+        Tcl_DecrRefCount(gap);
+    }
     return d;
 }
 
-static Tcl_Obj *history_dict(const sm_solver *s, const sm_history *h, long long k)
+static Tcl_Obj *history_dict(sm_app *app, const sm_solver *s, const sm_history *h, long long k)
 {
     const sm_hist_step *st = sm_history_step(h, k);
     const sm_eval *ev = step_eval(st);
@@ -253,7 +276,7 @@ static Tcl_Obj *history_dict(const sm_solver *s, const sm_history *h, long long 
     put(d, "time", ev ? Tcl_NewDoubleObj(ev->time) : Tcl_NewObj());
     put(d, "feasible", ev ? Tcl_NewIntObj(ev->feasible) : Tcl_NewObj());
     put(d, "best", sm_solve_num(st->best_objective));
-    put(d, "stats", step_stats(s, h, k));
+    put(d, "stats", step_stats(app, s, h, k));
     return d;
 }
 
@@ -280,12 +303,12 @@ static int solver_history(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     if (from < sm_history_first(h)) from = sm_history_first(h);
     if (to > sm_history_head(h)) to = sm_history_head(h);
     Tcl_Obj *l = Tcl_NewListObj(0, NULL);
-    for (long long k = from; k <= to; k++) Tcl_ListObjAppendElement(NULL, l, history_dict(app->solver, h, k));
+    for (long long k = from; k <= to; k++) Tcl_ListObjAppendElement(NULL, l, history_dict(app, app->solver, h, k));
     Tcl_SetObjResult(in, l);
     return TCL_OK;
 }
 
-static Tcl_Obj *explain_dict(const sm_solver *s, long long k)
+static Tcl_Obj *explain_dict(sm_app *app, const sm_solver *s, long long k)
 {
     const sm_history *h = s->hist;
     const sm_hist_step *st = sm_history_step(h, k);
@@ -338,7 +361,7 @@ static Tcl_Obj *explain_dict(const sm_solver *s, long long k)
         Tcl_ListObjAppendElement(NULL, tabu, td);
     }
     put(d, "tabu", tabu);
-    put(d, "stats", step_stats(s, h, k));
+    put(d, "stats", step_stats(app, s, h, k));
     /* A long step's values over its time (the ILP: incumbent and bound). */
     if (st->ntrace) {
         Tcl_Obj *tr = Tcl_NewListObj(0, NULL);
@@ -408,7 +431,7 @@ static int solver_explain(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const 
     if (k < sm_history_first(h) || k > sm_history_head(h))
         return sm_tcl_error(in, "SOLVER", "solver explain: no step %lld (steps %lld to %lld are kept)",
                             (long long)k, sm_history_first(h), sm_history_head(h));
-    Tcl_SetObjResult(in, explain_dict(app->solver, k));
+    Tcl_SetObjResult(in, explain_dict(app, app->solver, k));
     return TCL_OK;
 }
 

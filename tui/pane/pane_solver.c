@@ -19,20 +19,16 @@ static const double *stat_of(const sm_solver *s, const char *key)
     return NULL;
 }
 
-/* Where the solver is: the status `solver state` gives (running, done,
- * optimal, stopped...), then, while it has not ended and is not stepping
- * now, whether it is paused between steps or ready before the first; so
- * the pane and the console never disagree ("running, paused"). */
-static const char *shown_status(const sm_app *app, const sm_solver *s, int running, char *buf, size_t n)
+/* Where the solver is: the status `solver state` gives (running until it
+ * ends, then done, optimal, stopped...), and while it runs its phase
+ * (sm_app_solver_phase: ready, stepping, paused), the words solver state's
+ * phase key, the status line and the Console use. After n, N, } or a seek
+ * it read "running, paused", "running" or "running, ready" for the same
+ * state (a frame drawn inside the step was never redrawn after it). */
+static const char *shown_status(const sm_app *app, const sm_solver *s, char *buf, size_t n)
 {
     if (s->done) return s->status;
-    const char *st = s->status[0] ? s->status : "running";
-    if (running || app->solver_depth > 0) {
-        if (strcmp(st, "running") == 0) return "running";
-        snprintf(buf, n, "%s, running", st);
-        return buf;
-    }
-    snprintf(buf, n, "%s, %s", st, s->iteration > 0 ? "paused" : "ready");
+    snprintf(buf, n, "%s, %s", s->status[0] ? s->status : "running", sm_app_solver_phase(app, s));
     return buf;
 }
 
@@ -69,9 +65,10 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     /* The whole line, or (narrow, 80x24) without the seconds, then without
      * the name the picker above shows: never cut inside a word. */
     {
-        const char *word = shown_status(app, s, v->running, sb, sizeof sb);
+        const char *word = shown_status(app, s, sb, sizeof sb);
         char line[160];
-        int n = snprintf(line, sizeof line, "%s %s  it %lld  %.1f s", s->ops->name, word, s->iteration, s->seconds);
+        int n = snprintf(line, sizeof line, "%s %s  it %lld  %.1f s", s->ops->name, word, s->iteration,
+                         sm_solver_seconds_now(s));
         if (n > iw) n = snprintf(line, sizeof line, "%s %s  it %lld", s->ops->name, word, s->iteration);
         if (n > iw) snprintf(line, sizeof line, "%s  it %lld", word, s->iteration);
         sm_ui_text(w, y++, 1, iw, sm_ui_attr(s->done ? SM_EL_GOOD : SM_EL_TEXT), "%s", line);
@@ -147,20 +144,27 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     }
     /* A bounding solver (the ILP): incumbent, bound and gap, the bound
      * and gap `solver state` gives (sm_app_solver_bound); "optimal" only
-     * when the bound meets the incumbent. */
-    const double *inc = stat_of(s, "incumbent");
+     * when the bound meets the incumbent. No feasible incumbent is "-"
+     * (not "nan J"), a bound proving that nothing meets the deadline
+     * "infeasible" (not "0 J", the raw statistic's). */
+    const double *inc = stat_of(s, "incumbent"), *own_bound = stat_of(s, "bound");
     int drew_bound = 0;
-    if (y <= ih && inc && isfinite(*inc) && s->has_best) {
+    if (y <= ih && (inc || own_bound)) {
         drew_bound = 1;
-        double g, bnd = sm_app_solver_bound(app, s, &s->best, &g, NULL);
-        int optimal = s->best.feasible && isfinite(g) && g == 0;
-        sm_ui_text(w, y++, 1, iw, sm_ui_attr(optimal ? SM_EL_GOOD : SM_EL_TEXT), "incumbent %s  bound %s  %s",
-                   sm_ui_joules(s->best.energy, b1, sizeof b1), isfinite(bnd) ? sm_ui_joules(bnd, b2, sizeof b2) : "-",
-                   optimal ? "optimal" : "");
-        if (!optimal && isfinite(g)) {
-            int x = 1 + (int)strlen("incumbent   bound   ") + (int)strlen(b1) + (isfinite(bnd) ? (int)strlen(b2) : 1);
-            sm_ui_text(w, y - 1, x, iw - x + 1, sm_ui_attr(SM_EL_DIM), "gap %.3g%%", 100 * g);
-        }
+        double g, bnd = sm_app_solver_bound(app, s, s->has_best ? &s->best : NULL, &g, NULL);
+        int has_inc = s->has_best && s->best.feasible;
+        int optimal = has_inc && isfinite(g) && g == 0;
+        char gp[32] = "";
+        if (optimal) snprintf(gp, sizeof gp, "optimal");
+        else if (isfinite(g)) snprintf(gp, sizeof gp, "gap %.3g%%", 100 * g);
+        const char *bt = isfinite(bnd) ? sm_ui_joules(bnd, b2, sizeof b2) : bnd > 0 ? "infeasible" : "-";
+        char bl[128];
+        int n = snprintf(bl, sizeof bl, "incumbent %s  bound %s  ", has_inc ? sm_ui_joules(s->best.energy, b1, sizeof b1) : "-",
+                         bt);
+        sm_ui_text(w, y, 1, iw, sm_ui_attr(optimal ? SM_EL_GOOD : SM_EL_TEXT), "%s", bl);
+        if (gp[0] && n + (int)strlen(gp) <= iw)
+            sm_ui_text(w, y, 1 + n, iw - n, sm_ui_attr(optimal ? SM_EL_GOOD : SM_EL_DIM), "%s", gp);
+        y++;
     }
     /* The history: a timeline of the steps and the step shown explained,
      * above the statistics. A Pareto front that fits keeps the rows for

@@ -62,6 +62,8 @@ typedef struct tui {
     const void *seen_session, *seen_solver;
     long long seen_iter;
     int seen_done, seen_nstats;
+    unsigned long long seen_stats;  /* the solver's stats_version */
+    char seen_phase[12];            /* sm_app_solver_phase */
 
     /* The mapping the panes show (the session's, or the solver's current
      * one mirrored in a cost of its own) and the blocks its last change

@@ -721,6 +721,60 @@ static void non_finite_never_feasible(void **st)
     assert_int_equal(sm_grid_spec_check(&one, &e), -1);
 }
 
+/* sm_eval_judge: an evaluation made without a deadline, judged at one,
+ * is exactly the evaluation made at it (multilevel tabu judges its best
+ * lb order so, with no second cost state over the grid): every field,
+ * under each rounds model, at deadlines below, at and above the
+ * makespan. */
+static void judged_equals_evaluated(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(8, 6, 4, 1, 0, 0, SM_ST_27PT);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[3,3]}", 9);
+    int n = g->ntasks, P = t->nprocs, judged = 0, feasible = 0, late = 0;
+    int *map = malloc(sizeof(int) * (size_t)n);
+    unsigned long long rs = 11;
+    for (int trial = 0; trial < 6; trial++) {
+        for (int b = 0; b < n; b++) map[b] = (int)(sm_rand_next(&rs) % (unsigned)(trial % 2 ? P : 3));
+        for (int r = 0; r < 3; r++) {
+            sm_model free_time;
+            sm_model_default(&free_time);
+            free_time.rounds = (sm_rounds_model)r;
+            free_time.has_deadline = 0;
+            sm_cost *c = sm_cost_new(g, t, &free_time, map);
+            sm_eval ev0;
+            sm_cost_eval(c, &ev0);
+            sm_cost_free(c);
+            const double f[] = {0.5, 1 - 1e-12, 1, 1 + 1e-10, 2};
+            for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
+                sm_model m = free_time;
+                m.has_deadline = 1;
+                m.deadline = ev0.time * f[k];
+                sm_cost *d = sm_cost_new(g, t, &m, map);
+                sm_eval want, got = ev0;
+                sm_cost_eval(d, &want);
+                sm_cost_free(d);
+                sm_eval_judge(&got, &m);
+                assert_memory_equal(&got, &want, sizeof want);
+                judged++;
+                feasible += want.feasible;
+                late += !want.feasible;
+            }
+            /* And back without the deadline. */
+            sm_eval again = ev0;
+            again.feasible = !again.feasible;
+            sm_eval_judge(&again, &free_time);
+            assert_memory_equal(&again, &ev0, sizeof ev0);
+        }
+    }
+    /* Both outcomes were met (else the test proves little). */
+    assert_int_equal(judged, 6 * 3 * 5);
+    assert_true(feasible > 0 && late > 0);
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -736,6 +790,7 @@ int main(void)
         cmocka_unit_test(profile_costs),
         cmocka_unit_test(non_finite_never_feasible),
         cmocka_unit_test(trial_restores_bits),
+        cmocka_unit_test(judged_equals_evaluated),
     };
     return cmocka_run_group_tests_name("cost", tests, NULL, NULL);
 }

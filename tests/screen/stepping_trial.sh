@@ -1,0 +1,104 @@
+# stepping_trial.sh - what the third trial of stepping as a new user found
+# (issue 37, notes/trial.md), sourced by run.sh (its start/keys/cap/must/
+# ok/bad): the ILP live inside a long step, the pane's bound of a proven-
+# infeasible ILP, one word for the solver's phase, the solver's own
+# deadline on the status line.
+
+# 77. The ILP inside one long step (8x4x4 blocks, 1.7 ms: step 3 is a
+# branch and bound of minutes, one node LP of tens of thousands of simplex
+# iterations): the Solver pane shows its figures moving while the step
+# runs (they read "nodes 0, elapsed 6.285 ms" for 300 s), then Esc pauses
+# it inside the solve.
+begin live 200 50 xterm-256color samples/cuboid-2cpu-2gpu.json
+keys live : "model configure -deadline 0.0017; solver start ilp -timeout 600" Enter
+must live "ilp running, ready  it 0"
+keys live Escape n
+must live "ilp running, paused  it 1"
+keys live n
+must live "ilp running, paused  it 2"
+keys live n
+must live "ilp running, stepping  it 2"
+# Two readings of the pane at least a second apart, both inside step 3.
+figs() { cap live | grep -o "simplex_iterations [0-9]*  elapsed [0-9.]* [a-z]*s" | head -1; }
+wait_for live "simplex_iterations" 20
+a=$(figs)
+sleep 1.5
+b=$(figs)
+still=$(cap live | grep -c "ilp running, stepping  it 2")
+ia=$(echo "$a" | awk '{print $2}'); ib=$(echo "$b" | awk '{print $2}')
+if [ -n "$ia" ] && [ -n "$ib" ] && [ "$ib" -gt "$ia" ] && [ "$still" -ge 1 ] &&
+    [ "$(echo "$a" | cut -d' ' -f4-)" != "$(echo "$b" | cut -d' ' -f4-)" ]; then
+    ok "ILP live inside step 3: '$a' then '$b'"
+else
+    bad "ilp live in a long step" "'$a' then '$b' (still stepping: $still)"
+fi
+keys live Escape
+must live "ilp paused at step 3 (interrupted)"
+must live "ilp running, paused  it 3"
+keys live : "solver stop" Enter
+must live "ilp stopped  it"
+keys live q y
+must_exit live
+no_sanitizer_errors live
+
+# 78. A proven-infeasible ILP (nothing meets 1 ms): the pane says no
+# incumbent and a bound of "infeasible", as solver state (incumbent {},
+# bound Inf); it said "incumbent nan J ... bound 0 J".
+begin inf 200 50 xterm-256color samples/cuboid-2cpu-2gpu.json
+keys inf : "model configure -deadline 0.001; solver start ilp" Enter
+must inf "ilp running, ready  it 0"
+keys inf Escape n
+must inf "ilp infeasible  it 1"
+keys inf : "set s [solver state]; list STATE [dict get \$s incumbent] [dict get \$s bound] [dict exists \$s gap]" Enter
+must inf "STATE {} Inf 0"
+if cap inf | grep -q "incumbent -  bound infeasible" && ! cap inf | grep -qi "nan\|bound 0 J"; then
+    ok "infeasible ILP: 'incumbent -  bound infeasible', as solver state's {} and Inf"
+else
+    bad "infeasible ILP pane" "$(cap inf | grep -i 'incumbent\|nan\|bound' | head -3)"
+fi
+keys inf q y
+must_exit inf
+no_sanitizer_errors inf
+
+# 79. One word for one state: after n, N, ] and } (and a seek) the Solver
+# pane says "running, paused", the status line "paused" and solver state's
+# phase paused; before a step "ready" everywhere.
+begin ph 200 50 xterm-256color samples/cuboid-cpu-gpu.json
+keys ph : "solver start tabu -iters 200 -seed 2" Enter
+must ph "tabu running, ready  it 0"
+must ph "[SOLVER tabu it 0] ready"
+words=""
+for k in n N "}" "{" "]"; do
+    keys ph Escape "$k"
+    settle ph
+    words="$words $(cap ph | grep -o 'tabu running, [a-z]*  it [0-9]*' | head -1 | sed 's/  it [0-9]*//' | tr ' ' '_')"
+    words="$words $(cap ph | head -1 | grep -o '\] [a-z]*  E' | tr ' ' '_')"
+done
+keys ph : "string toupper [dict get [solver state] phase]" Enter
+must ph "PAUSED"
+want=""
+for k in 1 2 3 4 5; do want="$want tabu_running,_paused ]_paused__E"; done
+[ "$words" = "$want" ] && ok "phase after n, N, }, {, ]: one word (paused) in the pane, the status line and solver state" ||
+    bad "phase words" "got '$words'"
+keys ph q y
+must_exit ph
+no_sanitizer_errors ph
+
+# 80. A solver that took a deadline of its own (the scenario has none):
+# the status line judges T against it, as the Energy pane and solver state
+# do ("T 5.097 ms" alone, while the solver held 4.752 ms).
+begin dl 200 50 xterm-256color samples/cuboid-cpu-gpu.json
+keys dl : "solver start tabu -iters 50 -seed 2" Enter
+must dl "tabu running, ready  it 0"
+keys dl Escape n n n
+must dl "[SOLVER tabu it 3]"
+settle dl
+st=$(cap dl | head -1 | grep -o "T [0-9.]* [a-z]*s [<>=]* *[0-9.]* [a-z]*s")
+own=$(cap dl | grep -o "deadline [0-9.]* [a-z]*s (fastest" | head -1 | sed 's/deadline //; s/ (fastest//')
+shown=$(echo "$st" | sed 's/.*[<>=]  *//')
+[ -n "$own" ] && [ "$shown" = "$own" ] &&
+    ok "status line '$st' against the solver's own deadline ($own)" ||
+    bad "status line own deadline" "status '$st', solver's deadline '$own'"
+keys dl q y
+must_exit dl
+no_sanitizer_errors dl
