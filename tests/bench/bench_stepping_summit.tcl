@@ -110,7 +110,7 @@ set st [solver state]
 set cur [dict get $st current energy]
 set scr [lindex $::dumps end]
 set want [list "E [units format $cur J]" "cur [units format $cur J]" "total [units format $cur J -digits 6]"]
-set got [list [expr {[regexp {\]  (E [^ ]+ [a-zA-Z]*J)} $scr -> a] ? $a : "-"}] \
+set got [list [expr {[regexp {\](?: [a-z]+)?  (E [^ ]+ [a-zA-Z]*J)} $scr -> a] ? $a : "-"}] \
               [expr {[regexp {│(cur [^ ]+ [a-zA-Z]*J)} $scr -> b] ? $b : "-"}] \
               [expr {[regexp {│(total [^ ]+ [a-zA-Z]*J)} $scr -> c] ? $c : "-"}]]
 puts "one truth at step [dict get $st iterations]: screen {$got}, solver state {$want}: [expr {$got eq $want ? "agree" : "DISAGREE"}]"
