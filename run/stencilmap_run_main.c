@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/io/mapping_file.h"
-#include "core/io/scenario_file_load_save.h"
+#include "core/session/scenario_file_load_save.h"
 #include "core/kernel/jacobi_stencil_kernel.h"
 #include "core/run_results/run_json.h"
 #include "rank_energy_counters.h"

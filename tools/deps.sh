@@ -10,7 +10,7 @@
 #   tools/deps.sh --slurm    also Slurm and MUNGE (CI's check-slurm)
 #   tools/deps.sh --check    report only, never install (also when
 #                            STENCILMAP_NO_INSTALL=1)
-# The one list (tools/debian-packages.txt): .ci/run, `make run` and `make
+# The one list (tools/ci-debian-packages.txt): .ci/run, `make run` and `make
 # check` all use it.
 set -u
 bench=0
@@ -25,9 +25,9 @@ for a in "$@"; do
     esac
 done
 
-# The list itself: tools/debian-packages.txt (PACKAGE ROLE CHECK WHAT, its
+# The list itself: tools/ci-debian-packages.txt (PACKAGE ROLE CHECK WHAT, its
 # head says what each field means), beside this script.
-case $0 in */*) list=${0%/*}/debian-packages.txt ;; *) list=debian-packages.txt ;; esac
+case $0 in */*) list=${0%/*}/ci-debian-packages.txt ;; *) list=ci-debian-packages.txt ;; esac
 [ -r "$list" ] || { echo "stencilmap: $list: the package list is missing" >&2; exit 2; }
 
 have() {

@@ -32,9 +32,10 @@ void sm_parallel_for(int nthreads, int n, void (*fn)(int i, void *arg), void *ar
  * [0, sm_pool_size) naming the thread (the caller is worker 0), so an
  * item may use that worker's own scratch state; items are handed out in
  * index order. Same contract as sm_parallel_for: the result must not
- * depend on which worker ran an item. Waiting workers sleep (no
- * spinning: the machine may be shared). A pool is used by one thread at
- * a time. NULL or a pool of 1 runs the items in order on the caller. */
+ * depend on which worker ran an item. A waiting worker spins at most
+ * 0.2 ms for the next job, then sleeps (the machine may be shared). A
+ * pool is used by one thread at a time. NULL or a pool of 1 runs the
+ * items in order on the caller. */
 typedef struct sm_pool sm_pool;
 /* nthreads - 1 workers are started; fewer when threads cannot be made
  * (sm_pool_size says how many there are, the caller included). */

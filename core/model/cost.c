@@ -458,6 +458,42 @@ void sm_cost_move_set(sm_cost *c, const int *blocks, int nb, const int *to)
     flush_heaps_comp(c, 1);
 }
 
+int sm_cost_compact_pairs(sm_cost *c)
+{
+    if (c->trial || c->ndirty_slot || sm_cost_colouring_live(c->col)) return 0;
+    int n = c->pairs.n, k = 0;
+    sm_pairmap fresh;
+    sm_pairmap_init(&fresh);
+    for (int s = 0; s < n; s++) {
+        if (c->mu1[s] == 0) continue;
+        int created;
+        int slot = sm_pairmap_get(&fresh, c->pairs.p[s], c->pairs.q[s], 1, &created);
+        (void)slot; /* == k: slots are made in order */
+        c->mu[k] = c->mu[s];
+        c->mu1[k] = c->mu1[s];
+        for (int d = 0; d < 2; d++) {
+            c->memo[2 * k + d] = c->memo[2 * s + d];
+            c->dir_msgs[2 * k + d] = c->dir_msgs[2 * s + d];
+            c->dir_cells[2 * k + d] = c->dir_cells[2 * s + d];
+        }
+        k++;
+    }
+    /* The slots past the live ones come back as new: zero, as made. */
+    for (int s = k; s < n; s++) {
+        c->mu[s] = c->mu1[s] = 0;
+        c->dir_msgs[2 * s] = c->dir_msgs[2 * s + 1] = c->dir_cells[2 * s] = c->dir_cells[2 * s + 1] = 0;
+    }
+    sm_pairmap_free(&c->pairs);
+    c->pairs = fresh;
+    for (int i = 0; i < SM_COST_PAIR_CACHE; i++) c->pair_cache[i].p = -1;
+    sm_heap_free(&c->hmu);
+    sm_heap_free(&c->hmu1);
+    sm_heap_init(&c->hmu, k);
+    sm_heap_init(&c->hmu1, k);
+    if (c->model.rounds == SM_ROUNDS_VIZING) catch_up_mu_heaps(c);
+    return n - k;
+}
+
 void sm_cost_swap(sm_cost *c, int b1, int b2)
 {
     int p1 = c->map[b1], p2 = c->map[b2];

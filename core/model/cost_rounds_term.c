@@ -59,6 +59,8 @@ void sm_cost_colouring_free(struct sm_cost_colouring *h)
     free(h);
 }
 
+int sm_cost_colouring_live(const struct sm_cost_colouring *h) { return h->live; }
+
 void sm_cost_colouring_edge(struct sm_cost_colouring *h, int slot, int64_t dk, int64_t dm)
 {
     if (!h->live) return;

@@ -27,6 +27,8 @@ void sm_cost_colouring_free(struct sm_cost_colouring *h);
  * (-): quanta dk on M, dm messages on M1. Noted until the next evaluation;
  * nothing at all until the colouring is first asked for. */
 void sm_cost_colouring_edge(struct sm_cost_colouring *h, int slot, int64_t dk, int64_t dm);
+/* Whether the colouring is kept (it holds pair slots: they must stay). */
+int sm_cost_colouring_live(const struct sm_cost_colouring *h);
 /* Rounds and their certified lower bound for M (0) or M1 (1). */
 void sm_colouring_rounds(struct sm_cost_colouring *h, const sm_colouring_view *v, int messages,
                          int64_t *rounds, int64_t *lower);

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "thesis_deadline_sweep_optima.h"
+#include "published_deadline_sweep_optima.h"
 #include "core/lib/util.h"
 
 sm_study_table *sm_study_table_new(void)

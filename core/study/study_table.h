@@ -45,7 +45,7 @@ typedef struct sm_study_legend {
  * series per value of column by (by < 0: plain braille dots; a column
  * past the table, or a row without it: the series "-"), and when
  * published is set and the axes are deadline and energy, the Table 6.4
- * optima (thesis_deadline_sweep_optima.h) of the scenarios the rows name, as marks. The
+ * optima (published_deadline_sweep_optima.h) of the scenarios the rows name, as marks. The
  * ranges hold both. Caller frees pl and lg. */
 void sm_study_table_plot(const sm_study_table *t, int x, int y, int by, int published,
                          int width, int height, sm_plot *pl, sm_study_legend *lg);

@@ -10,7 +10,7 @@
 #include "core/model/grid.h"
 #include "core/model/model.h"
 #include "core/model/topology.h"
-#include "core/net/adjacent_nodes_bit_table.h"
+#include "core/net/adjacent_nodes_bitset.h"
 
 typedef enum { SM_OBJ_ENERGY, SM_OBJ_TIME, SM_OBJ_HOPS, SM_OBJ_HOP_CELLS,
                SM_OBJ_CONGESTION, SM_OBJ_CARDINALITY } sm_objective_kind;

@@ -195,14 +195,12 @@ static void auto_cost_follow(sm_solver *s)
      * a cut edge: a search exchanging blocks all over the machine leaves
      * most of them empty (bokhari at 4096 blocks: 650 k slots for 16 k
      * live edges), and following a move then walks memory far beyond the
-     * cache. When the empty ones are most, a new state from the mapping
-     * (O(blocks + edges)) is cheaper. */
+     * cache. When the empty ones are most, they are given back (the
+     * same figures bit for bit, unlike a new state from the mapping,
+     * whose sums round otherwise): at most one compaction per live slot
+     * made since the last. */
     sm_cost *c = s->auto_cost;
-    if (c->pairs.n > 1000000 * (c->messages + 4096)) {
-        sm_cost_free(c);
-        s->auto_cost = sm_cost_new(s->grid, s->topo, &s->model, s->current_map);
-        return;
-    }
+    if (c->pairs.n > 2 * (c->messages + 1024)) sm_cost_compact_pairs(c);
     if (n > s->auto_blocks_cap) {
         s->auto_blocks_cap = n;
         s->auto_blocks = sm_xrealloc(s->auto_blocks, sizeof(int) * (size_t)n);

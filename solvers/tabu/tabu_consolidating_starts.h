@@ -22,4 +22,13 @@ int sm_box_starts(sm_solver *s);
 #define SM_NODE_STARTS_MAX_BLOCKS 65536
 int sm_node_starts(sm_solver *s);
 
+/* Offer the end of a short tabu search (SM_RCB_SEARCH_ITERS steps, no
+ * starts of its own) from rcb over every processor: where the rounds set
+ * the makespan, a basin of fewer rounds than the best start's (issue 38
+ * item 2). Same machines and grids as sm_node_starts, energy objective
+ * only, and only when the rounds set the best start's makespan (its
+ * comm_time above its comp_time). Returns the number offered (0 or 1). */
+#define SM_RCB_SEARCH_ITERS 200
+int sm_rcb_search_start(sm_solver *s);
+
 #endif

@@ -526,7 +526,10 @@ static void initial(sm_solver *s, int with_rcb)
             sm_solver_free(h);
         }
     }
-    if (with_rcb && strcmp(sm_opt_str(s, "node-starts"), "on") == 0) sm_node_starts(s);
+    if (with_rcb && strcmp(sm_opt_str(s, "node-starts"), "on") == 0) {
+        sm_node_starts(s);
+        sm_rcb_search_start(s);
+    }
 }
 
 static int init(sm_solver *s, sm_err *e)

@@ -14,16 +14,21 @@
 #             (one compact piece of the grid a node) over every K that
 #             meets tabu's deadline - a real mapping, so an upper bound
 #             on the optimum a hand-built layout gives;
-#   bound     model bound at tabu's own makespan; gap = E / bound - 1.
+#   bound     model bound at tabu's own makespan; gap = E / bound - 1;
+#   rt/tabu   tabu -from current started from rcb, held to tabu's
+#             deadline, against tabu: below 1 where the default start
+#             misses a basin (32n-x1: the rounds set the makespan).
 # Ratios: E/E_met against gpmetis, tabu/off against the old starts,
 # tabu/dd against the decomposition.
 # COMM_NODES (environment; default "8 16 32") picks the node counts.
-# Measured 2026-11-27 (one run): tabu/off 0.64-0.84 where it empties
-# nodes (16n-x15, 16n-x150, 32n-x15, 32n-x150, 8n-x150), 1.000 elsewhere;
-# tabu/dd 0.90-0.997; E/E_met 0.43-0.90; gap 0.7-20.3 % (gpmetis 15-228 %):
-# what is left of the gap is mostly the bound's (see notes in
-# stencilmap-model(7), LOWER BOUND), the decompositions being within
-# 0.3-1 % of tabu on the communication-dominated rows.
+# Measured 2026-11-27 (one run, session 4): tabu/off 0.64-0.97 where it
+# empties nodes or searches from rcb (32n-x1), 1.000 elsewhere; tabu/dd
+# 0.90-0.997; E/E_met 0.43-0.90; gap 0.7-20.3 % (gpmetis 15-228 %);
+# rt/tabu 0.999-1.57: no start from rcb beats tabu now (before the short
+# rcb search among its starts: 0.967 at 32n-x1). What is left of the gap
+# is mostly the bound's (stencilmap-model(7), LOWER BOUND, "Where it is
+# loose"), the decompositions being within 0.3-1 % of tabu where
+# communication dominates.
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
 set tmp [file join [expr {[info exists ::env(TMPDIR)] ? $::env(TMPDIR) : "/tmp"}] sm-comm-nodes-[pid]]
 file mkdir $tmp
@@ -93,8 +98,8 @@ proc metis {tmp} {
 
 puts "communication-dominated instances: 16x16x16 blocks of 32^3 cells on N summit-like nodes, inter-node energy x F; one run"
 puts "bound = model bound at the mapping's own makespan, gap = E/bound - 1; dd = best rcb -nodes K meeting tabu's deadline"
-puts [format "%-9s %5s %7s %10s %5s %7s %8s %8s %10s %7s %8s %10s %8s %10s %4s %8s %10s %8s %10s %8s" \
-    instance comm% tabu_s tabu(J) nodes E/E_met tabu/off tabu/dd bound(J) b_comm gap off(J) off_gap metis(J) dd_K dd(J) dd_gap rcb(J) met_bound met_gap]
+puts [format "%-9s %5s %7s %10s %5s %7s %8s %8s %10s %7s %8s %10s %8s %10s %4s %8s %10s %8s %10s %8s %8s" \
+    instance comm% tabu_s tabu(J) nodes E/E_met tabu/off tabu/dd bound(J) b_comm gap off(J) off_gap metis(J) dd_K dd(J) dd_gap rcb(J) met_bound met_gap rt/tabu]
 set have_metis [expr {[auto_execok gpmetis] ne ""}]
 foreach nodes $node_counts {
     foreach factor {1 15 150} {
@@ -133,6 +138,13 @@ foreach nodes $node_counts {
                 model configure -deadline $deadline
             }
         }
+        # tabu started from rcb (every processor) at tabu's own deadline:
+        # where the rounds set the makespan, a basin the default start
+        # misses (fewer rounds: the CPUs take boundary blocks).
+        solve rcb
+        solve tabu -from current
+        set d [model eval]
+        set rtE [expr {[dict get $d feasible] ? [dict get $d energy] : Inf}]
         model configure -deadline none
         solve rcb
         set rcbE [dict get [model eval] energy]
@@ -145,10 +157,10 @@ foreach nodes $node_counts {
             set metGap [format %.1f%% [expr {100.0 * ($metE / $metB - 1)}]]
             set metE [format %.4f $metE]
         }
-        puts [format "%-9s %4.1f%% %7.2f %10.4f %5d %7s %8.3f %8.3f %10.4f %6.1f%% %7.1f%% %8.4f %7.1f%% %10s %4s %8.4f %9.1f%% %8.4f %10s %8s" \
+        puts [format "%-9s %4.1f%% %7.2f %10.4f %5d %7s %8.3f %8.3f %10.4f %6.1f%% %7.1f%% %8.4f %7.1f%% %10s %4s %8.4f %9.1f%% %8.4f %10s %8s %8.3f" \
             $name [expr {100.0 * [dict get $e energy_comm] / $E}] $secs $E $used $ratio [expr {$E / $offE}] [expr {$E / $ddE}] \
             $B [expr {100.0 * $Bc / $B}] [expr {100.0 * ($E / $B - 1)}] $offE [expr {100.0 * ($offE / $offB - 1)}] \
-            $metE $ddK $ddE [expr {100.0 * ($ddE / $ddB - 1)}] $rcbE $metB $metGap]
+            $metE $ddK $ddE [expr {100.0 * ($ddE / $ddB - 1)}] $rcbE $metB $metGap [expr {$rtE / $E}]]
         flush stdout
     }
 }

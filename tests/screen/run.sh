@@ -55,7 +55,7 @@ fi
 # 33-: what a new user met (#23 item 7).
 . tests/screen/sizes_and_large_samples.sh
 # Text that does not fit gives up whole parts, never cut mid-word.
-. "$top/tests/screen/layout_cut.sh"
+. "$top/tests/screen/pane_text_cut_whole_words.sh"
 
 # 28-32. Stepping a solver like a debugger (issue #23).
 . "$top/tests/screen/stepping.sh"
@@ -88,6 +88,8 @@ fi
 # inside a long step, an infeasible ILP's bound, one word per phase, the
 # solver's own deadline on the status line.
 . "$top/tests/screen/stepping_trial.sh"
+# The Energy pane at 80x24 keeps the bound and gap of a followed solver.
+. "$top/tests/screen/energy_bound_at_80x24.sh"
 
 echo "screen: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

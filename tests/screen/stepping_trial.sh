@@ -102,3 +102,34 @@ shown=$(echo "$st" | sed 's/.*[<>=]  *//')
 keys dl q y
 must_exit dl
 no_sanitizer_errors dl
+
+# 81. V between runs at unequal steps (b1 at 30, main with 12 steps):
+# the status line and the Solver pane say main has 12 steps and where it
+# is compared, whole at 80x24 too; and whether b1 (-tenure-add 30) has
+# moved otherwise than main yet.
+for sz in "200 50" "80 24"; do
+    set -- $sz
+    nm=uneq$1
+    begin $nm $1 $2 xterm-256color samples/cuboid-cpu-gpu.json
+    keys $nm : "solver start tabu -iters 200 -seed 2; solver step 12; solver branch 10 -tenure-add 30; solver step 20" Enter
+    must $nm "[SOLVER tabu b1 it 30]"
+    keys $nm Escape V
+    must $nm "vs main @12"
+    settle $nm
+    status=$(cap $nm | head -1)
+    if [ "$1" = 200 ]; then
+        cap $nm | grep -q "main has 12 steps; compared at @12" && echo "$status" | grep -q "vs main @12 (has 12 steps)" &&
+            cap $nm | grep -q "b1 made main's moves so far (to step 12)" &&
+            ok "200x50: V at unequal steps says 'main has 12 steps; compared at @12'; b1 made main's moves" ||
+            bad "unequal steps 200x50" "$status / $(cap $nm | grep -o 'main has[^│]*\|b1 [a-z]*[^│]*' | head -2)"
+    else
+        # Whole: the status line ends with the energy and its unit, the
+        # pane's short form keeps the step compared.
+        echo "$status" | grep -q "E [0-9.]* [a-zA-Z]*J *$" && cap $nm | grep -q "main: 12 steps, @12" &&
+            ok "80x24: status line whole ('$status'), pane 'main: 12 steps, @12'" ||
+            bad "unequal steps 80x24" "$status / $(cap $nm | grep -o 'main[^│]*' | head -2)"
+    fi
+    keys $nm q y
+    must_exit $nm
+    no_sanitizer_errors $nm
+done

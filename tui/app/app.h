@@ -233,6 +233,11 @@ extern const char sm_default_scenario[];
 void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of);
 /* A whole new scenario: the old solver is discarded (no solver). */
 void sm_app_drop_solver(sm_app *app);
+/* Run i (a branch) against the run it branched from, over the steps
+ * after the branch point both have: the first step whose move or figures
+ * differ, or -1 when none does (yet). *compared_to: the last step both
+ * have (-1: none after the branch point yet). */
+long long sm_app_run_diverged_at(const sm_app *app, int i, long long *compared_to);
 /* Where a solver is, in the one vocabulary the Solver pane, the status
  * line, the Console and `solver state` (its phase key) share: "ended"
  * once it has ended (its status then says how: done, optimal, stopped...),

@@ -301,6 +301,7 @@ void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, c
     }
     c->source = c->last = src;
     snprintf(c->label, sizeof c->label, "%s", label);
+    c->run_note[0] = '\0';
     c->solver = NULL;
     c->solver_iter = -1;
     c->run = NULL;
@@ -344,6 +345,21 @@ static void run_to(sm_solver *r, long long k)
     if (sm_history_cursor(r->hist) != k) sm_solver_seek(r, k);
 }
 
+/* Compared at another step than the one shown: say so (b1 at 30 against
+ * main with 12 steps compared with main @12 and nothing said it). */
+static void run_note(sm_compare *c, long long shown)
+{
+    const sm_solver *r = c->run;
+    c->run_note[0] = '\0';
+    if (!r || r->iteration == shown) return;
+    if (r->hist && r->iteration < shown)
+        snprintf(c->run_note, sizeof c->run_note, "%s has %lld steps; compared at @%lld", c->run_name,
+                 sm_history_head(r->hist), r->iteration);
+    else
+        snprintf(c->run_note, sizeof c->run_note, "%s keeps steps from %lld; compared at @%lld", c->run_name,
+                 r->hist ? sm_history_first(r->hist) : r->iteration, r->iteration);
+}
+
 void sm_compare_set_run(sm_compare *c, const sm_session *s, sm_solver *run, const char *name, const sm_solver *shown)
 {
     run_to(run, shown->iteration);
@@ -356,6 +372,7 @@ void sm_compare_set_run(sm_compare *c, const sm_session *s, sm_solver *run, cons
     c->solver = shown;
     c->solver_iter = shown->iteration;
     snprintf(c->label, sizeof c->label, "%s @%lld", name, run->iteration);
+    run_note(c, shown->iteration);
 }
 
 void sm_compare_off(sm_compare *c)
@@ -456,6 +473,7 @@ int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv)
         c->solver_iter = sv->iteration;
         c->run_step = c->run->iteration;
         snprintf(c->label, sizeof c->label, "%s @%lld", c->run_name, c->run->iteration);
+        run_note(c, sv->iteration);
         changed = 1;
     }
     if (changed) {

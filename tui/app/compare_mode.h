@@ -76,6 +76,11 @@ typedef struct sm_compare {
     int *spare_map;
     unsigned char *spare_differs;
     int spare_n;
+    /* SM_CMP_RUN at unequal steps (the other run has fewer steps than
+     * the step shown, or no longer keeps it): why, as the status line,
+     * the Solver pane and `view compare` say it ("main has 12 steps;
+     * compared at @12"); empty at equal steps. */
+    char run_note[96];
 } sm_compare;
 
 /* The size from which the workbench builds a compare's cost state on

@@ -14,7 +14,7 @@
 #include "core/io/mapping_file.h"
 #include "core/io/rankfile.h"
 #include "core/io/launch_bind_ranks_to_places.h"
-#include "core/io/scenario_file_load_save.h"
+#include "core/session/scenario_file_load_save.h"
 #include "core/lib/strbuf.h"
 
 static double now(void)

@@ -149,7 +149,13 @@ static Tcl_Obj *state_dict(sm_app *app)
     PUT("label", Tcl_NewStringObj(c->label, -1));
     if (c->source == SM_CMP_FILE) PUT("file", Tcl_NewStringObj(c->file, -1));
     if (c->source == SM_CMP_UNDO) PUT("undo", Tcl_NewIntObj(c->undo));
-    if (c->source == SM_CMP_RUN) PUT("run", Tcl_NewStringObj(c->run_name, -1));
+    if (c->source == SM_CMP_RUN) {
+        PUT("run", Tcl_NewStringObj(c->run_name, -1));
+        /* The other run's step compared, and why it is not the step shown
+         * when it is not (note empty at equal steps). */
+        PUT("at", Tcl_NewWideIntObj(c->run_step));
+        PUT("note", Tcl_NewStringObj(c->run_note, -1));
+    }
     sm_eval se;
     sm_cost_eval(app->session->cost, &se);
     /* The left side is what the panes show: the solver's mapping at the

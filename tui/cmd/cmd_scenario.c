@@ -8,7 +8,7 @@
 #include "core/session/crash_recovery_journal.h"
 #include "core/model/grid_memory.h"
 #include "core/model/processor_type_profiles.h"
-#include "core/io/scenario_file_load_save.h"
+#include "core/session/scenario_file_load_save.h"
 #include "cmd_common.h"
 #include "tui/app/installed_data_directory.h"
 #include "cmd_topo_detect_import_hwloc.h"

@@ -117,6 +117,12 @@ int sm_solver_runs(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
         put(d, "status", Tcl_NewStringObj(s->status, -1));
         put(d, "best", s->has_best ? Tcl_NewDoubleObj(s->best.energy) : Tcl_NewObj());
         put(d, "shown", Tcl_NewIntObj(i == app->run_shown));
+        /* Whether the branch's options changed anything yet: the first
+         * step it took differently from its parent ({} while none did),
+         * over the steps both have (compared_to). */
+        long long upto, dv = sm_app_run_diverged_at(app, i, &upto);
+        put(d, "diverged_at", dv >= 0 ? Tcl_NewWideIntObj(dv) : Tcl_NewObj());
+        put(d, "compared_to", upto >= 0 ? Tcl_NewWideIntObj(upto) : Tcl_NewObj());
         Tcl_ListObjAppendElement(NULL, l, d);
     }
     Tcl_SetObjResult(in, l);

@@ -1,6 +1,6 @@
 /* cmd_topo_measure_links.c - topo measure links (SPEC 8): the intra-node
  * link between two of this machine's processors measured as the halo
- * copy it carries (core/measure/intra_node_link_timing.h: a message written on one
+ * copy it carries (core/measure/intra_node_link_bandwidth_latency.h: a message written on one
  * processor's core, copied by the other's), its latency, bandwidth and
  * fitted time per cell; -apply writes the time per cell into the
  * topology's intra class for the two types, with its source. */
@@ -11,7 +11,7 @@
 #include <string.h>
 #include "cmd_common.h"
 #include "cmd_topo_measure.h"
-#include "core/measure/intra_node_link_timing.h"
+#include "core/measure/intra_node_link_bandwidth_latency.h"
 #include "core/session/session_edits_undo_redo.h"
 
 static int bad(Tcl_Interp *in, const char *fmt, const char *arg)

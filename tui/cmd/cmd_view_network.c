@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "core/traffic/link_load_drawing_layout.h"
+#include "core/traffic/link_load_drawing_positions.h"
 #include "core/traffic/link_load_counts.h"
 #include "core/net/net.h"
 

@@ -169,8 +169,16 @@ static int bound_text(sm_app *app, const sm_frame *f, int feasible, char *buf, s
     }
     if (longer) sm_ui_joules(be, j, sizeof j);
     else sm_ui_si(be, "J", 3, j, sizeof j);
-    if (!feasible || ev->energy <= 0)
-        return snprintf(buf, n, longer ? "%s%s bound" : "%s%s", ge, j) + extra;
+    /* A mapping that misses the deadline is not bounded by it: beside the
+     * total, "total 39.42 kJ \u226539.8 kJ" read as a contradiction (the
+     * whole Summit's tabu at 80x24); the short form gives it up. */
+    if (!feasible || ev->energy <= 0) {
+        if (!longer) {
+            if (n) buf[0] = 0;
+            return 0;
+        }
+        return snprintf(buf, n, "%s%s bound", ge, j);
+    }
     double gap = 100 * fmax(0, (ev->energy - be) / ev->energy);
     if (longer) return snprintf(buf, n, "%s%s bound, gap %.1f %%", ge, j, gap);
     return snprintf(buf, n, "%s%s %.0f%%", ge, j, gap) + extra;
@@ -242,7 +250,10 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
      * a row of its own when there is one to spare, else beside the total,
      * which gives up digits for it ("total 3.37 J \u22652.6 J 23%" in 23
      * columns, the Energy pane at 80x24). The last change's delta comes
-     * first there when both do not fit: it says what the key just did. */
+     * first there when both do not fit: it says what the key just did.
+     * Following a solver the delta is against the session (the title says
+     * so) and the bound comes first: it is solver state's bound and gap
+     * for the step shown, the ILP's progress (at 80x24 both went). */
     char bnd[64], dn[32];
     int bw = bound_text(app, f, feasible, bnd, sizeof bnd, ih >= 10);
     int dw = has_delta ? snprintf(dn, sizeof dn, "%s%s", d > 0 ? "+" : "", sm_ui_joules(d, b2, sizeof b2)) : 0;
@@ -256,14 +267,14 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         for (int i = 0; i < 5 && !beside; i++) {
             tw = snprintf(b1, sizeof b1, "%s %s", forms[i].label,
                           sm_ui_si(ev->energy, "J", forms[i].digits, b3, sizeof b3));
-            beside = tw + 1 + bw + (has_delta ? 2 + dw : 0) <= iw;
+            beside = tw + (bw ? 1 + bw : 0) + (has_delta ? 2 + dw : 0) <= iw;
         }
         if (!beside) tw = snprintf(b1, sizeof b1, "total %s", sm_ui_si(ev->energy, "J", 6, b3, sizeof b3));
-        if (!beside && !has_delta) {
+        if (!beside && (!has_delta || f->source)) {
             for (int i = 0; i < 5 && !beside; i++) {
                 tw = snprintf(b1, sizeof b1, "%s %s", forms[i].label,
                               sm_ui_si(ev->energy, "J", forms[i].digits, b3, sizeof b3));
-                beside = tw + 1 + bw <= iw;
+                beside = tw + (bw ? 1 + bw : 0) <= iw;
             }
             if (!beside) tw = snprintf(b1, sizeof b1, "total %s", sm_ui_si(ev->energy, "J", 6, b3, sizeof b3));
         }
@@ -273,8 +284,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     if (ih >= 10) {
         if (y + 1 <= ih) sm_ui_text(w, y + 1, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", bnd);
     } else if (beside) {
-        sm_ui_text(w, y, 1 + tw + 1, (int)strlen(bnd), sm_ui_attr(SM_EL_DIM), "%s", bnd);
-        x0 = 1 + tw + 1 + bw + 2;
+        if (bw) sm_ui_text(w, y, 1 + tw + 1, (int)strlen(bnd), sm_ui_attr(SM_EL_DIM), "%s", bnd);
+        x0 = 1 + tw + (bw ? 1 + bw : 0) + 2;
     }
     /* The delta, then its label as far as a few letters of it fit. */
     if (has_delta && x0 + dw - 1 <= iw) {

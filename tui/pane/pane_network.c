@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/traffic/link_load_drawing_layout.h"
+#include "core/traffic/link_load_drawing_positions.h"
 #include "core/traffic/link_load_counts.h"
 #include "pane.h"
 

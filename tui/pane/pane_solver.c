@@ -142,6 +142,20 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         int room = (ih - y + 1) / 3;
         y += sm_runs_timeline(p, y, 1, iw, room < 2 ? 2 : room > 6 ? 6 : room, app, f->utf8);
     }
+    /* Comparing with another run at another step than the one shown (it
+     * has fewer steps): say so, as the status line and view compare do. */
+    if (f->cmp && f->cmp->run_note[0] && f->cmp->run && y <= ih) {
+        /* Narrower, shorter forms of the same facts: never "main has 12
+         * steps;" without the step compared. */
+        const sm_compare *c = f->cmp;
+        long long has = c->run->hist ? sm_history_head(c->run->hist) : c->run_step;
+        char nb[96];
+        int n = snprintf(nb, sizeof nb, "%s", c->run_note);
+        if (n > iw) n = snprintf(nb, sizeof nb, "%s has %lld steps: @%lld", c->run_name, has, c->run_step);
+        if (n > iw) n = snprintf(nb, sizeof nb, "%s: %lld steps, @%lld", c->run_name, has, c->run_step);
+        if (n > iw) n = snprintf(nb, sizeof nb, "vs @%lld, its last", c->run_step);
+        sm_ui_words(w, y++, 1, iw, sm_ui_attr(SM_EL_HIGHLIGHT), "%s", nb);
+    }
     /* A bounding solver (the ILP): incumbent, bound and gap, the bound
      * and gap `solver state` gives (sm_app_solver_bound); "optimal" only
      * when the bound meets the incumbent. No feasible incumbent is "-"

@@ -80,5 +80,21 @@ int sm_runs_timeline(sm_pane *p, int y, int x, int width, int maxrows, const sm_
                                : snprintf(line, sizeof line, "main: as started; solver switch NAME shows a branch");
         if (n <= width) sm_ui_text(w, y + drawn++, x, width, sm_ui_attr(SM_EL_DIM), "%s", line);
     }
+    /* Whether the options it changed mattered: the first step it took
+     * differently from its parent, or that it has made the same moves so
+     * far (b1 with -tenure-add 30 made main's moves, and nothing said). */
+    if (drawn < maxrows && app->runs[app->run_shown].parent >= 0) {
+        const sm_solver_run *r = &app->runs[app->run_shown];
+        const char *pn = app->runs[r->parent].name;
+        long long upto, dv = sm_app_run_diverged_at(app, app->run_shown, &upto);
+        char line[160];
+        int n;
+        if (dv >= 0) n = snprintf(line, sizeof line, "%s differs from %s from step %lld", r->name, pn, dv);
+        else if (upto >= 0) n = snprintf(line, sizeof line, "%s made %s's moves so far (to step %lld)", r->name, pn, upto);
+        else n = snprintf(line, sizeof line, "%s: no step after %lld in both yet", r->name, r->at);
+        if (n > width && dv >= 0) n = snprintf(line, sizeof line, "differs from step %lld", dv);
+        else if (n > width && upto >= 0) n = snprintf(line, sizeof line, "same moves to %lld", upto);
+        if (n <= width) sm_ui_text(w, y + drawn++, x, width, sm_ui_attr(SM_EL_DIM), "%s", line);
+    }
     return drawn;
 }

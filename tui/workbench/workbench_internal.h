@@ -1,7 +1,7 @@
 /* workbench_internal.h - what the files of the workbench loop share (not for
  * use outside tui/workbench/): the loop's state (the panes, the prompt, what
  * was last drawn, the mapping shown) and the functions each file offers the
- * others. workbench_main_loop.c runs the loop, workbench_pane_layout.c lays the panes
+ * others. workbench_main_loop.c runs the loop, workbench_pane_placement.c lays the panes
  * out, workbench_terminal.c holds the hooks the command layer redraws through,
  * workbench_redraw.c draws a frame, workbench_input.c turns keys into
  * commands. */
@@ -107,7 +107,7 @@ typedef struct tui {
 } tui;
 
 
-/* workbench_pane_layout.c */
+/* workbench_pane_placement.c */
 typedef struct wb_pane_place {
     const sm_pane_ops *ops;
     sm_pane_slot slot;

@@ -333,7 +333,7 @@ static void draw_status(tui *t, const sm_frame *f)
     }
     const char *name = app->scenario_path ? app->scenario_path : "(built-in scenario)";
     /* Which mapping every pane shows: v switches. */
-    char src[160] = "session";
+    char src[160] = "session", uneq[48] = "";
     if (app->starting)
         snprintf(src, sizeof src, "session, %s starting %.1f s", sm_solver_start_name(app->starting),
                  sm_solver_start_elapsed(app->starting));
@@ -356,7 +356,12 @@ static void draw_status(tui *t, const sm_frame *f)
          * 39.42 kJ read "-174.6 pJ"), as in the Energy pane. */
         double d = f->cmp->ev.energy - f->ev.energy;
         if (fabs(d) <= 1e-9 * fmax(fabs(f->cmp->ev.energy), fabs(f->ev.energy))) d = 0;
-        snprintf(src + l, sizeof src - l, " vs %.40s %s%s", f->cmp->label, d > 0 ? "+" : "", sm_ui_joules(d, dj, sizeof dj));
+        /* At unequal steps (the other run has fewer): how many it has
+         * (given up first when the line is narrow, below). */
+        if (f->cmp->run_note[0] && f->cmp->run && f->cmp->run->hist)
+            snprintf(uneq, sizeof uneq, " (has %lld steps)", sm_history_head(f->cmp->run->hist));
+        snprintf(src + l, sizeof src - l, " vs %.40s%s %s%s", f->cmp->label, uneq, d > 0 ? "+" : "",
+                 sm_ui_joules(d, dj, sizeof dj));
     }
     /* A branch being built in the background: how far it has come. */
     char br[96];
@@ -384,6 +389,20 @@ static void draw_status(tui *t, const sm_frame *f)
     if (!f->cmp && COLS - 1 - rn < 12) {
         snprintf(tt, sizeof tt, "  T %s%s", sm_ui_seconds(f->ev.time, ts, sizeof ts), d);
         rn = snprintf(right, sizeof right, "%s  [%s]%s  E %s%s", app->session->dirty ? " [modified]" : "", src, ph,
+                      sm_ui_joules(f->ev.energy, e, sizeof e), tt);
+    }
+    /* Still too wide (comparing two runs at 80x24 cut "E 2.972 J" to
+     * "E 2"): the steps count of the other run goes (the Solver pane says
+     * it), then the phase word (the Solver pane's first line has it). */
+    if (COLS - 1 - rn < 12 && uneq[0]) {
+        char *u = strstr(src, uneq);
+        if (u) memmove(u, u + strlen(uneq), strlen(u + strlen(uneq)) + 1);
+        rn = snprintf(right, sizeof right, "%s  [%s]%s  E %s%s", app->session->dirty ? " [modified]" : "", src, ph,
+                      sm_ui_joules(f->ev.energy, e, sizeof e), tt);
+    }
+    if (COLS - 1 - rn < 12 && ph[0]) {
+        ph[0] = '\0';
+        rn = snprintf(right, sizeof right, "%s  [%s]  E %s%s", app->session->dirty ? " [modified]" : "", src,
                       sm_ui_joules(f->ev.energy, e, sizeof e), tt);
     }
     /* A long path gives way in the middle: the figures stay readable. */

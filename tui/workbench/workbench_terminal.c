@@ -1,7 +1,7 @@
 /* workbench_terminal.c - the workbench's screen: the terminal modes and pane
  * windows it runs with, and the hooks the command layer calls while a long
  * command runs (redraw and read keys, the screen as text, a yes/no
- * question). The layout is workbench_pane_layout.c. */
+ * question). The layout is workbench_pane_placement.c. */
 #include "workbench_internal.h"
 /* ---- hooks the command layer calls ---- */
 

@@ -721,6 +721,61 @@ static void non_finite_never_feasible(void **st)
     assert_int_equal(sm_grid_spec_check(&one, &e), -1);
 }
 
+/* Compacting the pair slots changes no figure, bit for bit: two cost
+ * states follow the same random moves and swaps, one compacted every few
+ * moves; their evaluations and traffic agree exactly, under maxdeg and
+ * vizing; under a live colouring it does nothing. */
+static void compact_pairs_keeps_every_bit(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(8, 8, 1, 0, 0, 0, SM_ST_5PT);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[4,4,4]}", 64);
+    static const sm_rounds_model models[] = {SM_ROUNDS_MAXDEG, SM_ROUNDS_VIZING, SM_ROUNDS_COLOURING};
+    for (int mi = 0; mi < 3; mi++) {
+        sm_model m;
+        sm_model_default(&m);
+        m.rounds = models[mi];
+        int map[64];
+        for (int u = 0; u < 64; u++) map[u] = u;
+        sm_cost *a = sm_cost_new(g, t, &m, map), *b = sm_cost_new(g, t, &m, map);
+        sm_eval ea, eb;
+        if (models[mi] == SM_ROUNDS_COLOURING) {
+            sm_cost_eval(b, &eb); /* the colouring is kept from now on */
+            assert_int_equal(sm_cost_compact_pairs(b), 0);
+        }
+        unsigned long long rs = 7;
+        int given_back = 0;
+        for (int i = 0; i < 3000; i++) {
+            int u = (int)(sm_rand_next(&rs) % 64), v = (int)(sm_rand_next(&rs) % 64);
+            if (i % 3) {
+                sm_cost_swap(a, u, v);
+                sm_cost_swap(b, u, v);
+            } else {
+                sm_cost_move(a, u, map[v]);
+                sm_cost_move(b, u, map[v]);
+            }
+            if (i % 50 == 0) given_back += sm_cost_compact_pairs(b);
+            if (i % 10) continue;
+            sm_cost_eval(a, &ea);
+            sm_cost_eval(b, &eb);
+            assert_memory_equal(&ea, &eb, sizeof ea);
+            sm_traffic *ta, *tb;
+            int na = sm_cost_traffic(a, 1, &ta), nb = sm_cost_traffic(b, 1, &tb);
+            assert_int_equal(na, nb);
+            assert_memory_equal(ta, tb, sizeof *ta * (size_t)na);
+            free(ta);
+            free(tb);
+        }
+        if (models[mi] == SM_ROUNDS_COLOURING) assert_int_equal(given_back, 0);
+        else assert_true(given_back > 0);
+        assert_true(b->pairs.n <= a->pairs.n);
+        sm_cost_free(a);
+        sm_cost_free(b);
+    }
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 /* sm_eval_judge: an evaluation made without a deadline, judged at one,
  * is exactly the evaluation made at it (multilevel tabu judges its best
  * lb order so, with no second cost state over the grid): every field,
@@ -786,6 +841,7 @@ int main(void)
         cmocka_unit_test(incremental_matches_reference),
         cmocka_unit_test(model_switches_and_remaps),
         cmocka_unit_test(batch_moves_match),
+        cmocka_unit_test(compact_pairs_keeps_every_bit),
         cmocka_unit_test(per_processor_sums),
         cmocka_unit_test(profile_costs),
         cmocka_unit_test(non_finite_never_feasible),

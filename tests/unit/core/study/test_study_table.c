@@ -3,7 +3,7 @@
  * right cells, the published Table 6.4 optima once per scenario and only
  * on deadline/energy axes). */
 #include "tests/unit/testutil.h"
-#include "core/study/thesis_deadline_sweep_optima.h"
+#include "core/study/published_deadline_sweep_optima.h"
 #include "core/study/study_table.h"
 
 static void row(sm_study_table *t, const char *scen, const char *solver, const char *dl, const char *en)

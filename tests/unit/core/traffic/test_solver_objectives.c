@@ -7,7 +7,7 @@
  * grid neighbours); the distance-1 table against the network's distance. */
 #include "tests/unit/testutil.h"
 #include "core/net/net.h"
-#include "core/net/adjacent_nodes_bit_table.h"
+#include "core/net/adjacent_nodes_bitset.h"
 #include "core/traffic/mapping_metrics.h"
 #include "core/traffic/solver_objectives.h"
 

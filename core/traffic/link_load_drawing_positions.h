@@ -1,4 +1,4 @@
-/* link_load_drawing_layout.h - a grid-shaped network laid out for drawing: planes of
+/* link_load_drawing_positions.h - a grid-shaped network laid out for drawing: planes of
  * rows x columns of nodes and the physical links between them.
  *
  * Torus and mesh: the last axis runs along a row (columns), the one
@@ -7,8 +7,8 @@
  * the next. HAEC: a board is a plane; through is the wireless hop to the
  * next board (boards form a line). Node index = (plane * rows + row) *
  * cols + col, as the networks number nodes. No curses, no Tcl. */
-#ifndef SM_LINK_LOAD_DRAWING_LAYOUT_H
-#define SM_LINK_LOAD_DRAWING_LAYOUT_H
+#ifndef SM_LINK_LOAD_DRAWING_POSITIONS_H
+#define SM_LINK_LOAD_DRAWING_POSITIONS_H
 
 #include "link_load_counts.h"
 #include "core/net/net.h"

@@ -3,10 +3,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "grid_file.h"
+#include "core/io/grid_file.h"
 #include "core/lib/jsonutil.h"
 #include "core/model/grid_memory.h"
-#include "mapping_file.h"
+#include "core/io/mapping_file.h"
 
 int sm_model_from_json(const cJSON *j, const char *path, sm_model *m,
                        sm_err *e)

@@ -1,6 +1,6 @@
-/* intra_node_link_timing.c - an intra-node link's copy time and latency (intra_node_link_timing.h). */
+/* intra_node_link_bandwidth_latency.c - an intra-node link's copy time and latency (intra_node_link_bandwidth_latency.h). */
 #define _GNU_SOURCE /* pthread_setaffinity_np, CPU_SET */
-#include "intra_node_link_timing.h"
+#include "intra_node_link_bandwidth_latency.h"
 
 #include <math.h>
 #include <pthread.h>

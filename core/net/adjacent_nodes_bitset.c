@@ -1,5 +1,5 @@
-/* adjacent_nodes_bit_table.c - the distance-1 relation of a network as a bit table. */
-#include "adjacent_nodes_bit_table.h"
+/* adjacent_nodes_bitset.c - the distance-1 relation of a network as a bit table. */
+#include "adjacent_nodes_bitset.h"
 
 #include <stdlib.h>
 

@@ -1,11 +1,11 @@
-/* adjacent_nodes_bit_table.h - which nodes are next to which (network distance 1),
+/* adjacent_nodes_bitset.h - which nodes are next to which (network distance 1),
  * as one bit per node pair: the test the cardinality objective makes for
  * every grid edge of every exchange it scores (bokhari at 4096 nodes:
  * ~270 M tests) becomes a load and a shift instead of a call through the
  * network's ops with its divisions. Built only up to SM_NODE_ADJ_MAX
  * nodes (8 MB); above, callers ask the network. */
-#ifndef SM_ADJACENT_NODES_BIT_TABLE_H
-#define SM_ADJACENT_NODES_BIT_TABLE_H
+#ifndef SM_ADJACENT_NODES_BITSET_H
+#define SM_ADJACENT_NODES_BITSET_H
 
 #include <stdint.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
-/* test_link_load_drawing_layout.c - the Network pane's layout of a machine (planes, rows,
+/* test_link_load_drawing_positions.c - the Network pane's layout of a machine (planes, rows,
  * columns, wrap links, HAEC boards) and the crossing pairs of a link:
  * each direction's pairs add up to the load sm_links_compute gives it. */
 #include "tests/unit/testutil.h"
-#include "core/traffic/link_load_drawing_layout.h"
+#include "core/traffic/link_load_drawing_positions.h"
 #include "core/traffic/link_load_counts.h"
 #include "core/net/net.h"
 

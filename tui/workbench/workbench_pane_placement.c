@@ -1,4 +1,4 @@
-/* workbench_pane_layout.c - the panes laid out in bands for the terminal's size:
+/* workbench_pane_placement.c - the panes laid out in bands for the terminal's size:
  * the pane table (ops, band and width of each), the main bands, the zoomed
  * pane, the alternate panes and the help overlay. */
 #include "workbench_internal.h"

@@ -1,6 +1,6 @@
-/* thesis_deadline_sweep_optima.c - the published Table 6.4 optima (SPEC §7). */
+/* published_deadline_sweep_optima.c - the published Table 6.4 optima (SPEC §7). */
 #include <string.h>
-#include "thesis_deadline_sweep_optima.h"
+#include "published_deadline_sweep_optima.h"
 
 static const sm_ref_point cpu_cpu[] = {
     {27.91e-3, 3.7690, 0}, {26.97e-3, 4.8625, 0}, {14.00e-3, 5.2745, 0}};

@@ -1,7 +1,7 @@
-/* thesis_deadline_sweep_optima.h - published optima a study can be compared with: the
+/* published_deadline_sweep_optima.h - published optima a study can be compared with: the
  * deadline sweeps of thesis Table 6.4 (SPEC §7), by scenario sample. */
-#ifndef SM_THESIS_DEADLINE_SWEEP_OPTIMA_H
-#define SM_THESIS_DEADLINE_SWEEP_OPTIMA_H
+#ifndef SM_PUBLISHED_DEADLINE_SWEEP_OPTIMA_H
+#define SM_PUBLISHED_DEADLINE_SWEEP_OPTIMA_H
 
 typedef struct sm_ref_point {
     double deadline, energy;   /* s, J */

@@ -1,4 +1,4 @@
-# layout_cut.sh - sourced by run.sh (its helpers): text that did not fit
+# pane_text_cut_whole_words.sh - sourced by run.sh (its helpers): text that did not fit
 # its pane was cut mid-word (#kfixb item 3): at 80x24 the Energy pane
 # dropped the bound and gap, the Communication pane named a pair by one
 # cut name ("6-34 n00~00_0") under a header cut to "s", the Processors

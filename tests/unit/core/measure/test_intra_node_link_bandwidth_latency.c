@@ -1,10 +1,10 @@
-/* test_intra_node_link_timing.c - an intra-node link measured for real between two pinned
+/* test_intra_node_link_bandwidth_latency.c - an intra-node link measured for real between two pinned
  * threads: the latency and each message size have their repetitions and
  * interval, bigger messages take longer, the fitted time per cell and the
  * bandwidth follow from them; one CPU, a CPU this process may not run on
  * and bad sizes are refused before anything runs. */
 #include "tests/unit/testutil.h"
-#include "core/measure/intra_node_link_timing.h"
+#include "core/measure/intra_node_link_bandwidth_latency.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-/* net_kind_table.c - the network kinds by name: a network's JSON object is read by
+/* net_kinds_by_name.c - the network kinds by name: a network's JSON object is read by
  * the module of its "kind" (single_node.c, fat_tree_dragonfly_levels.c, torus_mesh_routing.c, haec_box_wireless_boards.c, explicit_level_matrix.c).
  * A new kind is one more module and one more row here. */
 #include "net.h"

@@ -1,4 +1,4 @@
-/* intra_node_link_timing.h - measuring an intra-node link (SPEC 2.2 links.intra, 8): the
+/* intra_node_link_bandwidth_latency.h - measuring an intra-node link (SPEC 2.2 links.intra, 8): the
  * halo copy between two processors' cores. A sender thread pinned to one
  * core writes a message of n cells (doubles) into memory it first
  * touched; a receiver pinned to the other core sees its turn (a flag,
@@ -12,8 +12,8 @@
  * time per cell is the least-squares slope through the origin of the
  * message time over the sizes (halo faces are what the model sends).
  * No Tcl. */
-#ifndef SM_INTRA_NODE_LINK_TIMING_H
-#define SM_INTRA_NODE_LINK_TIMING_H
+#ifndef SM_INTRA_NODE_LINK_BANDWIDTH_LATENCY_H
+#define SM_INTRA_NODE_LINK_BANDWIDTH_LATENCY_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,7 @@
-/* app_journal_on_path_change_and_save.c - the app's journals (core/session/crash_recovery_journal.h): the file
- * the session is, what a save tells the journal, and the journal a script
- * recovered (held until its work is saved). Neither Tcl nor curses. */
+/* app_scenario_path_and_after_save.c - the scenario file the session is,
+ * as the app's journal (core/session/crash_recovery_journal.h) must know
+ * it: what a save tells the journal, and the journal a script recovered
+ * (held until its work is saved). Neither Tcl nor curses. */
 #include "app.h"
 
 #include <stdlib.h>

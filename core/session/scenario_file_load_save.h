@@ -7,7 +7,7 @@
 #include "core/model/grid.h"
 #include "core/model/model.h"
 #include "core/model/topology.h"
-#include "mapping_codec.h"
+#include "core/io/mapping_codec.h"
 
 typedef struct sm_scenario {
     sm_grid *grid;

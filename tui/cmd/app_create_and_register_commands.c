@@ -1,4 +1,4 @@
-/* app_start_and_command_registration.c - the app's life (the session starts on the built-in
+/* app_create_and_register_commands.c - the app's life (the session starts on the built-in
  * scenario; the Tcl hooks are released here) and command registration. */
 #include "cmd_common.h"
 #include "tui/app/compare_mode.h"

@@ -1,6 +1,6 @@
-/* link_load_drawing_layout.c - planes, rows and columns of a grid-shaped network (see
- * link_load_drawing_layout.h). */
-#include "link_load_drawing_layout.h"
+/* link_load_drawing_positions.c - planes, rows and columns of a grid-shaped network (see
+ * link_load_drawing_positions.h). */
+#include "link_load_drawing_positions.h"
 
 #include <string.h>
 
