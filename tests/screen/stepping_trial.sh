@@ -133,3 +133,23 @@ for sz in "200 50" "80 24"; do
     must_exit $nm
     no_sanitizer_errors $nm
 done
+
+# 82. Moves keep block, source and target (summit-like's names at 200x50
+# in compare mode, a 48-column Solver pane): "move block 380 n28.v100_4 ->"
+# and "swap block 267 (n17.v100_1) with block 283" lost their targets.
+begin mv 200 50 xterm-256color samples/summit-like.json
+keys mv : "solver start tabu -seed 2" Enter
+must mv "tabu running, ready  it 0"
+keys mv Escape n n n V
+must mv "vs tabu best"
+settle mv
+lines=$(cap mv | awk -F'│' '{print $(NF-1)}' | grep -E '(move|swap) ' )
+# Each ends with a processor name (a word with a letter), never with "->",
+# "with" or a bare block number.
+bad_lines=$( (echo "$lines" | grep -vE ' [^ ]*[a-z][^ ]* *$'; echo "$lines" | grep -E '(->|<>|with) *$') | grep .)
+[ "$(echo "$lines" | grep -c .)" -ge 4 ] && [ -z "$bad_lines" ] &&
+    ok "moves keep their target in a 48-column Solver pane ($(echo "$lines" | grep -c .) lines)" ||
+    bad "moves lose their target" "$bad_lines"
+keys mv q y
+must_exit mv
+no_sanitizer_errors mv

@@ -34,6 +34,9 @@ cut_words() {
         # The Energy pane's short bound form ends in the whole percent of
         # the gap ("E 2.695 J ≥2.6 J 4%", stencilmap(1)); wide: "gap 3.5 %".
         case "$line" in *" ≥"[0-9]*" "[0-9]*%) continue ;; esac
+        # A name elided in its middle ("n2~0_1", sm_ui_fit_names) is whole
+        # on purpose: the move keeps its target.
+        case "$last" in *"~"*) continue ;; esac
         echo "$wide" | grep -qxF -- "$last" || cut_at="$cut_at|$line"
         case "$last" in *[0-9]) echo "$line" | grep -qE "($2) [0-9.]+\$" && cut_at="$cut_at|$line (no unit)" ;; esac
     done <"$1"

@@ -429,8 +429,14 @@ static void draw_rounds(WINDOW *w, const comm_cache *c, const sm_app *app, const
 {
     int y = 1 + ih - round_lines, x = 1;
     if (!c->drawable) {
-        sm_ui_text(w, y, x, iw, sm_ui_attr(SM_EL_DIM), "steps not listed above %d M quanta: model rounds",
-                   SM_SCHEDULE_DRAW_MAX / 1000000);
+        /* Whole forms, narrower in turn (80x24 read "steps not listed ab"). */
+        char nl[96];
+        int m = SM_SCHEDULE_DRAW_MAX / 1000000;
+        int n = snprintf(nl, sizeof nl, "steps not listed above %d M quanta: model rounds", m);
+        if (n > iw) n = snprintf(nl, sizeof nl, "steps not listed (> %d M quanta)", m);
+        if (n > iw) n = snprintf(nl, sizeof nl, "not listed: > %d M quanta", m);
+        if (n > iw) snprintf(nl, sizeof nl, "steps not listed");
+        sm_ui_words(w, y, x, iw, sm_ui_attr(SM_EL_DIM), "%s", nl);
         return;
     }
     char head[160];

@@ -322,6 +322,73 @@ const char *sm_ui_elide(const char *s, int width, char *out, size_t n)
     return out;
 }
 
+const char *sm_ui_fit_names(const char *text, int width, char *out, size_t n)
+{
+    snprintf(out, n, "%s", text);
+    int len = (int)strlen(out);
+    /* First the words the numbers say anyway: "move 269 n24.v100_1 ->
+     * n24.v100_2" for "move block 269 ...". */
+    for (int i = 0; len > width && out[i];) {
+        int blocks = strncmp(out + i, "blocks ", 7) == 0, block = strncmp(out + i, "block ", 6) == 0;
+        if ((blocks || block) && (i == 0 || out[i - 1] == ' ') && out[i + (blocks ? 7 : 6)] >= '0' &&
+            out[i + (blocks ? 7 : 6)] <= '9') {
+            int w = blocks ? 7 : 6;
+            memmove(out + i, out + i + w, (size_t)(len - i - w) + 1);
+            len -= w;
+            continue;
+        }
+        i++;
+    }
+    /* Then the swap's words: "swap 333 n20.v100_1 <> 349 n20.v100_2". */
+    if (len > width) {
+        char *p = strstr(out, " with ");
+        if (p) {
+            memcpy(p, " <> ", 4);
+            memmove(p + 4, p + 6, strlen(p + 6) + 1);
+        }
+        int k = 0;
+        for (int i = 0; out[i]; i++)
+            if (out[i] != '(' && out[i] != ')') out[k++] = out[i];
+        out[k] = '\0';
+        len = (int)strlen(out);
+    }
+    while (len > width) {
+        /* The longest name: its letters-and-digits core, without the
+         * brackets and commas around it. */
+        int best = -1, bl = 0;
+        for (int i = 0; out[i];) {
+            while (out[i] == ' ') i++;
+            int j = i;
+            while (out[j] && out[j] != ' ') j++;
+            int a = i, b = j;
+            while (a < b && strchr("([{", out[a])) a++;
+            while (b > a && strchr(")]},;:", out[b - 1])) b--;
+            int letter = 0;
+            for (int k = a; k < b; k++)
+                if ((out[k] >= 'a' && out[k] <= 'z') || (out[k] >= 'A' && out[k] <= 'Z')) letter = 1;
+            if (letter && b - a > 6 && b - a > bl && !memchr(out + a, '~', (size_t)(b - a))) {
+                best = a;
+                bl = b - a;
+            }
+            i = j;
+        }
+        if (best < 0) break;
+        /* Down to what the line needs, never below 6 columns. */
+        int keep = bl - (len - width);
+        if (keep < 6) keep = 6;
+        char name[256], el[256];
+        if (bl >= (int)sizeof name) break;
+        memcpy(name, out + best, (size_t)bl);
+        name[bl] = '\0';
+        sm_ui_elide(name, keep, el, sizeof el);
+        int el_len = (int)strlen(el);
+        memmove(out + best + el_len, out + best + bl, (size_t)(len - best - bl) + 1);
+        memcpy(out + best, el, (size_t)el_len);
+        len = (int)strlen(out);
+    }
+    return out;
+}
+
 /* ---- list panes ---- */
 
 int sm_pane_page(const sm_pane *p)

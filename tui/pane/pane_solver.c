@@ -70,7 +70,13 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         int n = snprintf(line, sizeof line, "%s %s  it %lld  %.1f s", s->ops->name, word, s->iteration,
                          sm_solver_seconds_now(s));
         if (n > iw) n = snprintf(line, sizeof line, "%s %s  it %lld", s->ops->name, word, s->iteration);
-        if (n > iw) snprintf(line, sizeof line, "%s  it %lld", word, s->iteration);
+        if (n > iw) n = snprintf(line, sizeof line, "%s  it %lld", word, s->iteration);
+        /* 80x24 in compare mode (19 columns): the phase alone ("paused",
+         * "running, paused" being the status line's too), never "it"
+         * without its number. */
+        if (n > iw) n = snprintf(line, sizeof line, "%s  it %lld", s->done ? s->status : sm_app_solver_phase(app, s),
+                                 s->iteration);
+        if (n > iw) snprintf(line, sizeof line, "it %lld", s->iteration);
         sm_ui_text(w, y++, 1, iw, sm_ui_attr(s->done ? SM_EL_GOOD : SM_EL_TEXT), "%s", line);
     }
     if (y > ih) return;
@@ -172,10 +178,15 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         if (optimal) snprintf(gp, sizeof gp, "optimal");
         else if (isfinite(g)) snprintf(gp, sizeof gp, "gap %.3g%%", 100 * g);
         const char *bt = isfinite(bnd) ? sm_ui_joules(bnd, b2, sizeof b2) : bnd > 0 ? "infeasible" : "-";
+        const char *it = has_inc ? sm_ui_joules(s->best.energy, b1, sizeof b1) : "-";
+        /* Narrow (80x24): shorter labels, then the gap alone goes; never
+         * a label without its figure ("bound "). */
         char bl[128];
-        int n = snprintf(bl, sizeof bl, "incumbent %s  bound %s  ", has_inc ? sm_ui_joules(s->best.energy, b1, sizeof b1) : "-",
-                         bt);
-        sm_ui_text(w, y, 1, iw, sm_ui_attr(optimal ? SM_EL_GOOD : SM_EL_TEXT), "%s", bl);
+        int n = snprintf(bl, sizeof bl, "incumbent %s  bound %s  ", it, bt);
+        if (n + (int)strlen(gp) > iw) n = snprintf(bl, sizeof bl, "inc %s  bound %s  ", it, bt);
+        if (n + (int)strlen(gp) > iw) n = snprintf(bl, sizeof bl, "inc %s bound %s ", it, bt);
+        if (n - 1 > iw) n = snprintf(bl, sizeof bl, "bound %s ", bt);
+        sm_ui_words(w, y, 1, iw, sm_ui_attr(optimal ? SM_EL_GOOD : SM_EL_TEXT), "%s", bl);
         if (gp[0] && n + (int)strlen(gp) <= iw)
             sm_ui_text(w, y, 1 + n, iw - n, sm_ui_attr(optimal ? SM_EL_GOOD : SM_EL_DIM), "%s", gp);
         y++;
@@ -189,7 +200,10 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int front_fits = has_front && ih - y + 1 >= 1 + 1 + 1 + 4;
     if (front_fits) y += sm_steps_timeline(p, y, 1, iw, 1, app, f->utf8);
     else if (y + 1 <= ih) y += sm_steps_timeline(p, y, 1, iw, ih - y + 1, app, f->utf8);
-    if (y <= ih && s->last_move[0]) sm_ui_words(w, y++, 1, iw, sm_ui_attr(SM_EL_HIGHLIGHT), "%s", s->last_move);
+    if (y <= ih && s->last_move[0]) {
+        char mv[256];
+        sm_ui_words(w, y++, 1, iw, sm_ui_attr(SM_EL_HIGHLIGHT), "%s", sm_ui_fit_names(s->last_move, iw, mv, sizeof mv));
+    }
     if (!front_fits && y <= ih) y += sm_steps_explain(p, y, 1, iw, ih - y + 1, app, f->utf8);
     char line[256];
     int len = 0;

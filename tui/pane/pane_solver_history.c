@@ -66,7 +66,17 @@ int sm_steps_timeline(sm_pane *p, int y, int x, int width, int maxrows, const sm
         if (bs)
             snprintf(best, sizeof best, "  best %s at %lld",
                      sm_ui_stat(sm_solver_objective(s, &oc, &ob), bs->objective, bv, sizeof bv), kb);
-        sm_ui_words(w, y, x, width, sm_ui_attr(SM_EL_TEXT), "step %lld/%lld%s", cur, head, best);
+        /* Narrow: "best X at K" whole or not at all (it read "best 2.533
+         * J at" at 80x24). */
+        char sl[128];
+        int sn = snprintf(sl, sizeof sl, "step %lld/%lld%s", cur, head, best);
+        if (sn > width && bs) {
+            snprintf(best, sizeof best, " best %s@%lld", sm_ui_stat(sm_solver_objective(s, &oc, &ob), bs->objective, bv,
+                                                                     sizeof bv), kb);
+            sn = snprintf(sl, sizeof sl, "step %lld/%lld%s", cur, head, best);
+        }
+        if (sn > width) snprintf(sl, sizeof sl, "step %lld/%lld", cur, head);
+        sm_ui_words(w, y, x, width, sm_ui_attr(SM_EL_TEXT), "%s", sl);
         /* The keys, right-aligned when there is room. */
         int used = (int)strlen(best) + 24;
         if (width - used >= 22) sm_ui_text(w, y, x + width - 22, 22, sm_ui_attr(SM_EL_DIM), "[ ] { } step  B break");
@@ -245,14 +255,20 @@ int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_
     if (r < maxrows && a && b) {
         char e[32], dy[32], sc[32], id[32], cm[32], t[32];
         double es = fmax(fabs(a->energy), fabs(b->energy)), ts = fmax(fabs(a->time), fabs(b->time));
-        sm_ui_words(w, y + r++, x, width, sm_ui_attr(SM_EL_DIM),
-                   "change: E %s (dyn %s, static %s, idle %s, comm %s)  T %s  rounds %+lld",
-                   dj(tidy(b->energy - a->energy, es), e, sizeof e),
-                   dj(tidy(b->energy_dynamic - a->energy_dynamic, es), dy, sizeof dy),
-                   dj(tidy(b->energy_static - a->energy_static, es), sc, sizeof sc),
-                   dj(tidy(b->energy_idle - a->energy_idle, es), id, sizeof id),
-                   dj(tidy(b->energy_comm - a->energy_comm, es), cm, sizeof cm), ds(tidy(b->time - a->time, ts), t, sizeof t),
-                   (long long)(b->rounds - a->rounds));
+        char cl[256];
+        dj(tidy(b->energy - a->energy, es), e, sizeof e);
+        ds(tidy(b->time - a->time, ts), t, sizeof t);
+        int cn = snprintf(cl, sizeof cl, "change: E %s (dyn %s, static %s, idle %s, comm %s)  T %s  rounds %+lld", e,
+                          dj(tidy(b->energy_dynamic - a->energy_dynamic, es), dy, sizeof dy),
+                          dj(tidy(b->energy_static - a->energy_static, es), sc, sizeof sc),
+                          dj(tidy(b->energy_idle - a->energy_idle, es), id, sizeof id),
+                          dj(tidy(b->energy_comm - a->energy_comm, es), cm, sizeof cm), t,
+                          (long long)(b->rounds - a->rounds));
+        /* Narrow: the parts go first, then rounds; never a bare "T". */
+        if (cn > width) cn = snprintf(cl, sizeof cl, "change: E %s  T %s  rounds %+lld", e, t, (long long)(b->rounds - a->rounds));
+        if (cn > width) cn = snprintf(cl, sizeof cl, "change: E %s  T %s", e, t);
+        if (cn > width) snprintf(cl, sizeof cl, "E %s  T %s", e, t);
+        sm_ui_words(w, y + r++, x, width, sm_ui_attr(SM_EL_DIM), "%s", cl);
     }
     /* The candidates, best first; > marks the one the step took, T a tabu
      * one (in front, so a long move never cuts it off); the change of the
@@ -264,8 +280,13 @@ int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_
     for (int i = 0; i < st->ncand && r < maxrows; i++) {
         int was = strcmp(c[i].move, taken) == 0;
         char dv[40];
-        sm_ui_words(w, y + r++, x, width, sm_ui_attr(was ? SM_EL_TEXT : SM_EL_DIM), "%c %c %9s  %s", was ? '>' : ' ',
-                   c[i].tabu ? 'T' : ' ', signed_stat(obj, c[i].delta, dv, sizeof dv), c[i].move);
+        /* The move whole, its names elided in the middle if need be
+         * (block, source and target all stay). */
+        char mv[256], pre[64];
+        int pl = snprintf(pre, sizeof pre, "%c %c %9s  ", was ? '>' : ' ', c[i].tabu ? 'T' : ' ',
+                          signed_stat(obj, c[i].delta, dv, sizeof dv));
+        sm_ui_fit_names(c[i].move, width - pl, mv, sizeof mv);
+        sm_ui_words(w, y + r++, x, width, sm_ui_attr(was ? SM_EL_TEXT : SM_EL_DIM), "%s%s", pre, mv);
     }
     if (st->ntabu && r < maxrows) {
         char line[512];
