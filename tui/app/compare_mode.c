@@ -35,6 +35,7 @@ struct sm_compare_build {
     int n;
     int *map;
     atomic_int copied;
+    sm_cost *old;             /* the cost state it replaces, freed by the worker */
     sm_cost *cost;
     atomic_int done;
     struct timespec t0;
@@ -53,6 +54,8 @@ static void *build_work(void *arg)
     b->map = sm_xmalloc(sizeof(int) * (size_t)(b->n ? b->n : 1));
     memcpy(b->map, b->src, sizeof(int) * (size_t)b->n);
     atomic_store(&b->copied, 1);
+    sm_cost_free(b->old);
+    b->old = NULL;
     b->cost = sm_cost_new(b->g, b->t, &b->m, b->map);
     atomic_store(&b->done, 1);
     return NULL;
@@ -109,8 +112,9 @@ static void touch(sm_compare *c, int b)
 
 /* The blocks where the cost state's mapping and c->map differ, moved;
  * past an eighth of the grid a new cost state is the cheaper: then,
- * when fresh_ok, it is made here and 1 returned; else 0 returned and
- * nothing moved (the caller builds one in the background). */
+ * when fresh_ok, it is made here and 1 returned; else (past 65,536
+ * blocks already) 0 returned and nothing moved (the caller builds one
+ * in the background). */
 static int catch_up(sm_compare *c, int fresh_ok)
 {
     int n = c->n, k = 0;
@@ -128,7 +132,11 @@ static int catch_up(sm_compare *c, int fresh_ok)
                 c->scratch[k++] = i;
             }
     }
-    if (k > n / 8 && n >= 4096) {
+    /* On a key (fresh_ok 0: a whole machine) moving more than 65,536
+     * blocks costs more than the key may (~30 ms): built afresh in the
+     * background then. */
+    int most = fresh_ok || n / 8 < 65536 ? n / 8 : 65536;
+    if (k > most && n >= 4096) {
         if (!fresh_ok) return 0;
         sm_cost *fresh = sm_cost_new(c->cost->grid, c->cost->topo, &c->cost->model, c->map);
         sm_cost_free(c->cost);
@@ -180,10 +188,11 @@ double sm_compare_pending_seconds(const sm_compare *c)
 static void build(sm_compare *c, const sm_session *s)
 {
     sm_compare_wait(c);
-    sm_cost_free(c->cost);
+    sm_cost *old = c->cost;
     c->cost = NULL;
     if (c->background && c->n >= sm_compare_background_blocks) {
         struct sm_compare_build *b = sm_xcalloc(1, sizeof *b);
+        b->old = old;   /* freed there: a whole machine's is tens of ms */
         b->g = s->grid;
         b->t = s->topo;
         b->m = s->model;
@@ -199,6 +208,7 @@ static void build(sm_compare *c, const sm_session *s)
         }
         free(b);
     }
+    sm_cost_free(old);
     c->cost = sm_cost_new(s->grid, s->topo, &s->model, c->map);
     sm_cost_eval(c->cost, &c->ev);
     c->pending = 0;
@@ -277,8 +287,10 @@ static int can_keep(const sm_compare *c, const sm_session *s)
            (c->cost ? c->cost->topo : c->build->t) == s->topo;
 }
 
-void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, const int *map,
-                    const char *label)
+/* sm_compare_set; fresh_run: the mapping is another run's, likely far
+ * from the one kept. */
+static void set_mapping(sm_compare *c, const sm_session *s, sm_compare_source src, const int *map, const char *label,
+                        int fresh_run)
 {
     /* The cost state kept is moved to this mapping. */
     int keep = can_keep(c, s);
@@ -294,9 +306,13 @@ void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, c
         stamp(c, s);
         build(c, s);
     } else if (c->cost && !c->build) {
-        /* Most blocks differ (another run's mapping): a new cost state,
-         * in the background as at first. */
-        if (catch_up(c, !c->background || c->n < sm_compare_background_blocks)) sm_cost_eval(c->cost, &c->ev);
+        /* Another run's mapping at a whole machine (fresh_run): a new
+         * cost state in the background, as at first, without counting
+         * what differs on the key; else moved by what differs, or (most
+         * blocks) built afresh, in the background when big. */
+        int big = c->background && c->n >= sm_compare_background_blocks;
+        if (big && fresh_run) build(c, s);
+        else if (catch_up(c, !big)) sm_cost_eval(c->cost, &c->ev);
         else build(c, s);
     }
     c->source = c->last = src;
@@ -308,6 +324,12 @@ void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, c
     c->kept_run = NULL;
     stamp(c, s);
     c->version++;
+}
+
+void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, const int *map,
+                    const char *label)
+{
+    set_mapping(c, s, src, map, label, 0);
 }
 
 static int follow(sm_compare *c, const sm_solver *r, long long from, const int *m, int best);
@@ -364,7 +386,7 @@ void sm_compare_set_run(sm_compare *c, const sm_session *s, sm_solver *run, cons
 {
     run_to(run, shown->iteration);
     const int *m = run_map(run);
-    if (!follow_kept(c, s, run, m)) sm_compare_set(c, s, SM_CMP_RUN, m ? m : sm_session_map(s), name);
+    if (!follow_kept(c, s, run, m)) set_mapping(c, s, SM_CMP_RUN, m ? m : sm_session_map(s), name, 1);
     c->run = run;
     snprintf(c->run_name, sizeof c->run_name, "%s", name);
     c->run_step = run->iteration;
