@@ -37,7 +37,7 @@ static int apply_point(sm_solver *b, const sm_branch_point *bp, sm_err *e)
     return 0;
 }
 
-sm_solver *sm_branch_new(const sm_solver *from, long long k, sm_err *e)
+sm_solver *sm_branch_new(const sm_solver *from, long long k, volatile int *interrupt, sm_err *e)
 {
     if (from->detached || !from->grid) {
         sm_err_set(e, "%s was stopped: %s", from->ops->name, from->reason);
@@ -54,6 +54,7 @@ sm_solver *sm_branch_new(const sm_solver *from, long long k, sm_err *e)
         b->branch = sm_xmalloc(sizeof *b->branch * (size_t)b->nbranch);
         memcpy(b->branch, from->branch, sizeof *b->branch * (size_t)b->nbranch);
     }
+    b->interrupt = interrupt;
     if (sm_solver_init(b, e)) {
         sm_solver_free(b);
         return NULL;
@@ -102,17 +103,17 @@ static int check_replay(const sm_solver *b, const sm_solver *from, long long k, 
     return -1;
 }
 
-int sm_branch_change(sm_solver *b, const sm_solver *from, long long k, int argc, const char *const *argv,
-                     char *what, size_t what_len, sm_err *e)
+/* argv (alternating -name value) read into bp for solver b: b->opt set
+ * as they say, bp->changed which; *what the change as text. */
+static int parse_change(sm_solver *b, long long k, int argc, const char *const *argv, sm_branch_point *bp,
+                        char *what, size_t what_len, sm_err *e)
 {
-    if (check_replay(b, from, k, e)) return -1;
     if (argc % 2) {
         sm_err_set(e, "%s: options come in pairs: -option value", b->ops->name);
         return -1;
     }
-    sm_branch_point bp;
-    memset(&bp, 0, sizeof bp);
-    bp.at = k;
+    memset(bp, 0, sizeof *bp);
+    bp->at = k;
     size_t len = 0;
     if (what_len) what[0] = 0;
     for (int i = 0; i < argc; i += 2) {
@@ -128,22 +129,46 @@ int sm_branch_change(sm_solver *b, const sm_solver *from, long long k, int argc,
                 sm_err_set(e, "%s: -deadline expects seconds above 0, got \"%s\"", b->ops->name, value);
                 return -1;
             }
-            bp.changed |= SM_BRANCH_DEADLINE;
-            bp.has_deadline = 1;
-            bp.deadline = d;
+            bp->changed |= SM_BRANCH_DEADLINE;
+            bp->has_deadline = 1;
+            bp->deadline = d;
         } else if (strcmp(name, "-export") == 0) {
             sm_err_set(e, "%s: a branch writes no files (-export)", b->ops->name);
             return -1;
         } else {
             int idx;
             if (sm_solver_set_opt(b, name + 1, value, &idx, e)) return -1;
-            bp.changed |= SM_OPT_BIT(idx);
+            bp->changed |= SM_OPT_BIT(idx);
         }
         if (what_len > len)
             len += (size_t)snprintf(what + len, what_len - len, "%s%s %s", i ? " " : "", name, value);
         if (len >= what_len) len = what_len;
     }
-    memcpy(bp.opt, b->opt, sizeof bp.opt);
+    memcpy(bp->opt, b->opt, sizeof bp->opt);
+    return 0;
+}
+
+int sm_branch_check(const sm_solver *from, int argc, const char *const *argv, sm_err *e)
+{
+    sm_solver *t = sm_xcalloc(1, sizeof *t);
+    t->ops = from->ops;
+    memcpy(t->opt, from->opt0, sizeof t->opt);
+    sm_branch_point bp;
+    int rc = parse_change(t, 0, argc, argv, &bp, NULL, 0, e);
+    if (rc == 0 && bp.changed && !from->ops->rebranch) {
+        sm_err_set(e, "%s: a branch cannot change its options", from->ops->name);
+        rc = -1;
+    }
+    free(t);
+    return rc;
+}
+
+int sm_branch_change(sm_solver *b, const sm_solver *from, long long k, int argc, const char *const *argv,
+                     char *what, size_t what_len, sm_err *e)
+{
+    if (check_replay(b, from, k, e)) return -1;
+    sm_branch_point bp;
+    if (parse_change(b, k, argc, argv, &bp, what, what_len, e)) return -1;
     if (apply_point(b, &bp, e)) return -1;
     b->branch = sm_xrealloc(b->branch, sizeof *b->branch * (size_t)(b->nbranch + 1));
     b->branch[b->nbranch++] = bp;

@@ -26,8 +26,13 @@ typedef struct sm_branch_point {
 
 /* A new solver made as from was (grid, machine, start, model, options),
  * initialised, its history on, ready to replay to step k through from's
- * branch points up to k. NULL with e when its init fails. */
-sm_solver *sm_branch_new(const sm_solver *from, long long k, sm_err *e);
+ * branch points up to k. NULL with e when its init fails. interrupt (or
+ * NULL) is the new solver's from the start: its init (the multilevel
+ * start: seconds at 16.7 M blocks) gives up when it is set. It reads
+ * only from's grid, machine, start mapping, model0, opt0 and branch
+ * points, none of which change while from lives: it may run on another
+ * thread while from steps (tui/app/solver_branch_background.c). */
+sm_solver *sm_branch_new(const sm_solver *from, long long k, volatile int *interrupt, sm_err *e);
 /* One step of the replay toward k (the branch points passed applied on
  * the way). Returns 1 while steps remain, 0 at k, -1 with e when the
  * solver ended before k or a branch point failed. */
@@ -40,5 +45,10 @@ int sm_branch_replay(sm_solver *b, long long k, sm_err *e);
  * 20"). */
 int sm_branch_change(sm_solver *b, const sm_solver *from, long long k, int argc, const char *const *argv,
                      char *what, size_t what_len, sm_err *e);
+/* The options argv as sm_branch_change would read them for a branch of
+ * from (names, values, whether its solver takes a change at all), before
+ * anything is built: -1 with the same error, else 0. What only the
+ * solver's state at step k can tell (its rebranch hook) is not checked. */
+int sm_branch_check(const sm_solver *from, int argc, const char *const *argv, sm_err *e);
 
 #endif

@@ -47,6 +47,9 @@ typedef struct sm_app {
     /* The workbench's `solver start` while its init runs on a worker
      * (solver_worker_thread.h), NULL otherwise; app->solver is NULL meanwhile. */
     struct sm_solver_start *starting;
+    /* The workbench's `solver branch` being built on a worker
+     * (solver_branch_background.h), NULL otherwise. */
+    struct sm_branch_build *branching;
     /* Starts replaced by a newer `solver start` before they finished:
      * their init cannot be cut short, so each runs out beside the new one
      * and is freed when found finished; what changes the grid or machine
@@ -243,9 +246,13 @@ long long sm_app_run_diverged_at(const sm_app *app, int i, long long *compared_t
  * (between steps, however it got there: n, N, [ ] { }, seek, a
  * breakpoint, Esc). */
 const char *sm_app_solver_phase(const sm_app *app, const sm_solver *s);
-/* A branch b of the run shown, at step at (change: its options), becomes
- * a run of its own and the one shown; returns its index. */
-int sm_app_run_add(sm_app *app, sm_solver *b, long long at, const char *change);
+/* A branch b of run parent, at step at (change: its options), becomes
+ * a run of its own named name (NULL: the next b1, b2...) and the one
+ * shown; returns its index. */
+int sm_app_run_add(sm_app *app, sm_solver *b, int parent, long long at, const char *change, const char *name);
+/* The next branch's name (b1, b2...: never one used before in this
+ * start) into out, taken. */
+void sm_app_run_new_name(sm_app *app, char *out, size_t n);
 /* Show run i: the panes follow its solver from its step shown. */
 void sm_app_run_show(sm_app *app, int i);
 /* The run named name, or -1. */

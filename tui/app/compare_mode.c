@@ -28,7 +28,14 @@ struct sm_compare_build {
     const sm_grid *g;
     const sm_topo *t;
     sm_model m;
+    /* The compared mapping is copied here by the worker (its first job:
+     * the copy and its page faults are off the key); until copied is
+     * set, c->map is not written (sm_compare_follow waits). */
+    const int *src;
+    int n;
     int *map;
+    atomic_int copied;
+    sm_cost *old;             /* the cost state it replaces, freed by the worker */
     sm_cost *cost;
     atomic_int done;
     struct timespec t0;
@@ -44,6 +51,11 @@ static void *build_work(void *arg)
     errno = 0;
     int now = getpriority(PRIO_PROCESS, (id_t)tid);
     if (errno == 0) setpriority(PRIO_PROCESS, (id_t)tid, now + 10 > 19 ? 19 : now + 10);
+    b->map = sm_xmalloc(sizeof(int) * (size_t)(b->n ? b->n : 1));
+    memcpy(b->map, b->src, sizeof(int) * (size_t)b->n);
+    atomic_store(&b->copied, 1);
+    sm_cost_free(b->old);
+    b->old = NULL;
     b->cost = sm_cost_new(b->g, b->t, &b->m, b->map);
     atomic_store(&b->done, 1);
     return NULL;
@@ -54,9 +66,56 @@ sm_compare *sm_compare_new(void)
     return sm_xcalloc(1, sizeof(sm_compare));
 }
 
+/* Until the build in flight has its own copy of c->map: then c->map may
+ * be written. */
+static void wait_copied(sm_compare *c)
+{
+    struct timespec nap = {0, 1000 * 1000};
+    while (c->build && !atomic_load(&c->build->copied)) nanosleep(&nap, NULL);
+}
+
+void sm_compare_give_buffers(sm_compare *c, int *map, unsigned char *differs, int n)
+{
+    free(c->spare_map);
+    free(c->spare_differs);
+    c->spare_map = map;
+    c->spare_differs = differs;
+    c->spare_n = n;
+}
+
+/* An array of n ints for the mapping: the spare when it fits. */
+static int *map_buffer(sm_compare *c, int n)
+{
+    if (c->spare_map && c->spare_n == n) {
+        int *m = c->spare_map;
+        c->spare_map = NULL;
+        return m;
+    }
+    return sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+}
+
+/* Block b of map was written: the differing count looks at it again
+ * (past an eighth of the grid, a whole count is the cheaper). */
+static void touch(sm_compare *c, int b)
+{
+    if (c->touched_all) return;
+    if (c->ntouched >= c->n / 8 + 64) {
+        c->touched_all = 1;
+        return;
+    }
+    if (c->ntouched == c->touched_cap) {
+        c->touched_cap = c->touched_cap ? 2 * c->touched_cap : 1024;
+        c->touched = sm_xrealloc(c->touched, sizeof(int) * (size_t)c->touched_cap);
+    }
+    c->touched[c->ntouched++] = b;
+}
+
 /* The blocks where the cost state's mapping and c->map differ, moved;
- * past an eighth of the grid a new cost state is the cheaper. */
-static void catch_up(sm_compare *c)
+ * past an eighth of the grid a new cost state is the cheaper: then,
+ * when fresh_ok, it is made here and 1 returned; else (past 65,536
+ * blocks already) 0 returned and nothing moved (the caller builds one
+ * in the background). */
+static int catch_up(sm_compare *c, int fresh_ok)
 {
     int n = c->n, k = 0;
     const int *have = c->cost->map;
@@ -73,13 +132,19 @@ static void catch_up(sm_compare *c)
                 c->scratch[k++] = i;
             }
     }
-    if (k > n / 8 && n >= 4096) {
+    /* On a key (fresh_ok 0: a whole machine) moving more than 65,536
+     * blocks costs more than the key may (~30 ms): built afresh in the
+     * background then. */
+    int most = fresh_ok || n / 8 < 65536 ? n / 8 : 65536;
+    if (k > most && n >= 4096) {
+        if (!fresh_ok) return 0;
         sm_cost *fresh = sm_cost_new(c->cost->grid, c->cost->topo, &c->cost->model, c->map);
         sm_cost_free(c->cost);
         c->cost = fresh;
-        return;
+        return 1;
     }
     sm_cost_move_set(c->cost, c->scratch, k, c->map);
+    return 1;
 }
 
 static void take_build(sm_compare *c)
@@ -92,7 +157,7 @@ static void take_build(sm_compare *c)
     free(b->map);
     free(b);
     /* The mapping followed its run or solver meanwhile. */
-    catch_up(c);
+    catch_up(c, 1);
     sm_cost_eval(c->cost, &c->ev);
     c->pending = 0;
     c->version++;
@@ -123,15 +188,17 @@ double sm_compare_pending_seconds(const sm_compare *c)
 static void build(sm_compare *c, const sm_session *s)
 {
     sm_compare_wait(c);
-    sm_cost_free(c->cost);
+    sm_cost *old = c->cost;
     c->cost = NULL;
     if (c->background && c->n >= sm_compare_background_blocks) {
         struct sm_compare_build *b = sm_xcalloc(1, sizeof *b);
+        b->old = old;   /* freed there: a whole machine's is tens of ms */
         b->g = s->grid;
         b->t = s->topo;
         b->m = s->model;
-        b->map = sm_xmalloc(sizeof(int) * (size_t)(c->n ? c->n : 1));
-        memcpy(b->map, c->map, sizeof(int) * (size_t)c->n);
+        b->src = c->map;
+        b->n = c->n;
+        atomic_init(&b->copied, 0);
         atomic_init(&b->done, 0);
         clock_gettime(CLOCK_MONOTONIC, &b->t0);
         if (pthread_create(&b->thread, NULL, build_work, b) == 0) {
@@ -139,9 +206,9 @@ static void build(sm_compare *c, const sm_session *s)
             c->pending = 1;
             return;
         }
-        free(b->map);
         free(b);
     }
+    sm_cost_free(old);
     c->cost = sm_cost_new(s->grid, s->topo, &s->model, c->map);
     sm_cost_eval(c->cost, &c->ev);
     c->pending = 0;
@@ -150,10 +217,15 @@ static void build(sm_compare *c, const sm_session *s)
 static void release(sm_compare *c)
 {
     sm_compare_wait(c);
+    c->kept_run = NULL;
     sm_cost_free(c->cost);
-    free(c->map);
+    /* Its buffers stay for the next compare of as many blocks. */
+    if (c->map) sm_compare_give_buffers(c, c->map, c->differs, c->n);
+    else free(c->differs);
     c->cost = NULL;
     c->map = NULL;
+    c->differs = NULL;
+    c->differ_valid = 0;
     c->n = 0;
     c->pending = 0;
 }
@@ -168,7 +240,10 @@ void sm_compare_free(sm_compare *c)
 {
     if (!c) return;
     release(c);
+    sm_compare_give_buffers(c, NULL, NULL, 0);
     free(c->scratch);
+    free(c->touched);
+    free(c->shown_moved);
     free(c);
 }
 
@@ -203,26 +278,42 @@ int sm_compare_fits(const sm_compare *c, const sm_session *s)
     return c->rebuilt == s->rebuilt || c->layout == layout_of(s);
 }
 
-void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, const int *map,
-                    const char *label)
+/* A cost state kept from the last compare of this grid, machine and
+ * model (or its build in flight)? */
+static int can_keep(const sm_compare *c, const sm_session *s)
 {
-    /* The cost state kept from the last compare of this grid, machine
-     * and model (or its build in flight) is moved to this mapping. */
-    int keep = (c->cost || c->build) && c->map && sm_compare_fits(c, s) && c->structure == s->structure &&
-               c->rebuilt == s->rebuilt && (c->cost ? c->cost->grid : c->build->g) == s->grid &&
-               (c->cost ? c->cost->topo : c->build->t) == s->topo;
+    return (c->cost || c->build) && c->map && sm_compare_fits(c, s) && c->structure == s->structure &&
+           c->rebuilt == s->rebuilt && (c->cost ? c->cost->grid : c->build->g) == s->grid &&
+           (c->cost ? c->cost->topo : c->build->t) == s->topo;
+}
+
+/* sm_compare_set; fresh_run: the mapping is another run's, likely far
+ * from the one kept. */
+static void set_mapping(sm_compare *c, const sm_session *s, sm_compare_source src, const int *map, const char *label,
+                        int fresh_run)
+{
+    /* The cost state kept is moved to this mapping. */
+    int keep = can_keep(c, s);
     if (!keep) {
         release(c);
         c->n = s->grid->ntasks;
-        c->map = sm_xmalloc(sizeof(int) * (size_t)(c->n ? c->n : 1));
+        c->map = map_buffer(c, c->n);
     }
+    wait_copied(c);
     memcpy(c->map, map, sizeof(int) * (size_t)c->n);
+    c->touched_all = 1;
     if (!keep) {
         stamp(c, s);
         build(c, s);
     } else if (c->cost && !c->build) {
-        catch_up(c);
-        sm_cost_eval(c->cost, &c->ev);
+        /* Another run's mapping at a whole machine (fresh_run): a new
+         * cost state in the background, as at first, without counting
+         * what differs on the key; else moved by what differs, or (most
+         * blocks) built afresh, in the background when big. */
+        int big = c->background && c->n >= sm_compare_background_blocks;
+        if (big && fresh_run) build(c, s);
+        else if (catch_up(c, !big)) sm_cost_eval(c->cost, &c->ev);
+        else build(c, s);
     }
     c->source = c->last = src;
     snprintf(c->label, sizeof c->label, "%s", label);
@@ -230,8 +321,34 @@ void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, c
     c->solver = NULL;
     c->solver_iter = -1;
     c->run = NULL;
+    c->kept_run = NULL;
     stamp(c, s);
     c->version++;
+}
+
+void sm_compare_set(sm_compare *c, const sm_session *s, sm_compare_source src, const int *map,
+                    const char *label)
+{
+    set_mapping(c, s, src, map, label, 0);
+}
+
+static int follow(sm_compare *c, const sm_solver *r, long long from, const int *m, int best);
+
+/* V off then on with the same run: the mapping and cost state kept are
+ * moved by the blocks the run recorded between the step kept and the
+ * step now (not compared whole: 16.7 M blocks). 0 when they cannot be. */
+static int follow_kept(sm_compare *c, const sm_session *s, const sm_solver *run, const int *m)
+{
+    if (!m || c->kept_run != run || run->detached || !run->hist || !can_keep(c, s) ||
+        (m == run->current_map) != c->kept_current)
+        return 0;
+    follow(c, run, c->kept_step, m, !c->kept_current);
+    if (c->cost && !c->build) sm_cost_eval(c->cost, &c->ev);
+    c->source = c->last = SM_CMP_RUN;
+    c->kept_run = NULL;
+    stamp(c, s);
+    c->version++;
+    return 1;
 }
 
 /* The other run's mapping at its step shown. */
@@ -269,7 +386,7 @@ void sm_compare_set_run(sm_compare *c, const sm_session *s, sm_solver *run, cons
 {
     run_to(run, shown->iteration);
     const int *m = run_map(run);
-    sm_compare_set(c, s, SM_CMP_RUN, m ? m : sm_session_map(s), name);
+    if (!follow_kept(c, s, run, m)) set_mapping(c, s, SM_CMP_RUN, m ? m : sm_session_map(s), name, 1);
     c->run = run;
     snprintf(c->run_name, sizeof c->run_name, "%s", name);
     c->run_step = run->iteration;
@@ -283,7 +400,13 @@ void sm_compare_set_run(sm_compare *c, const sm_session *s, sm_solver *run, cons
 void sm_compare_off(sm_compare *c)
 {
     if (c->source == SM_CMP_OFF) return;
-    /* The cost state stays for the next compare (sm_compare_set). */
+    /* The cost state stays for the next compare (sm_compare_set), and
+     * which step of which run it holds (sm_compare_set_run). */
+    if (c->source == SM_CMP_RUN && c->run) {
+        c->kept_run = c->run;
+        c->kept_step = c->run_step;
+        c->kept_current = c->run_current;
+    }
     c->source = SM_CMP_OFF;
     c->run = NULL;
     c->version++;
@@ -305,12 +428,14 @@ static int follow(sm_compare *c, const sm_solver *r, long long from, const int *
                                                              &c->scratch_cap)
                                   : -1;
     int moved = 0;
+    wait_copied(c);
     if (k >= 0) {
         for (int i = 0; i < k; i++) {
             int b = c->scratch[i];
             if (m[b] == c->map[b]) continue;
             c->map[b] = m[b];
             if (c->cost) sm_cost_move(c->cost, b, m[b]);
+            touch(c, b);
             moved = 1;
         }
         return moved;
@@ -323,6 +448,7 @@ static int follow(sm_compare *c, const sm_solver *r, long long from, const int *
             if (m[b] != c->map[b]) {
                 c->map[b] = m[b];
                 if (c->cost) sm_cost_move(c->cost, b, m[b]);
+                touch(c, b);
                 moved = 1;
             }
     }
@@ -391,13 +517,63 @@ int sm_compare_differ(const sm_compare *c, const int *map)
     return d;
 }
 
-int sm_compare_differ_at(sm_compare *c, const int *map, const void *owner, unsigned long long stamp)
+/* The differing blocks counted whole (a pass over the grid). */
+static void count_whole(sm_compare *c, const int *map)
 {
-    if (c->differ_owner != owner || c->differ_stamp != stamp || c->differ_version != c->version) {
-        c->differ_n = sm_compare_differ(c, map);
-        c->differ_owner = owner;
-        c->differ_stamp = stamp;
-        c->differ_version = c->version;
+    if (!c->differs && c->spare_differs && c->spare_n == c->n) {
+        c->differs = c->spare_differs;
+        c->spare_differs = NULL;
     }
+    if (!c->differs) c->differs = sm_xmalloc((size_t)(c->n ? c->n : 1));
+    int d = 0;
+    const int chunk = 256;
+    for (int lo = 0; lo < c->n; lo += chunk) {
+        int hi = lo + chunk < c->n ? lo + chunk : c->n;
+        if (memcmp(map + lo, c->map + lo, sizeof(int) * (size_t)(hi - lo)) == 0) {
+            memset(c->differs + lo, 0, (size_t)(hi - lo));
+            continue;
+        }
+        for (int b = lo; b < hi; b++) d += c->differs[b] = c->map[b] != map[b];
+    }
+    c->differ_n = d;
+    c->differ_valid = 1;
+    c->ntouched = 0;
+    c->touched_all = 0;
+}
+
+/* Blocks b[0..k) looked at again. */
+static void recheck(sm_compare *c, const int *map, const int *b, int k)
+{
+    for (int i = 0; i < k; i++) {
+        int x = b[i];
+        unsigned char now = map[x] != c->map[x];
+        c->differ_n += (int)now - (int)c->differs[x];
+        c->differs[x] = now;
+    }
+}
+
+int sm_compare_differ_at(sm_compare *c, const int *map, const void *owner, unsigned long long stamp,
+                         const sm_solver *sv)
+{
+    if (!c->map) return 0;
+    int whole = !c->differ_valid || c->touched_all || owner != c->differ_owner;
+    if (!whole && stamp != c->differ_stamp) {
+        /* The mapping shown moved: by the blocks its solver's history
+         * recorded between the step counted and the step shown. */
+        int k = sv && (const void *)sv == owner && sv->hist
+                    ? sm_history_moved_between(sv->hist, (long long)c->differ_stamp, (long long)stamp, 0, c->n / 8,
+                                               &c->shown_moved, &c->shown_moved_cap)
+                    : -1;
+        if (k < 0) whole = 1;
+        else recheck(c, map, c->shown_moved, k);
+    }
+    if (whole) {
+        count_whole(c, map);
+    } else {
+        recheck(c, map, c->touched, c->ntouched);
+        c->ntouched = 0;
+    }
+    c->differ_owner = owner;
+    c->differ_stamp = stamp;
     return c->differ_n;
 }

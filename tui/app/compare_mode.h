@@ -39,6 +39,10 @@ typedef struct sm_compare {
     char run_name[32];
     long long run_step;
     int run_current;           /* map was the run's current mapping (else its best) */
+    /* After V off from a run: that run, its step and kind map holds. */
+    const sm_solver *kept_run;
+    long long kept_step;
+    int kept_current;
 
     /* Set by the workbench while it draws: a cost state over at least
      * sm_compare_background_blocks blocks is then built on another
@@ -52,12 +56,26 @@ typedef struct sm_compare {
     /* Off keeps the cost state (and a build in flight): the next compare
      * of this session takes it and moves it to its mapping, so V off, V
      * on costs the blocks that differ, not a new cost state. */
-    /* The blocks that differ from the mapping shown, counted once per
-     * change of either (sm_compare_differ_at). */
+    /* The blocks that differ from the mapping shown (sm_compare_differ_at):
+     * counted whole once, then kept by the blocks either side moved: the
+     * shown solver's history lists its own, and every block written to
+     * map since the count is in touched (touched_all: too many, or map
+     * was written whole). differs marks the blocks counted as differing. */
     const void *differ_owner;
-    unsigned long long differ_stamp, differ_version;
-    int differ_n;
+    unsigned long long differ_stamp;
+    int differ_n, differ_valid;
+    unsigned char *differs;
+    int *touched, ntouched, touched_cap, touched_all;
+    int *shown_moved, shown_moved_cap;
     int *scratch, scratch_cap;
+    /* Buffers for the next compare's mapping and differing marks, their
+     * pages already touched (a fresh 64 MB array costs its page faults,
+     * tens of ms at 16.7 M blocks, on the key): what the last compare
+     * left, or what a branch built in the background prepared
+     * (sm_compare_give_buffers). spare_n: the blocks they hold. */
+    int *spare_map;
+    unsigned char *spare_differs;
+    int spare_n;
     /* SM_CMP_RUN at unequal steps (the other run has fewer steps than
      * the step shown, or no longer keeps it): why, as the status line,
      * the Solver pane and `view compare` say it ("main has 12 steps;
@@ -97,9 +115,14 @@ int sm_compare_refresh(sm_compare *c, const sm_session *s, const sm_solver *sv);
 int sm_compare_fits(const sm_compare *c, const sm_session *s);
 /* Blocks whose processor differs between map and the other mapping. */
 int sm_compare_differ(const sm_compare *c, const int *map);
-/* The same, counted again only when the other mapping changed or map is
- * another (owner, stamp): the frame's map_owner and map_stamp. */
-int sm_compare_differ_at(sm_compare *c, const int *map, const void *owner, unsigned long long stamp);
+/* The same, kept up to date by the blocks that moved: map is the
+ * mapping shown, owner and stamp say which (the frame's map_owner and
+ * map_stamp: a solver and its step shown, or the session and its
+ * version); sv, when owner is that solver, lists its moves in its
+ * history, so a step costs the blocks it moved on either side, not a
+ * pass over the grid (16.7 M blocks at a whole Summit). */
+int sm_compare_differ_at(sm_compare *c, const int *map, const void *owner, unsigned long long stamp,
+                         const sm_solver *sv);
 /* A build on another thread that has finished: its cost state taken in,
  * brought to the mapping as it is now, evaluated. Returns 1 then. */
 int sm_compare_poll(sm_compare *c);
@@ -108,6 +131,9 @@ int sm_compare_poll(sm_compare *c);
 void sm_compare_wait(sm_compare *c);
 /* sm_compare_wait, and compare mode off: the cost state kept goes. */
 void sm_compare_drop_kept(sm_compare *c);
+/* Buffers for a compare of n blocks (map: n ints, differs: n bytes, both
+ * touched), taken over (freed when not wanted). */
+void sm_compare_give_buffers(sm_compare *c, int *map, unsigned char *differs, int n);
 /* Seconds the pending build has run. */
 double sm_compare_pending_seconds(const sm_compare *c);
 

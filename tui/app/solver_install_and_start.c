@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "solver_worker_thread.h"
+#include "solver_branch_background.h"
 #include "compare_mode.h"
 #include "solvers/stepper/step_history.h"
 
@@ -24,9 +25,14 @@ void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *
 /* Every run's solver freed (the one shown among them). */
 static void free_runs(sm_app *app)
 {
+    /* A branch being built reads one of them. */
+    sm_app_branch_cancel(app);
     /* Compare mode's other run goes with them. */
     if (app->compare && app->compare->source == SM_CMP_RUN) sm_compare_off(app->compare);
-    if (app->compare) app->compare->run = NULL;
+    if (app->compare) {
+        app->compare->run = NULL;
+        app->compare->kept_run = NULL;
+    }
     for (int i = 0; i < app->nruns; i++)
         if (app->runs[i].s != app->solver) sm_solver_free(app->runs[i].s);
     free(app->runs);
@@ -90,16 +96,22 @@ void sm_app_solver_install(sm_app *app, sm_solver *s, sm_cost *view, int show)
     sm_solver_history_on(s);
 }
 
-int sm_app_run_add(sm_app *app, sm_solver *b, long long at, const char *change)
+void sm_app_run_new_name(sm_app *app, char *out, size_t n)
+{
+    /* b1, b2...: never a name used before in this start. */
+    do snprintf(out, n, "b%d", ++app->run_serial);
+    while (sm_app_run_find(app, out) >= 0);
+}
+
+int sm_app_run_add(sm_app *app, sm_solver *b, int parent, long long at, const char *change, const char *name)
 {
     app->runs = sm_xrealloc(app->runs, sizeof *app->runs * (size_t)(app->nruns + 1));
     sm_solver_run *r = &app->runs[app->nruns];
     memset(r, 0, sizeof *r);
-    /* b1, b2...: never a name used before in this start. */
-    do snprintf(r->name, sizeof r->name, "b%d", ++app->run_serial);
-    while (sm_app_run_find(app, r->name) >= 0);
+    if (name) snprintf(r->name, sizeof r->name, "%s", name);
+    else sm_app_run_new_name(app, r->name, sizeof r->name);
     r->s = b;
-    r->parent = app->run_shown;
+    r->parent = parent;
     r->at = at;
     snprintf(r->change, sizeof r->change, "%s", change);
     app->nruns++;
@@ -190,6 +202,7 @@ void sm_app_solver_abandon(sm_app *app)
 void sm_app_solver_poll(sm_app *app)
 {
     if (app->compare) sm_compare_poll(app->compare);
+    sm_app_branch_poll(app);
     for (int i = app->nabandoned - 1; i >= 0; i--)
         if (sm_solver_start_wait(app->abandoned[i], 0)) end_abandoned(app, i);
     if (app->starting && sm_solver_start_wait(app->starting, 0)) finish_start(app);
@@ -198,7 +211,7 @@ void sm_app_solver_poll(sm_app *app)
 
 void sm_app_solver_quiesce(sm_app *app)
 {
-    sm_app_solver_settle(app);
+    sm_app_solver_settle(app);   /* a branch being built is in after it */
     while (app->nabandoned) end_abandoned(app, app->nabandoned - 1);
     /* Compare mode's build reads the grid and machine too; the cost
      * state kept after V off goes (it points into what may change). */
@@ -207,6 +220,9 @@ void sm_app_solver_quiesce(sm_app *app)
 
 void sm_app_solver_settle(sm_app *app)
 {
+    /* A branch being built: what acts on the solver acts on it once in
+     * (solver branch 10; solver step 5 steps the branch). */
+    sm_app_branch_settle(app);
     if (!app->starting) return;
     /* The workbench keeps drawing (the Solver pane counts the seconds) and
      * queues the keys typed meanwhile. */

@@ -172,11 +172,12 @@ static Tcl_Obj *state_dict(sm_app *app)
                  sv->iteration);
     }
     PUT("shown", Tcl_NewStringObj(shown_label, -1));
-    /* Counted once per change of either mapping (a pass over 16.7 M blocks). */
+    /* Kept by the blocks either mapping moved (a whole count is a pass
+     * over 16.7 M blocks). */
     const void *owner = shown_map ? (const void *)sv : (const void *)app->session;
     unsigned long long stamp = shown_map ? (unsigned long long)sv->iteration : app->session->version;
     PUT("blocks_differ", Tcl_NewIntObj(sm_compare_differ_at(c, shown_map ? shown_map : sm_session_map(app->session),
-                                                            owner, stamp)));
+                                                            owner, stamp, shown_map ? sv : NULL)));
     PUT("session", sm_eval_dict(&se));
     PUT("left", sm_eval_dict(&shown_ev));
     /* In the workbench at 16.7 M blocks the other side's cost state is

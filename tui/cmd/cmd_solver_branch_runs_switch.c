@@ -8,6 +8,7 @@
 #include <string.h>
 #include "cmd_solve.h"
 #include "cmd_solver_branch_runs_switch.h"
+#include "tui/app/solver_branch_background.h"
 #include "solvers/stepper/solver_branch.h"
 #include "solvers/stepper/step_history.h"
 
@@ -35,18 +36,43 @@ int sm_solver_branch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
     if (argc % 2) return sm_tcl_error(in, "ARGS", "solver branch: options come in pairs: -option value");
     double t0 = sm_solve_now(), last = t0;
     sm_err e;
+    const char **argv = sm_xmalloc(sizeof(char *) * (size_t)(argc + 1));
+    for (int i = 0; i < argc; i++) argv[i] = Tcl_GetString(objv[3 + i]);
+    if (app->screen && !app->in_study) {
+        /* In the workbench the start is made again and replayed on a
+         * worker (seconds at 16.7 M blocks): the key returns at once, the
+         * status line counts, and what acts on the solver next waits for
+         * it. The options are checked here, as far as they can be. */
+        if (sm_branch_check(from, argc, argv, &e)) {
+            free(argv);
+            return sm_tcl_error(in, "SOLVER", "solver branch: %s", e.msg);
+        }
+        char name[32];
+        sm_app_run_new_name(app, name, sizeof name);
+        sm_app_branch_begin(app, app->run_shown, k, argc, argv, name);
+        free(argv);
+        if (app->branching)
+            sm_view_log(app->view, SM_LOG_NOTE, "%s: branching %s from %s at step %lld in the background; "
+                        "solver commands wait for it, Esc while they wait gives it up", name, from->ops->name, run,
+                        (long long)k);
+        Tcl_SetObjResult(in, Tcl_NewStringObj(name, -1));
+        return TCL_OK;
+    }
     app->interrupt = 0;
-    sm_solver *b = sm_branch_new(from, k, &e);
-    if (!b) return sm_tcl_error(in, "SOLVER", "solver branch: %s", e.msg);
     /* Replayed in the foreground: long at a million blocks, so the screen
      * keeps drawing and Esc or C-c gives up. */
-    b->interrupt = &app->interrupt;
+    sm_solver *b = sm_branch_new(from, k, &app->interrupt, &e);
+    if (!b) {
+        free(argv);
+        return sm_tcl_error(in, "SOLVER", "solver branch: %s", e.msg);
+    }
     int rc;
     while ((rc = sm_branch_replay(b, k, &e)) == 1) {
         if (app->interrupt) {
             app->interrupt = 0;
             long long at = b->iteration;
             sm_solver_free(b);
+            free(argv);
             return sm_tcl_error(in, "SOLVER", "solver branch: interrupted while replaying run %s (at step %lld of %lld)",
                                 run, at, (long long)k);
         }
@@ -55,8 +81,6 @@ int sm_solver_branch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
             last = sm_solve_now();
         }
     }
-    const char **argv = sm_xmalloc(sizeof(char *) * (size_t)(argc + 1));
-    for (int i = 0; i < argc; i++) argv[i] = Tcl_GetString(objv[3 + i]);
     char what[160];
     if (rc == 0) rc = sm_branch_change(b, from, k, argc, argv, what, sizeof what, &e);
     free(argv);
@@ -65,7 +89,7 @@ int sm_solver_branch(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[
         return sm_tcl_error(in, "SOLVER", "solver branch: %s", e.msg);
     }
     b->interrupt = NULL;
-    int i = sm_app_run_add(app, b, k, what);
+    int i = sm_app_run_add(app, b, app->run_shown, k, what, NULL);
     sm_view_log(app->view, SM_LOG_NOTE, "%s: %s from %s at step %lld%s%s (replayed in %.2f s); solver switch %s "
                 "goes back", app->runs[i].name, b->ops->name, run, (long long)k, what[0] ? " with " : "", what,
                 sm_solve_now() - t0, run);

@@ -117,6 +117,7 @@ struct sm_pane {
     int top, left;              /* scroll offsets */
     int unit_w, unit_h;         /* Grid: screen cells per block */
     void *priv;                 /* the pane's cache, freed by release */
+    int busy;                   /* work of its own in the background: drawn every frame until in */
 };
 
 /* One ops per row of SM_PANES, named after the row. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
+#include "tui/app/compared_pair_rows.h"
 #include "tui/app/list_pane_rows.h"
 #include "tui/app/tcl_bridge.h"
 
@@ -94,20 +95,16 @@ static void rounds_text(const comm_cache *c, int i, char *out, size_t n)
 /* One cache per source (the session's mapping, the solver's), so that v
  * switching back and forth rebuilds nothing; `shown` is the one drawn
  * last, which keys and clicks answer from. */
-/* Compare mode: every pair either mapping uses, its messages in the
- * shown mapping (a) and in the other (b), largest change first. */
-typedef struct cmp_row {
-    int p, q;
-    int64_t a, b;
-    int inter;
-} cmp_row;
-
 typedef struct comm_caches {
     comm_cache slot[2];
     comm_cache *shown;
-    cmp_row *cmp;              /* NULL while compare mode is off */
-    int ncmp, nother, cmp_width;
-    const void *cmp_owner;     /* the shown mapping and the other's version it was built for */
+    /* Compare mode: every pair either mapping uses, its messages in the
+     * shown mapping and in the other, largest change first, kept by what
+     * changed (tui/app/compared_pair_rows.h); cmp_on while they are the
+     * pairs of the mapping shown (owner, stamp) and the other's version. */
+    sm_cmp_rows cr;
+    int cmp_on;
+    const void *cmp_owner;
     unsigned long long cmp_stamp, cmp_version;
     /* Whether every processor's name elided to uk_k columns is still
      * unique (then a pair may be named by elided names alone). */
@@ -116,65 +113,30 @@ typedef struct comm_caches {
     int uk_k, uk_ok;
 } comm_caches;
 
-static int by_pair(const void *x, const void *y)
+/* The compared rows brought up to date; a long listing from scratch (a
+ * whole machine's pairs) goes to a worker and the pane is drawn again
+ * each frame (busy) until it is in. */
+static void build_cmp(sm_pane *p, comm_caches *cs, const sm_app *app, const sm_frame *f)
 {
-    const sm_pair_row *a = x, *b = y;
-    return a->p != b->p ? (a->p > b->p) - (a->p < b->p) : (a->q > b->q) - (a->q < b->q);
-}
-
-static int by_change(const void *x, const void *y)
-{
-    const cmp_row *a = x, *b = y;
-    int64_t da = llabs(a->b - a->a), db = llabs(b->b - b->a);
-    if (da != db) return da < db ? 1 : -1;
-    int64_t ma = a->a > a->b ? a->a : a->b, mb = b->a > b->b ? b->a : b->b;
-    if (ma != mb) return ma < mb ? 1 : -1;
-    return a->p != b->p ? (a->p > b->p) - (a->p < b->p) : (a->q > b->q) - (a->q < b->q);
-}
-
-/* The union of the two mappings' pairs, merged by pair. */
-static void build_cmp(comm_caches *cs, const sm_app *app, const sm_frame *f, const comm_cache *c)
-{
-    if (cs->cmp && cs->cmp_owner == f->map_owner && cs->cmp_stamp == f->map_stamp &&
+    int busy = sm_cmp_rows_busy(&cs->cr);
+    if (!busy && cs->cmp_on && cs->cmp_owner == f->map_owner && cs->cmp_stamp == f->map_stamp &&
         cs->cmp_version == f->cmp->version)
         return;
-    free(cs->cmp);
-    int na = c->nrows, nb;
-    sm_pair_row *a = sm_xmalloc(sizeof *a * (size_t)(na + 1));
-    memcpy(a, c->rows, sizeof *a * (size_t)na);
-    sm_pair_row *b = sm_pair_rows(app, f->cmp->cost, &nb);
-    qsort(a, (size_t)na, sizeof *a, by_pair);
-    qsort(b, (size_t)nb, sizeof *b, by_pair);
-    cs->cmp = sm_xmalloc(sizeof *cs->cmp * (size_t)(na + nb + 1));
-    int i = 0, j = 0, m = 0;
-    while (i < na || j < nb) {
-        int k = i >= na ? 1 : j >= nb ? -1 : by_pair(&a[i], &b[j]);
-        const sm_pair_row *r = k <= 0 ? &a[i] : &b[j];
-        cs->cmp[m++] = (cmp_row){r->p, r->q, k <= 0 ? a[i].mu : 0, k >= 0 ? b[j].mu : 0, r->inter};
-        if (k <= 0) i++;
-        if (k >= 0) j++;
-    }
-    qsort(cs->cmp, (size_t)m, sizeof *cs->cmp, by_change);
-    cs->ncmp = m;
-    cs->nother = nb;
-    const sm_topo *t = app->session->topo;
-    cs->cmp_width = 13;
-    for (int r = 0; r < m; r++) {
-        int l = (int)(strlen(t->procs[cs->cmp[r].p].name) + strlen(t->procs[cs->cmp[r].q].name) + 1);
-        if (l > cs->cmp_width) cs->cmp_width = l;
-    }
-    free(a);
-    free(b);
+    if (busy && !sm_cmp_rows_ready(&cs->cr)) return;
+    /* STENCILMAP_COMPARE_BACKGROUND=0 (compare_mode.h): any size. */
+    int bg = sm_compare_background_blocks == 0 ? 2 : 1;
+    cs->cmp_on = sm_cmp_rows_update(&cs->cr, app->session->topo, app->session->structure, f->cost, f->cmp->cost, bg);
+    p->busy = !cs->cmp_on;
     cs->cmp_owner = f->map_owner;
     cs->cmp_stamp = f->map_stamp;
     cs->cmp_version = f->cmp->version;
 }
 
-static void cmp_clear(comm_caches *cs)
+static void cmp_clear(sm_pane *p, comm_caches *cs)
 {
-    free(cs->cmp);
-    cs->cmp = NULL;
-    cs->ncmp = 0;
+    sm_cmp_rows_clear(&cs->cr);
+    cs->cmp_on = 0;
+    p->busy = 0;
 }
 
 /* The schedule's arrays stay for the next rebuild (release frees them). */
@@ -223,15 +185,15 @@ static int nrows_shown(const sm_pane *p)
 {
     const comm_caches *cs = p->priv;
     if (!cs || !cs->shown) return 0;
-    return cs->cmp ? cs->ncmp : cs->shown->nrows;
+    return cs->cmp_on ? cs->cr.n : cs->shown->nrows;
 }
 
 static int pair_at(const sm_pane *p, int i, int *pp, int *qq)
 {
     const comm_caches *cs = p->priv;
     if (i < 0 || i >= nrows_shown(p)) return 0;
-    *pp = cs->cmp ? cs->cmp[i].p : cs->shown->rows[i].p;
-    *qq = cs->cmp ? cs->cmp[i].q : cs->shown->rows[i].q;
+    *pp = cs->cmp_on ? cs->cr.rows[i].p : cs->shown->rows[i].p;
+    *qq = cs->cmp_on ? cs->cr.rows[i].q : cs->shown->rows[i].q;
     return 1;
 }
 
@@ -329,8 +291,8 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     WINDOW *w = p->win;
     comm_cache *c = cache(p, app, f);
     comm_caches *cs = p->priv;
-    if (f->cmp && !f->cmp->pending) build_cmp(cs, app, f, c);
-    else cmp_clear(cs);
+    if (f->cmp && !f->cmp->pending) build_cmp(p, cs, app, f);
+    else cmp_clear(p, cs);
     werase(w);
     /* The title: the longest of its forms that fits the border whole (a
      * cut title lost the other mapping's count). The rounds are the
@@ -338,15 +300,24 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     char forms[5][256];
     long long ra = (long long)f->ev.rounds;
     const char *rm = sm_rounds_name(app->session->model.rounds);
-    if (cs->cmp) {
+    if (cs->cmp_on) {
         long long rb = (long long)f->cmp->ev.rounds;
         snprintf(forms[0], sizeof forms[0], "Communication  %d pairs vs %d, %lld rounds vs %lld (%s, %.60s)",
-                 c->nrows, cs->nother, ra, rb, rm, f->cmp->label);
+                 c->nrows, cs->cr.nother, ra, rb, rm, f->cmp->label);
         snprintf(forms[1], sizeof forms[1], "Communication  %d pairs vs %d, %lld vs %lld rounds", c->nrows,
-                 cs->nother, ra, rb);
+                 cs->cr.nother, ra, rb);
         snprintf(forms[2], sizeof forms[2], "Communication  %lld vs %lld rounds", ra, rb);
         snprintf(forms[3], sizeof forms[3], "Comm %lld|%lld rounds", ra, rb);
         snprintf(forms[4], sizeof forms[4], "Comm %lld|%lld", ra, rb);
+    } else if (p->busy) {
+        /* Comparing, its pairs listed in the background: the shown
+         * mapping's meanwhile, and the title says so. */
+        snprintf(forms[0], sizeof forms[0], "Communication  %d pairs, %lld rounds (%s), compared: pending", c->nrows,
+                 ra, rm);
+        snprintf(forms[1], sizeof forms[1], "Communication  %d pairs, compared: pending", c->nrows);
+        snprintf(forms[2], sizeof forms[2], "Communication  compared: pending");
+        snprintf(forms[3], sizeof forms[3], "Comm pending");
+        snprintf(forms[4], sizeof forms[4], "Comm");
     } else {
         snprintf(forms[0], sizeof forms[0], "Communication  %d pairs, %lld rounds (%s)", c->nrows, ra, rm);
         snprintf(forms[1], sizeof forms[1], "Communication  %d pairs, %lld rounds", c->nrows, ra);
@@ -365,11 +336,11 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     int list_rows = ih - round_lines - 1;
     /* The pair column is as wide as the longest pair (whole names), up to
      * half the pane; longer pairs are elided in the middle. */
-    pair_cols pc = pair_column(cs->cmp ? cs->cmp_width : c->pair_width, iw);
+    pair_cols pc = pair_column(cs->cmp_on ? cs->cr.width : c->pair_width, iw);
     int pw = pc.pw;
     int nrows = nrows_shown(p);
     int row = v->comm_row < nrows ? v->comm_row : nrows - 1;
-    if (cs->cmp) {
+    if (cs->cmp_on) {
         /* Compare mode: both mappings' messages per pair, largest change
          * first (the rounds are the shown mapping's, below). */
         /* Too narrow for every column (80x24): the pair and its change,
@@ -377,7 +348,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         int narrow = iw < pw + 26;
         if (narrow) pw = iw - 7 > 8 ? iw - 7 : 8;
         int alone = (pw - 1) / 2 >= PAIR_NAME_MIN && names_unique(cs, app, (pw - 1) / 2);
-        const char *head = pair_head(t, cs->cmp_width, pw, alone);
+        const char *head = pair_head(t, cs->cr.width, pw, alone);
         if (narrow)
             sm_ui_text(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%-*s %6s", pw, head, "diff");
         else
@@ -387,7 +358,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         if (row >= p->top + list_rows) p->top = row - list_rows + 1;
         if (p->top < 0) p->top = 0;
         for (int i = 0; i < list_rows && p->top + i < nrows; i++) {
-            const cmp_row *r = &cs->cmp[p->top + i];
+            const sm_cmp_row *r = &cs->cr.rows[p->top + i];
             int hl = v->pair_p >= 0 &&
                      ((r->p == v->pair_p && r->q == v->pair_q) || (r->p == v->pair_q && r->q == v->pair_p));
             attr_t a = (p->top + i == row && v->focus == SM_PANE_COMM) ? sm_ui_attr(SM_EL_CURSOR)
@@ -554,7 +525,7 @@ static void release(sm_pane *p)
         sm_pair_list_free(&cs->slot[i].list);
         sm_schedule_free(&cs->slot[i].sched);
     }
-    cmp_clear(cs);
+    sm_cmp_rows_free(&cs->cr);
     free(cs);
     p->priv = NULL;
 }

@@ -137,10 +137,16 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     werase(w);
     int bx = g->spec.blocks[0], by = g->spec.blocks[1], bz = g->spec.blocks[2];
     /* Comparing, each grid says which mapping it is; the title counts
-     * the blocks the two map differently. */
-    int differ = other ? sm_compare_differ_at(f->cmp, map, f->map_owner, f->map_stamp) : 0;
+     * the blocks the two map differently: while the other's cost state
+     * builds in the background (16.7 M blocks), that count (a pass over
+     * the grid) waits for it too, so V returns at once. */
+    int pending = other && f->cmp->pending;
+    int differ = other && !pending
+                     ? sm_compare_differ_at(f->cmp, map, f->map_owner, f->map_stamp, f->source ? app->solver : NULL)
+                     : 0;
     char which[64] = "";
-    if (other) snprintf(which, sizeof which, "  %d differ", differ);
+    if (pending) snprintf(which, sizeof which, "  differ: pending");
+    else if (other) snprintf(which, sizeof which, "  %d differ", differ);
     else if (f->source) snprintf(which, sizeof which, "  (solver's current)");
     char title[160], plane[48];
     if (bz > 1) snprintf(plane, sizeof plane, "k %d/%d", v->cur[2], bz - 1);

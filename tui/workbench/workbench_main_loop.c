@@ -175,7 +175,8 @@ int sm_tui_run(sm_app *app)
         sm_app_run_poll(app);
         /* A start (or compare mode's cost state) in the background is
          * looked for every 50 ms. */
-        int background = app->starting || app->compare->pending;
+        int background = app->starting || app->compare->pending || app->branching;
+        for (int i = 0; i < SM_PANE_COUNT; i++) background |= t.panes[i].busy;
         t.wait = background ? 0.05 : app->view->running ? 0 : 0.2;
         timeout(background ? 50 : app->view->running ? 0 : 200);
         int code, is_key;

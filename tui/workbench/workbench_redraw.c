@@ -4,6 +4,7 @@
  * says which panes to redraw, the status and bottom lines. */
 #include <math.h>
 #include "tui/app/mpi_run_launch_job.h"
+#include "tui/app/solver_branch_background.h"
 #include "workbench_internal.h"
 
 /* ---- per-frame data ---- */
@@ -292,7 +293,8 @@ static unsigned changes(tui *t)
      * move: nodes, bound, elapsed must show while it runs; and the frame
      * drawn inside a step is redrawn once it has ended (its phase). */
     if (t->seen_solver != sv || t->seen_iter != iter || t->seen_done != done || t->seen_nstats != nstats ||
-        t->seen_stats != stats || strcmp(t->seen_phase, phase) || t->seen_spark != v->spark_version || app->starting)
+        t->seen_stats != stats || strcmp(t->seen_phase, phase) || t->seen_spark != v->spark_version || app->starting ||
+        app->branching)
         c |= SM_DEP_SOLVER;
     t->seen_session = s;
     t->seen_map = t->shown.version;
@@ -360,6 +362,12 @@ static void draw_status(tui *t, const sm_frame *f)
             snprintf(uneq, sizeof uneq, " (has %lld steps)", sm_history_head(f->cmp->run->hist));
         snprintf(src + l, sizeof src - l, " vs %.40s%s %s%s", f->cmp->label, uneq, d > 0 ? "+" : "",
                  sm_ui_joules(d, dj, sizeof dj));
+    }
+    /* A branch being built in the background: how far it has come. */
+    char br[96];
+    if (sm_app_branch_progress(app, br, sizeof br)) {
+        size_t l = strlen(src);
+        snprintf(src + l, sizeof src - l, ", %s", br);
     }
     char right[256], shown[512];
     /* Comparing, time and theme give their room to what is compared
@@ -482,7 +490,7 @@ void wb_draw(tui *t, int force)
         sm_pane *p = &t->panes[i];
         if (!p->win) continue;
         int focused = v->focus == i;
-        if (p->drawn && !(changed & p->ops->deps) && focused == p->drawn_focus) continue;
+        if (p->drawn && !p->busy && !(changed & p->ops->deps) && focused == p->drawn_focus) continue;
         p->ops->draw(p, app, &f);
         p->drawn = 1;
         p->drawn_focus = focused;
