@@ -218,11 +218,17 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
         snprintf(going, sizeof going, "Energy  run %d/%d", job->iteration, job->iters);
         other = going;
     }
+    /* Following a solver the title says "vs session" only while the
+     * delta against the session is on screen (below: narrow, the bound
+     * and gap take its place). */
     const char *titles[] = {f->source ? "Energy  solver vs session" : other ? other : "Energy",
                             f->source ? "Energy vs session" : NULL, f->source ? "Energy (solver)" : NULL, "Energy"};
-    sm_ui_frame_forms(p, app, titles, 4);
+    const char *solver_titles[] = {"Energy (solver)", "Energy"};
     int iw = p->w - 2, ih = p->h - 2;
-    if (iw < 20 || ih < 3) return;
+    if (iw < 20 || ih < 3) {
+        sm_ui_frame_forms(p, app, titles, 4);
+        return;
+    }
     struct { const char *name; double v; sm_element el; } parts[] = {
         {"dynamic", ev->energy_dynamic, SM_EL_E_DYNAMIC}, {"static", ev->energy_static, SM_EL_E_STATIC},
         {"idle", ev->energy_idle, SM_EL_E_IDLE},          {"intra", ev->energy_comm_intra, SM_EL_E_INTRA},
@@ -279,16 +285,21 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
             if (!beside) tw = snprintf(b1, sizeof b1, "total %s", sm_ui_si(ev->energy, "J", 6, b3, sizeof b3));
         }
     }
-    sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_TEXT) | A_BOLD, "%s", b1);
     int x0 = 1 + tw + 2;
+    if (ih < 10 && beside) x0 = 1 + tw + (bw ? 1 + bw : 0) + 2;
+    int shows_delta = has_delta && x0 + dw - 1 <= iw;
+    if (f->source && !shows_delta)
+        sm_ui_frame_forms(p, app, solver_titles, 2);
+    else
+        sm_ui_frame_forms(p, app, titles, 4);
+    sm_ui_text(w, y, 1, iw, sm_ui_attr(SM_EL_TEXT) | A_BOLD, "%s", b1);
     if (ih >= 10) {
         if (y + 1 <= ih) sm_ui_text(w, y + 1, 1, iw, sm_ui_attr(SM_EL_DIM), "%s", bnd);
     } else if (beside) {
         if (bw) sm_ui_text(w, y, 1 + tw + 1, (int)strlen(bnd), sm_ui_attr(SM_EL_DIM), "%s", bnd);
-        x0 = 1 + tw + (bw ? 1 + bw : 0) + 2;
     }
     /* The delta, then its label as far as a few letters of it fit. */
-    if (has_delta && x0 + dw - 1 <= iw) {
+    if (shows_delta) {
         sm_element el = d < 0 ? SM_EL_GOOD : d > 0 ? SM_EL_BAD : SM_EL_DIM;
         int room = iw - (x0 + dw + 2) + 1;
         if (room >= (int)strlen(why) || room >= 6)
