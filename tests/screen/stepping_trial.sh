@@ -153,3 +153,33 @@ bad_lines=$( (echo "$lines" | grep -vE ' [^ ]*[a-z][^ ]* *$'; echo "$lines" | gr
 keys mv q y
 must_exit mv
 no_sanitizer_errors mv
+# The same at 80x24, where the compared Solver pane is 19 columns: the
+# source names go before the target ("move 269 -> n2~0_2"), never the
+# target ("move 380 n2~0_4 ->", the trial of this session).
+begin mv8 80 24 xterm-256color samples/summit-like.json
+keys mv8 : "solver start tabu -seed 2" Enter
+must mv8 "it 0"
+keys mv8 Escape n n n V
+must mv8 "vs tabu best"
+settle mv8
+lines=$(cap mv8 | awk -F'│' '{print $(NF-1)}' | grep -E '(move|swap) ')
+bad_lines=$( (echo "$lines" | grep -vE ' [^ ]*[a-z][^ ]* *$'; echo "$lines" | grep -E '(->|<>|with) *$') | grep .)
+[ "$(echo "$lines" | grep -c .)" -ge 1 ] && [ -z "$bad_lines" ] &&
+    ok "80x24 comparing: the move keeps its target in a 19-column Solver pane ($lines)" ||
+    bad "80x24 comparing: move loses its target" "lines '$lines'; bad '$bad_lines'"
+keys mv8 q y
+must_exit mv8
+no_sanitizer_errors mv8
+# 83. The Grid's header gives up whole parts at 80x24: the cut count keeps
+# its words or goes ("13909280" alone on the whole Summit, "3966 cut" at
+# summit-like's block 1023 said less than they seemed to).
+begin gh 80 24 xterm-256color samples/summit-like.json
+keys gh : "view cursor 1023" Enter
+wait_for gh "#1023"
+settle gh
+head_line=$(cap gh | sed -n 3p | awk -F'│' '{print $2}' | sed 's/ *$//')
+echo "$head_line" | grep -qE '^\(15,7,7\) #1023 [^ ]+(  sel [0-9]+)?(  [0-9]+ cut edges)?$' &&
+    ok "80x24: Grid header keeps whole parts ($head_line)" || bad "80x24 Grid header cut" "'$head_line'"
+keys gh q
+must_exit gh
+no_sanitizer_errors gh

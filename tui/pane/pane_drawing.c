@@ -386,6 +386,64 @@ const char *sm_ui_fit_names(const char *text, int width, char *out, size_t n)
         memcpy(out + best, el, (size_t)el_len);
         len = (int)strlen(out);
     }
+    /* Still too long (a 19-column pane): a multilevel step's "level 2
+     * (262144 blocks): " says its level only, then "L2 ". */
+    if (len > width && strncmp(out, "level ", 6) == 0) {
+        char *colon = strstr(out, ": ");
+        int lv = atoi(out + 6);
+        if (colon) {
+            char head[32];
+            int hl = snprintf(head, sizeof head, "level %d: ", lv);
+            if ((int)(colon + 2 - out) > hl) {
+                memmove(out + hl, colon + 2, strlen(colon + 2) + 1);
+                memcpy(out, head, (size_t)hl);
+            }
+            len = (int)strlen(out);
+            if (len > width) {
+                hl = snprintf(head, sizeof head, "L%d ", lv);
+                char *rest = strstr(out, ": ");
+                if (rest) {
+                    memmove(out + hl, rest + 2, strlen(rest + 2) + 1);
+                    memcpy(out, head, (size_t)hl);
+                }
+                len = (int)strlen(out);
+            }
+        }
+    }
+    /* Then the names a move comes from: the block and where it goes say
+     * the move ("move 380 -> n28~0_4"; a swap, "swap 267 <> 283"). A
+     * name is a word with a letter that is not a verb of the move. */
+    if (len > width && (strstr(out, "move ") || strstr(out, "swap "))) {
+        const char *arrow = strstr(out, " -> ");
+        int to = arrow ? (int)(arrow - out) + 4 : len;
+        char kept[512];
+        int k = 0;
+        for (int i = 0; out[i] && k < (int)sizeof kept - 1;) {
+            int j = i;
+            while (out[j] && out[j] != ' ') j++;
+            int letter = 0;
+            for (int q = i; q < j; q++)
+                if ((out[q] >= 'a' && out[q] <= 'z') || (out[q] >= 'A' && out[q] <= 'Z')) letter = 1;
+            static const char *verbs[] = {"move", "swap", "edge", "level", "->", "<>"};
+            for (size_t v = 0; v < sizeof verbs / sizeof *verbs; v++)
+                if ((int)strlen(verbs[v]) == j - i && strncmp(out + i, verbs[v], (size_t)(j - i)) == 0) letter = 0;
+            if (out[i] == 'L' && i == 0) letter = 0;
+            int drop = letter && i < to;
+            if (!drop) {
+                if (k && kept[k - 1] != ' ') kept[k++] = ' ';
+                for (int q = i; q < j && k < (int)sizeof kept - 1; q++) kept[k++] = out[q];
+            } else if (k && out[j - 1] == ',' && k < (int)sizeof kept - 1) {
+                /* "edge move 968 n22~0_2, 840 ..." keeps its comma. */
+                while (k && kept[k - 1] == ' ') k--;
+                kept[k++] = ',';
+            }
+            while (out[j] == ' ') j++;
+            i = j;
+        }
+        kept[k] = '\0';
+        snprintf(out, n, "%s", kept);
+        len = (int)strlen(out);
+    }
     return out;
 }
 

@@ -180,8 +180,16 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
          * a walk over every edge of the grid at each frame; the same count
          * (directed task edges between processors, SPEC's `messages`) as
          * Energy's. */
-        sm_ui_words(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "(%d,%d,%d) #%d %s  sel %d  %lld cut edges", v->cur[0],
-                   v->cur[1], v->cur[2], cb, t->procs[map[cb]].name, v->nsel, (long long)f->ev.messages);
+        /* Whole parts or none: the count keeps its words ("13909280"
+         * alone at 80x24 on the whole Summit said nothing), the selection
+         * gives way first, then the count. */
+        char at[160], hd[256];
+        snprintf(at, sizeof at, "(%d,%d,%d) #%d %s", v->cur[0], v->cur[1], v->cur[2], cb, t->procs[map[cb]].name);
+        snprintf(hd, sizeof hd, "%s  sel %d  %lld cut edges", at, v->nsel, (long long)f->ev.messages);
+        if ((int)strlen(hd) > iw) snprintf(hd, sizeof hd, "%s  %lld cut edges", at, (long long)f->ev.messages);
+        if ((int)strlen(hd) > iw) snprintf(hd, sizeof hd, "%s  sel %d", at, v->nsel);
+        if ((int)strlen(hd) > iw) snprintf(hd, sizeof hd, "%s", at);
+        sm_ui_words(w, 1, 1, iw, sm_ui_attr(SM_EL_HEADER), "%s", hd);
         draw_blocks(p, app, f, map, NULL, 2, 1, cols, vis, lit);
         legend(p, app, f, map[cb], lit);
         return;
