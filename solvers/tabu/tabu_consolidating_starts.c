@@ -347,7 +347,7 @@ int sm_node_starts(sm_solver *s)
  * seed, tenures, candidates and threads, no starts of its own) is offered
  * like every start when the rounds set the best start's makespan: it
  * changes nothing where it loses. */
-int sm_rcb_search_start(sm_solver *s)
+int sm_rcb_search_start(sm_solver *s, const sm_solver_ops *tabu)
 {
     if (s->topo->nnodes < 3 || s->grid->ntasks > SM_NODE_STARTS_MAX_BLOCKS) return 0;
     if (strcmp(sm_opt_str(s, "objective"), "energy") != 0) return 0;
@@ -368,7 +368,7 @@ int sm_rcb_search_start(sm_solver *s)
                               "-iters", iters, "-seed", seed, "-tenure-add", ta, "-tenure-remove", tr,
                               "-candidates", cand, "-threads", thr};
         sm_err e;
-        sm_solver *h = sm_solver_new(&sm_solver_tabu, s->grid, s->topo, &s->model, r->best_map,
+        sm_solver *h = sm_solver_new(tabu, s->grid, s->topo, &s->model, r->best_map,
                                      (int)(sizeof argv / sizeof argv[0]), argv, &e);
         if (h) {
             h->interrupt = s->interrupt;

@@ -29,6 +29,8 @@ int sm_node_starts(sm_solver *s);
  * only, and only when the rounds set the best start's makespan (its
  * comm_time above its comp_time). Returns the number offered (0 or 1). */
 #define SM_RCB_SEARCH_ITERS 200
-int sm_rcb_search_start(sm_solver *s);
+/* tabu: the search to run (the caller's own ops: this file then needs no
+ * symbol of tabu_task_movement.c, which calls it). */
+int sm_rcb_search_start(sm_solver *s, const sm_solver_ops *tabu);
 
 #endif

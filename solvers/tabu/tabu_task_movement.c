@@ -528,7 +528,7 @@ static void initial(sm_solver *s, int with_rcb)
     }
     if (with_rcb && strcmp(sm_opt_str(s, "node-starts"), "on") == 0) {
         sm_node_starts(s);
-        sm_rcb_search_start(s);
+        sm_rcb_search_start(s, &sm_solver_tabu);
     }
 }
 

@@ -50,6 +50,12 @@ typedef struct sm_app {
     /* The workbench's `solver branch` being built on a worker
      * (solver_branch_background.h), NULL otherwise. */
     struct sm_branch_build *branching;
+    /* Its poll, settle and cancel, set by sm_app_branch_begin: the solver
+     * start (solver_install_and_start.c) calls them through these, so the
+     * branch's file may use the runs' functions without a circle. */
+    int (*branch_poll)(struct sm_app *app);
+    void (*branch_settle)(struct sm_app *app);
+    void (*branch_cancel)(struct sm_app *app);
     /* Starts replaced by a newer `solver start` before they finished:
      * their init cannot be cut short, so each runs out beside the new one
      * and is freed when found finished; what changes the grid or machine

@@ -88,6 +88,9 @@ static void *work(void *arg)
 void sm_app_branch_begin(sm_app *app, int parent, long long k, int argc, const char *const *argv, const char *name)
 {
     sm_app_branch_settle(app);
+    app->branch_poll = sm_app_branch_poll;
+    app->branch_settle = sm_app_branch_settle;
+    app->branch_cancel = sm_app_branch_cancel;
     struct sm_branch_build *j = sm_xcalloc(1, sizeof *j);
     j->from = app->runs[parent].s;
     j->parent = parent;

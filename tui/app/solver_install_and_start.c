@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "solver_worker_thread.h"
-#include "solver_branch_background.h"
 #include "compare_mode.h"
 #include "solvers/stepper/step_history.h"
 
@@ -26,7 +25,7 @@ void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *
 static void free_runs(sm_app *app)
 {
     /* A branch being built reads one of them. */
-    sm_app_branch_cancel(app);
+    if (app->branch_cancel) app->branch_cancel(app);
     /* Compare mode's other run goes with them. */
     if (app->compare && app->compare->source == SM_CMP_RUN) sm_compare_off(app->compare);
     if (app->compare) {
@@ -202,7 +201,7 @@ void sm_app_solver_abandon(sm_app *app)
 void sm_app_solver_poll(sm_app *app)
 {
     if (app->compare) sm_compare_poll(app->compare);
-    sm_app_branch_poll(app);
+    if (app->branch_poll) app->branch_poll(app);
     for (int i = app->nabandoned - 1; i >= 0; i--)
         if (sm_solver_start_wait(app->abandoned[i], 0)) end_abandoned(app, i);
     if (app->starting && sm_solver_start_wait(app->starting, 0)) finish_start(app);
@@ -222,7 +221,7 @@ void sm_app_solver_settle(sm_app *app)
 {
     /* A branch being built: what acts on the solver acts on it once in
      * (solver branch 10; solver step 5 steps the branch). */
-    sm_app_branch_settle(app);
+    if (app->branch_settle) app->branch_settle(app);
     if (!app->starting) return;
     /* The workbench keeps drawing (the Solver pane counts the seconds) and
      * queues the keys typed meanwhile. */
