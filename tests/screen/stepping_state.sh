@@ -83,7 +83,9 @@ must par8 "popta optimal"
 keys par8 : "solver seek 24" Enter
 must par8 "running, paused  it 24"
 settle par8
-cap par8 | grep -qE "│step 24/34  best [0-9.]+( (m|k)?J( at [0-9]+)?)? *│" && cap par8 | grep -qE "│(▁|▂|▃|▄|▅|▆|▇|█)+ *│" &&
+# (The step's best goes whole or not at all: at 25 columns "cur 3.349 J
+# best 3.349 J" above says it; a bare "best 3.349" lost its unit.)
+cap par8 | grep -qE "│step 24/34(  best [0-9.]+ (m|k)?J( at [0-9]+|@[0-9]+)?)? *│" && cap par8 | grep -qE "│(▁|▂|▃|▄|▅|▆|▇|█)+ *│" &&
     cap par8 | grep -q "│why: " && ok "80x24 Pareto: timeline, its line and why, each on its own row" ||
     bad "pareto 80x24" "$(cap par8 | sed -n 11,19p)"
 keys par8 q y

@@ -363,10 +363,15 @@ const char *sm_ui_fit_names(const char *text, int width, char *out, size_t n)
             int a = i, b = j;
             while (a < b && strchr("([{", out[a])) a++;
             while (b > a && strchr(")]},;:", out[b - 1])) b--;
-            int letter = 0;
-            for (int k = a; k < b; k++)
+            /* A processor name has letters and an index ("n28.v100_4",
+             * "cpu0"); a word of the text ("generation", "threshold")
+             * stays whole. */
+            int letter = 0, digit = 0;
+            for (int k = a; k < b; k++) {
                 if ((out[k] >= 'a' && out[k] <= 'z') || (out[k] >= 'A' && out[k] <= 'Z')) letter = 1;
-            if (letter && b - a > 6 && b - a > bl && !memchr(out + a, '~', (size_t)(b - a))) {
+                if (out[k] >= '0' && out[k] <= '9') digit = 1;
+            }
+            if (letter && digit && b - a > 6 && b - a > bl && !memchr(out + a, '~', (size_t)(b - a))) {
                 best = a;
                 bl = b - a;
             }
@@ -412,7 +417,7 @@ const char *sm_ui_fit_names(const char *text, int width, char *out, size_t n)
     }
     /* Then the names a move comes from: the block and where it goes say
      * the move ("move 380 -> n28~0_4"; a swap, "swap 267 <> 283"). A
-     * name is a word with a letter that is not a verb of the move. */
+     * name has letters and a digit and is not a verb of the move. */
     if (len > width && (strstr(out, "move ") || strstr(out, "swap "))) {
         const char *arrow = strstr(out, " -> ");
         int to = arrow ? (int)(arrow - out) + 4 : len;
@@ -421,9 +426,12 @@ const char *sm_ui_fit_names(const char *text, int width, char *out, size_t n)
         for (int i = 0; out[i] && k < (int)sizeof kept - 1;) {
             int j = i;
             while (out[j] && out[j] != ' ') j++;
-            int letter = 0;
-            for (int q = i; q < j; q++)
+            int letter = 0, digit = 0;
+            for (int q = i; q < j; q++) {
                 if ((out[q] >= 'a' && out[q] <= 'z') || (out[q] >= 'A' && out[q] <= 'Z')) letter = 1;
+                if (out[q] >= '0' && out[q] <= '9') digit = 1;
+            }
+            letter = letter && digit;
             static const char *verbs[] = {"move", "swap", "edge", "level", "->", "<>"};
             for (size_t v = 0; v < sizeof verbs / sizeof *verbs; v++)
                 if ((int)strlen(verbs[v]) == j - i && strncmp(out + i, verbs[v], (size_t)(j - i)) == 0) letter = 0;
