@@ -137,17 +137,22 @@ done
 # 82. Moves keep block, source and target (summit-like's names at 200x50
 # in compare mode, a 48-column Solver pane): "move block 380 n28.v100_4 ->"
 # and "swap block 267 (n17.v100_1) with block 283" lost their targets.
-begin mv 200 50 xterm-256color samples/summit-like.json
-keys mv : "solver start tabu -seed 2" Enter
-must mv "tabu running, ready  it 0"
-keys mv Escape n n n V
-must mv "vs tabu best"
-settle mv
-lines=$(cap mv | awk -F'│' '{print $(NF-1)}' | grep -E '(move|swap) ' )
-# Each ends with a processor name (a word with a letter), never with "->",
-# "with" or a bare block number.
-bad_lines=$( (echo "$lines" | grep -vE ' [^ ]*[a-z][^ ]* *$'; echo "$lines" | grep -E '(->|<>|with) *$') | grep .)
-[ "$(echo "$lines" | grep -c .)" -ge 4 ] && [ -z "$bad_lines" ] &&
+# moves_keep_target NAME COLS ROWS READY MIN: tabu 3 steps, V; every move
+# line of the compared Solver pane (at least MIN) ends with a processor
+# name (a word with a letter), never with "->", "<>", "with" or a bare
+# block number.
+moves_keep_target() {
+    begin "$1" "$2" "$3" xterm-256color samples/summit-like.json
+    keys "$1" : "solver start tabu -seed 2" Enter
+    must "$1" "$4"
+    keys "$1" Escape n n n V
+    must "$1" "vs tabu best"
+    settle "$1"
+    lines=$(cap "$1" | awk -F'│' '{print $(NF-1)}' | grep -E '(move|swap) ')
+    bad_lines=$( (echo "$lines" | grep -vE ' [^ ]*[a-z][^ ]* *$'; echo "$lines" | grep -E '(->|<>|with) *$') | grep .)
+    [ "$(echo "$lines" | grep -c .)" -ge "$5" ] && [ -z "$bad_lines" ]
+}
+moves_keep_target mv 200 50 "tabu running, ready  it 0" 4 &&
     ok "moves keep their target in a 48-column Solver pane ($(echo "$lines" | grep -c .) lines)" ||
     bad "moves lose their target" "$bad_lines"
 keys mv q y
@@ -156,15 +161,7 @@ no_sanitizer_errors mv
 # The same at 80x24, where the compared Solver pane is 19 columns: the
 # source names go before the target ("move 269 -> n2~0_2"), never the
 # target ("move 380 n2~0_4 ->", the trial of this session).
-begin mv8 80 24 xterm-256color samples/summit-like.json
-keys mv8 : "solver start tabu -seed 2" Enter
-must mv8 "it 0"
-keys mv8 Escape n n n V
-must mv8 "vs tabu best"
-settle mv8
-lines=$(cap mv8 | awk -F'│' '{print $(NF-1)}' | grep -E '(move|swap) ')
-bad_lines=$( (echo "$lines" | grep -vE ' [^ ]*[a-z][^ ]* *$'; echo "$lines" | grep -E '(->|<>|with) *$') | grep .)
-[ "$(echo "$lines" | grep -c .)" -ge 1 ] && [ -z "$bad_lines" ] &&
+moves_keep_target mv8 80 24 "it 0" 1 &&
     ok "80x24 comparing: the move keeps its target in a 19-column Solver pane ($lines)" ||
     bad "80x24 comparing: move loses its target" "lines '$lines'; bad '$bad_lines'"
 keys mv8 q y

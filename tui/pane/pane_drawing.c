@@ -1,5 +1,6 @@
 /* pane_drawing.c - colour pairs from the theme (a table indexed by colour
  * element, as htop's CRT.c does) and the drawing helpers panes share. */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdarg.h>
@@ -322,6 +323,18 @@ const char *sm_ui_elide(const char *s, int width, char *out, size_t n)
     return out;
 }
 
+/* A processor name has letters and an index ("n28.v100_4", "cpu0"); a
+ * word of a solver's text ("generation", "threshold", "move") has none. */
+static int is_processor_name(const char *p, int n)
+{
+    int letter = 0, digit = 0;
+    for (int k = 0; k < n; k++) {
+        letter |= isalpha((unsigned char)p[k]) != 0;
+        digit |= isdigit((unsigned char)p[k]) != 0;
+    }
+    return letter && digit;
+}
+
 const char *sm_ui_fit_names(const char *text, int width, char *out, size_t n)
 {
     snprintf(out, n, "%s", text);
@@ -363,15 +376,8 @@ const char *sm_ui_fit_names(const char *text, int width, char *out, size_t n)
             int a = i, b = j;
             while (a < b && strchr("([{", out[a])) a++;
             while (b > a && strchr(")]},;:", out[b - 1])) b--;
-            /* A processor name has letters and an index ("n28.v100_4",
-             * "cpu0"); a word of the text ("generation", "threshold")
-             * stays whole. */
-            int letter = 0, digit = 0;
-            for (int k = a; k < b; k++) {
-                if ((out[k] >= 'a' && out[k] <= 'z') || (out[k] >= 'A' && out[k] <= 'Z')) letter = 1;
-                if (out[k] >= '0' && out[k] <= '9') digit = 1;
-            }
-            if (letter && digit && b - a > 6 && b - a > bl && !memchr(out + a, '~', (size_t)(b - a))) {
+            if (is_processor_name(out + a, b - a) && b - a > 6 && b - a > bl &&
+                !memchr(out + a, '~', (size_t)(b - a))) {
                 best = a;
                 bl = b - a;
             }
@@ -416,8 +422,7 @@ const char *sm_ui_fit_names(const char *text, int width, char *out, size_t n)
         }
     }
     /* Then the names a move comes from: the block and where it goes say
-     * the move ("move 380 -> n28~0_4"; a swap, "swap 267 <> 283"). A
-     * name has letters and a digit and is not a verb of the move. */
+     * the move ("move 380 -> n28~0_4"; a swap, "swap 267 <> 283"). */
     if (len > width && (strstr(out, "move ") || strstr(out, "swap "))) {
         const char *arrow = strstr(out, " -> ");
         int to = arrow ? (int)(arrow - out) + 4 : len;
@@ -426,17 +431,8 @@ const char *sm_ui_fit_names(const char *text, int width, char *out, size_t n)
         for (int i = 0; out[i] && k < (int)sizeof kept - 1;) {
             int j = i;
             while (out[j] && out[j] != ' ') j++;
-            int letter = 0, digit = 0;
-            for (int q = i; q < j; q++) {
-                if ((out[q] >= 'a' && out[q] <= 'z') || (out[q] >= 'A' && out[q] <= 'Z')) letter = 1;
-                if (out[q] >= '0' && out[q] <= '9') digit = 1;
-            }
-            letter = letter && digit;
-            static const char *verbs[] = {"move", "swap", "edge", "level", "->", "<>"};
-            for (size_t v = 0; v < sizeof verbs / sizeof *verbs; v++)
-                if ((int)strlen(verbs[v]) == j - i && strncmp(out + i, verbs[v], (size_t)(j - i)) == 0) letter = 0;
-            if (out[i] == 'L' && i == 0) letter = 0;
-            int drop = letter && i < to;
+            /* "L2", a multilevel step's level, leads the line. */
+            int drop = i < to && !(i == 0 && out[0] == 'L') && is_processor_name(out + i, j - i);
             if (!drop) {
                 if (k && kept[k - 1] != ' ') kept[k++] = ' ';
                 for (int q = i; q < j && k < (int)sizeof kept - 1; q++) kept[k++] = out[q];
