@@ -52,14 +52,7 @@ struct ilp_counts {
 static int same_kind(const sm_topo *t, int p, int q)
 {
     if (t->procs[p].type != t->procs[q].type || t->procs[p].state != t->procs[q].state) return 0;
-    for (int r = 0; r < t->nprocs; r++) {
-        if (r == p || r == q) continue;
-        double a, b, c, d;
-        sm_topo_link(t, p, r, &a, &b);
-        sm_topo_link(t, q, r, &c, &d);
-        if (a != c || b != d) return 0;
-    }
-    return 1;
+    return ilp_links_alike(t, p, q);
 }
 
 ilp_counts *ilp_counts_new(const sm_solver *s, const ilp_state *st)

@@ -153,3 +153,15 @@ int ilp_tick(ilp_state *st)
     }
     return 0;
 }
+
+int ilp_links_alike(const sm_topo *t, int p, int q)
+{
+    for (int r = 0; r < t->nprocs; r++) {
+        if (r == p || r == q) continue;
+        double a, b, c, d;
+        sm_topo_link(t, p, r, &a, &b);
+        sm_topo_link(t, q, r, &c, &d);
+        if (a != c || b != d) return 0;
+    }
+    return 1;
+}

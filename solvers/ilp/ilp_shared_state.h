@@ -67,5 +67,9 @@ int ilp_tick(ilp_state *st);
 /* The bound lp_solve has proven so far (the decomposition's while it
  * runs), NAN when none yet. */
 double ilp_bound(const ilp_state *st);
+/* Processors p and q link to every other processor alike (the same link
+ * energy and time): with the same kind they are interchangeable in the
+ * program (ilp_variables_constraints.c) and in the count decomposition. */
+int ilp_links_alike(const sm_topo *t, int p, int q);
 
 #endif

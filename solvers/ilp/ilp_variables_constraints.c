@@ -49,14 +49,7 @@ static int same_processor_kind(const sm_solver *s, int p, int q)
         t->procs[p].state != t->procs[q].state)
         return 0;
     /* Links to every third processor must match too. */
-    for (int r = 0; r < t->nprocs; r++) {
-        if (r == p || r == q) continue;
-        double a, b, c, d;
-        sm_topo_link(t, p, r, &a, &b);
-        sm_topo_link(t, q, r, &c, &d);
-        if (a != c || b != d) return 0;
-    }
-    return 1;
+    return ilp_links_alike(t, p, q);
 }
 
 /* The best heuristic mapping under the solver's model: lb, na, dm, mm;
