@@ -45,9 +45,14 @@ int sm_eval_finite(const sm_eval *ev)
     return 1;
 }
 
+int sm_model_meets_deadline(const sm_model *m, double time)
+{
+    return !m->has_deadline || time <= m->deadline * (1 + 1e-9);
+}
+
 void sm_eval_judge(sm_eval *ev, const sm_model *m)
 {
-    ev->feasible = ev->memory_ok && sm_eval_finite(ev) && (!m->has_deadline || ev->time <= m->deadline * (1 + 1e-9));
+    ev->feasible = ev->memory_ok && sm_eval_finite(ev) && sm_model_meets_deadline(m, ev->time);
 }
 
 int sm_eval_compare(const sm_eval *a, const sm_eval *b)

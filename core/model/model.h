@@ -56,6 +56,9 @@ int sm_eval_finite(const sm_eval *ev);
  * with the same rounds, overlap, round time and idle rule by this, with
  * no second evaluation (the cost model's finish does the same). */
 void sm_eval_judge(sm_eval *ev, const sm_model *m);
+/* A time meets the model's deadline (none: always), with the relative
+ * tolerance every judge of it uses (rounding of the sums). */
+int sm_model_meets_deadline(const sm_model *m, double time);
 
 /* Objective order: feasible first, then energy, then time. <0 if a better. */
 int sm_eval_compare(const sm_eval *a, const sm_eval *b);

@@ -12,7 +12,7 @@
 /* A deadline cell: met, missed, or no deadline. */
 static const char *met(const sm_model *m, const sm_eval *ev)
 {
-    return !m->has_deadline ? "-" : ev->time <= m->deadline * (1 + 1e-9) ? "met" : "missed";
+    return !m->has_deadline ? "-" : sm_model_meets_deadline(m, ev->time) ? "met" : "missed";
 }
 
 /* Compare mode: the shown mapping and the other in two columns, and the
@@ -205,7 +205,7 @@ static void draw(sm_pane *p, sm_app *app, const sm_frame *f)
     if (f->source && app->solver && app->solver->deadline_from && !m->has_deadline) m = &app->solver->model;
     /* Feasible at that deadline too, as solver state says (it printed
      * "feasible" beside "T 5.097 ms > 4.752 ms"). */
-    int feasible = ev->feasible && (!m->has_deadline || ev->time <= m->deadline * (1 + 1e-9));
+    int feasible = ev->feasible && sm_model_meets_deadline(m, ev->time);
     const sm_session *s = app->session;
     WINDOW *w = p->win;
     werase(w);

@@ -190,7 +190,7 @@ int sm_front_draw(sm_pane *pane, int y, int x, int h, int width, const sm_app *a
         /* Counts wider than the table give way in the middle. */
         char shown[128];
         sm_ui_elide(counts, tw - (two ? 37 : 26) > 3 ? tw - (two ? 37 : 26) : 3, shown, sizeof shown);
-        int meets = !m->has_deadline || q->time <= m->deadline * (1 + 1e-9);
+        int meets = sm_model_meets_deadline(m, q->time);
         int attr = sm_ui_attr(top + r == sel ? SM_EL_CURSOR : meets ? SM_EL_TEXT : SM_EL_DIM);
         if (two)
             sm_ui_text(w, y + 1 + r, g->tx, tw, attr, "%2d %-11s %-10s %-10s %s", top + r,

@@ -328,7 +328,7 @@ static void draw_status(tui *t, const sm_frame *f)
     if (f->source && app->solver && app->solver->deadline_from && !m->has_deadline) m = &app->solver->model;
     if (m->has_deadline) {
         char b[32];
-        snprintf(d, sizeof d, " %s %s", f->ev.time <= m->deadline * (1 + 1e-9) ? "<=" : "> ",
+        snprintf(d, sizeof d, " %s %s", sm_model_meets_deadline(m, f->ev.time) ? "<=" : "> ",
                  sm_ui_seconds(m->deadline, b, sizeof b));
     }
     const char *name = app->scenario_path ? app->scenario_path : "(built-in scenario)";
