@@ -70,14 +70,14 @@
  *    36 864 processors, is a few items). With communication, each
  *    interval also has the rounds' floor: T >= rounds theta >= the mean
  *    degree of M times theta, the mean bounded from the cut directed edges
- *    each level forces (rounds_floor in energy_bound_parts_combined_by_knapsack.c);
+ *    each level forces (rounds_floor in energy_bound_parts_combined_by_knapsack_any_size.c);
  *    an interval below it is empty, and idle time is priced from it.
  * The bound is the larger of the two, each valid on its own.
  *
  * Where each part lives: energy_bound_comm_part.c (h, and the least link energy at each
  * separation level), energy_bound_compute_part.c (each processor's figures and
- * caps, the classes that cost the same), energy_bound_parts_combined_by_knapsack.c and
- * energy_bound_parts_combined_exactly.c (the two ways to combine); this file builds the
+ * caps, the classes that cost the same), energy_bound_parts_combined_by_knapsack_any_size.c and
+ * energy_bound_parts_combined_exactly_small_machines.c (the two ways to combine); this file builds the
  * context they share (energy_bound_context.h) and takes the larger. */
 #include "energy_bound.h"
 
