@@ -68,9 +68,11 @@
  *    the same figures whose groups hold the same figures at every level
  *    cost the same: the knapsack runs over such classes (a whole Summit,
  *    36 864 processors, is a few items). With communication, each
- *    interval also has the rounds' floor: T >= rounds theta >= the mean
- *    degree of M times theta, the mean bounded from the cut directed edges
- *    each level forces (rounds_floor in energy_bound_parts_combined_by_knapsack.c);
+ *    interval also has the rounds' floor: T >= rounds theta >= the maximum
+ *    degree of M times theta >= the mean degree over any fixed set of
+ *    processors (all, or those of the largest caps), bounded from the cut
+ *    directed edges each level forces at that set's processors
+ *    (rounds_floor in energy_bound_parts_combined_by_knapsack.c);
  *    an interval below it is empty, and idle time is priced from it.
  * The bound is the larger of the two, each valid on its own.
  *
@@ -119,7 +121,7 @@ static void ctx_free(bctx *x)
         free(x->group[L]);
         free(x->gm_off[L]); free(x->gm[L]); free(x->gc_of[L]); free(x->gc_rep[L]); free(x->cls_gc[L]);
     }
-    free(x->pc_of); free(x->pc_rep); free(x->cls_rep); free(x->cls_mult);
+    free(x->pc_of); free(x->pc_rep); free(x->pc_count); free(x->cls_rep); free(x->cls_mult);
     free(x->iso_rho);
 }
 
@@ -155,6 +157,7 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
     x.P = t->nprocs;
     x.dvfs = (flags & SM_BOUND_DVFS) != 0;
     x.rounds_floor = !(flags & SM_BOUND_NO_ROUNDS);
+    x.rounds_all_only = (flags & SM_BOUND_ROUNDS_MEAN_ONLY) != 0;
     /* Cells: the total and the extremes; the sorted prefix sums only for
      * the count vectors, which need the profile (small grids). */
     x.X = 0;

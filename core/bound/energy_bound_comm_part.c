@@ -118,6 +118,19 @@ void bound_setup_grid(bctx *x)
     for (int e = 0; e < g->nedges; e++)
         if ((double)g->edges[e].cells < x->wmin) x->wmin = (double)g->edges[e].cells;
     x->has_edges = g->nedges > 0;
+    /* The most directed edges one block sends or receives: a bound on the
+     * edges between the blocks of some processors and the rest (the
+     * rounds' floor over a subset of the processors). */
+    {
+        int *inc = sm_xcalloc((size_t)(x->n ? x->n : 1), sizeof(int));
+        int most = 0;
+        for (int e = 0; e < g->nedges; e++) {
+            if (++inc[g->edges[e].src] > most) most = inc[g->edges[e].src];
+            if (++inc[g->edges[e].dst] > most) most = inc[g->edges[e].dst];
+        }
+        x->maxinc = most;
+        free(inc);
+    }
     if (!isfinite(x->wmin)) x->wmin = 0;
     /* The least cells of a face edge along each axis, from the block
      * sizes (blocks differ by at most one cell per axis, so the smallest

@@ -140,6 +140,8 @@ void bound_setup_classes(bctx *x)
             x->pc_rep[x->npc++] = p;
         x->pc_of[p] = x->npc - 1;
     }
+    x->pc_count = sm_xcalloc((size_t)(x->npc ? x->npc : 1), sizeof(int));
+    for (int p = 0; p < P; p++) x->pc_count[x->pc_of[p]]++;
     /* Group classes per level: members by group (counting sort), each
      * group's figure classes sorted, groups compared as sequences. */
     for (int L = 1; L < x->nlev; L++) {

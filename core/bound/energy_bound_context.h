@@ -38,6 +38,7 @@ typedef struct {
     int nax, len[3], wraps[3];
     double lines[3], w[3], wmin;
     int has_edges;
+    double maxinc;            /* the most directed edges into or out of one block */
     /* Link levels: e[0] between any two processors, e[1] between nodes,
      * e[2..] between tree groups; group[L][p] = p's group at level L. */
     int nlev;
@@ -52,6 +53,7 @@ typedef struct {
     int npc, *pc_of, *pc_rep;
     int *gm_off[BOUND_MAX_LEVELS], *gm[BOUND_MAX_LEVELS]; /* members by group */
     int ngc[BOUND_MAX_LEVELS], *gc_of[BOUND_MAX_LEVELS], *gc_rep[BOUND_MAX_LEVELS];
+    int *pc_count;            /* processors per figure class */
     int ncls, *cls_rep;
     double *cls_mult;
     int *cls_gc[BOUND_MAX_LEVELS];
@@ -60,6 +62,7 @@ typedef struct {
     const int *iso;           /* exact profile f, or NULL */
     int dvfs;                 /* any DVFS state of each processor (SM_BOUND_DVFS) */
     int rounds_floor;         /* knapsack: the rounds' floor on the makespan (not SM_BOUND_NO_ROUNDS) */
+    int rounds_all_only;      /* the floor over every processor only (SM_BOUND_ROUNDS_MEAN_ONLY, tests) */
     double *iso_rho;          /* least 2 w_min f(b)/b over 1..c, c = 0..n */
 } bctx;
 

@@ -79,43 +79,95 @@ static int merge_costs(kitem *it, int n, kscratch *s)
 }
 
 /* The rounds' floor on the makespan of every mapping whose makespan is at
- * most t2 (caps at t2 in s): rounds >= the busiest processor's degree in
- * M >= the mean degree = 2/P sum_e k_e over cut directed edges. A message
- * between processors separated at level L (different level-L groups)
- * lasts at least w_min tl[L] and takes q_L = quanta(w_min tl[L]) >= 1
- * quanta, tl (so q) not decreasing with L, so
- *     sum_e k_e >= sum_L (q_L - q_{L-1}) D_L
- * with D_L the directed edges between different level-L groups. As for
- * the cells (energy_bound.c), D_L = 1/2 sum_G dd(S_G) with dd the directed
- * edges leaving or entering S_G, and dd(S) >= b rho'(cap_G) for b <= cap_G
- * blocks (rho' the unit-weight rho, not increasing in the cap), so
- * D_L >= 1/2 n rho'(largest cap of a level-L group) (form (1)), and
- * >= 1/2 (n rho'_2(largest cap) - its constant) (form (2)). Every rounds
- * model counts at least the maximum degree (SPEC 3), and T >= rounds
- * theta with overlap or without. Returns the least rounds x theta. */
+ * most t2 (caps at t2 in s). Every rounds model counts at least the
+ * maximum degree of M (SPEC 3) and T >= rounds theta with overlap or
+ * without, so T/theta >= deg(p) for every processor p, and for any fixed
+ * set Q of processors
+ *     rounds >= 1/|Q| sum_{p in Q} deg(p).
+ * deg(p) sums k_e over the cut directed edges at p. A message between
+ * processors separated at level L (different level-L groups) lasts at
+ * least w_min tl[L] and takes q_L = quanta(w_min tl[L]) >= 1 quanta, tl
+ * (so q) not decreasing with L, so k_e >= sum over the levels L it
+ * crosses of dq_L = q_L - q_{L-1}, and
+ *     sum_{p in Q} deg(p) >= sum_L dq_L Z_L,
+ * Z_L the directed edges that cross a level-L boundary counted at their
+ * ends in Q. Let S_G be the blocks Q's processors of group G hold (level
+ * 0: G one processor), b_G their number, at most capQ_G (the caps at t2
+ * of Q's members of G). Every edge leaving or entering S_G is counted in
+ * Z_L unless its other end is a block of G held outside Q, and those are
+ * at most maxinc x (blocks outside Q) <= maxinc sum_{p not in Q} cap_p =:
+ * maxinc n_out (none at level 0). As for the cells (energy_bound.c),
+ * dd(S_G) >= b_G rho'(capQ_G) (rho' the unit-weight rho, not increasing
+ * in the cap; form (1)), or summed with the constant of form (2) (the
+ * end blocks of disjoint sets add up to at most those of a partition),
+ * and sum_G b_G >= n - n_out, so
+ *     Z_L >= (n - n_out) rho'(max_G capQ_G) [- constant] - maxinc n_out (L >= 1).
+ * Q = every processor is the mean degree; Q = the processors of the
+ * largest caps is more where slow processors can hold few blocks (their
+ * degree is then not averaged in, only their blocks' edges taken out).
+ * Q runs over the figure classes by decreasing cap (each prefix a fixed
+ * set of processors), the largest floor kept. Returns the least rounds x
+ * theta. */
 static double rounds_floor(const bctx *x, kscratch *s)
 {
     double theta = x->m->round_time;
     if (!x->rounds_floor || !(theta > 0) || !x->has_edges || x->P < 2 || x->wmin <= 0) return 0;
-    double sum = 0, qprev = 0;
+    double q[BOUND_MAX_LEVELS], qprev = 0;
     for (int L = 0; L < x->nlev; L++) {
-        double q = (double)sm_quanta(x->wmin * x->tl[L], theta);
-        if (q < qprev) q = qprev; /* never: tl does not decrease */
-        double dq = q - qprev;
-        qprev = q;
-        if (dq <= 0) continue;
-        double capmax = 0;
-        if (L == 0)
-            for (int i = 0; i < x->npc; i++) capmax = fmax(capmax, s->capb[i]);
-        else
-            for (int j = 0; j < x->ngc[L]; j++) capmax = fmax(capmax, s->gcap[L][j]);
-        if (capmax >= x->n) continue; /* one group may hold the grid: no cut forced */
-        double d0 = 0.5 * x->n * bound_rho_edges(x, capmax, 0);
-        double d1 = 0.5 * (x->n * bound_rho_edges(x, capmax, 1) - bound_lw_const_edges(x));
-        sum += dq * fmax(0, fmax(d0, d1));
+        q[L] = (double)sm_quanta(x->wmin * x->tl[L], theta);
+        if (q[L] < qprev) q[L] = qprev; /* never: tl does not decrease */
+        qprev = q[L];
     }
-    double mean = 2 * sum / x->P;
-    return ceil(mean - 1e-9) * theta;
+    double best = 0;
+    /* Thresholds: the distinct caps of the figure classes, largest first;
+     * Q = the processors whose cap is at least the threshold. */
+    double thr = INFINITY;
+    for (;;) {
+        double next = -1;
+        for (int i = 0; i < x->npc; i++)
+            if (s->capb[i] < thr && s->capb[i] > next) next = s->capb[i];
+        if (next < 0) break;
+        thr = next;
+        int last = 1;
+        for (int i = 0; i < x->npc; i++)
+            if (s->capb[i] < thr) last = 0;
+        if (x->rounds_all_only && !last) continue;
+        double nq = 0, nout = 0;
+        for (int i = 0; i < x->npc; i++) {
+            if (s->capb[i] >= thr) nq += x->pc_count[i];
+            else nout += x->pc_count[i] * s->capb[i];
+        }
+        double nin = x->n - nout;
+        if (nq < 1 || nin <= 0) { if (last) break; else continue; }
+        double sum = 0;
+        for (int L = 0; L < x->nlev; L++) {
+            double dq = q[L] - (L ? q[L - 1] : 0);
+            if (dq <= 0) continue;
+            double capmax = 0; /* the largest capQ_G */
+            if (L == 0) {
+                for (int i = 0; i < x->npc; i++)
+                    if (s->capb[i] >= thr) capmax = fmax(capmax, s->capb[i]);
+            } else {
+                for (int j = 0; j < x->ngc[L]; j++) {
+                    int g = x->gc_rep[L][j];
+                    double c = 0;
+                    for (int k = x->gm_off[L][g]; k < x->gm_off[L][g + 1]; k++) {
+                        double cb = s->capb[x->pc_of[x->gm[L][k]]];
+                        if (cb >= thr) c += cb;
+                    }
+                    capmax = fmax(capmax, c);
+                }
+            }
+            if (capmax >= x->n) continue; /* one group may hold the grid: no cut forced */
+            double z0 = nin * bound_rho_edges(x, capmax, 0);
+            double z1 = nin * bound_rho_edges(x, capmax, 1) - bound_lw_const_edges(x);
+            double z = fmax(z0, z1) - (L ? x->maxinc * nout : 0);
+            if (z > 0) sum += dq * z;
+        }
+        best = fmax(best, ceil(sum / nq - 1e-9));
+        if (last) break;
+    }
+    return best * theta;
 }
 
 static double piece(const bctx *x, double t1, double t2, int comm, int variant, kscratch *s, double *teff)

@@ -132,34 +132,95 @@ void sm_cost_trial_end(sm_cost *c)
     c->trial = 0;
 }
 
+/* The slot of pair {ps, pd}, made when new. A move meets a few pairs
+ * twice each (out of the old processor's, into the new one's) and a
+ * solver tries it and takes it back: a small direct-mapped cache in front
+ * of the pair hash answers those. Slots are renumbered only by
+ * sm_cost_compact_pairs and sm_cost_pairs_off, which empty the cache. */
+static int pair_slot(sm_cost *c, int ps, int pd)
+{
+    int lo = ps < pd ? ps : pd, hi = ps < pd ? pd : ps;
+    struct sm_cost_pair_cache *pc = &c->pair_cache[((unsigned)lo * 31u + (unsigned)hi) & (SM_COST_PAIR_CACHE - 1)];
+    if (pc->p == lo && pc->q == hi) return pc->slot;
+    int created = 0;
+    int slot = sm_pairmap_get(&c->pairs, ps, pd, 1, &created);
+    pair_slot_grow(c);
+    if (created) slot_memo_init(c, slot);
+    pc->p = lo;
+    pc->q = hi;
+    pc->slot = slot;
+    return slot;
+}
+
+/* The quanta of a cut edge of `cells` cells from ps to pd, and its link's
+ * energy per cell, from the pair's slot memo. */
+static int64_t slot_link(sm_cost *c, int slot, int ps, int pd, int64_t cells, double *epc)
+{
+    struct sm_cost_link_memo *lm = &c->memo[2 * slot + (ps > pd)];
+    if (lm->cells != cells) {
+        lm->k = sm_quanta((double)cells * lm->tpc, c->model.round_time);
+        lm->cells = cells;
+    }
+    *epc = lm->epc;
+    return lm->k;
+}
+
+/* With the pairs off: the same from a direct-mapped cache of directed
+ * pairs (a slot memo holds sm_cost_link(ps, pd) for that direction: the
+ * same numbers). */
+struct sm_cost_dir_link {
+    int p, q;
+    double tpc, epc;
+    int64_t cells, k;
+};
+#define SM_COST_DIR_LINKS 4096
+
+static int64_t dir_link(sm_cost *c, int ps, int pd, int64_t cells, double *epc)
+{
+    unsigned h = ((unsigned)ps * 0x9e3779b1u ^ (unsigned)pd * 0x85ebca77u) >> 20;
+    struct sm_cost_dir_link *l = &c->dir_links[h & (SM_COST_DIR_LINKS - 1)];
+    if (l->p != ps || l->q != pd) {
+        sm_cost_link(c, ps, pd, &l->tpc, &l->epc);
+        l->p = ps;
+        l->q = pd;
+        l->cells = -1;
+    }
+    if (l->cells != cells) {
+        l->k = sm_quanta((double)cells * l->tpc, c->model.round_time);
+        l->cells = cells;
+    }
+    *epc = l->epc;
+    return l->k;
+}
+
+/* A cut edge's share of its pair's counts (slot direction ps > pd). */
+static void pair_counts(sm_cost *c, int slot, int ps, int pd, int64_t k, int64_t cells, int s)
+{
+    c->mu[slot] += s * k;
+    c->mu1[slot] += s;
+    c->dir_msgs[2 * slot + (ps > pd)] += s;
+    c->dir_cells[2 * slot + (ps > pd)] += (int64_t)s * cells;
+    if (!c->slot_marked[slot]) {
+        c->slot_marked[slot] = 1;
+        c->dirty_slot[c->ndirty_slot++] = slot;
+    }
+    sm_cost_colouring_edge(c->col, slot, s * k, s);
+}
+
 /* Add (s=+1) or remove (s=-1) cut edge e between processors ps -> pd. */
 static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
 {
     const sm_edge *ed = &c->grid->edges[e];
-    int created = 0, slot;
-    /* A move meets a few pairs twice each (out of the old processor's,
-     * into the new one's) and a solver tries it and takes it back: a
-     * small direct-mapped cache in front of the pair hash answers those.
-     * Slots are never removed or renumbered, so an entry stays true. */
-    int lo = ps < pd ? ps : pd, hi = ps < pd ? pd : ps;
-    struct sm_cost_pair_cache *pc = &c->pair_cache[((unsigned)lo * 31u + (unsigned)hi) & (SM_COST_PAIR_CACHE - 1)];
-    if (pc->p == lo && pc->q == hi) {
-        slot = pc->slot;
+    int slot = -1;
+    double epc;
+    int64_t k;
+    if (c->pairs_off) {
+        k = dir_link(c, ps, pd, ed->cells, &epc);
     } else {
-        slot = sm_pairmap_get(&c->pairs, ps, pd, 1, &created);
-        pair_slot_grow(c);
-        if (created) slot_memo_init(c, slot);
-        pc->p = lo;
-        pc->q = hi;
-        pc->slot = slot;
+        slot = pair_slot(c, ps, pd);
+        k = slot_link(c, slot, ps, pd, ed->cells, &epc);
     }
-    struct sm_cost_link_memo *lm = &c->memo[2 * slot + (ps > pd)];
-    if (lm->cells != ed->cells) {
-        lm->k = sm_quanta((double)ed->cells * lm->tpc, c->model.round_time);
-        lm->cells = ed->cells;
-    }
-    int64_t k = lm->k;
-    double eta = (double)ed->cells * lm->epc;
+    double eta = (double)ed->cells * epc;
     c->messages += s;
     c->edges += s * k;
     if (c->topo->procs[ps].node == c->topo->procs[pd].node) {
@@ -180,15 +241,63 @@ static void edge_contrib(sm_cost *c, int e, int ps, int pd, int s)
     c->deg1[pd] += s;
     mark_proc(c, ps);
     mark_proc(c, pd);
-    c->mu[slot] += s * k;
-    c->mu1[slot] += s;
-    c->dir_msgs[2 * slot + (ps > pd)] += s;
-    c->dir_cells[2 * slot + (ps > pd)] += (int64_t)s * ed->cells;
-    if (!c->slot_marked[slot]) {
-        c->slot_marked[slot] = 1;
-        c->dirty_slot[c->ndirty_slot++] = slot;
+    if (slot >= 0) pair_counts(c, slot, ps, pd, k, ed->cells, s);
+}
+
+/* The pair slots given up (sm_cost_pairs_off): arrays, heaps, cache. */
+static void pairs_clear(sm_cost *c)
+{
+    sm_pairmap_free(&c->pairs);
+    free(c->mu);
+    free(c->mu1);
+    free(c->memo);
+    free(c->dir_msgs);
+    free(c->dir_cells);
+    free(c->dirty_slot);
+    free(c->slot_marked);
+    c->mu = c->mu1 = c->dir_msgs = c->dir_cells = NULL;
+    c->memo = NULL;
+    c->dirty_slot = NULL;
+    c->slot_marked = NULL;
+    c->mu_cap = c->ndirty_slot = 0;
+    sm_heap_free(&c->hmu);
+    sm_heap_free(&c->hmu1);
+    sm_heap_init(&c->hmu, 0);
+    sm_heap_init(&c->hmu1, 0);
+    for (int i = 0; i < SM_COST_PAIR_CACHE; i++) c->pair_cache[i].p = -1;
+}
+
+int sm_cost_pairs_off(sm_cost *c)
+{
+    if (c->pairs_off) return 0;
+    if (c->model.rounds != SM_ROUNDS_MAXDEG || c->trial || c->ndirty_slot || sm_cost_colouring_live(c->col))
+        return -1;
+    pairs_clear(c);
+    if (!c->dir_links) c->dir_links = sm_xmalloc(sizeof *c->dir_links * SM_COST_DIR_LINKS);
+    for (int i = 0; i < SM_COST_DIR_LINKS; i++) c->dir_links[i].p = -1;
+    c->pairs_off = 1;
+    return 0;
+}
+
+/* The pairs back (a reader of them, another rounds model): counted from
+ * the mapping, whole numbers, so the same as if they had been kept. They
+ * are a cache of the mapping, which is why a const reader may fill them. */
+static void pairs_on(const sm_cost *cc)
+{
+    if (!cc->pairs_off) return;
+    sm_cost *c = (sm_cost *)cc;
+    c->pairs_off = 0;
+    const sm_grid *g = c->grid;
+    for (int e = 0; e < g->nedges; e++) {
+        int ps = c->map[g->edges[e].src], pd = c->map[g->edges[e].dst];
+        if (ps == pd) continue;
+        double epc;
+        int slot = pair_slot(c, ps, pd);
+        int64_t k = slot_link(c, slot, ps, pd, g->edges[e].cells, &epc);
+        pair_counts(c, slot, ps, pd, k, g->edges[e].cells, +1);
     }
-    sm_cost_colouring_edge(c->col, slot, s * k, s);
+    for (int i = 0; i < c->ndirty_slot; i++) c->slot_marked[c->dirty_slot[i]] = 0;
+    c->ndirty_slot = 0;
 }
 
 /* Computation time and dynamic energy of processor p as it stands; a
@@ -350,6 +459,7 @@ void sm_cost_free(sm_cost *c)
     free(c->slot_marked);
     free(c->moving);
     free(c->trial_log);
+    free(c->dir_links);
     sm_heap_free(&c->comp);
     sm_heap_free(&c->hdeg);
     sm_heap_free(&c->hdeg1);
@@ -460,7 +570,7 @@ void sm_cost_move_set(sm_cost *c, const int *blocks, int nb, const int *to)
 
 int sm_cost_compact_pairs(sm_cost *c)
 {
-    if (c->trial || c->ndirty_slot || sm_cost_colouring_live(c->col)) return 0;
+    if (c->pairs_off || c->trial || c->ndirty_slot || sm_cost_colouring_live(c->col)) return 0;
     int n = c->pairs.n, k = 0;
     sm_pairmap fresh;
     sm_pairmap_init(&fresh);
@@ -560,6 +670,7 @@ void sm_cost_set_model(sm_cost *c, const sm_model *m)
         sm_cost_free(fresh);
         return;
     }
+    if (m->rounds != SM_ROUNDS_MAXDEG) pairs_on(c);
     int catch_up = m->rounds == SM_ROUNDS_VIZING && c->model.rounds != SM_ROUNDS_VIZING;
     c->model = *m;
     if (catch_up) catch_up_mu_heaps(c);
@@ -574,6 +685,7 @@ static int by_src_dst(const void *a, const void *b)
 
 int sm_cost_traffic(const sm_cost *c, int sorted, sm_traffic **out)
 {
+    pairs_on(c);
     sm_traffic *o = sm_xmalloc(sizeof *o * (2 * (size_t)c->pairs.n + 1));
     int n = 0;
     for (int s = 0; s < c->pairs.n; s++)
@@ -592,6 +704,7 @@ static sm_pairmu *view_pairs(const void *ctx, int msg, int *n) { return sm_cost_
 /* What cost_rounds_term.c needs of this state, now. */
 static sm_colouring_view colouring_view(const sm_cost *c)
 {
+    pairs_on(c);
     sm_colouring_view v = {.pair_p = c->pairs.p, .pair_q = c->pairs.q, .nprocs = c->nprocs,
                            .pairs = view_pairs, .ctx = c};
     v.delta[0] = (int64_t)sm_heap_max(&c->hdeg);
@@ -629,6 +742,7 @@ int sm_cost_adopt_colouring(sm_cost *c, const sm_cost *src)
         c->model.round_time != src->model.round_time ||
         memcmp(c->map, src->map, sizeof(int) * (size_t)c->grid->ntasks) != 0)
         return -1;
+    pairs_on(c);
     sm_colouring_view v = colouring_view(src);
     sm_colouring_adopt(c->col, src->col, &v);
     return 0;
@@ -636,6 +750,7 @@ int sm_cost_adopt_colouring(sm_cost *c, const sm_cost *src)
 
 sm_pairmu *sm_cost_pairs(const sm_cost *c, int messages, int *n)
 {
+    pairs_on(c);
     sm_pairmu *v = sm_xmalloc(sizeof(sm_pairmu) * (size_t)(c->pairs.n + 1));
     int k = 0;
     for (int s = 0; s < c->pairs.n; s++) {

@@ -38,6 +38,10 @@ typedef struct sm_cost {
     sm_heap hmu, hmu1;     /* kept only under vizing (cost.c) */
     /* Pairs edge_contrib met lately, by a hash of the pair (cost.c). */
     struct sm_cost_pair_cache { int p, q, slot; } pair_cache[SM_COST_PAIR_CACHE];
+    /* sm_cost_pairs_off: no per-pair counts kept (pairs empty); the links
+     * of directed processor pairs met lately, by a hash of the pair. */
+    int pairs_off;
+    struct sm_cost_dir_link *dir_links;
 
     /* Per pair slot and direction (slot * 2 + (src > dst)): the link and
      * the quanta of the last cell count sent over it, so a cut edge does
@@ -111,6 +115,17 @@ void sm_cost_trial_end(sm_cost *c);
  * edges). Not under a live colouring (its schedule keeps the slots) nor
  * in a trial: then it does nothing. Returns the slots given back. */
 int sm_cost_compact_pairs(sm_cost *c);
+/* Keep no per-pair counts from now on: under maxdeg the figures of
+ * sm_cost_eval and sm_cost_proc read none, and a search exchanging blocks
+ * all over the machine makes new pairs at every move (bokhari at 4096
+ * blocks: most of the stepper's cost of following it). Every figure stays
+ * the same, bit for bit. What reads the pairs (sm_cost_traffic,
+ * sm_cost_pairs, schedules, another rounds model through
+ * sm_cost_set_model) brings them back first, counted from the mapping
+ * (whole numbers: exact); c->pairs is empty until then. Returns -1,
+ * doing nothing, under another rounds model, a live colouring or in a
+ * trial. */
+int sm_cost_pairs_off(sm_cost *c);
 /* Evaluate the current state. The colouring model builds a schedule. */
 void sm_cost_eval(const sm_cost *c, sm_eval *out);
 /* Cheap evaluation: under colouring uses the lower bound, not a schedule. */

@@ -86,11 +86,17 @@ static int64_t edge_part(sm_objective *o, const sm_edge *ed, int sign)
     }
 }
 
-/* Whether nodes a and b are next to each other (cardinality). */
-static int nodes_near(const sm_objective *o, int a, int b)
+/* Whether nodes a and b are next to each other (cardinality): a load
+ * from the table, inlined; the network's distance only without one. */
+static int nodes_near_by_net(const sm_objective *o, int a, int b)
+{
+    return a != b && net_dist(o, a, b) == 1;
+}
+
+static inline int nodes_near(const sm_objective *o, int a, int b)
 {
     if (o->adj) return sm_node_adjacent(o->adj, a, b);
-    return a != b && net_dist(o, a, b) == 1;
+    return nodes_near_by_net(o, a, b);
 }
 
 /* Cardinality: the pairs touching b1 (and b2 >= 0), each once, added to
@@ -258,6 +264,35 @@ void sm_objective_swap(sm_objective *o, int b1, int b2)
 /* hops, hop_cells, cardinality: the change of the sum when b1 goes to p1
  * and b2 (>= 0) to p2, from the terms touching them before and after,
  * the state left as it was: half the work of applying and undoing. */
+/* Cardinality, a swap, with the distance-1 table: local_delta's terms
+ * (the same integers) with the table read in place. b1 goes to b2's
+ * node: its neighbours' rows at that column; b2 to b1's node: that row
+ * at its neighbours' columns. This is what bokhari spends its time on
+ * (every partner of every step). */
+static double card_swap_delta(const sm_objective *o, int b1, int b2)
+{
+    const sm_grid *g = o->g;
+    const uint64_t *bits = o->adj->bits;
+    size_t words = o->adj->words;
+    const int *node = o->node, *nbr = g->nbr;
+    int n1 = node[b1], n2 = node[b2], after = 0, m = 0;
+    size_t col2 = (unsigned)n2 >> 6;
+    unsigned sh2 = (unsigned)n2 & 63;
+    for (int k = g->nbr_off[b1]; k < g->nbr_off[b1 + 1]; k++) {
+        int w = nbr[k];
+        if (w == b2) m++;
+        else after += (int)((bits[(size_t)node[w] * words + col2] >> sh2) & 1u);
+    }
+    const uint64_t *row1 = bits + (size_t)n1 * words;
+    for (int k = g->nbr_off[b2]; k < g->nbr_off[b2 + 1]; k++) {
+        int w = nbr[k];
+        if (w == b1) m++;
+        else after += (int)((row1[(unsigned)node[w] >> 6] >> ((unsigned)node[w] & 63)) & 1u);
+    }
+    int before = o->near[b1] + o->near[b2] - m * sm_node_adjacent(o->adj, n1, n2);
+    return (double)before - (double)after;
+}
+
 static double local_delta(sm_objective *o, int b1, int p1, int b2, int p2)
 {
     if (o->kind == SM_OBJ_CARDINALITY) {
@@ -302,6 +337,7 @@ double sm_objective_move_delta(sm_objective *o, int block, int proc)
 double sm_objective_swap_delta(sm_objective *o, int b1, int b2)
 {
     if (b1 == b2 || o->map[b1] == o->map[b2]) return 0;
+    if (o->kind == SM_OBJ_CARDINALITY && o->adj) return card_swap_delta(o, b1, b2);
     if (sum_kind(o)) return local_delta(o, b1, o->map[b2], b2, o->map[b1]);
     double before = sm_objective_score(o);
     sm_objective_swap(o, b1, b2);

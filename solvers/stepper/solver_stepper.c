@@ -228,6 +228,9 @@ static void record(sm_solver *s)
         if (!s->auto_cost) s->auto_cost = sm_cost_new(s->grid, s->topo, &s->model, s->current_map);
         else if (!same_model(&s->auto_cost->model, &s->model))
             sm_cost_set_model(s->auto_cost, &s->model);
+        /* Only figures are read from it: no per-pair counts where the
+         * rounds model reads none (maxdeg; a no-op otherwise). */
+        sm_cost_pairs_off(s->auto_cost);
         sm_cost_eval(s->auto_cost, &s->current);
         s->has_current = 1;
         s->current_auto = 1;

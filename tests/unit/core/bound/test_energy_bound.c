@@ -356,8 +356,8 @@ static void rounds_floor_below_enumeration(void **st)
 {
     (void)st;
     unsigned seed = 38;
-    int feasible = 0, raised = 0;
-    double most = 1;
+    int feasible = 0, raised = 0, raised_q = 0;
+    double most = 1, most_q = 1;
     for (int trial = 0; trial < 400; trial++) {
         sm_grid *g = random_grid(&seed);
         int P = g->ntasks <= 8 && rand_r(&seed) % 3 == 0 ? 3 : 2;
@@ -412,26 +412,125 @@ static void rounds_floor_below_enumeration(void **st)
         sm_eval best;
         tu_enumerate(g, t, &m, &best);
         int *iso = sm_bound_profile(g);
-        sm_bound with, without;
+        sm_bound with, without, mean;
         sm_bound_compute_with(g, t, &m, trial % 2 ? iso : NULL, SM_BOUND_NO_COUNTS, &with);
         sm_bound_compute_with(g, t, &m, trial % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_NO_ROUNDS, &without);
+        sm_bound_compute_with(g, t, &m, trial % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_ROUNDS_MEAN_ONLY,
+                              &mean);
         if (best.feasible) {
             feasible++;
             if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
                 fail_msg("trial %d: knapsack with the rounds' floor %.17g above the optimum %.17g", trial,
                          with.energy, best.energy);
-            if (with.energy > without.energy * 1.01) raised++;
-            most = fmax(most, with.energy / without.energy);
+            if (mean.energy > without.energy * 1.01) raised++;
+            most = fmax(most, mean.energy / without.energy);
+            /* The floor over the processors of the largest caps is never
+             * below the mean over all (the mean is one of the sets tried). */
+            if (with.energy < mean.energy * (1 - 1e-12))
+                fail_msg("trial %d: floor over subsets %.17g below the mean's %.17g", trial, with.energy, mean.energy);
+            if (with.energy > mean.energy * 1.01) raised_q++;
+            most_q = fmax(most_q, with.energy / mean.energy);
         }
+        sm_bound_free(&mean);
         sm_bound_free(&with);
         sm_bound_free(&without);
         free(iso);
         sm_topo_free(t);
         sm_grid_free(g);
     }
-    print_message("%d feasible, the floor raised %d by more than 1 %% (at most x%.3f)\n", feasible, raised, most);
+    print_message("%d feasible, the floor raised %d by more than 1 %% (at most x%.3f); over the fastest "
+                  "processors %d more (at most x%.3f over the mean)\n", feasible, raised, most, raised_q, most_q);
     assert_true(feasible >= 40);
     assert_true(raised >= 5);
+    assert_true(most >= 1.2);
+}
+
+/* The rounds' floor over the processors of the largest caps: on tiny
+ * machines of fast and slow processors (slow ones hold a block or none
+ * near the deadline) whose links set the makespan, the bound with it
+ * stays below the best mapping (every mapping enumerated) and is above
+ * the bound whose floor is the mean degree over every processor, which
+ * averages in the slow processors' small degrees. */
+static void rounds_floor_fast_subset_below_enumeration(void **st)
+{
+    (void)st;
+    unsigned seed = 3838;
+    int feasible = 0, raised = 0, trials = 0;
+    double most = 1;
+    while (trials < 200) {
+        sm_grid *g = random_grid(&seed);
+        if (g->ntasks > 8) { sm_grid_free(g); continue; }
+        trials++;
+        int P = 4, slow = 1 + rand_r(&seed) % 2;
+        char buf[4096];
+        double cell = 1.0 / 262144, msg = 1.0 / 4096;
+        double tf = 1e-6 * cell * (1 + rand_r(&seed) % 2);
+        int len = snprintf(buf, sizeof buf,
+                           "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{"
+                           "\"f\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d},"
+                           "\"s\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d}},"
+                           "\"processors\":[",
+                           tf, 1e-5 * cell * (1 + rand_r(&seed) % 8), 20 + rand_r(&seed) % 80, 40 + rand_r(&seed) % 60,
+                           tf * (3 + rand_r(&seed) % 6), 1e-5 * cell * (1 + rand_r(&seed) % 8),
+                           20 + rand_r(&seed) % 80, 40 + rand_r(&seed) % 60);
+        int spread = rand_r(&seed) % 2;
+        for (int p = 0; p < P; p++)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"%s\",\"node\":%d}",
+                            p ? "," : "", p, p < slow ? "s" : "f", spread ? p / 2 : 0);
+        len += snprintf(buf + len, sizeof buf - (size_t)len,
+                        "],\"network\":%s,\"links\":{\"intra\":{\"*\":{\"time_per_cell\":%g,"
+                        "\"energy_per_cell\":%g}}",
+                        spread ? "{\"kind\":\"tree\",\"group_sizes\":[2]}" : "{\"kind\":\"single\"}",
+                        0.4e-6 * msg * (1 + rand_r(&seed) % 4), 1e-5 * msg * (1 + rand_r(&seed) % 9));
+        if (spread)
+            len += snprintf(buf + len, sizeof buf - (size_t)len,
+                            ",\"inter\":[{\"time_per_cell\":%g,\"energy_per_cell\":%g},"
+                            "{\"time_per_cell\":%g,\"energy_per_cell\":%g}]",
+                            0.4e-6 * msg * (1 + rand_r(&seed) % 4), 1e-5 * msg * (1 + rand_r(&seed) % 9),
+                            0.4e-6 * msg * (2 + rand_r(&seed) % 4), 1e-5 * msg * (1 + rand_r(&seed) % 9));
+        snprintf(buf + len, sizeof buf - (size_t)len, "}}");
+        sm_topo *t = tu_topo_text(buf);
+        sm_model m;
+        sm_model_default(&m);
+        m.round_time = 1e-7 * (1 + rand_r(&seed) % 10);
+        m.overlap = rand_r(&seed) % 3 != 0;
+        m.unused_idle = rand_r(&seed) % 3 != 0;
+        m.rounds = (sm_rounds_model)(rand_r(&seed) % 3);
+        /* A deadline near the fast processors' share of the grid. */
+        int all[16] = {0};
+        sm_eval one;
+        for (int i = 0; i < g->ntasks; i++) all[i] = P - 1;
+        sm_eval_reference(g, t, &m, all, &one);
+        m.has_deadline = 1;
+        m.deadline = one.time * (0.45 + 0.1 * (rand_r(&seed) % 8));
+        sm_eval best;
+        tu_enumerate(g, t, &m, &best);
+        int *iso = sm_bound_profile(g);
+        sm_bound with, mean;
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS, &with);
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_ROUNDS_MEAN_ONLY,
+                              &mean);
+        if (best.feasible) {
+            feasible++;
+            if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
+                fail_msg("trial %d: knapsack with the floor over subsets %.17g above the optimum %.17g", trials,
+                         with.energy, best.energy);
+            if (with.energy < mean.energy * (1 - 1e-12))
+                fail_msg("trial %d: floor over subsets %.17g below the mean's %.17g", trials, with.energy,
+                         mean.energy);
+            if (with.energy > mean.energy * 1.01) raised++;
+            most = fmax(most, with.energy / mean.energy);
+        }
+        sm_bound_free(&with);
+        sm_bound_free(&mean);
+        free(iso);
+        sm_topo_free(t);
+        sm_grid_free(g);
+    }
+    print_message("%d feasible of %d, the floor over the fastest processors raised %d by more than 1 %% over "
+                  "the mean (at most x%.3f)\n", feasible, trials, raised, most);
+    assert_true(feasible >= 50);
+    assert_true(raised >= 8);
     assert_true(most >= 1.2);
 }
 
@@ -444,6 +543,7 @@ int main(void)
         cmocka_unit_test(below_mappings_at_scale),
         cmocka_unit_test(dvfs_never_above_enumeration),
         cmocka_unit_test(rounds_floor_below_enumeration),
+        cmocka_unit_test(rounds_floor_fast_subset_below_enumeration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -776,6 +776,112 @@ static void compact_pairs_keeps_every_bit(void **st)
     sm_grid_free(g);
 }
 
+/* A state with its pair counts off (sm_cost_pairs_off, the stepper's
+ * under maxdeg) reads every figure of one that keeps them, bit for bit,
+ * through random moves, swaps and batches; whatever reads the pairs
+ * (traffic, pair lists, another rounds model) gets them back exactly as
+ * kept; off is refused under vizing, a live colouring and in a trial. */
+static void pairs_off_keeps_every_bit(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(8, 8, 1, 0, 0, 0, SM_ST_9PT);
+    /* Two processors a node: intra- and inter-node pairs. */
+    char *text = malloc(16384);
+    int len = snprintf(text, 16384,
+                       "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{\"n\":{\"time_per_cell\":1e-9,"
+                       "\"energy_per_cell\":1e-9,\"p0\":1,\"p_idle\":1}},\"processors\":[");
+    for (int i = 0; i < 64; i++)
+        len += snprintf(text + len, 16384 - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"n\",\"node\":%d}",
+                        i ? "," : "", i, i / 2);
+    snprintf(text + len, 16384 - (size_t)len,
+             "],\"network\":{\"kind\":\"torus\",\"dims\":[4,4,2]},\"links\":{\"intra\":{\"*\":"
+             "{\"time_per_cell\":3e-10,\"energy_per_cell\":7e-10}},\"inter\":[{\"time_per_cell\":1.3e-9,"
+             "\"energy_per_cell\":1.1e-9}]}}");
+    sm_topo *t = tu_topo_text(text);
+    free(text);
+    sm_model m;
+    sm_model_default(&m);
+    m.rounds = SM_ROUNDS_MAXDEG;
+    int map[64], to[64];
+    for (int u = 0; u < 64; u++) map[u] = u % 32;
+    sm_cost *a = sm_cost_new(g, t, &m, map), *b = sm_cost_new(g, t, &m, map);
+    assert_int_equal(sm_cost_pairs_off(b), 0);
+    assert_int_equal(b->pairs.n, 0);
+    sm_eval ea, eb;
+    unsigned long long rs = 5;
+    int checked = 0, back = 0;
+    for (int i = 0; i < 4000; i++) {
+        int u = (int)(sm_rand_next(&rs) % 64), v = (int)(sm_rand_next(&rs) % 64);
+        if (i % 4 == 0) {
+            sm_cost_move(a, u, (int)(sm_rand_next(&rs) % 64));
+            sm_cost_move(b, u, a->map[u]);
+        } else if (i % 4 == 1) {
+            int bl[3] = {u, v, (u + 9) % 64};
+            memcpy(to, a->map, sizeof to);
+            for (int k = 0; k < 3; k++) to[bl[k]] = (int)(sm_rand_next(&rs) % 64);
+            sm_cost_move_set(a, bl, 3, to);
+            sm_cost_move_set(b, bl, 3, to);
+        } else {
+            sm_cost_swap(a, u, v);
+            sm_cost_swap(b, u, v);
+        }
+        assert_memory_equal(a->map, b->map, sizeof map);
+        sm_cost_eval(a, &ea);
+        sm_cost_eval(b, &eb);
+        assert_memory_equal(&ea, &eb, sizeof ea);
+        for (int p = 0; p < 64; p++) assert_memory_equal(&a->comm_energy[p], &b->comm_energy[p], sizeof(double));
+        checked++;
+        if (i % 500 != 499) continue;
+        /* A reader of the pairs: the counts come back as a kept them. */
+        sm_traffic *ta, *tb;
+        int na = sm_cost_traffic(a, 1, &ta), nb = sm_cost_traffic(b, 1, &tb);
+        assert_false(b->pairs_off);
+        assert_true(na > 0);
+        assert_int_equal(na, nb);
+        assert_memory_equal(ta, tb, sizeof *ta * (size_t)na);
+        free(ta);
+        free(tb);
+        int npa, npb;
+        sm_pairmu *pa = sm_cost_pairs(a, 1, &npa), *pb = sm_cost_pairs(b, 1, &npb);
+        assert_int_equal(npa, npb);
+        int64_t sa = 0, sb = 0;
+        for (int k = 0; k < npa; k++) sa += pa[k].mu, sb += pb[k].mu;
+        assert_true(sa == sb && sa == ea.messages);
+        free(pa);
+        free(pb);
+        assert_int_equal(sm_cost_pairs_off(b), 0);
+        back++;
+    }
+    assert_int_equal(checked, 4000);
+    assert_int_equal(back, 8);
+    /* Another rounds model brings them back; its figures agree too. */
+    sm_model vz = m;
+    vz.rounds = SM_ROUNDS_VIZING;
+    sm_cost_set_model(a, &vz);
+    sm_cost_set_model(b, &vz);
+    assert_false(b->pairs_off);
+    sm_cost_eval(a, &ea);
+    sm_cost_eval(b, &eb);
+    assert_memory_equal(&ea, &eb, sizeof ea);
+    assert_int_equal(sm_cost_pairs_off(b), -1);
+    sm_model col = m;
+    col.rounds = SM_ROUNDS_COLOURING;
+    sm_cost_set_model(b, &col);
+    sm_cost_eval(b, &eb); /* a live colouring from now on */
+    sm_cost_set_model(b, &m);
+    assert_int_equal(sm_cost_pairs_off(b), -1);
+    sm_cost *c = sm_cost_new(g, t, &m, map);
+    sm_cost_trial_begin(c);
+    assert_int_equal(sm_cost_pairs_off(c), -1);
+    sm_cost_trial_end(c);
+    assert_int_equal(sm_cost_pairs_off(c), 0);
+    sm_cost_free(a);
+    sm_cost_free(b);
+    sm_cost_free(c);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 /* sm_eval_judge: an evaluation made without a deadline, judged at one,
  * is exactly the evaluation made at it (multilevel tabu judges its best
  * lb order so, with no second cost state over the grid): every field,
@@ -842,6 +948,7 @@ int main(void)
         cmocka_unit_test(model_switches_and_remaps),
         cmocka_unit_test(batch_moves_match),
         cmocka_unit_test(compact_pairs_keeps_every_bit),
+        cmocka_unit_test(pairs_off_keeps_every_bit),
         cmocka_unit_test(per_processor_sums),
         cmocka_unit_test(profile_costs),
         cmocka_unit_test(non_finite_never_feasible),
