@@ -47,12 +47,12 @@ CURSES_LIB := $(CURSES_LIB)
 CJSON_INC := $(CJSON_INC)
 CJSON_LIB := $(CJSON_LIB)
 CMOCKA_LIB := $(CMOCKA_LIB)
-# libhwloc is optional: with it, topo detect/import work (core/io/hwloc_xml_or_machine_to_hardware_description.c).
+# libhwloc is optional: with it, topo detect/import work (core/io/libhwloc_topology_to_hardware_description.c).
 HWLOC_FLAGS := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && echo -DSM_HAVE_HWLOC $$($(PKG_CONFIG) --cflags hwloc))
 HWLOC_LIB := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && $(PKG_CONFIG) --libs hwloc)
 VERSION := $(shell cat VERSION)
 CFLAGS_ALL = $(STD) $(WARN) -I. $(OPT) -DSM_VERSION='"$(VERSION)"' -DSM_DATADIR='"$(DATADIR)"' $(HWLOC_FLAGS) $(CJSON_INC) $(CURSES_INC) $(CPPFLAGS) $(CFLAGS)
-# zlib: the compact mapping form (core/io/mapping_codec.c).
+# zlib: the compact mapping form (core/io/mapping_value_text.c).
 ZLIB_LIB ?= $(call pc,zlib,--libs,-lz)
 ZLIB_LIB := $(ZLIB_LIB)
 LIBS = $(CJSON_LIB) $(ZLIB_LIB) -lm $(HWLOC_LIB) -pthread
@@ -160,13 +160,13 @@ $(B)/san/tests/run/test_package_energy_shares: tests/unit/run/test_package_energ
 # The fuzz targets' corpus replay runs in check (gcc, sanitized).
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(B)/san/fuzz/%)
-$(B)/san/fuzz/%: tests/fuzz/%.c tests/fuzz/replay_main.c $(B)/san/libsm.a
+$(B)/san/fuzz/%: tests/fuzz/%.c tests/fuzz/corpus_replay_main.c $(B)/san/libsm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tests/fuzz/corpus_replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
 # The theme loader lives in tui/ but needs neither curses nor Tcl.
-$(B)/san/fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c tui/app/colour_theme.c tui/app/colour_theme.h tui/app/installed_data_directory.c tui/app/installed_data_directory.h tests/fuzz/replay_main.c $(B)/san/libsm.a
+$(B)/san/fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c tui/app/colour_theme.c tui/app/colour_theme.h tui/app/installed_data_directory.c tui/app/installed_data_directory.h tests/fuzz/corpus_replay_main.c $(B)/san/libsm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tui/app/colour_theme.c tui/app/installed_data_directory.c tests/fuzz/replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(SAN) -o $@ $< tui/app/colour_theme.c tui/app/installed_data_directory.c tests/fuzz/corpus_replay_main.c $(B)/san/libsm.a $(LP_LIB) $(LIBS)
 
 # check installs what is missing first (as run does), then builds and runs
 # every suite in a second make, so nothing is compiled before the headers

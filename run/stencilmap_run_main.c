@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/io/mapping_file.h"
-#include "core/session/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save.h"
 #include "core/kernel/jacobi_stencil_kernel.h"
 #include "core/run_results/run_json.h"
 #include "rank_energy_counters.h"
@@ -23,6 +23,7 @@
 #include "rank_halo_plan.h"
 #include "rank_figures_gather.h"
 #include "rank_sweep_threads.h"
+#include "core/lib/atomic_file_write.h"
 
 typedef struct opts {
     const char *scenario, *mapping, *out;

@@ -5,12 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tcl.h>
-#include "core/session/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save.h"
 #include "core/lib/util.h"
 #include "tui/app/app.h"
 #include "tui/cmd/cmd_common.h"
 #include "tui/cmd/version.h"
 #include "tui/workbench/workbench.h"
+#include "core/lib/atomic_file_write.h"
 
 
 extern const char sm_tcl_library[];

@@ -72,14 +72,14 @@
  *    degree of M times theta >= the mean degree over any fixed set of
  *    processors (all, or those of the largest caps), bounded from the cut
  *    directed edges each level forces at that set's processors
- *    (rounds_floor in energy_bound_parts_combined_by_knapsack.c);
+ *    (rounds_floor in energy_bound_parts_combined_by_knapsack_any_size.c);
  *    an interval below it is empty, and idle time is priced from it.
  * The bound is the larger of the two, each valid on its own.
  *
  * Where each part lives: energy_bound_comm_part.c (h, and the least link energy at each
  * separation level), energy_bound_compute_part.c (each processor's figures and
- * caps, the classes that cost the same), energy_bound_parts_combined_by_knapsack.c and
- * energy_bound_parts_combined_exactly.c (the two ways to combine); this file builds the
+ * caps, the classes that cost the same), energy_bound_parts_combined_by_knapsack_any_size.c and
+ * energy_bound_parts_combined_exactly_small_machines.c (the two ways to combine); this file builds the
  * context they share (energy_bound_context.h) and takes the larger. */
 #include "energy_bound.h"
 

@@ -1,5 +1,6 @@
 /* grid_file.c - load and save grids. */
 #include "grid_file.h"
+#include "core/lib/atomic_file_write.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* mapping_file.c - mapping files: JSON and METIS/Scotch partition vectors. */
 #include "mapping_file.h"
+#include "core/lib/atomic_file_write.h"
 
 #include <ctype.h>
 #include <stdio.h>

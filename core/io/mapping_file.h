@@ -6,14 +6,14 @@
 #include <cjson/cJSON.h>
 #include "core/model/grid.h"
 #include "core/model/topology.h"
-#include "mapping_codec.h"
+#include "mapping_value_text.h"
 
 int sm_mapping_parse_text(const char *text, size_t len, const char *name,
                           const sm_topo *t, int nblocks, int *map, sm_err *e);
 int sm_mapping_load(const char *file, const sm_topo *t, int nblocks, int *map,
                     sm_err *e);
 /* form: SM_MAPPING_AUTO for the plain array up to SM_MAPPING_PLAIN_MAX
- * blocks and the compact form above (mapping_codec.h). */
+ * blocks and the compact form above (mapping_value_text.h). */
 int sm_mapping_save(const char *file, const sm_topo *t, const int *map,
                     int nblocks, sm_mapping_form form, sm_err *e);
 /* A partition in either form: METIS's (one processor index a line, block

@@ -1,5 +1,5 @@
 /* util.c - allocation that never returns NULL, errors, paths, sorting.
- * Reading and writing files: util_file_read_and_atomic_write.c. */
+ * Reading and writing files: atomic_file_write.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "util.h"
 

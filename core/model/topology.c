@@ -5,6 +5,7 @@
  * together so that every key read is written back the same way; split,
  * a key added to one half is easily forgotten in the other. */
 #include "topology.h"
+#include "core/lib/atomic_file_write.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include "core/model/cost.h"
 #include "core/model/grid.h"
 #include "core/model/model.h"
-#include "core/session/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save.h"
 #include "core/model/topology.h"
 
 typedef struct sm_change {

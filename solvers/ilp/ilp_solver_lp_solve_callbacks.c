@@ -16,6 +16,7 @@
 #include "ilp_dvfs_enumeration.h"
 #include "ilp_shared_state.h"
 #include "ilp_variables_constraints.h"
+#include "core/lib/atomic_file_write.h"
 
 
 static const sm_opt_spec opts[] = {

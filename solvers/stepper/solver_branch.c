@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "step_history.h"
+#include "step_history_record_seek_back.h"
 
 /* A branch never writes the files its options name (ilp -export): the
  * run it branches from was the one allowed to. */

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include "core/lib/threads.h"
-#include "step_history.h"
+#include "step_history_record_seek_back.h"
 #include "block_counts_partition_per_step.h"
 
 static int opt_index(const sm_solver_ops *ops, const char *name)
@@ -318,7 +318,7 @@ long long sm_solver_step(sm_solver *s, long long n)
     s->step_began = (double)a.tv_sec + 1e-9 * (double)a.tv_nsec;
     sm_history *h = s->hist;
     while (k < n && !s->done) {
-        /* Behind the head: the next step is the recorded one (step_history.h). */
+        /* Behind the head: the next step is the recorded one (step_history_record_seek_back.h). */
         if (h && sm_history_cursor(h) < sm_history_head(h)) {
             long long to = sm_history_cursor(h) + (n - k);
             if (to > sm_history_head(h)) to = sm_history_head(h);

@@ -8,8 +8,9 @@
 #include "core/model/model.h"
 #include "core/model/topology.h"
 #include "core/lib/util.h"
-#include "step_history.h"
+#include "step_history_record_seek_back.h"
 #include "block_counts_partition_types.h"
+#include "core/lib/atomic_file_write.h"
 
 typedef enum { SM_OPT_INT, SM_OPT_DOUBLE, SM_OPT_ENUM, SM_OPT_STRING } sm_opt_kind;
 
@@ -133,7 +134,7 @@ struct sm_solver {
     sm_save_target *export_to;
 
     /* The step being taken, explained (see sm_explain), and every step
-     * taken so far when the history is on (step_history.h). */
+     * taken so far when the history is on (step_history_record_seek_back.h). */
     sm_explain explain;
     struct sm_history *hist;
     int current_auto;           /* current evaluated by the stepper, not the solver */
@@ -195,7 +196,7 @@ void sm_solver_stop(sm_solver *s);
 void sm_solver_detach(sm_solver *s, const char *reason);
 void sm_solver_free(sm_solver *s);
 
-/* Record every step from now on (step_history.h): back, seek, explain. */
+/* Record every step from now on (step_history_record_seek_back.h): back, seek, explain. */
 void sm_solver_history_on(sm_solver *s);
 /* Show exactly the state after step k (within the history): iteration,
  * current and best mappings and evaluations, statistics, last move, done

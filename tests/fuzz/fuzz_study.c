@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "core/study/study_jobs.h"
+#include "core/study/study_jobs_enumeration.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -106,7 +106,7 @@ typedef struct sm_app {
      * when the script ends without saving. */
     struct sm_journal *recovered;
     struct sm_compare *compare; /* compare mode's other mapping (compare_mode.h) */
-    /* Scripts from elsewhere (SPEC 5, safe_interpreter_setup.c). confined: the whole run
+    /* Scripts from elsewhere (SPEC 5, safe_interpreter_tcl_commands.c). confined: the whole run
      * is one (-safe), so keys, the console and bindings run in app->safe
      * too. safe_depth > 0 while a command called from the safe interpreter
      * runs: then every file named passes the path guard; safe_denied says
@@ -117,7 +117,7 @@ typedef struct sm_app {
     char **allow;           /* -allow DIRs, resolved: read and write below */
     int *allow_fd;          /* each held open (O_PATH) from when it was named */
     int nallow;
-    /* A safe script's limits (-limit-time, -limit-memory; safe_interpreter_setup.c):
+    /* A safe script's limits (-limit-time, -limit-memory; safe_interpreter_tcl_commands.c):
      * seconds per evaluation from outside, and bytes the process may grow
      * by (resident) from when the safe interpreter was made. limit_hit:
      * which one stopped the evaluation under way (0, 't' or 'm'). */

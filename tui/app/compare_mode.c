@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "solvers/stepper/step_history.h"
+#include "solvers/stepper/step_history_record_seek_back.h"
 
 const char *const sm_compare_source_names[SM_CMP_COUNT] = {"off", "solver", "file", "undo", "run"};
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "path_display_tidy.h"
 #include "tcl_bridge.h"
-#include "solvers/stepper/step_history.h"
+#include "solvers/stepper/step_history_record_seek_back.h"
 
 /* RUN: fixed words (a literal of the program), then data words (names),
  * each one word whatever it holds. */

@@ -13,9 +13,10 @@
 #include <unistd.h>
 #include "core/io/mapping_file.h"
 #include "core/io/rankfile.h"
-#include "core/io/launch_bind_ranks_to_places.h"
-#include "core/session/scenario_file_load_save.h"
+#include "core/io/rank_binding_to_processor_places.h"
+#include "core/io/scenario_file_load_save.h"
 #include "core/lib/strbuf.h"
+#include "core/lib/atomic_file_write.h"
 
 static double now(void)
 {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "solver_worker_thread.h"
 #include "compare_mode.h"
-#include "solvers/stepper/step_history.h"
+#include "solvers/stepper/step_history_record_seek_back.h"
 
 void sm_app_set_solver_view(sm_app *app, struct sm_cost *view, const sm_solver *of)
 {

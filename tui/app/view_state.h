@@ -6,7 +6,7 @@
 #define SM_VIEW_STATE_H
 
 #include "colour_theme.h"
-#include "pane_profile_data.h"
+#include "profile_pane_contents.h"
 
 /* Where a pane sits in the unzoomed layout: the top band, the bottom
  * band (each split by the panes' widths in percent), the full-width

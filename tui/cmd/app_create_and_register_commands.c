@@ -55,6 +55,7 @@ void sm_cmd_register_all(sm_app *app)
     sm_register_model_cmds(app);
     sm_register_map_cmds(app);
     sm_register_solve_cmds(app);
+    sm_register_report_cmd(app);
     sm_register_session_cmds(app);
     sm_register_view_cmds(app);
     sm_register_study_cmds(app);

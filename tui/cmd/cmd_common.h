@@ -5,8 +5,8 @@
 
 #include <tcl.h>
 #include "core/traffic/mapping_metrics.h"
-#include "core/lib/path_guard_allowed_dirs.h"
-#include "core/io/mapping_codec.h"
+#include "core/lib/path_guard_policy_allowed_dirs.h"
+#include "core/io/mapping_value_text.h"
 #include "core/model/cost.h"
 #include "tui/app/app.h"
 
@@ -33,7 +33,7 @@ void sm_create_ensemble(sm_app *app, const char *name, Tcl_ObjCmdProc *proc,
                         const sm_subcmd *subs);
 const sm_subcmd *sm_ensemble_subs(const char *name);
 /* The i-th command created (its name and proc), NULL past the last: the
- * safe interpreter creates each again (safe_interpreter_setup.c). */
+ * safe interpreter creates each again (safe_interpreter_tcl_commands.c). */
 const char *sm_ensemble_at(int i, Tcl_ObjCmdProc **proc);
 
 /* The safe interpreter (-safe, session replay -safe): created on first
@@ -47,7 +47,7 @@ Tcl_Interp *sm_safe_interp(sm_app *app);
  * {::stencilmap::confined SCRIPT}, so it runs there (under its limits),
  * never here. */
 Tcl_Obj *sm_script_for_main(sm_app *app, Tcl_Interp *in, Tcl_Obj *script);
-/* Confinement (SPEC 5, safe_interpreter_setup.c). init installs the path guard; allow
+/* Confinement (SPEC 5, safe_interpreter_tcl_commands.c). init installs the path guard; allow
  * adds an -allow DIR (read and write); push/pop a script's directory
  * (read) while it runs (push returns 0 when nothing was pushed). */
 void sm_safe_init(sm_app *app);
@@ -91,7 +91,7 @@ long long sm_safe_memory_left(sm_app *app);
 long long sm_resident_bytes(void);
 /* Command NAME in the safe interpreter: proc with the guard on. */
 void sm_safe_create_command(sm_app *app, Tcl_Interp *child, const char *name, Tcl_ObjCmdProc *proc);
-/* For a file a command opens itself (not through core/lib/util_file_read_and_atomic_write.c): TCL_OK, or
+/* For a file a command opens itself (not through core/lib/atomic_file_write.c): TCL_OK, or
  * TCL_ERROR with {STENCILMAP SAFE PATH} when a safe script may not. */
 int sm_safe_check_path(sm_app *app, Tcl_Interp *in, const char *path, int mode);
 /* Where typed commands, key actions and bindings run: the safe
@@ -165,6 +165,7 @@ void sm_register_scenario_cmds(sm_app *app);
 void sm_register_model_cmds(sm_app *app);
 void sm_register_map_cmds(sm_app *app);
 void sm_register_solve_cmds(sm_app *app);
+void sm_register_report_cmd(sm_app *app);
 void sm_register_session_cmds(sm_app *app);
 void sm_register_view_cmds(sm_app *app);
 void sm_register_study_cmds(sm_app *app);

@@ -8,9 +8,10 @@
 #include "core/io/metis_scotch_graph_export.h"
 #include "core/io/mapping_file.h"
 #include "core/io/rankfile.h"
-#include "core/io/launch_bind_ranks_to_places.h"
+#include "core/io/rank_binding_to_processor_places.h"
 #include "cmd_common.h"
 #include "cmd_map.h"
+#include "core/lib/atomic_file_write.h"
 
 /* The result of every map edit (here and in cmd_map_move_set_swap.c). */
 int sm_map_changed(sm_app *app, Tcl_Interp *in, int n)

@@ -8,12 +8,13 @@
 #include "core/session/crash_recovery_journal.h"
 #include "core/model/grid_memory.h"
 #include "core/model/processor_type_profiles.h"
-#include "core/session/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save.h"
 #include "cmd_common.h"
 #include "tui/app/installed_data_directory.h"
-#include "cmd_topo_detect_import_hwloc.h"
+#include "cmd_topo_detect_import.h"
 #include "cmd_topo_measure.h"
 #include "tui/app/path_display_tidy.h"
+#include "core/lib/atomic_file_write.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
 {

@@ -2,7 +2,7 @@
  * in the workbench), run until done or interrupted (SIGINT, or a key in
  * the TUI) keeping the best mapping found, the hooks (on step|solved|
  * changed) called as it goes, its best mapping and DVFS states applied.
- * The `solver` subcommands are in cmd_solver_stepping.c. */
+ * The `solver` subcommands are in cmd_solver.c. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,10 +14,11 @@
 #include "cmd_common.h"
 #include "core/lib/units.h"
 #include "core/model/result_keys.h"
-#include "solvers/stepper/step_history.h"
+#include "solvers/stepper/step_history_record_seek_back.h"
 #include "tui/app/solver_worker_thread.h"
 #include "cmd_solve.h"
 #include "cmd_solver_breakpoints_and_condition_check.h"
+#include "core/lib/atomic_file_write.h"
 
 static sm_app *sigint_app;
 static void on_sigint(int sig)

@@ -1,11 +1,11 @@
 /* cmd_solve.h - what the files of the solve, solver and on commands share
- * (cmd_solve.c runs a solver, cmd_solver_stepping.c holds the `solver` subcommands,
+ * (cmd_solve.c runs a solver, cmd_solver.c holds the `solver` subcommands,
  * cmd_solver_state.c turns a solver's state into Tcl dicts). */
 #ifndef SM_CMD_SOLVE_H
 #define SM_CMD_SOLVE_H
 
 #include "cmd_common.h"
-#include "solvers/stepper/step_history.h"
+#include "solvers/stepper/step_history_record_seek_back.h"
 #include "tui/app/solver_worker_thread.h"
 
 int sm_solve_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);

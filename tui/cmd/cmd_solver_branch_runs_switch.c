@@ -10,7 +10,7 @@
 #include "cmd_solver_branch_runs_switch.h"
 #include "tui/app/solver_branch_background.h"
 #include "solvers/stepper/solver_branch.h"
-#include "solvers/stepper/step_history.h"
+#include "solvers/stepper/step_history_record_seek_back.h"
 
 static void put(Tcl_Obj *d, const char *k, Tcl_Obj *v) { Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), v); }
 

@@ -12,7 +12,7 @@
 #include "cmd_common.h"
 #include "core/lib/units.h"
 #include "core/model/result_keys.h"
-#include "solvers/stepper/step_history.h"
+#include "solvers/stepper/step_history_record_seek_back.h"
 #include "tui/app/solver_worker_thread.h"
 #include "cmd_solve.h"
 

@@ -4,7 +4,7 @@
 
 #include <tcl.h>
 #include "tui/app/app.h"
-#include "core/study/study_jobs.h"
+#include "core/study/study_jobs_enumeration.h"
 #include "core/study/study_table.h"
 
 /* A SPEC (file, JSON or dict) read; its seeds marked for the solver

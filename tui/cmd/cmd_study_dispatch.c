@@ -2,7 +2,7 @@
  * lives. Reading and checking a SPEC: cmd_study_spec.c; study run:
  * cmd_study_run.c; study merge and status: cmd_study_merge.c; study plot:
  * cmd_study_plot.c. The cross product, shards and file names are
- * core/study/study_jobs.c. */
+ * core/study/study_jobs_enumeration.c. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,9 +14,9 @@
 #include "cmd_study.h"
 #include "version.h"
 #include "core/lib/jsonutil.h"
-#include "core/lib/path_guard_allowed_dirs.h"
+#include "core/lib/path_guard_policy_allowed_dirs.h"
 #include "core/lib/sha256.h"
-#include "core/study/study_jobs.h"
+#include "core/study/study_jobs_enumeration.h"
 #include "core/lib/braille_plot.h"
 #include "solvers/solver_registry.h"
 

@@ -9,10 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd_common.h"
-#include "core/lib/path_guard_allowed_dirs.h"
+#include "core/lib/path_guard_policy_allowed_dirs.h"
 #include "cmd_study.h"
 #include "core/lib/strbuf.h"
 #include "core/lib/braille_plot.h"
+#include "core/lib/atomic_file_write.h"
 
 /* gnuplot on PATH, found at run time: it is an optional dependency. */
 static int have_gnuplot(void)

@@ -8,7 +8,7 @@
 #include "cmd_common.h"
 #include "cmd_study.h"
 #include "core/lib/jsonutil.h"
-#include "core/study/study_jobs.h"
+#include "core/study/study_jobs_enumeration.h"
 
 static Tcl_Obj *tcl_of(const cJSON *v)
 {

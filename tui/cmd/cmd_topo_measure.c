@@ -17,6 +17,7 @@
 #include "core/model/grid_memory.h"
 #include "core/model/processor_type_profiles.h"
 #include "core/session/session_edits_undo_redo.h"
+#include "core/lib/atomic_file_write.h"
 
 /* The last measurement per type, for `topo profile plot TYPE` (its
  * intervals are not part of the topology). */

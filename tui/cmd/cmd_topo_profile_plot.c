@@ -16,6 +16,7 @@
 #include "core/model/processor_type_profiles.h"
 #include "core/session/session_edits_undo_redo.h"
 #include "core/lib/braille_plot.h"
+#include "core/lib/atomic_file_write.h"
 
 typedef struct ppt {
     double blocks, time, low, high;

@@ -13,6 +13,7 @@
 #include "tui/app/compare_mode.h"
 #include "tui/workbench/workbench.h"
 #include "cmd_view_network.h"
+#include "core/lib/atomic_file_write.h"
 
 static int toggle_arg(Tcl_Interp *in, Tcl_Obj *o, int *flag, const char *what)
 {

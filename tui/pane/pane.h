@@ -134,7 +134,7 @@ int sm_pane_step(int cursor, int delta, int n);
  * as far as it takes to keep cur in view. */
 int sm_pane_scroll_to(int cur, int n, int visible, int old);
 
-/* ---- pane_drawing.c: theme colours and drawing helpers ---- */
+/* ---- pane_shared_drawing_helpers.c: theme colours and drawing helpers ---- */
 
 /* NO_COLOR set (and not empty): styles only (bold, reverse, glyphs). */
 int sm_ui_no_color(void);

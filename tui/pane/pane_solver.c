@@ -8,7 +8,7 @@
 #include <string.h>
 #include "solvers/solver_registry.h"
 #include "pane.h"
-#include "solvers/stepper/step_history.h"
+#include "solvers/stepper/step_history_record_seek_back.h"
 #include "tui/app/solver_worker_thread.h"
 
 /* The solver's statistic named key, or NULL. */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "pane.h"
-#include "solvers/stepper/step_history.h"
+#include "solvers/stepper/step_history_record_seek_back.h"
 
 static long long steps_of(const sm_solver *s) { return s->hist ? sm_history_head(s->hist) : s->iteration; }
 

@@ -3,13 +3,13 @@
  * cursor that [ ] { } and the mouse move) and the step shown explained
  * (why, what it changed, its best candidates, the tabu list; the ILP's
  * incumbent and bound over the solve, ga's best/mean/worst per
- * generation). Reads the solver's history (solvers/stepper/step_history.h) only. */
+ * generation). Reads the solver's history (solvers/stepper/step_history_record_seek_back.h) only. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pane.h"
-#include "solvers/stepper/step_history.h"
+#include "solvers/stepper/step_history_record_seek_back.h"
 
 /* Where the timeline was drawn, for clicks (one Solver pane). */
 static struct {

@@ -1,0 +1,271 @@
+/* energy_bound_parts_combined_by_knapsack_any_size.c - the energy bound for any size: over a cover of
+ * makespan intervals, cells placed cheapest first within each processor's
+ * cap (a fractional knapsack over classes of processors), the interval of
+ * least bound split again and again. See energy_bound.c, "knapsack". */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/lib/util.h"
+#include "core/model/model.h"
+#include "energy_bound_context.h"
+
+/* ---- knapsack over makespan intervals -------------------------------- */
+
+
+static int by_cost(const void *p, const void *q)
+{
+    const kitem *a = p, *b = q;
+    return (a->cost > b->cost) - (a->cost < b->cost);
+}
+
+
+/* Caps in cells and blocks of every figure class at makespan T (its
+ * representative's), and of every group class at each level. */
+static void caps_at(const bctx *x, double T, kscratch *s)
+{
+    for (int i = 0; i < x->npc; i++) {
+        int p = x->pc_rep[i];
+        double cc, cb;
+        if (x->prof[p] >= 0) {
+            cb = bound_prof_cap(x, x->prof[p], T);
+            cc = cb * x->dmax;
+        } else {
+            cc = x->tpc[p] > 0 ? T / x->tpc[p] : INFINITY;
+            if (x->memc[p] >= 0) cc = fmin(cc, x->memc[p]);
+            cc = fmin(cc, x->X);
+            cb = fmin((double)x->n, floor(cc / x->dmin + 1e-9));
+        }
+        s->capc[i] = cc;
+        s->capb[i] = cb;
+    }
+    for (int L = 1; L < x->nlev; L++)
+        for (int j = 0; j < x->ngc[L]; j++) {
+            int g = x->gc_rep[L][j];
+            double c = 0;
+            for (int k = x->gm_off[L][g]; k < x->gm_off[L][g + 1]; k++) c += s->capb[x->pc_of[x->gm[L][k]]];
+            s->gcap[L][j] = c;
+        }
+}
+
+double bound_total_cap(const bctx *x, double T, kscratch *s)
+{
+    caps_at(x, T, s);
+    double sum = 0;
+    for (int c = 0; c < x->ncls; c++) sum += s->capc[x->pc_of[x->cls_rep[c]]] * x->cls_mult[c];
+    return sum;
+}
+
+/* The bound for every mapping whose makespan lies in [t1, t2]; comm 0:
+ * without communication; variant as lw_h. INFINITY when none fits. */
+/* Items of equal cost merged (their caps added), in place: thousands of
+ * processors of a few kinds sort as a few items. Returns the count. */
+static int merge_costs(kitem *it, int n, kscratch *s)
+{
+    int size = s->hsize, m = 0;
+    for (int i = 0; i < size; i++) s->hslot[i] = -1;
+    for (int i = 0; i < n; i++) {
+        uint64_t h;
+        memcpy(&h, &it[i].cost, sizeof h);
+        h *= 0x9e3779b97f4a7c15ull;
+        int k = (int)(h >> 40) & (size - 1);
+        while (s->hslot[k] >= 0 && it[s->hslot[k]].cost != it[i].cost) k = (k + 1) & (size - 1);
+        if (s->hslot[k] >= 0) it[s->hslot[k]].cap += it[i].cap;
+        else {
+            it[m] = it[i];
+            s->hslot[k] = m++;
+        }
+    }
+    return m;
+}
+
+/* The rounds' floor on the makespan of every mapping whose makespan is at
+ * most t2 (caps at t2 in s). Every rounds model counts at least the
+ * maximum degree of M (SPEC 3) and T >= rounds theta with overlap or
+ * without, so T/theta >= deg(p) for every processor p, and for any fixed
+ * set Q of processors
+ *     rounds >= 1/|Q| sum_{p in Q} deg(p).
+ * deg(p) sums k_e over the cut directed edges at p. A message between
+ * processors separated at level L (different level-L groups) lasts at
+ * least w_min tl[L] and takes q_L = quanta(w_min tl[L]) >= 1 quanta, tl
+ * (so q) not decreasing with L, so k_e >= sum over the levels L it
+ * crosses of dq_L = q_L - q_{L-1}, and
+ *     sum_{p in Q} deg(p) >= sum_L dq_L Z_L,
+ * Z_L the directed edges that cross a level-L boundary counted at their
+ * ends in Q. Let S_G be the blocks Q's processors of group G hold (level
+ * 0: G one processor), b_G their number, at most capQ_G (the caps at t2
+ * of Q's members of G). Every edge leaving or entering S_G is counted in
+ * Z_L unless its other end is a block of G held outside Q, and those are
+ * at most maxinc x (blocks outside Q) <= maxinc sum_{p not in Q} cap_p =:
+ * maxinc n_out (none at level 0). As for the cells (energy_bound.c),
+ * dd(S_G) >= b_G rho'(capQ_G) (rho' the unit-weight rho, not increasing
+ * in the cap; form (1)), or summed with the constant of form (2) (the
+ * end blocks of disjoint sets add up to at most those of a partition),
+ * and sum_G b_G >= n - n_out, so
+ *     Z_L >= (n - n_out) rho'(max_G capQ_G) [- constant] - maxinc n_out (L >= 1).
+ * Q = every processor is the mean degree; Q = the processors of the
+ * largest caps is more where slow processors can hold few blocks (their
+ * degree is then not averaged in, only their blocks' edges taken out).
+ * Q runs over the figure classes by decreasing cap (each prefix a fixed
+ * set of processors), the largest floor kept. Returns the least rounds x
+ * theta. */
+static double rounds_floor(const bctx *x, kscratch *s)
+{
+    double theta = x->m->round_time;
+    if (!x->rounds_floor || !(theta > 0) || !x->has_edges || x->P < 2 || x->wmin <= 0) return 0;
+    double q[BOUND_MAX_LEVELS], qprev = 0;
+    for (int L = 0; L < x->nlev; L++) {
+        q[L] = (double)sm_quanta(x->wmin * x->tl[L], theta);
+        if (q[L] < qprev) q[L] = qprev; /* never: tl does not decrease */
+        qprev = q[L];
+    }
+    double best = 0;
+    /* Thresholds: the distinct caps of the figure classes, largest first;
+     * Q = the processors whose cap is at least the threshold. */
+    double thr = INFINITY;
+    for (;;) {
+        double next = -1;
+        for (int i = 0; i < x->npc; i++)
+            if (s->capb[i] < thr && s->capb[i] > next) next = s->capb[i];
+        if (next < 0) break;
+        thr = next;
+        int last = 1;
+        for (int i = 0; i < x->npc; i++)
+            if (s->capb[i] < thr) last = 0;
+        if (x->rounds_all_only && !last) continue;
+        double nq = 0, nout = 0;
+        for (int i = 0; i < x->npc; i++) {
+            if (s->capb[i] >= thr) nq += x->pc_count[i];
+            else nout += x->pc_count[i] * s->capb[i];
+        }
+        double nin = x->n - nout;
+        if (nq < 1 || nin <= 0) { if (last) break; else continue; }
+        double sum = 0;
+        for (int L = 0; L < x->nlev; L++) {
+            double dq = q[L] - (L ? q[L - 1] : 0);
+            if (dq <= 0) continue;
+            double capmax = 0; /* the largest capQ_G */
+            if (L == 0) {
+                for (int i = 0; i < x->npc; i++)
+                    if (s->capb[i] >= thr) capmax = fmax(capmax, s->capb[i]);
+            } else {
+                for (int j = 0; j < x->ngc[L]; j++) {
+                    int g = x->gc_rep[L][j];
+                    double c = 0;
+                    for (int k = x->gm_off[L][g]; k < x->gm_off[L][g + 1]; k++) {
+                        double cb = s->capb[x->pc_of[x->gm[L][k]]];
+                        if (cb >= thr) c += cb;
+                    }
+                    capmax = fmax(capmax, c);
+                }
+            }
+            if (capmax >= x->n) continue; /* one group may hold the grid: no cut forced */
+            double z0 = nin * bound_rho_edges(x, capmax, 0);
+            double z1 = nin * bound_rho_edges(x, capmax, 1) - bound_lw_const_edges(x);
+            double z = fmax(z0, z1) - (L ? x->maxinc * nout : 0);
+            if (z > 0) sum += dq * z;
+        }
+        best = fmax(best, ceil(sum / nq - 1e-9));
+        if (last) break;
+    }
+    return best * theta;
+}
+
+static double piece(const bctx *x, double t1, double t2, int comm, int variant, kscratch *s, double *teff)
+{
+    caps_at(x, t2, s);
+    double sum = 0, idle = 0, konst = 0;
+    for (int c = 0; c < x->ncls; c++) sum += s->capc[x->pc_of[x->cls_rep[c]]] * x->cls_mult[c];
+    if (sum < x->X * (1 - 1e-12)) return INFINITY;
+    if (comm && x->P > 1) {
+        /* Every mapping here has T >= its rounds x theta. */
+        double tr = rounds_floor(x, s);
+        if (tr > t2 * (1 + 1e-9)) return INFINITY;
+        t1 = fmax(t1, tr);
+    }
+    if (teff) *teff = t1;
+    int unused_idle = x->m->unused_idle;
+    /* One item per class: its representative's cost per cell, the caps of
+     * all its processors. */
+    for (int c = 0; c < x->ncls; c++) {
+        int p = x->cls_rep[c], f = x->pc_of[p];
+        double capc = s->capc[f], capb = s->capb[f], cost;
+        if (x->prof[p] >= 0) {
+            int cb = (int)capb;
+            double gm = cb > 0 ? x->pgmin[x->prof[p]][cb] : 0;
+            cost = gm / (gm >= 0 ? x->dmax : x->dmin); /* b_p within cells/d_max..cells/d_min */
+        } else {
+            cost = x->a[p];
+        }
+        if (unused_idle) idle += x->pidle[p] * x->cls_mult[c];
+        else if (capc > 0) cost += x->pidle[p] * t1 / capc;
+        if (comm && x->P > 1) {
+            for (int L = 0; L < x->nlev; L++) {
+                double de = x->e[L] - (L ? x->e[L - 1] : 0);
+                if (de <= 0) continue;
+                double cap = L ? s->gcap[L][x->cls_gc[L][c]] : capb;
+                cost += 0.5 * de * bound_rho(x, cap, variant) / x->dmax;
+            }
+        }
+        s->items[c] = (kitem){cost, capc * x->cls_mult[c]};
+    }
+    if (comm && x->P > 1 && variant == 1)
+        for (int L = 0; L < x->nlev; L++) {
+            double de = x->e[L] - (L ? x->e[L - 1] : 0);
+            if (de > 0) konst += 0.5 * de * bound_lw_const(x);
+        }
+    int nitems = merge_costs(s->items, x->ncls, s);
+    qsort(s->items, (size_t)nitems, sizeof(kitem), by_cost);
+    double left = x->X, v = 0;
+    for (int i = 0; i < nitems && left > 0; i++) {
+        double take = fmin(left, s->items[i].cap);
+        v += take * s->items[i].cost;
+        left -= take;
+    }
+    return v + idle * t1 - konst;
+}
+
+static double piece_best(const bctx *x, double t1, double t2, int comm, kscratch *s, double *teff)
+{
+    *teff = t1;
+    double v = piece(x, t1, t2, comm, 0, s, teff);
+    if (comm && isfinite(v)) v = fmax(v, piece(x, t1, t2, comm, 1, s, NULL));
+    return v;
+}
+
+typedef struct { double t1, t2, v, te; } tpiece;
+
+/* The least bound over a cover of [lo, hi], refined where it is least. */
+double bound_knapsack(const bctx *x, double lo, double hi, int comm, int *npieces,
+                             double *tbest, kscratch *s)
+{
+    int cap = BOUND_PIECES + 2 * BOUND_SPLITS + 2, np = 0;
+    tpiece *pc = sm_xmalloc(sizeof(tpiece) * (size_t)cap);
+    int k = hi > lo * (1 + 1e-12) ? BOUND_PIECES : 1;
+    double r = pow(hi / lo, 1.0 / k);
+    for (int i = 0; i < k; i++) {
+        double a = lo * pow(r, i), b = i == k - 1 ? hi : lo * pow(r, i + 1);
+        pc[np].t1 = a;
+        pc[np].t2 = b;
+        pc[np].v = piece_best(x, a, b, comm, s, &pc[np].te);
+        np++;
+    }
+    for (int it = 0; it < BOUND_SPLITS && k > 1; it++) {
+        int best = 0;
+        for (int i = 1; i < np; i++)
+            if (pc[i].v < pc[best].v) best = i;
+        tpiece q = pc[best];
+        if (!isfinite(q.v) || q.t2 <= q.t1 * (1 + 1e-9)) break;
+        double mid = sqrt(q.t1 * q.t2);
+        pc[best] = (tpiece){q.t1, mid, 0, q.t1};
+        pc[best].v = piece_best(x, q.t1, mid, comm, s, &pc[best].te);
+        pc[np] = (tpiece){mid, q.t2, 0, mid};
+        pc[np].v = piece_best(x, mid, q.t2, comm, s, &pc[np].te);
+        np++;
+    }
+    double v = INFINITY;
+    for (int i = 0; i < np; i++)
+        if (pc[i].v < v) { v = pc[i].v; *tbest = pc[i].te; }
+    *npieces = np;
+    free(pc);
+    return v;
+}

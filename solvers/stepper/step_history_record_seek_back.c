@@ -1,0 +1,417 @@
+/* step_history_record_seek_back.c - the solver's step records: see step_history_record_seek_back.h. */
+#include "step_history_record_seek_back.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/lib/util.h"
+
+/* Past this many bytes the oldest half of the steps is dropped (a
+ * debugger's record buffer: the recent steps stay seekable). */
+size_t sm_history_limit = (size_t)512 << 20;
+
+/* A growable array of fixed-size items. */
+typedef struct arena {
+    char *p;
+    size_t len, cap, item; /* len and cap in items */
+} arena;
+
+struct sm_history {
+    int n;
+    int *cur;               /* the current mapping at the cursor */
+    int *best_seen;         /* the best mapping at the head, to diff the next step against */
+    sm_hist_step *steps;    /* steps[i] is step first + i */
+    long long nsteps, cap, first, cursor;
+    arena moves, cands, tabu, stats, text, trace;
+    /* the step being recorded: its current-mapping moves so far */
+    size_t pending_off;
+    int pending_n, pending_shown;
+    /* DVFS states, when on: at the cursor, and the best at the head; the
+     * step being recorded's (sm_history_note_states, diffed in add). */
+    int nprocs;
+    int *scur, *sbest_seen;
+    const int *pending_cs, *pending_bs;
+};
+
+static void arena_init(arena *a, size_t item)
+{
+    memset(a, 0, sizeof *a);
+    a->item = item;
+}
+
+/* Room for count more items. */
+static void arena_reserve(arena *a, size_t count)
+{
+    if (a->len + count > a->cap) {
+        size_t c = a->cap ? a->cap : 256;
+        while (c < a->len + count) c *= 2;
+        a->p = sm_xrealloc(a->p, c * a->item);
+        a->cap = c;
+    }
+}
+
+static size_t arena_push(arena *a, const void *src, size_t count)
+{
+    arena_reserve(a, count);
+    size_t off = a->len;
+    if (count) memcpy(a->p + off * a->item, src, count * a->item);
+    a->len += count;
+    return off;
+}
+
+static void arena_drop(arena *a, size_t count)
+{
+    if (!count) return;
+    memmove(a->p, a->p + count * a->item, (a->len - count) * a->item);
+    a->len -= count;
+}
+
+static int push_move(arena *moves, int *a, int i, int to)
+{
+    if (a[i] == to) return 0;
+    sm_hist_move m = {i, a[i] ^ to};
+    arena_push(moves, &m, 1);
+    a[i] = to;
+    return 1;
+}
+
+/* Blocks where a and b differ, as moves (b[i] ^ a[i]); a becomes b. */
+static int diff_into(arena *moves, int *a, const int *b, int n)
+{
+    int count = 0;
+    const int chunk = 512;
+    for (int lo = 0; lo < n; lo += chunk) {
+        int hi = lo + chunk < n ? lo + chunk : n;
+        if (memcmp(a + lo, b + lo, sizeof(int) * (size_t)(hi - lo)) == 0) continue;
+        for (int i = lo; i < hi; i++) count += push_move(moves, a, i, b[i]);
+    }
+    return count;
+}
+
+static void xor_moves(int *map, const sm_hist_move *m, int count)
+{
+    for (int i = 0; i < count; i++) map[m[i].block] ^= m[i].x;
+}
+
+static sm_hist_step *at(const sm_history *h, long long k) { return &h->steps[k - h->first]; }
+
+static void push_text(arena *t, const char *s) { arena_push(t, s, strlen(s) + 1); }
+
+static void drop_oldest(sm_history *h)
+{
+    long long keep = h->nsteps / 2;
+    if (keep < 2 || h->cursor != h->first + h->nsteps - 1) return;
+    long long drop = h->nsteps - keep;
+    sm_hist_step *nf = &h->steps[drop];
+    /* The oldest kept step's own records begin at its offsets. */
+    size_t dm = nf->cur_off, dc = nf->cand_off, dt = nf->tabu_off, ds = nf->stat_off, dx = nf->text_off,
+           dp = nf->trace_off;
+    arena_drop(&h->moves, dm);
+    arena_drop(&h->cands, dc);
+    arena_drop(&h->tabu, dt);
+    arena_drop(&h->stats, ds);
+    arena_drop(&h->text, dx);
+    arena_drop(&h->trace, dp);
+    memmove(h->steps, nf, sizeof *h->steps * (size_t)keep);
+    for (long long i = 0; i < keep; i++) {
+        sm_hist_step *st = &h->steps[i];
+        st->cur_off -= dm;
+        st->best_off -= dm;
+        st->scur_off -= dm;
+        st->sbest_off -= dm;
+        st->cand_off -= dc;
+        st->tabu_off -= dt;
+        st->stat_off -= ds;
+        st->text_off -= dx;
+        st->trace_off -= dp;
+    }
+    h->nsteps = keep;
+    h->first += drop;
+}
+
+sm_history *sm_history_new(int n, const int *start)
+{
+    sm_history *h = sm_xcalloc(1, sizeof *h);
+    h->n = n;
+    size_t bytes = sizeof(int) * (size_t)(n ? n : 1);
+    h->cur = sm_xcalloc(1, bytes);
+    h->best_seen = sm_xcalloc(1, bytes);
+    if (start) {
+        memcpy(h->cur, start, sizeof(int) * (size_t)n);
+        memcpy(h->best_seen, start, sizeof(int) * (size_t)n);
+    }
+    arena_init(&h->moves, sizeof(sm_hist_move));
+    arena_init(&h->cands, sizeof(sm_explain_cand));
+    arena_init(&h->tabu, sizeof(sm_explain_tabu));
+    arena_init(&h->stats, sizeof(double));
+    arena_init(&h->text, 1);
+    arena_init(&h->trace, sizeof(sm_explain_point));
+    h->pending_off = 0;
+    return h;
+}
+
+void sm_history_free(sm_history *h)
+{
+    if (!h) return;
+    free(h->cur);
+    free(h->best_seen);
+    free(h->scur);
+    free(h->sbest_seen);
+    free(h->steps);
+    free(h->moves.p);
+    free(h->cands.p);
+    free(h->tabu.p);
+    free(h->stats.p);
+    free(h->text.p);
+    free(h->trace.p);
+    free(h);
+}
+
+void sm_history_states_on(sm_history *h, int nprocs, const int *start)
+{
+    if (h->scur || h->nsteps) return;
+    h->nprocs = nprocs;
+    size_t bytes = sizeof(int) * (size_t)(nprocs ? nprocs : 1);
+    h->scur = sm_xcalloc(1, bytes);
+    h->sbest_seen = sm_xcalloc(1, bytes);
+    if (start) {
+        memcpy(h->scur, start, sizeof(int) * (size_t)nprocs);
+        memcpy(h->sbest_seen, start, sizeof(int) * (size_t)nprocs);
+    }
+}
+
+void sm_history_note_states(sm_history *h, const int *current_states, const int *best_states)
+{
+    if (!h->scur) return;
+    h->pending_cs = current_states;
+    h->pending_bs = best_states;
+}
+
+const int *sm_history_current_states(const sm_history *h) { return h->scur; }
+
+int sm_history_diff_current(sm_history *h, const int *current_map, int moves_known, const int *moved,
+                            int nmoved)
+{
+    h->pending_off = h->moves.len;
+    h->pending_n = 0;
+    h->pending_shown = current_map != NULL;
+    if (!current_map) return 0;
+    if (moves_known && h->nsteps) {
+        /* Room for them all at once: a coarse step of the multilevel
+         * search lists thousands of fine blocks. */
+        arena_reserve(&h->moves, (size_t)nmoved);
+        sm_hist_move *m = (sm_hist_move *)(void *)(h->moves.p + h->moves.len * h->moves.item);
+        int *cur = h->cur, k = 0;
+        for (int i = 0; i < nmoved; i++) {
+            int b = moved[i], to = current_map[b];
+            if (cur[b] == to) continue;
+            m[k++] = (sm_hist_move){b, cur[b] ^ to};
+            cur[b] = to;
+        }
+        h->moves.len += (size_t)k;
+        h->pending_n = k;
+    } else {
+        h->pending_n = diff_into(&h->moves, h->cur, current_map, h->n);
+    }
+    return h->pending_n;
+}
+
+const sm_hist_move *sm_history_pending(const sm_history *h, int *n)
+{
+    *n = h->pending_n;
+    return (const sm_hist_move *)(void *)(h->moves.p + h->pending_off * h->moves.item);
+}
+
+void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map, int best_written,
+                    const int *best_blocks, int nbest_blocks, const char *last_move, const char *status,
+                    const double *stats, int nstats, const sm_explain *x)
+{
+    if (h->nsteps == h->cap) {
+        h->cap = h->cap ? h->cap * 2 : 64;
+        h->steps = sm_xrealloc(h->steps, sizeof *h->steps * (size_t)h->cap);
+    }
+    sm_hist_step st = *fig;
+    st.cur_off = h->pending_off;
+    st.ncur = h->pending_n;
+    st.current_shown = h->pending_shown;
+    st.best_off = h->moves.len;
+    st.nbest = 0;
+    if (fig->has_best && best_written && best_blocks && h->nsteps) {
+        for (int i = 0; i < nbest_blocks; i++)
+            st.nbest += push_move(&h->moves, h->best_seen, best_blocks[i], best_map[best_blocks[i]]);
+    } else if (fig->has_best && (best_written || !h->nsteps)) {
+        st.nbest = diff_into(&h->moves, h->best_seen, best_map, h->n);
+    }
+    /* The state moves after the best's (a step's records start at
+     * cur_off: drop_oldest relies on it). */
+    st.scur_off = h->moves.len;
+    st.nscur = h->pending_cs ? diff_into(&h->moves, h->scur, h->pending_cs, h->nprocs) : 0;
+    st.sbest_off = h->moves.len;
+    st.nsbest = h->pending_bs ? diff_into(&h->moves, h->sbest_seen, h->pending_bs, h->nprocs) : 0;
+    h->pending_cs = h->pending_bs = NULL;
+    st.ncand = x->ncand;
+    st.cand_off = arena_push(&h->cands, x->cand, (size_t)x->ncand);
+    st.ntabu = x->ntabu;
+    st.tabu_off = arena_push(&h->tabu, x->tabu, (size_t)x->ntabu);
+    st.ntrace = x->ntrace;
+    st.trace_a = x->trace_a;
+    st.trace_b = x->trace_b;
+    st.trace_off = arena_push(&h->trace, x->trace, (size_t)x->ntrace);
+    st.nstats = nstats;
+    st.stat_off = arena_push(&h->stats, stats, (size_t)nstats);
+    st.text_off = h->text.len;
+    push_text(&h->text, last_move);
+    push_text(&h->text, x->why);
+    push_text(&h->text, status);
+    if (!h->nsteps) h->first = st.iteration;
+    h->steps[h->nsteps++] = st;
+    h->cursor = st.iteration;
+    h->pending_off = h->moves.len;
+    h->pending_n = 0;
+    if (sm_history_bytes(h) > sm_history_limit) drop_oldest(h);
+}
+
+void sm_history_amend_head(sm_history *h, const sm_hist_step *fig, const char *status, const double *stats,
+                           int nstats)
+{
+    if (!h->nsteps) return;
+    sm_hist_step *st = at(h, sm_history_head(h));
+    st->has_current = fig->has_current;
+    st->has_best = fig->has_best;
+    st->current = fig->current;
+    st->best = fig->best;
+    st->done = fig->done;
+    st->objective = fig->objective;
+    st->best_objective = fig->best_objective;
+    /* The head's statistics and texts are the last in their arenas. */
+    h->stats.len = st->stat_off;
+    st->nstats = nstats;
+    arena_push(&h->stats, stats, (size_t)nstats);
+    const char *m = h->text.p + st->text_off;
+    size_t lm = strlen(m) + 1, lw = strlen(m + lm) + 1;
+    char *keep = sm_xmalloc(lm + lw);
+    memcpy(keep, m, lm + lw);
+    h->text.len = st->text_off;
+    arena_push(&h->text, keep, lm + lw);
+    push_text(&h->text, status);
+    free(keep);
+}
+
+void sm_history_set_current(sm_history *h, long long k, const sm_eval *current, double objective, int stat,
+                            double value)
+{
+    if (!h->nsteps || k < h->first || k > sm_history_head(h)) return;
+    sm_hist_step *st = at(h, k);
+    st->has_current = 1;
+    st->current = *current;
+    st->objective = objective;
+    if (stat >= 0 && stat < st->nstats) ((double *)(void *)h->stats.p)[st->stat_off + (size_t)stat] = value;
+}
+
+long long sm_history_first(const sm_history *h) { return h->first; }
+long long sm_history_head(const sm_history *h) { return h->first + h->nsteps - 1; }
+long long sm_history_cursor(const sm_history *h) { return h->cursor; }
+const int *sm_history_current(const sm_history *h) { return h->cur; }
+
+const sm_hist_step *sm_history_step(const sm_history *h, long long k)
+{
+    if (k < h->first || k > sm_history_head(h)) return NULL;
+    return at(h, k);
+}
+
+const char *sm_history_move(const sm_history *h, const sm_hist_step *st) { return h->text.p + st->text_off; }
+
+const char *sm_history_why(const sm_history *h, const sm_hist_step *st)
+{
+    const char *m = sm_history_move(h, st);
+    return m + strlen(m) + 1;
+}
+
+const char *sm_history_status(const sm_history *h, const sm_hist_step *st)
+{
+    const char *w = sm_history_why(h, st);
+    return w + strlen(w) + 1;
+}
+
+const sm_explain_cand *sm_history_cands(const sm_history *h, const sm_hist_step *st)
+{
+    return (const sm_explain_cand *)h->cands.p + st->cand_off;
+}
+
+const sm_explain_tabu *sm_history_tabu(const sm_history *h, const sm_hist_step *st)
+{
+    return (const sm_explain_tabu *)h->tabu.p + st->tabu_off;
+}
+
+const sm_explain_point *sm_history_trace(const sm_history *h, const sm_hist_step *st)
+{
+    return (const sm_explain_point *)h->trace.p + st->trace_off;
+}
+
+const double *sm_history_stats(const sm_history *h, const sm_hist_step *st)
+{
+    return (const double *)h->stats.p + st->stat_off;
+}
+
+size_t sm_history_bytes(const sm_history *h)
+{
+    return sizeof *h->steps * (size_t)h->nsteps + h->moves.len * h->moves.item + h->cands.len * h->cands.item +
+           h->tabu.len * h->tabu.item + h->stats.len * h->stats.item + h->text.len +
+           h->trace.len * h->trace.item;
+}
+
+int sm_history_moved_between(const sm_history *h, long long a, long long b, int best, long long limit, int **out,
+                             int *cap)
+{
+    if (a > b) {
+        long long t = a;
+        a = b;
+        b = t;
+    }
+    if (!h->nsteps || a < h->first || b > sm_history_head(h)) return -1;
+    long long count = 0;
+    for (long long k = a + 1; k <= b; k++) {
+        count += best ? at(h, k)->nbest : at(h, k)->ncur;
+        if (count > limit) return -1;
+    }
+    if (count > *cap) {
+        *cap = (int)count;
+        *out = sm_xrealloc(*out, sizeof(int) * (size_t)(count ? count : 1));
+    }
+    const sm_hist_move *mv = (const sm_hist_move *)(void *)h->moves.p;
+    int k = 0;
+    for (long long i = a + 1; i <= b; i++) {
+        const sm_hist_step *st = at(h, i);
+        size_t off = best ? st->best_off : st->cur_off;
+        int cnt = best ? st->nbest : st->ncur;
+        for (int j = 0; j < cnt; j++) (*out)[k++] = mv[off + (size_t)j].block;
+    }
+    return k;
+}
+
+const sm_hist_step *sm_history_seek(sm_history *h, long long k, int *best_map)
+{
+    return sm_history_seek_states(h, k, best_map, NULL);
+}
+
+const sm_hist_step *sm_history_seek_states(sm_history *h, long long k, int *best_map, int *best_states)
+{
+    if (k < h->first) k = h->first;
+    if (k > sm_history_head(h)) k = sm_history_head(h);
+    const sm_hist_move *mv = (const sm_hist_move *)h->moves.p;
+    for (; h->cursor > k; h->cursor--) {
+        const sm_hist_step *st = at(h, h->cursor);
+        xor_moves(h->cur, mv + st->cur_off, st->ncur);
+        xor_moves(best_map, mv + st->best_off, st->nbest);
+        if (h->scur) xor_moves(h->scur, mv + st->scur_off, st->nscur);
+        if (best_states) xor_moves(best_states, mv + st->sbest_off, st->nsbest);
+    }
+    for (; h->cursor < k; h->cursor++) {
+        const sm_hist_step *st = at(h, h->cursor + 1);
+        xor_moves(h->cur, mv + st->cur_off, st->ncur);
+        xor_moves(best_map, mv + st->best_off, st->nbest);
+        if (h->scur) xor_moves(h->scur, mv + st->scur_off, st->nscur);
+        if (best_states) xor_moves(best_states, mv + st->sbest_off, st->nsbest);
+    }
+    return at(h, k);
+}
