@@ -345,6 +345,7 @@ long long sm_solver_step(sm_solver *s, long long n)
             record(s);
         }
     }
+    if (s->settle) s->settle(s);
     if (s->sync && !h) s->sync(s);
     clock_gettime(CLOCK_MONOTONIC, &b);
     s->seconds += (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
@@ -473,6 +474,27 @@ void sm_solver_set_best(sm_solver *s, const int *map)
     s->has_best = 1;
     s->best_version++;
     memcpy(s->best_map, map, sizeof(int) * (size_t)s->grid->ntasks);
+}
+
+void sm_solver_current_ready(sm_solver *s, long long k, const sm_eval *ev)
+{
+    int stat = -1;
+    double objective;
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, "current_energy") == 0) stat = i;
+    if (s->hist && sm_history_step(s->hist, k)) {
+        /* As record() would have had it: sm_solver_objective_now. */
+        const sm_hist_step *st = sm_history_step(s->hist, k);
+        const double *v = sm_history_stats(s->hist, st);
+        objective = ev->energy;
+        for (int i = 0; i < st->nstats && i < s->nstats; i++)
+            if (strcmp(s->stats[i].key, "objective_value") == 0) objective = v[i];
+        sm_history_set_current(s->hist, k, ev, objective, stat < st->nstats ? stat : -1, ev->energy);
+    }
+    if (k != s->iteration) return;
+    s->current = *ev;
+    s->has_current = 1;
+    if (stat >= 0) sm_solver_set_stat(s, "current_energy", ev->energy);
 }
 
 void sm_solver_set_stat(sm_solver *s, const char *key, double v)

@@ -48,7 +48,8 @@ static void arena_init(arena *a, size_t item)
     a->item = item;
 }
 
-static size_t arena_push(arena *a, const void *src, size_t count)
+/* Room for count more items. */
+static void arena_reserve(arena *a, size_t count)
 {
     if (a->len + count > a->cap) {
         size_t c = a->cap ? a->cap : 256;
@@ -56,6 +57,11 @@ static size_t arena_push(arena *a, const void *src, size_t count)
         a->p = sm_xrealloc(a->p, c * a->item);
         a->cap = c;
     }
+}
+
+static size_t arena_push(arena *a, const void *src, size_t count)
+{
+    arena_reserve(a, count);
     size_t off = a->len;
     if (count) memcpy(a->p + off * a->item, src, count * a->item);
     a->len += count;
@@ -204,8 +210,19 @@ int sm_history_diff_current(sm_history *h, const int *current_map, int moves_kno
     h->pending_shown = current_map != NULL;
     if (!current_map) return 0;
     if (moves_known && h->nsteps) {
-        for (int i = 0; i < nmoved; i++)
-            h->pending_n += push_move(&h->moves, h->cur, moved[i], current_map[moved[i]]);
+        /* Room for them all at once: a coarse step of the multilevel
+         * search lists thousands of fine blocks. */
+        arena_reserve(&h->moves, (size_t)nmoved);
+        sm_hist_move *m = (sm_hist_move *)(void *)(h->moves.p + h->moves.len * h->moves.item);
+        int *cur = h->cur, k = 0;
+        for (int i = 0; i < nmoved; i++) {
+            int b = moved[i], to = current_map[b];
+            if (cur[b] == to) continue;
+            m[k++] = (sm_hist_move){b, cur[b] ^ to};
+            cur[b] = to;
+        }
+        h->moves.len += (size_t)k;
+        h->pending_n = k;
     } else {
         h->pending_n = diff_into(&h->moves, h->cur, current_map, h->n);
     }
@@ -330,6 +347,17 @@ void sm_history_amend_head(sm_history *h, const sm_hist_figures *fig, const char
     push_text(&h->text, status);
     arena_push(&h->text, keep + lm + lw, lc);
     free(keep);
+}
+
+void sm_history_set_current(sm_history *h, long long k, const sm_eval *current, double objective, int stat,
+                            double value)
+{
+    if (!h->nsteps || k < h->first || k > sm_history_head(h)) return;
+    sm_hist_step *st = at(h, k);
+    st->has_current = 1;
+    st->current = *current;
+    st->objective = objective;
+    if (stat >= 0 && stat < st->nstats) ((double *)(void *)h->stats.p)[st->stat_off + (size_t)stat] = value;
 }
 
 long long sm_history_first(const sm_history *h) { return h->first; }

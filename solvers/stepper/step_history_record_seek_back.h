@@ -138,6 +138,11 @@ void sm_history_note_states(sm_history *h, const int *current_states, const int 
  * branch sees it. */
 void sm_history_amend_head(sm_history *h, const sm_hist_figures *fig, const char *status, const double *stats,
                            int nstats);
+/* Step k's current figures given later (a solver that evaluates its
+ * current mapping on another thread, sm_solver_current_ready): its
+ * current, objective and, when stat >= 0, its statistic stat's value. */
+void sm_history_set_current(sm_history *h, long long k, const sm_eval *current, double objective, int stat,
+                            double value);
 /* Steps kept: first..head; the step shown: cursor. */
 long long sm_history_first(const sm_history *h);
 long long sm_history_head(const sm_history *h);
