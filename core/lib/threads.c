@@ -119,6 +119,10 @@ struct sm_pool {
     atomic_int done;          /* items of the current job finished */
     pool_job job[2];
     unsigned gen;             /* the caller's */
+    /* sm_pool_task: 0 none, 1 posted, 2 running, 3 done. */
+    atomic_int task;
+    void (*task_fn)(void *);
+    void *task_arg;
 };
 
 typedef struct {
@@ -159,6 +163,16 @@ static void pool_items(sm_pool *p, unsigned gen, int worker)
     }
 }
 
+/* Runs the posted task if no one has taken it yet; 1 when it ran it. */
+static int pool_take_task(sm_pool *p)
+{
+    int posted = 1;
+    if (atomic_load(&p->task) != 1 || !atomic_compare_exchange_strong(&p->task, &posted, 2)) return 0;
+    p->task_fn(p->task_arg);
+    atomic_store(&p->task, 3);
+    return 1;
+}
+
 static void *pool_main(void *a)
 {
     pool_worker w = *(pool_worker *)a;
@@ -168,20 +182,24 @@ static void *pool_main(void *a)
     for (;;) {
         unsigned gen = ticket_gen(atomic_load(&p->ticket));
         long until = gen == seen ? pool_now_ns() + POOL_SPIN_NS : 0;
-        for (int spin = 1; gen == seen && !atomic_load(&p->quit); spin++) {
+        for (int spin = 1; gen == seen && !atomic_load(&p->quit) && atomic_load(&p->task) != 1; spin++) {
             if ((spin & 63) == 0 && pool_now_ns() > until) break;
             pool_pause();
             gen = ticket_gen(atomic_load(&p->ticket));
         }
-        if (gen == seen) {
+        if (gen == seen && atomic_load(&p->task) != 1) {
             pthread_mutex_lock(&p->mu);
             p->nsleep++;
-            while ((gen = ticket_gen(atomic_load(&p->ticket))) == seen && !atomic_load(&p->quit))
+            while ((gen = ticket_gen(atomic_load(&p->ticket))) == seen && !atomic_load(&p->quit) &&
+                   atomic_load(&p->task) != 1)
                 pthread_cond_wait(&p->go, &p->mu);
             p->nsleep--;
             pthread_mutex_unlock(&p->mu);
         }
         if (atomic_load(&p->quit)) return NULL;
+        /* A task first (the caller posts one only when it has no job
+         * waiting on it), then look again for a job. */
+        if (pool_take_task(p)) continue;
         seen = gen;
         pool_items(p, gen, w.worker);
     }
@@ -231,9 +249,37 @@ void sm_pool_for(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), vo
         if (spin > 1000) sched_yield();
 }
 
+void sm_pool_task(sm_pool *p, void (*fn)(void *arg), void *arg)
+{
+    if (!p || p->size <= 1) {
+        fn(arg);
+        return;
+    }
+    sm_pool_task_wait(p);
+    p->task_fn = fn;
+    p->task_arg = arg;
+    atomic_store(&p->task, 1);
+    pthread_mutex_lock(&p->mu);
+    if (p->nsleep) pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void sm_pool_task_wait(sm_pool *p)
+{
+    if (!p || p->size <= 1 || atomic_load(&p->task) == 0) return;
+    /* Not taken yet: the caller runs it. */
+    pool_take_task(p);
+    for (int spin = 0; atomic_load(&p->task) != 3; spin++) {
+        if (spin > 1000) sched_yield();
+        else pool_pause();
+    }
+    atomic_store(&p->task, 0);
+}
+
 void sm_pool_free(sm_pool *p)
 {
     if (!p) return;
+    sm_pool_task_wait(p);
     pthread_mutex_lock(&p->mu);
     atomic_store(&p->quit, 1);
     pthread_cond_broadcast(&p->go);

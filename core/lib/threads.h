@@ -43,5 +43,15 @@ sm_pool *sm_pool_new(int nthreads);
 int sm_pool_size(const sm_pool *p);
 void sm_pool_for(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), void *arg);
 void sm_pool_free(sm_pool *p);
+/* One task beside the pool's loops: fn(arg) run by a worker that has no
+ * items to do (spinning or asleep), not by the caller, which goes on
+ * (its sm_pool_for items are then done by the caller and the other
+ * workers: which worker runs an item changes nothing). For work the
+ * caller needs only later, such as a view that follows the search.
+ * sm_pool_task_wait returns once it is done; a task no worker took by
+ * then is run there by the caller. One task at a time, posted and waited
+ * for by the pool's one user; NULL or a pool of 1 runs it at once. */
+void sm_pool_task(sm_pool *p, void (*fn)(void *arg), void *arg);
+void sm_pool_task_wait(sm_pool *p);
 
 #endif

@@ -118,6 +118,14 @@ struct sm_solver {
     /* Optional, set by init: bring stats and last_move up to date once
      * per batch of steps rather than in every step. */
     void (*sync)(sm_solver *s);
+    /* Optional, set by init: a solver whose current figures may come
+     * after its step returned (current_pending: evaluated on another
+     * thread while it takes the next step) hands them over with
+     * sm_solver_current_ready, and in settle, which sm_solver_step calls
+     * before it returns, the last ones: whoever reads the solver or its
+     * history after a step sees every step's own figures. */
+    void (*settle)(sm_solver *s);
+    int current_pending;
     void *priv;
     /* Where a file an option names (ilp -export) is written, opened by
      * the caller when the solver was made (so the path guard's decision
@@ -204,6 +212,11 @@ double sm_solver_objective_best(const sm_solver *s);
  * the first SM_EXPLAIN_CANDS kept) and the running tabu attributes. */
 void sm_solver_why(sm_solver *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sm_solver_candidate(sm_solver *s, const char *move, double objective, double delta, int tabu);
+/* A candidate that exchanges blocks a (on processor pa) and b (on pb):
+ * kept as numbers, read as "exchange blocks A (PA) and B (PB)"
+ * (sm_history_cand), so a step that names its partners writes no text. */
+void sm_solver_candidate_exchange(sm_solver *s, int a, int pa, int b, int pb, double objective, double delta,
+                                  int tabu);
 void sm_solver_tabu_attr(sm_solver *s, int block, int proc, int join, long long remaining);
 void sm_solver_moved(sm_solver *s, int block);
 void sm_solver_trace(sm_solver *s, const char *a_name, const char *b_name, double seconds, double a, double b);
@@ -238,6 +251,11 @@ void sm_solver_set_stat(sm_solver *s, const char *key, double v);
 /* Seconds spent in step(), the step running now included (seconds only
  * grows when a step returns: a 300 s ILP step read 0.0 s throughout). */
 double sm_solver_seconds_now(const sm_solver *s);
+/* Step k's current figures, which the solver left pending (current_pending
+ * at its step): into the history's step k (its current, objective and
+ * the statistic current_energy, as recording them would have) and, at
+ * the last step taken, into s->current and current_energy. */
+void sm_solver_current_ready(sm_solver *s, long long k, const sm_eval *ev);
 /* Make map the best whatever its energy (solvers with another objective). */
 void sm_solver_set_best(sm_solver *s, const int *map);
 /* A constructive solver's last step: evaluate its complete mapping, make

@@ -55,6 +55,15 @@ struct sm_multilevel {
      * of the whole grid (16.7 M blocks at a whole Summit). */
     int *shown_src, shown_level;
     int *fine_moved, nfine_moved, fine_moved_cap;
+    /* With threads, shown_cost follows a step's fine moves on a worker of
+     * the search's pool while the search takes the next step (the same
+     * batch in the same order as on the caller: the same figures, bit for
+     * bit); the step's figures reach the stepper when the next show, a
+     * level's end or the stepper's settle waits for it. The pool it runs
+     * on (NULL: none running), the step and its figures. */
+    sm_pool *follow_pool;
+    long long follow_step;
+    sm_eval follow_ev;
     /* Refining the session's grid: whether the best mapping is the
      * refined mapping as it was at the last offer it won, and the blocks
      * moved since (so an offer copies those, not the whole mapping). */
@@ -107,15 +116,52 @@ static void shown_move(sm_multilevel *ml, int l, int c, int proc)
     for (int i = 0; i < nk; i++) shown_move(ml, l - 1, kids[i], proc);
 }
 
+static void follow_task(void *arg)
+{
+    sm_multilevel *ml = arg;
+    /* As one batch: a coarse block's fine blocks move together. */
+    sm_cost_move_set(ml->shown_cost, ml->fine_moved, ml->nfine_moved, ml->shown);
+    sm_cost_eval(ml->shown_cost, &ml->follow_ev);
+}
+
+/* The follow running on a worker done (shown, shown_cost and fine_moved
+ * are the caller's again) and its step's figures handed to the stepper. */
+static void follow_wait(sm_solver *s, sm_multilevel *ml)
+{
+    if (!ml->follow_pool) return;
+    sm_pool_task_wait(ml->follow_pool);
+    ml->follow_pool = NULL;
+    s->current_pending = 0;
+    sm_solver_current_ready(s, ml->follow_step, &ml->follow_ev);
+}
+
+void sm_multilevel_settle(sm_solver *s, sm_multilevel *ml) { follow_wait(s, ml); }
+
+/* The pool of the search now running: the coarse tabu's or the level's
+ * refinement's (NULL or one thread: no worker to follow on). */
+static sm_pool *search_pool(const sm_multilevel *ml)
+{
+    sm_pool *p = ml->coarse ? sm_tabu_pool(ml->coarse) : ml->ref.pool;
+    return sm_pool_size(p) > 1 ? p : NULL;
+}
+
+/* Off: every show evaluated on the caller, as with one thread (tests
+ * compare the two). */
+int sm_multilevel_follow_beside = 1;
+long long sm_multilevel_followed_beside;
+
 /* After a step on a coarser level: the session's grid shows where the
  * search is now (its current mapping, projected), so the workbench's
  * panes follow every step, not only the end of each level. Display only:
  * the search and the offers do not read it. Once shown, the next mapping
  * of the same level is followed by the coarse blocks that changed (and
  * the stepper told the fine blocks moved, so the history need not
- * compare the grid either). */
-static void show_current(sm_solver *s, sm_multilevel *ml, const int *map)
+ * compare the grid either). now: the figures are needed before the step
+ * ends (an offer); else, with a pool, they are evaluated beside the next
+ * step (follow_task) and the step's left pending. */
+static void show_current(sm_solver *s, sm_multilevel *ml, const int *map, int now)
 {
+    follow_wait(s, ml);
     const sm_grid *g = ml->grid[0];
     int l = ml->level, nl = ml->grid[l]->ntasks;
     if (!ml->shown_cost || !ml->shown_src || ml->shown_level != l) {
@@ -138,12 +184,23 @@ static void show_current(sm_solver *s, sm_multilevel *ml, const int *map)
                     shown_move(ml, l, c, map[c]);
                 }
         }
-        /* As one batch: a coarse block's fine blocks move together. */
-        sm_cost_move_set(ml->shown_cost, ml->fine_moved, ml->nfine_moved, ml->shown);
         if (s->current_map == ml->shown) {
             s->moves_known = 1;
             for (int i = 0; i < ml->nfine_moved; i++) sm_solver_moved(s, ml->fine_moved[i]);
         }
+        sm_pool *p = now || !sm_multilevel_follow_beside ? NULL : search_pool(ml);
+        if (p) {
+            ml->follow_pool = p;
+            ml->follow_step = s->iteration + 1; /* the step being taken */
+            s->current_pending = 1;
+            s->has_current = 1;
+            s->current_map = ml->shown;
+            sm_multilevel_followed_beside++;
+            sm_pool_task(p, follow_task, ml);
+            return;
+        }
+        /* As one batch: a coarse block's fine blocks move together. */
+        sm_cost_move_set(ml->shown_cost, ml->fine_moved, ml->nfine_moved, ml->shown);
     }
     sm_cost_eval(ml->shown_cost, &s->current);
     s->has_current = 1;
@@ -485,7 +542,7 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
         sm_node_starts(s);
     /* Shown and offered: its cost state is made here, in the start, and
      * the coarse steps after it follow it by what they move. */
-    show_current(s, ml, ml->coarse->best_map);
+    show_current(s, ml, ml->coarse->best_map, 1);
     sm_solver_offer(s, ml->shown, &s->current);
     sm_solver_set_stat(s, "levels", ml->nlev);
     sm_solver_set_stat(s, "coarse_blocks", cg->ntasks);
@@ -542,13 +599,14 @@ static void drop_coarse(sm_multilevel *ml)
  * not evaluated twice in one step. */
 static void next_level(sm_solver *s, sm_multilevel *ml, const int *map)
 {
+    follow_wait(s, ml);
     int l = ml->level - 1;
     int *finer = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l]->ntasks);
     sm_grid_project_counts(ml->blocks[l], map, finer);
     if (l > 0) {
         /* The shown mapping moved to it (what differs from the current),
          * and offered: no new cost state over the session's grid. */
-        show_current(s, ml, map);
+        show_current(s, ml, map, 1);
         sm_solver_offer(s, ml->shown, &s->current);
     }
     if (l == 0) {
@@ -593,7 +651,7 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
             sm_solver_candidate(s, mv, c->objective, c->delta, c->tabu);
         }
         if (!ml->coarse->done) {
-            if (ml->coarse->current_map) show_current(s, ml, ml->coarse->current_map);
+            if (ml->coarse->current_map) show_current(s, ml, ml->coarse->current_map, 0);
             stats(s, ml);
             return;
         }
@@ -611,7 +669,7 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml)
              ml->grid[ml->level]->ntasks, ml->ref.pass + (more ? 1 : 0), ml->moves + ml->ref.moves);
     if (more) {
         if (ml->level == 0) offer_fine(s, ml);
-        else show_current(s, ml, ml->ref.c->map);
+        else show_current(s, ml, ml->ref.c->map, 0);
         stats(s, ml);
         return;
     }
@@ -656,6 +714,8 @@ int sm_multilevel_rebranch(sm_solver *s, sm_multilevel *ml, unsigned long long c
 void sm_multilevel_free(sm_multilevel *ml)
 {
     if (!ml) return;
+    /* A follow still running reads the arrays given back below. */
+    if (ml->follow_pool) sm_pool_task_wait(ml->follow_pool);
     sm_solver_free(ml->coarse);
     sm_refine_release(&ml->ref);
     drop_above(ml, 0);

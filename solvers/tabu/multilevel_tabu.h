@@ -29,6 +29,17 @@ void sm_multilevel_step(sm_solver *s, sm_multilevel *ml);
  * runs; refinement uses none of them, nor a new deadline or objective:
  * an error says so. */
 int sm_multilevel_rebranch(sm_solver *s, sm_multilevel *ml, unsigned long long changed, sm_err *e);
+/* 1 (default): with threads, the shown mapping's figures of a coarse
+ * step are evaluated on a worker beside the next step; 0: on the caller,
+ * in the step (tests compare the two: the same figures, bit for bit). */
+extern int sm_multilevel_follow_beside;
+/* Coarse steps followed beside so far (tests: the path was taken). */
+extern long long sm_multilevel_followed_beside;
+/* The stepper's settle (solver_stepper.h): the last coarse step's
+ * figures, evaluated beside the search, handed over. */
+void sm_multilevel_settle(sm_solver *s, sm_multilevel *ml);
 void sm_multilevel_free(sm_multilevel *ml);
+/* The pool a tabu solver scores its candidates on (NULL: one thread). */
+struct sm_pool *sm_tabu_pool(const sm_solver *s);
 
 #endif

@@ -532,6 +532,19 @@ static void initial(sm_solver *s, int with_rcb)
     }
 }
 
+/* Multilevel: the figures of the shown mapping still being evaluated. */
+static void settle(sm_solver *s)
+{
+    tabu_state *t = s->priv;
+    if (t && t->ml) sm_multilevel_settle(s, t->ml);
+}
+
+sm_pool *sm_tabu_pool(const sm_solver *s)
+{
+    const tabu_state *t = s->priv;
+    return t ? t->pool : NULL;
+}
+
 static int init(sm_solver *s, sm_err *e)
 {
     tabu_state *t = sm_xcalloc(1, sizeof *t);
@@ -558,7 +571,10 @@ static int init(sm_solver *s, sm_err *e)
         memcpy(s->best_states, t->state, sizeof(int) * (size_t)P);
         s->current_states = t->state;
     }
-    if (n > 0 && P > 1 && !t->dvfs && sm_multilevel_wanted(s) && (t->ml = sm_multilevel_new(s)) != NULL) return 0;
+    if (n > 0 && P > 1 && !t->dvfs && sm_multilevel_wanted(s) && (t->ml = sm_multilevel_new(s)) != NULL) {
+        s->settle = settle;
+        return 0;
+    }
     const char *from = sm_opt_str(s, "from");
     if (!(s->interrupt && *s->interrupt) && strcmp(from, "current") != 0) initial(s, strcmp(from, "best") == 0);
     if (s->interrupt && *s->interrupt) {

@@ -8,6 +8,7 @@
 #include "solvers/tabu/multilevel_tabu.h"
 #include "solvers/tabu/multilevel_boundary_refinement.h"
 #include "solvers/stepper/solver_stepper.h"
+#include <math.h>
 
 static double stat_of(const sm_solver *s, const char *key)
 {
@@ -488,6 +489,147 @@ static void own_deadline_fits_memory(void **st)
     }
 }
 
+
+/* Every step's record of a run with history: figures, objective,
+ * statistics, and the mappings sought to. */
+typedef struct {
+    long long first, head;
+    sm_eval *cur, *best;
+    double *obj, *stats;
+    int nstats;
+    int skip;     /* step_threads: the workers there were, not a figure */
+    unsigned long long *hash;
+} step_records;
+
+static unsigned long long map_hash(const int *map, int n)
+{
+    unsigned long long h = 1469598103934665603ull;
+    for (int i = 0; i < n; i++) h = (h ^ (unsigned)(map ? map[i] : -1)) * 1099511628211ull;
+    return h;
+}
+
+/* Tabu with -multilevel ml and -threads threads, history on, stepped
+ * `per` steps a call to the end; then every step read back. */
+static step_records run_records(const sm_grid *g, const sm_topo *t, const sm_model *m, const char *ml,
+                                const char *threads, int per)
+{
+    int *map = calloc((size_t)g->ntasks, sizeof(int));
+    const char *argv[6] = {"-multilevel", ml, "-iters", "300", "-threads", threads};
+    sm_err e;
+    sm_solver *s = sm_solver_new(&sm_solver_tabu, g, t, m, map, 6, argv, &e);
+    if (!s) fail_msg("%s", e.msg);
+    sm_solver_history_on(s);
+    while (!s->done) sm_solver_step(s, per);
+    step_records r;
+    memset(&r, 0, sizeof r);
+    r.first = sm_history_first(s->hist);
+    r.head = sm_history_head(s->hist);
+    size_t n = (size_t)(r.head - r.first + 1);
+    r.cur = calloc(n, sizeof *r.cur);
+    r.best = calloc(n, sizeof *r.best);
+    r.obj = calloc(2 * n, sizeof *r.obj);
+    r.nstats = s->nstats;
+    r.skip = -1;
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].key, "step_threads") == 0) r.skip = i;
+    r.stats = calloc(n * (size_t)r.nstats + 1, sizeof *r.stats);
+    r.hash = calloc(2 * n, sizeof *r.hash);
+    for (long long k = r.first; k <= r.head; k++) {
+        size_t i = (size_t)(k - r.first);
+        const sm_hist_step *st = sm_history_step(s->hist, k);
+        r.cur[i] = st->current;
+        r.best[i] = st->best;
+        r.obj[2 * i] = st->objective;
+        r.obj[2 * i + 1] = st->best_objective;
+        assert_true(st->nstats <= r.nstats);
+        memcpy(r.stats + i * (size_t)r.nstats, sm_history_stats(s->hist, st), sizeof(double) * (size_t)st->nstats);
+        sm_solver_seek(s, k);
+        r.hash[2 * i] = map_hash(s->current_map, g->ntasks);
+        r.hash[2 * i + 1] = map_hash(s->best_map, g->ntasks);
+        /* The step's own figures, not the step before's: its current
+         * mapping evaluated afresh agrees (to rounding; bit for bit is
+         * the followed state's, compared below). */
+        if (s->current_map && st->has_current) {
+            sm_eval ref;
+            sm_eval_reference(g, t, &s->model, s->current_map, &ref);
+            assert_true(fabs(ref.energy - st->current.energy) <= 1e-9 * ref.energy);
+            assert_true(fabs(ref.time - st->current.time) <= 1e-9 * ref.time);
+        }
+    }
+    sm_solver_free(s);
+    free(map);
+    return r;
+}
+
+static void records_equal(const step_records *a, const step_records *b)
+{
+    assert_int_equal(a->first, b->first);
+    assert_int_equal(a->head, b->head);
+    assert_int_equal(a->nstats, b->nstats);
+    size_t n = (size_t)(a->head - a->first + 1);
+    assert_memory_equal(a->cur, b->cur, n * sizeof *a->cur);
+    assert_memory_equal(a->best, b->best, n * sizeof *a->best);
+    assert_memory_equal(a->obj, b->obj, 2 * n * sizeof *a->obj);
+    assert_int_equal(a->skip, b->skip);
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < a->nstats; j++)
+            if (j != a->skip)
+                assert_memory_equal(&a->stats[i * (size_t)a->nstats + (size_t)j],
+                                    &b->stats[i * (size_t)b->nstats + (size_t)j], sizeof(double));
+    assert_memory_equal(a->hash, b->hash, 2 * n * sizeof *a->hash);
+}
+
+static void records_free(step_records *r)
+{
+    free(r->cur);
+    free(r->best);
+    free(r->obj);
+    free(r->stats);
+    free(r->hash);
+}
+
+/* With threads the shown mapping's figures of a coarse step are
+ * evaluated on a worker beside the next step and handed to the history
+ * later (sm_multilevel_follow_beside): every step's figures, objective,
+ * statistics (current_energy) and mappings are those of the same run
+ * evaluated in the step, on one thread or two, stepped one step a call
+ * or seven (a step's figures then arrive during the next step). Flat
+ * (no show) and multilevel. */
+static void figures_beside_the_same(void **st)
+{
+    (void)st;
+    sm_topo *t = tu_thesis("cpu cpu gpu gpu");
+    struct { int b[3]; const char *ml; } cases[] = {{{32, 16, 16}, "on"}, {{16, 8, 8}, "off"}};
+    for (int c = 0; c < 2; c++) {
+        sm_grid *g = tu_grid(cases[c].b[0], cases[c].b[1], cases[c].b[2], 0, 0, 0, SM_ST_7PT);
+        sm_model m;
+        sm_model_default(&m);
+        sm_multilevel_follow_beside = 0;
+        step_records ref = run_records(g, t, &m, cases[c].ml, "1", 1);
+        assert_true(ref.head - ref.first >= 10);
+        long long before = sm_multilevel_followed_beside;
+        step_records in_step = run_records(g, t, &m, cases[c].ml, "2", 7);
+        assert_int_equal(sm_multilevel_followed_beside, before);
+        records_equal(&ref, &in_step);
+        records_free(&in_step);
+        sm_multilevel_follow_beside = 1;
+        const char *threads[] = {"1", "2", "2"};
+        int per[] = {7, 1, 7};
+        for (int k = 0; k < 3; k++) {
+            before = sm_multilevel_followed_beside;
+            step_records x = run_records(g, t, &m, cases[c].ml, threads[k], per[k]);
+            /* Two threads, multilevel: the coarse steps were followed beside. */
+            if (k > 0 && c == 0) assert_true(sm_multilevel_followed_beside - before >= 5);
+            else assert_int_equal(sm_multilevel_followed_beside, before);
+            records_equal(&ref, &x);
+            records_free(&x);
+        }
+        records_free(&ref);
+        sm_grid_free(g);
+    }
+    sm_topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +641,7 @@ int main(void)
         cmocka_unit_test(screen_takes_the_same_moves),
         cmocka_unit_test(own_deadline_fits_memory),
         cmocka_unit_test(refinement_same_for_any_threads),
+        cmocka_unit_test(figures_beside_the_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
