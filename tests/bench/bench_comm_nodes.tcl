@@ -17,7 +17,12 @@
 #   bound     model bound at tabu's own makespan; gap = E / bound - 1;
 #   rt/tabu   tabu -from current started from rcb, held to tabu's
 #             deadline, against tabu: below 1 where the default start
-#             misses a basin (32n-x1: the rounds set the makespan).
+#             misses a basin (32n-x1: the rounds set the makespan);
+#   T_by      what sets tabu's makespan: rounds (comm_time >= comp_time,
+#             the busiest processor's degree) or comp;
+#   Tb/T      the bound's makespan (where it prices idle power) over
+#             tabu's: below 1 where the bound cannot see the rounds the
+#             busiest processor forces (its floor is a mean degree).
 # Ratios: E/E_met against gpmetis, tabu/off against the old starts,
 # tabu/dd against the decomposition.
 # COMM_NODES (environment; default "8 16 32") picks the node counts.
@@ -70,13 +75,14 @@ proc nodes_used {} {
     dict size $used
 }
 
-# The bound at the session mapping's own makespan: {energy comm}.
+# The bound at the session mapping's own makespan: {energy comm time}
+# (time: the least makespan the bound allows, where it prices idle power).
 proc bound_at_own {} {
     set e [model eval]
     model configure -deadline [dict get $e time]
     set b [model bound]
     model configure -deadline none
-    list [dict get $b energy] [dict get $b comm]
+    list [dict get $b energy] [dict get $b comm] [dict get $b time]
 }
 
 proc metis {tmp} {
@@ -98,8 +104,8 @@ proc metis {tmp} {
 
 puts "communication-dominated instances: 16x16x16 blocks of 32^3 cells on N summit-like nodes, inter-node energy x F; one run"
 puts "bound = model bound at the mapping's own makespan, gap = E/bound - 1; dd = best rcb -nodes K meeting tabu's deadline"
-puts [format "%-9s %5s %7s %10s %5s %7s %8s %8s %10s %7s %8s %10s %8s %10s %4s %8s %10s %8s %10s %8s %8s" \
-    instance comm% tabu_s tabu(J) nodes E/E_met tabu/off tabu/dd bound(J) b_comm gap off(J) off_gap metis(J) dd_K dd(J) dd_gap rcb(J) met_bound met_gap rt/tabu]
+puts [format "%-9s %5s %7s %10s %5s %7s %8s %8s %10s %7s %8s %10s %8s %10s %4s %8s %10s %8s %10s %8s %8s %6s %5s" \
+    instance comm% tabu_s tabu(J) nodes E/E_met tabu/off tabu/dd bound(J) b_comm gap off(J) off_gap metis(J) dd_K dd(J) dd_gap rcb(J) met_bound met_gap rt/tabu T_by Tb/T]
 set have_metis [expr {[auto_execok gpmetis] ne ""}]
 foreach nodes $node_counts {
     foreach factor {1 15 150} {
@@ -116,7 +122,8 @@ foreach nodes $node_counts {
         set e [model eval]
         set E [dict get $e energy]
         set used [nodes_used]
-        lassign [bound_at_own] B Bc
+        lassign [bound_at_own] B Bc Bt
+        set Tby [expr {[dict get $e comm_time] >= [dict get $e comp_time] ? "rounds" : "comp"}]
         set deadline [dict get $r deadline]
         model configure -deadline none
         solve tabu -node-starts off
@@ -157,10 +164,11 @@ foreach nodes $node_counts {
             set metGap [format %.1f%% [expr {100.0 * ($metE / $metB - 1)}]]
             set metE [format %.4f $metE]
         }
-        puts [format "%-9s %4.1f%% %7.2f %10.4f %5d %7s %8.3f %8.3f %10.4f %6.1f%% %7.1f%% %8.4f %7.1f%% %10s %4s %8.4f %9.1f%% %8.4f %10s %8s %8.3f" \
+        puts [format "%-9s %4.1f%% %7.2f %10.4f %5d %7s %8.3f %8.3f %10.4f %6.1f%% %7.1f%% %8.4f %7.1f%% %10s %4s %8.4f %9.1f%% %8.4f %10s %8s %8.3f %6s %5.2f" \
             $name [expr {100.0 * [dict get $e energy_comm] / $E}] $secs $E $used $ratio [expr {$E / $offE}] [expr {$E / $ddE}] \
             $B [expr {100.0 * $Bc / $B}] [expr {100.0 * ($E / $B - 1)}] $offE [expr {100.0 * ($offE / $offB - 1)}] \
-            $metE $ddK $ddE [expr {100.0 * ($ddE / $ddB - 1)}] $rcbE $metB $metGap [expr {$rtE / $E}]]
+            $metE $ddK $ddE [expr {100.0 * ($ddE / $ddB - 1)}] $rcbE $metB $metGap [expr {$rtE / $E}] \
+            $Tby [expr {$Bt / [dict get $e time]}]]
         flush stdout
     }
 }
