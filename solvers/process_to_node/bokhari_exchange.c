@@ -361,20 +361,8 @@ static void bokhari_step(sm_solver *s)
         }
     }
     double sgn = st->kind == SM_OBJ_CARDINALITY ? -1 : 1, now = sm_objective_value(st->obj);
-    for (int i = 0; i < ntop; i++) {
-        char mv[96];
-        text t = text_at(mv, sizeof mv);
-        put_s(&t, "exchange blocks ");
-        put_i(&t, u);
-        put_s(&t, " (");
-        put_s(&t, s->topo->procs[map[u]].name);
-        put_s(&t, ") and ");
-        put_i(&t, topv[i]);
-        put_s(&t, " (");
-        put_s(&t, s->topo->procs[map[topv[i]]].name);
-        put_s(&t, ")");
-        sm_solver_candidate(s, mv, now + sgn * topd[i], sgn * topd[i], 0);
-    }
+    for (int i = 0; i < ntop; i++)
+        sm_solver_candidate_exchange(s, u, map[u], topv[i], map[topv[i]], now + sgn * topd[i], sgn * topd[i], 0);
     text why = text_at(s->explain.why, sizeof s->explain.why);
     if (partner >= 0) {
         put_s(&why, "improving exchange: the partner of block ");

@@ -87,19 +87,20 @@ static int check_replay(const sm_solver *b, const sm_solver *from, long long k, 
     const sm_hist_step *m = sm_history_step(b->hist, k);
     if (!r || !m) return 0;   /* no longer kept there: nothing to check against */
     const char *what = NULL;
+    sm_eval rb = *sm_history_best(from->hist, r), mb = *sm_history_best(b->hist, m);
     if (r->has_current != m->has_current ||
         (r->has_current && (!same(r->current.energy, m->current.energy) || !same(r->current.time, m->current.time))))
         what = "current";
     else if (r->has_best != m->has_best ||
-             (r->has_best && (!same(r->best.energy, m->best.energy) || !same(r->best.time, m->best.time))))
+             (r->has_best && (!same(rb.energy, mb.energy) || !same(rb.time, mb.time))))
         what = "best";
     else if (!same(r->objective, m->objective) || !same(r->best_objective, m->best_objective))
         what = "objective";
     if (!what) return 0;
     sm_err_set(e, "%s: replayed to step %lld, its %s mapping differs from the one recorded (energy %.9g J, "
                "recorded %.9g J): the solver did not repeat its steps", b->ops->name, k, what,
-               strcmp(what, "best") == 0 ? m->best.energy : m->current.energy,
-               strcmp(what, "best") == 0 ? r->best.energy : r->current.energy);
+               strcmp(what, "best") == 0 ? mb.energy : m->current.energy,
+               strcmp(what, "best") == 0 ? rb.energy : r->current.energy);
     return -1;
 }
 

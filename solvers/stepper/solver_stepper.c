@@ -209,7 +209,7 @@ static void auto_cost_follow(sm_solver *s)
     sm_cost_move_set(s->auto_cost, s->auto_blocks, n, s->current_map);
 }
 
-static void figures(sm_solver *s, sm_hist_step *fig_out, double *v);
+static void figures(sm_solver *s, sm_hist_figures *fig_out, double *v);
 
 /* The step just taken (or the start), into the history. */
 static void record(sm_solver *s)
@@ -240,7 +240,7 @@ static void record(sm_solver *s)
     s->own_partition = s->partition;
     s->own_states = s->current_states;
     sm_history_note_states(h, s->current_states, s->best_states);
-    sm_hist_step fig;
+    sm_hist_figures fig;
     double v[sizeof s->stats / sizeof s->stats[0]];
     figures(s, &fig, v);
     /* One best write since the last record, and a patch: its blocks. */
@@ -252,9 +252,9 @@ static void record(sm_solver *s)
 
 /* The step's figures as the history keeps them, and the statistics'
  * values into v. */
-static void figures(sm_solver *s, sm_hist_step *fig_out, double *v)
+static void figures(sm_solver *s, sm_hist_figures *fig_out, double *v)
 {
-    sm_hist_step fig;
+    sm_hist_figures fig;
     memset(&fig, 0, sizeof fig);
     fig.part = -1;
     if (s->partition) {
@@ -276,7 +276,7 @@ static void figures(sm_solver *s, sm_hist_step *fig_out, double *v)
 void sm_solver_amend_head(sm_solver *s)
 {
     if (!s->hist) return;
-    sm_hist_step fig;
+    sm_hist_figures fig;
     double v[sizeof s->stats / sizeof s->stats[0]];
     figures(s, &fig, v);
     sm_history_amend_head(s->hist, &fig, s->status, v, s->nstats);
@@ -291,7 +291,7 @@ void sm_solver_seek(sm_solver *s, long long k)
     s->has_current = st->has_current;
     s->current = st->current;
     s->has_best = st->has_best;
-    s->best = st->best;
+    s->best = *sm_history_best(h, st);
     s->done = st->done || s->stopped;
     snprintf(s->last_move, sizeof s->last_move, "%s", sm_history_move(h, st));
     snprintf(s->status, sizeof s->status, "%s", s->stopped ? "stopped" : sm_history_status(h, st));
@@ -550,6 +550,7 @@ void sm_solver_history_on(sm_solver *s)
 {
     if (s->hist || s->detached || !s->grid) return;
     s->hist = sm_history_new(s->grid->ntasks, s->start_map);
+    sm_history_set_topo(s->hist, s->topo);
     if (s->best_states) sm_history_states_on(s->hist, s->topo->nprocs, s->best_states);
     record(s);
 }
@@ -599,6 +600,23 @@ void sm_solver_candidate(sm_solver *s, const char *move, double objective, doubl
     c->objective = objective;
     c->delta = delta;
     c->tabu = tabu;
+    c->pa = -1;
+}
+
+void sm_solver_candidate_exchange(sm_solver *s, int a, int pa, int b, int pb, double objective, double delta,
+                                  int tabu)
+{
+    sm_explain *x = &s->explain;
+    if (x->ncand >= SM_EXPLAIN_CANDS) return;
+    sm_explain_cand *c = &x->cand[x->ncand++];
+    c->move[0] = 0;
+    c->objective = objective;
+    c->delta = delta;
+    c->tabu = tabu;
+    c->a = a;
+    c->pa = pa;
+    c->b = b;
+    c->pb = pb;
 }
 
 void sm_solver_moved(sm_solver *s, int block)

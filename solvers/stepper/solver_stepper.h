@@ -212,6 +212,11 @@ double sm_solver_objective_best(const sm_solver *s);
  * the first SM_EXPLAIN_CANDS kept) and the running tabu attributes. */
 void sm_solver_why(sm_solver *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sm_solver_candidate(sm_solver *s, const char *move, double objective, double delta, int tabu);
+/* A candidate that exchanges blocks a (on processor pa) and b (on pb):
+ * kept as numbers, read as "exchange blocks A (PA) and B (PB)"
+ * (sm_history_cand), so a step that names its partners writes no text. */
+void sm_solver_candidate_exchange(sm_solver *s, int a, int pa, int b, int pb, double objective, double delta,
+                                  int tabu);
 void sm_solver_tabu_attr(sm_solver *s, int block, int proc, int join, long long remaining);
 void sm_solver_moved(sm_solver *s, int block);
 void sm_solver_trace(sm_solver *s, const char *a_name, const char *b_name, double seconds, double a, double b);

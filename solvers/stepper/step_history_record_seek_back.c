@@ -10,6 +10,13 @@
  * debugger's record buffer: the recent steps stay seekable). */
 size_t sm_history_limit = (size_t)512 << 20;
 
+/* A step's candidate as kept: its text in the text arena unless it is an
+ * exchange (pa >= 0), made from the numbers when read. */
+typedef struct hist_cand {
+    double objective, delta;
+    int tabu, a, pa, b, pb;
+} hist_cand;
+
 /* A growable array of fixed-size items. */
 typedef struct arena {
     char *p;
@@ -23,6 +30,8 @@ struct sm_history {
     sm_hist_step *steps;    /* steps[i] is step first + i */
     long long nsteps, cap, first, cursor;
     arena moves, cands, tabu, stats, text, trace;
+    arena evals;            /* the best's evaluations, each kept once while it stays */
+    const sm_topo *topo;    /* names of exchange candidates' processors */
     /* the step being recorded: its current-mapping moves so far */
     size_t pending_off;
     int pending_n, pending_shown;
@@ -103,10 +112,12 @@ static void drop_oldest(sm_history *h)
     if (keep < 2 || h->cursor != h->first + h->nsteps - 1) return;
     long long drop = h->nsteps - keep;
     sm_hist_step *nf = &h->steps[drop];
-    /* The oldest kept step's own records begin at its offsets. */
-    size_t dm = nf->cur_off, dc = nf->cand_off, dt = nf->tabu_off, ds = nf->stat_off, dx = nf->text_off,
-           dp = nf->trace_off;
+    /* The oldest kept step's own records begin at its offsets; evaluations
+     * are shared forward only, so none before its best's is still read. */
+    size_t dm = nf->move_off, dc = nf->cand_off, dt = nf->tabu_off, ds = nf->stat_off, dx = nf->text_off,
+           dp = nf->trace_off, de = nf->best_ev;
     arena_drop(&h->moves, dm);
+    arena_drop(&h->evals, de);
     arena_drop(&h->cands, dc);
     arena_drop(&h->tabu, dt);
     arena_drop(&h->stats, ds);
@@ -115,10 +126,8 @@ static void drop_oldest(sm_history *h)
     memmove(h->steps, nf, sizeof *h->steps * (size_t)keep);
     for (long long i = 0; i < keep; i++) {
         sm_hist_step *st = &h->steps[i];
-        st->cur_off -= dm;
-        st->best_off -= dm;
-        st->scur_off -= dm;
-        st->sbest_off -= dm;
+        st->move_off -= dm;
+        st->best_ev -= de;
         st->cand_off -= dc;
         st->tabu_off -= dt;
         st->stat_off -= ds;
@@ -141,7 +150,8 @@ sm_history *sm_history_new(int n, const int *start)
         memcpy(h->best_seen, start, sizeof(int) * (size_t)n);
     }
     arena_init(&h->moves, sizeof(sm_hist_move));
-    arena_init(&h->cands, sizeof(sm_explain_cand));
+    arena_init(&h->evals, sizeof(sm_eval));
+    arena_init(&h->cands, sizeof(hist_cand));
     arena_init(&h->tabu, sizeof(sm_explain_tabu));
     arena_init(&h->stats, sizeof(double));
     arena_init(&h->text, 1);
@@ -159,6 +169,7 @@ void sm_history_free(sm_history *h)
     free(h->sbest_seen);
     free(h->steps);
     free(h->moves.p);
+    free(h->evals.p);
     free(h->cands.p);
     free(h->tabu.p);
     free(h->stats.p);
@@ -166,6 +177,8 @@ void sm_history_free(sm_history *h)
     free(h->trace.p);
     free(h);
 }
+
+void sm_history_set_topo(sm_history *h, const sm_topo *t) { h->topo = t; }
 
 void sm_history_states_on(sm_history *h, int nprocs, const int *start)
 {
@@ -222,7 +235,34 @@ const sm_hist_move *sm_history_pending(const sm_history *h, int *n)
     return (const sm_hist_move *)(void *)(h->moves.p + h->pending_off * h->moves.item);
 }
 
-void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map, int best_written,
+/* The best's evaluation for a step: the last one kept when the same. */
+static size_t keep_best(sm_history *h, const sm_hist_figures *fig)
+{
+    size_t n = h->evals.len;
+    const sm_eval *last = n ? (const sm_eval *)(void *)h->evals.p + (n - 1) : NULL;
+    if (!fig->has_best) return n ? n - 1 : 0;
+    if (last && memcmp(last, &fig->best, sizeof *last) == 0) return n - 1;
+    return arena_push(&h->evals, &fig->best, 1);
+}
+
+/* The candidates' records and the texts of those that are not exchanges
+ * (after last_move, why and status). */
+static void push_cands(sm_history *h, const sm_explain *x)
+{
+    for (int i = 0; i < x->ncand; i++) {
+        const sm_explain_cand *c = &x->cand[i];
+        hist_cand k = {c->objective, c->delta, c->tabu, c->a, c->pa, c->b, c->pb};
+        arena_push(&h->cands, &k, 1);
+    }
+}
+
+static void push_cand_texts(sm_history *h, const sm_explain *x)
+{
+    for (int i = 0; i < x->ncand; i++)
+        if (x->cand[i].pa < 0) push_text(&h->text, x->cand[i].move);
+}
+
+void sm_history_add(sm_history *h, const sm_hist_figures *fig, const int *best_map, int best_written,
                     const int *best_blocks, int nbest_blocks, const char *last_move, const char *status,
                     const double *stats, int nstats, const sm_explain *x)
 {
@@ -230,11 +270,19 @@ void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map,
         h->cap = h->cap ? h->cap * 2 : 64;
         h->steps = sm_xrealloc(h->steps, sizeof *h->steps * (size_t)h->cap);
     }
-    sm_hist_step st = *fig;
-    st.cur_off = h->pending_off;
+    sm_hist_step st;
+    st.iteration = fig->iteration;
+    st.has_current = fig->has_current;
+    st.has_best = fig->has_best;
+    st.done = fig->done;
+    st.current = fig->current;
+    st.objective = fig->objective;
+    st.best_objective = fig->best_objective;
+    st.part = fig->part;
+    st.best_ev = keep_best(h, fig);
+    st.move_off = h->pending_off;
     st.ncur = h->pending_n;
     st.current_shown = h->pending_shown;
-    st.best_off = h->moves.len;
     st.nbest = 0;
     if (fig->has_best && best_written && best_blocks && h->nsteps) {
         for (int i = 0; i < nbest_blocks; i++)
@@ -243,14 +291,13 @@ void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map,
         st.nbest = diff_into(&h->moves, h->best_seen, best_map, h->n);
     }
     /* The state moves after the best's (a step's records start at
-     * cur_off: drop_oldest relies on it). */
-    st.scur_off = h->moves.len;
+     * move_off: drop_oldest relies on it). */
     st.nscur = h->pending_cs ? diff_into(&h->moves, h->scur, h->pending_cs, h->nprocs) : 0;
-    st.sbest_off = h->moves.len;
     st.nsbest = h->pending_bs ? diff_into(&h->moves, h->sbest_seen, h->pending_bs, h->nprocs) : 0;
     h->pending_cs = h->pending_bs = NULL;
     st.ncand = x->ncand;
-    st.cand_off = arena_push(&h->cands, x->cand, (size_t)x->ncand);
+    st.cand_off = h->cands.len;
+    push_cands(h, x);
     st.ntabu = x->ntabu;
     st.tabu_off = arena_push(&h->tabu, x->tabu, (size_t)x->ntabu);
     st.ntrace = x->ntrace;
@@ -263,6 +310,7 @@ void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map,
     push_text(&h->text, last_move);
     push_text(&h->text, x->why);
     push_text(&h->text, status);
+    push_cand_texts(h, x);
     if (!h->nsteps) h->first = st.iteration;
     h->steps[h->nsteps++] = st;
     h->cursor = st.iteration;
@@ -271,7 +319,7 @@ void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map,
     if (sm_history_bytes(h) > sm_history_limit) drop_oldest(h);
 }
 
-void sm_history_amend_head(sm_history *h, const sm_hist_step *fig, const char *status, const double *stats,
+void sm_history_amend_head(sm_history *h, const sm_hist_figures *fig, const char *status, const double *stats,
                            int nstats)
 {
     if (!h->nsteps) return;
@@ -279,7 +327,8 @@ void sm_history_amend_head(sm_history *h, const sm_hist_step *fig, const char *s
     st->has_current = fig->has_current;
     st->has_best = fig->has_best;
     st->current = fig->current;
-    st->best = fig->best;
+    /* The head's best may be shared with the steps before: a new one. */
+    st->best_ev = keep_best(h, fig);
     st->done = fig->done;
     st->objective = fig->objective;
     st->best_objective = fig->best_objective;
@@ -288,12 +337,15 @@ void sm_history_amend_head(sm_history *h, const sm_hist_step *fig, const char *s
     st->nstats = nstats;
     arena_push(&h->stats, stats, (size_t)nstats);
     const char *m = h->text.p + st->text_off;
-    size_t lm = strlen(m) + 1, lw = strlen(m + lm) + 1;
-    char *keep = sm_xmalloc(lm + lw);
+    size_t lm = strlen(m) + 1, lw = strlen(m + lm) + 1, ls = strlen(m + lm + lw) + 1;
+    size_t lc = h->text.len - st->text_off - lm - lw - ls; /* candidates' texts */
+    char *keep = sm_xmalloc(lm + lw + lc + 1);
     memcpy(keep, m, lm + lw);
+    memcpy(keep + lm + lw, m + lm + lw + ls, lc);
     h->text.len = st->text_off;
     arena_push(&h->text, keep, lm + lw);
     push_text(&h->text, status);
+    arena_push(&h->text, keep + lm + lw, lc);
     free(keep);
 }
 
@@ -333,9 +385,43 @@ const char *sm_history_status(const sm_history *h, const sm_hist_step *st)
     return w + strlen(w) + 1;
 }
 
-const sm_explain_cand *sm_history_cands(const sm_history *h, const sm_hist_step *st)
+const sm_eval *sm_history_best(const sm_history *h, const sm_hist_step *st)
 {
-    return (const sm_explain_cand *)h->cands.p + st->cand_off;
+    static const sm_eval none;
+    if (!h->evals.len) return &none;
+    return (const sm_eval *)(void *)h->evals.p + st->best_ev;
+}
+
+/* What sm_solver_candidate would have kept of the text bokhari wrote:
+ * "exchange blocks A (PA) and B (PB)", cut to the field. */
+static void exchange_text(const sm_history *h, const hist_cand *k, char *out, size_t cap)
+{
+    const char *na = h->topo && k->pa < h->topo->nprocs ? h->topo->procs[k->pa].name : "?";
+    const char *nb = h->topo && k->pb >= 0 && k->pb < h->topo->nprocs ? h->topo->procs[k->pb].name : "?";
+    snprintf(out, cap, "exchange blocks %d (%s) and %d (%s)", k->a, na, k->b, nb);
+}
+
+void sm_history_cand(const sm_history *h, const sm_hist_step *st, int i, sm_explain_cand *out)
+{
+    const hist_cand *k = (const hist_cand *)(void *)h->cands.p + st->cand_off;
+    memset(out, 0, sizeof *out);
+    out->objective = k[i].objective;
+    out->delta = k[i].delta;
+    out->tabu = k[i].tabu;
+    out->a = k[i].a;
+    out->pa = k[i].pa;
+    out->b = k[i].b;
+    out->pb = k[i].pb;
+    if (k[i].pa >= 0) {
+        exchange_text(h, &k[i], out->move, sizeof out->move);
+        return;
+    }
+    /* The text ones follow the status, in order. */
+    const char *t = sm_history_status(h, st);
+    t += strlen(t) + 1;
+    for (int j = 0; j < i; j++)
+        if (k[j].pa < 0) t += strlen(t) + 1;
+    snprintf(out->move, sizeof out->move, "%s", t);
 }
 
 const sm_explain_tabu *sm_history_tabu(const sm_history *h, const sm_hist_step *st)
@@ -356,6 +442,7 @@ const double *sm_history_stats(const sm_history *h, const sm_hist_step *st)
 size_t sm_history_bytes(const sm_history *h)
 {
     return sizeof *h->steps * (size_t)h->nsteps + h->moves.len * h->moves.item + h->cands.len * h->cands.item +
+           h->evals.len * h->evals.item +
            h->tabu.len * h->tabu.item + h->stats.len * h->stats.item + h->text.len +
            h->trace.len * h->trace.item;
 }
@@ -382,11 +469,24 @@ int sm_history_moved_between(const sm_history *h, long long a, long long b, int 
     int k = 0;
     for (long long i = a + 1; i <= b; i++) {
         const sm_hist_step *st = at(h, i);
-        size_t off = best ? st->best_off : st->cur_off;
+        size_t off = st->move_off + (best ? (size_t)st->ncur : 0);
         int cnt = best ? st->nbest : st->ncur;
         for (int j = 0; j < cnt; j++) (*out)[k++] = mv[off + (size_t)j].block;
     }
     return k;
+}
+
+/* A step's moves applied, or undone (the same: from XOR to). */
+static void step_moves(sm_history *h, const sm_hist_step *st, int *best_map, int *best_states)
+{
+    const sm_hist_move *mv = (const sm_hist_move *)(void *)h->moves.p + st->move_off;
+    xor_moves(h->cur, mv, st->ncur);
+    mv += st->ncur;
+    xor_moves(best_map, mv, st->nbest);
+    mv += st->nbest;
+    if (h->scur) xor_moves(h->scur, mv, st->nscur);
+    mv += st->nscur;
+    if (best_states) xor_moves(best_states, mv, st->nsbest);
 }
 
 const sm_hist_step *sm_history_seek(sm_history *h, long long k, int *best_map)
@@ -398,20 +498,7 @@ const sm_hist_step *sm_history_seek_states(sm_history *h, long long k, int *best
 {
     if (k < h->first) k = h->first;
     if (k > sm_history_head(h)) k = sm_history_head(h);
-    const sm_hist_move *mv = (const sm_hist_move *)h->moves.p;
-    for (; h->cursor > k; h->cursor--) {
-        const sm_hist_step *st = at(h, h->cursor);
-        xor_moves(h->cur, mv + st->cur_off, st->ncur);
-        xor_moves(best_map, mv + st->best_off, st->nbest);
-        if (h->scur) xor_moves(h->scur, mv + st->scur_off, st->nscur);
-        if (best_states) xor_moves(best_states, mv + st->sbest_off, st->nsbest);
-    }
-    for (; h->cursor < k; h->cursor++) {
-        const sm_hist_step *st = at(h, h->cursor + 1);
-        xor_moves(h->cur, mv + st->cur_off, st->ncur);
-        xor_moves(best_map, mv + st->best_off, st->nbest);
-        if (h->scur) xor_moves(h->scur, mv + st->scur_off, st->nscur);
-        if (best_states) xor_moves(best_states, mv + st->sbest_off, st->nsbest);
-    }
+    for (; h->cursor > k; h->cursor--) step_moves(h, at(h, h->cursor), best_map, best_states);
+    for (; h->cursor < k; h->cursor++) step_moves(h, at(h, h->cursor + 1), best_map, best_states);
     return at(h, k);
 }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/model/model.h"
+#include "core/model/topology.h"
 
 /* Why a step did what it did (`solver explain`): one of the step's best
  * candidates, and one running tabu attribute. Solvers fill them during
@@ -28,10 +29,16 @@
  * them per step. */
 #define SM_EXPLAIN_CANDS 5
 typedef struct sm_explain_cand {
-    char move[96];
+    char move[96];      /* empty for an exchange until sm_history_cand reads it */
     double objective;   /* the solver's objective after the candidate */
     double delta;       /* its change against the mapping before the step */
     int tabu;
+    /* An exchange of blocks a (on processor pa) and b (on pb) when pa >=
+     * 0 (sm_solver_candidate_exchange): kept as numbers, its text made
+     * when read, "exchange blocks A (PA) and B (PB)" (bokhari scores a
+     * hundred partners a step and names five: 200 k steps of texts were
+     * most of its history). */
+    int a, pa, b, pb;
 } sm_explain_cand;
 
 typedef struct sm_explain_tabu {
@@ -62,22 +69,34 @@ typedef struct sm_hist_move {
     int32_t x;          /* from ^ to */
 } sm_hist_move;
 
-/* One step's figures. The caller fills iteration .. best_objective for
- * sm_history_add; the offsets and counts are the history's. */
+/* One step's figures as the stepper hands them to sm_history_add. */
+typedef struct sm_hist_figures {
+    long long iteration;
+    int has_current, has_best, done;
+    sm_eval current, best;
+    double objective, best_objective;
+    int part;           /* the stepper's partition snapshot (block_counts_partition_per_step.h), -1: none */
+} sm_hist_figures;
+
+/* One step as the history keeps it: the figures (the best's evaluation
+ * through sm_history_best: kept once while it stays the same), offsets
+ * and counts of its records. About 700 bytes a step for bokhari. */
 typedef struct sm_hist_step {
     long long iteration;
     int has_current, has_best, done, current_shown;
-    sm_eval current, best;
+    sm_eval current;
     double objective, best_objective;
-    size_t cur_off, best_off, cand_off, tabu_off, stat_off, text_off, trace_off;
-    int ncur, nbest, ncand, ntabu, nstats, ntrace;
+    size_t best_ev;     /* the history's: which kept evaluation is the best's */
+    /* Moves from move_off: ncur of the current mapping, nbest of the best,
+     * then DVFS states (sm_history_states_on): nscur processors whose
+     * state the step changed in the current assignment, nsbest in the
+     * best's. */
+    size_t move_off, cand_off, tabu_off, stat_off, text_off, trace_off;
+    int ncur, nbest, nscur, nsbest, ncand, ntabu, nstats, ntrace;
     const char *trace_a, *trace_b; /* the solver's names (static text) */
-    int part;           /* the stepper's partition snapshot (block_counts_partition_per_step.h), -1: none */
-    /* DVFS states (sm_history_states_on): processors whose state the step
-     * changed in the current and in the best assignment, as moves. */
-    size_t scur_off, sbest_off;
-    int nscur, nsbest;
-    /* text arena: last_move, why, status, each NUL-terminated */
+    int part;           /* as in sm_hist_figures */
+    /* text arena: last_move, why, status, then the texts of the
+     * candidates that are not exchanges, each NUL-terminated */
 } sm_hist_step;
 
 typedef struct sm_history sm_history;
@@ -86,6 +105,9 @@ typedef struct sm_history sm_history;
  * (current and best alike, until the first record says otherwise). */
 sm_history *sm_history_new(int n, const int *start);
 void sm_history_free(sm_history *h);
+/* The machine whose processors exchange candidates name (their texts are
+ * made when read). */
+void sm_history_set_topo(sm_history *h, const sm_topo *t);
 
 /* Also record a state per processor (the DVFS states a solver chooses,
  * nprocs of them), current and best alike start. Before the first step. */
@@ -103,7 +125,7 @@ const sm_hist_move *sm_history_pending(const sm_history *h, int *n);
  * best_blocks[0..nbest_blocks) when those are the only blocks written
  * since the last step, else whole), the figures in fig, the texts, the
  * statistics' values, the explanation. */
-void sm_history_add(sm_history *h, const sm_hist_step *fig, const int *best_map, int best_written,
+void sm_history_add(sm_history *h, const sm_hist_figures *fig, const int *best_map, int best_written,
                     const int *best_blocks, int nbest_blocks, const char *last_move, const char *status,
                     const double *stats, int nstats, const sm_explain *x);
 /* With states on, before sm_history_add: the step's current states (NULL:
@@ -114,7 +136,7 @@ void sm_history_note_states(sm_history *h, const int *current_states, const int 
  * move and why kept): a branch (solver_branch.h) that changed the model
  * or the objective at the step it starts from records that step as the
  * branch sees it. */
-void sm_history_amend_head(sm_history *h, const sm_hist_step *fig, const char *status, const double *stats,
+void sm_history_amend_head(sm_history *h, const sm_hist_figures *fig, const char *status, const double *stats,
                            int nstats);
 /* Step k's current figures given later (a solver that evaluates its
  * current mapping on another thread, sm_solver_current_ready): its
@@ -154,7 +176,12 @@ const sm_hist_step *sm_history_step(const sm_history *h, long long k);
 const char *sm_history_move(const sm_history *h, const sm_hist_step *st);
 const char *sm_history_why(const sm_history *h, const sm_hist_step *st);
 const char *sm_history_status(const sm_history *h, const sm_hist_step *st);
-const sm_explain_cand *sm_history_cands(const sm_history *h, const sm_hist_step *st);
+/* Step st's best evaluation (meaningful when st->has_best; valid until
+ * the next step is recorded). */
+const sm_eval *sm_history_best(const sm_history *h, const sm_hist_step *st);
+/* Step st's candidate i (0 <= i < st->ncand) into *out, its move text
+ * made (exchanges) or copied. */
+void sm_history_cand(const sm_history *h, const sm_hist_step *st, int i, sm_explain_cand *out);
 const sm_explain_tabu *sm_history_tabu(const sm_history *h, const sm_hist_step *st);
 const sm_explain_point *sm_history_trace(const sm_history *h, const sm_hist_step *st);
 /* The statistics' values at the step (keys: the solver's, in order). */

@@ -15,7 +15,7 @@ static int same_step(const sm_history *a, const sm_history *b, long long k)
     if (strcmp(sm_history_move(a, x), sm_history_move(b, y)) != 0) return 0;
     if (x->has_current != y->has_current || x->has_best != y->has_best) return 0;
     if (x->has_current && (x->current.energy != y->current.energy || x->current.time != y->current.time)) return 0;
-    return !x->has_best || x->best.energy == y->best.energy;
+    return !x->has_best || sm_history_best(a, x)->energy == sm_history_best(b, y)->energy;
 }
 
 long long sm_app_run_diverged_at(const sm_app *app, int i, long long *compared_to)

@@ -224,9 +224,9 @@ static void put(Tcl_Obj *d, const char *k, Tcl_Obj *v) { Tcl_DictObjPut(NULL, d,
 
 /* The step's figures: its current mapping's evaluation (its best for a
  * solver with no current mapping). */
-static const sm_eval *step_eval(const sm_hist_step *st)
+static const sm_eval *step_eval(const sm_history *h, const sm_hist_step *st)
 {
-    return st->has_current ? &st->current : st->has_best ? &st->best : NULL;
+    return st->has_current ? &st->current : st->has_best ? sm_history_best(h, st) : NULL;
 }
 
 static Tcl_Obj *step_stats(sm_app *app, const sm_solver *s, const sm_history *h, long long k)
@@ -252,7 +252,7 @@ static Tcl_Obj *step_stats(sm_app *app, const sm_solver *s, const sm_history *h,
      * while state said Inf. */
     if (bounding && app->session) {
         double g;
-        double b = sm_app_solver_bound_with(app, s, proved, st->has_best ? &st->best : NULL, &g, NULL);
+        double b = sm_app_solver_bound_with(app, s, proved, st->has_best ? sm_history_best(h, st) : NULL, &g, NULL);
         put(d, "bound", Tcl_NewDoubleObj(b));
         Tcl_Obj *gap = Tcl_NewStringObj("gap", -1);
         Tcl_IncrRefCount(gap);
@@ -266,7 +266,7 @@ static Tcl_Obj *step_stats(sm_app *app, const sm_solver *s, const sm_history *h,
 static Tcl_Obj *history_dict(sm_app *app, const sm_solver *s, const sm_history *h, long long k)
 {
     const sm_hist_step *st = sm_history_step(h, k);
-    const sm_eval *ev = step_eval(st);
+    const sm_eval *ev = step_eval(h, st);
     Tcl_Obj *d = Tcl_NewDictObj();
     put(d, "iteration", Tcl_NewWideIntObj(st->iteration));
     put(d, "move", Tcl_NewStringObj(sm_history_move(h, st), -1));
@@ -320,7 +320,7 @@ static Tcl_Obj *explain_dict(sm_app *app, const sm_solver *s, long long k)
     put(d, "objective", sm_solve_num(st->objective));
     put(d, "best", sm_solve_num(st->best_objective));
     /* The change this step made to every key of the eval dict. */
-    const sm_eval *a = prev ? step_eval(prev) : NULL, *b = step_eval(st);
+    const sm_eval *a = prev ? step_eval(h, prev) : NULL, *b = step_eval(h, st);
     Tcl_Obj *delta = Tcl_NewDictObj();
     if (a && b) {
 #define D(x) Tcl_NewDoubleObj((double)(x))
@@ -341,13 +341,14 @@ static Tcl_Obj *explain_dict(sm_app *app, const sm_solver *s, long long k)
     }
     put(d, "delta", delta);
     Tcl_Obj *cands = Tcl_NewListObj(0, NULL);
-    const sm_explain_cand *c = sm_history_cands(h, st);
     for (int i = 0; i < st->ncand; i++) {
+        sm_explain_cand c;
+        sm_history_cand(h, st, i, &c);
         Tcl_Obj *cd = Tcl_NewDictObj();
-        put(cd, "move", Tcl_NewStringObj(c[i].move, -1));
-        put(cd, "objective", sm_solve_num(c[i].objective));
-        put(cd, "delta", sm_solve_num(c[i].delta));
-        put(cd, "tabu", Tcl_NewIntObj(c[i].tabu));
+        put(cd, "move", Tcl_NewStringObj(c.move, -1));
+        put(cd, "objective", sm_solve_num(c.objective));
+        put(cd, "delta", sm_solve_num(c.delta));
+        put(cd, "tabu", Tcl_NewIntObj(c.tabu));
         Tcl_ListObjAppendElement(NULL, cands, cd);
     }
     put(d, "candidates", cands);

@@ -18,9 +18,9 @@ static struct {
     long long head;
 } geo;
 
-static const sm_eval *step_eval(const sm_hist_step *st)
+static const sm_eval *step_eval(const sm_history *h, const sm_hist_step *st)
 {
-    return st->has_current ? &st->current : st->has_best ? &st->best : NULL;
+    return st->has_current ? &st->current : st->has_best ? sm_history_best(h, st) : NULL;
 }
 
 /* The best as of step k (what solver state says after seek k): the first
@@ -251,7 +251,7 @@ int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_
     int r = 0;
     const char *why = sm_history_why(h, st);
     if (why[0]) sm_ui_words(w, y + r++, x, width, sm_ui_attr(SM_EL_TEXT), "why: %s", why);
-    const sm_eval *a = prev ? step_eval(prev) : NULL, *b = step_eval(st);
+    const sm_eval *a = prev ? step_eval(h, prev) : NULL, *b = step_eval(h, st);
     if (r < maxrows && a && b) {
         char e[32], dy[32], sc[32], id[32], cm[32], t[32];
         double es = fmax(fabs(a->energy), fabs(b->energy)), ts = fmax(fabs(a->time), fabs(b->time));
@@ -273,19 +273,20 @@ int sm_steps_explain(sm_pane *p, int y, int x, int width, int maxrows, const sm_
     /* The candidates, best first; > marks the one the step took, T a tabu
      * one (in front, so a long move never cuts it off); the change of the
      * objective by the number rule, in its unit. */
-    const sm_explain_cand *c = sm_history_cands(h, st);
     const char *taken = sm_history_move(h, st);
     double oc, ob;
     const char *obj = sm_solver_objective(s, &oc, &ob);
     for (int i = 0; i < st->ncand && r < maxrows; i++) {
-        int was = strcmp(c[i].move, taken) == 0;
+        sm_explain_cand c;
+        sm_history_cand(h, st, i, &c);
+        int was = strcmp(c.move, taken) == 0;
         char dv[40];
         /* The move whole, its names elided in the middle if need be
          * (block, source and target all stay). */
         char mv[256], pre[64];
-        int pl = snprintf(pre, sizeof pre, "%c %c %9s  ", was ? '>' : ' ', c[i].tabu ? 'T' : ' ',
-                          signed_stat(obj, c[i].delta, dv, sizeof dv));
-        sm_ui_fit_names(c[i].move, width - pl, mv, sizeof mv);
+        int pl = snprintf(pre, sizeof pre, "%c %c %9s  ", was ? '>' : ' ', c.tabu ? 'T' : ' ',
+                          signed_stat(obj, c.delta, dv, sizeof dv));
+        sm_ui_fit_names(c.move, width - pl, mv, sizeof mv);
         sm_ui_words(w, y + r++, x, width, sm_ui_attr(was ? SM_EL_TEXT : SM_EL_DIM), "%s%s", pre, mv);
     }
     if (st->ntabu && r < maxrows) {

@@ -242,7 +242,11 @@ static void tabu_explains(void **st)
         const char *why = sm_history_why(h, hs);
         assert_true(strstr(why, "best admissible") || strstr(why, "aspiration") || strstr(why, "tabu"));
         assert_true(hs->ncand >= 1 && hs->ncand <= SM_EXPLAIN_CANDS);
-        const sm_explain_cand *c = sm_history_cands(h, hs);
+        sm_explain_cand c[SM_EXPLAIN_CANDS];
+        for (int i = 0; i < hs->ncand; i++) {
+            sm_history_cand(h, hs, i, &c[i]);
+            assert_true(c[i].pa < 0 && strlen(c[i].move) > 0);
+        }
         for (int i = 1; i < hs->ncand; i++) assert_true(c[i - 1].objective <= c[i].objective + 1e-12);
         /* Every attribute's tenure is within what was asked. */
         const sm_explain_tabu *tb = sm_history_tabu(h, hs);
@@ -363,6 +367,61 @@ static void oldest_dropped(void **st)
     sm_history_limit = keep;
 }
 
+/* bokhari names its candidates as numbers (sm_solver_candidate_exchange):
+ * read back, each is the text it wrote before, naming the processors the
+ * two blocks were on before the step; the best's evaluation, kept once
+ * while it stays the same, reads back right after the oldest steps are
+ * dropped (a kept step's best made before the first kept step). */
+static void exchange_candidates(void **st)
+{
+    (void)st;
+    size_t keep = sm_history_limit;
+    sm_history_limit = 96 << 10;
+    sm_grid *g = tu_grid(6, 6, 1, 0, 0, 0, SM_ST_5PT);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[4,4]}", 16);
+    static const char *const a[] = {"-seed", "2", "-stall", "4"};
+    sm_solver *s = start("bokhari", g, t, NULL, 4, a);
+    sm_solver_history_on(s);
+    int n = g->ntasks, before[36], cands = 0;
+    enum { MAXK = 4000 };
+    sm_eval *best = calloc(MAXK + 1, sizeof *best);
+    best[0] = s->best;
+    long long k = 0;
+    while (!s->done && k < MAXK) {
+        memcpy(before, s->current_map, sizeof(int) * (size_t)n);
+        sm_solver_step(s, 1);
+        best[++k] = s->best;
+        const sm_hist_step *hs = sm_history_step(s->hist, k);
+        for (int i = 0; i < hs->ncand; i++) {
+            sm_explain_cand c;
+            sm_history_cand(s->hist, hs, i, &c);
+            char want[96];
+            snprintf(want, sizeof want, "exchange blocks %d (%s) and %d (%s)", c.a, t->procs[before[c.a]].name, c.b,
+                     t->procs[before[c.b]].name);
+            assert_string_equal(c.move, want);
+            assert_int_equal(c.pa, before[c.a]);
+            assert_int_equal(c.pb, before[c.b]);
+            cands++;
+        }
+    }
+    assert_true(cands > 100);
+    long long first = sm_history_first(s->hist);
+    assert_true(first > 1);
+    /* Some kept step's best is older than the first kept step. */
+    int shared = 0;
+    for (long long j = first; j <= k; j++) {
+        sm_solver_seek(s, j);
+        if (memcmp(&s->best, &best[j], sizeof best[j])) fail_msg("best evaluation differs at step %lld", j);
+        shared += j > first && memcmp(&best[j], &best[first - 1], sizeof best[j]) == 0;
+    }
+    assert_true(shared > 0);
+    free(best);
+    sm_solver_free(s);
+    sm_topo_free(t);
+    sm_grid_free(g);
+    sm_history_limit = keep;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -370,6 +429,7 @@ int main(void)
         cmocka_unit_test(multilevel_tabu),
         cmocka_unit_test(tabu_explains),
         cmocka_unit_test(oldest_dropped),
+        cmocka_unit_test(exchange_candidates),
         cmocka_unit_test(moved_between),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
