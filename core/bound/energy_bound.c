@@ -74,6 +74,12 @@
  *    directed edges each level forces at that set's processors
  *    (rounds_floor in energy_bound_parts_combined_by_knapsack_any_size.c);
  *    an interval below it is empty, and idle time is priced from it.
+ *    Where all groups of a level have the same cap c, the knapsack's
+ *    charge for that level (the same rate on every cell) is replaced by
+ *    the larger of it and 1/2 (floor(n/c) h0(c) + h0(n mod c)): h0, the
+ *    linear form's least without its lower limits, is concave with
+ *    h0(0) = 0, so its sum over groups of 0..c blocks holding n is least
+ *    at a vertex (groups_concave_gain, integer group counts).
  * The bound is the larger of the two, each valid on its own.
  *
  * Where each part lives: energy_bound_comm_part.c (h, and the least link energy at each
@@ -158,6 +164,7 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
     x.dvfs = (flags & SM_BOUND_DVFS) != 0;
     x.rounds_floor = !(flags & SM_BOUND_NO_ROUNDS);
     x.rounds_all_only = (flags & SM_BOUND_ROUNDS_MEAN_ONLY) != 0;
+    x.integer_groups = !(flags & SM_BOUND_NO_INTEGER_GROUPS);
     /* Cells: the total and the extremes; the sorted prefix sums only for
      * the count vectors, which need the profile (small grids). */
     x.X = 0;

@@ -64,6 +64,30 @@ static double lw_h(const bctx *x, double b, int variant)
     return lw_h_w(x, b, variant, x->w);
 }
 
+/* The least of the same linear form without the lower limits on A_a:
+ *     h0(b) = d (prod_a c_a)^(1/d) b^((d-1)/d) - b sum_a sub_a
+ * (AM-GM: the product constraint alone), so h0 <= h, and h0 is concave
+ * in b >= 0 with h0(0) = 0 (a power of exponent (d-1)/d < 1 less a linear
+ * term). Concavity is what the integer group counts need
+ * (bound_groups_concave). May be negative. */
+double bound_h_concave(const bctx *x, double b, int variant)
+{
+    if (b <= 0 || !x->has_edges || x->nax == 0) return 0;
+    double logc = 0, sub = 0;
+    for (int a = 0; a < x->nax; a++) {
+        int k = x->wraps[a] && x->len[a] >= 3 ? 2 : 1;
+        double c;
+        if (variant == 1 && !x->wraps[a]) c = 4 * x->w[a];
+        else {
+            c = 2 * x->w[a] * k;
+            sub += c / x->len[a];
+        }
+        logc += log(c);
+    }
+    int d = x->nax;
+    return d * exp(logc / d) * pow(b, (double)(d - 1) / d) - b * sub;
+}
+
 static const double unit_w[3] = {1, 1, 1};
 
 /* The constant of (2) for one level: sum over open axes of 2 w_a 2 L_a. */

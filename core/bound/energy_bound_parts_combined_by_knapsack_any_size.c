@@ -170,6 +170,47 @@ static double rounds_floor(const bctx *x, kscratch *s)
     return best * theta;
 }
 
+/* Integer group counts at a level whose groups all have the same cap c
+ * blocks (at t2): the knapsack charges that level
+ * 1/2 de rho(c) per block, as if the grid were tiled by n/c ideal groups
+ * of c blocks. With h0 concave and h0(0) = 0 (bound_h_concave), the
+ * least of sum_G h0(b_G) over 0 <= b_G <= c with sum_G b_G = n is at a
+ * vertex of that polytope, where at most one b_G lies strictly between 0
+ * and c: floor(n/c) h0(c) + h0(n mod c). So the level's cut is at least
+ * 1/2 of that (less the constant of (2) for variant 1, which piece()
+ * subtracts once), and as every processor pays the same rate at that
+ * level, the knapsack's charge for it is the rate times all cells: the
+ * difference is added. Returns it (>= 0). */
+static double groups_concave_gain(const bctx *x, const kscratch *s, int variant)
+{
+    if (!x->integer_groups || !x->has_edges || x->nax == 0) return 0;
+    double gain = 0;
+    for (int L = 0; L < x->nlev; L++) {
+        double de = x->e[L] - (L ? x->e[L - 1] : 0);
+        if (de <= 0) continue;
+        double c = -1;
+        int same = 1;
+        if (L == 0) {
+            for (int i = 0; i < x->npc && same; i++) {
+                if (c < 0) c = s->capb[i];
+                else if (s->capb[i] != c) same = 0;
+            }
+        } else {
+            for (int j = 0; j < x->ngc[L] && same; j++) {
+                if (c < 0) c = s->gcap[L][j];
+                else if (s->gcap[L][j] != c) same = 0;
+            }
+        }
+        if (!same || c < 1 || c >= x->n) continue;
+        c = floor(c);
+        double k = floor(x->n / c), r = x->n - k * c;
+        double vertex = k * bound_h_concave(x, c, variant) + bound_h_concave(x, r, variant);
+        double charged = bound_rho(x, c, variant) * x->X / x->dmax;
+        if (vertex > charged) gain += 0.5 * de * (vertex - charged);
+    }
+    return gain;
+}
+
 static double piece(const bctx *x, double t1, double t2, int comm, int variant, kscratch *s, double *teff)
 {
     caps_at(x, t2, s);
@@ -221,6 +262,7 @@ static double piece(const bctx *x, double t1, double t2, int comm, int variant, 
         v += take * s->items[i].cost;
         left -= take;
     }
+    if (comm && x->P > 1) v += groups_concave_gain(x, s, variant);
     return v + idle * t1 - konst;
 }
 

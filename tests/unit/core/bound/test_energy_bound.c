@@ -534,6 +534,90 @@ static void rounds_floor_fast_subset_below_enumeration(void **st)
     assert_true(most >= 1.2);
 }
 
+/* Integer group counts: on tiny machines of identical processors (every
+ * processor, and every node, the same cap), whose deadline forces the
+ * grid apart and whose links are expensive, the bound with the least of
+ * the concave boundary over whole groups (floor(n/c) groups at their cap
+ * and one remainder) stays below the best mapping (every mapping
+ * enumerated) and is above the fractional count's bound where the grid
+ * does not split into whole groups. */
+static void integer_groups_below_enumeration(void **st)
+{
+    (void)st;
+    unsigned seed = 3839;
+    int feasible = 0, raised = 0, trials = 0;
+    double most = 1;
+    while (trials < 160) {
+        sm_grid *g = random_grid(&seed);
+        int P = g->ntasks <= 8 ? 2 + (int)(rand_r(&seed) % 3) : 2;
+        trials++;
+        char buf[4096];
+        double cell = 1.0 / 262144, msg = 1.0 / 4096;
+        int len = snprintf(buf, sizeof buf,
+                           "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{"
+                           "\"a\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d}},"
+                           "\"processors\":[",
+                           1e-6 * cell * (1 + rand_r(&seed) % 4), 1e-5 * cell * (1 + rand_r(&seed) % 8),
+                           20 + rand_r(&seed) % 80, rand_r(&seed) % 40);
+        int spread = P == 4 && rand_r(&seed) % 2;
+        for (int p = 0; p < P; p++)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"a\",\"node\":%d}",
+                            p ? "," : "", p, spread ? p / 2 : 0);
+        len += snprintf(buf + len, sizeof buf - (size_t)len,
+                        "],\"network\":%s,\"links\":{\"intra\":{\"*\":{\"time_per_cell\":%g,"
+                        "\"energy_per_cell\":%g}}",
+                        spread ? "{\"kind\":\"tree\",\"group_sizes\":[2]}" : "{\"kind\":\"single\"}",
+                        1e-8 * msg * (1 + rand_r(&seed) % 4), 1e-2 * msg * (1 + rand_r(&seed) % 9));
+        if (spread)
+            len += snprintf(buf + len, sizeof buf - (size_t)len,
+                            ",\"inter\":[{\"time_per_cell\":%g,\"energy_per_cell\":%g},"
+                            "{\"time_per_cell\":%g,\"energy_per_cell\":%g}]",
+                            1e-8 * msg * (1 + rand_r(&seed) % 4), 1e-1 * msg * (1 + rand_r(&seed) % 9),
+                            1e-8 * msg * (2 + rand_r(&seed) % 4), 1e-1 * msg * (1 + rand_r(&seed) % 9));
+        snprintf(buf + len, sizeof buf - (size_t)len, "}}");
+        sm_topo *t = tu_topo_text(buf);
+        sm_model m;
+        sm_model_default(&m);
+        m.round_time = 1e-9 * (1 + rand_r(&seed) % 30);
+        m.overlap = rand_r(&seed) % 3 != 0;
+        m.unused_idle = rand_r(&seed) % 2;
+        m.rounds = (sm_rounds_model)(rand_r(&seed) % 3);
+        int zero[16] = {0};
+        sm_eval one;
+        sm_eval_reference(g, t, &m, zero, &one);
+        m.has_deadline = 1;
+        m.deadline = one.time * (0.4 + 0.075 * (rand_r(&seed) % 9));
+        sm_eval best;
+        tu_enumerate(g, t, &m, &best);
+        int *iso = sm_bound_profile(g);
+        sm_bound with, frac;
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS, &with);
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_NO_INTEGER_GROUPS,
+                              &frac);
+        if (best.feasible) {
+            feasible++;
+            if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
+                fail_msg("trial %d: knapsack with integer group counts %.17g above the optimum %.17g", trials,
+                         with.energy, best.energy);
+            if (with.energy < frac.energy * (1 - 1e-12))
+                fail_msg("trial %d: integer group counts %.17g below the fractional %.17g", trials, with.energy,
+                         frac.energy);
+            if (with.energy > frac.energy * 1.01) raised++;
+            most = fmax(most, with.energy / frac.energy);
+        }
+        sm_bound_free(&with);
+        sm_bound_free(&frac);
+        free(iso);
+        sm_topo_free(t);
+        sm_grid_free(g);
+    }
+    print_message("%d feasible of %d, integer group counts raised %d by more than 1 %% over the fractional "
+                  "counts (at most x%.3f)\n", feasible, trials, raised, most);
+    assert_true(feasible >= 50);
+    assert_true(raised >= 8);
+    assert_true(most >= 1.1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -544,6 +628,7 @@ int main(void)
         cmocka_unit_test(dvfs_never_above_enumeration),
         cmocka_unit_test(rounds_floor_below_enumeration),
         cmocka_unit_test(rounds_floor_fast_subset_below_enumeration),
+        cmocka_unit_test(integer_groups_below_enumeration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
