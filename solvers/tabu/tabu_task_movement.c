@@ -334,6 +334,7 @@ static void make_replicas(sm_solver *s, tabu_state *t)
     int want = sm_solver_threads(s), most = per_step / 16 > 1 ? per_step / 16 : 1;
     if (want > most) want = most;
     if (want > 1) t->pool = sm_pool_new(want);
+    s->pool = t->pool;
     t->nrep = sm_pool_size(t->pool);
     t->rep = sm_xmalloc(sizeof *t->rep * (size_t)t->nrep);
     t->rep_at = sm_xcalloc((size_t)t->nrep, sizeof(int));
@@ -484,12 +485,6 @@ static void settle(sm_solver *s)
 {
     tabu_state *t = s->priv;
     if (t && t->ml) sm_multilevel_settle(s, t->ml);
-}
-
-sm_pool *sm_tabu_pool(const sm_solver *s)
-{
-    const tabu_state *t = s->priv;
-    return t ? t->pool : NULL;
 }
 
 static int init(sm_solver *s, sm_err *e)
@@ -854,6 +849,7 @@ static void release(sm_solver *s)
     sm_objective_free(t->obj);
     sm_cost_free(t->c);
     sm_pool_free(t->pool);
+    s->pool = NULL;
     for (int r = 0; r < t->nrep; r++) sm_cost_free(t->rep[r]);
     free(t->rep);
     free(t->rep_at);
