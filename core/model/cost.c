@@ -63,8 +63,17 @@ static void mark_proc(sm_cost *c, int p)
  * enough. */
 static int proc_work(const sm_cost *c, int p, double *time, double *energy);
 
+/* Inside a trial the heaps are left as they were (but under vizing,
+ * whose multiplicity heaps are read through slots): a move tried and
+ * undone puts every key back, so its heap updates, two per processor it
+ * touches each way, were work for nothing. The processors it touches
+ * stay marked (their keys in the heaps are stale) until the trial ends,
+ * and the maxima are read past them (heap_max_now). */
+static int heaps_wait(const sm_cost *c) { return c->trial && c->model.rounds != SM_ROUNDS_VIZING; }
+
 static void flush_heaps_comp(sm_cost *c, int comp)
 {
+    if (heaps_wait(c)) return;
     for (int i = 0; i < c->ndirty_proc; i++) {
         int p = c->dirty_proc[i];
         c->proc_marked[p] = 0;
@@ -119,6 +128,7 @@ void sm_cost_trial_begin(sm_cost *c)
     v[0] = c->dyn, v[1] = c->stat, v[2] = c->idle_comp, v[3] = c->pidle_used;
     v[4] = c->pidle_all, v[5] = c->comm_intra, v[6] = c->comm_inter;
     c->ntrial_log = 0;
+    flush_heaps_comp(c, 1); /* nothing marked when the heaps start to wait */
     c->trial = 1;
 }
 
@@ -130,6 +140,11 @@ void sm_cost_trial_end(sm_cost *c)
     for (int i = c->ntrial_log - 1; i >= 0; i--) c->comm_energy[c->trial_log[i].p] = c->trial_log[i].was;
     c->ntrial_log = 0;
     c->trial = 0;
+    /* The moves were undone: the keys the heaps kept are true again. */
+    for (int i = 0; i < c->ndirty_proc; i++) c->proc_marked[c->dirty_proc[i]] = 0;
+    c->ndirty_proc = 0;
+    for (int i = 0; i < c->ndirty_slot; i++) c->slot_marked[c->dirty_slot[i]] = 0;
+    c->ndirty_slot = 0;
 }
 
 /* The slot of pair {ps, pd}, made when new. A move meets a few pairs
@@ -186,7 +201,13 @@ static int64_t dir_link(sm_cost *c, int ps, int pd, int64_t cells, double *epc)
         l->cells = -1;
     }
     if (l->cells != cells) {
-        l->k = sm_quanta((double)cells * l->tpc, c->model.round_time);
+        /* A machine has few link speeds and a grid few halo sizes. */
+        if (cells != c->quanta_cells || l->tpc != c->quanta_tpc) {
+            c->quanta_k = sm_quanta((double)cells * l->tpc, c->model.round_time);
+            c->quanta_cells = cells;
+            c->quanta_tpc = l->tpc;
+        }
+        l->k = c->quanta_k;
         l->cells = cells;
     }
     *epc = l->epc;
@@ -275,6 +296,7 @@ int sm_cost_pairs_off(sm_cost *c)
     pairs_clear(c);
     if (!c->dir_links) c->dir_links = sm_xmalloc(sizeof *c->dir_links * SM_COST_DIR_LINKS);
     for (int i = 0; i < SM_COST_DIR_LINKS; i++) c->dir_links[i].p = -1;
+    c->quanta_cells = -1;
     c->pairs_off = 1;
     return 0;
 }
@@ -379,8 +401,20 @@ void sm_cost_set_params(sm_cost *c, int p, const sm_params *pa)
     sm_heap_set(&c->comp, p, tm);
 }
 
+static sm_cost *cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map, int figures);
+
 sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
                      const int *map)
+{
+    return cost_new(g, t, m, map, 0);
+}
+
+sm_cost *sm_cost_new_figures(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map)
+{
+    return cost_new(g, t, m, map, 1);
+}
+
+static sm_cost *cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map, int figures)
 {
     static _Atomic unsigned long long serials;
     sm_cost *c = sm_xcalloc(1, sizeof *c);
@@ -426,6 +460,7 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
     sm_pairmap_init(&c->pairs);
     for (int i = 0; i < SM_COST_PAIR_CACHE; i++) c->pair_cache[i].p = -1;
     for (int u = 0; u < n; u++) cells_contrib(c, u, c->map[u], +1);
+    if (figures) sm_cost_pairs_off(c);
     for (int e = 0; e < g->nedges; e++) {
         int ps = c->map[g->edges[e].src], pd = c->map[g->edges[e].dst];
         if (ps != pd) edge_contrib(c, e, ps, pd, +1);
@@ -490,9 +525,10 @@ void sm_cost_move(sm_cost *c, int u, int b)
         }
     }
     flush_heaps(c);
-    cells_contrib(c, u, a, -1);
+    int wait = heaps_wait(c);
+    cells_contrib_at(c, u, a, -1, wait);
     c->map[u] = b;
-    cells_contrib(c, u, b, +1);
+    cells_contrib_at(c, u, b, +1, wait);
 }
 
 /* Block u's edges moved from the map as it stands to to[] (for the
@@ -699,6 +735,37 @@ int sm_cost_traffic(const sm_cost *c, int sorted, sm_traffic **out)
     return n;
 }
 
+/* The largest key among the heap's unmarked ids below heap slot i (keys
+ * are never negative): a marked id's key is stale, so look past it. */
+static double max_unmarked(const sm_heap *h, const char *marked, int i)
+{
+    if (i >= h->n) return 0;
+    int id = h->slot[i];
+    if (!marked[id]) return h->key[id];
+    double l = max_unmarked(h, marked, 2 * i + 1), r = max_unmarked(h, marked, 2 * i + 2);
+    return l > r ? l : r;
+}
+
+/* The maximum of the makespan heap (which 0), the degrees (1) or the
+ * message degrees (2) as the state stands: the heap's, or, while its
+ * keys wait inside a trial (heaps_wait), the largest of the unmarked
+ * ids' keys and the marked processors' keys made now as a flush would
+ * make them. The same value either way. */
+static double heap_max_now(const sm_cost *c, int which)
+{
+    const sm_heap *h = which == 0 ? &c->comp : which == 1 ? &c->hdeg : &c->hdeg1;
+    if (!c->ndirty_proc) return sm_heap_max(h);
+    double m = max_unmarked(h, c->proc_marked, 0);
+    for (int i = 0; i < c->ndirty_proc; i++) {
+        int p = c->dirty_proc[i];
+        double v, en;
+        if (which == 0) proc_work(c, p, &v, &en);
+        else v = (double)(which == 1 ? c->deg[p] : c->deg1[p]);
+        if (v > m) m = v;
+    }
+    return m;
+}
+
 static sm_pairmu *view_pairs(const void *ctx, int msg, int *n) { return sm_cost_pairs(ctx, msg, n); }
 
 /* What cost_rounds_term.c needs of this state, now. */
@@ -707,8 +774,8 @@ static sm_colouring_view colouring_view(const sm_cost *c)
     pairs_on(c);
     sm_colouring_view v = {.pair_p = c->pairs.p, .pair_q = c->pairs.q, .nprocs = c->nprocs,
                            .pairs = view_pairs, .ctx = c};
-    v.delta[0] = (int64_t)sm_heap_max(&c->hdeg);
-    v.delta[1] = (int64_t)sm_heap_max(&c->hdeg1);
+    v.delta[0] = (int64_t)heap_max_now(c, 1);
+    v.delta[1] = (int64_t)heap_max_now(c, 2);
     for (int k = 0; k < 2; k++) {
         const int64_t *deg = k ? c->deg1 : c->deg;
         for (int p = 0; p < c->nprocs && v.active[k] <= 4; p++) v.active[k] += deg[p] > 0;
@@ -765,7 +832,7 @@ sm_pairmu *sm_cost_pairs(const sm_cost *c, int messages, int *n)
 static void finish(const sm_cost *c, sm_eval *o)
 {
     const sm_model *m = &c->model;
-    o->comp_time = sm_heap_max(&c->comp);
+    o->comp_time = heap_max_now(c, 0);
     o->comm_time = (double)o->rounds * m->round_time;
     o->time = m->overlap ? (o->comp_time > o->comm_time ? o->comp_time : o->comm_time)
                          : o->comp_time + o->comm_time;
@@ -797,7 +864,7 @@ static void finish(const sm_cost *c, sm_eval *o)
 static void eval_common(const sm_cost *c, sm_eval *o, int exact)
 {
     memset(o, 0, sizeof *o);
-    int64_t D = (int64_t)sm_heap_max(&c->hdeg), D1 = (int64_t)sm_heap_max(&c->hdeg1);
+    int64_t D = (int64_t)heap_max_now(c, 1), D1 = (int64_t)heap_max_now(c, 2);
     switch (c->model.rounds) {
     case SM_ROUNDS_MAXDEG:
         o->rounds = o->rounds_lower = D;

@@ -3,6 +3,7 @@
  * of random moves and swaps on random grids and machines. */
 #include "tests/unit/testutil.h"
 #include "core/model/processor_type_profiles.h"
+#include "core/io/processor_profile_csv_file.h"
 
 typedef struct { const char *kinds; const char *order; int64_t edges, mrounds; double time, energy; } row;
 
@@ -655,6 +656,78 @@ static void trial_restores_bits(void **st)
     sm_grid_free(g);
 }
 
+
+/* Inside a trial the heaps wait (a move tried and undone would put every
+ * key back): the makespan and the degrees read while they wait are those
+ * of the same moves made outside a trial, which update the heaps, under
+ * the models that let them wait (maxdeg, colouring: its exact rounds
+ * too); and once the trial ends the heaps hold the same maxima. */
+static void trial_heaps_wait_same_maxima(void **st)
+{
+    (void)st;
+    sm_grid_spec gs = tu_grid_spec(6, 5, 4, 1, 0, 0, SM_ST_27PT);
+    gs.cells[0] = 389, gs.cells[1] = 301, gs.cells[2] = 203;
+    sm_err ge;
+    sm_grid *g = sm_grid_build(&gs, &ge);
+    assert_non_null(g);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[3,3]}", 9);
+    int n = g->ntasks, P = t->nprocs;
+    int *map = malloc(sizeof(int) * (size_t)n);
+    for (int rounds = 0; rounds < 2; rounds++) {
+        unsigned long long rs = 11 + (unsigned)rounds;
+        for (int b = 0; b < n; b++) map[b] = (int)(sm_rand_next(&rs) % (unsigned)P);
+        sm_model m;
+        sm_model_default(&m);
+        if (rounds) m.rounds = SM_ROUNDS_COLOURING;
+        sm_cost *c = sm_cost_new(g, t, &m, map), *plain = sm_cost_new(g, t, &m, map);
+        int waited = 0;
+        for (int it = 0; it < 1500; it++) {
+            int u[3], from[3], k = 1 + (int)(sm_rand_next(&rs) % 3);
+            for (int i = 0; i < k; i++) u[i] = (int)(sm_rand_next(&rs) % (unsigned)n);
+            int to = (int)(sm_rand_next(&rs) % (unsigned)P);
+            sm_cost_trial_begin(c);
+            for (int i = 0; i < k; i++) {
+                from[i] = c->map[u[i]];
+                sm_cost_move(c, u[i], to);
+                sm_cost_move(plain, u[i], to);
+            }
+            waited |= c->ndirty_proc > 0;
+            sm_eval a, b;
+            sm_cost_eval_fast(c, &a);
+            sm_cost_eval_fast(plain, &b);
+            assert_memory_equal(&a.comp_time, &b.comp_time, sizeof a.comp_time);
+            assert_int_equal(a.rounds, b.rounds);
+            assert_int_equal(a.message_rounds, b.message_rounds);
+            if (rounds && it % 50 == 0) {
+                sm_cost_eval(c, &a);
+                sm_cost_eval(plain, &b);
+                assert_int_equal(a.rounds, b.rounds);
+                assert_int_equal(a.rounds_lower, b.rounds_lower);
+                assert_int_equal(a.message_rounds, b.message_rounds);
+            }
+            for (int i = k - 1; i >= 0; i--) {
+                sm_cost_move(c, u[i], from[i]);
+                sm_cost_move(plain, u[i], from[i]);
+            }
+            sm_cost_trial_end(c);
+            assert_int_equal(c->ndirty_proc, 0);
+            assert_true(sm_heap_max(&c->comp) == sm_heap_max(&plain->comp));
+            assert_true(sm_heap_max(&c->hdeg) == sm_heap_max(&plain->hdeg));
+            assert_true(sm_heap_max(&c->hdeg1) == sm_heap_max(&plain->hdeg1));
+            if (it % 5 == 0) {
+                sm_cost_move(c, u[0], to);
+                sm_cost_move(plain, u[0], to);
+            }
+        }
+        assert_true(waited);
+        sm_cost_free(c);
+        sm_cost_free(plain);
+    }
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 static void non_finite_never_feasible(void **st)
 {
     (void)st;
@@ -808,6 +881,13 @@ static void pairs_off_keeps_every_bit(void **st)
     assert_int_equal(sm_cost_pairs_off(b), 0);
     assert_int_equal(b->pairs.n, 0);
     sm_eval ea, eb;
+    /* Built with the pairs off from the start: the same evaluation. */
+    sm_cost *f = sm_cost_new_figures(g, t, &m, map);
+    assert_true(f->pairs_off);
+    sm_cost_eval(a, &ea);
+    sm_cost_eval(f, &eb);
+    assert_memory_equal(&ea, &eb, sizeof ea);
+    sm_cost_free(f);
     unsigned long long rs = 5;
     int checked = 0, back = 0;
     for (int i = 0; i < 4000; i++) {
@@ -953,6 +1033,7 @@ int main(void)
         cmocka_unit_test(profile_costs),
         cmocka_unit_test(non_finite_never_feasible),
         cmocka_unit_test(trial_restores_bits),
+        cmocka_unit_test(trial_heaps_wait_same_maxima),
         cmocka_unit_test(judged_equals_evaluated),
     };
     return cmocka_run_group_tests_name("cost", tests, NULL, NULL);

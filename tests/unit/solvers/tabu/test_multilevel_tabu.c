@@ -538,7 +538,7 @@ static step_records run_records(const sm_grid *g, const sm_topo *t, const sm_mod
         size_t i = (size_t)(k - r.first);
         const sm_hist_step *st = sm_history_step(s->hist, k);
         r.cur[i] = st->current;
-        r.best[i] = st->best;
+        r.best[i] = *sm_history_best(s->hist, st);
         r.obj[2 * i] = st->objective;
         r.obj[2 * i + 1] = st->best_objective;
         assert_true(st->nstats <= r.nstats);
