@@ -26,14 +26,16 @@
 # Ratios: E/E_met against gpmetis, tabu/off against the old starts,
 # tabu/dd against the decomposition.
 # COMM_NODES (environment; default "8 16 32") picks the node counts.
-# Measured 2026-11-27 (one run, session 4): tabu/off 0.64-0.97 where it
-# empties nodes or searches from rcb (32n-x1), 1.000 elsewhere; tabu/dd
-# 0.90-0.997; E/E_met 0.43-0.90; gap 0.7-20.3 % (gpmetis 15-228 %);
-# rt/tabu 0.999-1.57: no start from rcb beats tabu now (before the short
-# rcb search among its starts: 0.967 at 32n-x1). What is left of the gap
-# is mostly the bound's (stencilmap-model(7), LOWER BOUND, "Where it is
-# loose"), the decompositions being within 0.3-1 % of tabu where
-# communication dominates.
+# Measured 2026-11-27 (one run, session 5, main after the bound's whole
+# groups): gap 0.5-0.6 % on 8n-x1, 8n-x15, 16n-x150; 3.0-4.0 % on 16n-x1,
+# 16n-x15; 10.1-18.3 % on 32n-x1, 32n-x15, 32n-x150, 8n-x150 (session 4:
+# 0.7-20.3 %, same tabu mappings; the bound gained the rounds' floor over
+# the fastest processors, integer group counts and whole groups). T_by
+# says the rounds set tabu's makespan on 16n-x1 and the 32-node rows: there
+# the busiest processor's degree is what the bound does not see (Tb/T 0.65
+# at 32n-x1; at 32n-x15/x150 the rounds fix the node count). tabu/dd
+# 0.90-0.997, rt/tabu >= 0.999: no decomposition or start from rcb beats
+# tabu. See stencilmap-model(7), LOWER BOUND, "Where it is loose".
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
 set tmp [file join [expr {[info exists ::env(TMPDIR)] ? $::env(TMPDIR) : "/tmp"}] sm-comm-nodes-[pid]]
 file mkdir $tmp
