@@ -201,7 +201,13 @@ static int64_t dir_link(sm_cost *c, int ps, int pd, int64_t cells, double *epc)
         l->cells = -1;
     }
     if (l->cells != cells) {
-        l->k = sm_quanta((double)cells * l->tpc, c->model.round_time);
+        /* A machine has few link speeds and a grid few halo sizes. */
+        if (cells != c->quanta_cells || l->tpc != c->quanta_tpc) {
+            c->quanta_k = sm_quanta((double)cells * l->tpc, c->model.round_time);
+            c->quanta_cells = cells;
+            c->quanta_tpc = l->tpc;
+        }
+        l->k = c->quanta_k;
         l->cells = cells;
     }
     *epc = l->epc;
@@ -290,6 +296,7 @@ int sm_cost_pairs_off(sm_cost *c)
     pairs_clear(c);
     if (!c->dir_links) c->dir_links = sm_xmalloc(sizeof *c->dir_links * SM_COST_DIR_LINKS);
     for (int i = 0; i < SM_COST_DIR_LINKS; i++) c->dir_links[i].p = -1;
+    c->quanta_cells = -1;
     c->pairs_off = 1;
     return 0;
 }
@@ -394,8 +401,20 @@ void sm_cost_set_params(sm_cost *c, int p, const sm_params *pa)
     sm_heap_set(&c->comp, p, tm);
 }
 
+static sm_cost *cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map, int figures);
+
 sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
                      const int *map)
+{
+    return cost_new(g, t, m, map, 0);
+}
+
+sm_cost *sm_cost_new_figures(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map)
+{
+    return cost_new(g, t, m, map, 1);
+}
+
+static sm_cost *cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map, int figures)
 {
     static _Atomic unsigned long long serials;
     sm_cost *c = sm_xcalloc(1, sizeof *c);
@@ -441,6 +460,7 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
     sm_pairmap_init(&c->pairs);
     for (int i = 0; i < SM_COST_PAIR_CACHE; i++) c->pair_cache[i].p = -1;
     for (int u = 0; u < n; u++) cells_contrib(c, u, c->map[u], +1);
+    if (figures) sm_cost_pairs_off(c);
     for (int e = 0; e < g->nedges; e++) {
         int ps = c->map[g->edges[e].src], pd = c->map[g->edges[e].dst];
         if (ps != pd) edge_contrib(c, e, ps, pd, +1);

@@ -42,6 +42,8 @@ typedef struct sm_cost {
      * of directed processor pairs met lately, by a hash of the pair. */
     int pairs_off;
     struct sm_cost_dir_link *dir_links;
+    double quanta_tpc;           /* the last quanta worked out there, and for what */
+    int64_t quanta_cells, quanta_k;
 
     /* Per pair slot and direction (slot * 2 + (src > dst)): the link and
      * the quanta of the last cell count sent over it, so a cut edge does
@@ -79,6 +81,9 @@ typedef struct sm_cost {
 /* Build for a mapping (copied). */
 sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
                      const int *map);
+/* The same with the pairs off from the start where the model allows
+ * (sm_cost_pairs_off): a state built to be evaluated, the same figures. */
+sm_cost *sm_cost_new_figures(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map);
 void sm_cost_free(sm_cost *c);
 void sm_cost_set_model(sm_cost *c, const sm_model *m);
 

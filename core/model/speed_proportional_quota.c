@@ -28,14 +28,6 @@ int sm_order_parse(const char *s, sm_order *out)
 
 const char *sm_order_name(sm_order o) { return order_names[o]; }
 
-unsigned long long sm_rand_next(unsigned long long *s)
-{
-    unsigned long long z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 double sm_rand_unit(unsigned long long *s)
 {
     return (double)(sm_rand_next(s) >> 11) * (1.0 / 9007199254740992.0);

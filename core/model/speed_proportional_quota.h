@@ -42,8 +42,15 @@ int sm_fill_limits_memory(const sm_grid *g, const sm_topo *t, sm_speeds sp,
 int sm_fill_memory(const sm_grid *g, const sm_topo *t, sm_speeds sp,
                    sm_order o, unsigned long long seed, int *map);
 
-/* Small deterministic PRNG (splitmix64) for every randomised piece. */
-unsigned long long sm_rand_next(unsigned long long *state);
+/* Small deterministic PRNG (splitmix64) for every randomised piece;
+ * inline: bokhari draws ~100 numbers a step. */
+static inline unsigned long long sm_rand_next(unsigned long long *s)
+{
+    unsigned long long z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
 double sm_rand_unit(unsigned long long *state);
 
 #endif

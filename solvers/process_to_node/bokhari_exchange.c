@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sfc_mapping.h"
+#include "core/lib/fast_remainder.h"
 #include "core/model/speed_proportional_quota.h"
 #include "core/traffic/solver_objectives.h"
 #include "solvers/stepper/solver_stepper.h"
@@ -39,7 +40,15 @@ typedef struct {
     int *adj_off, *adj_len, *run_lo, *run_len;
     int *np_off, *np;       /* node -> its processors */
     int *occ;               /* processor -> a block on it, or -1 */
+    int *node_one;          /* node of one processor -> occ of it; -2: another count */
+    int C;                  /* -candidates */
     int *cand, *seen, epoch;
+    /* Random draws reduced without a division (fast_remainder.h, the
+     * same numbers): modulo each node's adjacent count, the block count,
+     * and "1 in k" for the k-th tied partner. */
+    sm_fastmod *adj_mod, n_mod;
+    sm_divides *tie;
+    int ntie;
     int dirty;          /* best not yet handed to the stepper */
     int published, exchanged_in_pass;
     long long rounds;
@@ -101,6 +110,16 @@ static void rebuild_occ(sm_solver *s, bokhari_state *st)
     const int *map = sm_objective_map(st->obj);
     for (int p = 0; p < s->topo->nprocs; p++) st->occ[p] = -1;
     for (int u = 0; u < s->grid->ntasks; u++) st->occ[map[u]] = u;
+    for (int a = 0; a < s->topo->nnodes; a++)
+        st->node_one[a] = st->np_off[a + 1] - st->np_off[a] == 1 ? st->occ[st->np[st->np_off[a]]] : -2;
+}
+
+/* Block v now on processor p (a partner's place: occ and its node's). */
+static void set_occ(const sm_solver *s, bokhari_state *st, int p, int v)
+{
+    st->occ[p] = v;
+    int a = s->topo->procs[p].node;
+    if (st->node_one[a] != -2) st->node_one[a] = v;
 }
 
 static void add_adjacent(bokhari_state *st, size_t *m, size_t *cap, int a, int b)
@@ -145,14 +164,29 @@ static void build_windows(sm_solver *s, bokhari_state *st)
     st->adj_len = sm_xcalloc((size_t)N + 1, sizeof(int));
     for (int a = 0; a < N; a++) {
         st->adj_off[a] = (int)m;
+        if (na) {
+            /* The table's set bits in order: a word at a time. */
+            const uint64_t *row = na->bits + (size_t)a * na->words;
+            for (size_t wi = 0; wi < na->words; wi++)
+                for (uint64_t x = row[wi]; x; x &= x - 1) {
+                    int b = (int)(wi * 64 + (size_t)__builtin_ctzll(x));
+                    if (b != a && b < N) add_adjacent(st, &m, &cap, a, b);
+                }
+            continue;
+        }
         for (int b = 0; b < N; b++) {
-            if (b == a || !(na ? sm_node_adjacent(na, a, b) : net->ops->distance(net, a, b) == 1)) continue;
+            if (b == a || net->ops->distance(net, a, b) != 1) continue;
             add_adjacent(st, &m, &cap, a, b);
         }
     }
     st->adj_off[N] = (int)m;
+    st->adj_mod = sm_xmalloc(sizeof *st->adj_mod * (size_t)(N ? N : 1));
+    for (int a = 0; a < N; a++) st->adj_mod[a] = sm_fastmod_of(st->adj_len[a] ? (uint64_t)st->adj_len[a] : 1);
+    st->n_mod = sm_fastmod_of((uint64_t)s->grid->ntasks);
     st->occ = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
-    st->cand = sm_xmalloc(sizeof(int) * (size_t)s->grid->ntasks);
+    st->node_one = sm_xmalloc(sizeof(int) * (size_t)(N ? N : 1));
+    st->C = (int)sm_opt_int(s, "candidates");
+    st->cand = sm_xmalloc(sizeof(int) * ((size_t)s->grid->ntasks + 1)); /* add_cand writes one past the last */
     st->seen = sm_xcalloc((size_t)s->grid->ntasks, sizeof(int));
     rebuild_occ(s, st);
 }
@@ -212,13 +246,33 @@ static void put_signed_g(text *t, double v)
     put_s(t, b);
 }
 
-static unsigned rnd(bokhari_state *st, unsigned n) { return (unsigned)(sm_rand_next(&st->rng) % n); }
+static unsigned rnd(bokhari_state *st, const sm_fastmod *n)
+{
+    return (unsigned)sm_fastmod_rem(n, sm_rand_next(&st->rng));
+}
 
+/* v once (no branch on whether it was seen: partners repeat at random). */
 static void add_cand(bokhari_state *st, int *nc, int v, int stamp)
 {
-    if (v < 0 || st->seen[v] == stamp) return;
+    if (v < 0) return;
+    int fresh = st->seen[v] != stamp;
     st->seen[v] = stamp;
-    st->cand[(*nc)++] = v;
+    st->cand[*nc] = v;
+    *nc += fresh;
+}
+
+/* Whether the k-th tied partner replaces the one kept (k >= 1): a draw
+ * divisible by k, as sm_rand_next % k == 0. */
+static int tie_wins(bokhari_state *st, int k)
+{
+    if (k > st->ntie) {
+        int cap = st->ntie ? 2 * st->ntie : 256;
+        while (cap < k) cap *= 2;
+        st->tie = sm_xrealloc(st->tie, sizeof *st->tie * (size_t)cap);
+        for (int i = st->ntie; i < cap; i++) st->tie[i] = sm_divides_of((uint64_t)i + 1);
+        st->ntie = cap;
+    }
+    return sm_divides_test(&st->tie[k - 1], sm_rand_next(&st->rng));
 }
 
 /* Partners for u: blocks on processors of nodes next to u's neighbours'
@@ -228,17 +282,20 @@ static int windowed_partners(sm_solver *s, bokhari_state *st, int u)
 {
     const sm_grid *g = s->grid;
     const int *map = sm_objective_map(st->obj);
-    int C = (int)sm_opt_int(s, "candidates"), nc = 0, stamp = ++st->epoch;
+    int C = st->C, nc = 0, stamp = ++st->epoch;
     for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
         int a = s->topo->procs[map[g->nbr[k]]].node;
         int len = st->adj_len[a];
         for (int i = 0; i < (len < C ? len : C); i++) {
-            int b = adjacent_at(st, a, len <= C ? i : (int)rnd(st, (unsigned)len));
-            for (int j = st->np_off[b]; j < st->np_off[b + 1]; j++)
-                add_cand(st, &nc, st->occ[st->np[j]], stamp);
+            int b = adjacent_at(st, a, len <= C ? i : (int)rnd(st, &st->adj_mod[a]));
+            /* One processor a node (HAEC): its block without the lists. */
+            if (st->node_one[b] != -2) add_cand(st, &nc, st->node_one[b], stamp);
+            else
+                for (int j = st->np_off[b]; j < st->np_off[b + 1]; j++)
+                    add_cand(st, &nc, st->occ[st->np[j]], stamp);
         }
     }
-    for (int i = 0; i < C; i++) add_cand(st, &nc, (int)rnd(st, (unsigned)g->ntasks), stamp);
+    for (int i = 0; i < C; i++) add_cand(st, &nc, (int)rnd(st, &st->n_mod), stamp);
     return nc;
 }
 
@@ -356,7 +413,7 @@ static void bokhari_step(sm_solver *s)
             best = d;
             partner = v;
         } else if (!st->published && partner < 0 && d > -1e-12 && d < 1e-12 &&
-                   sm_rand_next(&st->rng) % (unsigned)++zeros == 0) {
+                   tie_wins(st, ++zeros)) {
             zpartner = v; /* uniform among the zero-gain partners */
         }
     }
@@ -378,8 +435,8 @@ static void bokhari_step(sm_solver *s)
     text mvt = text_at(s->last_move, sizeof s->last_move);
     if (partner >= 0) {
         if (st->windowed) {
-            st->occ[map[u]] = partner;
-            st->occ[map[partner]] = u;
+            set_occ(s, st, map[u], partner);
+            set_occ(s, st, map[partner], u);
         }
         swap_blocks(s, st, u, partner);
         st->exchanges++;
@@ -430,8 +487,11 @@ static void bokhari_release(sm_solver *s)
     free(st->np_off);
     free(st->np);
     free(st->occ);
+    free(st->node_one);
     free(st->cand);
     free(st->seen);
+    free(st->adj_mod);
+    free(st->tie);
     free(st);
 }
 

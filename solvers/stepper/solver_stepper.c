@@ -524,7 +524,7 @@ double sm_solver_seconds_now(const sm_solver *s)
 
 void sm_solver_evaluate(const sm_solver *s, const int *map, sm_eval *ev)
 {
-    sm_cost *c = sm_cost_new(s->grid, s->topo, &s->model, map);
+    sm_cost *c = sm_cost_new_figures(s->grid, s->topo, &s->model, map);
     sm_cost_eval(c, ev);
     sm_cost_free(c);
 }

@@ -126,6 +126,10 @@ struct sm_solver {
      * history after a step sees every step's own figures. */
     void (*settle)(sm_solver *s);
     int current_pending;
+    /* The threads the solver's steps run on (core/lib/threads.h), set by
+     * the solver (NULL: its caller's only), for work beside its steps: a
+     * multilevel search follows its shown mapping there. */
+    struct sm_pool *pool;
     void *priv;
     /* Where a file an option names (ilp -export) is written, opened by
      * the caller when the solver was made (so the path guard's decision

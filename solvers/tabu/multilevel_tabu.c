@@ -141,7 +141,7 @@ void sm_multilevel_settle(sm_solver *s, sm_multilevel *ml) { follow_wait(s, ml);
  * refinement's (NULL or one thread: no worker to follow on). */
 static sm_pool *search_pool(const sm_multilevel *ml)
 {
-    sm_pool *p = ml->coarse ? sm_tabu_pool(ml->coarse) : ml->ref.pool;
+    sm_pool *p = ml->coarse ? ml->coarse->pool : ml->ref.pool;
     return sm_pool_size(p) > 1 ? p : NULL;
 }
 

@@ -39,7 +39,5 @@ extern long long sm_multilevel_followed_beside;
  * figures, evaluated beside the search, handed over. */
 void sm_multilevel_settle(sm_solver *s, sm_multilevel *ml);
 void sm_multilevel_free(sm_multilevel *ml);
-/* The pool a tabu solver scores its candidates on (NULL: one thread). */
-struct sm_pool *sm_tabu_pool(const sm_solver *s);
 
 #endif

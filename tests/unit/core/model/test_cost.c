@@ -3,6 +3,7 @@
  * of random moves and swaps on random grids and machines. */
 #include "tests/unit/testutil.h"
 #include "core/model/processor_type_profiles.h"
+#include "core/io/processor_profile_csv_file.h"
 
 typedef struct { const char *kinds; const char *order; int64_t edges, mrounds; double time, energy; } row;
 
@@ -880,6 +881,13 @@ static void pairs_off_keeps_every_bit(void **st)
     assert_int_equal(sm_cost_pairs_off(b), 0);
     assert_int_equal(b->pairs.n, 0);
     sm_eval ea, eb;
+    /* Built with the pairs off from the start: the same evaluation. */
+    sm_cost *f = sm_cost_new_figures(g, t, &m, map);
+    assert_true(f->pairs_off);
+    sm_cost_eval(a, &ea);
+    sm_cost_eval(f, &eb);
+    assert_memory_equal(&ea, &eb, sizeof ea);
+    sm_cost_free(f);
     unsigned long long rs = 5;
     int checked = 0, back = 0;
     for (int i = 0; i < 4000; i++) {
