@@ -61,7 +61,7 @@ SAN = -fsanitize=address,undefined,float-cast-overflow,float-divide-by-zero -fno
 
 # Sources are found by folder (core/<subsystem>/, solvers/<family>/, tui/...);
 # a new file needs no line here. Includes across folders are written from
-# the repository root (-I.); tools/check-layout.sh checks their direction.
+# the repository root (-I.); tools/check-layout.tcl checks their direction.
 srcs_under = $(shell find $(1) -name '*.$(2)' | sort)
 CORE_SRC = $(call srcs_under,core,c)
 SOLVER_SRC = $(call srcs_under,solvers,c)
