@@ -309,6 +309,30 @@ static double whole_groups(const bctx *x, const kscratch *s, double t1, int vari
     return isfinite(best) ? best : -INFINITY;
 }
 
+/* k times the lower convex hull of phi over b = lo..c at t (lo <= t <= c),
+ * -INFINITY where t is outside the finite points; hull is scratch. */
+static double hull_at(const double *phi, int *hull, int lo, int c, double t, int k)
+{
+    int nh = 0;
+    for (int b = lo; b <= c; b++) {
+        if (!isfinite(phi[b])) break;
+        while (nh >= 2) {
+            int a = hull[nh - 2], m = hull[nh - 1];
+            /* drop m if it lies on or above the chord a..b */
+            if ((phi[m] - phi[a]) * (b - a) >= (phi[b] - phi[a]) * (m - a)) nh--;
+            else break;
+        }
+        hull[nh++] = b;
+    }
+    if (nh == 1 && t == hull[0]) return k * phi[hull[0]];
+    for (int i = 0; i + 1 < nh; i++)
+        if (hull[i] <= t && t <= hull[i + 1]) {
+            int a = hull[i], b = hull[i + 1];
+            return k * (phi[a] + (phi[b] - phi[a]) * (t - a) / (b - a));
+        }
+    return -INFINITY;
+}
+
 /* The same groups by Lagrangian duality: a mapping puts b_G blocks on each
  * of the N alike groups (0 <= b_G <= c, sum b_G = n) and costs at least
  * sum_G phi(b_G), phi(b) = g(b d) + 1/2 de_L h(b) (g as in whole_groups,
@@ -317,10 +341,12 @@ static double whole_groups(const bctx *x, const kscratch *s, double t1, int vari
  *     sum_G phi(b_G) >= N min_b (phi(b) - mu b) + mu n,
  * and the largest of these over mu is N phi**(n/N), phi** the lower
  * convex hull of the points (b, phi(b)), b = 0..c (a hull walk over the
- * integers). It sees that spreading cells over more groups than their caps
- * need pays more boundary, while the knapsack lets every processor take
- * cells and prices the cut as full groups. Groups of up to 8192 blocks
- * (cost linear in c). Returns -INFINITY where it does not apply. */
+ * integers); and with the m groups that hold blocks (1..c each), m
+ * phi1**(n/m), phi1** the hull over b = 1..c, least over m. It sees that
+ * spreading cells over more groups than their caps need pays more
+ * boundary, while the knapsack lets every processor take cells and prices
+ * the cut as full groups. Groups of up to 8192 blocks (cost linear in c).
+ * Returns -INFINITY where it does not apply. */
 static double groups_dual(const bctx *x, const kscratch *s, double t1, int variant, int L)
 {
     double de = x->e[L] - x->e[L - 1];
@@ -353,24 +379,16 @@ static double groups_dual(const bctx *x, const kscratch *s, double t1, int varia
         }
         phi[b] = filled < want * (1 - 1e-12) ? INFINITY : g + 0.5 * de * bound_h_set(x, b, variant);
     }
-    int nh = 0;
-    for (int b = 0; b <= c; b++) {
-        if (!isfinite(phi[b])) break;
-        while (nh >= 2) {
-            int a = hull[nh - 2], m = hull[nh - 1];
-            /* drop m if it lies on or above the chord a..b */
-            if ((phi[m] - phi[a]) * (b - a) >= (phi[b] - phi[a]) * (m - a)) nh--;
-            else break;
-        }
-        hull[nh++] = b;
-    }
-    double t = (double)x->n / N, v = -INFINITY;
-    for (int k = 0; k + 1 < nh; k++)
-        if (hull[k] <= t && t <= hull[k + 1]) {
-            int a = hull[k], b = hull[k + 1];
-            v = N * (phi[a] + (phi[b] - phi[a]) * (t - a) / (b - a));
-            break;
-        }
+    /* Over all N groups (empty ones at phi(0) = 0): N phi**(n/N). */
+    double v = hull_at(phi, hull, 0, c, (double)x->n / N, N);
+    /* And with the number m of groups that hold blocks: those m hold
+     * 1..c blocks each, n in all, so they cost at least m phi1**(n/m), phi1**
+     * the hull over b = 1..c; least over m (the dual alone lets a fraction
+     * of a group hold cells). */
+    double bm = INFINITY;
+    for (int m = (int)ceil((double)x->n / c - 1e-9); m <= N && m <= x->n; m++)
+        bm = fmin(bm, hull_at(phi, hull, 1, c, (double)x->n / m, m));
+    if (bm < INFINITY) v = fmax(v, bm);
     free(phi); free(hull); free(mem);
     return v;
 }
