@@ -47,7 +47,7 @@ CURSES_LIB := $(CURSES_LIB)
 CJSON_INC := $(CJSON_INC)
 CJSON_LIB := $(CJSON_LIB)
 CMOCKA_LIB := $(CMOCKA_LIB)
-# libhwloc is optional: with it, topo detect/import work (core/io/libhwloc_topology_to_hardware_description.c).
+# libhwloc is optional: with it, topo detect/import work (core/io/hwloc_read_lstopo_xml_or_this_machine.c).
 HWLOC_FLAGS := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && echo -DSM_HAVE_HWLOC $$($(PKG_CONFIG) --cflags hwloc))
 HWLOC_LIB := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && $(PKG_CONFIG) --libs hwloc)
 VERSION := $(shell cat VERSION)
@@ -61,7 +61,7 @@ SAN = -fsanitize=address,undefined,float-cast-overflow,float-divide-by-zero -fno
 
 # Sources are found by folder (core/<subsystem>/, solvers/<family>/, tui/...);
 # a new file needs no line here. Includes across folders are written from
-# the repository root (-I.); tools/check-layout.sh checks their direction.
+# the repository root (-I.); tools/check-layout.tcl checks their direction.
 srcs_under = $(shell find $(1) -name '*.$(2)' | sort)
 CORE_SRC = $(call srcs_under,core,c)
 SOLVER_SRC = $(call srcs_under,solvers,c)

@@ -1,10 +1,10 @@
 /* rank_figures_gather.h - what a rank measured, gathered on rank 0 into RUN.json
- * (core/run_results/run_json.h), written atomically. */
+ * (core/run_results/run_json_file.h), written atomically. */
 #ifndef SMR_RANK_FIGURES_GATHER_H
 #define SMR_RANK_FIGURES_GATHER_H
 
 #include <mpi.h>
-#include "core/run_results/run_json.h"
+#include "core/run_results/run_json_file.h"
 
 /* This rank's figures; strings are copied. */
 typedef struct smr_mine {

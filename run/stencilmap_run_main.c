@@ -17,7 +17,7 @@
 #include "core/io/mapping_file.h"
 #include "core/io/scenario_file_load_save.h"
 #include "core/kernel/jacobi_stencil_kernel.h"
-#include "core/run_results/run_json.h"
+#include "core/run_results/run_json_file.h"
 #include "rank_energy_counters.h"
 #include "mpi_halo_exchange.h"
 #include "rank_halo_plan.h"

@@ -79,7 +79,13 @@
  *    the larger of it and 1/2 (floor(n/c) h0(c) + h0(n mod c)): h0, the
  *    linear form's least without its lower limits, is concave with
  *    h0(0) = 0, so its sum over groups of 0..c blocks holding n is least
- *    at a vertex (groups_concave_gain, integer group counts).
+ *    at a vertex (groups_concave_gain, integer group counts). Where a
+ *    level's groups are all alike, the cells' cost and that level's cut
+ *    are also bounded together, group by group: with m groups holding
+ *    cells (Jensen on the convex cheapest-first fill, the concave vertex
+ *    over m groups; whole_groups) and by the Lagrangian dual over the
+ *    blocks per group (the lower convex hull of one group's cost;
+ *    groups_dual); the largest bound is kept.
  * The bound is the larger of the two, each valid on its own.
  *
  * Where each part lives: energy_bound_comm_part.c (h, and the least link energy at each
@@ -165,6 +171,7 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
     x.rounds_floor = !(flags & SM_BOUND_NO_ROUNDS);
     x.rounds_all_only = (flags & SM_BOUND_ROUNDS_MEAN_ONLY) != 0;
     x.integer_groups = !(flags & SM_BOUND_NO_INTEGER_GROUPS);
+    x.whole_groups = !(flags & SM_BOUND_NO_WHOLE_GROUPS);
     /* Cells: the total and the extremes; the sorted prefix sums only for
      * the count vectors, which need the profile (small grids). */
     x.X = 0;

@@ -88,6 +88,15 @@ double bound_h_concave(const bctx *x, double b, int variant)
     return d * exp(logc / d) * pow(b, (double)(d - 1) / d) - b * sub;
 }
 
+/* A lower bound on dw(S) for one set of b blocks (form (1), or form (2)
+ * without its constant), with the exact profile where there is one. */
+double bound_h_set(const bctx *x, double b, int variant)
+{
+    double v = lw_h(x, b, variant);
+    if (variant == 0 && x->iso && b >= 1 && b <= x->n) v = fmax(v, 2 * x->wmin * x->iso[(int)b]);
+    return v;
+}
+
 static const double unit_w[3] = {1, 1, 1};
 
 /* The constant of (2) for one level: sum over open axes of 2 w_a 2 L_a. */

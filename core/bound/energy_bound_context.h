@@ -63,6 +63,7 @@ typedef struct {
     int dvfs;                 /* any DVFS state of each processor (SM_BOUND_DVFS) */
     int rounds_floor;         /* knapsack: the rounds' floor on the makespan (not SM_BOUND_NO_ROUNDS) */
     int integer_groups;       /* knapsack: integer group counts at a level of equal caps (not SM_BOUND_NO_INTEGER_GROUPS) */
+    int whole_groups;         /* knapsack: alike groups priced whole (not SM_BOUND_NO_WHOLE_GROUPS) */
     int rounds_all_only;      /* the floor over every processor only (SM_BOUND_ROUNDS_MEAN_ONLY, tests) */
     double *iso_rho;          /* least 2 w_min f(b)/b over 1..c, c = 0..n */
 } bctx;
@@ -79,6 +80,7 @@ typedef struct {
 double bound_lw_const(const bctx *x);
 double bound_rho(const bctx *x, double cap, int variant);
 double bound_h_concave(const bctx *x, double b, int variant);
+double bound_h_set(const bctx *x, double b, int variant);
 double bound_rho_edges(const bctx *x, double cap, int variant);
 double bound_lw_const_edges(const bctx *x);
 void bound_setup_grid(bctx *x);

@@ -181,13 +181,13 @@ static double rounds_floor(const bctx *x, kscratch *s)
  * subtracts once), and as every processor pays the same rate at that
  * level, the knapsack's charge for it is the rate times all cells: the
  * difference is added. Returns it (>= 0). */
-static double groups_concave_gain(const bctx *x, const kscratch *s, int variant)
+static double groups_concave_gain(const bctx *x, const kscratch *s, int variant, int skip)
 {
     if (!x->integer_groups || !x->has_edges || x->nax == 0) return 0;
     double gain = 0;
     for (int L = 0; L < x->nlev; L++) {
         double de = x->e[L] - (L ? x->e[L - 1] : 0);
-        if (de <= 0) continue;
+        if (de <= 0 || L == skip) continue;
         double c = -1;
         int same = 1;
         if (L == 0) {
@@ -211,6 +211,170 @@ static double groups_concave_gain(const bctx *x, const kscratch *s, int variant)
     return gain;
 }
 
+/* What one cell on processor p costs at least in an interval from t1
+ * (caps at t2 in s): its figures, the chord of its idle charge under
+ * -unused off, and with communication the rate of every link level but
+ * skip (-1: none). The knapsack's item cost. */
+static double cell_cost(const bctx *x, const kscratch *s, int p, double t1, int comm, int variant, int skip)
+{
+    int f = x->pc_of[p];
+    double capc = s->capc[f], capb = s->capb[f], cost;
+    if (x->prof[p] >= 0) {
+        int cb = (int)capb;
+        double gm = cb > 0 ? x->pgmin[x->prof[p]][cb] : 0;
+        cost = gm / (gm >= 0 ? x->dmax : x->dmin); /* b_p within cells/d_max..cells/d_min */
+    } else {
+        cost = x->a[p];
+    }
+    if (!x->m->unused_idle && capc > 0) cost += x->pidle[p] * t1 / capc;
+    if (comm && x->P > 1)
+        for (int L = 0; L < x->nlev; L++) {
+            double de = x->e[L] - (L ? x->e[L - 1] : 0);
+            if (de <= 0 || L == skip) continue;
+            double cap = L ? s->gcap[L][x->gc_of[L][x->group[L][p]]] : capb;
+            cost += 0.5 * de * bound_rho(x, cap, variant) / x->dmax;
+        }
+    return cost;
+}
+
+typedef struct { double cost, cap; } member;
+
+static int by_member_cost(const void *p, const void *q)
+{
+    const member *a = p, *b = q;
+    return (a->cost > b->cost) - (a->cost < b->cost);
+}
+
+/* Whole groups at level L (>= 1) whose groups are all alike (one group
+ * class, so the same members and caps; blocks of equal cells). A mapping
+ * with makespan in the interval leaves some m groups non-empty. Its cells
+ * on the processors of a group G cost at least g(y_G), g the cheapest-first
+ * fill of y cells over one group's members at their cell costs without
+ * level L's rate: convex, g(0) = 0, so over the m non-empty groups they cost
+ * at least m g(X/m) (Jensen). Its level-L cut is at least 1/2 sum_G h(b_G)
+ * over those groups, 1 <= b_G <= c, sum b_G = n, and with h0 concave
+ * (bound_h_concave) that sum is least at a vertex: j groups at c, m-1-j
+ * at one block, one between (the least over j is at an end of its range,
+ * the sum being concave in j); and at least the fractional charge
+ * rho(c) X/d_max. So every such mapping costs at least the least over m of
+ *     m g(X/m) + 1/2 de_L max(vertex, rho(c) X/d_max)
+ * (other levels at their rates). Unlike the knapsack, where every
+ * processor may take cells while the cut is priced as full groups, cells
+ * spread over more groups pay the boundaries of more groups. Returns that
+ * least, or -INFINITY where it does not apply. */
+static double whole_groups(const bctx *x, const kscratch *s, double t1, int variant, int L)
+{
+    double de = x->e[L] - x->e[L - 1];
+    if (!x->integer_groups || de <= 0 || x->ngc[L] != 1 || x->dmin != x->dmax) return -INFINITY;
+    double c = floor(s->gcap[L][0]);
+    int N = x->ngroups[L];
+    if (c < 2 || c >= x->n || N < 1) return -INFINITY;
+    int g0 = x->gc_rep[L][0], k0 = x->gm_off[L][g0], nm = x->gm_off[L][g0 + 1] - k0;
+    member *mem = sm_xmalloc(sizeof(member) * (size_t)(nm ? nm : 1));
+    double gcells = 0;
+    for (int i = 0; i < nm; i++) {
+        int p = x->gm[L][k0 + i];
+        mem[i].cost = cell_cost(x, s, p, t1, 1, variant, L);
+        mem[i].cap = s->capc[x->pc_of[p]];
+        gcells += mem[i].cap;
+    }
+    qsort(mem, (size_t)nm, sizeof(member), by_member_cost);
+    double n = x->n, h1 = bound_h_concave(x, 1, variant), hc = bound_h_concave(x, c, variant);
+    double frac = bound_rho(x, c, variant) * x->X / x->dmax;
+    double best = INFINITY;
+    for (int m = (int)ceil(n / c - 1e-9); m <= N && m <= x->n; m++) {
+        double y = x->X / m;
+        if (y > gcells * (1 + 1e-12)) continue;
+        double g = 0, left = y;
+        for (int i = 0; i < nm && left > 0; i++) {
+            double take = fmin(left, mem[i].cap);
+            g += take * mem[i].cost;
+            left -= take;
+        }
+        /* rem = n - m + 1 - j (c - 1) in [1, c]. */
+        double jhi = floor((n - m) / (c - 1)), jlo = ceil((n - m + 1 - c) / (c - 1));
+        if (jlo < 0) jlo = 0;
+        if (jhi > m - 1) jhi = m - 1;
+        double vert = INFINITY;
+        for (int e = 0; e < 2; e++) {
+            double j = e ? jhi : jlo;
+            if (j < jlo || j > jhi) continue;
+            double rem = n - m + 1 - j * (c - 1);
+            vert = fmin(vert, j * hc + (m - 1 - j) * h1 + bound_h_concave(x, rem, variant));
+        }
+        if (!isfinite(vert)) continue;
+        best = fmin(best, m * g + 0.5 * de * fmax(vert, frac));
+    }
+    free(mem);
+    return isfinite(best) ? best : -INFINITY;
+}
+
+/* The same groups by Lagrangian duality: a mapping puts b_G blocks on each
+ * of the N alike groups (0 <= b_G <= c, sum b_G = n) and costs at least
+ * sum_G phi(b_G), phi(b) = g(b d) + 1/2 de_L h(b) (g as in whole_groups,
+ * h any lower bound on one set's boundary: bound_h_set, no concavity
+ * needed), phi(0) = 0. For every mu,
+ *     sum_G phi(b_G) >= N min_b (phi(b) - mu b) + mu n,
+ * and the largest of these over mu is N phi**(n/N), phi** the lower
+ * convex hull of the points (b, phi(b)), b = 0..c (a hull walk over the
+ * integers). It sees that spreading cells over more groups than their caps
+ * need pays more boundary, while the knapsack lets every processor take
+ * cells and prices the cut as full groups. Groups of up to 8192 blocks
+ * (cost linear in c). Returns -INFINITY where it does not apply. */
+static double groups_dual(const bctx *x, const kscratch *s, double t1, int variant, int L)
+{
+    double de = x->e[L] - x->e[L - 1];
+    if (!x->integer_groups || de <= 0 || x->ngc[L] != 1 || x->dmin != x->dmax) return -INFINITY;
+    double cb = floor(s->gcap[L][0]);
+    int N = x->ngroups[L];
+    if (cb < 2 || cb >= x->n || cb > 8192 || N < 2) return -INFINITY;
+    int c = (int)cb, g0 = x->gc_rep[L][0], k0 = x->gm_off[L][g0], nm = x->gm_off[L][g0 + 1] - k0;
+    member *mem = sm_xmalloc(sizeof(member) * (size_t)(nm ? nm : 1));
+    for (int i = 0; i < nm; i++) {
+        int p = x->gm[L][k0 + i];
+        mem[i].cost = cell_cost(x, s, p, t1, 1, variant, L);
+        mem[i].cap = s->capc[x->pc_of[p]];
+    }
+    qsort(mem, (size_t)nm, sizeof(member), by_member_cost);
+    /* phi at b = 0..c, then the lower hull (monotone chain). */
+    double *phi = sm_xmalloc(sizeof(double) * (size_t)(c + 1));
+    int *hull = sm_xmalloc(sizeof(int) * (size_t)(c + 1));
+    phi[0] = 0;
+    double g = 0, filled = 0;
+    int i = 0;
+    for (int b = 1; b <= c; b++) {
+        double want = b * x->dmax;
+        while (filled < want && i < nm) { /* cheapest member first, up to its cap */
+            double take = fmin(want - filled, mem[i].cap);
+            g += take * mem[i].cost;
+            filled += take;
+            mem[i].cap -= take;
+            if (mem[i].cap <= 0) i++;
+        }
+        phi[b] = filled < want * (1 - 1e-12) ? INFINITY : g + 0.5 * de * bound_h_set(x, b, variant);
+    }
+    int nh = 0;
+    for (int b = 0; b <= c; b++) {
+        if (!isfinite(phi[b])) break;
+        while (nh >= 2) {
+            int a = hull[nh - 2], m = hull[nh - 1];
+            /* drop m if it lies on or above the chord a..b */
+            if ((phi[m] - phi[a]) * (b - a) >= (phi[b] - phi[a]) * (m - a)) nh--;
+            else break;
+        }
+        hull[nh++] = b;
+    }
+    double t = (double)x->n / N, v = -INFINITY;
+    for (int k = 0; k + 1 < nh; k++)
+        if (hull[k] <= t && t <= hull[k + 1]) {
+            int a = hull[k], b = hull[k + 1];
+            v = N * (phi[a] + (phi[b] - phi[a]) * (t - a) / (b - a));
+            break;
+        }
+    free(phi); free(hull); free(mem);
+    return v;
+}
+
 static double piece(const bctx *x, double t1, double t2, int comm, int variant, kscratch *s, double *teff)
 {
     caps_at(x, t2, s);
@@ -229,25 +393,8 @@ static double piece(const bctx *x, double t1, double t2, int comm, int variant, 
      * all its processors. */
     for (int c = 0; c < x->ncls; c++) {
         int p = x->cls_rep[c], f = x->pc_of[p];
-        double capc = s->capc[f], capb = s->capb[f], cost;
-        if (x->prof[p] >= 0) {
-            int cb = (int)capb;
-            double gm = cb > 0 ? x->pgmin[x->prof[p]][cb] : 0;
-            cost = gm / (gm >= 0 ? x->dmax : x->dmin); /* b_p within cells/d_max..cells/d_min */
-        } else {
-            cost = x->a[p];
-        }
         if (unused_idle) idle += x->pidle[p] * x->cls_mult[c];
-        else if (capc > 0) cost += x->pidle[p] * t1 / capc;
-        if (comm && x->P > 1) {
-            for (int L = 0; L < x->nlev; L++) {
-                double de = x->e[L] - (L ? x->e[L - 1] : 0);
-                if (de <= 0) continue;
-                double cap = L ? s->gcap[L][x->cls_gc[L][c]] : capb;
-                cost += 0.5 * de * bound_rho(x, cap, variant) / x->dmax;
-            }
-        }
-        s->items[c] = (kitem){cost, capc * x->cls_mult[c]};
+        s->items[c] = (kitem){cell_cost(x, s, p, t1, comm, variant, -1), s->capc[f] * x->cls_mult[c]};
     }
     if (comm && x->P > 1 && variant == 1)
         for (int L = 0; L < x->nlev; L++) {
@@ -262,7 +409,16 @@ static double piece(const bctx *x, double t1, double t2, int comm, int variant, 
         v += take * s->items[i].cost;
         left -= take;
     }
-    if (comm && x->P > 1) v += groups_concave_gain(x, s, variant);
+    if (comm && x->P > 1) {
+        v += groups_concave_gain(x, s, variant, -1);
+        /* Each level of alike groups priced by whole groups instead: each
+         * bound holds, the larger is kept. */
+        for (int L = 1; L < x->nlev; L++) {
+            if (!x->whole_groups) break;
+            double w = fmax(whole_groups(x, s, t1, variant, L), groups_dual(x, s, t1, variant, L));
+            if (w > -INFINITY) v = fmax(v, w + groups_concave_gain(x, s, variant, L));
+        }
+    }
     return v + idle * t1 - konst;
 }
 

@@ -6,7 +6,7 @@
  * save of the same file, or loading it, removes those of dead processes. */
 #define _GNU_SOURCE   /* O_PATH */
 #include "atomic_file_write.h"
-#include "path_guard_policy_allowed_dirs.h"
+#include "path_guard_enforces_allowed_dirs.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  * atomic_file_write.c. */
 #define _GNU_SOURCE   /* O_PATH */
 #include "util.h"
-#include "path_guard_policy_allowed_dirs.h"
+#include "path_guard_enforces_allowed_dirs.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -25,20 +25,6 @@ int sm_proc_work(const sm_topo *t, int p, int64_t blocks, int64_t cells,
  * block at its largest size. */
 double sm_proc_block_time(const sm_topo *t, int p, double avg_cells);
 
-/* Read measurements from a CSV file: one row per size with columns
- * blocks,time,energy (a header naming them, in any order, is optional;
- * blank lines and lines starting with # are skipped). Rows may come in any
- * order; they are sorted by size, and a size given twice is an error.
- * Errors name the file, the line and the column. */
-int sm_profile_read_csv(const char *file, sm_profile_pt **out, int *n, sm_err *e);
-/* The same from text already read; file names it in errors. */
-int sm_profile_parse_csv(const char *text, size_t len, const char *file, sm_profile_pt **out,
-                         int *n, sm_err *e);
-/* The same, also taking a profile measured without an energy counter:
- * the energy column empty on every row (topo measure -o writes it so);
- * then *no_energy is 1 and every energy 0. */
-int sm_profile_parse_csv_opt(const char *text, size_t len, const char *file, sm_profile_pt **out,
-                             int *n, int *no_energy, sm_err *e);
 /* Figures are in range: SM_PROFILE_MAX_TIME, SM_PROFILE_MAX_ENERGY (topology.h). */
 
 /* Replace type ty's profile (copied; n = 0 removes it). */

@@ -26,7 +26,7 @@
 #define SM_RUN_COMPARE_H
 
 #include "core/model/cost.h"
-#include "core/run_results/run_json.h"
+#include "core/run_results/run_json_file.h"
 
 typedef struct sm_acc {
     int has;                 /* 0: not measured (energy) */

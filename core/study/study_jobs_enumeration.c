@@ -1,6 +1,6 @@
 /* study_jobs_enumeration.c - study specs, job enumeration, shards, result file names. */
 #include "study_jobs_enumeration.h"
-#include "core/lib/path_guard_policy_allowed_dirs.h"
+#include "core/lib/path_guard_enforces_allowed_dirs.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>

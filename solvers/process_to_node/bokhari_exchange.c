@@ -40,6 +40,8 @@ typedef struct {
     int *adj_off, *adj_len, *run_lo, *run_len;
     int *np_off, *np;       /* node -> its processors */
     int *occ;               /* processor -> a block on it, or -1 */
+    int *node_one;          /* node of one processor -> occ of it; -2: another count */
+    int C;                  /* -candidates */
     int *cand, *seen, epoch;
     /* Random draws reduced without a division (fast_remainder.h, the
      * same numbers): modulo each node's adjacent count, the block count,
@@ -108,6 +110,16 @@ static void rebuild_occ(sm_solver *s, bokhari_state *st)
     const int *map = sm_objective_map(st->obj);
     for (int p = 0; p < s->topo->nprocs; p++) st->occ[p] = -1;
     for (int u = 0; u < s->grid->ntasks; u++) st->occ[map[u]] = u;
+    for (int a = 0; a < s->topo->nnodes; a++)
+        st->node_one[a] = st->np_off[a + 1] - st->np_off[a] == 1 ? st->occ[st->np[st->np_off[a]]] : -2;
+}
+
+/* Block v now on processor p (a partner's place: occ and its node's). */
+static void set_occ(const sm_solver *s, bokhari_state *st, int p, int v)
+{
+    st->occ[p] = v;
+    int a = s->topo->procs[p].node;
+    if (st->node_one[a] != -2) st->node_one[a] = v;
 }
 
 static void add_adjacent(bokhari_state *st, size_t *m, size_t *cap, int a, int b)
@@ -152,8 +164,18 @@ static void build_windows(sm_solver *s, bokhari_state *st)
     st->adj_len = sm_xcalloc((size_t)N + 1, sizeof(int));
     for (int a = 0; a < N; a++) {
         st->adj_off[a] = (int)m;
+        if (na) {
+            /* The table's set bits in order: a word at a time. */
+            const uint64_t *row = na->bits + (size_t)a * na->words;
+            for (size_t wi = 0; wi < na->words; wi++)
+                for (uint64_t x = row[wi]; x; x &= x - 1) {
+                    int b = (int)(wi * 64 + (size_t)__builtin_ctzll(x));
+                    if (b != a && b < N) add_adjacent(st, &m, &cap, a, b);
+                }
+            continue;
+        }
         for (int b = 0; b < N; b++) {
-            if (b == a || !(na ? sm_node_adjacent(na, a, b) : net->ops->distance(net, a, b) == 1)) continue;
+            if (b == a || net->ops->distance(net, a, b) != 1) continue;
             add_adjacent(st, &m, &cap, a, b);
         }
     }
@@ -162,6 +184,8 @@ static void build_windows(sm_solver *s, bokhari_state *st)
     for (int a = 0; a < N; a++) st->adj_mod[a] = sm_fastmod_of(st->adj_len[a] ? (uint64_t)st->adj_len[a] : 1);
     st->n_mod = sm_fastmod_of((uint64_t)s->grid->ntasks);
     st->occ = sm_xmalloc(sizeof(int) * (size_t)(P ? P : 1));
+    st->node_one = sm_xmalloc(sizeof(int) * (size_t)(N ? N : 1));
+    st->C = (int)sm_opt_int(s, "candidates");
     st->cand = sm_xmalloc(sizeof(int) * ((size_t)s->grid->ntasks + 1)); /* add_cand writes one past the last */
     st->seen = sm_xcalloc((size_t)s->grid->ntasks, sizeof(int));
     rebuild_occ(s, st);
@@ -258,14 +282,17 @@ static int windowed_partners(sm_solver *s, bokhari_state *st, int u)
 {
     const sm_grid *g = s->grid;
     const int *map = sm_objective_map(st->obj);
-    int C = (int)sm_opt_int(s, "candidates"), nc = 0, stamp = ++st->epoch;
+    int C = st->C, nc = 0, stamp = ++st->epoch;
     for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
         int a = s->topo->procs[map[g->nbr[k]]].node;
         int len = st->adj_len[a];
         for (int i = 0; i < (len < C ? len : C); i++) {
             int b = adjacent_at(st, a, len <= C ? i : (int)rnd(st, &st->adj_mod[a]));
-            for (int j = st->np_off[b]; j < st->np_off[b + 1]; j++)
-                add_cand(st, &nc, st->occ[st->np[j]], stamp);
+            /* One processor a node (HAEC): its block without the lists. */
+            if (st->node_one[b] != -2) add_cand(st, &nc, st->node_one[b], stamp);
+            else
+                for (int j = st->np_off[b]; j < st->np_off[b + 1]; j++)
+                    add_cand(st, &nc, st->occ[st->np[j]], stamp);
         }
     }
     for (int i = 0; i < C; i++) add_cand(st, &nc, (int)rnd(st, &st->n_mod), stamp);
@@ -408,8 +435,8 @@ static void bokhari_step(sm_solver *s)
     text mvt = text_at(s->last_move, sizeof s->last_move);
     if (partner >= 0) {
         if (st->windowed) {
-            st->occ[map[u]] = partner;
-            st->occ[map[partner]] = u;
+            set_occ(s, st, map[u], partner);
+            set_occ(s, st, map[partner], u);
         }
         swap_blocks(s, st, u, partner);
         st->exchanges++;
@@ -460,6 +487,7 @@ static void bokhari_release(sm_solver *s)
     free(st->np_off);
     free(st->np);
     free(st->occ);
+    free(st->node_one);
     free(st->cand);
     free(st->seen);
     free(st->adj_mod);

@@ -31,7 +31,7 @@ typedef struct sm_branch_point {
  * start: seconds at 16.7 M blocks) gives up when it is set. It reads
  * only from's grid, machine, start mapping, model0, opt0 and branch
  * points, none of which change while from lives: it may run on another
- * thread while from steps (tui/app/solver_branch_background.c). */
+ * thread while from steps (tui/app/solver_branch_build_on_worker_thread.c). */
 sm_solver *sm_branch_new(const sm_solver *from, long long k, volatile int *interrupt, sm_err *e);
 /* One step of the replay toward k (the branch points passed applied on
  * the way). Returns 1 while steps remain, 0 at k, -1 with e when the

@@ -17,9 +17,9 @@
  * colouring rounds model the search scores with the incremental lower bound
  * and the accepted mapping is evaluated with the exact schedule.
  *
- * Above ~800 lines on purpose: one search loop whose sampling, scoring and
- * step share the candidate state and the worker replicas (-threads); its
- * separable parts already live beside it (tabu_list.c, multilevel_tabu.c,
+ * Above ~800 lines on purpose: one search loop whose scoring and step
+ * share the candidate state and the worker replicas (-threads); its
+ * separable parts live beside it (tabu_move_sampling.c, tabu_list.c, multilevel_tabu.c,
  * multilevel_boundary_refinement.c, tabu_consolidating_starts.c). */
 #include <math.h>
 #include <stdio.h>
@@ -32,15 +32,11 @@
 #include "multilevel_tabu.h"
 #include "solvers/stepper/solver_stepper.h"
 #include "tabu_list.h"
+#include "tabu_move_sampling.h"
 
 typedef struct {
     double violation, objective, energy, time;
 } score;
-
-typedef struct {
-    int kind;        /* 0 move, 1 swap, 2 edge move, 3 DVFS state of processor p to q */
-    int u, v, p, q;  /* blocks and destination processors */
-} cand;
 
 typedef struct {
     sm_cost *c;
@@ -138,15 +134,6 @@ static int better(const score *a, const score *b)
 }
 
 static unsigned rnd(tabu_state *t, unsigned n) { return (unsigned)(sm_rand_next(&t->rng) % n); }
-
-static int random_cut_edge(tabu_state *t, const sm_grid *g)
-{
-    for (int tries = 0; tries < 64 && g->nedges; tries++) {
-        int e = (int)rnd(t, (unsigned)g->nedges);
-        if (t->c->map[g->edges[e].src] != t->c->map[g->edges[e].dst]) return e;
-    }
-    return -1;
-}
 
 static void apply(sm_cost *c, const cand *m)
 {
@@ -247,46 +234,6 @@ static int tabu_size(tabu_state *t)
 }
 
 /* A processor near block u: one of its neighbours', else any. */
-static int near_proc(tabu_state *t, const sm_grid *g, int u)
-{
-    int deg = g->nbr_off[u + 1] - g->nbr_off[u];
-    if (deg && rnd(t, 4) != 0) return t->c->map[g->nbr[g->nbr_off[u] + (int)rnd(t, (unsigned)deg)]];
-    return (int)rnd(t, (unsigned)t->P);
-}
-
-static int sample(tabu_state *t, const sm_grid *g, int kind, cand *m)
-{
-    const int *map = t->c->map;
-    int e = random_cut_edge(t, g);
-    m->kind = kind;
-    if (kind == 0) {
-        if (e >= 0 && rnd(t, 4) != 0) {
-            int a = g->edges[e].src, b = g->edges[e].dst;
-            if (rnd(t, 2)) { m->u = a; m->p = map[b]; } else { m->u = b; m->p = map[a]; }
-        } else {
-            m->u = (int)rnd(t, (unsigned)t->n);
-            m->p = (int)rnd(t, (unsigned)t->P);
-        }
-        return m->p != map[m->u];
-    }
-    if (kind == 1) {
-        if (e < 0) return 0;
-        int a = g->edges[e].src, b = g->edges[e].dst;
-        /* a goes to b's processor in exchange for a block there near b. */
-        int deg = g->nbr_off[b + 1] - g->nbr_off[b];
-        int w = deg ? g->nbr[g->nbr_off[b] + (int)rnd(t, (unsigned)deg)] : -1;
-        if (w < 0 || map[w] != map[b] || w == a) w = b;
-        m->u = a;
-        m->v = w;
-        return map[a] != map[w];
-    }
-    if (e < 0) return 0;
-    m->u = g->edges[e].src;
-    m->v = g->edges[e].dst;
-    m->p = near_proc(t, g, rnd(t, 2) ? m->u : m->v);
-    return !(map[m->u] == m->p && map[m->v] == m->p);
-}
-
 static step_cand *add_cand(tabu_state *t)
 {
     if (t->ncands == t->cands_cap) {
@@ -683,7 +630,8 @@ static void step(sm_solver *s)
     for (int kind = 0; kind < 3; kind++)
         for (int k = 0; k < t->ncand; k++) {
             cand m;
-            if (!sample(t, g, kind, &m)) continue;
+            tabu_sampler ts = {&t->rng, t->c->map, t->n, t->P};
+            if (!sm_tabu_sample(&ts, g, kind, &m)) continue;
             step_cand *x = add_cand(t);
             x->m = m;
             x->tabu = is_tabu(t, &m);

@@ -17,18 +17,25 @@
 #   bound     model bound at tabu's own makespan; gap = E / bound - 1;
 #   rt/tabu   tabu -from current started from rcb, held to tabu's
 #             deadline, against tabu: below 1 where the default start
-#             misses a basin (32n-x1: the rounds set the makespan).
+#             misses a basin (32n-x1: the rounds set the makespan);
+#   T_by      what sets tabu's makespan: rounds (comm_time >= comp_time,
+#             the busiest processor's degree) or comp;
+#   Tb/T      the bound's makespan (where it prices idle power) over
+#             tabu's: below 1 where the bound cannot see the rounds the
+#             busiest processor forces (its floor is a mean degree).
 # Ratios: E/E_met against gpmetis, tabu/off against the old starts,
 # tabu/dd against the decomposition.
 # COMM_NODES (environment; default "8 16 32") picks the node counts.
-# Measured 2026-11-27 (one run, session 4): tabu/off 0.64-0.97 where it
-# empties nodes or searches from rcb (32n-x1), 1.000 elsewhere; tabu/dd
-# 0.90-0.997; E/E_met 0.43-0.90; gap 0.7-20.3 % (gpmetis 15-228 %);
-# rt/tabu 0.999-1.57: no start from rcb beats tabu now (before the short
-# rcb search among its starts: 0.967 at 32n-x1). What is left of the gap
-# is mostly the bound's (stencilmap-model(7), LOWER BOUND, "Where it is
-# loose"), the decompositions being within 0.3-1 % of tabu where
-# communication dominates.
+# Measured 2026-11-27 (one run, session 5, main after the bound's whole
+# groups): gap 0.5-0.6 % on 8n-x1, 8n-x15, 16n-x150; 3.0-4.0 % on 16n-x1,
+# 16n-x15; 10.1-18.3 % on 32n-x1, 32n-x15, 32n-x150, 8n-x150 (session 4:
+# 0.7-20.3 %, same tabu mappings; the bound gained the rounds' floor over
+# the fastest processors, integer group counts and whole groups). T_by
+# says the rounds set tabu's makespan on 16n-x1 and the 32-node rows: there
+# the busiest processor's degree is what the bound does not see (Tb/T 0.65
+# at 32n-x1; at 32n-x15/x150 the rounds fix the node count). tabu/dd
+# 0.90-0.997, rt/tabu >= 0.999: no decomposition or start from rcb beats
+# tabu. See stencilmap-model(7), LOWER BOUND, "Where it is loose".
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
 set tmp [file join [expr {[info exists ::env(TMPDIR)] ? $::env(TMPDIR) : "/tmp"}] sm-comm-nodes-[pid]]
 file mkdir $tmp
@@ -70,13 +77,14 @@ proc nodes_used {} {
     dict size $used
 }
 
-# The bound at the session mapping's own makespan: {energy comm}.
+# The bound at the session mapping's own makespan: {energy comm time}
+# (time: the least makespan the bound allows, where it prices idle power).
 proc bound_at_own {} {
     set e [model eval]
     model configure -deadline [dict get $e time]
     set b [model bound]
     model configure -deadline none
-    list [dict get $b energy] [dict get $b comm]
+    list [dict get $b energy] [dict get $b comm] [dict get $b time]
 }
 
 proc metis {tmp} {
@@ -98,8 +106,8 @@ proc metis {tmp} {
 
 puts "communication-dominated instances: 16x16x16 blocks of 32^3 cells on N summit-like nodes, inter-node energy x F; one run"
 puts "bound = model bound at the mapping's own makespan, gap = E/bound - 1; dd = best rcb -nodes K meeting tabu's deadline"
-puts [format "%-9s %5s %7s %10s %5s %7s %8s %8s %10s %7s %8s %10s %8s %10s %4s %8s %10s %8s %10s %8s %8s" \
-    instance comm% tabu_s tabu(J) nodes E/E_met tabu/off tabu/dd bound(J) b_comm gap off(J) off_gap metis(J) dd_K dd(J) dd_gap rcb(J) met_bound met_gap rt/tabu]
+puts [format "%-9s %5s %7s %10s %5s %7s %8s %8s %10s %7s %8s %10s %8s %10s %4s %8s %10s %8s %10s %8s %8s %6s %5s" \
+    instance comm% tabu_s tabu(J) nodes E/E_met tabu/off tabu/dd bound(J) b_comm gap off(J) off_gap metis(J) dd_K dd(J) dd_gap rcb(J) met_bound met_gap rt/tabu T_by Tb/T]
 set have_metis [expr {[auto_execok gpmetis] ne ""}]
 foreach nodes $node_counts {
     foreach factor {1 15 150} {
@@ -116,7 +124,8 @@ foreach nodes $node_counts {
         set e [model eval]
         set E [dict get $e energy]
         set used [nodes_used]
-        lassign [bound_at_own] B Bc
+        lassign [bound_at_own] B Bc Bt
+        set Tby [expr {[dict get $e comm_time] >= [dict get $e comp_time] ? "rounds" : "comp"}]
         set deadline [dict get $r deadline]
         model configure -deadline none
         solve tabu -node-starts off
@@ -157,10 +166,11 @@ foreach nodes $node_counts {
             set metGap [format %.1f%% [expr {100.0 * ($metE / $metB - 1)}]]
             set metE [format %.4f $metE]
         }
-        puts [format "%-9s %4.1f%% %7.2f %10.4f %5d %7s %8.3f %8.3f %10.4f %6.1f%% %7.1f%% %8.4f %7.1f%% %10s %4s %8.4f %9.1f%% %8.4f %10s %8s %8.3f" \
+        puts [format "%-9s %4.1f%% %7.2f %10.4f %5d %7s %8.3f %8.3f %10.4f %6.1f%% %7.1f%% %8.4f %7.1f%% %10s %4s %8.4f %9.1f%% %8.4f %10s %8s %8.3f %6s %5.2f" \
             $name [expr {100.0 * [dict get $e energy_comm] / $E}] $secs $E $used $ratio [expr {$E / $offE}] [expr {$E / $ddE}] \
             $B [expr {100.0 * $Bc / $B}] [expr {100.0 * ($E / $B - 1)}] $offE [expr {100.0 * ($offE / $offB - 1)}] \
-            $metE $ddK $ddE [expr {100.0 * ($ddE / $ddB - 1)}] $rcbE $metB $metGap [expr {$rtE / $E}]]
+            $metE $ddK $ddE [expr {100.0 * ($ddE / $ddB - 1)}] $rcbE $metB $metGap [expr {$rtE / $E}] \
+            $Tby [expr {$Bt / [dict get $e time]}]]
         flush stdout
     }
 }

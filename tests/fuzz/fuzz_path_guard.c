@@ -3,7 +3,7 @@
  * Oracle: the result is absolute and clean (no ".", "..", "//" or
  * trailing "/"), and wherever the path exists it is exactly realpath(3)'s
  * answer: the guard checks the file the kernel will open. And the open
- * beneath a directory (core/lib/path_guard_kernel_open_beneath.h), both ways (openat2 and the
+ * beneath a directory (core/lib/openat2_open_beneath_dir.h), both ways (openat2 and the
  * O_NOFOLLOW walk), of the same path from the sandbox's a/: whatever it
  * opens is a/ or below it. */
 #define _GNU_SOURCE   /* O_PATH; realpath */
@@ -16,8 +16,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "core/lib/path_guard_policy_allowed_dirs.h"
-#include "core/lib/path_guard_kernel_open_beneath.h"
+#include "core/lib/path_guard_enforces_allowed_dirs.h"
+#include "core/lib/openat2_open_beneath_dir.h"
 
 static char dir[64];
 

@@ -45,10 +45,10 @@ typedef struct sm_app {
     sm_solver_run *runs;
     int nruns, run_shown, run_serial;
     /* The workbench's `solver start` while its init runs on a worker
-     * (solver_worker_thread.h), NULL otherwise; app->solver is NULL meanwhile. */
+     * (solver_start_on_worker_thread.h), NULL otherwise; app->solver is NULL meanwhile. */
     struct sm_solver_start *starting;
     /* The workbench's `solver branch` being built on a worker
-     * (solver_branch_background.h), NULL otherwise. */
+     * (solver_branch_build_on_worker_thread.h), NULL otherwise. */
     struct sm_branch_build *branching;
     /* Its poll, settle and cancel, set by sm_app_branch_begin: the solver
      * start (solver_install_and_start.c) calls them through these, so the
@@ -158,7 +158,7 @@ typedef struct sm_app {
     const sm_session *bound_at_session;
     int has_bound_at, bound_at_dvfs;
     /* `run launch`'s job (mpi_run_launch_job.h), NULL before the first, and the run
-     * last imported (core/run_results/run_json.h) with whether the session still
+     * last imported (core/run_results/run_json_file.h) with whether the session still
      * holds its scenario and mapping (app_mpi_run_state.c, cached per version). */
     struct sm_run_job *run_job;
     struct sm_run *run;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/run_results/run_vs_model.h"
-#include "core/run_results/run_json.h"
+#include "core/run_results/run_json_file.h"
 #include "mpi_run_launch_job.h"
 
 int sm_app_run_matches(sm_app *app)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/jsonutil.h"
-#include "core/lib/path_guard_policy_allowed_dirs.h"
+#include "core/lib/path_guard_enforces_allowed_dirs.h"
 #include "installed_data_directory.h"
 
 const char *const sm_element_keys[SM_EL_COUNT] = {

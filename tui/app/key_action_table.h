@@ -1,6 +1,6 @@
 /* key_action_table.h - the key table: every action the workbench has, defined once.
  * The same lists feed the key map, the '?' help and `key list`; each
- * action becomes a Tcl command (key_action_commands.c) before it runs. */
+ * action becomes a Tcl command (key_action_to_tcl_command.c) before it runs. */
 #ifndef SM_KEY_ACTION_TABLE_H
 #define SM_KEY_ACTION_TABLE_H
 

@@ -1,6 +1,6 @@
 /* solver_install_and_start.c - the workbench's solver: installing one, the cost state
  * the panes take over from it, and a `solver start` that runs on in the
- * background (solver_worker_thread.c) until it is installed, abandoned or waited
+ * background (solver_start_on_worker_thread.c) until it is installed, abandoned or waited
  * for. No Tcl: the command layer (cmd_solve.c) and every command that
  * changes what a solver reads call these. */
 #include "solvers/solver_registry.h"
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "solver_worker_thread.h"
+#include "solver_start_on_worker_thread.h"
 #include "compare_mode.h"
 #include "solvers/stepper/step_history_record_seek_back.h"
 

@@ -5,7 +5,7 @@
 
 #include <tcl.h>
 #include "core/traffic/mapping_metrics.h"
-#include "core/lib/path_guard_policy_allowed_dirs.h"
+#include "core/lib/path_guard_enforces_allowed_dirs.h"
 #include "core/io/mapping_value_text.h"
 #include "core/model/cost.h"
 #include "tui/app/app.h"

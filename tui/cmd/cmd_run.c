@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/run_results/run_vs_model.h"
-#include "core/run_results/run_json.h"
+#include "core/run_results/run_json_file.h"
 #include "tui/app/mpi_run_launch_job.h"
 
 /* sm_tcl_error with a code of several words ("RUN MISMATCH"). */

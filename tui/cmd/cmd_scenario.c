@@ -15,6 +15,7 @@
 #include "cmd_topo_measure.h"
 #include "tui/app/path_display_tidy.h"
 #include "core/lib/atomic_file_write.h"
+#include "core/io/processor_profile_csv_file.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
 {

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "core/lib/path_guard_policy_allowed_dirs.h"
+#include "core/lib/path_guard_enforces_allowed_dirs.h"
 #include "core/session/crash_recovery_journal.h"
 #include "cmd_common.h"
 #include "core/lib/atomic_file_write.h"

@@ -6,7 +6,7 @@
 
 #include "cmd_common.h"
 #include "solvers/stepper/step_history_record_seek_back.h"
-#include "tui/app/solver_worker_thread.h"
+#include "tui/app/solver_start_on_worker_thread.h"
 
 int sm_solve_cmd(ClientData cd, Tcl_Interp *in, int objc, Tcl_Obj *const objv[]);
 int sm_solve_until_met(sm_app *app, Tcl_Interp *in, Tcl_Obj *until, int *met);

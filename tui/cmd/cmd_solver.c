@@ -14,10 +14,10 @@
 #include "core/lib/units.h"
 #include "core/model/result_keys.h"
 #include "solvers/stepper/step_history_record_seek_back.h"
-#include "tui/app/solver_worker_thread.h"
+#include "tui/app/solver_start_on_worker_thread.h"
 #include "cmd_solve.h"
 #include "cmd_solver_breakpoints_and_condition_check.h"
-#include "cmd_solver_branch_runs_switch.h"
+#include "cmd_solver_branch.h"
 
 static int need_solver(sm_app *app, Tcl_Interp *in)
 {

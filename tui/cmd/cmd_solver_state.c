@@ -13,7 +13,7 @@
 #include "core/lib/units.h"
 #include "core/model/result_keys.h"
 #include "solvers/stepper/step_history_record_seek_back.h"
-#include "tui/app/solver_worker_thread.h"
+#include "tui/app/solver_start_on_worker_thread.h"
 #include "cmd_solve.h"
 
 double sm_solve_now(void)

@@ -11,7 +11,7 @@
 #include "cmd_study.h"
 #include "version.h"
 #include "core/lib/jsonutil.h"
-#include "core/lib/path_guard_policy_allowed_dirs.h"
+#include "core/lib/path_guard_enforces_allowed_dirs.h"
 #include "core/lib/sha256.h"
 #include "core/study/study_jobs_enumeration.h"
 #include "core/lib/braille_plot.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd_common.h"
-#include "core/lib/path_guard_policy_allowed_dirs.h"
+#include "core/lib/path_guard_enforces_allowed_dirs.h"
 #include "cmd_study.h"
 #include "core/lib/strbuf.h"
 #include "core/lib/braille_plot.h"

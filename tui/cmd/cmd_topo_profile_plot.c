@@ -17,6 +17,7 @@
 #include "core/session/session_edits_undo_redo.h"
 #include "core/lib/braille_plot.h"
 #include "core/lib/atomic_file_write.h"
+#include "core/io/processor_profile_csv_file.h"
 
 typedef struct ppt {
     double blocks, time, low, high;

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cmd_common.h"
-#include "core/lib/path_guard_policy_allowed_dirs.h"
+#include "core/lib/path_guard_enforces_allowed_dirs.h"
 #include "cmd_study.h"
 
 /* Series columns worth cycling to: a handful of distinct values. */

@@ -4,7 +4,7 @@
  * stencilmap commands, the pure path subcommands of `file`, puts to stdout
  * and stderr, and exit. Every stencilmap command called from there runs
  * with app->safe_depth raised, and while it is the path guard (core/lib/
- * path_guard_policy_allowed_dirs.h) confines the files it names: reads below the current
+ * path_guard_enforces_allowed_dirs.h) confines the files it names: reads below the current
  * directory, the script's directory, the program's data and each -allow
  * DIR; writes below each -allow DIR only (run from a home directory, a
  * script must not reach its dotfiles). Anything
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cmd_common.h"
-#include "core/lib/path_guard_policy_allowed_dirs.h"
+#include "core/lib/path_guard_enforces_allowed_dirs.h"
 #include "core/model/grid_memory.h"
 
 #include "tui/app/installed_data_directory.h"
@@ -103,7 +103,7 @@ static int below_which(const char *r, char *const *dirs, int n)
 }
 
 /* The grant: directory fd (a copy of the one held) and r's path below
- * dir. The opens happen beneath it (core/lib/path_guard_kernel_open_beneath.h). */
+ * dir. The opens happen beneath it (core/lib/openat2_open_beneath_dir.h). */
 static int grant_below(sm_path_grant *g, int fd, const char *r, const char *dir, sm_err *e)
 {
     g->dirfd = fd;

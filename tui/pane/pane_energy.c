@@ -6,7 +6,7 @@
 #include <string.h>
 #include "pane.h"
 #include "core/run_results/run_vs_model.h"
-#include "core/run_results/run_json.h"
+#include "core/run_results/run_json_file.h"
 #include "tui/app/mpi_run_launch_job.h"
 
 /* A deadline cell: met, missed, or no deadline. */

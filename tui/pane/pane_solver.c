@@ -9,7 +9,7 @@
 #include "solvers/solver_registry.h"
 #include "pane.h"
 #include "solvers/stepper/step_history_record_seek_back.h"
-#include "tui/app/solver_worker_thread.h"
+#include "tui/app/solver_start_on_worker_thread.h"
 
 /* The solver's statistic named key, or NULL. */
 static const double *stat_of(const sm_solver *s, const char *key)
@@ -255,7 +255,7 @@ static int move_row(sm_pane *p, sm_app *app, const sm_frame *f, int delta, sm_wo
     return 1;
 }
 
-/* No activate: Enter on a solver opens the start prompt (key_action_commands.c). */
+/* No activate: Enter on a solver opens the start prompt (key_action_to_tcl_command.c). */
 /* Pareto mode: a click on a front point or row applies it. */
 static int click(sm_pane *p, sm_app *app, const sm_frame *f, int y, int x, sm_words *cmds)
 {

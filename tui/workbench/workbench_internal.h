@@ -18,10 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "core/session/crash_recovery_journal.h"
-#include "tui/app/key_action_commands.h"
+#include "tui/app/key_action_to_tcl_command.h"
 #include "tui/app/key_action_table.h"
 #include "tui/pane/pane.h"
-#include "tui/app/solver_worker_thread.h"
+#include "tui/app/solver_start_on_worker_thread.h"
 #include "tui/app/tcl_bridge.h"
 #include "hangup_watchdog.h"
 #include "workbench.h"
@@ -120,6 +120,8 @@ void wb_layout(tui *t);
 void wb_shown_reset(struct shown *sh);
 void wb_prepare(tui *t, sm_frame *f);
 void wb_draw(tui *t, int force);
+/* The status line (workbench_status_line.c). */
+void wb_draw_status(tui *t, const sm_frame *f);
 
 /* workbench_terminal.c */
 int wb_next_key(tui *t, int *code, int *is_key);

@@ -545,8 +545,8 @@ static void integer_groups_below_enumeration(void **st)
 {
     (void)st;
     unsigned seed = 3839;
-    int feasible = 0, raised = 0, trials = 0;
-    double most = 1;
+    int feasible = 0, raised = 0, trials = 0, raised_w = 0;
+    double most = 1, most_w = 1;
     while (trials < 160) {
         sm_grid *g = random_grid(&seed);
         int P = g->ntasks <= 8 ? 2 + (int)(rand_r(&seed) % 3) : 2;
@@ -590,10 +590,12 @@ static void integer_groups_below_enumeration(void **st)
         sm_eval best;
         tu_enumerate(g, t, &m, &best);
         int *iso = sm_bound_profile(g);
-        sm_bound with, frac;
+        sm_bound with, frac, nowhole;
         sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS, &with);
         sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_NO_INTEGER_GROUPS,
                               &frac);
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_NO_WHOLE_GROUPS,
+                              &nowhole);
         if (best.feasible) {
             feasible++;
             if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
@@ -604,7 +606,15 @@ static void integer_groups_below_enumeration(void **st)
                          frac.energy);
             if (with.energy > frac.energy * 1.01) raised++;
             most = fmax(most, with.energy / frac.energy);
+            /* Alike nodes priced whole (the cells' cost and the cut of
+             * as many groups as hold cells, by Jensen/the concave vertex
+             * and by the Lagrangian dual): never below without. */
+            if (with.energy < nowhole.energy * (1 - 1e-12))
+                fail_msg("trial %d: whole groups %.17g below without %.17g", trials, with.energy, nowhole.energy);
+            if (with.energy > nowhole.energy * 1.01) raised_w++;
+            most_w = fmax(most_w, with.energy / nowhole.energy);
         }
+        sm_bound_free(&nowhole);
         sm_bound_free(&with);
         sm_bound_free(&frac);
         free(iso);
@@ -612,9 +622,91 @@ static void integer_groups_below_enumeration(void **st)
         sm_grid_free(g);
     }
     print_message("%d feasible of %d, integer group counts raised %d by more than 1 %% over the fractional "
-                  "counts (at most x%.3f)\n", feasible, trials, raised, most);
+                  "counts (at most x%.3f); whole nodes %d more (at most x%.3f)\n", feasible, trials, raised, most,
+                  raised_w, most_w);
     assert_true(feasible >= 50);
     assert_true(raised >= 8);
+    assert_true(most >= 1.1);
+}
+
+/* Whole nodes: three alike nodes of a fast cheap and a slow costly
+ * processor, expensive links between nodes, a deadline that two nodes can
+ * just meet with their slow processors: spreading the grid over all three
+ * nodes saves the slow processors' energy but cuts more. The bound with
+ * alike nodes priced whole (Jensen and the concave vertex over the nodes
+ * that hold cells, and the Lagrangian dual over blocks per node) stays
+ * below the best mapping (every mapping enumerated) and above the bound
+ * without it on some. */
+static void whole_nodes_below_enumeration(void **st)
+{
+    (void)st;
+    unsigned seed = 3840;
+    int feasible = 0, raised = 0, trials = 0;
+    double most = 1;
+    while (trials < 120) {
+        sm_grid *g = random_grid(&seed);
+        if (g->ntasks > 6) { sm_grid_free(g); continue; }
+        trials++;
+        int P = 6;
+        char buf[4096];
+        double cell = 1.0 / 262144, msg = 1.0 / 4096;
+        double tf = 1e-6 * cell;
+        int len = snprintf(buf, sizeof buf,
+                           "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{"
+                           "\"f\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d},"
+                           "\"s\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d}},"
+                           "\"processors\":[",
+                           tf, 1e-5 * cell * (1 + rand_r(&seed) % 3), 20 + rand_r(&seed) % 40, rand_r(&seed) % 20,
+                           tf * (1 + rand_r(&seed) % 3), 1e-5 * cell * (10 + rand_r(&seed) % 20),
+                           60 + rand_r(&seed) % 80, rand_r(&seed) % 20);
+        for (int p = 0; p < P; p++)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"%s\",\"node\":%d}",
+                            p ? "," : "", p, p % 2 ? "s" : "f", p / 2);
+        snprintf(buf + len, sizeof buf - (size_t)len,
+                 "],\"network\":{\"kind\":\"tree\",\"group_sizes\":[3]},\"links\":{\"intra\":{\"*\":"
+                 "{\"time_per_cell\":%g,\"energy_per_cell\":%g}},\"inter\":[{\"time_per_cell\":%g,"
+                 "\"energy_per_cell\":%g}]}}",
+                 1e-8 * msg, 1e-4 * msg * (1 + rand_r(&seed) % 4), 1e-8 * msg,
+                 1e-4 * msg * (1 + rand_r(&seed) % 40));
+        sm_topo *t = tu_topo_text(buf);
+        sm_model m;
+        sm_model_default(&m);
+        m.round_time = 1e-9 * (1 + rand_r(&seed) % 10);
+        m.overlap = rand_r(&seed) % 3 != 0;
+        m.unused_idle = rand_r(&seed) % 2;
+        m.rounds = (sm_rounds_model)(rand_r(&seed) % 3);
+        int zero[16] = {0};
+        sm_eval one;
+        sm_eval_reference(g, t, &m, zero, &one);
+        m.has_deadline = 1;
+        m.deadline = one.time * (0.3 + 0.1 * (rand_r(&seed) % 6));
+        sm_eval best;
+        tu_enumerate(g, t, &m, &best);
+        int *iso = sm_bound_profile(g);
+        sm_bound with, nowhole;
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS, &with);
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_NO_WHOLE_GROUPS,
+                              &nowhole);
+        if (best.feasible) {
+            feasible++;
+            if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
+                fail_msg("trial %d: knapsack with whole nodes %.17g above the optimum %.17g", trials, with.energy,
+                         best.energy);
+            if (with.energy < nowhole.energy * (1 - 1e-12))
+                fail_msg("trial %d: whole nodes %.17g below without %.17g", trials, with.energy, nowhole.energy);
+            if (with.energy > nowhole.energy * 1.01) raised++;
+            most = fmax(most, with.energy / nowhole.energy);
+        }
+        sm_bound_free(&with);
+        sm_bound_free(&nowhole);
+        free(iso);
+        sm_topo_free(t);
+        sm_grid_free(g);
+    }
+    print_message("%d feasible of %d, whole nodes raised %d by more than 1 %% (at most x%.3f)\n", feasible, trials,
+                  raised, most);
+    assert_true(feasible >= 40);
+    assert_true(raised >= 3);
     assert_true(most >= 1.1);
 }
 
@@ -629,6 +721,7 @@ int main(void)
         cmocka_unit_test(rounds_floor_below_enumeration),
         cmocka_unit_test(rounds_floor_fast_subset_below_enumeration),
         cmocka_unit_test(integer_groups_below_enumeration),
+        cmocka_unit_test(whole_nodes_below_enumeration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
  * of random moves and swaps on random grids and machines. */
 #include "tests/unit/testutil.h"
 #include "core/model/processor_type_profiles.h"
+#include "core/io/processor_profile_csv_file.h"
 
 typedef struct { const char *kinds; const char *order; int64_t edges, mrounds; double time, energy; } row;
 

@@ -1,4 +1,4 @@
-/* cmd_solver_branch_runs_switch.c - solver branch|runs|switch: a run started from step K
+/* cmd_solver_branch.c - solver branch|runs|switch: a run started from step K
  * of another with options changed, replayed to K exactly
  * (solvers/stepper/solver_branch.c), kept beside the others; the one shown
  * is app->solver, so every other `solver` subcommand acts on it. */
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd_solve.h"
-#include "cmd_solver_branch_runs_switch.h"
-#include "tui/app/solver_branch_background.h"
+#include "cmd_solver_branch.h"
+#include "tui/app/solver_branch_build_on_worker_thread.h"
 #include "solvers/stepper/solver_branch.h"
 #include "solvers/stepper/step_history_record_seek_back.h"
 

@@ -1,4 +1,4 @@
-/* run_json.h - RUN.json, the record of a real run of a mapping (SPEC 9):
+/* run_json_file.h - RUN.json, the record of a real run of a mapping (SPEC 9):
  * the hashes that tie it to a scenario and a mapping, and per rank what
  * stencilmap-run measured. Written by run/ (MPI), read back by `run
  * import`. The hashes are of canonical texts, not of files, so the
@@ -9,8 +9,8 @@
  *   mapping_sha256   SHA-256 of the processor index of every block, one
  *                    a line ("%d\n"), in block order.
  * No MPI and no Tcl here. */
-#ifndef SM_RUN_JSON_H
-#define SM_RUN_JSON_H
+#ifndef SM_RUN_JSON_FILE_H
+#define SM_RUN_JSON_FILE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* edge_colouring.c - edge colouring of a multigraph as matchings with
+/* edge_colouring_from_scratch.c - edge colouring of a multigraph as matchings with
  * durations. Up to four communicating processors the colouring is exact
  * (every matching of K4 is an edge or one of its three perfect matchings);
  * beyond that a greedy that keeps every busiest processor busy, beside a

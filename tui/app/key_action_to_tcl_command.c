@@ -1,6 +1,6 @@
-/* key_action_commands.c - key actions as Tcl commands (see key_action_commands.h). */
+/* key_action_to_tcl_command.c - key actions as Tcl commands (see key_action_to_tcl_command.h). */
 #include "solvers/solver_registry.h"
-#include "key_action_commands.h"
+#include "key_action_to_tcl_command.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
-/* path_guard_kernel_open_beneath.h - opening a path that must stay below a directory whatever
+/* openat2_open_beneath_dir.h - opening a path that must stay below a directory whatever
  * happens to the tree meanwhile (a symbolic link swapped in between a
  * check and the open). */
-#ifndef SM_PATH_GUARD_KERNEL_OPEN_BENEATH_H
-#define SM_PATH_GUARD_KERNEL_OPEN_BENEATH_H
+#ifndef SM_OPENAT2_OPEN_BENEATH_DIR_H
+#define SM_OPENAT2_OPEN_BENEATH_DIR_H
 
 #include <sys/types.h>
 

@@ -1,4 +1,4 @@
-/* libhwloc_topology_to_hardware_description.c - the hardware description from libhwloc: this machine, or an
+/* hwloc_read_lstopo_xml_or_this_machine.c - the hardware description from libhwloc: this machine, or an
  * lstopo XML file (or standard input, "-"). Without libhwloc
  * (SM_HAVE_HWLOC undefined) the calls fail with a message saying how to
  * get it.
@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "libhwloc_topology_to_hardware_description.h"
-#include "core/lib/path_guard_policy_allowed_dirs.h"
+#include "hwloc_read_lstopo_xml_or_this_machine.h"
+#include "core/lib/path_guard_enforces_allowed_dirs.h"
 
 #ifndef SM_HAVE_HWLOC
 

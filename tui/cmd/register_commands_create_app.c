@@ -1,4 +1,4 @@
-/* app_create_and_register_commands.c - the app's life (the session starts on the built-in
+/* register_commands_create_app.c - the app's life (the session starts on the built-in
  * scenario; the Tcl hooks are released here) and command registration. */
 #include "cmd_common.h"
 #include "tui/app/compare_mode.h"

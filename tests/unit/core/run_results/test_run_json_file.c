@@ -1,11 +1,11 @@
-/* test_run_json.c - RUN.json (core/run_results/run_json.c): what is written reads
+/* test_run_json_file.c - RUN.json (core/run_results/run_json_file.c): what is written reads
  * back the same; a truncated file, a missing or unknown key, a bad hash, a
  * rank out of order, a negative time are refused naming the file and the
  * JSON path; the hashes are of canonical texts (same mapping, same hash;
  * one block moved, another). */
 #include "tests/unit/testutil.h"
 #include "core/lib/sha256.h"
-#include "core/run_results/run_json.h"
+#include "core/run_results/run_json_file.h"
 
 static sm_run sample(void)
 {

@@ -1,10 +1,10 @@
-/* solver_worker_thread.c - a solver's start on a worker thread (see
- * solver_worker_thread.h). The worker touches only the solver it was given, the
+/* solver_start_on_worker_thread.c - a solver's start on a worker thread (see
+ * solver_start_on_worker_thread.h). The worker touches only the solver it was given, the
  * cost state it builds, and the grid and machine read-only; the command
  * layer waits for it (sm_solver_start_end) before anything replaces them.
  * One mutex and condition say "finished"; everything else is handed over
  * by the join. */
-#include "solver_worker_thread.h"
+#include "solver_start_on_worker_thread.h"
 #include "list_pane_rows.h"
 
 #include <errno.h>

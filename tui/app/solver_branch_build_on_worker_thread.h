@@ -1,4 +1,4 @@
-/* solver_branch_background.h - the workbench's `solver branch` built on a
+/* solver_branch_build_on_worker_thread.h - the workbench's `solver branch` built on a
  * worker thread: the new run's start made again and replayed to step K
  * (solvers/stepper/solver_branch.h) while the keys keep working; at a
  * whole Summit (16.7 M blocks) that is the multilevel start, seconds.
@@ -8,8 +8,8 @@
  * start`, every command that acts on the solver waits for it first
  * (sm_app_solver_settle), so `solver branch 10 -tenure-add 30; solver
  * step 5` steps the branch. No curses and no Tcl. */
-#ifndef SM_SOLVER_BRANCH_BACKGROUND_H
-#define SM_SOLVER_BRANCH_BACKGROUND_H
+#ifndef SM_SOLVER_BRANCH_BUILD_ON_WORKER_THREAD_H
+#define SM_SOLVER_BRANCH_BUILD_ON_WORKER_THREAD_H
 
 #include "app.h"
 

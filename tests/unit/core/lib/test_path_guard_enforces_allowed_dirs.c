@@ -1,4 +1,4 @@
-/* test_path_guard_policy_allowed_dirs.c - sm_path_resolve walks a path as the kernel will (a
+/* test_path_guard_enforces_allowed_dirs.c - sm_path_resolve walks a path as the kernel will (a
  * symlink before `..` is followed first; a dangling symlink leads to where
  * a write would create the file; a loop is an error), and the guard is
  * asked by every reader and writer before anything is opened. */
@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tests/unit/testutil.h"
-#include "core/lib/path_guard_policy_allowed_dirs.h"
-#include "core/lib/path_guard_kernel_open_beneath.h"
+#include "core/lib/path_guard_enforces_allowed_dirs.h"
+#include "core/lib/openat2_open_beneath_dir.h"
 #include "core/study/study_jobs_enumeration.h"
 #include "core/lib/atomic_file_write.h"
 

@@ -1,6 +1,6 @@
-/* run_json.c - RUN.json (run_json.h): canonical hashes, writing, and a
+/* run_json_file.c - RUN.json (run_json_file.h): canonical hashes, writing, and a
  * strict reader for `run import`. */
-#include "run_json.h"
+#include "run_json_file.h"
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <math.h>

@@ -1,11 +1,11 @@
-/* solver_worker_thread.h - a solver's start on a worker thread, for the
+/* solver_start_on_worker_thread.h - a solver's start on a worker thread, for the
  * workbench: `solver start` answers at once while the solver's own init
  * (seconds at a million blocks) and the cost state the panes will show it
  * through are built beside the screen, which keeps answering keys. No
  * curses and no Tcl: the command layer starts it and installs the result;
  * the screen only asks how long it has been running. */
-#ifndef SM_SOLVER_WORKER_THREAD_H
-#define SM_SOLVER_WORKER_THREAD_H
+#ifndef SM_SOLVER_START_ON_WORKER_THREAD_H
+#define SM_SOLVER_START_ON_WORKER_THREAD_H
 
 #include "solvers/stepper/solver_stepper.h"
 

@@ -1,8 +1,8 @@
-/* key_action_commands.h - what each key action does, as the Tcl command it runs (or
+/* key_action_to_tcl_command.h - what each key action does, as the Tcl command it runs (or
  * the prompt that collects the rest of one). No curses: the TUI loop
  * shows prompts and runs the commands through tcl_bridge.h. */
-#ifndef SM_KEY_ACTION_COMMANDS_H
-#define SM_KEY_ACTION_COMMANDS_H
+#ifndef SM_KEY_ACTION_TO_TCL_COMMAND_H
+#define SM_KEY_ACTION_TO_TCL_COMMAND_H
 
 #include "app.h"
 #include "key_action_table.h"

@@ -1,12 +1,12 @@
-/* path_guard_policy_allowed_dirs.c - resolving a path the way the kernel will (symlinks, `.`
+/* path_guard_enforces_allowed_dirs.c - resolving a path the way the kernel will (symlinks, `.`
  * and `..` component by component), and the guard every named file
  * passes before it is opened. */
 #define _GNU_SOURCE   /* O_PATH */
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700   /* realpath */
 #endif
-#include "path_guard_policy_allowed_dirs.h"
-#include "path_guard_kernel_open_beneath.h"
+#include "path_guard_enforces_allowed_dirs.h"
+#include "openat2_open_beneath_dir.h"
 
 #include <errno.h>
 #include <fcntl.h>

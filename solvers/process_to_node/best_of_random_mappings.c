@@ -1,4 +1,4 @@
-/* random_sampling.c - `random` (SPEC 4): the best of -samples random mappings.
+/* best_of_random_mappings.c - `random` (SPEC 4): the best of -samples random mappings.
  * A sample permutes the blocks over the slots of the sweep curve mapping,
  * so every sample fills the processors exactly as lb sizes them. One step
  * is one sample. */

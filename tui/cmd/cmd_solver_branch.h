@@ -1,7 +1,7 @@
-/* cmd_solver_branch_runs_switch.h - branches of a solver's run (SPEC 5 "Breakpoints and
+/* cmd_solver_branch.h - branches of a solver's run (SPEC 5 "Breakpoints and
  * branches"): solver branch K ?options?, solver runs, solver switch NAME. */
-#ifndef SM_CMD_SOLVER_BRANCH_RUNS_SWITCH_H
-#define SM_CMD_SOLVER_BRANCH_RUNS_SWITCH_H
+#ifndef SM_CMD_SOLVER_BRANCH_H
+#define SM_CMD_SOLVER_BRANCH_H
 
 #include "cmd_common.h"
 

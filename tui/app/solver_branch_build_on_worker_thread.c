@@ -1,12 +1,12 @@
-/* solver_branch_background.c - `solver branch` on a worker thread (see
- * solver_branch_background.h). The worker touches only the new solver
+/* solver_branch_build_on_worker_thread.c - `solver branch` on a worker thread (see
+ * solver_branch_build_on_worker_thread.h). The worker touches only the new solver
  * and reads what sm_branch_new reads of the run it branches from (its
  * grid, machine, start mapping, first model and options, branch points:
  * fixed while that run lives); everything that frees that run waits for
  * it first (sm_app_branch_cancel). The check against the recorded step
  * and the option change run on the workbench's thread, when it is in:
  * the run branched from may have stepped meanwhile. */
-#include "solver_branch_background.h"
+#include "solver_branch_build_on_worker_thread.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,10 +1,10 @@
-/* path_guard_kernel_open_beneath.c - opening a path below a directory without ever leaving it:
+/* openat2_open_beneath_dir.c - opening a path below a directory without ever leaving it:
  * openat2 with RESOLVE_BENEATH where the kernel has it, else an openat
  * walk with O_NOFOLLOW. The path guard hands every confined open here
  * with the allowed directory it holds open, so a link swapped in after the
  * check cannot take the open outside. */
 #define _GNU_SOURCE
-#include "path_guard_kernel_open_beneath.h"
+#include "openat2_open_beneath_dir.h"
 
 #include <errno.h>
 #include <fcntl.h>

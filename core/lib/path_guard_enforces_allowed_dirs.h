@@ -1,12 +1,12 @@
-/* path_guard_policy_allowed_dirs.h - where a file access really goes, and the one check every
+/* path_guard_enforces_allowed_dirs.h - where a file access really goes, and the one check every
  * read and write of a named file passes (SPEC 5: a script under -safe
  * reads only below the allowed directories and writes only below the
  * current directory and each -allow DIR). core/ knows nothing of safe
  * interpreters: the program installs the policy as a guard function, and
  * sm_read_file, sm_write_file_atomic, sm_mkdir_p and the study directory
  * listing ask it before they open anything. */
-#ifndef SM_PATH_GUARD_POLICY_ALLOWED_DIRS_H
-#define SM_PATH_GUARD_POLICY_ALLOWED_DIRS_H
+#ifndef SM_PATH_GUARD_ENFORCES_ALLOWED_DIRS_H
+#define SM_PATH_GUARD_ENFORCES_ALLOWED_DIRS_H
 
 #include <sys/types.h>
 #include "util.h"
@@ -26,7 +26,7 @@ enum { SM_PATH_READ = 0, SM_PATH_WRITE = 1 };
 /* What the guard allows: an access that stays below `dirfd`, a directory
  * the guard opened (the caller closes it), at `rel`, the resolved path
  * below it ("" for the directory itself). dirfd -1: no confinement, the
- * path is opened as given. Opening beneath the directory (path_guard_kernel_open_beneath.h), not
+ * path is opened as given. Opening beneath the directory (openat2_open_beneath_dir.h), not
  * by the name that was checked, is what makes the check hold at the open:
  * a symbolic link swapped in meanwhile cannot lead the open outside. */
 typedef struct sm_path_grant {
