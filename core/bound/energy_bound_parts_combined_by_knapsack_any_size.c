@@ -309,9 +309,9 @@ static double whole_groups(const bctx *x, const kscratch *s, double t1, int vari
     return isfinite(best) ? best : -INFINITY;
 }
 
-/* k times the lower convex hull of phi over b = lo..c at t (lo <= t <= c),
- * -INFINITY where t is outside the finite points; hull is scratch. */
-static double hull_at(const double *phi, int *hull, int lo, int c, double t, int k)
+/* The lower convex hull of phi over b = lo..c (up to its first infinite
+ * value) into hull; returns its number of points. */
+static int hull_build(const double *phi, int *hull, int lo, int c)
 {
     int nh = 0;
     for (int b = lo; b <= c; b++) {
@@ -324,13 +324,22 @@ static double hull_at(const double *phi, int *hull, int lo, int c, double t, int
         }
         hull[nh++] = b;
     }
-    if (nh == 1 && t == hull[0]) return k * phi[hull[0]];
-    for (int i = 0; i + 1 < nh; i++)
-        if (hull[i] <= t && t <= hull[i + 1]) {
-            int a = hull[i], b = hull[i + 1];
-            return k * (phi[a] + (phi[b] - phi[a]) * (t - a) / (b - a));
-        }
-    return -INFINITY;
+    return nh;
+}
+
+/* k times that hull at t; -INFINITY where t is outside it. */
+static double hull_at(const double *phi, const int *hull, int nh, double t, int k)
+{
+    if (nh == 0 || t < hull[0] || t > hull[nh - 1]) return -INFINITY;
+    if (nh == 1) return k * phi[hull[0]];
+    int lo = 0, hi = nh - 1; /* hull[lo] <= t <= hull[hi] */
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (hull[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    int a = hull[lo], b2 = hull[hi];
+    return k * (phi[a] + (phi[b2] - phi[a]) * (t - a) / (b2 - a));
 }
 
 /* The same groups by Lagrangian duality: a mapping puts b_G blocks on each
@@ -353,7 +362,7 @@ static double groups_dual(const bctx *x, const kscratch *s, double t1, int varia
     if (!x->integer_groups || de <= 0 || x->ngc[L] != 1 || x->dmin != x->dmax) return -INFINITY;
     double cb = floor(s->gcap[L][0]);
     int N = x->ngroups[L];
-    if (cb < 2 || cb >= x->n || cb > 8192 || N < 2) return -INFINITY;
+    if (cb < 2 || cb >= x->n || cb > x->hset_n || !x->hset[variant] || N < 2) return -INFINITY;
     int c = (int)cb, g0 = x->gc_rep[L][0], k0 = x->gm_off[L][g0], nm = x->gm_off[L][g0 + 1] - k0;
     member *mem = sm_xmalloc(sizeof(member) * (size_t)(nm ? nm : 1));
     for (int i = 0; i < nm; i++) {
@@ -377,17 +386,20 @@ static double groups_dual(const bctx *x, const kscratch *s, double t1, int varia
             mem[i].cap -= take;
             if (mem[i].cap <= 0) i++;
         }
-        phi[b] = filled < want * (1 - 1e-12) ? INFINITY : g + 0.5 * de * bound_h_set(x, b, variant);
+        phi[b] = filled < want * (1 - 1e-12) ? INFINITY : g + 0.5 * de * x->hset[variant][b];
     }
     /* Over all N groups (empty ones at phi(0) = 0): N phi**(n/N). */
-    double v = hull_at(phi, hull, 0, c, (double)x->n / N, N);
+    double v = hull_at(phi, hull, hull_build(phi, hull, 0, c), (double)x->n / N, N);
     /* And with the number m of groups that hold blocks: those m hold
      * 1..c blocks each, n in all, so they cost at least m phi1**(n/m), phi1**
      * the hull over b = 1..c; least over m (the dual alone lets a fraction
      * of a group hold cells). */
     double bm = INFINITY;
-    for (int m = (int)ceil((double)x->n / c - 1e-9); m <= N && m <= x->n; m++)
-        bm = fmin(bm, hull_at(phi, hull, 1, c, (double)x->n / m, m));
+    int nh1 = hull_build(phi, hull, 1, c);
+    for (int m = (int)ceil((double)x->n / c - 1e-9); m <= N && m <= x->n; m++) {
+        double h = hull_at(phi, hull, nh1, (double)x->n / m, m);
+        if (h > -INFINITY) bm = fmin(bm, h); /* else m groups cannot hold the grid */
+    }
     if (bm < INFINITY) v = fmax(v, bm);
     free(phi); free(hull); free(mem);
     return v;
