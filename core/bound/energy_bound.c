@@ -100,7 +100,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/model/processor_type_profiles.h"
+#include "core/model/processor_time_energy.h"
 #include "core/lib/util.h"
 #include "core/bound/edge_isoperimetric.h"
 #include "energy_bound_context.h"
@@ -135,6 +135,7 @@ static void ctx_free(bctx *x)
     }
     free(x->pc_of); free(x->pc_rep); free(x->pc_count); free(x->cls_rep); free(x->cls_mult);
     free(x->iso_rho);
+    free(x->hset[0]); free(x->hset[1]);
 }
 
 
@@ -207,6 +208,16 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
                 r = fmin(r, 2 * x.wmin * x.iso[b] / b);
                 x.iso_rho[b] = r;
             }
+        }
+    }
+
+    /* One set's boundary bound at each size the whole groups' dual reads
+     * (groups of up to 8192 blocks of equal cells): computed once. */
+    if (x.has_edges && x.dmin == x.dmax && !(flags & (SM_BOUND_NO_WHOLE_GROUPS | SM_BOUND_NO_INTEGER_GROUPS))) {
+        x.hset_n = x.n < 8192 ? x.n : 8192;
+        for (int v = 0; v < 2; v++) {
+            x.hset[v] = sm_xmalloc(sizeof(double) * (size_t)(x.hset_n + 1));
+            for (int b = 0; b <= x.hset_n; b++) x.hset[v][b] = bound_h_set(&x, b, v);
         }
     }
 

@@ -66,6 +66,8 @@ typedef struct {
     int whole_groups;         /* knapsack: alike groups priced whole (not SM_BOUND_NO_WHOLE_GROUPS) */
     int rounds_all_only;      /* the floor over every processor only (SM_BOUND_ROUNDS_MEAN_ONLY, tests) */
     double *iso_rho;          /* least 2 w_min f(b)/b over 1..c, c = 0..n */
+    double *hset[2];          /* bound_h_set(b, variant) for b = 0..hset_n (whole groups' dual) */
+    int hset_n;
 } bctx;
 
 typedef struct { double cost, cap; } kitem;

@@ -309,6 +309,39 @@ static double whole_groups(const bctx *x, const kscratch *s, double t1, int vari
     return isfinite(best) ? best : -INFINITY;
 }
 
+/* The lower convex hull of phi over b = lo..c (up to its first infinite
+ * value) into hull; returns its number of points. */
+static int hull_build(const double *phi, int *hull, int lo, int c)
+{
+    int nh = 0;
+    for (int b = lo; b <= c; b++) {
+        if (!isfinite(phi[b])) break;
+        while (nh >= 2) {
+            int a = hull[nh - 2], m = hull[nh - 1];
+            /* drop m if it lies on or above the chord a..b */
+            if ((phi[m] - phi[a]) * (b - a) >= (phi[b] - phi[a]) * (m - a)) nh--;
+            else break;
+        }
+        hull[nh++] = b;
+    }
+    return nh;
+}
+
+/* k times that hull at t; -INFINITY where t is outside it. */
+static double hull_at(const double *phi, const int *hull, int nh, double t, int k)
+{
+    if (nh == 0 || t < hull[0] || t > hull[nh - 1]) return -INFINITY;
+    if (nh == 1) return k * phi[hull[0]];
+    int lo = 0, hi = nh - 1; /* hull[lo] <= t <= hull[hi] */
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (hull[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    int a = hull[lo], b2 = hull[hi];
+    return k * (phi[a] + (phi[b2] - phi[a]) * (t - a) / (b2 - a));
+}
+
 /* The same groups by Lagrangian duality: a mapping puts b_G blocks on each
  * of the N alike groups (0 <= b_G <= c, sum b_G = n) and costs at least
  * sum_G phi(b_G), phi(b) = g(b d) + 1/2 de_L h(b) (g as in whole_groups,
@@ -317,17 +350,19 @@ static double whole_groups(const bctx *x, const kscratch *s, double t1, int vari
  *     sum_G phi(b_G) >= N min_b (phi(b) - mu b) + mu n,
  * and the largest of these over mu is N phi**(n/N), phi** the lower
  * convex hull of the points (b, phi(b)), b = 0..c (a hull walk over the
- * integers). It sees that spreading cells over more groups than their caps
- * need pays more boundary, while the knapsack lets every processor take
- * cells and prices the cut as full groups. Groups of up to 8192 blocks
- * (cost linear in c). Returns -INFINITY where it does not apply. */
+ * integers); and with the m groups that hold blocks (1..c each), m
+ * phi1**(n/m), phi1** the hull over b = 1..c, least over m. It sees that
+ * spreading cells over more groups than their caps need pays more
+ * boundary, while the knapsack lets every processor take cells and prices
+ * the cut as full groups. Groups of up to 8192 blocks (cost linear in c).
+ * Returns -INFINITY where it does not apply. */
 static double groups_dual(const bctx *x, const kscratch *s, double t1, int variant, int L)
 {
     double de = x->e[L] - x->e[L - 1];
     if (!x->integer_groups || de <= 0 || x->ngc[L] != 1 || x->dmin != x->dmax) return -INFINITY;
     double cb = floor(s->gcap[L][0]);
     int N = x->ngroups[L];
-    if (cb < 2 || cb >= x->n || cb > 8192 || N < 2) return -INFINITY;
+    if (cb < 2 || cb >= x->n || cb > x->hset_n || !x->hset[variant] || N < 2) return -INFINITY;
     int c = (int)cb, g0 = x->gc_rep[L][0], k0 = x->gm_off[L][g0], nm = x->gm_off[L][g0 + 1] - k0;
     member *mem = sm_xmalloc(sizeof(member) * (size_t)(nm ? nm : 1));
     for (int i = 0; i < nm; i++) {
@@ -351,26 +386,21 @@ static double groups_dual(const bctx *x, const kscratch *s, double t1, int varia
             mem[i].cap -= take;
             if (mem[i].cap <= 0) i++;
         }
-        phi[b] = filled < want * (1 - 1e-12) ? INFINITY : g + 0.5 * de * bound_h_set(x, b, variant);
+        phi[b] = filled < want * (1 - 1e-12) ? INFINITY : g + 0.5 * de * x->hset[variant][b];
     }
-    int nh = 0;
-    for (int b = 0; b <= c; b++) {
-        if (!isfinite(phi[b])) break;
-        while (nh >= 2) {
-            int a = hull[nh - 2], m = hull[nh - 1];
-            /* drop m if it lies on or above the chord a..b */
-            if ((phi[m] - phi[a]) * (b - a) >= (phi[b] - phi[a]) * (m - a)) nh--;
-            else break;
-        }
-        hull[nh++] = b;
+    /* Over all N groups (empty ones at phi(0) = 0): N phi**(n/N). */
+    double v = hull_at(phi, hull, hull_build(phi, hull, 0, c), (double)x->n / N, N);
+    /* And with the number m of groups that hold blocks: those m hold
+     * 1..c blocks each, n in all, so they cost at least m phi1**(n/m), phi1**
+     * the hull over b = 1..c; least over m (the dual alone lets a fraction
+     * of a group hold cells). */
+    double bm = INFINITY;
+    int nh1 = hull_build(phi, hull, 1, c);
+    for (int m = (int)ceil((double)x->n / c - 1e-9); m <= N && m <= x->n; m++) {
+        double h = hull_at(phi, hull, nh1, (double)x->n / m, m);
+        if (h > -INFINITY) bm = fmin(bm, h); /* else m groups cannot hold the grid */
     }
-    double t = (double)x->n / N, v = -INFINITY;
-    for (int k = 0; k + 1 < nh; k++)
-        if (hull[k] <= t && t <= hull[k + 1]) {
-            int a = hull[k], b = hull[k + 1];
-            v = N * (phi[a] + (phi[b] - phi[a]) * (t - a) / (b - a));
-            break;
-        }
+    if (bm < INFINITY) v = fmax(v, bm);
     free(phi); free(hull); free(mem);
     return v;
 }

@@ -216,7 +216,10 @@ static text text_at(char *p, size_t cap)
 
 static void put_s(text *t, const char *s)
 {
-    while (*s && t->len + 1 < t->cap) t->p[t->len++] = *s++;
+    size_t n = strlen(s), room = t->cap - 1 - t->len;
+    if (n > room) n = room;
+    memcpy(t->p + t->len, s, n);
+    t->len += n;
     t->p[t->len] = 0;
 }
 

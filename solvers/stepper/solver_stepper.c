@@ -499,8 +499,9 @@ void sm_solver_current_ready(sm_solver *s, long long k, const sm_eval *ev)
 
 void sm_solver_set_stat(sm_solver *s, const char *key, double v)
 {
+    /* First letters first: a solver sets a few statistics every step. */
     for (int i = 0; i < s->nstats; i++)
-        if (strcmp(s->stats[i].key, key) == 0) {
+        if (s->stats[i].key[0] == key[0] && strcmp(s->stats[i].key, key) == 0) {
             /* NaN to NaN is no change. */
             if (s->stats[i].value != v && (v == v || s->stats[i].value == s->stats[i].value)) s->stats_version++;
             s->stats[i].value = v;
@@ -558,7 +559,7 @@ void sm_solver_history_on(sm_solver *s)
 static int stat_of(const sm_solver *s, const char *key, double *v)
 {
     for (int i = 0; i < s->nstats; i++)
-        if (strcmp(s->stats[i].key, key) == 0) {
+        if (s->stats[i].key[0] == key[0] && strcmp(s->stats[i].key, key) == 0) {
             *v = s->stats[i].value;
             return 1;
         }

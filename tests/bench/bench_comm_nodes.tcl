@@ -27,8 +27,8 @@
 # tabu/dd against the decomposition.
 # COMM_NODES (environment; default "8 16 32") picks the node counts.
 # Measured 2026-11-27 (one run, session 5, main after the bound's whole
-# groups): gap 0.5-0.6 % on 8n-x1, 8n-x15, 16n-x150; 3.0-4.0 % on 16n-x1,
-# 16n-x15; 10.1-18.3 % on 32n-x1, 32n-x15, 32n-x150, 8n-x150 (session 4:
+# groups): gap 0.5-0.6 % on 8n-x1, 8n-x15, 16n-x150; 2.9-4.0 % on 16n-x15,
+# 16n-x1; 10.0-18.3 % on 32n-x15, 32n-x1, 8n-x150, 32n-x150 (session 4:
 # 0.7-20.3 %, same tabu mappings; the bound gained the rounds' floor over
 # the fastest processors, integer group counts and whole groups). T_by
 # says the rounds set tabu's makespan on 16n-x1 and the 32-node rows: there
