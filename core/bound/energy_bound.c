@@ -100,7 +100,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/model/processor_type_profiles.h"
+#include "core/model/processor_time_energy.h"
 #include "core/lib/util.h"
 #include "core/bound/edge_isoperimetric.h"
 #include "energy_bound_context.h"

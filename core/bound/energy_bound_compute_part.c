@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model/processor_type_profiles.h"
+#include "core/model/processor_time_energy.h"
 #include "core/lib/util.h"
 #include "energy_bound_context.h"
 

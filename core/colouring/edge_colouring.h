@@ -1,6 +1,7 @@
 /* edge_colouring.h - communication rounds: an actual edge colouring of the
- * processor multigraph as matchings with durations, and a certified lower
- * bound on the number of colours (SPEC 3, rounds model "colouring"). */
+ * processor multigraph as matchings with durations, a certified lower
+ * bound on the number of colours (SPEC 3, rounds model "colouring"), and
+ * the schedule repaired in place (edge_colouring.c). */
 #ifndef SM_EDGE_COLOURING_H
 #define SM_EDGE_COLOURING_H
 
@@ -48,5 +49,26 @@ int64_t sm_schedule_lower(const sm_pairmu *pairs, int n, int nprocs);
  * colours the sum of the durations. On failure why says what (if given). */
 int sm_schedule_check(const sm_schedule *s, const sm_pairmu *pairs, int n, int nprocs,
                       char *why, size_t whylen);
+
+/* The schedule repaired in place as multiplicities change (second half
+ * of edge_colouring.c). */
+typedef struct sm_isched sm_isched;
+
+sm_isched *sm_isched_new(int nprocs);
+void sm_isched_free(sm_isched *s);
+/* Make dst (for as many processors) a copy of src: a memory copy, no
+ * rebuild of the per-processor and per-round lists. */
+void sm_isched_copy(sm_isched *dst, const sm_isched *src);
+/* Replace the contents by a full schedule. */
+void sm_isched_load(sm_isched *s, const sm_schedule *full);
+/* mu(p,q) changed by delta quanta: repair locally. The rounds stay
+ * matchings covering the multigraph; the colours may exceed a rebuild's. */
+void sm_isched_add(sm_isched *s, int p, int q, int64_t delta);
+int64_t sm_isched_colours(const sm_isched *s);
+/* Copy out as a schedule (lower left 0); free with sm_schedule_free. */
+void sm_isched_export(const sm_isched *s, sm_schedule *out);
+/* The same into a schedule an earlier export filled (or a zeroed one),
+ * reusing its arrays when they are large enough. */
+void sm_isched_refill(const sm_isched *s, sm_schedule *out);
 
 #endif

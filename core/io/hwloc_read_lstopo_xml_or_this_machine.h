@@ -1,11 +1,11 @@
-/* hwloc_read_lstopo_xml_or_this_machine.h - the hardware description (hardware_description_to_topology.h) read
+/* hwloc_read_lstopo_xml_or_this_machine.h - the hardware description (hwloc_description_to_topology.h) read
  * by libhwloc from this machine or an lstopo XML file (hwloc_read_lstopo_xml_or_this_machine.c).
  * libhwloc is optional: without it (SM_HAVE_HWLOC undefined) the reads
  * fail with a message saying how to get it. */
 #ifndef SM_HWLOC_READ_LSTOPO_XML_OR_THIS_MACHINE_H
 #define SM_HWLOC_READ_LSTOPO_XML_OR_THIS_MACHINE_H
 
-#include "hardware_description_to_topology.h"
+#include "hwloc_description_to_topology.h"
 
 /* 1 when built with libhwloc. */
 int sm_hwloc_available(void);

@@ -1,8 +1,10 @@
 /* metis_scotch_graph_export.h - the task graph for METIS (gpmetis), Scotch (gmap) and
- * GraphML readers. */
+ * GraphML readers, and the speed-weighted target parts beside it
+ * (graph export -tpwgts, -target). */
 #ifndef SM_METIS_SCOTCH_GRAPH_EXPORT_H
 #define SM_METIS_SCOTCH_GRAPH_EXPORT_H
 
+#include <stddef.h>
 #include "core/model/grid.h"
 #include "core/model/topology.h"
 
@@ -13,5 +15,16 @@ int sm_graph_format_parse(const char *s, sm_graph_format *out);
  * to GraphML. Caller frees. */
 char *sm_graph_export(const sm_grid *g, sm_graph_format f, const int *map,
                       const sm_topo *t, size_t *len);
+
+/* METIS target partition weights (gpmetis -tpwgts): "i = w" a processor,
+ * w proportional to its speed (1 / time per cell), printed to 9 decimals,
+ * each within 1e-9 of its share and summing to exactly 1. */
+char *sm_tpwgts_text(const sm_topo *t, size_t *len);
+/* The same weights in units of 1e-9 (nprocs entries summing to 1e9);
+ * caller frees. */
+long long *sm_tpwgts_units(const sm_topo *t);
+/* A Scotch weighted complete-graph target (gmap's target file):
+ * "cmpltw P w0 w1 ...", integer weights proportional to speed. */
+char *sm_scotch_target_text(const sm_topo *t, size_t *len);
 
 #endif

@@ -4,7 +4,7 @@
 #ifndef SM_PROCESSOR_PROFILE_CSV_FILE_H
 #define SM_PROCESSOR_PROFILE_CSV_FILE_H
 
-#include "core/model/processor_type_profiles.h"
+#include "core/model/processor_time_energy.h"
 
 /* Read measurements from a CSV file: one row per size with columns
  * blocks,time,energy (a header naming them, in any order, is optional;

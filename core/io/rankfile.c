@@ -1,6 +1,6 @@
 /* rankfile.c - Open MPI rankfiles, Slurm/MPICH hostfiles and the block ->
  * rank list of a mapping (METIS and Scotch target weights: core/io/
- * metis_tpwgts_scotch_target_weights.c). */
+ * metis_scotch_graph_export.c). */
 #include "rankfile.h"
 #include <ctype.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cost_rounds_term.h"
-#include "processor_type_profiles.h"
+#include "processor_time_energy.h"
 #include "core/lib/huge_pages.h"
 #include "core/lib/util.h"
 

@@ -42,7 +42,7 @@ static int64_t rounds_of(const sm_pairmu *v, int n, int P, sm_rounds_model r,
     return D;
 }
 
-/* A profile read point by point, on its own (not processor_type_profiles.c): returns 1
+/* A profile read point by point, on its own (not processor_time_energy.c): returns 1
  * beyond the largest size. */
 static int profile_ref(const sm_type *ty, int64_t b, double *t, double *en)
 {

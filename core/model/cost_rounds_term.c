@@ -4,7 +4,7 @@
  * The first evaluation builds both schedules (M and M1) in full; after
  * that every cut edge that comes or goes is noted per processor pair in
  * O(1), and the next evaluation repairs the schedules locally
- * (edge_colouring_repair_in_place.c) for the pairs whose multiplicity really changed (a
+ * (edge_colouring.c's repair in place) for the pairs whose multiplicity really changed (a
  * search's trial move and its undo cancel and cost nothing). At evaluation a schedule is rebuilt in full only when
  * - at most four processors communicate (the build is exact there, and
  *   cheap), or

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include "core/colouring/edge_colouring.h"
-#include "core/colouring/edge_colouring_repair_in_place.h"
+#include "core/colouring/edge_colouring.h"
 
 /* What the colouring needs of the cost state at one evaluation. */
 typedef struct sm_colouring_view {

@@ -1,6 +1,6 @@
 /* speed_proportional_quota.c - block orders and the speed-proportional fill. */
 #include "speed_proportional_quota.h"
-#include "processor_type_profiles.h"
+#include "processor_time_energy.h"
 
 #include <math.h>
 #include <stdlib.h>

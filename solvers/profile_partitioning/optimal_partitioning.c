@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/model/processor_type_profiles.h"
+#include "core/model/processor_time_energy.h"
 #include "pareto_front_sweep.h"
 #include "solution_tree.h"
 #include "solvers/stepper/solver_stepper.h"

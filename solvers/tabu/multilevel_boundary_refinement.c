@@ -19,7 +19,7 @@
 #include "core/lib/huge_pages.h"
 #include "core/lib/threads.h"
 #include "core/model/speed_proportional_quota.h"
-#include "core/model/processor_type_profiles.h"
+#include "core/model/processor_time_energy.h"
 
 /* Violation: processors past memory, then how far every processor is
  * past its memory and the deadline (late(), summed: over), then the

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "core/model/processor_type_profiles.h"
+#include "core/model/processor_time_energy.h"
 #include "core/io/processor_profile_csv_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

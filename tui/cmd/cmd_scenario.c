@@ -7,7 +7,7 @@
 #include "core/io/grid_file.h"
 #include "core/session/crash_recovery_journal.h"
 #include "core/model/grid_memory.h"
-#include "core/model/processor_type_profiles.h"
+#include "core/model/processor_time_energy.h"
 #include "core/io/scenario_file_load_save.h"
 #include "cmd_common.h"
 #include "tui/app/installed_data_directory.h"

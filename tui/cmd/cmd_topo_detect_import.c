@@ -1,5 +1,5 @@
 /* cmd_topo_detect_import.c - topo detect | import -format hwloc: the machine's
- * topology from hwloc (core/io/hwloc_read_lstopo_xml_or_this_machine.c, core/io/hardware_description_to_topology.c) becomes the session's
+ * topology from hwloc (core/io/hwloc_read_lstopo_xml_or_this_machine.c, core/io/hwloc_description_to_topology.c) becomes the session's
  * topology, the mapping kept where it still fits. */
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@
 #include "core/lib/strbuf.h"
 #include "core/measure/processor_profile_sweep.h"
 #include "core/model/grid_memory.h"
-#include "core/model/processor_type_profiles.h"
+#include "core/model/processor_time_energy.h"
 #include "core/session/session_edits_undo_redo.h"
 #include "core/lib/atomic_file_write.h"
 

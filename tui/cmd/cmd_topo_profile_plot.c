@@ -13,7 +13,7 @@
 #include "cmd_common.h"
 #include "cmd_topo_measure.h"
 #include "core/lib/strbuf.h"
-#include "core/model/processor_type_profiles.h"
+#include "core/model/processor_time_energy.h"
 #include "core/session/session_edits_undo_redo.h"
 #include "core/lib/braille_plot.h"
 #include "core/lib/atomic_file_write.h"

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model/processor_type_profiles.h"
+#include "core/model/processor_time_energy.h"
 #include "pane.h"
 
 /* Where the last draw put the plot and the table: the Solver pane's

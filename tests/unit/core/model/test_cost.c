@@ -2,7 +2,7 @@
  * incremental state held against the reference evaluation after thousands
  * of random moves and swaps on random grids and machines. */
 #include "tests/unit/testutil.h"
-#include "core/model/processor_type_profiles.h"
+#include "core/model/processor_time_energy.h"
 #include "core/io/processor_profile_csv_file.h"
 
 typedef struct { const char *kinds; const char *order; int64_t edges, mrounds; double time, energy; } row;

@@ -4,7 +4,7 @@
  * rebuild's with at most four processors, and otherwise never further
  * above the maximum degree than a full rebuild was plus max(1, Delta/50). */
 #include "tests/unit/testutil.h"
-#include "core/colouring/edge_colouring_repair_in_place.h"
+#include "core/colouring/edge_colouring.h"
 
 static sm_topo *identical(int n)
 {

@@ -2,7 +2,7 @@
  * the braille plot's geometry and topologies from hardware descriptions. */
 #include "tests/unit/testutil.h"
 #include <unistd.h>
-#include "core/io/hardware_description_to_topology.h"
+#include "core/io/hwloc_description_to_topology.h"
 #include "core/lib/sha256.h"
 #include "core/study/study_jobs_enumeration.h"
 #include "core/lib/braille_plot.h"

@@ -1,11 +1,11 @@
-/* hardware_description_to_topology.h - a topology from what a machine holds (packages or NUMA
+/* hwloc_description_to_topology.h - a topology from what a machine holds (packages or NUMA
  * nodes, GPUs), as hwloc reports it. The hardware description is neutral;
- * hardware_description_to_topology.c turns it into a topology with parameters from a small table of
+ * hwloc_description_to_topology.c turns it into a topology with parameters from a small table of
  * known processors (defaults otherwise), every estimate marked so users
  * know what to measure. hwloc_read_lstopo_xml_or_this_machine.h fills the description (libhwloc optional:
  * built with SM_HAVE_HWLOC). No Tcl here. */
-#ifndef SM_HARDWARE_DESCRIPTION_TO_TOPOLOGY_H
-#define SM_HARDWARE_DESCRIPTION_TO_TOPOLOGY_H
+#ifndef SM_HWLOC_DESCRIPTION_TO_TOPOLOGY_H
+#define SM_HWLOC_DESCRIPTION_TO_TOPOLOGY_H
 
 #include <cjson/cJSON.h>
 #include "core/model/topology.h"

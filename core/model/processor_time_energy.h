@@ -1,7 +1,7 @@
-/* processor_type_profiles.h - measured per-type profiles (SPEC 2.2): time and dynamic
- * energy as functions of a processor's block count. */
-#ifndef SM_PROCESSOR_TYPE_PROFILES_H
-#define SM_PROCESSOR_TYPE_PROFILES_H
+/* processor_time_energy.h - a processor's time and dynamic energy for its
+ * blocks (SPEC 2.2), from its type's measured profile or its parameters. */
+#ifndef SM_PROCESSOR_TIME_ENERGY_H
+#define SM_PROCESSOR_TIME_ENERGY_H
 
 #include <stdint.h>
 #include "topology.h"

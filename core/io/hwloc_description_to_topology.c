@@ -1,10 +1,10 @@
-/* hardware_description_to_topology.c - a topology from a hardware description (hardware_description_to_topology.h). */
+/* hwloc_description_to_topology.c - a topology from a hardware description (hwloc_description_to_topology.h). */
 #include <ctype.h>
 #include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hardware_description_to_topology.h"
+#include "hwloc_description_to_topology.h"
 
 /* Known processors: public peak figures (FP64), memory bandwidth and a
  * rough power split. Every figure is still an estimate for the user's

@@ -1,4 +1,4 @@
-/* cmd_session.c - session record|stop|replay: the recording of commands
+/* cmd_session_record_replay.c - session record|stop|replay: the recording of commands
  * and its replay, done here (a replay runs Tcl commands). report: cmd_report.c. */
 #include <errno.h>
 #include <fcntl.h>

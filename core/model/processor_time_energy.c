@@ -1,6 +1,7 @@
-/* processor_type_profiles.c - interpolation in measured profiles (read
- * from CSV by core/io/processor_profile_csv_file.c). */
-#include "processor_type_profiles.h"
+/* processor_time_energy.c - a processor's time and dynamic energy for its
+ * blocks: interpolated in its type's measured profile (read from CSV by
+ * core/io/processor_profile_csv_file.c), else from its parameters. */
+#include "processor_time_energy.h"
 
 #include <errno.h>
 #include <ctype.h>
