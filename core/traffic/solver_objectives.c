@@ -293,6 +293,18 @@ static double card_swap_delta(const sm_objective *o, int b1, int b2)
     return (double)before - (double)after;
 }
 
+void sm_objective_swap_deltas(sm_objective *o, int b1, const int *b2s, int n, double *out)
+{
+    if (o->kind != SM_OBJ_CARDINALITY || !o->adj) {
+        for (int i = 0; i < n; i++) out[i] = sm_objective_swap_delta(o, b1, b2s[i]);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        int b2 = b2s[i];
+        out[i] = b1 == b2 || o->map[b1] == o->map[b2] ? 0 : card_swap_delta(o, b1, b2);
+    }
+}
+
 static double local_delta(sm_objective *o, int b1, int p1, int b2, int p2)
 {
     if (o->kind == SM_OBJ_CARDINALITY) {

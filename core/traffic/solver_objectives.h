@@ -40,6 +40,10 @@ void sm_objective_swap(sm_objective *o, int b1, int b2);
  * partners are scored). */
 double sm_objective_move_delta(sm_objective *o, int block, int proc);
 double sm_objective_swap_delta(sm_objective *o, int b1, int b2);
+/* out[i] = sm_objective_swap_delta(o, b1, b2s[i]) for i < n, in one call
+ * (bokhari's partners of a step: no call and no objective test per
+ * partner). */
+void sm_objective_swap_deltas(sm_objective *o, int b1, const int *b2s, int n, double *out);
 
 /* The distance-1 table the cardinality objective reads (NULL: another
  * objective, or a network too large for one). */
