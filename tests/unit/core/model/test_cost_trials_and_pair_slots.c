@@ -1,0 +1,331 @@
+/* test_cost_trials_and_pair_slots.c - the incremental cost state's
+ * trials (moves scored and undone put the state back bit for bit; the
+ * heaps wait inside a trial) and its processor-pair slots (compacted or
+ * switched off, no figure changes). Split from test_cost.c, which holds
+ * the model's figures against the reference evaluation. */
+#include "tests/unit/testutil.h"
+
+/* A trial (sm_cost_trial_begin/end) puts the state back bit for bit
+ * after moves and their undo (the parallel tabu step scores on replicas
+ * and needs a move's score to depend on the mapping only); without it
+ * the running sums keep rounding from the moves undone. */
+static void trial_restores_bits(void **st)
+{
+    (void)st;
+    /* Blocks of unequal cells (a move's sums are then no multiples of
+     * one figure) on a machine of two link levels. */
+    sm_grid_spec gs = tu_grid_spec(6, 5, 4, 1, 0, 0, SM_ST_27PT);
+    gs.cells[0] = 389, gs.cells[1] = 301, gs.cells[2] = 203;
+    sm_err ge;
+    sm_grid *g = sm_grid_build(&gs, &ge);
+    assert_non_null(g);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[3,3]}", 9);
+    int n = g->ntasks, P = t->nprocs;
+    int *map = malloc(sizeof(int) * (size_t)n);
+    unsigned long long rs = 7;
+    for (int b = 0; b < n; b++) map[b] = (int)(sm_rand_next(&rs) % (unsigned)P);
+    sm_model m;
+    sm_model_default(&m);
+    sm_cost *c = sm_cost_new(g, t, &m, map), *loose = sm_cost_new(g, t, &m, map);
+    double *ce = malloc(sizeof(double) * (size_t)P);
+    int drifted = 0;
+    for (int it = 0; it < 3000; it++) {
+        sm_eval before, after;
+        sm_cost_eval_fast(c, &before);
+        memcpy(ce, c->comm_energy, sizeof(double) * (size_t)P);
+        int u[3], from[3], k = 1 + (int)(sm_rand_next(&rs) % 3);
+        for (int i = 0; i < k; i++) u[i] = (int)(sm_rand_next(&rs) % (unsigned)n);
+        int to = (int)(sm_rand_next(&rs) % (unsigned)P);
+        sm_cost_trial_begin(c);
+        for (int pass = 0; pass < 2; pass++) {
+            sm_cost *x = pass ? loose : c;
+            for (int i = 0; i < k; i++) {
+                from[i] = x->map[u[i]];
+                sm_cost_move(x, u[i], to);
+            }
+            for (int i = k - 1; i >= 0; i--) sm_cost_move(x, u[i], from[i]);
+            /* And another state of processor `to` tried (tabu -dvfs). */
+            sm_params pa = *sm_topo_proc_params(t, to);
+            sm_params other = pa;
+            other.time_per_cell *= 1.37;
+            other.energy_per_cell *= 0.73;
+            other.p0 *= 1.11;
+            sm_cost_set_params(x, to, &other);
+            sm_cost_set_params(x, to, &pa);
+        }
+        sm_cost_trial_end(c);
+        sm_cost_eval_fast(c, &after);
+        assert_memory_equal(&before, &after, sizeof before);
+        assert_memory_equal(ce, c->comm_energy, sizeof(double) * (size_t)P);
+        sm_eval le;
+        sm_cost_eval_fast(loose, &le);
+        drifted |= memcmp(&le, &before, sizeof le) != 0;
+        /* Now and then a move kept, on both. */
+        if (it % 7 == 0) {
+            sm_cost_move(c, u[0], to);
+            sm_cost_move(loose, u[0], to);
+        }
+    }
+    /* The rounding the trial removes is real (else the test proves nothing). */
+    assert_true(drifted);
+    sm_cost_free(c);
+    sm_cost_free(loose);
+    free(ce);
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+
+
+/* Inside a trial the heaps wait (a move tried and undone would put every
+ * key back): the makespan and the degrees read while they wait are those
+ * of the same moves made outside a trial, which update the heaps, under
+ * the models that let them wait (maxdeg, colouring: its exact rounds
+ * too); and once the trial ends the heaps hold the same maxima. */
+static void trial_heaps_wait_same_maxima(void **st)
+{
+    (void)st;
+    sm_grid_spec gs = tu_grid_spec(6, 5, 4, 1, 0, 0, SM_ST_27PT);
+    gs.cells[0] = 389, gs.cells[1] = 301, gs.cells[2] = 203;
+    sm_err ge;
+    sm_grid *g = sm_grid_build(&gs, &ge);
+    assert_non_null(g);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[3,3]}", 9);
+    int n = g->ntasks, P = t->nprocs;
+    int *map = malloc(sizeof(int) * (size_t)n);
+    for (int rounds = 0; rounds < 2; rounds++) {
+        unsigned long long rs = 11 + (unsigned)rounds;
+        for (int b = 0; b < n; b++) map[b] = (int)(sm_rand_next(&rs) % (unsigned)P);
+        sm_model m;
+        sm_model_default(&m);
+        if (rounds) m.rounds = SM_ROUNDS_COLOURING;
+        sm_cost *c = sm_cost_new(g, t, &m, map), *plain = sm_cost_new(g, t, &m, map);
+        int waited = 0;
+        for (int it = 0; it < 1500; it++) {
+            int u[3], from[3], k = 1 + (int)(sm_rand_next(&rs) % 3);
+            for (int i = 0; i < k; i++) u[i] = (int)(sm_rand_next(&rs) % (unsigned)n);
+            int to = (int)(sm_rand_next(&rs) % (unsigned)P);
+            sm_cost_trial_begin(c);
+            for (int i = 0; i < k; i++) {
+                from[i] = c->map[u[i]];
+                sm_cost_move(c, u[i], to);
+                sm_cost_move(plain, u[i], to);
+            }
+            waited |= c->ndirty_proc > 0;
+            sm_eval a, b;
+            sm_cost_eval_fast(c, &a);
+            sm_cost_eval_fast(plain, &b);
+            assert_memory_equal(&a.comp_time, &b.comp_time, sizeof a.comp_time);
+            assert_int_equal(a.rounds, b.rounds);
+            assert_int_equal(a.message_rounds, b.message_rounds);
+            if (rounds && it % 50 == 0) {
+                sm_cost_eval(c, &a);
+                sm_cost_eval(plain, &b);
+                assert_int_equal(a.rounds, b.rounds);
+                assert_int_equal(a.rounds_lower, b.rounds_lower);
+                assert_int_equal(a.message_rounds, b.message_rounds);
+            }
+            for (int i = k - 1; i >= 0; i--) {
+                sm_cost_move(c, u[i], from[i]);
+                sm_cost_move(plain, u[i], from[i]);
+            }
+            sm_cost_trial_end(c);
+            assert_int_equal(c->ndirty_proc, 0);
+            assert_true(sm_heap_max(&c->comp) == sm_heap_max(&plain->comp));
+            assert_true(sm_heap_max(&c->hdeg) == sm_heap_max(&plain->hdeg));
+            assert_true(sm_heap_max(&c->hdeg1) == sm_heap_max(&plain->hdeg1));
+            if (it % 5 == 0) {
+                sm_cost_move(c, u[0], to);
+                sm_cost_move(plain, u[0], to);
+            }
+        }
+        assert_true(waited);
+        sm_cost_free(c);
+        sm_cost_free(plain);
+    }
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+
+/* Compacting the pair slots changes no figure, bit for bit: two cost
+ * states follow the same random moves and swaps, one compacted every few
+ * moves; their evaluations and traffic agree exactly, under maxdeg and
+ * vizing; under a live colouring it does nothing. */
+static void compact_pairs_keeps_every_bit(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(8, 8, 1, 0, 0, 0, SM_ST_5PT);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[4,4,4]}", 64);
+    static const sm_rounds_model models[] = {SM_ROUNDS_MAXDEG, SM_ROUNDS_VIZING, SM_ROUNDS_COLOURING};
+    for (int mi = 0; mi < 3; mi++) {
+        sm_model m;
+        sm_model_default(&m);
+        m.rounds = models[mi];
+        int map[64];
+        for (int u = 0; u < 64; u++) map[u] = u;
+        sm_cost *a = sm_cost_new(g, t, &m, map), *b = sm_cost_new(g, t, &m, map);
+        sm_eval ea, eb;
+        if (models[mi] == SM_ROUNDS_COLOURING) {
+            sm_cost_eval(b, &eb); /* the colouring is kept from now on */
+            assert_int_equal(sm_cost_compact_pairs(b), 0);
+        }
+        unsigned long long rs = 7;
+        int given_back = 0;
+        for (int i = 0; i < 3000; i++) {
+            int u = (int)(sm_rand_next(&rs) % 64), v = (int)(sm_rand_next(&rs) % 64);
+            if (i % 3) {
+                sm_cost_swap(a, u, v);
+                sm_cost_swap(b, u, v);
+            } else {
+                sm_cost_move(a, u, map[v]);
+                sm_cost_move(b, u, map[v]);
+            }
+            if (i % 50 == 0) given_back += sm_cost_compact_pairs(b);
+            if (i % 10) continue;
+            sm_cost_eval(a, &ea);
+            sm_cost_eval(b, &eb);
+            assert_memory_equal(&ea, &eb, sizeof ea);
+            sm_traffic *ta, *tb;
+            int na = sm_cost_traffic(a, 1, &ta), nb = sm_cost_traffic(b, 1, &tb);
+            assert_int_equal(na, nb);
+            assert_memory_equal(ta, tb, sizeof *ta * (size_t)na);
+            free(ta);
+            free(tb);
+        }
+        if (models[mi] == SM_ROUNDS_COLOURING) assert_int_equal(given_back, 0);
+        else assert_true(given_back > 0);
+        assert_true(b->pairs.n <= a->pairs.n);
+        sm_cost_free(a);
+        sm_cost_free(b);
+    }
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+
+/* A state with its pair counts off (sm_cost_pairs_off, the stepper's
+ * under maxdeg) reads every figure of one that keeps them, bit for bit,
+ * through random moves, swaps and batches; whatever reads the pairs
+ * (traffic, pair lists, another rounds model) gets them back exactly as
+ * kept; off is refused under vizing, a live colouring and in a trial. */
+static void pairs_off_keeps_every_bit(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(8, 8, 1, 0, 0, 0, SM_ST_9PT);
+    /* Two processors a node: intra- and inter-node pairs. */
+    char *text = malloc(16384);
+    int len = snprintf(text, 16384,
+                       "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{\"n\":{\"time_per_cell\":1e-9,"
+                       "\"energy_per_cell\":1e-9,\"p0\":1,\"p_idle\":1}},\"processors\":[");
+    for (int i = 0; i < 64; i++)
+        len += snprintf(text + len, 16384 - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"n\",\"node\":%d}",
+                        i ? "," : "", i, i / 2);
+    snprintf(text + len, 16384 - (size_t)len,
+             "],\"network\":{\"kind\":\"torus\",\"dims\":[4,4,2]},\"links\":{\"intra\":{\"*\":"
+             "{\"time_per_cell\":3e-10,\"energy_per_cell\":7e-10}},\"inter\":[{\"time_per_cell\":1.3e-9,"
+             "\"energy_per_cell\":1.1e-9}]}}");
+    sm_topo *t = tu_topo_text(text);
+    free(text);
+    sm_model m;
+    sm_model_default(&m);
+    m.rounds = SM_ROUNDS_MAXDEG;
+    int map[64], to[64];
+    for (int u = 0; u < 64; u++) map[u] = u % 32;
+    sm_cost *a = sm_cost_new(g, t, &m, map), *b = sm_cost_new(g, t, &m, map);
+    assert_int_equal(sm_cost_pairs_off(b), 0);
+    assert_int_equal(b->pairs.n, 0);
+    sm_eval ea, eb;
+    /* Built with the pairs off from the start: the same evaluation. */
+    sm_cost *f = sm_cost_new_figures(g, t, &m, map);
+    assert_true(f->pairs_off);
+    sm_cost_eval(a, &ea);
+    sm_cost_eval(f, &eb);
+    assert_memory_equal(&ea, &eb, sizeof ea);
+    sm_cost_free(f);
+    unsigned long long rs = 5;
+    int checked = 0, back = 0;
+    for (int i = 0; i < 4000; i++) {
+        int u = (int)(sm_rand_next(&rs) % 64), v = (int)(sm_rand_next(&rs) % 64);
+        if (i % 4 == 0) {
+            sm_cost_move(a, u, (int)(sm_rand_next(&rs) % 64));
+            sm_cost_move(b, u, a->map[u]);
+        } else if (i % 4 == 1) {
+            int bl[3] = {u, v, (u + 9) % 64};
+            memcpy(to, a->map, sizeof to);
+            for (int k = 0; k < 3; k++) to[bl[k]] = (int)(sm_rand_next(&rs) % 64);
+            sm_cost_move_set(a, bl, 3, to);
+            sm_cost_move_set(b, bl, 3, to);
+        } else {
+            sm_cost_swap(a, u, v);
+            sm_cost_swap(b, u, v);
+        }
+        assert_memory_equal(a->map, b->map, sizeof map);
+        sm_cost_eval(a, &ea);
+        sm_cost_eval(b, &eb);
+        assert_memory_equal(&ea, &eb, sizeof ea);
+        for (int p = 0; p < 64; p++) assert_memory_equal(&a->comm_energy[p], &b->comm_energy[p], sizeof(double));
+        checked++;
+        if (i % 500 != 499) continue;
+        /* A reader of the pairs: the counts come back as a kept them. */
+        sm_traffic *ta, *tb;
+        int na = sm_cost_traffic(a, 1, &ta), nb = sm_cost_traffic(b, 1, &tb);
+        assert_false(b->pairs_off);
+        assert_true(na > 0);
+        assert_int_equal(na, nb);
+        assert_memory_equal(ta, tb, sizeof *ta * (size_t)na);
+        free(ta);
+        free(tb);
+        int npa, npb;
+        sm_pairmu *pa = sm_cost_pairs(a, 1, &npa), *pb = sm_cost_pairs(b, 1, &npb);
+        assert_int_equal(npa, npb);
+        int64_t sa = 0, sb = 0;
+        for (int k = 0; k < npa; k++) sa += pa[k].mu, sb += pb[k].mu;
+        assert_true(sa == sb && sa == ea.messages);
+        free(pa);
+        free(pb);
+        assert_int_equal(sm_cost_pairs_off(b), 0);
+        back++;
+    }
+    assert_int_equal(checked, 4000);
+    assert_int_equal(back, 8);
+    /* Another rounds model brings them back; its figures agree too. */
+    sm_model vz = m;
+    vz.rounds = SM_ROUNDS_VIZING;
+    sm_cost_set_model(a, &vz);
+    sm_cost_set_model(b, &vz);
+    assert_false(b->pairs_off);
+    sm_cost_eval(a, &ea);
+    sm_cost_eval(b, &eb);
+    assert_memory_equal(&ea, &eb, sizeof ea);
+    assert_int_equal(sm_cost_pairs_off(b), -1);
+    sm_model col = m;
+    col.rounds = SM_ROUNDS_COLOURING;
+    sm_cost_set_model(b, &col);
+    sm_cost_eval(b, &eb); /* a live colouring from now on */
+    sm_cost_set_model(b, &m);
+    assert_int_equal(sm_cost_pairs_off(b), -1);
+    sm_cost *c = sm_cost_new(g, t, &m, map);
+    sm_cost_trial_begin(c);
+    assert_int_equal(sm_cost_pairs_off(c), -1);
+    sm_cost_trial_end(c);
+    assert_int_equal(sm_cost_pairs_off(c), 0);
+    sm_cost_free(a);
+    sm_cost_free(b);
+    sm_cost_free(c);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(compact_pairs_keeps_every_bit),
+        cmocka_unit_test(pairs_off_keeps_every_bit),
+        cmocka_unit_test(trial_restores_bits),
+        cmocka_unit_test(trial_heaps_wait_same_maxima),
+    };
+    return cmocka_run_group_tests_name("cost trials and pair slots", tests, NULL, NULL);
+}
