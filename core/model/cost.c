@@ -402,6 +402,13 @@ void sm_cost_set_params(sm_cost *c, int p, const sm_params *pa)
     c->pidle[p] = pa->p_idle;
     c->mem_cells[p] = pa->memory > 0 ? (int64_t)floor(pa->memory / pa->bytes_per_cell) : -1;
     proc_params_contrib(c, p, +1);
+    /* Inside a trial the makespan key waits with the moves' (a move
+     * undone after this would otherwise leave it stale): p is read past
+     * the heap until the trial ends, when every key is true again. */
+    if (heaps_wait(c)) {
+        mark_proc(c, p);
+        return;
+    }
     double tm, en;
     proc_work(c, p, &tm, &en);
     sm_heap_set(&c->comp, p, tm);

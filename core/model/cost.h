@@ -127,9 +127,12 @@ int sm_cost_compact_pairs(sm_cost *c);
  * the same, bit for bit. What reads the pairs (sm_cost_traffic,
  * sm_cost_pairs, schedules, another rounds model through
  * sm_cost_set_model) brings them back first, counted from the mapping
- * (whole numbers: exact); c->pairs is empty until then. Returns -1,
- * doing nothing, under another rounds model, a live colouring or in a
- * trial. */
+ * (whole numbers: exact); c->pairs is empty until then, so code that
+ * reads c->pairs or c->mu directly (tui/app/compared_pair_rows.c) must
+ * never be given such a state: only private ones (the stepper's) turn
+ * their pairs off. Those readers also write the state back, so one such
+ * state is never shared between threads. Returns -1, doing nothing,
+ * under another rounds model, a live colouring or in a trial. */
 int sm_cost_pairs_off(sm_cost *c);
 /* Evaluate the current state. The colouring model builds a schedule. */
 void sm_cost_eval(const sm_cost *c, sm_eval *out);

@@ -148,7 +148,7 @@ static sm_pool *search_pool(const sm_multilevel *ml)
 /* Off: every show evaluated on the caller, as with one thread (tests
  * compare the two). */
 int sm_multilevel_follow_beside = 1;
-long long sm_multilevel_followed_beside;
+_Atomic long long sm_multilevel_followed_beside;
 
 /* After a step on a coarser level: the session's grid shows where the
  * search is now (its current mapping, projected), so the workbench's

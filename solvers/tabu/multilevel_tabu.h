@@ -34,7 +34,7 @@ int sm_multilevel_rebranch(sm_solver *s, sm_multilevel *ml, unsigned long long c
  * in the step (tests compare the two: the same figures, bit for bit). */
 extern int sm_multilevel_follow_beside;
 /* Coarse steps followed beside so far (tests: the path was taken). */
-extern long long sm_multilevel_followed_beside;
+extern _Atomic long long sm_multilevel_followed_beside;
 /* The stepper's settle (solver_stepper.h): the last coarse step's
  * figures, evaluated beside the search, handed over. */
 void sm_multilevel_settle(sm_solver *s, sm_multilevel *ml);

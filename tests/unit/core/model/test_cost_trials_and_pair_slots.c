@@ -150,6 +150,57 @@ static void trial_heaps_wait_same_maxima(void **st)
 }
 
 
+
+/* A trial may mix moves and parameter changes (tabu's DVFS candidates
+ * change a processor's state): undone in any order, the state after the
+ * trial has the makespan heap of the same state built outside a trial.
+ * (Review of 06381a5: setting parameters wrote the makespan key while the
+ * heaps waited; a move undone after it left that key stale.) */
+static void trial_params_and_moves_undone(void **st)
+{
+    (void)st;
+    sm_grid_spec gs = tu_grid_spec(6, 5, 4, 1, 0, 0, SM_ST_27PT);
+    gs.cells[0] = 389, gs.cells[1] = 301, gs.cells[2] = 203;
+    sm_err ge;
+    sm_grid *g = sm_grid_build(&gs, &ge);
+    assert_non_null(g);
+    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[3,3]}", 9);
+    int n = g->ntasks, P = t->nprocs;
+    int *map = malloc(sizeof(int) * (size_t)n);
+    unsigned long long rs = 23;
+    for (int b = 0; b < n; b++) map[b] = (int)(sm_rand_next(&rs) % (unsigned)P);
+    sm_model m;
+    sm_model_default(&m);
+    sm_cost *c = sm_cost_new(g, t, &m, map);
+    for (int it = 0; it < 500; it++) {
+        int u = (int)(sm_rand_next(&rs) % (unsigned)n);
+        int from = c->map[u], to = (int)(sm_rand_next(&rs) % (unsigned)P);
+        sm_params old = *sm_topo_proc_params(t, to), slow = old;
+        slow.time_per_cell *= 3, slow.energy_per_cell *= 2;
+        sm_eval before, after;
+        sm_cost_eval(c, &before);
+        sm_cost_trial_begin(c);
+        sm_cost_move(c, u, to);
+        sm_cost_set_params(c, to, &slow);
+        /* undone with the parameters first, then the move */
+        sm_cost_set_params(c, to, &old);
+        sm_cost_move(c, u, from);
+        sm_cost_trial_end(c);
+        sm_cost_eval(c, &after);
+        assert_memory_equal(&before.comp_time, &after.comp_time, sizeof before.comp_time);
+        assert_memory_equal(&before.time, &after.time, sizeof before.time);
+        assert_memory_equal(&before.energy, &after.energy, sizeof before.energy);
+        sm_cost *fresh = sm_cost_new(g, t, &m, c->map);
+        assert_true(sm_heap_max(&c->comp) == sm_heap_max(&fresh->comp));
+        sm_cost_free(fresh);
+        if (it % 3 == 0) sm_cost_move(c, u, to);
+    }
+    sm_cost_free(c);
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 /* Compacting the pair slots changes no figure, bit for bit: two cost
  * states follow the same random moves and swaps, one compacted every few
  * moves; their evaluations and traffic agree exactly, under maxdeg and
@@ -326,6 +377,7 @@ int main(void)
         cmocka_unit_test(pairs_off_keeps_every_bit),
         cmocka_unit_test(trial_restores_bits),
         cmocka_unit_test(trial_heaps_wait_same_maxima),
+        cmocka_unit_test(trial_params_and_moves_undone),
     };
     return cmocka_run_group_tests_name("cost trials and pair slots", tests, NULL, NULL);
 }
