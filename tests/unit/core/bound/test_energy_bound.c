@@ -347,6 +347,27 @@ static void dvfs_never_above_enumeration(void **st)
     assert_true(feasible >= 20);
 }
 
+/* The network and links of the small random machines below, appended
+ * at len to their text and closing it: one node (single) or nodes of two
+ * processors under a tree (spread), each link's time and energy per cell
+ * a random multiple of t, e_intra or e_inter times msg. */
+static void links_text(char *buf, size_t cap, int len, unsigned *seed, int spread, double msg, double t,
+                       double e_intra, double e_inter)
+{
+    len += snprintf(buf + len, cap - (size_t)len,
+                    "],\"network\":%s,\"links\":{\"intra\":{\"*\":{\"time_per_cell\":%g,"
+                    "\"energy_per_cell\":%g}}",
+                    spread ? "{\"kind\":\"tree\",\"group_sizes\":[2]}" : "{\"kind\":\"single\"}",
+                    t * msg * (1 + rand_r(seed) % 4), e_intra * msg * (1 + rand_r(seed) % 9));
+    if (spread)
+        len += snprintf(buf + len, cap - (size_t)len,
+                        ",\"inter\":[{\"time_per_cell\":%g,\"energy_per_cell\":%g},"
+                        "{\"time_per_cell\":%g,\"energy_per_cell\":%g}]",
+                        t * msg * (1 + rand_r(seed) % 4), e_inter * msg * (1 + rand_r(seed) % 9),
+                        t * msg * (2 + rand_r(seed) % 4), e_inter * msg * (1 + rand_r(seed) % 9));
+    snprintf(buf + len, cap - (size_t)len, "}}");
+}
+
 /* The rounds' floor on the makespan (knapsack): on tiny machines whose
  * links are slow enough that the rounds set the makespan, the knapsack
  * alone with the floor stays below the best mapping (every mapping
@@ -378,18 +399,7 @@ static void rounds_floor_below_enumeration(void **st)
                             p ? "," : "", p, rand_r(&seed) % 2 ? "a" : "b", spread ? p : 0);
         /* Messages about as long as a block's compute and cheap beside the
          * idle power: the rounds set the makespan and the idle energy counts. */
-        len += snprintf(buf + len, sizeof buf - (size_t)len,
-                        "],\"network\":%s,\"links\":{\"intra\":{\"*\":{\"time_per_cell\":%g,"
-                        "\"energy_per_cell\":%g}}",
-                        spread ? "{\"kind\":\"tree\",\"group_sizes\":[2]}" : "{\"kind\":\"single\"}",
-                        0.4e-6 * msg * (1 + rand_r(&seed) % 4), 1e-5 * msg * (1 + rand_r(&seed) % 9));
-        if (spread)
-            len += snprintf(buf + len, sizeof buf - (size_t)len,
-                            ",\"inter\":[{\"time_per_cell\":%g,\"energy_per_cell\":%g},"
-                            "{\"time_per_cell\":%g,\"energy_per_cell\":%g}]",
-                            0.4e-6 * msg * (1 + rand_r(&seed) % 4), 1e-5 * msg * (1 + rand_r(&seed) % 9),
-                            0.4e-6 * msg * (2 + rand_r(&seed) % 4), 1e-5 * msg * (1 + rand_r(&seed) % 9));
-        snprintf(buf + len, sizeof buf - (size_t)len, "}}");
+        links_text(buf, sizeof buf, len, &seed, spread, msg, 0.4e-6, 1e-5, 1e-5);
         sm_topo *t = tu_topo_text(buf);
         sm_model m;
         sm_model_default(&m);
@@ -477,18 +487,7 @@ static void rounds_floor_fast_subset_below_enumeration(void **st)
         for (int p = 0; p < P; p++)
             len += snprintf(buf + len, sizeof buf - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"%s\",\"node\":%d}",
                             p ? "," : "", p, p < slow ? "s" : "f", spread ? p / 2 : 0);
-        len += snprintf(buf + len, sizeof buf - (size_t)len,
-                        "],\"network\":%s,\"links\":{\"intra\":{\"*\":{\"time_per_cell\":%g,"
-                        "\"energy_per_cell\":%g}}",
-                        spread ? "{\"kind\":\"tree\",\"group_sizes\":[2]}" : "{\"kind\":\"single\"}",
-                        0.4e-6 * msg * (1 + rand_r(&seed) % 4), 1e-5 * msg * (1 + rand_r(&seed) % 9));
-        if (spread)
-            len += snprintf(buf + len, sizeof buf - (size_t)len,
-                            ",\"inter\":[{\"time_per_cell\":%g,\"energy_per_cell\":%g},"
-                            "{\"time_per_cell\":%g,\"energy_per_cell\":%g}]",
-                            0.4e-6 * msg * (1 + rand_r(&seed) % 4), 1e-5 * msg * (1 + rand_r(&seed) % 9),
-                            0.4e-6 * msg * (2 + rand_r(&seed) % 4), 1e-5 * msg * (1 + rand_r(&seed) % 9));
-        snprintf(buf + len, sizeof buf - (size_t)len, "}}");
+        links_text(buf, sizeof buf, len, &seed, spread, msg, 0.4e-6, 1e-5, 1e-5);
         sm_topo *t = tu_topo_text(buf);
         sm_model m;
         sm_model_default(&m);
@@ -563,18 +562,7 @@ static void integer_groups_below_enumeration(void **st)
         for (int p = 0; p < P; p++)
             len += snprintf(buf + len, sizeof buf - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"a\",\"node\":%d}",
                             p ? "," : "", p, spread ? p / 2 : 0);
-        len += snprintf(buf + len, sizeof buf - (size_t)len,
-                        "],\"network\":%s,\"links\":{\"intra\":{\"*\":{\"time_per_cell\":%g,"
-                        "\"energy_per_cell\":%g}}",
-                        spread ? "{\"kind\":\"tree\",\"group_sizes\":[2]}" : "{\"kind\":\"single\"}",
-                        1e-8 * msg * (1 + rand_r(&seed) % 4), 1e-2 * msg * (1 + rand_r(&seed) % 9));
-        if (spread)
-            len += snprintf(buf + len, sizeof buf - (size_t)len,
-                            ",\"inter\":[{\"time_per_cell\":%g,\"energy_per_cell\":%g},"
-                            "{\"time_per_cell\":%g,\"energy_per_cell\":%g}]",
-                            1e-8 * msg * (1 + rand_r(&seed) % 4), 1e-1 * msg * (1 + rand_r(&seed) % 9),
-                            1e-8 * msg * (2 + rand_r(&seed) % 4), 1e-1 * msg * (1 + rand_r(&seed) % 9));
-        snprintf(buf + len, sizeof buf - (size_t)len, "}}");
+        links_text(buf, sizeof buf, len, &seed, spread, msg, 1e-8, 1e-2, 1e-1);
         sm_topo *t = tu_topo_text(buf);
         sm_model m;
         sm_model_default(&m);

@@ -5,6 +5,21 @@
  * the model's figures against the reference evaluation. */
 #include "tests/unit/testutil.h"
 
+/* The trials' instance: blocks of unequal cells (a move's sums are then
+ * no multiples of one figure) on a 3x3 torus of one processor a node
+ * (two link levels). */
+static sm_grid *unequal_cells_grid(void)
+{
+    sm_grid_spec gs = tu_grid_spec(6, 5, 4, 1, 0, 0, SM_ST_27PT);
+    gs.cells[0] = 389, gs.cells[1] = 301, gs.cells[2] = 203;
+    sm_err ge;
+    sm_grid *g = sm_grid_build(&gs, &ge);
+    assert_non_null(g);
+    return g;
+}
+
+static sm_topo *torus_3x3(void) { return tu_one_per_node("{\"kind\":\"torus\",\"dims\":[3,3]}", 9); }
+
 /* A trial (sm_cost_trial_begin/end) puts the state back bit for bit
  * after moves and their undo (the parallel tabu step scores on replicas
  * and needs a move's score to depend on the mapping only); without it
@@ -12,14 +27,8 @@
 static void trial_restores_bits(void **st)
 {
     (void)st;
-    /* Blocks of unequal cells (a move's sums are then no multiples of
-     * one figure) on a machine of two link levels. */
-    sm_grid_spec gs = tu_grid_spec(6, 5, 4, 1, 0, 0, SM_ST_27PT);
-    gs.cells[0] = 389, gs.cells[1] = 301, gs.cells[2] = 203;
-    sm_err ge;
-    sm_grid *g = sm_grid_build(&gs, &ge);
-    assert_non_null(g);
-    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[3,3]}", 9);
+    sm_grid *g = unequal_cells_grid();
+    sm_topo *t = torus_3x3();
     int n = g->ntasks, P = t->nprocs;
     int *map = malloc(sizeof(int) * (size_t)n);
     unsigned long long rs = 7;
@@ -76,8 +85,6 @@ static void trial_restores_bits(void **st)
     sm_grid_free(g);
 }
 
-
-
 /* Inside a trial the heaps wait (a move tried and undone would put every
  * key back): the makespan and the degrees read while they wait are those
  * of the same moves made outside a trial, which update the heaps, under
@@ -86,12 +93,8 @@ static void trial_restores_bits(void **st)
 static void trial_heaps_wait_same_maxima(void **st)
 {
     (void)st;
-    sm_grid_spec gs = tu_grid_spec(6, 5, 4, 1, 0, 0, SM_ST_27PT);
-    gs.cells[0] = 389, gs.cells[1] = 301, gs.cells[2] = 203;
-    sm_err ge;
-    sm_grid *g = sm_grid_build(&gs, &ge);
-    assert_non_null(g);
-    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[3,3]}", 9);
+    sm_grid *g = unequal_cells_grid();
+    sm_topo *t = torus_3x3();
     int n = g->ntasks, P = t->nprocs;
     int *map = malloc(sizeof(int) * (size_t)n);
     for (int rounds = 0; rounds < 2; rounds++) {
@@ -149,8 +152,6 @@ static void trial_heaps_wait_same_maxima(void **st)
     sm_grid_free(g);
 }
 
-
-
 /* A trial may mix moves and parameter changes (tabu's DVFS candidates
  * change a processor's state): undone in any order, the state after the
  * trial has the makespan heap of the same state built outside a trial.
@@ -159,12 +160,8 @@ static void trial_heaps_wait_same_maxima(void **st)
 static void trial_params_and_moves_undone(void **st)
 {
     (void)st;
-    sm_grid_spec gs = tu_grid_spec(6, 5, 4, 1, 0, 0, SM_ST_27PT);
-    gs.cells[0] = 389, gs.cells[1] = 301, gs.cells[2] = 203;
-    sm_err ge;
-    sm_grid *g = sm_grid_build(&gs, &ge);
-    assert_non_null(g);
-    sm_topo *t = tu_one_per_node("{\"kind\":\"torus\",\"dims\":[3,3]}", 9);
+    sm_grid *g = unequal_cells_grid();
+    sm_topo *t = torus_3x3();
     int n = g->ntasks, P = t->nprocs;
     int *map = malloc(sizeof(int) * (size_t)n);
     unsigned long long rs = 23;
@@ -255,7 +252,6 @@ static void compact_pairs_keeps_every_bit(void **st)
     sm_topo_free(t);
     sm_grid_free(g);
 }
-
 
 /* A state with its pair counts off (sm_cost_pairs_off, the stepper's
  * under maxdeg) reads every figure of one that keeps them, bit for bit,
