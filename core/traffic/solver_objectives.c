@@ -272,8 +272,7 @@ void sm_objective_swap(sm_objective *o, int b1, int b2)
 static double card_swap_delta(const sm_objective *o, int b1, int b2)
 {
     const sm_grid *g = o->g;
-    const uint64_t *bits = o->adj->bits;
-    size_t words = o->adj->words;
+    const sm_node_adjacency *adj = o->adj;
     const int *node = o->node, *nbr = g->nbr;
     int n1 = node[b1], n2 = node[b2], after = 0, m = 0;
     size_t col2 = (unsigned)n2 >> 6;
@@ -281,15 +280,18 @@ static double card_swap_delta(const sm_objective *o, int b1, int b2)
     for (int k = g->nbr_off[b1]; k < g->nbr_off[b1 + 1]; k++) {
         int w = nbr[k];
         if (w == b2) m++;
-        else after += (int)((bits[(size_t)node[w] * words + col2] >> sh2) & 1u);
+        else after += (int)((sm_node_adjacency_word(adj, node[w], col2) >> sh2) & 1u);
     }
-    const uint64_t *row1 = bits + (size_t)n1 * words;
+    /* n1's row: its tiles' numbers, and its row in each tile. */
+    const uint16_t *tiles1 = adj->tile + ((unsigned)n1 >> 6) * adj->words;
+    const uint64_t *pool1 = adj->pool + ((unsigned)n1 & 63);
     for (int k = g->nbr_off[b2]; k < g->nbr_off[b2 + 1]; k++) {
         int w = nbr[k];
+        unsigned y = (unsigned)node[w];
         if (w == b1) m++;
-        else after += (int)((row1[(unsigned)node[w] >> 6] >> ((unsigned)node[w] & 63)) & 1u);
+        else after += (int)((pool1[(size_t)tiles1[y >> 6] * 64] >> (y & 63)) & 1u);
     }
-    int before = o->near[b1] + o->near[b2] - m * sm_node_adjacent(o->adj, n1, n2);
+    int before = o->near[b1] + o->near[b2] - m * sm_node_adjacent(adj, n1, n2);
     return (double)before - (double)after;
 }
 

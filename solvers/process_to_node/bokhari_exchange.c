@@ -139,9 +139,28 @@ static void add_adjacent(bokhari_state *st, size_t *m, size_t *cap, int a, int b
     st->run_len[(*m)++] = 1;
 }
 
+/* Node a's distance-1 nodes from the network's runs, ascending, each
+ * once (the order the table gives: partners are drawn by position). */
+static void add_runs(bokhari_state *st, size_t *m, size_t *cap, const sm_net *net, int a, int N)
+{
+    int lo[SM_NET_ADJ_RUNS], len[SM_NET_ADJ_RUNS];
+    int k = net->ops->adjacent(net, a, N, lo, len, SM_NET_ADJ_RUNS);
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && lo[j] < lo[j - 1]; j--) {
+            int x = lo[j]; lo[j] = lo[j - 1]; lo[j - 1] = x;
+            x = len[j]; len[j] = len[j - 1]; len[j - 1] = x;
+        }
+    int next = 0; /* nodes below it are in */
+    for (int i = 0; i < k; i++) {
+        for (int b = lo[i] > next ? lo[i] : next; b < lo[i] + len[i]; b++)
+            if (b != a) add_adjacent(st, m, cap, a, b);
+        if (lo[i] + len[i] > next) next = lo[i] + len[i];
+    }
+}
+
 /* Node adjacency: from the objective's distance-1 table when it has one,
- * else from the network's distance (coordinates: O(1) a test); built
- * once, O(nodes^2) tests. */
+ * else from the network's runs (coordinates), else from its distance
+ * (O(nodes^2) calls, once). */
 static void build_windows(sm_solver *s, bokhari_state *st)
 {
     const sm_topo *t = s->topo;
@@ -167,12 +186,15 @@ static void build_windows(sm_solver *s, bokhari_state *st)
         st->adj_off[a] = (int)m;
         if (na) {
             /* The table's set bits in order: a word at a time. */
-            const uint64_t *row = na->bits + (size_t)a * na->words;
             for (size_t wi = 0; wi < na->words; wi++)
-                for (uint64_t x = row[wi]; x; x &= x - 1) {
+                for (uint64_t x = sm_node_adjacency_word(na, a, wi); x; x &= x - 1) {
                     int b = (int)(wi * 64 + (size_t)__builtin_ctzll(x));
                     if (b != a && b < N) add_adjacent(st, &m, &cap, a, b);
                 }
+            continue;
+        }
+        if (net->ops->adjacent) {
+            add_runs(st, &m, &cap, net, a, N);
             continue;
         }
         for (int b = 0; b < N; b++) {
