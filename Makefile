@@ -148,6 +148,11 @@ $(B)/san/tests/tui/app/test_processor_marks: tests/unit/tui/app/test_processor_m
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/app/processor_marks.c tui/app/colour_theme.c tui/app/installed_data_directory.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
 
+# A move's text fitted to a pane's columns needs no curses.
+$(B)/san/tests/tui/pane/test_text_fit_to_width: tests/unit/tui/pane/test_text_fit_to_width.c tests/unit/testutil.h tui/pane/text_fit_to_width.c tui/pane/text_fit_to_width.h $(B)/san/libsm.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< tui/pane/text_fit_to_width.c $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
+
 # stencilmap-run's plan (run/rank_halo_plan.c) needs no MPI: tested like the rest.
 $(B)/san/tests/run/test_rank_halo_plan: tests/unit/run/test_rank_halo_plan.c tests/unit/testutil.h run/rank_halo_plan.c run/rank_halo_plan.h $(B)/san/libsm.a
 	@mkdir -p $(@D)

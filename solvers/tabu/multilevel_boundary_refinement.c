@@ -345,7 +345,7 @@ static void make_workers(sm_refine *r)
     r->rep_from = r->model->rounds == SM_ROUNDS_COLOURING ? 0 : 1;
     r->nrep = workers - r->rep_from;
     r->rep = sm_xmalloc(sizeof *r->rep * (size_t)(r->nrep ? r->nrep : 1));
-    for (int i = 0; i < r->nrep; i++) r->rep[i] = sm_cost_new(r->grid, r->c->topo, r->model, r->c->map);
+    for (int i = 0; i < r->nrep; i++) r->rep[i] = sm_cost_new_figures(r->grid, r->c->topo, r->model, r->c->map);
 }
 
 static void catch_up_item(int i, int worker, void *arg)
@@ -419,7 +419,7 @@ static void build_item(int i, int worker, void *arg)
 {
     (void)worker;
     build_job *j = arg;
-    sm_cost *c = sm_cost_new(j->r->grid, j->t, j->r->model, j->map);
+    sm_cost *c = sm_cost_new_figures(j->r->grid, j->t, j->r->model, j->map);
     if (i == 0) j->r->c = c;
     else j->r->rep[i - 1] = c;
 }
@@ -444,7 +444,7 @@ void sm_refine_init_threads(sm_refine *r, const sm_grid *g, const sm_topo *t, co
         build_job j = {r, t, map};
         sm_pool_for(r->pool, 1 + r->nrep, build_item, &j);
     } else {
-        r->c = sm_cost_new(g, t, m, map);
+        r->c = sm_cost_new_figures(g, t, m, map);
     }
     for (int p = 0; p < t->nprocs; p++) r->over += late(r->c, m, p);
     sm_eval ev;

@@ -166,7 +166,7 @@ static void show_current(sm_solver *s, sm_multilevel *ml, const int *map, int no
     int l = ml->level, nl = ml->grid[l]->ntasks;
     if (!ml->shown_cost || !ml->shown_src || ml->shown_level != l) {
         project_into(ml, l, map, ml->shown);
-        if (!ml->shown_cost) ml->shown_cost = sm_cost_new(g, s->topo, &s->model, ml->shown);
+        if (!ml->shown_cost) ml->shown_cost = sm_cost_new_figures(g, s->topo, &s->model, ml->shown);
         else sm_cost_remap(ml->shown_cost, ml->shown);
         free(ml->shown_src);
         ml->shown_src = sm_xmalloc(sizeof(int) * (size_t)(nl ? nl : 1));
@@ -310,7 +310,7 @@ static void lb_order(int i, void *arg)
         o->filled[i] = 0;
         return;
     }
-    sm_cost *c = sm_cost_new(o->g, o->t, &o->m, map);
+    sm_cost *c = sm_cost_new_figures(o->g, o->t, &o->m, map);
     sm_cost_eval(c, &o->ev[i]);
     sm_cost_free(c);
 }

@@ -338,7 +338,7 @@ static void make_replicas(sm_solver *s, tabu_state *t)
     t->nrep = sm_pool_size(t->pool);
     t->rep = sm_xmalloc(sizeof *t->rep * (size_t)t->nrep);
     t->rep_at = sm_xcalloc((size_t)t->nrep, sizeof(int));
-    for (int r = 0; r < t->nrep; r++) t->rep[r] = sm_cost_new(s->grid, s->topo, &s->model, t->c->map);
+    for (int r = 0; r < t->nrep; r++) t->rep[r] = sm_cost_new_figures(s->grid, s->topo, &s->model, t->c->map);
     sm_solver_set_stat(s, "step_threads", t->nrep);
 }
 
@@ -432,7 +432,7 @@ static void initial(sm_solver *s, int with_rcb)
         int *map = maps + (size_t)nr * n;
         if (sm_fill_memory(s->grid, s->topo, SM_SPEEDS_EXACT, orders[i], 1, map) != 1) break;
         sm_eval ev;
-        sm_cost *c = sm_cost_new(s->grid, s->topo, &free_time, map);
+        sm_cost *c = sm_cost_new_figures(s->grid, s->topo, &free_time, map);
         sm_cost_eval(c, &ev);
         sm_cost_free(c);
         nr++;
@@ -523,7 +523,7 @@ static int init(sm_solver *s, sm_err *e)
         sm_err_set(e, "tabu: interrupted while starting");
         return -1;
     }
-    t->c = sm_cost_new(s->grid, s->topo, &s->model, s->has_best ? s->best_map : s->start_map);
+    t->c = sm_cost_new_figures(s->grid, s->topo, &s->model, s->has_best ? s->best_map : s->start_map);
     sm_tabu_list_init(&t->join);
     sm_tabu_list_init(&t->leave);
     t->tenure_add = sm_opt_int(s, "tenure-add");
@@ -771,7 +771,7 @@ static void step(sm_solver *s)
  * changed one of them): scored on a cost state of its own. */
 static score best_score_now(sm_solver *s, const tabu_state *t)
 {
-    sm_cost *bc = sm_cost_new(s->grid, s->topo, &s->model, s->best_map);
+    sm_cost *bc = sm_cost_new_figures(s->grid, s->topo, &s->model, s->best_map);
     if (t->dvfs)
         for (int p = 0; p < t->P; p++) sm_cost_set_params(bc, p, state_params(s->topo, p, s->best_states[p]));
     sm_cost_eval(bc, &s->best);

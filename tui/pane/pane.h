@@ -42,6 +42,7 @@
 #include "tui/app/app.h"
 #include "tui/app/compare_mode.h"
 #include "tui/app/command_word_list.h"
+#include "tui/pane/text_fit_to_width.h"
 
 /* Computed once per frame and shared by every pane. */
 typedef struct sm_frame {
@@ -173,16 +174,6 @@ void sm_ui_words(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, 
 void sm_ui_bar(WINDOW *w, int y, int x, int width, double value, double scale, sm_element el, char ch);
 void sm_ui_sparkline(WINDOW *w, int y, int x, int width, const double *v, int n, double lo,
                      double hi, sm_element el, int utf8);
-/* s in at most width columns: whole if it fits, else its head and tail
- * around "~" (names differ at the end as often as at the start). */
-const char *sm_ui_elide(const char *s, int width, char *out, size_t n);
-/* text (a move: "move block 60233 n1218.v100_4 -> n0007.v100_1") in at
- * most width columns: first without the word block(s) before a block
- * number, then eliding the middle of its longest names (words with a
- * letter, longer than 6), so that block, source and target all
- * stay: a cut at a word lost the target ("n1218.v100_4 ->"). Into out;
- * what still does not fit is the caller's to cut at a word. */
-const char *sm_ui_fit_names(const char *text, int width, char *out, size_t n);
 /* The one number rule for units (SI prefix, 4 significant digits):
  * "2.659 J", "3.22 ms"; sm_ui_si for other units or more digits. */
 const char *sm_ui_si(double v, const char *unit, int digits, char *buf, size_t n);
