@@ -85,4 +85,4 @@ static int route(const sm_net *n, int a, int b, uint64_t *l, int max)
 }
 
 const sm_net_ops sm_net_matrix = {"matrix", 0, load, save, capacity,
-                                  distance, distance, route, NULL};
+                                  distance, distance, route, NULL, NULL};

@@ -51,5 +51,16 @@ static int route(const sm_net *n, int a, int b, uint64_t *l, int max)
 /* A network group is the first-level switch (or dragonfly router). */
 static int group(const sm_net *n, int node) { return node / n->dims[0]; }
 
+/* Level 1: the other nodes under a's first-level switch. */
+static int adjacent(const sm_net *n, int a, int nnodes, int *lo, int *len, int max)
+{
+    long long first = (long long)(a / n->dims[0]) * n->dims[0], last = first + n->dims[0];
+    if (last > nnodes) last = nnodes;
+    int k = 0;
+    if (first < a && k < max) lo[k] = (int)first, len[k++] = (int)(a - first);
+    if (a + 1 < last && k < max) lo[k] = a + 1, len[k++] = (int)(last - a - 1);
+    return k;
+}
+
 const sm_net_ops sm_net_tree = {"tree", 0, load, save, capacity,
-                                distance, hops, route, group};
+                                distance, hops, route, group, adjacent};

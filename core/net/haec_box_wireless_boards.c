@@ -81,5 +81,28 @@ static int route(const sm_net *n, int a, int b, uint64_t *l, int max)
 /* A network group is a board. */
 static int group(const sm_net *n, int node) { return node / (n->dims[1] * n->dims[2]); }
 
+/* The torus neighbours on a's board, and every node of the boards
+ * above and below (one wireless hop). */
+static int adjacent(const sm_net *n, int a, int nnodes, int *lo, int *len, int max)
+{
+    int per = n->dims[1] * n->dims[2], ba = a / per, r = a - ba * per, k = 0;
+    int c[2] = {r / n->dims[2], r % n->dims[2]}, stride[2] = {n->dims[2], 1};
+    for (int d = 0; d < 2; d++)
+        for (int step = -1; step <= 1; step += 2) {
+            int size = n->dims[1 + d], to = (c[d] + step + size) % size;
+            int b = a + (to - c[d]) * stride[d];
+            if (to == c[d] || b >= nnodes || k == max) continue;
+            lo[k] = b;
+            len[k++] = 1;
+        }
+    for (int bb = ba - 1; bb <= ba + 1; bb += 2) {
+        long long first = (long long)bb * per, last = first + per;
+        if (bb < 0 || bb >= n->dims[0] || first >= nnodes || k == max) continue;
+        lo[k] = (int)first;
+        len[k++] = (int)((last < nnodes ? last : nnodes) - first);
+    }
+    return k;
+}
+
 const sm_net_ops sm_net_haec = {"haec", 1, load, save, capacity,
-                                distance, distance, route, group};
+                                distance, distance, route, group, adjacent};

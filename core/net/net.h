@@ -29,7 +29,16 @@ typedef struct sm_net_ops {
     /* The network group a node sits in (leaf switch, board, torus line),
      * for grouping in the workbench; NULL: one group. */
     int (*group)(const sm_net *n, int node);
+    /* The nodes at distance 1 from a, below nnodes, as runs of
+     * consecutive nodes (run i: lo[i] .. lo[i] + len[i] - 1; a run may
+     * repeat a node, never holds a); returns the runs written (at most
+     * max, SM_NET_ADJ_RUNS is enough). From coordinates, so a distance-1
+     * table costs O(its ones) and not nnodes^2 distance calls. NULL: ask
+     * distance. */
+    int (*adjacent)(const sm_net *n, int a, int nnodes, int *lo, int *len, int max);
 } sm_net_ops;
+
+#define SM_NET_ADJ_RUNS (2 * SM_NET_MAXDIMS + 4)
 
 struct sm_net {
     const sm_net_ops *ops;

@@ -21,5 +21,15 @@ static int route(const sm_net *n, int a, int b, uint64_t *l, int max)
     return 0;
 }
 
+/* Every other node is at distance 1. */
+static int adjacent(const sm_net *n, int a, int nnodes, int *lo, int *len, int max)
+{
+    (void)n;
+    int k = 0;
+    if (a > 0 && k < max) lo[k] = 0, len[k++] = a;
+    if (a + 1 < nnodes && k < max) lo[k] = a + 1, len[k++] = nnodes - a - 1;
+    return k;
+}
+
 const sm_net_ops sm_net_single = {"single", 0, load, save, capacity,
-                                  distance, distance, route, NULL};
+                                  distance, distance, route, NULL, adjacent};

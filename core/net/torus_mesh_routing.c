@@ -67,10 +67,38 @@ static int route_mesh(const sm_net *n, int a, int b, uint64_t *l, int m)
     return route(n, a, b, l, m, 0);
 }
 
+/* One step along each axis, either way (wrapping on a torus); a step
+ * that comes back to a (an axis of size 1) is no neighbour. */
+static int adjacent(const sm_net *n, int a, int nnodes, int *lo, int *len, int max, int wrap)
+{
+    int c[SM_NET_MAXDIMS], k = 0, stride = 1;
+    sm_net_unrank(n->dims, n->ndims, a, c);
+    for (int d = n->ndims - 1; d >= 0; stride *= n->dims[d--])
+        for (int step = -1; step <= 1; step += 2) {
+            int size = n->dims[d], to = c[d] + step;
+            if (wrap) to = (to + size) % size;
+            else if (to < 0 || to >= size) continue;
+            int b = a + (to - c[d]) * stride;
+            if (to == c[d] || b >= nnodes || k == max) continue;
+            lo[k] = b;
+            len[k++] = 1;
+        }
+    return k;
+}
+
+static int adjacent_torus(const sm_net *n, int a, int nn, int *lo, int *len, int max)
+{
+    return adjacent(n, a, nn, lo, len, max, 1);
+}
+static int adjacent_mesh(const sm_net *n, int a, int nn, int *lo, int *len, int max)
+{
+    return adjacent(n, a, nn, lo, len, max, 0);
+}
+
 /* A network group is a line of nodes along the first axis. */
 static int group(const sm_net *n, int node) { return node / n->dims[0]; }
 
 const sm_net_ops sm_net_torus = {"torus", 1, load, save, capacity,
-                                 dist_torus, dist_torus, route_torus, group};
+                                 dist_torus, dist_torus, route_torus, group, adjacent_torus};
 const sm_net_ops sm_net_mesh = {"mesh", 1, load, save, capacity,
-                                dist_mesh, dist_mesh, route_mesh, group};
+                                dist_mesh, dist_mesh, route_mesh, group, adjacent_mesh};

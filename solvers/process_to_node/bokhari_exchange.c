@@ -38,6 +38,7 @@ typedef struct {
      * switch's nodes are one run, so the lists stay small enough for the
      * cache (4096 HAEC nodes: 8 MB as plain lists, ~0.2 MB as runs). */
     int *adj_off, *adj_len, *run_lo, *run_len;
+    int *run_pos;           /* run r's first node's place in its node's list */
     int *np_off, *np;       /* node -> its processors */
     int *occ;               /* processor -> a block on it, or -1 */
     int *node_one;          /* node of one processor -> occ of it; -2: another count */
@@ -139,9 +140,28 @@ static void add_adjacent(bokhari_state *st, size_t *m, size_t *cap, int a, int b
     st->run_len[(*m)++] = 1;
 }
 
+/* Node a's distance-1 nodes from the network's runs, ascending, each
+ * once (the order the table gives: partners are drawn by position). */
+static void add_runs(bokhari_state *st, size_t *m, size_t *cap, const sm_net *net, int a, int N)
+{
+    int lo[SM_NET_ADJ_RUNS], len[SM_NET_ADJ_RUNS];
+    int k = net->ops->adjacent(net, a, N, lo, len, SM_NET_ADJ_RUNS);
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && lo[j] < lo[j - 1]; j--) {
+            int x = lo[j]; lo[j] = lo[j - 1]; lo[j - 1] = x;
+            x = len[j]; len[j] = len[j - 1]; len[j - 1] = x;
+        }
+    int next = 0; /* nodes below it are in */
+    for (int i = 0; i < k; i++) {
+        for (int b = lo[i] > next ? lo[i] : next; b < lo[i] + len[i]; b++)
+            if (b != a) add_adjacent(st, m, cap, a, b);
+        if (lo[i] + len[i] > next) next = lo[i] + len[i];
+    }
+}
+
 /* Node adjacency: from the objective's distance-1 table when it has one,
- * else from the network's distance (coordinates: O(1) a test); built
- * once, O(nodes^2) tests. */
+ * else from the network's runs (coordinates), else from its distance
+ * (O(nodes^2) calls, once). */
 static void build_windows(sm_solver *s, bokhari_state *st)
 {
     const sm_topo *t = s->topo;
@@ -167,12 +187,15 @@ static void build_windows(sm_solver *s, bokhari_state *st)
         st->adj_off[a] = (int)m;
         if (na) {
             /* The table's set bits in order: a word at a time. */
-            const uint64_t *row = na->bits + (size_t)a * na->words;
             for (size_t wi = 0; wi < na->words; wi++)
-                for (uint64_t x = row[wi]; x; x &= x - 1) {
+                for (uint64_t x = sm_node_adjacency_word(na, a, wi); x; x &= x - 1) {
                     int b = (int)(wi * 64 + (size_t)__builtin_ctzll(x));
                     if (b != a && b < N) add_adjacent(st, &m, &cap, a, b);
                 }
+            continue;
+        }
+        if (net->ops->adjacent) {
+            add_runs(st, &m, &cap, net, a, N);
             continue;
         }
         for (int b = 0; b < N; b++) {
@@ -181,6 +204,9 @@ static void build_windows(sm_solver *s, bokhari_state *st)
         }
     }
     st->adj_off[N] = (int)m;
+    st->run_pos = sm_xmalloc(sizeof(int) * (m ? m : 1));
+    for (int a = 0; a < N; a++)
+        for (int r = st->adj_off[a], pos = 0; r < st->adj_off[a + 1]; pos += st->run_len[r++]) st->run_pos[r] = pos;
     st->adj_mod = sm_xmalloc(sizeof *st->adj_mod * (size_t)(N ? N : 1));
     for (int a = 0; a < N; a++) st->adj_mod[a] = sm_fastmod_of(st->adj_len[a] ? (uint64_t)st->adj_len[a] : 1);
     st->n_mod = sm_fastmod_of((uint64_t)s->grid->ntasks);
@@ -193,12 +219,13 @@ static void build_windows(sm_solver *s, bokhari_state *st)
     rebuild_occ(s, st);
 }
 
-/* The i-th node next to node a. */
+/* The i-th node next to node a: its run found by counting the runs
+ * that start at or before i (no branch on i: the draws are random). */
 static int adjacent_at(const bokhari_state *st, int a, int i)
 {
-    int r = st->adj_off[a];
-    while (i >= st->run_len[r]) i -= st->run_len[r++];
-    return st->run_lo[r] + i;
+    int r0 = st->adj_off[a], r1 = st->adj_off[a + 1], r = r0;
+    for (int j = r0 + 1; j < r1; j++) r += i >= st->run_pos[j];
+    return st->run_lo[r] + i - st->run_pos[r];
 }
 
 /* The texts of a step (its move, why, its best candidates), written
@@ -490,6 +517,7 @@ static void bokhari_release(sm_solver *s)
     free(st->adj_len);
     free(st->run_lo);
     free(st->run_len);
+    free(st->run_pos);
     free(st->np_off);
     free(st->np);
     free(st->occ);

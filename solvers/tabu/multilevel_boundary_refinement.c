@@ -359,10 +359,14 @@ static void catch_up_item(int i, int worker, void *arg)
  * in random order): each proposal waits on a dozen cache misses, one
  * after another (its offsets, then its incidence and neighbour lists,
  * then their edges and processors), most of a proposal's time at 262 K
- * blocks. So a worker fetches ahead, in the three stages those loads
- * depend on: the blocks PREFETCH_FAR on, their lists PREFETCH_MID on and
- * the edges and neighbours' processors PREFETCH_NEAR on. Hints only:
- * the proposals are the same. */
+ * blocks. So the chunk proposes in block order (visit_in_block_order:
+ * the same proposals, each scored against the mapping as the chunk
+ * began, whatever the order; they are taken in queue order), where
+ * blocks near one another share the lines of their neighbours' edges and
+ * processors, and a worker fetches ahead, in the three stages those
+ * loads depend on: the blocks PREFETCH_FAR on, their lists PREFETCH_MID
+ * on and the edges and neighbours' processors PREFETCH_NEAR on. Hints
+ * only: the proposals are the same. */
 #define PREFETCH_FAR 12
 #define PREFETCH_MID 6
 #define PREFETCH_NEAR 3
@@ -388,6 +392,28 @@ static void fetch_ahead(const sm_refine *r, const sm_cost *c, const int *q, int 
     }
 }
 
+/* The chunk's blocks q[0..n) in block order into visit[], with each one's
+ * place in the chunk in at[] (an LSD radix sort, 11 bits a pass: blocks
+ * are below 2^25, SM_MAX_TASKS; tmp holds 2n ints). */
+static void visit_in_block_order(const int *q, int n, int *visit, int *at, int *tmp)
+{
+    int *v2 = tmp, *a2 = tmp + n;
+    for (int i = 0; i < n; i++) visit[i] = q[i], at[i] = i;
+    for (int shift = 0; shift < 33; shift += 11) {
+        int count[2049] = {0};
+        for (int i = 0; i < n; i++) count[((unsigned)visit[i] >> shift & 2047u) + 1]++;
+        if (count[1] == n) continue; /* one bucket: already in order on these bits */
+        for (int b = 0; b < 2048; b++) count[b + 1] += count[b];
+        for (int i = 0; i < n; i++) {
+            int k = count[(unsigned)visit[i] >> shift & 2047u]++;
+            v2[k] = visit[i];
+            a2[k] = at[i];
+        }
+        memcpy(visit, v2, sizeof(int) * (size_t)n);
+        memcpy(at, a2, sizeof(int) * (size_t)n);
+    }
+}
+
 /* Proposals are handed out PROPOSE_GRAIN at a time: one claim on the
  * pool per grain, and a run of blocks to fetch ahead through (past the
  * grain's end too: the next grain is usually the same worker's). */
@@ -397,11 +423,11 @@ static void propose_item(int i, int worker, void *arg)
 {
     sm_refine *r = arg;
     sm_cost *c = worker < r->rep_from ? r->c : r->rep[worker - r->rep_from];
-    const int *q = r->queue + r->qpos;
+    const int *q = r->visit;
     int lo = i * PROPOSE_GRAIN, hi = lo + PROPOSE_GRAIN < r->nchunk ? lo + PROPOSE_GRAIN : r->nchunk;
     for (int j = lo; j < hi; j++) {
         fetch_ahead(r, c, q, j, r->nchunk);
-        propose(r, c, q[j], &r->prop[j]);
+        propose(r, c, q[j], &r->prop[r->visit_at[j]]);
     }
 }
 
@@ -473,7 +499,10 @@ int sm_refine_step(sm_refine *r, int chunk)
     if (n > r->prop_cap) {
         r->prop_cap = n;
         r->prop = sm_xrealloc(r->prop, sizeof *r->prop * (size_t)n);
+        r->visit = sm_xrealloc(r->visit, sizeof(int) * 4 * (size_t)n);
+        r->visit_at = r->visit + n;
     }
+    visit_in_block_order(r->queue + r->qpos, n, r->visit, r->visit_at, r->visit + 2 * (size_t)r->prop_cap);
     r->nchunk = n;
     sm_pool_for(r->pool, (n + PROPOSE_GRAIN - 1) / PROPOSE_GRAIN, propose_item, r);
     for (int i = 0; i < n; i++) {
@@ -496,6 +525,7 @@ void sm_refine_release(sm_refine *r)
     free(r->rep);
     free(r->acc);
     free(r->prop);
+    free(r->visit);
     sm_cost_free(r->c);
     free(r->queue);
     free(r->next);

@@ -40,6 +40,7 @@ typedef struct sm_refine {
     int *acc, nacc, acc_cap;        /* blocks moved since the replicas were in step */
     struct sm_refine_prop *prop;
     int prop_cap, nchunk;           /* proposals of the step being taken */
+    int *visit, *visit_at;          /* its blocks in block order, and their places in the chunk */
 } sm_refine;
 
 /* Whether moves are screened before they are tried in full (multilevel_boundary_refinement.c);

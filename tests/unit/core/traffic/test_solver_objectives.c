@@ -4,7 +4,8 @@
  * as it stands, and each delta announced before the change equals the
  * change that follows. Cardinality on haec, torus and mesh networks with
  * one and two processors a node (blocks sharing a node, partners that are
- * grid neighbours); the distance-1 table against the network's distance. */
+ * grid neighbours); the distance-1 table (shared tiles, built from each
+ * network's adjacent runs) against the network's distance. */
 #include "tests/unit/testutil.h"
 #include "core/net/net.h"
 #include "core/net/adjacent_nodes_bitset.h"
@@ -160,6 +161,66 @@ static void adjacency_is_distance_one(void **st)
     sm_topo_free(t);
 }
 
+/* The table over many tiles, from each kind's adjacent runs (and the
+ * distance calls of a matrix, which has none), against the distance of
+ * every pair: networks whose sizes cut tiles and boards unevenly, axes
+ * of size 1 and 2, fewer nodes than the network holds; the runs inside
+ * the nodes and never the node itself. The lu-haec16 shape keeps a
+ * handful of distinct tiles. */
+static void adjacency_tiles_from_runs(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *net;
+        int n, max_tiles, empty; /* empty: no two nodes adjacent */
+    } c[] = {
+        {"{\"kind\":\"haec\",\"boards\":16,\"board_dims\":[16,16]}", 4096, 64, 0},
+        {"{\"kind\":\"haec\",\"boards\":3,\"board_dims\":[12,12]}", 432, 0, 0},
+        {"{\"kind\":\"haec\",\"boards\":5,\"board_dims\":[7,9]}", 300, 0, 0},
+        {"{\"kind\":\"haec\",\"boards\":2,\"board_dims\":[1,2]}", 4, 0, 0},
+        {"{\"kind\":\"torus\",\"dims\":[7,5,3]}", 105, 0, 0},
+        {"{\"kind\":\"torus\",\"dims\":[2,3,1]}", 6, 0, 0},
+        {"{\"kind\":\"torus\",\"dims\":[9,9,4]}", 300, 0, 0},
+        {"{\"kind\":\"torus\",\"dims\":[16,16,16]}", 4096, 64, 0},
+        {"{\"kind\":\"mesh\",\"dims\":[13,11]}", 143, 0, 0},
+        {"{\"kind\":\"mesh\",\"dims\":[1,70]}", 70, 0, 0},
+        {"{\"kind\":\"tree\",\"group_sizes\":[18,4]}", 300, 0, 0},
+        {"{\"kind\":\"tree\",\"group_sizes\":[1,5]}", 40, 0, 1},
+        {"{\"kind\":\"tree\",\"group_sizes\":[64,2]}", 200, 0, 0},
+        {"{\"kind\":\"single\"}", 1, 0, 0},
+        {"{\"kind\":\"matrix\",\"levels\":[[0,1,2],[1,0,1],[2,1,0]]}", 3, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        cJSON *j = cJSON_Parse(c[i].net);
+        sm_err e;
+        sm_net *net = sm_net_load(j, "network", &e);
+        cJSON_Delete(j);
+        assert_non_null(net);
+        int n = c[i].n, ones = 0;
+        if (net->ops->adjacent)
+            for (int x = 0; x < n; x++) {
+                int lo[SM_NET_ADJ_RUNS], len[SM_NET_ADJ_RUNS];
+                int k = net->ops->adjacent(net, x, n, lo, len, SM_NET_ADJ_RUNS);
+                for (int r = 0; r < k; r++) {
+                    assert_true(len[r] >= 1 && lo[r] >= 0 && lo[r] + len[r] <= n);
+                    assert_false(x >= lo[r] && x < lo[r] + len[r]);
+                }
+            }
+        sm_node_adjacency *a = sm_node_adjacency_new(net, n);
+        assert_non_null(a);
+        for (int x = 0; x < n; x++)
+            for (int y = 0; y < n; y++) {
+                int near = x != y && net->ops->distance(net, x, y) == 1;
+                if (sm_node_adjacent(a, x, y) != near) fail_msg("%s: nodes %d, %d: %d", c[i].net, x, y, near);
+                ones += near;
+            }
+        assert_true(c[i].empty || n < 2 ? ones == 0 : ones > 0);
+        if (c[i].max_tiles) assert_true(a->ntiles <= c[i].max_tiles);
+        sm_node_adjacency_free(a);
+        sm_net_free(net);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +228,7 @@ int main(void)
         cmocka_unit_test(cardinality_torus_and_mesh),
         cmocka_unit_test(hops_and_hop_cells),
         cmocka_unit_test(adjacency_is_distance_one),
+        cmocka_unit_test(adjacency_tiles_from_runs),
     };
     return cmocka_run_group_tests_name("solver_objectives", tests, NULL, NULL);
 }
