@@ -5,6 +5,7 @@
 #include "tests/unit/testutil.h"
 #include "core/bound/energy_bound.h"
 #include "solvers/stepper/solver_stepper.h"
+#include "core/io/topology_file.h"
 
 /* A random tiny machine: P processors of two types (one sometimes with a
  * measured profile), on one node or spread over nodes of a tree network
