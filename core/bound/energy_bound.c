@@ -85,7 +85,11 @@
  *    cells (Jensen on the convex cheapest-first fill, the concave vertex
  *    over m groups; whole_groups) and by the Lagrangian dual over the
  *    blocks per group (the lower convex hull of one group's cost;
- *    groups_dual); the largest bound is kept.
+ *    groups_dual), and by the least vertex of the sum over groups of
+ *    phi(b) = g(b d) + 1/2 de h0(b) (phi concave between the breakpoints
+ *    of the cheapest-first fill g, so the least of the sum is where all
+ *    groups but one sit at breakpoints; groups_vertices); the largest
+ *    bound is kept.
  * The bound is the larger of the two, each valid on its own.
  *
  * Where each part lives: energy_bound_comm_part.c (h, and the least link energy at each
@@ -173,6 +177,7 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
     x.rounds_all_only = (flags & SM_BOUND_ROUNDS_MEAN_ONLY) != 0;
     x.integer_groups = !(flags & SM_BOUND_NO_INTEGER_GROUPS);
     x.whole_groups = !(flags & SM_BOUND_NO_WHOLE_GROUPS);
+    x.group_vertices = !(flags & SM_BOUND_NO_GROUP_VERTICES);
     /* Cells: the total and the extremes; the sorted prefix sums only for
      * the count vectors, which need the profile (small grids). */
     x.X = 0;

@@ -39,7 +39,8 @@ enum {
     SM_BOUND_NO_ROUNDS = 8,   /* knapsack without the rounds' floor on the makespan (tests) */
     SM_BOUND_ROUNDS_MEAN_ONLY = 16, /* the rounds' floor as the mean over every processor only (tests) */
     SM_BOUND_NO_INTEGER_GROUPS = 32, /* knapsack: fractional group counts only (tests) */
-    SM_BOUND_NO_WHOLE_GROUPS = 64 /* knapsack: alike groups not priced whole (tests) */
+    SM_BOUND_NO_WHOLE_GROUPS = 64, /* knapsack: alike groups not priced whole (tests) */
+    SM_BOUND_NO_GROUP_VERTICES = 128 /* whole groups: without the least vertex of their sum (tests) */
 };
 /* The same with a profile from sm_bound_profile (NULL: none) and flags,
  * each method checked on its own in the tests. */

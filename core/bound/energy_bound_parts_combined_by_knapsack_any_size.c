@@ -405,6 +405,130 @@ static double groups_dual(const bctx *x, const kscratch *s, double t1, int varia
     return v;
 }
 
+/* The same groups, sum_G phi(b_G) bounded exactly at its least instead of
+ * through phi's convex hull. Take phi(b) = g(b d) + 1/2 de_L h0(b) over
+ * real 0 <= b <= c (g as in whole_groups, h0 = bound_h_concave, so
+ * phi(0) = 0). g is linear between its breakpoints beta_j, the blocks at
+ * which the fill passes from one cell cost to the next (members of equal
+ * cost merged; beta_0 = 0, the last = c), and h0 is concave, so phi is
+ * concave on each [beta_j, beta_j+1] (also on [0, beta_1]: h0(0) = 0).
+ * Take any blocks per group b_G, sum_G b_G = n, and fix for every G a
+ * segment holding b_G. On the product of those segments cut by
+ * sum b_G = n (a polytope holding b) the sum is concave, so at b it is at
+ * least its value at some vertex of that polytope, and at a vertex every
+ * b_G but at most one sits at an end of its segment. So sum_G phi(b_G) is
+ * at least the least, over counts k_j of groups at beta_j (j >= 1; the
+ * others empty) and one free group at r = n - sum_j k_j beta_j in [0, c],
+ * with sum_j k_j + [r > 0] <= N, of sum_j k_j phi(beta_j) + phi(r). A
+ * mapping's blocks per group are such a b, so its cells and level-L cut
+ * cost at least that. Where the hull is below phi (h0 concave
+ * between the breakpoints: a chord through a group of one block and a
+ * full one) this is above the dual. Enumerated: the counts of all but
+ * the last breakpoint (at most 2e4 vectors, else not applied); the last
+ * count then takes the one or two values that leave r in [0, c].
+ * Returns -INFINITY where it does not apply. */
+typedef struct {
+    const member *mem;
+    int nm;
+    double d, half_de;
+    int variant;
+} vphi;
+
+static double vphi_at(const bctx *x, const vphi *f, double b)
+{
+    double left = b * f->d, g = 0;
+    for (int i = 0; i < f->nm && left > 0; i++) {
+        double take = fmin(left, f->mem[i].cap);
+        g += take * f->mem[i].cost;
+        left -= take;
+    }
+    if (left > 1e-9 * b * f->d) return INFINITY; /* more cells than the members can hold */
+    return g + f->half_de * bound_h_concave(x, b, f->variant);
+}
+
+#define VERTEX_MAX_BREAKS 4
+#define VERTEX_MAX_VECTORS 20000.0
+
+static double groups_vertices(const bctx *x, const kscratch *s, double t1, int variant, int L)
+{
+    double de = x->e[L] - x->e[L - 1];
+    if (!x->integer_groups || !x->group_vertices || de <= 0 || x->ngc[L] != 1 || x->dmin != x->dmax)
+        return -INFINITY;
+    double c = floor(s->gcap[L][0]);
+    int N = x->ngroups[L];
+    if (c < 2 || c >= x->n || N < 2) return -INFINITY;
+    int g0 = x->gc_rep[L][0], k0 = x->gm_off[L][g0], nm = x->gm_off[L][g0 + 1] - k0;
+    member *mem = sm_xmalloc(sizeof(member) * (size_t)(nm ? nm : 1));
+    for (int i = 0; i < nm; i++) {
+        int p = x->gm[L][k0 + i];
+        mem[i].cost = cell_cost(x, s, p, t1, 1, variant, L);
+        mem[i].cap = s->capc[x->pc_of[p]];
+    }
+    qsort(mem, (size_t)nm, sizeof(member), by_member_cost);
+    /* Breakpoints in blocks: where the cell cost changes, then c. */
+    double beta[VERTEX_MAX_BREAKS + 1], phib[VERTEX_MAX_BREAKS + 1];
+    int J = 0, ok = 1;
+    double cum = 0;
+    for (int i = 0; i < nm && ok; i++) {
+        cum += mem[i].cap;
+        if (i + 1 < nm && mem[i + 1].cost == mem[i].cost) continue;
+        double b = cum / x->dmax;
+        if (b <= 0) continue; /* members that can hold nothing */
+        if (b >= c) break;
+        if (J == VERTEX_MAX_BREAKS) ok = 0;
+        else if (J == 0 || b > beta[J - 1]) beta[J++] = b;
+    }
+    if (ok) {
+        if (J == VERTEX_MAX_BREAKS) ok = 0;
+        else beta[J++] = c;
+    }
+    vphi f = {mem, nm, x->dmax, 0.5 * de, variant};
+    double vectors = 1;
+    for (int j = 0; j + 1 < J && ok; j++) vectors *= fmin(N + 1.0, floor(x->n / beta[j]) + 1);
+    if (!ok || vectors > VERTEX_MAX_VECTORS) {
+        free(mem);
+        return -INFINITY;
+    }
+    for (int j = 0; j < J; j++) phib[j] = vphi_at(x, &f, beta[j]);
+    /* Odometer over k_0..k_{J-2}; k_{J-1} from the blocks left. */
+    int k[VERTEX_MAX_BREAKS] = {0};
+    double best = INFINITY, n = x->n, last = beta[J - 1];
+    for (;;) {
+        double used = 0, cost = 0;
+        int cnt = 0;
+        for (int j = 0; j + 1 < J; j++) {
+            used += k[j] * beta[j];
+            cost += k[j] * phib[j];
+            cnt += k[j];
+        }
+        if (used <= n * (1 + 1e-12) && cnt <= N) {
+            double rest = fmax(0, n - used);
+            double klo = fmax(0, ceil((rest - c) / last - 1e-9)), khi = floor(rest / last + 1e-9);
+            for (double kl = klo; kl <= khi && kl <= klo + 1; kl++) {
+                double r = rest - kl * last;
+                if (r < 0) r = 0;
+                if (r > c) continue;
+                if (cnt + kl + (r > 1e-9 ? 1 : 0) > N) continue;
+                double v = cost + kl * phib[J - 1] + (r > 1e-9 ? vphi_at(x, &f, r) : 0);
+                if (v < best) best = v;
+            }
+        }
+        int j = 0;
+        while (j + 1 < J) {
+            k[j]++;
+            double u = 0;
+            int cn = 0;
+            for (int i = 0; i + 1 < J; i++) { u += k[i] * beta[i]; cn += k[i]; }
+            if (u <= n * (1 + 1e-12) && cn <= N) break;
+            k[j] = 0;
+            j++;
+        }
+        if (j + 1 >= J) break;
+    }
+    free(mem);
+    return isfinite(best) ? best : -INFINITY;
+}
+
 static double piece(const bctx *x, double t1, double t2, int comm, int variant, kscratch *s, double *teff)
 {
     caps_at(x, t2, s);
@@ -446,6 +570,7 @@ static double piece(const bctx *x, double t1, double t2, int comm, int variant, 
         for (int L = 1; L < x->nlev; L++) {
             if (!x->whole_groups) break;
             double w = fmax(whole_groups(x, s, t1, variant, L), groups_dual(x, s, t1, variant, L));
+            w = fmax(w, groups_vertices(x, s, t1, variant, L));
             if (w > -INFINITY) v = fmax(v, w + groups_concave_gain(x, s, variant, L));
         }
     }

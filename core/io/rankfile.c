@@ -1,6 +1,6 @@
 /* rankfile.c - Open MPI rankfiles, Slurm/MPICH hostfiles and the block ->
  * rank list of a mapping (METIS and Scotch target weights: core/io/
- * metis_scotch_graph_export.c). */
+ * metis_scotch_graph_and_target_weight_files.c). */
 #include "rankfile.h"
 #include <ctype.h>
 #include <stdio.h>

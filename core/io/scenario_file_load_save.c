@@ -1,13 +1,17 @@
-/* scenario_file_load_save.c - scenario files. */
+/* scenario_file_load_save.c - scenario files: loading one (its errors
+ * name the file and the JSON path; the grid part is read by grid_file.c,
+ * the machine part, inline or a path, by topology_file.c, the mapping by
+ * mapping_file.c) and saving it atomically. */
 #include "scenario_file_load_save.h"
 #include "core/lib/atomic_file_write.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "core/io/grid_file.h"
+#include "grid_file.h"
 #include "core/lib/jsonutil.h"
 #include "core/model/grid_memory.h"
-#include "core/io/mapping_file.h"
+#include "mapping_file.h"
+#include "topology_file.h"
 
 int sm_model_from_json(const cJSON *j, const char *path, sm_model *m,
                        sm_err *e)

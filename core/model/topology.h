@@ -100,13 +100,7 @@ int sm_topo_proc_state(const sm_topo *t, int p);
 /* Name of the state processor p runs in ("base" when none is selected). */
 const char *sm_topo_proc_state_name(const sm_topo *t, int p);
 
-sm_topo *sm_topo_from_json(const cJSON *root, const char *path, sm_err *e);
-cJSON *sm_topo_to_json(const sm_topo *t);
-sm_topo *sm_topo_load(const char *file, sm_err *e);
-sm_topo *sm_topo_parse_text(const char *text, size_t len, const char *name,
-                            sm_err *e);
-int sm_topo_save(const sm_topo *t, const char *file, sm_err *e);
-sm_topo *sm_topo_clone(const sm_topo *t);
+/* Reading and writing it as JSON (and a copy): core/io/topology_file.h. */
 void sm_topo_free(sm_topo *t);
 
 int sm_topo_find_proc(const sm_topo *t, const char *name);

@@ -1,7 +1,8 @@
 /* topology_dvfs_states.c - the DVFS states of processor types (SPEC 2.2):
  * the state a type or a single processor runs in, and the parameters
  * (time and energy per cell, power) that state gives it. The states
- * themselves are read and written with the topology (topology.c). */
+ * themselves are read and written with the topology
+ * (core/io/topology_file.c). */
 #include "topology.h"
 
 #include <string.h>

@@ -11,6 +11,7 @@
 #include "core/lib/jsonutil.h"
 #include "core/lib/sha256.h"
 #include "core/lib/strbuf.h"
+#include "core/io/topology_file.h"
 
 void sm_run_scenario_sha256(const sm_grid *g, const sm_topo *t, char out[65])
 {

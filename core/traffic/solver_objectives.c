@@ -36,13 +36,27 @@ struct sm_objective {
     /* congestion: link id -> messages, and how many links carry c */
     sm_countmap links;
     int64_t *hist, maxc;
-    /* cardinality: each block's node, how many of its grid neighbours sit
-     * on a node next to it (the sum counts each pair twice), and the
-     * networks's distance-1 table (NULL above SM_NODE_ADJ_MAX nodes). A
-     * swap is scored from the two blocks' new neighbourhoods alone. */
-    int *node, *near;
+    /* cardinality: each block's record and its neighbours' (block, node)
+     * pairs, and the network's distance-1 table (NULL above
+     * SM_NODE_ADJ_MAX nodes). A swap is scored from the two blocks' new
+     * neighbourhoods alone: a partner's record and its neighbours' nodes
+     * are two reads of consecutive memory, where the grid's lists and a
+     * node array were one read a neighbour at a random place. */
+    struct card_block *cb;
+    struct card_nbr *cn;
     sm_node_adjacency *adj;
 };
+
+/* A block's neighbours at cn[off .. end - 1], its node, and how many of
+ * them sit on a node next to it (the sum counts each pair twice). */
+typedef struct card_block {
+    int off, end, node, near;
+} card_block;
+
+/* A neighbour and the node it sits on (kept as blocks move). */
+typedef struct card_nbr {
+    int block, node;
+} card_nbr;
 
 /* ops->hops (hops, hop_cells) or ops->distance (cardinality) of a != b. */
 static int net_dist(const sm_objective *o, int a, int b)
@@ -103,16 +117,16 @@ static inline int nodes_near(const sm_objective *o, int a, int b)
  * (sign +1) or taken from (-1) both ends' counts and the sum. */
 static void card_apply(sm_objective *o, int b1, int b2, int sign)
 {
-    const sm_grid *g = o->g;
+    card_block *cb = o->cb;
     int bs[2] = {b1, b2};
     for (int i = 0; i < 2 && bs[i] >= 0; i++) {
-        int u = bs[i], nu = o->node[u];
-        for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
-            int w = g->nbr[k];
+        int u = bs[i], nu = cb[u].node;
+        for (int k = cb[u].off; k < cb[u].end; k++) {
+            int w = o->cn[k].block;
             if (i == 1 && w == b1) continue;
-            int x = sign * nodes_near(o, nu, o->node[w]);
-            o->near[u] += x;
-            o->near[w] += x;
+            int x = sign * nodes_near(o, nu, o->cn[k].node);
+            cb[u].near += x;
+            cb[w].near += x;
             o->sum += x;
         }
     }
@@ -126,14 +140,26 @@ static void card_apply(sm_objective *o, int b1, int b2, int sign)
  * scored at one place among many others: that row each time). */
 static int card_at(const sm_objective *o, int u, int nu, int skip, int *skipped, int by_rows)
 {
-    const sm_grid *g = o->g;
     int c = 0;
-    for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
-        int w = g->nbr[k];
+    for (int k = o->cb[u].off; k < o->cb[u].end; k++) {
+        int w = o->cn[k].block, nw = o->cn[k].node;
         if (w == skip) ++*skipped;
-        else c += by_rows ? nodes_near(o, o->node[w], nu) : nodes_near(o, nu, o->node[w]);
+        else c += by_rows ? nodes_near(o, nw, nu) : nodes_near(o, nu, nw);
     }
     return c;
+}
+
+/* Block b now on node a: its record and its place in its neighbours'
+ * lists. */
+static void card_set_node(sm_objective *o, int b, int a)
+{
+    card_block *cb = o->cb;
+    cb[b].node = a;
+    for (int k = cb[b].off; k < cb[b].end; k++) {
+        int w = o->cn[k].block;
+        for (int j = cb[w].off; j < cb[w].end; j++)
+            if (o->cn[j].block == b) o->cn[j].node = a;
+    }
 }
 
 static int64_t local(sm_objective *o, int b1, int b2, int sign)
@@ -171,13 +197,15 @@ sm_objective *sm_objective_new(const sm_grid *g, const sm_topo *t, const sm_mode
         break;
     case SM_OBJ_CARDINALITY:
         o->adj = sm_node_adjacency_new(t->net, t->nnodes);
-        o->node = sm_xmalloc(sizeof(int) * n);
-        o->near = sm_xcalloc(n, sizeof(int));
-        for (int u = 0; u < g->ntasks; u++) o->node[u] = t->procs[map[u]].node;
+        o->cb = sm_xmalloc(sizeof *o->cb * n);
+        o->cn = sm_xmalloc(sizeof *o->cn * ((size_t)g->nbr_off[g->ntasks] + 1));
+        for (int u = 0; u < g->ntasks; u++)
+            o->cb[u] = (card_block){g->nbr_off[u], g->nbr_off[u + 1], t->procs[map[u]].node, 0};
+        for (int k = 0; k < g->nbr_off[g->ntasks]; k++) o->cn[k] = (card_nbr){g->nbr[k], o->cb[g->nbr[k]].node};
         for (int u = 0; u < g->ntasks; u++) {
             int none = 0;
-            o->near[u] = card_at(o, u, o->node[u], -1, &none, 0);
-            o->sum += o->near[u];
+            o->cb[u].near = card_at(o, u, o->cb[u].node, -1, &none, 0);
+            o->sum += o->cb[u].near;
         }
         o->sum /= 2; /* each pair from both ends */
         break;
@@ -194,8 +222,8 @@ void sm_objective_free(sm_objective *o)
     free(o->map);
     sm_countmap_free(&o->links);
     free(o->hist);
-    free(o->node);
-    free(o->near);
+    free(o->cb);
+    free(o->cn);
     sm_node_adjacency_free(o->adj);
     free(o);
 }
@@ -236,10 +264,10 @@ static void replace(sm_objective *o, int b1, int p1, int b2, int p2)
     if (o->kind == SM_OBJ_CARDINALITY) {
         card_apply(o, b1, b2, -1);
         o->map[b1] = p1;
-        o->node[b1] = o->t->procs[p1].node;
+        card_set_node(o, b1, o->t->procs[p1].node);
         if (b2 >= 0) {
             o->map[b2] = p2;
-            o->node[b2] = o->t->procs[p2].node;
+            card_set_node(o, b2, o->t->procs[p2].node);
         }
         card_apply(o, b1, b2, 1);
         return;
@@ -271,39 +299,79 @@ void sm_objective_swap(sm_objective *o, int b1, int b2)
  * (every partner of every step). */
 static double card_swap_delta(const sm_objective *o, int b1, int b2)
 {
-    const sm_grid *g = o->g;
     const sm_node_adjacency *adj = o->adj;
-    const int *node = o->node, *nbr = g->nbr;
-    int n1 = node[b1], n2 = node[b2], after = 0, m = 0;
-    size_t col2 = (unsigned)n2 >> 6;
-    unsigned sh2 = (unsigned)n2 & 63;
-    for (int k = g->nbr_off[b1]; k < g->nbr_off[b1 + 1]; k++) {
-        int w = nbr[k];
-        if (w == b2) m++;
-        else after += (int)((sm_node_adjacency_word(adj, node[w], col2) >> sh2) & 1u);
+    const card_nbr *cn = o->cn;
+    card_block x1 = o->cb[b1], x2 = o->cb[b2];
+    int after = 0, m = 0;
+    /* Each side's term with the other block is the node with itself: 0
+     * (the table has no diagonal), so only counted in m. */
+    size_t col2 = (unsigned)x2.node >> 6;
+    unsigned sh2 = (unsigned)x2.node & 63;
+    for (int k = x1.off; k < x1.end; k++) {
+        m += cn[k].block == b2;
+        after += (int)((sm_node_adjacency_word(adj, cn[k].node, col2) >> sh2) & 1u);
     }
     /* n1's row: its tiles' numbers, and its row in each tile. */
-    const uint16_t *tiles1 = adj->tile + ((unsigned)n1 >> 6) * adj->words;
-    const uint64_t *pool1 = adj->pool + ((unsigned)n1 & 63);
-    for (int k = g->nbr_off[b2]; k < g->nbr_off[b2 + 1]; k++) {
-        int w = nbr[k];
-        unsigned y = (unsigned)node[w];
-        if (w == b1) m++;
-        else after += (int)((pool1[(size_t)tiles1[y >> 6] * 64] >> (y & 63)) & 1u);
+    const uint16_t *tiles1 = adj->tile + ((unsigned)x1.node >> 6) * adj->words;
+    const uint64_t *pool1 = adj->pool + ((unsigned)x1.node & 63);
+    for (int k = x2.off; k < x2.end; k++) {
+        unsigned y = (unsigned)cn[k].node;
+        m += cn[k].block == b1;
+        after += (int)((pool1[(size_t)tiles1[y >> 6] * 64] >> (y & 63)) & 1u);
     }
-    int before = o->near[b1] + o->near[b2] - m * sm_node_adjacent(adj, n1, n2);
+    int before = x1.near + x2.near - m * sm_node_adjacent(adj, x1.node, x2.node);
     return (double)before - (double)after;
 }
 
+/* A batch of partners for one block whose neighbours are at most this
+ * many: its side of the sum read once for all of them. */
+#define CARD_BATCH_DEG 8
+
 void sm_objective_swap_deltas(sm_objective *o, int b1, const int *b2s, int n, double *out)
 {
-    if (o->kind != SM_OBJ_CARDINALITY || !o->adj) {
+    if (o->kind != SM_OBJ_CARDINALITY || !o->adj || o->cb[b1].end - o->cb[b1].off > CARD_BATCH_DEG) {
         for (int i = 0; i < n; i++) out[i] = sm_objective_swap_delta(o, b1, b2s[i]);
         return;
     }
+    /* card_swap_delta's terms, b1's side taken out of the loop: its
+     * neighbours' rows of tile numbers, their rows in the tiles, and
+     * n1's row for the partners' neighbours. */
+    const sm_node_adjacency *adj = o->adj;
+    const card_nbr *cn = o->cn;
+    const card_block *cb = o->cb;
+    const uint64_t *pool = adj->pool;
+    card_block x1 = cb[b1];
+    int deg1 = x1.end - x1.off, nb[CARD_BATCH_DEG], p1 = o->map[b1];
+    const uint16_t *trow[CARD_BATCH_DEG];
+    unsigned r[CARD_BATCH_DEG];
+    for (int k = 0; k < deg1; k++) {
+        unsigned x = (unsigned)cn[x1.off + k].node;
+        nb[k] = cn[x1.off + k].block;
+        trow[k] = adj->tile + (x >> 6) * adj->words;
+        r[k] = x & 63;
+    }
+    const uint16_t *tiles1 = adj->tile + ((unsigned)x1.node >> 6) * adj->words;
+    const uint64_t *pool1 = pool + ((unsigned)x1.node & 63);
     for (int i = 0; i < n; i++) {
         int b2 = b2s[i];
-        out[i] = b1 == b2 || o->map[b1] == o->map[b2] ? 0 : card_swap_delta(o, b1, b2);
+        if (b2 == b1 || o->map[b2] == p1) {
+            out[i] = 0;
+            continue;
+        }
+        card_block x2 = cb[b2];
+        unsigned n2 = (unsigned)x2.node, col2 = n2 >> 6, sh2 = n2 & 63;
+        int after = 0, m = 0;
+        for (int k = 0; k < deg1; k++) {
+            m += nb[k] == b2;
+            after += (int)((pool[(size_t)trow[k][col2] * 64 + r[k]] >> sh2) & 1u);
+        }
+        for (int k = x2.off; k < x2.end; k++) {
+            unsigned y = (unsigned)cn[k].node;
+            m += cn[k].block == b1;
+            after += (int)((pool1[(size_t)tiles1[y >> 6] * 64] >> (y & 63)) & 1u);
+        }
+        int near12 = (int)((pool1[(size_t)tiles1[col2] * 64] >> sh2) & 1u);
+        out[i] = (double)(x1.near + x2.near - m * near12) - (double)after;
     }
 }
 
@@ -313,11 +381,11 @@ static double local_delta(sm_objective *o, int b1, int p1, int b2, int p2)
         /* The terms touching b1 and b2 after, from their new nodes; before,
          * their counts. The pair b1-b2, if they are neighbours, keeps its
          * distance in a swap: both sides leave it out. */
-        int m = 0, after = card_at(o, b1, o->t->procs[p1].node, b2, &m, 1), before = o->near[b1];
+        int m = 0, after = card_at(o, b1, o->t->procs[p1].node, b2, &m, 1), before = o->cb[b1].near;
         if (b2 >= 0) {
             int m2 = 0;
             after += card_at(o, b2, o->t->procs[p2].node, b1, &m2, 0);
-            before += o->near[b2] - (m + m2) * nodes_near(o, o->node[b1], o->node[b2]);
+            before += o->cb[b2].near - (m + m2) * nodes_near(o, o->cb[b1].node, o->cb[b2].node);
         }
         return (double)before - (double)after;
     }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ilp_dvfs_enumeration.h"
+#include "core/io/topology_file.h"
 
 #define DVFS_MAX_ASSIGNMENTS 256
 

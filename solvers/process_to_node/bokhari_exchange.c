@@ -38,6 +38,7 @@ typedef struct {
      * switch's nodes are one run, so the lists stay small enough for the
      * cache (4096 HAEC nodes: 8 MB as plain lists, ~0.2 MB as runs). */
     int *adj_off, *adj_len, *run_lo, *run_len;
+    int *run_pos;           /* run r's first node's place in its node's list */
     int *np_off, *np;       /* node -> its processors */
     int *occ;               /* processor -> a block on it, or -1 */
     int *node_one;          /* node of one processor -> occ of it; -2: another count */
@@ -203,6 +204,9 @@ static void build_windows(sm_solver *s, bokhari_state *st)
         }
     }
     st->adj_off[N] = (int)m;
+    st->run_pos = sm_xmalloc(sizeof(int) * (m ? m : 1));
+    for (int a = 0; a < N; a++)
+        for (int r = st->adj_off[a], pos = 0; r < st->adj_off[a + 1]; pos += st->run_len[r++]) st->run_pos[r] = pos;
     st->adj_mod = sm_xmalloc(sizeof *st->adj_mod * (size_t)(N ? N : 1));
     for (int a = 0; a < N; a++) st->adj_mod[a] = sm_fastmod_of(st->adj_len[a] ? (uint64_t)st->adj_len[a] : 1);
     st->n_mod = sm_fastmod_of((uint64_t)s->grid->ntasks);
@@ -215,12 +219,13 @@ static void build_windows(sm_solver *s, bokhari_state *st)
     rebuild_occ(s, st);
 }
 
-/* The i-th node next to node a. */
+/* The i-th node next to node a: its run found by counting the runs
+ * that start at or before i (no branch on i: the draws are random). */
 static int adjacent_at(const bokhari_state *st, int a, int i)
 {
-    int r = st->adj_off[a];
-    while (i >= st->run_len[r]) i -= st->run_len[r++];
-    return st->run_lo[r] + i;
+    int r0 = st->adj_off[a], r1 = st->adj_off[a + 1], r = r0;
+    for (int j = r0 + 1; j < r1; j++) r += i >= st->run_pos[j];
+    return st->run_lo[r] + i - st->run_pos[r];
 }
 
 /* The texts of a step (its move, why, its best candidates), written
@@ -512,6 +517,7 @@ static void bokhari_release(sm_solver *s)
     free(st->adj_len);
     free(st->run_lo);
     free(st->run_len);
+    free(st->run_pos);
     free(st->np_off);
     free(st->np);
     free(st->occ);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include "core/model/cost.h"
 #include "core/model/speed_proportional_quota.h"
+#include "core/io/topology_file.h"
 
 static double now(void)
 {

@@ -8,6 +8,7 @@
 #include "core/model/cost.h"
 #include "core/model/speed_proportional_quota.h"
 #include "core/io/grid_file.h"
+#include "core/io/topology_file.h"
 
 static double now(void)
 {

@@ -17,6 +17,7 @@
 #include <time.h>
 #include "core/model/grid.h"
 #include "core/model/topology.h"
+#include "core/io/topology_file.h"
 #include "solvers/stepper/solver_stepper.h"
 #include "tests/unit/solvers/profile_partitioning/optimal_partitioning_ref.h"
 

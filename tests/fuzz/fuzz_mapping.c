@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "core/io/mapping_file.h"
+#include "core/io/topology_file.h"
 
 static const char topo[] =
     "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{\"c\":{\"time_per_cell\":1e-9,"

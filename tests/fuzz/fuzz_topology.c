@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/model/topology.h"
+#include "core/io/topology_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -17,6 +17,7 @@
 #include "core/model/grid.h"
 #include "core/io/grid_file.h"
 #include "core/model/topology.h"
+#include "core/io/topology_file.h"
 
 #define BLOCK_CELLS 262144.0
 #define MSG_CELLS 4096.0

@@ -1,6 +1,7 @@
 /* key_action_to_tcl_command.c - key actions as Tcl commands (see key_action_to_tcl_command.h). */
 #include "solvers/solver_registry.h"
 #include "key_action_to_tcl_command.h"
+#include "solver_pause_and_stop_on_esc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -137,14 +138,12 @@ static void breakpoint(const sm_app *app, sm_do *d)
     d->history = 1;
 }
 
-/* Esc and C-c: a running solver pauses (Space stops); one paused by an
- * interrupt ends (solver stop), as a second interrupt does (SPEC 5:
- * interrupt is pause). Otherwise Esc clears the selection. */
+/* Esc and C-c: a running solver pauses or a paused one ends
+ * (solver_pause_and_stop_on_esc.c). Otherwise Esc clears the selection. */
 static void pause_or_stop(const sm_app *app, sm_do *d, int esc)
 {
-    const sm_solver *s = app->solver;
-    if (s && !s->done && app->view->running) run(d, "solver pause", NULL, NULL);
-    else if (s && !s->done && app->paused_by_interrupt) run(d, "solver stop", NULL, NULL);
+    const char *solver_cmd = sm_solver_esc_command(app);
+    if (solver_cmd) run(d, solver_cmd, NULL, NULL);
     else if (esc) run(d, "view select clear", NULL, NULL);
     else message(d, "C-c: no solver running (Esc clears the selection)");
 }

@@ -1,11 +1,11 @@
 /* cmd_graph_export.c - the graph command: graph export -format
  * metis|scotch|graphml FILE, the block graph for a partitioner, with the
  * speed-weighted target parts beside it (-tpwgts for gpmetis, -target for
- * gmap; core/io/metis_scotch_graph_export.c computes them). */
+ * gmap; core/io/metis_scotch_graph_and_target_weight_files.c computes them). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/io/metis_scotch_graph_export.h"
+#include "core/io/metis_scotch_graph_and_target_weight_files.h"
 #include "cmd_common.h"
 #include "cmd_map.h"
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/io/metis_scotch_graph_export.h"
+#include "core/io/metis_scotch_graph_and_target_weight_files.h"
 #include "core/io/mapping_file.h"
 #include "core/io/rankfile.h"
 #include "core/io/rank_binding_to_processor_places.h"

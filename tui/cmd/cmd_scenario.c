@@ -16,6 +16,7 @@
 #include "tui/app/path_display_tidy.h"
 #include "core/lib/atomic_file_write.h"
 #include "core/io/processor_profile_csv_file.h"
+#include "core/io/topology_file.h"
 
 static int load_err(Tcl_Interp *in, const sm_err *e)
 {

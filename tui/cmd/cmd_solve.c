@@ -16,6 +16,7 @@
 #include "core/model/result_keys.h"
 #include "solvers/stepper/step_history_record_seek_back.h"
 #include "tui/app/solver_start_on_worker_thread.h"
+#include "tui/app/solver_pause_and_stop_on_esc.h"
 #include "cmd_solve.h"
 #include "cmd_solver_breakpoints_and_condition_check.h"
 #include "core/lib/atomic_file_write.h"
@@ -128,22 +129,8 @@ int sm_solve_run_until(sm_app *app, Tcl_Interp *in, long long max, Tcl_Obj *unti
             break;
         }
         if (app->interrupt || app->pause_request) {
-            /* Interrupt is pause (SPEC 5): the solver keeps its state and
-             * steps on with n or Space; a second Esc or `solver stop`
-             * ends it. `solve`, and a study's job, end at once. */
-            if (app->stop_on_interrupt || app->in_study) sm_solver_stop(s);
-            else {
-                app->run_end = SM_RUN_PAUSE;
-                app->paused_by_interrupt = 1;
-                app->view->running = 0;
-                if (!s->done)
-                    sm_view_log(app->view, SM_LOG_NOTE, "%s paused at step %lld%s; n or Space goes on, "
-                                "%s ends it", s->ops->name, s->iteration,
-                                app->interrupt ? " (interrupted)" : " (solver pause)",
-                                app->screen ? "Esc again or X" : "solver stop");
-                app->interrupt = 0;
-                app->pause_request = 0;
-            }
+            /* Interrupt is pause (SPEC 5): tui/app/solver_pause_and_stop_on_esc.c. */
+            if (sm_solver_pause_or_stop_on_interrupt(app, s)) app->run_end = SM_RUN_PAUSE;
             break;
         }
         if (app->screen && sm_solve_now() - last > 0.05) {

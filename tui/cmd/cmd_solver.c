@@ -18,6 +18,7 @@
 #include "cmd_solve.h"
 #include "cmd_solver_breakpoints_and_condition_check.h"
 #include "cmd_solver_branch.h"
+#include "tui/app/solver_pause_and_stop_on_esc.h"
 
 static int need_solver(sm_app *app, Tcl_Interp *in)
 {
@@ -454,15 +455,13 @@ static int solver_stop(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const obj
 }
 
 /* solver pause: a running solver (Space, solver run from a hook) pauses
- * after the step it is in; stepping on continues it (SPEC 5). */
+ * after the step it is in; stepping on continues it (SPEC 5;
+ * tui/app/solver_pause_and_stop_on_esc.c). */
 static int solver_pause(sm_app *app, Tcl_Interp *in, int objc, Tcl_Obj *const objv[])
 {
     (void)objc; (void)objv;
     if (need_solver(app, in)) return TCL_ERROR;
-    if (app->solver_depth > 0) app->pause_request = 1;
-    /* Paused by the user: Esc (or C-c) once more ends it. */
-    if (!app->solver->done && (app->view->running || app->solver_depth > 0)) app->paused_by_interrupt = 1;
-    app->view->running = 0;
+    sm_solver_pause(app);
     Tcl_SetObjResult(in, sm_solve_state_dict(app, app->solver));
     return TCL_OK;
 }

@@ -6,6 +6,7 @@
 #include "core/io/hwloc_read_lstopo_xml_or_this_machine.h"
 #include "core/session/session_edits_undo_redo.h"
 #include "cmd_topo_detect_import.h"
+#include "core/io/topology_file.h"
 
 typedef struct hw_opts {
     int per;           /* SM_HW_PER_PACKAGE, _NUMA or _CORE */

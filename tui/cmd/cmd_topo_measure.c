@@ -18,6 +18,7 @@
 #include "core/model/processor_time_energy.h"
 #include "core/session/session_edits_undo_redo.h"
 #include "core/lib/atomic_file_write.h"
+#include "core/io/topology_file.h"
 
 /* The last measurement per type, for `topo profile plot TYPE` (its
  * intervals are not part of the topology). */

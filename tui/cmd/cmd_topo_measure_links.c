@@ -13,6 +13,7 @@
 #include "cmd_topo_measure.h"
 #include "core/measure/intra_node_link_bandwidth_latency.h"
 #include "core/session/session_edits_undo_redo.h"
+#include "core/io/topology_file.h"
 
 static int bad(Tcl_Interp *in, const char *fmt, const char *arg)
 {

@@ -5,6 +5,7 @@
 #include "tests/unit/testutil.h"
 #include "core/bound/energy_bound.h"
 #include "solvers/stepper/solver_stepper.h"
+#include "core/io/topology_file.h"
 
 /* A random tiny machine: P processors of two types (one sometimes with a
  * measured profile), on one node or spread over nodes of a tree network
@@ -622,15 +623,16 @@ static void integer_groups_below_enumeration(void **st)
  * just meet with their slow processors: spreading the grid over all three
  * nodes saves the slow processors' energy but cuts more. The bound with
  * alike nodes priced whole (Jensen and the concave vertex over the nodes
- * that hold cells, and the Lagrangian dual over blocks per node) stays
- * below the best mapping (every mapping enumerated) and above the bound
- * without it on some. */
+ * that hold cells, the Lagrangian dual over blocks per node, and the
+ * least vertex of the nodes' sum) stays below the best mapping (every
+ * mapping enumerated) and above the bound without it on some; the least
+ * vertex alone above the convex hull on some. */
 static void whole_nodes_below_enumeration(void **st)
 {
     (void)st;
     unsigned seed = 3840;
-    int feasible = 0, raised = 0, trials = 0;
-    double most = 1;
+    int feasible = 0, raised = 0, trials = 0, raised_v = 0;
+    double most = 1, most_v = 1;
     while (trials < 120) {
         sm_grid *g = random_grid(&seed);
         if (g->ntasks > 6) { sm_grid_free(g); continue; }
@@ -671,10 +673,12 @@ static void whole_nodes_below_enumeration(void **st)
         sm_eval best;
         tu_enumerate(g, t, &m, &best);
         int *iso = sm_bound_profile(g);
-        sm_bound with, nowhole;
+        sm_bound with, nowhole, novert;
         sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS, &with);
         sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_NO_WHOLE_GROUPS,
                               &nowhole);
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_NO_GROUP_VERTICES,
+                              &novert);
         if (best.feasible) {
             feasible++;
             if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
@@ -684,18 +688,28 @@ static void whole_nodes_below_enumeration(void **st)
                 fail_msg("trial %d: whole nodes %.17g below without %.17g", trials, with.energy, nowhole.energy);
             if (with.energy > nowhole.energy * 1.01) raised++;
             most = fmax(most, with.energy / nowhole.energy);
+            /* The least vertex of the nodes' sum (nodes at the breakpoints
+             * of their cheapest-first fill, one free) against the convex
+             * hull alone. */
+            if (with.energy < novert.energy * (1 - 1e-12))
+                fail_msg("trial %d: group vertices %.17g below without %.17g", trials, with.energy, novert.energy);
+            if (with.energy > novert.energy * 1.01) raised_v++;
+            most_v = fmax(most_v, with.energy / novert.energy);
         }
         sm_bound_free(&with);
         sm_bound_free(&nowhole);
+        sm_bound_free(&novert);
         free(iso);
         sm_topo_free(t);
         sm_grid_free(g);
     }
-    print_message("%d feasible of %d, whole nodes raised %d by more than 1 %% (at most x%.3f)\n", feasible, trials,
-                  raised, most);
+    print_message("%d feasible of %d, whole nodes raised %d by more than 1 %% (at most x%.3f); the least "
+                  "vertex %d over the hull alone (at most x%.3f)\n", feasible, trials, raised, most, raised_v, most_v);
     assert_true(feasible >= 40);
     assert_true(raised >= 6);
     assert_true(most >= 1.2);
+    assert_true(raised_v >= 2);
+    assert_true(most_v >= 1.03);
 }
 
 int main(void)

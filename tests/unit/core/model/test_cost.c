@@ -4,6 +4,7 @@
 #include "tests/unit/testutil.h"
 #include "core/model/processor_time_energy.h"
 #include "core/io/processor_profile_csv_file.h"
+#include "core/io/topology_file.h"
 
 typedef struct { const char *kinds; const char *order; int64_t edges, mrounds; double time, energy; } row;
 

@@ -1,6 +1,6 @@
 /* test_grid.c - task graph of SPEC 2.1. */
 #include "tests/unit/testutil.h"
-#include "core/io/metis_scotch_graph_export.h"
+#include "core/io/metis_scotch_graph_and_target_weight_files.h"
 #include "solvers/tabu/multilevel_block_grid_coarsening.h"
 #include "core/traffic/mapping_metrics.h"
 

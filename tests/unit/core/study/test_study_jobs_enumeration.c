@@ -6,6 +6,7 @@
 #include "core/lib/sha256.h"
 #include "core/study/study_jobs_enumeration.h"
 #include "core/lib/braille_plot.h"
+#include "core/io/topology_file.h"
 
 static void spec(sm_study *st)
 {

@@ -6,6 +6,7 @@
 #include "tests/unit/testutil.h"
 #include "solvers/solver_registry.h"
 #include "solvers/stepper/step_history_record_seek_back.h"
+#include "core/io/topology_file.h"
 
 typedef struct {
     long long iteration;

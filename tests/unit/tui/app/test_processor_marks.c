@@ -4,6 +4,7 @@
 #include "tests/unit/testutil.h"
 #include "tui/app/processor_marks.h"
 #include "tui/app/colour_theme.h"
+#include "core/io/topology_file.h"
 
 /* The theme the program compiles in is the real file. */
 const char sm_default_theme[] = "{}";

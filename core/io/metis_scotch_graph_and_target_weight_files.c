@@ -1,9 +1,9 @@
-/* metis_scotch_graph_export.c - what METIS and Scotch are given: the task
+/* metis_scotch_graph_and_target_weight_files.c - what METIS and Scotch are given: the task
  * graph (vertex weight = cells, edge weight = halo cells; METIS and
  * Scotch want undirected graphs, so both directions are merged), also as
  * GraphML, and beside it the target parts, gpmetis -tpwgts and a Scotch
  * cmpltw target, each processor weighted by its speed (second half). */
-#include "metis_scotch_graph_export.h"
+#include "metis_scotch_graph_and_target_weight_files.h"
 
 #include <math.h>
 #include <stdio.h>

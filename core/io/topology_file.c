@@ -1,10 +1,14 @@
-/* topology.c - topology: strict loading, saving and link lookup.
- * Which DVFS state a processor runs in: topology_dvfs_states.c.
- * Above ~800 lines on purpose: the strict reader and the writer of one
- * format (types, DVFS states, profiles, links with their sources) sit
- * together so that every key read is written back the same way; split,
- * a key added to one half is easily forgotten in the other. */
-#include "topology.h"
+/* topology_file.c - the machine description (topology JSON, SPEC 2.2
+ * and 6): its strict reader with errors naming the file and the JSON
+ * path, its writer, and a copy made through the same JSON (one code
+ * path, always consistent with save and load). The in-memory topology
+ * and its lookups: core/model/topology.h; which DVFS state a processor
+ * runs in: core/model/topology_dvfs_states.c.
+ * The strict reader and the writer of one format (types, DVFS states,
+ * profiles, links with their sources) sit together so that every key
+ * read is written back the same way; split, a key added to one half is
+ * easily forgotten in the other. */
+#include "topology_file.h"
 #include "core/lib/atomic_file_write.h"
 
 #include <math.h>
@@ -264,19 +268,6 @@ static int load_type(sm_type *t, const cJSON *obj, const char *path, sm_err *e)
         t->source = cJSON_Duplicate(src, 1);
     }
     return 0;
-}
-
-const char *sm_type_source(const sm_type *t, const char *key)
-{
-    const cJSON *v = t->source ? cJSON_GetObjectItemCaseSensitive(t->source, key) : NULL;
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-void sm_type_set_source(sm_type *t, const char *key, const char *src)
-{
-    if (!t->source) t->source = cJSON_CreateObject();
-    cJSON_DeleteItemFromObjectCaseSensitive(t->source, key);
-    if (src) cJSON_AddStringToObject(t->source, key, src);
 }
 
 /* A link class's "source": which of its two figures were measured,
@@ -756,79 +747,4 @@ sm_topo *sm_topo_clone(const sm_topo *t)
     sm_topo *c = sm_topo_from_json(j, "", &e);
     cJSON_Delete(j);
     return c;
-}
-
-void sm_topo_free(sm_topo *t)
-{
-    if (!t) return;
-    for (int i = 0; i < t->ntypes; i++) {
-        sm_type *T = &t->types[i];
-        free(T->name);
-        for (int k = 0; k < T->nstates; k++) free(T->state_names ? T->state_names[k] : NULL);
-        free(T->state_names);
-        free(T->states);
-        free(T->profile);
-        free(T->estimated);
-        cJSON_Delete(T->source);
-    }
-    free(t->types);
-    for (int i = 0; i < t->nprocs; i++) {
-        free(t->procs[i].name);
-        sm_place_free(t->procs[i].place);
-    }
-    free(t->procs);
-    sm_net_free(t->net);
-    for (int i = 0; i < t->nintra; i++) {
-        free(t->intra[i].key);
-        cJSON_Delete(t->intra[i].source);
-    }
-    free(t->intra);
-    free(t->inter);
-    free(t->intra_of);
-    free(t);
-}
-
-int sm_topo_find_proc(const sm_topo *t, const char *name)
-{
-    for (int i = 0; i < t->nprocs; i++)
-        if (strcmp(t->procs[i].name, name) == 0) return i;
-    return -1;
-}
-
-int sm_topo_find_type(const sm_topo *t, const char *name)
-{
-    for (int i = 0; i < t->ntypes; i++)
-        if (t->types[i].name && strcmp(t->types[i].name, name) == 0) return i;
-    return -1;
-}
-
-void sm_topo_link(const sm_topo *t, int p, int q, double *tpc, double *epc)
-{
-    if (p == q) {
-        *tpc = *epc = 0;
-        return;
-    }
-    const sm_proc *a = &t->procs[p], *b = &t->procs[q];
-    if (a->node == b->node) {
-        const sm_link *l = &t->intra[t->intra_of[a->type * t->ntypes + b->type]].link;
-        *tpc = l->time_per_cell;
-        *epc = l->energy_per_cell;
-        return;
-    }
-    int d = t->net->ops->distance(t->net, a->node, b->node);
-    const sm_link *l;
-    if (t->net->ops->per_hop) {
-        l = &t->inter[0];
-        /* HAEC: a second class, when given, prices the wireless hops. */
-        if (t->net->ops == &sm_net_haec && t->ninter > 1) {
-            int per = t->net->dims[1] * t->net->dims[2];
-            if (a->node / per != b->node / per) l = &t->inter[1];
-        }
-        *tpc = l->time_per_cell * d;
-        *epc = l->energy_per_cell * d;
-    } else {
-        l = &t->inter[d - 1];
-        *tpc = l->time_per_cell;
-        *epc = l->energy_per_cell;
-    }
 }

@@ -1,8 +1,8 @@
-/* metis_scotch_graph_export.h - the task graph for METIS (gpmetis), Scotch (gmap) and
+/* metis_scotch_graph_and_target_weight_files.h - the task graph for METIS (gpmetis), Scotch (gmap) and
  * GraphML readers, and the speed-weighted target parts beside it
  * (graph export -tpwgts, -target). */
-#ifndef SM_METIS_SCOTCH_GRAPH_EXPORT_H
-#define SM_METIS_SCOTCH_GRAPH_EXPORT_H
+#ifndef SM_METIS_SCOTCH_GRAPH_AND_TARGET_WEIGHT_FILES_H
+#define SM_METIS_SCOTCH_GRAPH_AND_TARGET_WEIGHT_FILES_H
 
 #include <stddef.h>
 #include "core/model/grid.h"

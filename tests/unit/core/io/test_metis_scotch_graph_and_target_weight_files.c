@@ -1,9 +1,9 @@
-/* test_metis_scotch_graph_export.c - METIS target weights: each within 1e-9 of the
+/* test_metis_scotch_graph_and_target_weight_files.c - METIS target weights: each within 1e-9 of the
  * processor's speed share, summing to exactly 1, at every size up to the
  * summit-full machine (36,864 processors), with no processor absorbing the
  * rounding of the others. */
 #include "tests/unit/testutil.h"
-#include "core/io/metis_scotch_graph_export.h"
+#include "core/io/metis_scotch_graph_and_target_weight_files.h"
 #include "core/lib/strbuf.h"
 
 /* A machine of n processors cycling through the given time-per-cell values

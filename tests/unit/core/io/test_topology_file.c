@@ -1,6 +1,8 @@
-/* test_topology.c - network kinds, roofline and DVFS parameters, links. */
+/* test_topology_file.c - topology files read: network kinds, roofline and
+ * DVFS parameters, links, load errors. */
 #include "tests/unit/testutil.h"
 #include "core/lib/jsonutil.h"
+#include "core/io/topology_file.h"
 
 static sm_net *net(const char *json)
 {
