@@ -73,6 +73,7 @@ typedef struct {
     int nacc, acc_cap, *rep_at;
     struct step_cand *cands;
     int ncands, cands_cap;
+    tabu_moduli moduli;            /* the sampler's (tabu_move_sampling.h) */
 } tabu_state;
 
 /* A candidate of the step, in the order sampled, and its score. */
@@ -541,6 +542,7 @@ static int init(sm_solver *s, sm_err *e)
     t->tenure_remove = sm_opt_int(s, "tenure-remove");
     t->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
     t->ncand = (int)sm_opt_int(s, "candidates");
+    sm_tabu_sampler_moduli(s->grid, P, &t->moduli);
     t->colouring = s->model.rounds == SM_ROUNDS_COLOURING;
     sm_objective_parse(sm_opt_str(s, "objective"), &t->kind);
     if (t->kind != SM_OBJ_ENERGY && t->kind != SM_OBJ_TIME)
@@ -641,7 +643,7 @@ static void step(sm_solver *s)
     for (int kind = 0; kind < 3; kind++)
         for (int k = 0; k < t->ncand; k++) {
             cand m;
-            tabu_sampler ts = {&t->rng, t->c->map, t->n, t->P};
+            tabu_sampler ts = {&t->rng, t->c->map, t->n, t->P, &t->moduli};
             if (!sm_tabu_sample(&ts, g, kind, &m)) continue;
             step_cand *x = add_cand(t);
             x->m = m;
