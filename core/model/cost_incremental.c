@@ -198,6 +198,16 @@ struct sm_cost_dir_link {
 
 static int64_t dir_link(sm_cost *c, int ps, int pd, int64_t cells, double *epc)
 {
+    if (c->links_uncached) {
+        double tpc;
+        sm_cost_link(c, ps, pd, &tpc, epc);
+        if (cells != c->quanta_cells || tpc != c->quanta_tpc) {
+            c->quanta_k = sm_quanta((double)cells * tpc, c->model.round_time);
+            c->quanta_cells = cells;
+            c->quanta_tpc = tpc;
+        }
+        return c->quanta_k;
+    }
     unsigned h = ((unsigned)ps * 0x9e3779b1u ^ (unsigned)pd * 0x85ebca77u) >> 20;
     struct sm_cost_dir_link *l = &c->dir_links[h & (SM_COST_DIR_LINKS - 1)];
     if (l->p != ps || l->q != pd) {
@@ -922,3 +932,5 @@ void sm_cost_proc(const sm_cost *c, const sm_eval *ev, int p, sm_proc_eval *o)
     o->energy = o->energy_dynamic + o->energy_static + o->energy_idle +
                 o->energy_comm;
 }
+
+void sm_cost_follow_only(sm_cost *c) { c->links_uncached = 1; }

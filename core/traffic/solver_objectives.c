@@ -323,15 +323,55 @@ static double card_swap_delta(const sm_objective *o, int b1, int b2)
     return (double)before - (double)after;
 }
 
+/* A batch of partners for one block whose neighbours are at most this
+ * many: its side of the sum read once for all of them. */
+#define CARD_BATCH_DEG 8
+
 void sm_objective_swap_deltas(sm_objective *o, int b1, const int *b2s, int n, double *out)
 {
-    if (o->kind != SM_OBJ_CARDINALITY || !o->adj) {
+    if (o->kind != SM_OBJ_CARDINALITY || !o->adj || o->cb[b1].end - o->cb[b1].off > CARD_BATCH_DEG) {
         for (int i = 0; i < n; i++) out[i] = sm_objective_swap_delta(o, b1, b2s[i]);
         return;
     }
+    /* card_swap_delta's terms, b1's side taken out of the loop: its
+     * neighbours' rows of tile numbers, their rows in the tiles, and
+     * n1's row for the partners' neighbours. */
+    const sm_node_adjacency *adj = o->adj;
+    const card_nbr *cn = o->cn;
+    const card_block *cb = o->cb;
+    const uint64_t *pool = adj->pool;
+    card_block x1 = cb[b1];
+    int deg1 = x1.end - x1.off, nb[CARD_BATCH_DEG], p1 = o->map[b1];
+    const uint16_t *trow[CARD_BATCH_DEG];
+    unsigned r[CARD_BATCH_DEG];
+    for (int k = 0; k < deg1; k++) {
+        unsigned x = (unsigned)cn[x1.off + k].node;
+        nb[k] = cn[x1.off + k].block;
+        trow[k] = adj->tile + (x >> 6) * adj->words;
+        r[k] = x & 63;
+    }
+    const uint16_t *tiles1 = adj->tile + ((unsigned)x1.node >> 6) * adj->words;
+    const uint64_t *pool1 = pool + ((unsigned)x1.node & 63);
     for (int i = 0; i < n; i++) {
         int b2 = b2s[i];
-        out[i] = b1 == b2 || o->map[b1] == o->map[b2] ? 0 : card_swap_delta(o, b1, b2);
+        if (b2 == b1 || o->map[b2] == p1) {
+            out[i] = 0;
+            continue;
+        }
+        card_block x2 = cb[b2];
+        unsigned n2 = (unsigned)x2.node, col2 = n2 >> 6, sh2 = n2 & 63;
+        int after = 0, m = 0;
+        for (int k = 0; k < deg1; k++) {
+            m += nb[k] == b2;
+            after += (int)((pool[(size_t)trow[k][col2] * 64 + r[k]] >> sh2) & 1u);
+        }
+        for (int k = x2.off; k < x2.end; k++) {
+            unsigned y = (unsigned)cn[k].node;
+            m += cn[k].block == b1;
+            after += (int)((pool1[(size_t)tiles1[y >> 6] * 64] >> (y & 63)) & 1u);
+        }
+        int near12 = (int)((pool1[(size_t)tiles1[col2] * 64] >> sh2) & 1u);
+        out[i] = (double)(x1.near + x2.near - m * near12) - (double)after;
     }
 }
 

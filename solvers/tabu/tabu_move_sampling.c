@@ -8,10 +8,26 @@
 
 static unsigned rnd(tabu_sampler *t, unsigned n) { return (unsigned)(sm_rand_next(t->rng) % n); }
 
+/* The same draw as rnd(t, n) for n the modulus f holds (or f NULL): a
+ * sample draws a few a candidate, a coarse search ~150 k candidates, on
+ * the search's thread alone, and a 64-bit division is tens of cycles. */
+static unsigned rnd_by(tabu_sampler *t, const sm_fastmod *f, unsigned n)
+{
+    return f ? (unsigned)sm_fastmod_rem(f, sm_rand_next(t->rng)) : rnd(t, n);
+}
+
+void sm_tabu_sampler_moduli(const sm_grid *g, int P, tabu_moduli *out)
+{
+    out->edges = sm_fastmod_of((uint64_t)(g->nedges > 0 ? g->nedges : 1));
+    out->blocks = sm_fastmod_of((uint64_t)(g->ntasks > 0 ? g->ntasks : 1));
+    out->procs = sm_fastmod_of((uint64_t)(P > 0 ? P : 1));
+}
+
 static int random_cut_edge(tabu_sampler *t, const sm_grid *g)
 {
+    const sm_fastmod *f = t->mod ? &t->mod->edges : NULL;
     for (int tries = 0; tries < 64 && g->nedges; tries++) {
-        int e = (int)rnd(t, (unsigned)g->nedges);
+        int e = (int)rnd_by(t, f, (unsigned)g->nedges);
         if (t->map[g->edges[e].src] != t->map[g->edges[e].dst]) return e;
     }
     return -1;
@@ -21,7 +37,7 @@ static int near_proc(tabu_sampler *t, const sm_grid *g, int u)
 {
     int deg = g->nbr_off[u + 1] - g->nbr_off[u];
     if (deg && rnd(t, 4) != 0) return t->map[g->nbr[g->nbr_off[u] + (int)rnd(t, (unsigned)deg)]];
-    return (int)rnd(t, (unsigned)t->P);
+    return (int)rnd_by(t, t->mod ? &t->mod->procs : NULL, (unsigned)t->P);
 }
 
 int sm_tabu_sample(tabu_sampler *t, const sm_grid *g, int kind, cand *m)
@@ -34,8 +50,8 @@ int sm_tabu_sample(tabu_sampler *t, const sm_grid *g, int kind, cand *m)
             int a = g->edges[e].src, b = g->edges[e].dst;
             if (rnd(t, 2)) { m->u = a; m->p = map[b]; } else { m->u = b; m->p = map[a]; }
         } else {
-            m->u = (int)rnd(t, (unsigned)t->n);
-            m->p = (int)rnd(t, (unsigned)t->P);
+            m->u = (int)rnd_by(t, t->mod ? &t->mod->blocks : NULL, (unsigned)t->n);
+            m->p = (int)rnd_by(t, t->mod ? &t->mod->procs : NULL, (unsigned)t->P);
         }
         return m->p != map[m->u];
     }

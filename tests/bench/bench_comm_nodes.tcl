@@ -26,11 +26,13 @@
 # Ratios: E/E_met against gpmetis, tabu/off against the old starts,
 # tabu/dd against the decomposition.
 # COMM_NODES (environment; default "8 16 32") picks the node counts.
-# Measured 2026-11-27 (one run, session 5, main after the bound's whole
-# groups): gap 0.5-0.6 % on 8n-x1, 8n-x15, 16n-x150; 2.9-4.0 % on 16n-x15,
-# 16n-x1; 10.0-18.3 % on 32n-x15, 32n-x1, 8n-x150, 32n-x150 (session 4:
-# 0.7-20.3 %, same tabu mappings; the bound gained the rounds' floor over
-# the fastest processors, integer group counts and whole groups). T_by
+# Measured 2026-11-27 (one run, session 6, main after the least vertex
+# of the whole groups' sum): gap 0.1-0.6 % on 8n-x1, 8n-x15, 16n-x150;
+# 1.8 % on 16n-x15; 4.0 % on 16n-x1; 9.9-17.5 % on 32n-x15, 32n-x1,
+# 8n-x150, 32n-x150 (session 5: 0.5-18.3 %, session 4: 0.7-20.3 %, same
+# tabu mappings; the bound gained the rounds' floor over the fastest
+# processors, integer group counts, whole groups and their least vertex;
+# energies and bounds are deterministic, times are not). T_by
 # says the rounds set tabu's makespan on 16n-x1 and the 32-node rows: there
 # the busiest processor's degree is what the bound does not see (Tb/T 0.65
 # at 32n-x1; at 32n-x15/x150 the rounds fix the node count). tabu/dd

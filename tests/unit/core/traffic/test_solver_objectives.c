@@ -79,10 +79,12 @@ static void random_walk(const sm_grid *g, const sm_topo *t, sm_objective_kind k,
         double after = sm_objective_value(o);
         assert_int_equal((int64_t)after, metric(g, t, map, k));
         if (i % 50 == 0) {
-            /* Partners scored in one call: each as scored alone. */
-            int bs[24];
+            /* Partners scored in one call: each as scored alone (a
+             * itself, its grid neighbours, blocks at random). */
+            int bs[24], deg = g->nbr_off[a + 1] - g->nbr_off[a];
             double ds[24];
-            for (int j = 0; j < 24; j++) bs[j] = j == 0 ? a : (int)(sm_rand_next(&rng) % (unsigned)n);
+            for (int j = 0; j < 24; j++)
+                bs[j] = j == 0 ? a : j <= deg && j < 12 ? g->nbr[g->nbr_off[a] + j - 1] : (int)(sm_rand_next(&rng) % (unsigned)n);
             sm_objective_swap_deltas(o, a, bs, 24, ds);
             for (int j = 0; j < 24; j++) assert_true(ds[j] == sm_objective_swap_delta(o, a, bs[j]));
         }
