@@ -231,6 +231,7 @@ static void record(sm_solver *s)
         /* Only figures are read from it: no per-pair counts where the
          * rounds model reads none (maxdeg; a no-op otherwise). */
         sm_cost_pairs_off(s->auto_cost);
+        sm_cost_follow_only(s->auto_cost);
         sm_cost_eval(s->auto_cost, &s->current);
         s->has_current = 1;
         s->current_auto = 1;

@@ -357,6 +357,8 @@ static const struct { const sm_solver_ops *ops; const char *arg[2]; } start_runs
     {&sm_solver_na, {"-f", "0.9"}},
 };
 #define NSTART_RUNS 7
+/* Up to this many blocks initial() hands out all its runs at once. */
+#define START_RUNS_AT_ONCE_MAX (1 << 16)
 
 /* The start heuristics run side by side (core/lib/threads.h): run r
  * writes sub[r] only, and initial() reads them in r order, so the
@@ -413,6 +415,13 @@ static void initial(sm_solver *s, int with_rcb)
 {
     int n = s->grid->ntasks, nr = 0;
     int threads = sm_solver_threads(s);
+    /* Runs side by side at once: -threads of them, each holding its own
+     * state and mapping until read, so the memory grows with the threads,
+     * not the runs. A small grid (a multilevel search's coarsest) holds
+     * every run at once for a few MB: then all are handed out together,
+     * and a thread done with a quick run (lb) takes the next instead of
+     * waiting for its batch's slowest (dm, mm, na). */
+    int width = n <= START_RUNS_AT_ONCE_MAX ? NSTART_RUNS : threads;
     int *maps = sm_xmalloc(sizeof(int) * (size_t)n * 10);
     double fastest = INFINITY, fastest_fits = INFINITY;
     /* Where the deadline comes from, said by solve and solver state. */
@@ -421,11 +430,9 @@ static void initial(sm_solver *s, int with_rcb)
     const char *fastest_name = "fastest heuristic", *fits_name = "fastest heuristic";
     sm_model free_time = s->model;
     free_time.has_deadline = 0;
-    /* In batches of -threads runs: each holds its own state and mapping
-     * until read, so the memory grows with the threads, not the runs. */
     for (int first = 0, cnt; first < NSTART_RUNS; first += cnt) {
         start_batch b = {s, &free_time, first, {NULL}};
-        cnt = NSTART_RUNS - first < threads ? NSTART_RUNS - first : threads;
+        cnt = NSTART_RUNS - first < width ? NSTART_RUNS - first : width;
         sm_parallel_for(threads, cnt, run_start, &b);
         for (int i = 0; i < cnt; i++) {
             int r = first + i;
@@ -477,7 +484,7 @@ static void initial(sm_solver *s, int with_rcb)
     int nrcb = with_rcb ? (s->topo->ntypes + 1) * (s->topo->nnodes > 1 && s->topo->nnodes < s->topo->nprocs ? 2 : 1) : 0;
     for (int first = 0, cnt; first < nrcb; first += cnt) {
         start_batch b = {s, NULL, first, {NULL}};
-        cnt = nrcb - first < threads ? nrcb - first : threads;
+        cnt = nrcb - first < width ? nrcb - first : width;
         if (cnt > NSTART_RUNS) cnt = NSTART_RUNS;
         sm_parallel_for(threads, cnt, run_rcb, &b);
         for (int i = 0; i < cnt; i++) {

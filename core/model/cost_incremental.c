@@ -1,11 +1,11 @@
-/* cost.c - incremental evaluation of SPEC 3.
+/* cost_incremental.c - incremental evaluation of SPEC 3.
  * Above ~800 lines on purpose: a move's path (edge contributions, pair
  * slots, per-processor sums, heaps, trials) is the solvers' hottest loop,
  * and its helpers are static here so the compiler inlines them into
  * sm_cost_move and sm_cost_swap (the build has no link-time
  * optimisation); its separable parts live beside it (cost_rounds_term.c,
  * cost_from_scratch.c, processor_time_energy.c). */
-#include "cost.h"
+#include "cost_incremental.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -198,6 +198,16 @@ struct sm_cost_dir_link {
 
 static int64_t dir_link(sm_cost *c, int ps, int pd, int64_t cells, double *epc)
 {
+    if (c->links_uncached) {
+        double tpc;
+        sm_cost_link(c, ps, pd, &tpc, epc);
+        if (cells != c->quanta_cells || tpc != c->quanta_tpc) {
+            c->quanta_k = sm_quanta((double)cells * tpc, c->model.round_time);
+            c->quanta_cells = cells;
+            c->quanta_tpc = tpc;
+        }
+        return c->quanta_k;
+    }
     unsigned h = ((unsigned)ps * 0x9e3779b1u ^ (unsigned)pd * 0x85ebca77u) >> 20;
     struct sm_cost_dir_link *l = &c->dir_links[h & (SM_COST_DIR_LINKS - 1)];
     if (l->p != ps || l->q != pd) {
@@ -922,3 +932,5 @@ void sm_cost_proc(const sm_cost *c, const sm_eval *ev, int p, sm_proc_eval *o)
     o->energy = o->energy_dynamic + o->energy_static + o->energy_idle +
                 o->energy_comm;
 }
+
+void sm_cost_follow_only(sm_cost *c) { c->links_uncached = 1; }

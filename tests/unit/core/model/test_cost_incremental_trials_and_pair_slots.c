@@ -1,7 +1,7 @@
-/* test_cost_trials_and_pair_slots.c - the incremental cost state's
+/* test_cost_incremental_trials_and_pair_slots.c - the incremental cost state's
  * trials (moves scored and undone put the state back bit for bit; the
  * heaps wait inside a trial) and its processor-pair slots (compacted or
- * switched off, no figure changes). Split from test_cost.c, which holds
+ * switched off, no figure changes). Split from test_cost_incremental.c, which holds
  * the model's figures against the reference evaluation. */
 #include "tests/unit/testutil.h"
 
@@ -257,7 +257,10 @@ static void compact_pairs_keeps_every_bit(void **st)
  * under maxdeg) reads every figure of one that keeps them, bit for bit,
  * through random moves, swaps and batches; whatever reads the pairs
  * (traffic, pair lists, another rounds model) gets them back exactly as
- * kept; off is refused under vizing, a live colouring and in a trial. */
+ * kept; off is refused under vizing, a live colouring and in a trial.
+ * A third state follows the same moves with its pairs off and no cache
+ * of directed pairs' links (sm_cost_follow_only, the stepper's): the
+ * same bits again. */
 static void pairs_off_keeps_every_bit(void **st)
 {
     (void)st;
@@ -279,12 +282,17 @@ static void pairs_off_keeps_every_bit(void **st)
     sm_model m;
     sm_model_default(&m);
     m.rounds = SM_ROUNDS_MAXDEG;
+    /* A round short of a message: quanta of several rounds, by link. */
+    m.round_time = 7e-10;
     int map[64], to[64];
     for (int u = 0; u < 64; u++) map[u] = u % 32;
     sm_cost *a = sm_cost_new(g, t, &m, map), *b = sm_cost_new(g, t, &m, map);
     assert_int_equal(sm_cost_pairs_off(b), 0);
     assert_int_equal(b->pairs.n, 0);
-    sm_eval ea, eb;
+    sm_cost *d = sm_cost_new(g, t, &m, map);
+    assert_int_equal(sm_cost_pairs_off(d), 0);
+    sm_cost_follow_only(d);
+    sm_eval ea, eb, ed;
     /* Built with the pairs off from the start: the same evaluation. */
     sm_cost *f = sm_cost_new_figures(g, t, &m, map);
     assert_true(f->pairs_off);
@@ -299,21 +307,29 @@ static void pairs_off_keeps_every_bit(void **st)
         if (i % 4 == 0) {
             sm_cost_move(a, u, (int)(sm_rand_next(&rs) % 64));
             sm_cost_move(b, u, a->map[u]);
+            sm_cost_move(d, u, a->map[u]);
         } else if (i % 4 == 1) {
             int bl[3] = {u, v, (u + 9) % 64};
             memcpy(to, a->map, sizeof to);
             for (int k = 0; k < 3; k++) to[bl[k]] = (int)(sm_rand_next(&rs) % 64);
             sm_cost_move_set(a, bl, 3, to);
             sm_cost_move_set(b, bl, 3, to);
+            sm_cost_move_set(d, bl, 3, to);
         } else {
             sm_cost_swap(a, u, v);
             sm_cost_swap(b, u, v);
+            sm_cost_swap(d, u, v);
         }
         assert_memory_equal(a->map, b->map, sizeof map);
         sm_cost_eval(a, &ea);
         sm_cost_eval(b, &eb);
         assert_memory_equal(&ea, &eb, sizeof ea);
-        for (int p = 0; p < 64; p++) assert_memory_equal(&a->comm_energy[p], &b->comm_energy[p], sizeof(double));
+        sm_cost_eval(d, &ed);
+        assert_memory_equal(&ea, &ed, sizeof ea);
+        for (int p = 0; p < 64; p++) {
+            assert_memory_equal(&a->comm_energy[p], &b->comm_energy[p], sizeof(double));
+            assert_memory_equal(&a->comm_energy[p], &d->comm_energy[p], sizeof(double));
+        }
         checked++;
         if (i % 500 != 499) continue;
         /* A reader of the pairs: the counts come back as a kept them. */
@@ -362,6 +378,7 @@ static void pairs_off_keeps_every_bit(void **st)
     sm_cost_free(a);
     sm_cost_free(b);
     sm_cost_free(c);
+    sm_cost_free(d);
     sm_topo_free(t);
     sm_grid_free(g);
 }
