@@ -135,8 +135,8 @@ $(B)/san/stencilmap: $(SAN_TUI_OBJ) $(B)/san/libsm.a
 	$(CC) $(OPT) $(SAN) $(LDFLAGS) -o $@ $(SAN_TUI_OBJ) $(B)/san/libsm.a $(APP_LIBS) $(LP_LIB) $(LIBS)
 
 # Unit tests: cmocka, built with AddressSanitizer and UBSan.
-# tests/unit mirrors the source tree: the test of core/model/cost.c is
-# tests/unit/core/model/test_cost.c.
+# tests/unit mirrors the source tree: the test of core/model/cost_incremental.c is
+# tests/unit/core/model/test_cost_incremental.c.
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/san/tests/%)
 $(B)/san/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/san/libsm.a
 	@mkdir -p $(@D)

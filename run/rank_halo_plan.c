@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/util.h"
-#include "core/model/cost.h"
+#include "core/model/cost_incremental.h"
 #include "core/colouring/edge_colouring.h"
 
 void smr_kgrid(const sm_grid *g, sm_kgrid *kg)

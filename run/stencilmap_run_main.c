@@ -18,7 +18,7 @@
 #include "core/io/scenario_file_load_save.h"
 #include "core/kernel/jacobi_stencil_kernel.h"
 #include "core/run_results/run_json_file.h"
-#include "rank_energy_counters.h"
+#include "rank_energy_during_iterations.h"
 #include "mpi_halo_exchange.h"
 #include "rank_halo_plan.h"
 #include "rank_figures_gather.h"
@@ -218,7 +218,7 @@ int main(int argc, char **argv)
     double *sample = sm_xmalloc(sizeof(double) * (size_t)nsamples);
     double *whole = sm_xmalloc(sizeof(double) * (size_t)nsamples);
     /* Energy counters read right before and after the loop (one reader a
-     * package; rank_energy_counters.h); it ends with a barrier. */
+     * package; rank_energy_during_iterations.h); it ends with a barrier. */
     int my_proc = size == 1 ? pl.proc_of_rank[0] : pl.proc_of_rank[rank];
     smr_energy en;
     smr_energy_begin(&en, sc.topo, my_proc, o.powercap, comm);

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/measure/sysfs_cpu_packages.h"
+#include "core/measure/cpu_cores_per_package_for_pinning.h"
 
 #ifndef SM_HAVE_HWLOC
 

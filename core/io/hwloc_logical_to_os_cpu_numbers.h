@@ -6,7 +6,7 @@
  * that this process may run on. libhwloc's own HWLOC_XMLFILE makes an
  * lstopo XML "this machine" (tests use it for fixture places). Without
  * libhwloc sm_this_machine_open fails and callers fall back to sysfs
- * packages (sysfs_cpu_packages.h). No Tcl. */
+ * packages (cpu_cores_per_package_for_pinning.h). No Tcl. */
 #ifndef SM_HWLOC_LOGICAL_TO_OS_CPU_NUMBERS_H
 #define SM_HWLOC_LOGICAL_TO_OS_CPU_NUMBERS_H
 

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cost.h"
+#include "cost_incremental.h"
 #include "core/lib/util.h"
 
 typedef struct { int p, q; int64_t k; } msg;

@@ -18,7 +18,7 @@
  * away since (the full bound costs as much as a rebuild).
  *
  * It knows nothing of sm_cost: what it needs of the cost state comes in an
- * sm_colouring_view (cost.c fills one), so the dependency runs one way. */
+ * sm_colouring_view (cost_incremental.c fills one), so the dependency runs one way. */
 #include "cost_rounds_term.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* cost_rounds_term.h - the rounds of the colouring model kept up to date as
  * blocks move (cost_rounds_term.c): the incremental schedules behind sm_cost.
  * It sees the cost state only through an sm_colouring_view, so it does not
- * include cost.h (cost.c includes this, never the other way). */
+ * include cost_incremental.h (cost_incremental.c includes this, never the other way). */
 #ifndef SM_COST_ROUNDS_TERM_H
 #define SM_COST_ROUNDS_TERM_H
 

@@ -4,7 +4,7 @@
 #ifndef SM_RESULT_KEYS_H
 #define SM_RESULT_KEYS_H
 
-#include "cost.h"
+#include "cost_incremental.h"
 
 /* X(key, kind, expression over const sm_eval *ev); kind D double, I int. */
 #define SM_EVAL_FIELDS(X)                               \

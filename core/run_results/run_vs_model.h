@@ -25,7 +25,7 @@
 #ifndef SM_RUN_COMPARE_H
 #define SM_RUN_COMPARE_H
 
-#include "core/model/cost.h"
+#include "core/model/cost_incremental.h"
 #include "core/run_results/run_json_file.h"
 
 typedef struct sm_acc {

@@ -3,7 +3,7 @@
 #ifndef SM_SESSION_EDITS_UNDO_REDO_H
 #define SM_SESSION_EDITS_UNDO_REDO_H
 
-#include "core/model/cost.h"
+#include "core/model/cost_incremental.h"
 #include "core/model/grid.h"
 #include "core/model/model.h"
 #include "core/io/scenario_file_load_save.h"

@@ -5,7 +5,7 @@
 #define SM_LINK_LOAD_COUNTS_H
 
 #include <stdint.h>
-#include "core/model/cost.h"
+#include "core/model/cost_incremental.h"
 #include "core/model/grid.h"
 #include "core/model/topology.h"
 

@@ -6,7 +6,7 @@
 #ifndef SM_SOLVER_OBJECTIVES_H
 #define SM_SOLVER_OBJECTIVES_H
 
-#include "core/model/cost.h"
+#include "core/model/cost_incremental.h"
 #include "core/model/grid.h"
 #include "core/model/model.h"
 #include "core/model/topology.h"

@@ -3,7 +3,7 @@
 #ifndef SM_SOLVER_STEPPER_H
 #define SM_SOLVER_STEPPER_H
 
-#include "core/model/cost.h"
+#include "core/model/cost_incremental.h"
 #include "core/model/grid.h"
 #include "core/model/model.h"
 #include "core/model/topology.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/model/cost.h"
+#include "core/model/cost_incremental.h"
 #include "core/model/speed_proportional_quota.h"
 #include "core/io/topology_file.h"
 

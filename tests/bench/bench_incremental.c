@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "core/model/cost.h"
+#include "core/model/cost_incremental.h"
 #include "core/model/speed_proportional_quota.h"
 #include "core/io/grid_file.h"
 #include "core/io/topology_file.h"

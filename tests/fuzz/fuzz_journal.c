@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model/cost.h"
+#include "core/model/cost_incremental.h"
 #include "core/session/crash_recovery_journal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "core/model/cost.h"
+#include "core/model/cost_incremental.h"
 #include "core/model/speed_proportional_quota.h"
 #include "core/io/scenario_file_load_save.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/model/cost.h"
+#include "core/model/cost_incremental.h"
 #include "core/model/speed_proportional_quota.h"
 #include "core/model/grid.h"
 #include "core/io/grid_file.h"

@@ -13,7 +13,7 @@
 #define SM_COMPARED_PAIR_ROWS_H
 
 #include "core/lib/pairmap.h"
-#include "core/model/cost.h"
+#include "core/model/cost_incremental.h"
 #include "core/model/topology.h"
 
 typedef struct sm_cmp_row {

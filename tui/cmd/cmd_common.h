@@ -7,7 +7,7 @@
 #include "core/traffic/mapping_metrics.h"
 #include "core/lib/path_guard_enforces_allowed_dirs.h"
 #include "core/io/mapping_value_text.h"
-#include "core/model/cost.h"
+#include "core/model/cost_incremental.h"
 #include "tui/app/app.h"
 
 /* Sets the result and -errorcode {STENCILMAP code}; returns TCL_ERROR. */

@@ -1,7 +1,7 @@
 /* cmd_topo_measure_which_cpus.c - which of this machine's CPUs each
  * processor topo measure (and topo measure links) measures runs on: by
  * its hwloc place through libhwloc (core/io/hwloc_logical_to_os_cpu_numbers.h), else this
- * machine's sysfs packages in order (core/measure/sysfs_cpu_packages.h); what cannot be
+ * machine's sysfs packages in order (core/measure/cpu_cores_per_package_for_pinning.h); what cannot be
  * measured here is refused by name with the reason. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include "cmd_common.h"
 #include "cmd_topo_measure.h"
 #include "core/io/hwloc_logical_to_os_cpu_numbers.h"
-#include "core/measure/sysfs_cpu_packages.h"
+#include "core/measure/cpu_cores_per_package_for_pinning.h"
 #include "core/session/session_edits_undo_redo.h"
 
 typedef sm_measure_target target;

@@ -1,4 +1,4 @@
-/* rank_energy_counters.h - a run's energy from the machine's own counters (SPEC 8, 9):
+/* rank_energy_during_iterations.h - a run's energy from the machine's own counters (SPEC 8, 9):
  * RAPL powercap packages (core/energy_counters/rapl_powercap.h) and NVIDIA GPUs through
  * NVML (core/energy_counters/nvml.h), read around the iteration loop, one reader
  * per package (package_energy_shares.h). Nothing is estimated: a rank whose counter

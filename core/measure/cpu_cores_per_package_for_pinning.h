@@ -1,9 +1,9 @@
-/* sysfs_cpu_packages.h - this machine's packages and cores as Linux shows them
+/* cpu_cores_per_package_for_pinning.h - this machine's packages and cores as Linux shows them
  * (/sys/devices/system/cpu/cpuN/topology), restricted to the CPUs this
  * process may run on: which OS CPU numbers `topo measure` pins a
  * processor's threads to. One CPU per core (its first hardware thread). */
-#ifndef SM_SYSFS_CPU_PACKAGES_H
-#define SM_SYSFS_CPU_PACKAGES_H
+#ifndef SM_CPU_CORES_PER_PACKAGE_FOR_PINNING_H
+#define SM_CPU_CORES_PER_PACKAGE_FOR_PINNING_H
 
 typedef struct sm_cpu_package {
     int id;        /* physical_package_id */

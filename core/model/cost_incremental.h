@@ -1,8 +1,8 @@
-/* cost.h - the cost model of SPEC 3, kept up to date incrementally:
+/* cost_incremental.h - the cost model of SPEC 3, kept up to date incrementally:
  * moving or swapping a block costs time proportional to its degree
  * (times log P for the heaps that track maxima). */
-#ifndef SM_COST_H
-#define SM_COST_H
+#ifndef SM_COST_INCREMENTAL_H
+#define SM_COST_INCREMENTAL_H
 
 #include <stdint.h>
 #include "grid.h"
@@ -35,8 +35,8 @@ typedef struct sm_cost {
     sm_pairmap pairs;
     int64_t *mu, *mu1;
     int mu_cap;
-    sm_heap hmu, hmu1;     /* kept only under vizing (cost.c) */
-    /* Pairs edge_contrib met lately, by a hash of the pair (cost.c). */
+    sm_heap hmu, hmu1;     /* kept only under vizing (cost_incremental.c) */
+    /* Pairs edge_contrib met lately, by a hash of the pair (cost_incremental.c). */
     struct sm_cost_pair_cache { int p, q, slot; } pair_cache[SM_COST_PAIR_CACHE];
     /* sm_cost_pairs_off: no per-pair counts kept (pairs empty); the links
      * of directed processor pairs met lately, by a hash of the pair. */

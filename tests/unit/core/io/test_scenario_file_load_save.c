@@ -1,4 +1,4 @@
-/* test_scenario_grid_mapping_load_save.c - every loader (scenario, grid, mapping) rejects bad input with the file, the JSON
+/* test_scenario_file_load_save.c - every loader (scenario, grid, mapping) rejects bad input with the file, the JSON
  * path and what was expected; saves are atomic and round-trip. */
 #include "tests/unit/testutil.h"
 #include <unistd.h>

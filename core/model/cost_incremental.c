@@ -1,11 +1,11 @@
-/* cost.c - incremental evaluation of SPEC 3.
+/* cost_incremental.c - incremental evaluation of SPEC 3.
  * Above ~800 lines on purpose: a move's path (edge contributions, pair
  * slots, per-processor sums, heaps, trials) is the solvers' hottest loop,
  * and its helpers are static here so the compiler inlines them into
  * sm_cost_move and sm_cost_swap (the build has no link-time
  * optimisation); its separable parts live beside it (cost_rounds_term.c,
  * cost_from_scratch.c, processor_time_energy.c). */
-#include "cost.h"
+#include "cost_incremental.h"
 
 #include <math.h>
 #include <stdlib.h>

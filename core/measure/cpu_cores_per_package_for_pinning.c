@@ -1,6 +1,6 @@
-/* sysfs_cpu_packages.c - packages and cores from sysfs (sysfs_cpu_packages.h). */
+/* cpu_cores_per_package_for_pinning.c - packages and cores from sysfs (cpu_cores_per_package_for_pinning.h). */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_ISSET */
-#include "sysfs_cpu_packages.h"
+#include "cpu_cores_per_package_for_pinning.h"
 
 #include <sched.h>
 #include <stdio.h>

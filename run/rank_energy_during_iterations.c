@@ -1,6 +1,6 @@
-/* rank_energy_counters.c - RAPL and NVML read around a run (rank_energy_counters.h). */
+/* rank_energy_during_iterations.c - RAPL and NVML read around a run (rank_energy_during_iterations.h). */
 #define _GNU_SOURCE
-#include "rank_energy_counters.h"
+#include "rank_energy_during_iterations.h"
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>

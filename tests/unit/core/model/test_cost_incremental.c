@@ -1,4 +1,4 @@
-/* test_cost.c - the cost model: the published single-node figures, and the
+/* test_cost_incremental.c - the cost model: the published single-node figures, and the
  * incremental state held against the reference evaluation after thousands
  * of random moves and swaps on random grids and machines. */
 #include "tests/unit/testutil.h"

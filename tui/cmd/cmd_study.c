@@ -1,4 +1,4 @@
-/* cmd_study_dispatch.c - the study command (SPEC §5): its subcommands and where each
+/* cmd_study.c - the study command (SPEC §5): its subcommands and where each
  * lives. Reading and checking a SPEC: cmd_study_spec.c; study run:
  * cmd_study_run.c; study merge and status: cmd_study_merge.c; study plot:
  * cmd_study_plot.c. The cross product, shards and file names are

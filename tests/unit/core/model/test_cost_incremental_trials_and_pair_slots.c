@@ -1,7 +1,7 @@
-/* test_cost_trials_and_pair_slots.c - the incremental cost state's
+/* test_cost_incremental_trials_and_pair_slots.c - the incremental cost state's
  * trials (moves scored and undone put the state back bit for bit; the
  * heaps wait inside a trial) and its processor-pair slots (compacted or
- * switched off, no figure changes). Split from test_cost.c, which holds
+ * switched off, no figure changes). Split from test_cost_incremental.c, which holds
  * the model's figures against the reference evaluation. */
 #include "tests/unit/testutil.h"
 
