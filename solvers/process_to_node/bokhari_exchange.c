@@ -124,11 +124,13 @@ static void set_occ(const sm_solver *s, bokhari_state *st, int p, int v)
     if (st->node_one[a] != -2) st->node_one[a] = v;
 }
 
-static void add_adjacent(bokhari_state *st, size_t *m, size_t *cap, int a, int b)
+/* Nodes b .. b + n - 1 next to a (after those added before). */
+static void add_adjacent_run(bokhari_state *st, size_t *m, size_t *cap, int a, int b, int n)
 {
-    st->adj_len[a]++;
+    if (n <= 0) return;
+    st->adj_len[a] += n;
     if (*m > (size_t)st->adj_off[a] && st->run_lo[*m - 1] + st->run_len[*m - 1] == b) {
-        st->run_len[*m - 1]++;
+        st->run_len[*m - 1] += n;
         return;
     }
     if (*m == *cap) {
@@ -137,7 +139,12 @@ static void add_adjacent(bokhari_state *st, size_t *m, size_t *cap, int a, int b
         st->run_len = sm_xrealloc(st->run_len, sizeof(int) * *cap);
     }
     st->run_lo[*m] = b;
-    st->run_len[(*m)++] = 1;
+    st->run_len[(*m)++] = n;
+}
+
+static void add_adjacent(bokhari_state *st, size_t *m, size_t *cap, int a, int b)
+{
+    add_adjacent_run(st, m, cap, a, b, 1);
 }
 
 /* Node a's distance-1 nodes from the network's runs, ascending, each
@@ -153,15 +160,19 @@ static void add_runs(bokhari_state *st, size_t *m, size_t *cap, const sm_net *ne
         }
     int next = 0; /* nodes below it are in */
     for (int i = 0; i < k; i++) {
-        for (int b = lo[i] > next ? lo[i] : next; b < lo[i] + len[i]; b++)
-            if (b != a) add_adjacent(st, m, cap, a, b);
-        if (lo[i] + len[i] > next) next = lo[i] + len[i];
+        int b = lo[i] > next ? lo[i] : next, end = lo[i] + len[i];
+        if (a >= b && a < end) { /* never, by the op's contract */
+            add_adjacent_run(st, m, cap, a, b, a - b);
+            b = a + 1;
+        }
+        add_adjacent_run(st, m, cap, a, b, end - b);
+        if (end > next) next = end;
     }
 }
 
-/* Node adjacency: from the objective's distance-1 table when it has one,
- * else from the network's runs (coordinates), else from its distance
- * (O(nodes^2) calls, once). */
+/* Node adjacency: from the network's runs (coordinates), else from the
+ * objective's distance-1 table when it has one, else from the network's
+ * distance (O(nodes^2) calls, once). */
 static void build_windows(sm_solver *s, bokhari_state *st)
 {
     const sm_topo *t = s->topo;
@@ -185,6 +196,10 @@ static void build_windows(sm_solver *s, bokhari_state *st)
     st->adj_len = sm_xcalloc((size_t)N + 1, sizeof(int));
     for (int a = 0; a < N; a++) {
         st->adj_off[a] = (int)m;
+        if (net->ops->adjacent) {
+            add_runs(st, &m, &cap, net, a, N);
+            continue;
+        }
         if (na) {
             /* The table's set bits in order: a word at a time. */
             for (size_t wi = 0; wi < na->words; wi++)
@@ -192,10 +207,6 @@ static void build_windows(sm_solver *s, bokhari_state *st)
                     int b = (int)(wi * 64 + (size_t)__builtin_ctzll(x));
                     if (b != a && b < N) add_adjacent(st, &m, &cap, a, b);
                 }
-            continue;
-        }
-        if (net->ops->adjacent) {
-            add_runs(st, &m, &cap, net, a, N);
             continue;
         }
         for (int b = 0; b < N; b++) {

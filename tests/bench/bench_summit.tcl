@@ -12,6 +12,13 @@
 # (default 3); median, p95 and max per kind against the 50 ms target,
 # and the ratio of the medians to the 1 M case. SUMMIT_CASES (default
 # "1M 16M") picks the cases, run one at a time (run `nice make bench`).
+# Gap (issue 38 item 3, target 1 %), 16M, tabu -iters 1000, one run each
+# (session 6): +1.91 % on 938f713; +1.27 % with tabu's rcb starts also cut
+# at node boundaries; +0.63 % with the coarsest grid kept at 64 blocks a
+# node (2 M blocks, not 262 K): energy 40158.0 J against 39905.0 J, the
+# compute part at the bound (38253.9 J) and communication 1904 J against
+# its 1651 J; peak 3933 MB; CPU 1.52x the run before it. The 1M case (131 K
+# coarse blocks, GPUs at 40 blocks where 38 suffice) stays at +2.72 %.
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
 set exe [file join $top stencilmap]
 set child [file join $top tests bench summit_child.tcl]
