@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/io/mapping_file.h"
-#include "core/io/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save_and_its_errors.h"
 #include "core/kernel/jacobi_stencil_kernel.h"
 #include "core/run_results/run_json_file.h"
 #include "rank_energy_during_iterations.h"

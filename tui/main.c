@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tcl.h>
-#include "core/io/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save_and_its_errors.h"
 #include "core/lib/util.h"
 #include "tui/app/app.h"
 #include "tui/cmd/cmd_common.h"

@@ -27,7 +27,7 @@
 #define SM_CRASH_RECOVERY_JOURNAL_H
 
 #include <time.h>
-#include "core/io/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save_and_its_errors.h"
 #include "session_edits_undo_redo.h"
 
 typedef struct sm_journal sm_journal;

@@ -6,7 +6,7 @@
 #include "core/model/cost_incremental.h"
 #include "core/model/grid.h"
 #include "core/model/model.h"
-#include "core/io/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save_and_its_errors.h"
 #include "core/model/topology.h"
 
 typedef struct sm_change {

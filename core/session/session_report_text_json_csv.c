@@ -7,7 +7,7 @@
 #include "core/model/result_keys.h"
 #include "core/io/grid_file.h"
 #include "core/lib/jsonutil.h"
-#include "core/io/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save_and_its_errors.h"
 #include "core/lib/strbuf.h"
 
 int sm_report_format_parse(const char *s, sm_report_format *out)

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/io/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save_and_its_errors.h"
 #include "solvers/solver_registry.h"
 
 static double cpu_now(void)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include "core/model/cost_incremental.h"
 #include "core/model/speed_proportional_quota.h"
-#include "core/io/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save_and_its_errors.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -14,7 +14,7 @@
 #include "core/io/mapping_file.h"
 #include "core/io/rankfile.h"
 #include "core/io/rank_binding_to_processor_places.h"
-#include "core/io/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save_and_its_errors.h"
 #include "core/lib/strbuf.h"
 #include "core/lib/atomic_file_write.h"
 

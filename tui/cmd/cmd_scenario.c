@@ -8,7 +8,7 @@
 #include "core/session/crash_recovery_journal.h"
 #include "core/model/grid_memory.h"
 #include "core/model/processor_time_energy.h"
-#include "core/io/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save_and_its_errors.h"
 #include "cmd_common.h"
 #include "tui/app/installed_data_directory.h"
 #include "cmd_topo_detect_import.h"

@@ -3,7 +3,7 @@
 #include "tests/unit/testutil.h"
 #include <unistd.h>
 #include "core/io/mapping_file.h"
-#include "core/io/scenario_file_load_save.h"
+#include "core/io/scenario_file_load_save_and_its_errors.h"
 
 static const char *grid_ok = "{\"format\":\"stencilmap/grid\",\"version\":1,\"blocks\":[4,2,2]}";
 

@@ -1,7 +1,7 @@
-/* scenario_file_load_save.h - the stencilmap/scenario format: grid, topology (inline or a
+/* scenario_file_load_save_and_its_errors.h - the stencilmap/scenario format: grid, topology (inline or a
  * path relative to the scenario), model options and an optional mapping. */
-#ifndef SM_SCENARIO_FILE_LOAD_SAVE_H
-#define SM_SCENARIO_FILE_LOAD_SAVE_H
+#ifndef SM_SCENARIO_FILE_LOAD_SAVE_AND_ITS_ERRORS_H
+#define SM_SCENARIO_FILE_LOAD_SAVE_AND_ITS_ERRORS_H
 
 #include <cjson/cJSON.h>
 #include "core/model/grid.h"

@@ -1,8 +1,8 @@
-/* scenario_file_load_save.c - scenario files: loading one (its errors
+/* scenario_file_load_save_and_its_errors.c - scenario files: loading one (its errors
  * name the file and the JSON path; the grid part is read by grid_file.c,
  * the machine part, inline or a path, by topology_file.c, the mapping by
  * mapping_file.c) and saving it atomically. */
-#include "scenario_file_load_save.h"
+#include "scenario_file_load_save_and_its_errors.h"
 #include "core/lib/atomic_file_write.h"
 
 #include <stdlib.h>
