@@ -245,6 +245,27 @@ static int by_member_cost(const void *p, const void *q)
     return (a->cost > b->cost) - (a->cost < b->cost);
 }
 
+/* The members of level L's one group class (its representative group),
+ * cheapest cell cost first; *nm their count, *cap_sum (if asked) their
+ * caps summed in member order. The caller frees. */
+static member *group_members_by_cost(const bctx *x, const kscratch *s, double t1, int variant, int L, int *nm_out,
+                                     double *cap_sum)
+{
+    int g0 = x->gc_rep[L][0], k0 = x->gm_off[L][g0], nm = x->gm_off[L][g0 + 1] - k0;
+    member *mem = sm_xmalloc(sizeof(member) * (size_t)(nm ? nm : 1));
+    double sum = 0;
+    for (int i = 0; i < nm; i++) {
+        int p = x->gm[L][k0 + i];
+        mem[i].cost = cell_cost(x, s, p, t1, 1, variant, L);
+        mem[i].cap = s->capc[x->pc_of[p]];
+        sum += mem[i].cap;
+    }
+    qsort(mem, (size_t)nm, sizeof(member), by_member_cost);
+    *nm_out = nm;
+    if (cap_sum) *cap_sum = sum;
+    return mem;
+}
+
 /* Whole groups at level L (>= 1) whose groups are all alike (one group
  * class, so the same members and caps; blocks of equal cells). A mapping
  * with makespan in the interval leaves some m groups non-empty. Its cells
@@ -269,16 +290,9 @@ static double whole_groups(const bctx *x, const kscratch *s, double t1, int vari
     double c = floor(s->gcap[L][0]);
     int N = x->ngroups[L];
     if (c < 2 || c >= x->n || N < 1) return -INFINITY;
-    int g0 = x->gc_rep[L][0], k0 = x->gm_off[L][g0], nm = x->gm_off[L][g0 + 1] - k0;
-    member *mem = sm_xmalloc(sizeof(member) * (size_t)(nm ? nm : 1));
-    double gcells = 0;
-    for (int i = 0; i < nm; i++) {
-        int p = x->gm[L][k0 + i];
-        mem[i].cost = cell_cost(x, s, p, t1, 1, variant, L);
-        mem[i].cap = s->capc[x->pc_of[p]];
-        gcells += mem[i].cap;
-    }
-    qsort(mem, (size_t)nm, sizeof(member), by_member_cost);
+    int nm;
+    double gcells;
+    member *mem = group_members_by_cost(x, s, t1, variant, L, &nm, &gcells);
     double n = x->n, h1 = bound_h_concave(x, 1, variant), hc = bound_h_concave(x, c, variant);
     double frac = bound_rho(x, c, variant) * x->X / x->dmax;
     double best = INFINITY;
@@ -363,14 +377,8 @@ static double groups_dual(const bctx *x, const kscratch *s, double t1, int varia
     double cb = floor(s->gcap[L][0]);
     int N = x->ngroups[L];
     if (cb < 2 || cb >= x->n || cb > x->hset_n || !x->hset[variant] || N < 2) return -INFINITY;
-    int c = (int)cb, g0 = x->gc_rep[L][0], k0 = x->gm_off[L][g0], nm = x->gm_off[L][g0 + 1] - k0;
-    member *mem = sm_xmalloc(sizeof(member) * (size_t)(nm ? nm : 1));
-    for (int i = 0; i < nm; i++) {
-        int p = x->gm[L][k0 + i];
-        mem[i].cost = cell_cost(x, s, p, t1, 1, variant, L);
-        mem[i].cap = s->capc[x->pc_of[p]];
-    }
-    qsort(mem, (size_t)nm, sizeof(member), by_member_cost);
+    int c = (int)cb, nm;
+    member *mem = group_members_by_cost(x, s, t1, variant, L, &nm, NULL);
     /* phi at b = 0..c, then the lower hull (monotone chain). */
     double *phi = sm_xmalloc(sizeof(double) * (size_t)(c + 1));
     int *hull = sm_xmalloc(sizeof(int) * (size_t)(c + 1));
@@ -457,14 +465,8 @@ static double groups_vertices(const bctx *x, const kscratch *s, double t1, int v
     double c = floor(s->gcap[L][0]);
     int N = x->ngroups[L];
     if (c < 2 || c >= x->n || N < 2) return -INFINITY;
-    int g0 = x->gc_rep[L][0], k0 = x->gm_off[L][g0], nm = x->gm_off[L][g0 + 1] - k0;
-    member *mem = sm_xmalloc(sizeof(member) * (size_t)(nm ? nm : 1));
-    for (int i = 0; i < nm; i++) {
-        int p = x->gm[L][k0 + i];
-        mem[i].cost = cell_cost(x, s, p, t1, 1, variant, L);
-        mem[i].cap = s->capc[x->pc_of[p]];
-    }
-    qsort(mem, (size_t)nm, sizeof(member), by_member_cost);
+    int nm;
+    member *mem = group_members_by_cost(x, s, t1, variant, L, &nm, NULL);
     /* Breakpoints in blocks: where the cell cost changes, then c. */
     double beta[VERTEX_MAX_BREAKS + 1], phib[VERTEX_MAX_BREAKS + 1];
     int J = 0, ok = 1;
