@@ -513,6 +513,14 @@ static int init(sm_solver *s, sm_err *e)
     int n = s->grid->ntasks, P = s->topo->nprocs;
     t->n = n;
     t->P = P;
+    /* A hop-based objective's state beside the search's, and a second
+     * one while the best is scored: refused before the start's work
+     * when they do not fit. */
+    sm_objective_kind kind;
+    sm_objective_parse(sm_opt_str(s, "objective"), &kind);
+    if (kind != SM_OBJ_ENERGY && kind != SM_OBJ_TIME &&
+        sm_objective_memory_check(s->grid, s->topo, kind, 2, "tabu", e))
+        return -1;
     t->dvfs = strcmp(sm_opt_str(s, "dvfs"), "on") == 0;
     if (t->dvfs && strcmp(sm_opt_str(s, "multilevel"), "on") == 0) {
         sm_err_set(e, "tabu: -dvfs on searches the session's grid itself: use it with -multilevel off or auto");
