@@ -51,8 +51,7 @@ int64_t sm_grid_memory_estimate(const sm_grid_spec *s)
     return graph + state;
 }
 
-/* "12.3 GB": bytes in powers of 1024, as free(1) shows them. */
-static const char *human(int64_t b, char *buf, size_t n)
+const char *sm_memory_human(int64_t b, char *buf, size_t n)
 {
     static const char *const units[] = {"B", "KB", "MB", "GB", "TB"};
     double v = (double)b;
@@ -132,21 +131,29 @@ void sm_memory_set_cap(int64_t bytes, const char *what)
     cap_what = what;
 }
 
-int sm_grid_memory_check(const sm_grid_spec *s, sm_err *e)
+int64_t sm_memory_room(const char **from, int *capped, sm_err *e)
 {
-    const char *from = "";
-    int64_t avail = sm_memory_available(&from, e);
-    if (avail == -2) return -1;
+    int64_t avail = sm_memory_available(from, e);
+    if (avail == -2) return -2;
     int64_t room = sm_memory_rlimit_room();
     if (room >= 0 && (avail < 0 || room < avail)) {
         avail = room;
-        from = "the process's RLIMIT_AS/RLIMIT_DATA (ulimit -v, -d) less what it maps now";
+        *from = "the process's RLIMIT_AS/RLIMIT_DATA (ulimit -v, -d) less what it maps now";
     }
-    int capped = cap >= 0 && (avail < 0 || cap < avail);
-    if (capped) {
+    *capped = cap >= 0 && (avail < 0 || cap < avail);
+    if (*capped) {
         avail = cap;
-        from = cap_what ? cap_what : "a cap";
+        *from = cap_what ? cap_what : "a cap";
     }
+    return avail;
+}
+
+int sm_grid_memory_check(const sm_grid_spec *s, sm_err *e)
+{
+    const char *from = "";
+    int capped = 0;
+    int64_t avail = sm_memory_room(&from, &capped, e);
+    if (avail == -2) return -1;
     if (avail < 0) return 0;
     int64_t need = sm_grid_memory_estimate(s);
     if (need <= avail) return 0;
@@ -156,7 +163,7 @@ int sm_grid_memory_check(const sm_grid_spec *s, sm_err *e)
                     "%d x %d x %d = %lld blocks (%s, %lld task edges) need an estimated %s for the "
                     "task graph and cost state; %s available (%s)",
                     s->blocks[0], s->blocks[1], s->blocks[2], (long long)n, sm_stencil_name(s->stencil),
-                    (long long)sm_grid_edges_bound(s), human(need, a, sizeof a), human(avail, b, sizeof b),
+                    (long long)sm_grid_edges_bound(s), sm_memory_human(need, a, sizeof a), sm_memory_human(avail, b, sizeof b),
                     from);
     return -1;
 }

@@ -27,6 +27,13 @@ int64_t sm_memory_rlimit_room(void);
  * by, set while its commands run. A grid refused by it fails with code
  * SAFE LIMIT. */
 void sm_memory_set_cap(int64_t bytes, const char *what);
+/* What is left for new memory: the least of sm_memory_available, the
+ * rlimit room and the cap (-1: nothing says; -2: an unreadable
+ * STENCILMAP_MEMORY, in e). *from names it; *capped is 1 when it is the
+ * cap (a refusal is then SAFE LIMIT, not MEMORY). */
+int64_t sm_memory_room(const char **from, int *capped, sm_err *e);
+/* "12.3 GB": bytes in powers of 1024 as free(1) shows them, in buf. */
+const char *sm_memory_human(int64_t bytes, char *buf, size_t n);
 /* 0 when the grid fits in what is available (the less of the above,
  * the process's RLIMIT_AS/RLIMIT_DATA room and the cap), else -1 with a message
  * giving the blocks, the estimate and what is available (code MEMORY). */

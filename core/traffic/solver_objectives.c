@@ -2,12 +2,17 @@
  * contribution of the edges touching the changed blocks; congestion keeps
  * per-link message counts (dimension-order routes) in a hash table and a
  * histogram of counts so the maximum follows every change; energy and time
- * ride on the incremental cost model. Deltas apply, read and undo. */
+ * ride on the incremental cost model. Deltas apply, read and undo.
+ * Cardinality has two layouts of the same numbers (see card_records_max):
+ * block records with a copy of the neighbour lists on grids whose copy
+ * fits a budget, each block's node and count alone above it. */
 #include "solver_objectives.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/countmap.h"
+#include "core/model/grid_memory.h"
 #include "core/net/net.h"
 #include "core/lib/util.h"
 
@@ -36,14 +41,20 @@ struct sm_objective {
     /* congestion: link id -> messages, and how many links carry c */
     sm_countmap links;
     int64_t *hist, maxc;
-    /* cardinality: each block's record and its neighbours' (block, node)
-     * pairs, and the network's distance-1 table (NULL above
-     * SM_NODE_ADJ_MAX nodes). A swap is scored from the two blocks' new
-     * neighbourhoods alone: a partner's record and its neighbours' nodes
-     * are two reads of consecutive memory, where the grid's lists and a
-     * node array were one read a neighbour at a random place. */
+    /* cardinality, records layout: each block's record and its
+     * neighbours' (block, node) pairs. A swap is scored from the two
+     * blocks' new neighbourhoods alone: a partner's record and its
+     * neighbours' nodes are two reads of consecutive memory, where the
+     * grid's lists and a node array are one read a neighbour at a random
+     * place. 16 B a block and 8 B a neighbour entry: kept only while that
+     * fits card_records_max. */
     struct card_block *cb;
     struct card_nbr *cn;
+    /* cardinality, compact layout (cb NULL): each block's node and how
+     * many of its grid neighbours sit on a node next to it, 8 B a block;
+     * the neighbours read from the grid's lists. */
+    int *node, *near;
+    /* the network's distance-1 table (NULL above SM_NODE_ADJ_MAX nodes) */
     sm_node_adjacency *adj;
 };
 
@@ -57,6 +68,28 @@ typedef struct card_block {
 typedef struct card_nbr {
     int block, node;
 } card_nbr;
+
+/* The records layout's bytes at most (sm_objective_set_card_records_max).
+ * 256 MB holds it for 1 M blocks of any stencil (27-point: 16 MB of
+ * records, 208 MB of entries); at summit-full's 16.7 M blocks it would
+ * take 1.1 GB (7-point) to 3.8 GB (27-point), where the compact layout
+ * takes 134 MB. Both give the same numbers: only speed and memory
+ * differ. Read when a state is built; set before solvers run. */
+static int64_t card_records_max = SM_CARD_RECORDS_MAX;
+
+int64_t sm_objective_set_card_records_max(int64_t bytes)
+{
+    int64_t was = card_records_max;
+    card_records_max = bytes;
+    return was;
+}
+
+static int64_t card_records_bytes(const sm_grid *g)
+{
+    return (int64_t)sizeof(card_block) * g->ntasks + (int64_t)sizeof(card_nbr) * ((int64_t)g->nbr_off[g->ntasks] + 1);
+}
+
+static int card_records_fit(const sm_grid *g) { return card_records_bytes(g) <= card_records_max; }
 
 /* ops->hops (hops, hop_cells) or ops->distance (cardinality) of a != b. */
 static int net_dist(const sm_objective *o, int a, int b)
@@ -118,15 +151,29 @@ static inline int nodes_near(const sm_objective *o, int a, int b)
 static void card_apply(sm_objective *o, int b1, int b2, int sign)
 {
     card_block *cb = o->cb;
+    const sm_grid *g = o->g;
     int bs[2] = {b1, b2};
     for (int i = 0; i < 2 && bs[i] >= 0; i++) {
-        int u = bs[i], nu = cb[u].node;
-        for (int k = cb[u].off; k < cb[u].end; k++) {
-            int w = o->cn[k].block;
+        int u = bs[i];
+        if (cb) {
+            int nu = cb[u].node;
+            for (int k = cb[u].off; k < cb[u].end; k++) {
+                int w = o->cn[k].block;
+                if (i == 1 && w == b1) continue;
+                int x = sign * nodes_near(o, nu, o->cn[k].node);
+                cb[u].near += x;
+                cb[w].near += x;
+                o->sum += x;
+            }
+            continue;
+        }
+        int nu = o->node[u];
+        for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
+            int w = g->nbr[k];
             if (i == 1 && w == b1) continue;
-            int x = sign * nodes_near(o, nu, o->cn[k].node);
-            cb[u].near += x;
-            cb[w].near += x;
+            int x = sign * nodes_near(o, nu, o->node[w]);
+            o->near[u] += x;
+            o->near[w] += x;
             o->sum += x;
         }
     }
@@ -141,6 +188,15 @@ static void card_apply(sm_objective *o, int b1, int b2, int sign)
 static int card_at(const sm_objective *o, int u, int nu, int skip, int *skipped, int by_rows)
 {
     int c = 0;
+    if (!o->cb) {
+        const sm_grid *g = o->g;
+        for (int k = g->nbr_off[u]; k < g->nbr_off[u + 1]; k++) {
+            int w = g->nbr[k], nw = o->node[w];
+            if (w == skip) ++*skipped;
+            else c += by_rows ? nodes_near(o, nw, nu) : nodes_near(o, nu, nw);
+        }
+        return c;
+    }
     for (int k = o->cb[u].off; k < o->cb[u].end; k++) {
         int w = o->cn[k].block, nw = o->cn[k].node;
         if (w == skip) ++*skipped;
@@ -149,16 +205,27 @@ static int card_at(const sm_objective *o, int u, int nu, int skip, int *skipped,
     return c;
 }
 
+static int card_node(const sm_objective *o, int u) { return o->cb ? o->cb[u].node : o->node[u]; }
+static int card_near(const sm_objective *o, int u) { return o->cb ? o->cb[u].near : o->near[u]; }
+
 /* Block b now on node a: its record and its place in its neighbours'
- * lists. */
+ * lists (records: deg^2 steps, each neighbour's list searched; it holds
+ * b once), or its node alone (compact). */
 static void card_set_node(sm_objective *o, int b, int a)
 {
     card_block *cb = o->cb;
+    if (!cb) {
+        o->node[b] = a;
+        return;
+    }
     cb[b].node = a;
     for (int k = cb[b].off; k < cb[b].end; k++) {
         int w = o->cn[k].block;
         for (int j = cb[w].off; j < cb[w].end; j++)
-            if (o->cn[j].block == b) o->cn[j].node = a;
+            if (o->cn[j].block == b) {
+                o->cn[j].node = a;
+                break;
+            }
     }
 }
 
@@ -197,15 +264,23 @@ sm_objective *sm_objective_new(const sm_grid *g, const sm_topo *t, const sm_mode
         break;
     case SM_OBJ_CARDINALITY:
         o->adj = sm_node_adjacency_new(t->net, t->nnodes);
-        o->cb = sm_xmalloc(sizeof *o->cb * n);
-        o->cn = sm_xmalloc(sizeof *o->cn * ((size_t)g->nbr_off[g->ntasks] + 1));
-        for (int u = 0; u < g->ntasks; u++)
-            o->cb[u] = (card_block){g->nbr_off[u], g->nbr_off[u + 1], t->procs[map[u]].node, 0};
-        for (int k = 0; k < g->nbr_off[g->ntasks]; k++) o->cn[k] = (card_nbr){g->nbr[k], o->cb[g->nbr[k]].node};
+        if (card_records_fit(g)) {
+            o->cb = sm_xmalloc(sizeof *o->cb * n);
+            o->cn = sm_xmalloc(sizeof *o->cn * ((size_t)g->nbr_off[g->ntasks] + 1));
+            for (int u = 0; u < g->ntasks; u++)
+                o->cb[u] = (card_block){g->nbr_off[u], g->nbr_off[u + 1], t->procs[map[u]].node, 0};
+            for (int k = 0; k < g->nbr_off[g->ntasks]; k++)
+                o->cn[k] = (card_nbr){g->nbr[k], o->cb[g->nbr[k]].node};
+        } else {
+            o->node = sm_xmalloc(sizeof *o->node * n);
+            o->near = sm_xmalloc(sizeof *o->near * n);
+            for (int u = 0; u < g->ntasks; u++) o->node[u] = t->procs[map[u]].node;
+        }
         for (int u = 0; u < g->ntasks; u++) {
-            int none = 0;
-            o->cb[u].near = card_at(o, u, o->cb[u].node, -1, &none, 0);
-            o->sum += o->cb[u].near;
+            int none = 0, c = card_at(o, u, card_node(o, u), -1, &none, 0);
+            if (o->cb) o->cb[u].near = c;
+            else o->near[u] = c;
+            o->sum += c;
         }
         o->sum /= 2; /* each pair from both ends */
         break;
@@ -224,6 +299,8 @@ void sm_objective_free(sm_objective *o)
     free(o->hist);
     free(o->cb);
     free(o->cn);
+    free(o->node);
+    free(o->near);
     sm_node_adjacency_free(o->adj);
     free(o);
 }
@@ -250,6 +327,48 @@ double sm_objective_score(const sm_objective *o)
 const int *sm_objective_map(const sm_objective *o) { return o->map; }
 
 const sm_node_adjacency *sm_objective_node_adjacency(const sm_objective *o) { return o->adj; }
+
+int sm_objective_card_records(const sm_objective *o) { return o->cb != NULL; }
+
+/* The distance-1 table at most: its tile numbers and every tile distinct. */
+static int64_t adjacency_bytes(int nnodes)
+{
+    if (nnodes > SM_NODE_ADJ_MAX) return 0;
+    int64_t w = (nnodes + 63) / 64;
+    return (int64_t)sizeof(sm_node_adjacency) + w * w * 2 + (w * w + 1) * 64 * 8;
+}
+
+int64_t sm_objective_state_bytes(const sm_grid *g, const sm_topo *t, sm_objective_kind k)
+{
+    int64_t n = g->ntasks ? g->ntasks : 1, bytes = (int64_t)sizeof(sm_objective) + 4 * n; /* the mapping */
+    switch (k) {
+    case SM_OBJ_CARDINALITY:
+        return bytes + adjacency_bytes(t->nnodes) + (card_records_fit(g) ? card_records_bytes(g) : 8 * n);
+    case SM_OBJ_CONGESTION: return bytes + 8 * ((int64_t)g->nedges + 2);
+    case SM_OBJ_ENERGY:
+    case SM_OBJ_TIME: return bytes + 5 * n; /* the cost state's mapping and marks */
+    default: return bytes;
+    }
+}
+
+int sm_objective_memory_check(const sm_grid *g, const sm_topo *t, sm_objective_kind k, int copies,
+                              const char *who, sm_err *e)
+{
+    const char *from = "";
+    int capped = 0;
+    int64_t avail = sm_memory_room(&from, &capped, e);
+    if (avail == -2) return -1;
+    int64_t need = copies * sm_objective_state_bytes(g, t, k);
+    if (avail < 0 || need <= avail) return 0;
+    char a[32], b[32], what[32] = "its state";
+    if (copies > 1) snprintf(what, sizeof what, "%d copies of its state", copies);
+    sm_err_set_code(e, capped ? "SAFE LIMIT" : "MEMORY",
+                    "%s -objective %s: %s for %d blocks (%lld neighbour entries) needs an estimated %s; "
+                    "%s available (%s)",
+                    who, names[k], what, g->ntasks, (long long)g->nbr_off[g->ntasks],
+                    sm_memory_human(need, a, sizeof a), sm_memory_human(avail, b, sizeof b), from);
+    return -1;
+}
 
 /* Re-place blocks b1 (to p1) and b2 (to p2, if b2 >= 0). */
 static void replace(sm_objective *o, int b1, int p1, int b2, int p2)
@@ -297,8 +416,36 @@ void sm_objective_swap(sm_objective *o, int b1, int b2)
  * node: its neighbours' rows at that column; b2 to b1's node: that row
  * at its neighbours' columns. This is what bokhari spends its time on
  * (every partner of every step). */
+/* The same terms, compact layout: the neighbours' nodes read through the
+ * grid's lists. */
+static double card_swap_delta_compact(const sm_objective *o, int b1, int b2)
+{
+    const sm_grid *g = o->g;
+    const sm_node_adjacency *adj = o->adj;
+    const int *node = o->node, *nbr = g->nbr;
+    int n1 = node[b1], n2 = node[b2], after = 0, m = 0;
+    size_t col2 = (unsigned)n2 >> 6;
+    unsigned sh2 = (unsigned)n2 & 63;
+    for (int k = g->nbr_off[b1]; k < g->nbr_off[b1 + 1]; k++) {
+        int w = nbr[k];
+        m += w == b2;
+        after += (int)((sm_node_adjacency_word(adj, node[w], col2) >> sh2) & 1u);
+    }
+    const uint16_t *tiles1 = adj->tile + ((unsigned)n1 >> 6) * adj->words;
+    const uint64_t *pool1 = adj->pool + ((unsigned)n1 & 63);
+    for (int k = g->nbr_off[b2]; k < g->nbr_off[b2 + 1]; k++) {
+        int w = nbr[k];
+        unsigned y = (unsigned)node[w];
+        m += w == b1;
+        after += (int)((pool1[(size_t)tiles1[y >> 6] * 64] >> (y & 63)) & 1u);
+    }
+    int before = o->near[b1] + o->near[b2] - m * sm_node_adjacent(adj, n1, n2);
+    return (double)before - (double)after;
+}
+
 static double card_swap_delta(const sm_objective *o, int b1, int b2)
 {
+    if (!o->cb) return card_swap_delta_compact(o, b1, b2);
     const sm_node_adjacency *adj = o->adj;
     const card_nbr *cn = o->cn;
     card_block x1 = o->cb[b1], x2 = o->cb[b2];
@@ -329,7 +476,7 @@ static double card_swap_delta(const sm_objective *o, int b1, int b2)
 
 void sm_objective_swap_deltas(sm_objective *o, int b1, const int *b2s, int n, double *out)
 {
-    if (o->kind != SM_OBJ_CARDINALITY || !o->adj || o->cb[b1].end - o->cb[b1].off > CARD_BATCH_DEG) {
+    if (o->kind != SM_OBJ_CARDINALITY || !o->adj || !o->cb || o->cb[b1].end - o->cb[b1].off > CARD_BATCH_DEG) {
         for (int i = 0; i < n; i++) out[i] = sm_objective_swap_delta(o, b1, b2s[i]);
         return;
     }
@@ -381,11 +528,11 @@ static double local_delta(sm_objective *o, int b1, int p1, int b2, int p2)
         /* The terms touching b1 and b2 after, from their new nodes; before,
          * their counts. The pair b1-b2, if they are neighbours, keeps its
          * distance in a swap: both sides leave it out. */
-        int m = 0, after = card_at(o, b1, o->t->procs[p1].node, b2, &m, 1), before = o->cb[b1].near;
+        int m = 0, after = card_at(o, b1, o->t->procs[p1].node, b2, &m, 1), before = card_near(o, b1);
         if (b2 >= 0) {
             int m2 = 0;
             after += card_at(o, b2, o->t->procs[p2].node, b1, &m2, 0);
-            before += o->cb[b2].near - (m + m2) * nodes_near(o, o->cb[b1].node, o->cb[b2].node);
+            before += card_near(o, b2) - (m + m2) * nodes_near(o, card_node(o, b1), card_node(o, b2));
         }
         return (double)before - (double)after;
     }

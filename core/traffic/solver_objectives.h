@@ -49,4 +49,27 @@ void sm_objective_swap_deltas(sm_objective *o, int b1, const int *b2s, int n, do
  * objective, or a network too large for one). */
 const sm_node_adjacency *sm_objective_node_adjacency(const sm_objective *o);
 
+/* Cardinality keeps a copy of the grid's neighbour lists beside each
+ * block's record (16 B a block + 8 B a neighbour entry: faster partner
+ * scoring) while that copy takes at most this many bytes, else each
+ * block's node and count alone (8 B a block). The same numbers either
+ * way. The setter returns the old value; for tests and benchmarks, set
+ * before any solver builds a state. */
+#define SM_CARD_RECORDS_MAX ((int64_t)256 << 20)
+int64_t sm_objective_set_card_records_max(int64_t bytes);
+/* 1 when o (cardinality) keeps the records layout. */
+int sm_objective_card_records(const sm_objective *o);
+
+/* Bytes sm_objective_new will take for kind k on g and t, at most (the
+ * layout it would choose; energy and time: the cost state's per-block
+ * arrays, its per-processor ones being small beside them). */
+int64_t sm_objective_state_bytes(const sm_grid *g, const sm_topo *t, sm_objective_kind k);
+/* 0 when `copies` such states fit in what is left for new memory
+ * (sm_memory_room: STENCILMAP_MEMORY or MemAvailable, ulimit -v/-d, a
+ * safe script's -limit-memory), else -1 with a message naming `who`
+ * (the solver), the objective, the blocks, the estimate and what is
+ * available: code MEMORY (SAFE LIMIT under a safe script's cap). */
+int sm_objective_memory_check(const sm_grid *g, const sm_topo *t, sm_objective_kind k, int copies,
+                              const char *who, sm_err *e);
+
 #endif

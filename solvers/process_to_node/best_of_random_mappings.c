@@ -32,6 +32,7 @@ static int random_init(sm_solver *s, sm_err *e)
     s->priv = st;
     int n = s->grid->ntasks;
     sm_objective_parse(sm_opt_str(s, "objective"), &st->kind);
+    if (sm_objective_memory_check(s->grid, s->topo, st->kind, 1, "random", e)) return -1;
     st->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
     st->slots = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     st->map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));

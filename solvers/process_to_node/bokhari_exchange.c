@@ -348,6 +348,7 @@ static int bokhari_init(sm_solver *s, sm_err *e)
     s->priv = st;
     int n = s->grid->ntasks;
     sm_objective_parse(sm_opt_str(s, "objective"), &st->kind);
+    if (sm_objective_memory_check(s->grid, s->topo, st->kind, 1, "bokhari", e)) return -1;
     st->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
     int *map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     if (sm_curve_map(s->grid, s->topo, SM_CURVE_SWEEP, 1, SM_CURVE_SWEEP, SM_SPEEDS_EXACT,

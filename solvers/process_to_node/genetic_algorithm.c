@@ -247,6 +247,7 @@ static int ga_init(sm_solver *s, sm_err *e)
         return -1;
     }
     sm_objective_parse(sm_opt_str(s, "objective"), &st->kind);
+    if (sm_objective_memory_check(s->grid, s->topo, st->kind, 1, "ga", e)) return -1;
     st->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
     size_t nn = (size_t)(n ? n : 1), genes = nn * (size_t)m;
     st->slots = sm_xmalloc(sizeof(int) * nn);

@@ -173,11 +173,16 @@ static int bfs_free(sm_solver *s, minmd_state *st, int from)
 
 static int minmd_init(sm_solver *s, sm_err *e)
 {
-    (void)e;
     minmd_state *st = sm_xcalloc(1, sizeof *st);
     s->priv = st;
     const sm_grid *g = s->grid;
     const sm_topo *t = s->topo;
+    /* The polish's objective, built after the placement: refused now. */
+    sm_objective_kind kind;
+    sm_objective_parse(sm_opt_str(s, "objective"), &kind);
+    if (strcmp(sm_opt_str(s, "variant"), "published") != 0 && sm_opt_int(s, "passes") != 0 &&
+        sm_objective_memory_check(g, t, kind, 1, "minmd", e))
+        return -1;
     int n = g->ntasks, N = t->nnodes;
     weighted *ids = sm_xmalloc(sizeof *ids * (size_t)(g->nedges ? g->nedges : 1));
     for (int k = 0; k < g->nedges; k++) ids[k] = (weighted){g->edges[k].cells, k};

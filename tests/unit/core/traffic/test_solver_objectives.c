@@ -4,8 +4,11 @@
  * as it stands, and each delta announced before the change equals the
  * change that follows. Cardinality on haec, torus and mesh networks with
  * one and two processors a node (blocks sharing a node, partners that are
- * grid neighbours); the distance-1 table (shared tiles, built from each
- * network's adjacent runs) against the network's distance. */
+ * grid neighbours), in both layouts of its state (records, and compact
+ * above SM_CARD_RECORDS_MAX, forced low here): the same value, delta and
+ * batch of deltas after every change; its memory estimate and check; the
+ * distance-1 table (shared tiles, built from each network's adjacent
+ * runs) against the network's distance. */
 #include "tests/unit/testutil.h"
 #include "core/net/net.h"
 #include "core/net/adjacent_nodes_bitset.h"
@@ -15,14 +18,14 @@
 /* nodes nodes of `per` processors each on the given network. */
 static sm_topo *topo_per_node(const char *network, int nodes, int per)
 {
-    char *buf = malloc(1 << 17);
-    int len = snprintf(buf, 1 << 17,
+    char *buf = malloc(1 << 20);
+    int len = snprintf(buf, 1 << 20,
                        "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{\"n\":{\"time_per_cell\":1e-9,"
                        "\"energy_per_cell\":1e-9,\"p0\":1,\"p_idle\":1}},\"processors\":[");
     for (int i = 0; i < nodes * per; i++)
-        len += snprintf(buf + len, (1 << 17) - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"n\",\"node\":%d}",
+        len += snprintf(buf + len, (1 << 20) - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"n\",\"node\":%d}",
                         i ? "," : "", i, i / per);
-    snprintf(buf + len, (1 << 17) - (size_t)len,
+    snprintf(buf + len, (1 << 20) - (size_t)len,
              "],\"network\":%s,\"links\":{\"intra\":{\"*\":{\"time_per_cell\":1e-10,\"energy_per_cell\":1e-10}},"
              "\"inter\":[{\"time_per_cell\":1e-9,\"energy_per_cell\":1e-9}]}}",
              network);
@@ -125,6 +128,145 @@ static void cardinality_torus_and_mesh(void **st)
     sm_grid_free(g);
 }
 
+/* The same walks with the compact layout (the records' budget forced
+ * to nothing): every value and delta against counts from scratch. */
+static void cardinality_compact_layout(void **st)
+{
+    (void)st;
+    int64_t was = sm_objective_set_card_records_max(0);
+    sm_grid *g = tu_grid(8, 8, 1, 0, 0, 0, SM_ST_5PT);
+    sm_grid *g27 = tu_grid(5, 4, 4, 1, 0, 1, SM_ST_27PT);
+    sm_topo *t = topo_per_node("{\"kind\":\"haec\",\"boards\":4,\"board_dims\":[4,4]}", 32, 2);
+    random_walk(g, t, SM_OBJ_CARDINALITY, 2000, 21);
+    random_walk(g27, t, SM_OBJ_CARDINALITY, 1500, 22);
+    sm_topo_free(t);
+    /* Above SM_NODE_ADJ_MAX nodes: no table, the network's distance. */
+    t = topo_per_node("{\"kind\":\"torus\",\"dims\":[32,32,9]}", 9216, 1);
+    random_walk(g27, t, SM_OBJ_CARDINALITY, 800, 23);
+    sm_topo_free(t);
+    sm_grid_free(g27);
+    sm_grid_free(g);
+    sm_objective_set_card_records_max(was);
+}
+
+/* One instance through both layouts side by side: each layout is chosen
+ * as asked, and every delta (single moves, swaps, batches of partners),
+ * every applied change and every value agree bit for bit. */
+static void cardinality_layouts_agree(void **st)
+{
+    (void)st;
+    static const struct { int b[3], p[3]; sm_stencil s; const char *net; int nodes, per; } c[] = {
+        {{16, 16, 1}, {0, 0, 0}, SM_ST_5PT, "{\"kind\":\"haec\",\"boards\":4,\"board_dims\":[4,4]}", 64, 1},
+        {{6, 6, 4}, {1, 1, 1}, SM_ST_7PT, "{\"kind\":\"torus\",\"dims\":[4,4,2]}", 32, 2},
+        {{6, 5, 4}, {0, 1, 0}, SM_ST_27PT, "{\"kind\":\"mesh\",\"dims\":[6,6]}", 36, 3},
+    };
+    sm_model m;
+    sm_model_default(&m);
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        sm_grid *g = tu_grid(c[i].b[0], c[i].b[1], c[i].b[2], c[i].p[0], c[i].p[1], c[i].p[2], c[i].s);
+        sm_topo *t = topo_per_node(c[i].net, c[i].nodes, c[i].per);
+        int n = g->ntasks, P = t->nprocs;
+        int *map = malloc(sizeof(int) * (size_t)n);
+        for (int u = 0; u < n; u++) map[u] = (u * 7) % P;
+        sm_objective *rec = sm_objective_new(g, t, &m, SM_OBJ_CARDINALITY, map);
+        int64_t was = sm_objective_set_card_records_max(0);
+        sm_objective *cmp = sm_objective_new(g, t, &m, SM_OBJ_CARDINALITY, map);
+        sm_objective_set_card_records_max(was);
+        assert_true(sm_objective_card_records(rec));
+        assert_false(sm_objective_card_records(cmp));
+        assert_true(sm_objective_value(rec) == sm_objective_value(cmp));
+        unsigned long long rng = 99 + i;
+        for (int k = 0; k < 3000; k++) {
+            int a = (int)(sm_rand_next(&rng) % (unsigned)n), b = (int)(sm_rand_next(&rng) % (unsigned)n);
+            int deg = g->nbr_off[a + 1] - g->nbr_off[a];
+            if (sm_rand_next(&rng) % 2 && deg) b = g->nbr[g->nbr_off[a] + (int)(sm_rand_next(&rng) % (unsigned)deg)];
+            int p = (int)(sm_rand_next(&rng) % (unsigned)P);
+            assert_true(sm_objective_swap_delta(rec, a, b) == sm_objective_swap_delta(cmp, a, b));
+            assert_true(sm_objective_move_delta(rec, a, p) == sm_objective_move_delta(cmp, a, p));
+            int bs[16];
+            double d1[16], d2[16];
+            for (int j = 0; j < 16; j++)
+                bs[j] = j < deg ? g->nbr[g->nbr_off[a] + j] : (int)(sm_rand_next(&rng) % (unsigned)n);
+            sm_objective_swap_deltas(rec, a, bs, 16, d1);
+            sm_objective_swap_deltas(cmp, a, bs, 16, d2);
+            assert_memory_equal(d1, d2, sizeof d1);
+            if (sm_rand_next(&rng) % 4) {
+                sm_objective_swap(rec, a, b);
+                sm_objective_swap(cmp, a, b);
+            } else {
+                sm_objective_move(rec, a, p);
+                sm_objective_move(cmp, a, p);
+            }
+            assert_true(sm_objective_value(rec) == sm_objective_value(cmp));
+            assert_memory_equal(sm_objective_map(rec), sm_objective_map(cmp), sizeof(int) * (size_t)n);
+        }
+        /* Both against the count from scratch at the end. */
+        sm_metrics mt;
+        sm_metrics_compute(g, t, sm_objective_map(cmp), &mt);
+        assert_int_equal((int64_t)sm_objective_value(cmp), mt.cardinality);
+        assert_true(sm_objective_value(cmp) > 0);
+        sm_objective_free(rec);
+        sm_objective_free(cmp);
+        free(map);
+        sm_topo_free(t);
+        sm_grid_free(g);
+    }
+}
+
+/* What the state takes, told before it is built: the records layout's
+ * 16 B a block and 8 B a neighbour entry, the compact one's 8 B a block
+ * above the budget; a check that refuses what does not fit with the
+ * figures, under STENCILMAP_MEMORY. */
+static void cardinality_memory_estimate_and_check(void **st)
+{
+    (void)st;
+    sm_grid *g = tu_grid(20, 20, 20, 0, 0, 0, SM_ST_27PT);
+    sm_topo *t = topo_per_node("{\"kind\":\"torus\",\"dims\":[4,4,4]}", 64, 2);
+    int64_t n = g->ntasks, entries = g->nbr_off[n];
+    assert_int_equal(entries, g->nedges); /* an entry a directed edge (nothing wraps) */
+    int64_t rec = sm_objective_state_bytes(g, t, SM_OBJ_CARDINALITY);
+    int64_t was = sm_objective_set_card_records_max(16 * n + 8 * entries - 1);
+    int64_t cmp = sm_objective_state_bytes(g, t, SM_OBJ_CARDINALITY);
+    sm_objective_set_card_records_max(was);
+    /* The two layouts differ by exactly their arrays (the map and the
+     * table are the same); the mapping copy is counted in both. */
+    assert_int_equal(rec - cmp, 16 * n + 8 * (entries + 1) - 8 * n);
+    assert_true(cmp >= 12 * n && cmp < 12 * n + (1 << 20));
+    assert_true(sm_objective_state_bytes(g, t, SM_OBJ_HOPS) < cmp);
+    sm_model m;
+    sm_model_default(&m);
+    int *map = calloc((size_t)n, sizeof(int));
+    /* Just over the budget: the compact layout is built. */
+    was = sm_objective_set_card_records_max(16 * n + 8 * entries - 1);
+    sm_objective *o = sm_objective_new(g, t, &m, SM_OBJ_CARDINALITY, map);
+    sm_objective_set_card_records_max(was);
+    assert_false(sm_objective_card_records(o));
+    sm_objective_free(o);
+    o = sm_objective_new(g, t, &m, SM_OBJ_CARDINALITY, map);
+    assert_true(sm_objective_card_records(o));
+    sm_objective_free(o);
+    free(map);
+    /* The check, with what is available set below and above it. */
+    sm_err e;
+    char avail[32];
+    snprintf(avail, sizeof avail, "%lld", (long long)(rec - 1));
+    setenv("STENCILMAP_MEMORY", avail, 1);
+    assert_int_equal(sm_objective_memory_check(g, t, SM_OBJ_CARDINALITY, 1, "bokhari", &e), -1);
+    assert_string_equal(e.code, "MEMORY");
+    assert_non_null(strstr(e.msg, "bokhari -objective cardinality"));
+    assert_non_null(strstr(e.msg, "8000 blocks"));
+    assert_non_null(strstr(e.msg, "STENCILMAP_MEMORY"));
+    assert_int_equal(sm_objective_memory_check(g, t, SM_OBJ_HOPS, 1, "bokhari", &e), 0);
+    snprintf(avail, sizeof avail, "%lld", (long long)rec);
+    setenv("STENCILMAP_MEMORY", avail, 1);
+    assert_int_equal(sm_objective_memory_check(g, t, SM_OBJ_CARDINALITY, 1, "bokhari", &e), 0);
+    assert_int_equal(sm_objective_memory_check(g, t, SM_OBJ_CARDINALITY, 2, "tabu", &e), -1);
+    assert_non_null(strstr(e.msg, "2 copies"));
+    unsetenv("STENCILMAP_MEMORY");
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 /* The objectives that share the edge-walking code, on the same walks. */
 static void hops_and_hop_cells(void **st)
 {
@@ -223,11 +365,23 @@ static void adjacency_tiles_from_runs(void **st)
     }
 }
 
+/* A test that failed with the budget forced low leaves it as it was. */
+static int budget_back(void **st)
+{
+    (void)st;
+    sm_objective_set_card_records_max(SM_CARD_RECORDS_MAX);
+    unsetenv("STENCILMAP_MEMORY");
+    return 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cardinality_haec),
         cmocka_unit_test(cardinality_torus_and_mesh),
+        cmocka_unit_test_teardown(cardinality_compact_layout, budget_back),
+        cmocka_unit_test_teardown(cardinality_layouts_agree, budget_back),
+        cmocka_unit_test_teardown(cardinality_memory_estimate_and_check, budget_back),
         cmocka_unit_test(hops_and_hop_cells),
         cmocka_unit_test(adjacency_is_distance_one),
         cmocka_unit_test(adjacency_tiles_from_runs),
