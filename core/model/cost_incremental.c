@@ -153,6 +153,15 @@ void sm_cost_trial_end(sm_cost *c)
     c->ndirty_slot = 0;
 }
 
+void sm_cost_trial_keep(sm_cost *c)
+{
+    c->ntrial_log = 0;
+    c->trial = 0;
+    /* Outside a trial a move sets the degree heaps of the processors it
+     * touched and the makespan heap of its two: the keys here. */
+    flush_heaps_comp(c, 1);
+}
+
 /* The slot of pair {ps, pd}, made when new. A move meets a few pairs
  * twice each (out of the old processor's, into the new one's) and a
  * solver tries it and takes it back: a small direct-mapped cache in front

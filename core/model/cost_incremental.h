@@ -118,6 +118,14 @@ void sm_cost_swap(sm_cost *c, int b1, int b2);
  * itself; the end puts back the floating-point sums. */
 void sm_cost_trial_begin(sm_cost *c);
 void sm_cost_trial_end(sm_cost *c);
+/* Ends a trial keeping its moves (not undone): the state, bit for bit,
+ * that the same moves made outside a trial from the trial's start give
+ * (each running sum is the moves' own from the same values; the heaps
+ * are brought to the same keys). For a state with its pairs off
+ * (sm_cost_pairs_off): with pairs a colouring follows every move made,
+ * so a move kept is not a move undone and made again. A caller that
+ * takes a move it tried saves the undo and the second move. */
+void sm_cost_trial_keep(sm_cost *c);
 /* Pair slots of pairs no cut edge joins any more given back, the others
  * renumbered in their order: the same figures, bit for bit, in less
  * memory to walk (a search exchanging blocks all over the machine leaves

@@ -332,6 +332,7 @@ long long sm_solver_step(sm_solver *s, long long n)
         s->explain.ntabu = 0;
         s->explain.ntrace = 0;
         s->nmoved = 0;
+        s->explain_skip = s->explain_last_only && k + 1 < n;
         if (h) {
             s->current_map = s->own_map;
             s->partition = s->own_partition;

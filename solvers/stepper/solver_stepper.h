@@ -140,6 +140,13 @@ struct sm_solver {
     /* The step being taken, explained (see sm_explain), and every step
      * taken so far when the history is on (step_history_record_seek_back.h). */
     sm_explain explain;
+    /* Set by whoever steps a solver in batches and reads its last_move and
+     * explanation only after each batch (the multilevel search's coarse
+     * tabu, 16 iterations a step): a solver may then leave them out of
+     * every step but a batch's last (explain_skip, set by sm_solver_step
+     * for each step; a solver that can end a step early explains that
+     * one). The steps themselves are the same. */
+    int explain_last_only, explain_skip;
     struct sm_history *hist;
     int current_auto;           /* current evaluated by the stepper, not the solver */
     /* The cost state the stepper evaluates such a current with, kept in

@@ -84,7 +84,9 @@ static int push_move(arena *moves, int *a, int i, int to)
     return 1;
 }
 
-/* Blocks where a and b differ, as moves (b[i] ^ a[i]); a becomes b. */
+/* Blocks where a and b differ, as moves (b[i] ^ a[i]); a becomes b. A
+ * chunk that differs gets its room once and its moves written in place
+ * (the same moves as push_move's, without a call and a copy each). */
 static int diff_into(arena *moves, int *a, const int *b, int n)
 {
     int count = 0;
@@ -92,8 +94,31 @@ static int diff_into(arena *moves, int *a, const int *b, int n)
     for (int lo = 0; lo < n; lo += chunk) {
         int hi = lo + chunk < n ? lo + chunk : n;
         if (memcmp(a + lo, b + lo, sizeof(int) * (size_t)(hi - lo)) == 0) continue;
-        for (int i = lo; i < hi; i++) count += push_move(moves, a, i, b[i]);
+        arena_reserve(moves, (size_t)(hi - lo));
+        sm_hist_move *m = (sm_hist_move *)(void *)(moves->p + moves->len * moves->item);
+        int k = 0;
+        for (int i = lo; i < hi; i++)
+            if (a[i] != b[i]) {
+                m[k++] = (sm_hist_move){i, a[i] ^ b[i]};
+                a[i] = b[i];
+            }
+        moves->len += (size_t)k;
+        count += k;
     }
+    return count;
+}
+
+/* The first step's mapping taken whole into a (it becomes b): its moves
+ * are never read (a seek goes back no further than the first step, and
+ * sm_history_moved_between reads the steps after its first), and from
+ * the session's mapping a search's first one differs nearly everywhere:
+ * at a million blocks two million moves written for nothing. Returns the
+ * blocks that differed. */
+static int take_whole(int *a, const int *b, int n)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++) count += a[i] != b[i];
+    memcpy(a, b, sizeof(int) * (size_t)n);
     return count;
 }
 
@@ -209,7 +234,8 @@ int sm_history_diff_current(sm_history *h, const int *current_map, int moves_kno
     h->pending_n = 0;
     h->pending_shown = current_map != NULL;
     if (!current_map) return 0;
-    if (moves_known && h->nsteps) {
+    if (!h->nsteps) return take_whole(h->cur, current_map, h->n);
+    if (moves_known) {
         /* Room for them all at once: a coarse step of the multilevel
          * search lists thousands of fine blocks. */
         arena_reserve(&h->moves, (size_t)nmoved);
@@ -287,7 +313,9 @@ void sm_history_add(sm_history *h, const sm_hist_figures *fig, const int *best_m
     if (fig->has_best && best_written && best_blocks && h->nsteps) {
         for (int i = 0; i < nbest_blocks; i++)
             st.nbest += push_move(&h->moves, h->best_seen, best_blocks[i], best_map[best_blocks[i]]);
-    } else if (fig->has_best && (best_written || !h->nsteps)) {
+    } else if (fig->has_best && !h->nsteps) {
+        take_whole(h->best_seen, best_map, h->n);
+    } else if (fig->has_best && best_written) {
         st.nbest = diff_into(&h->moves, h->best_seen, best_map, h->n);
     }
     /* The state moves after the best's (a step's records start at

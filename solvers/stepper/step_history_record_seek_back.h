@@ -118,12 +118,15 @@ void sm_history_set_topo(sm_history *h, const sm_topo *t);
 void sm_history_states_on(sm_history *h, int nprocs, const int *start);
 /* Recording a step, in two calls. First the current mapping (NULL: the
  * solver shows none): compared with the last one recorded at moved[0..
- * nmoved) when moves_known, else whole; returns the blocks that differ. */
+ * nmoved) when moves_known, else whole; returns the blocks that differ.
+ * The first step's mappings (current and best) are taken whole, not as
+ * moves: no step before it is sought, so no one reads them. */
 int sm_history_diff_current(sm_history *h, const int *current_map, int moves_known, const int *moved,
                             int nmoved);
 /* The moves sm_history_diff_current just found (*n of them; valid until
  * the next call that records): a view kept in step with the recorded
- * current mapping follows them instead of comparing whole mappings. */
+ * current mapping follows them instead of comparing whole mappings
+ * (none at the first step: a view starts from its mapping). */
 const sm_hist_move *sm_history_pending(const sm_history *h, int *n);
 /* Then the rest: best_map compared when best_written (at
  * best_blocks[0..nbest_blocks) when those are the only blocks written

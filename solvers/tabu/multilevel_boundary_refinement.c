@@ -294,16 +294,47 @@ static void propose(const sm_refine *r, sm_cost *c, int u, refine_prop *out)
     out->q = pick.q;
 }
 
+/* try_move on r->c, the move kept when it is better (sm_cost_trial_keep:
+ * the state taking it after the trial would give, without the undo and
+ * the move again: the take is the serial part of a refinement step, and
+ * most proposals still improve when their turn comes). For a state with
+ * its pairs off; else tried and taken as before. */
+static void try_move_keep(const sm_refine *r, sm_cost *c, int u, int q, refine_pick *pick)
+{
+    if (!c->pairs_off) {
+        try_move(r, c, u, q, pick);
+        if (pick->q >= 0) sm_cost_move(c, u, pick->q);
+        return;
+    }
+    const sm_model *m = r->model;
+    int from = c->map[u];
+    double before = late(c, m, from) + late(c, m, q);
+    sm_cost_trial_begin(c);
+    sm_cost_move(c, u, q);
+    double over = r->over - before + late(c, m, from) + late(c, m, q);
+    sm_eval ev;
+    sm_cost_eval_fast(c, &ev);
+    sm_refine_score sc = score_of(m, c, &ev, over);
+    if (!better(&sc, &pick->sc)) {
+        sm_cost_move(c, u, from);
+        sm_cost_trial_end(c);
+        return;
+    }
+    sm_cost_trial_keep(c);
+    pick->sc = sc;
+    pick->q = q;
+    pick->over = over;
+}
+
 /* Block u's proposal q scored against the mapping as it now is; taken
  * if it still improves. */
 static void take_if_better(sm_refine *r, int u, int q)
 {
     const sm_grid *g = r->grid;
     refine_pick pick = {-1, r->sc, r->over};
-    try_move(r, r->c, u, q, &pick);
+    try_move_keep(r, r->c, u, q, &pick);
     r->tried++;
     if (pick.q < 0) return;
-    sm_cost_move(r->c, u, pick.q);
     r->sc = pick.sc;
     r->over = pick.over < 0 ? 0 : pick.over;
     r->moves++;
@@ -345,14 +376,20 @@ static void make_workers(sm_refine *r)
     r->rep_from = r->model->rounds == SM_ROUNDS_COLOURING ? 0 : 1;
     r->nrep = workers - r->rep_from;
     r->rep = sm_xmalloc(sizeof *r->rep * (size_t)(r->nrep ? r->nrep : 1));
+    r->rep_at = sm_xcalloc((size_t)(r->nrep ? r->nrep : 1), sizeof(int));
     for (int i = 0; i < r->nrep; i++) r->rep[i] = sm_cost_new_figures(r->grid, r->c->topo, r->model, r->c->map);
 }
 
-static void catch_up_item(int i, int worker, void *arg)
+/* Replica i brought to the mapping as the chunk began: the moves taken
+ * since it was last, in the order taken. By the worker that scores on it,
+ * before its first proposal of the chunk (not by the caller for every
+ * replica before the chunk: with two threads that was the caller alone,
+ * the other waiting); the same moves in the same order, so the same
+ * state bit for bit. */
+static void catch_up(sm_refine *r, int i)
 {
-    (void)worker;
-    sm_refine *r = arg;
-    for (int k = 0; k < r->nacc; k += 2) sm_cost_move(r->rep[i], r->acc[k], r->acc[k + 1]);
+    for (int k = r->rep_at[i]; k < r->nacc; k += 2) sm_cost_move(r->rep[i], r->acc[k], r->acc[k + 1]);
+    r->rep_at[i] = r->nacc;
 }
 
 /* A chunk's blocks are scattered through the grid's arrays (the queue is
@@ -422,6 +459,7 @@ static void visit_in_block_order(const int *q, int n, int *visit, int *at, int *
 static void propose_item(int i, int worker, void *arg)
 {
     sm_refine *r = arg;
+    if (worker >= r->rep_from) catch_up(r, worker - r->rep_from);
     sm_cost *c = worker < r->rep_from ? r->c : r->rep[worker - r->rep_from];
     const int *q = r->visit;
     int lo = i * PROPOSE_GRAIN, hi = lo + PROPOSE_GRAIN < r->nchunk ? lo + PROPOSE_GRAIN : r->nchunk;
@@ -467,6 +505,7 @@ void sm_refine_init_threads(sm_refine *r, const sm_grid *g, const sm_topo *t, co
         r->rep_from = m->rounds == SM_ROUNDS_COLOURING ? 0 : 1;
         r->nrep = sm_pool_size(r->pool) - r->rep_from;
         r->rep = sm_xmalloc(sizeof *r->rep * (size_t)(r->nrep ? r->nrep : 1));
+        r->rep_at = sm_xcalloc((size_t)(r->nrep ? r->nrep : 1), sizeof(int));
         build_job j = {r, t, map};
         sm_pool_for(r->pool, 1 + r->nrep, build_item, &j);
     } else {
@@ -493,9 +532,14 @@ int sm_refine_step(sm_refine *r, int chunk)
     r->nmoved = 0;
     int end = r->qpos + chunk < r->nqueue ? r->qpos + chunk : r->nqueue, n = end - r->qpos;
     make_workers(r);
-    /* The replicas brought to the mapping as it is (the last chunk's moves). */
-    if (r->nrep && r->nacc) sm_pool_for(r->pool, r->nrep, catch_up_item, r);
-    r->nacc = 0;
+    /* The replicas catch up as they propose (catch_up); once all have
+     * (a worker may have had no proposal to make), the list starts again. */
+    int behind = 0;
+    for (int i = 0; i < r->nrep; i++) behind |= r->rep_at[i] < r->nacc;
+    if (!behind) {
+        r->nacc = 0;
+        for (int i = 0; i < r->nrep; i++) r->rep_at[i] = 0;
+    }
     if (n > r->prop_cap) {
         r->prop_cap = n;
         r->prop = sm_xrealloc(r->prop, sizeof *r->prop * (size_t)n);
@@ -524,6 +568,7 @@ void sm_refine_release(sm_refine *r)
     for (int i = 0; i < r->nrep; i++) sm_cost_free(r->rep[i]);
     free(r->rep);
     free(r->acc);
+    free(r->rep_at);
     free(r->prop);
     free(r->visit);
     sm_cost_free(r->c);

@@ -38,6 +38,7 @@ typedef struct sm_refine {
     sm_cost **rep;
     int nrep, rep_from;             /* worker w scores on rep[w - rep_from], or c when w < rep_from */
     int *acc, nacc, acc_cap;        /* blocks moved since the replicas were in step */
+    int *rep_at;                    /* rep[i] has made acc[0..rep_at[i]) */
     struct sm_refine_prop *prop;
     int prop_cap, nchunk;           /* proposals of the step being taken */
     int *visit, *visit_at;          /* its blocks in block order, and their places in the chunk */

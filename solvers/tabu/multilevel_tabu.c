@@ -553,6 +553,9 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
         sm_multilevel_free(ml);
         return NULL;
     }
+    /* Its last_move and explanation are read after each COARSE_STEPS
+     * batch only (sm_multilevel_step): the batch's other steps make none. */
+    ml->coarse->explain_last_only = 1;
     ml->level = ml->nlev - 1;
     ml->shown = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1));
     sm_advise_huge(ml->shown, sizeof(int) * (size_t)g->ntasks);

@@ -312,7 +312,9 @@ int sm_node_starts(sm_solver *s)
 {
     int nodes = s->topo->nnodes, offered = 0, nk = 0;
     if (nodes < 3 || s->grid->ntasks > SM_NODE_STARTS_MAX_BLOCKS) return 0;
-    unsigned char *want = sm_xcalloc((size_t)nodes, 1);
+    /* nodes + 1: at 3 nodes ceil(3 / sqrt 2) is 3 itself (never taken:
+     * K < nodes below), which wrote past a table of nodes entries. */
+    unsigned char *want = sm_xcalloc((size_t)nodes + 1, 1);
     for (double k = nodes / sqrt(2.0); k >= 2; k /= sqrt(2.0)) want[(int)ceil(k - 1e-9)] = 1;
     for (int k = 2; k < nodes; k *= 2) want[k] = 1;
     int *ks = sm_xmalloc(sizeof(int) * (size_t)nodes);

@@ -648,6 +648,9 @@ static void step(sm_solver *s)
     /* The step's best candidates, tabu or not, for `solver explain`. */
     explained top[SM_EXPLAIN_CANDS];
     int ntop = 0;
+    /* Explained unless its caller reads only a batch's last step and this
+     * is not it (the last iteration ends a batch early). */
+    int explaining = !s->explain_skip || t->it + 1 >= sm_opt_int(s, "iters");
     sm_eval ev0;
     sm_cost_eval_fast(c, &ev0);
     score sc0 = score_of(s, t, &ev0);
@@ -698,7 +701,7 @@ static void step(sm_solver *s)
     int examined = t->ncands;
     for (int i = 0; i < nmoves; i++) {
         const step_cand *x = &t->cands[i];
-        keep_top(top, &ntop, &x->m, &x->sc, x->tabu);
+        if (explaining) keep_top(top, &ntop, &x->m, &x->sc, x->tabu);
         /* Aspiration: a tabu move is admitted if it beats the best. */
         if (x->tabu && !better(&x->sc, &t->best_score)) {
             if (best_m.kind < 0 || better(&x->sc, &best_sc)) tabu_better = 1;
@@ -732,7 +735,7 @@ static void step(sm_solver *s)
         const sm_type *T = &tp->types[tp->procs[p].type];
         snprintf(s->last_move, sizeof s->last_move, "state %s %s -> %s", tp->procs[p].name,
                  was >= 0 ? T->state_names[was] : "base", q >= 0 ? T->state_names[q] : "base");
-        sm_solver_why(s, "DVFS: the best admissible change is a processor's state");
+        if (explaining) sm_solver_why(s, "DVFS: the best admissible change is a processor's state");
         sm_cost_set_params(c, p, state_params(tp, p, q));
         follow(s, t, &best_m);
         t->state[p] = q;
@@ -746,15 +749,17 @@ static void step(sm_solver *s)
         }
     } else if (best_m.kind >= 0) {
         const cand *m = &best_m;
-        describe(s, c->map, m, s->last_move, sizeof s->last_move);
-        if (best_tabu)
-            sm_solver_why(s, "aspiration: tabu, but beats the best found");
-        else if (better(&best_sc, &sc0))
-            sm_solver_why(s, "best admissible move: improves the objective%s",
-                          tabu_better ? " (a better one was tabu)" : "");
-        else
-            sm_solver_why(s, "best admissible move: no improving move%s, so the least worsening one",
-                          tabu_better ? " that is not tabu" : "");
+        if (explaining) {
+            describe(s, c->map, m, s->last_move, sizeof s->last_move);
+            if (best_tabu)
+                sm_solver_why(s, "aspiration: tabu, but beats the best found");
+            else if (better(&best_sc, &sc0))
+                sm_solver_why(s, "best admissible move: improves the objective%s",
+                              tabu_better ? " (a better one was tabu)" : "");
+            else
+                sm_solver_why(s, "best admissible move: no improving move%s, so the least worsening one",
+                              tabu_better ? " that is not tabu" : "");
+        }
         apply_objective(t->obj, m); /* the cost model follows below */
         int pu = c->map[m->u], pv = m->kind ? c->map[m->v] : -1;
         apply(c, m);
@@ -776,10 +781,12 @@ static void step(sm_solver *s)
         snprintf(s->last_move, sizeof s->last_move, "no admissible move");
         sm_solver_why(s, "every candidate sampled is tabu and none beats the best");
     }
-    struct list_ctx lc = {s, t->it, 1};
-    sm_tabu_list_each(&t->join, t->it, tabu_entry, &lc);
-    lc.join = 0;
-    sm_tabu_list_each(&t->leave, t->it, tabu_entry, &lc);
+    if (explaining) {
+        struct list_ctx lc = {s, t->it, 1};
+        sm_tabu_list_each(&t->join, t->it, tabu_entry, &lc);
+        lc.join = 0;
+        sm_tabu_list_each(&t->leave, t->it, tabu_entry, &lc);
+    }
     sm_solver_set_stat(s, "examined", examined);
     sm_solver_set_stat(s, "tabu_size", tabu_size(t));
     sm_solver_set_stat(s, "current_energy", s->current.energy);

@@ -1,6 +1,6 @@
 # bench_comm_nodes.tcl - where communication dominates, at 8, 16 and 32
-# nodes (issue 38 item 2; bench_comm_share.tcl has the 2- and 4-node
-# instances the ILP can solve). The machine: N nodes of summit-like.json's
+# nodes (issue 38 item 2; bench_comm_exact.c splits the gap on shrunken
+# analogues solved exactly: tabu's misses against the bound's looseness). The machine: N nodes of summit-like.json's
 # kind (2 POWER9 and 6 V100 a node, its types, intra-node links and
 # tree network), the inter-node link energy scaled x1, x15, x150 so that
 # communication is about 10 %, 50 % and 90 % of tabu's energy; the grid

@@ -11,8 +11,11 @@
 # seconds, default 30) at that makespan as a second, independent
 # witness: ilp/tabu < 1 would mean tabu missed a better mapping.
 # Measured 2026-11-27: every row gap 0.00 %, ilp/tabu 1.000 - at these
-# sizes the bound is tight and tabu optimal; the 188 % gap of the issue
-# (4096 blocks on 32 nodes) comes from the many-node bound, not seen here.
+# sizes the bound is tight and tabu optimal (the bound proves it: the ILP
+# itself stops at its timeout on every row, "feasible with gap"); the
+# 188 % gap of the issue (4096 blocks on 32 nodes) comes from the
+# many-node bound, not seen here. bench_comm_exact.c has instances where
+# the bound is loose, solved exactly by a branch and bound.
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
 set dir [file join $top tests bench comm_share]
 set timeout [expr {[info exists ::env(COMM_ILP_TIMEOUT)] ? $::env(COMM_ILP_TIMEOUT) : 30}]

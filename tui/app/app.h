@@ -217,6 +217,18 @@ double sm_app_solver_bound(sm_app *app, const sm_solver *s, const sm_eval *ev, d
 double sm_app_solver_bound_with(sm_app *app, const sm_solver *s, double proved, const sm_eval *ev, double *gap,
                                 int *own_deadline);
 
+/* solve's bound on another thread while the caller applies the solver's
+ * mapping (the bound reads the grid, machine and model only, which an
+ * apply of a mapping leaves alone): _begin starts computing the bound
+ * sm_app_solver_bound would for s (NULL when there is one thread or it is
+ * cached already: nothing to do), _end waits for it and keeps it in the
+ * cache, where the next sm_app_solver_bound finds it. The same bound as
+ * computed on the caller, bit for bit; end before anything may change
+ * the session (hooks, a script). */
+typedef struct sm_app_bound_ahead sm_app_bound_ahead;
+sm_app_bound_ahead *sm_app_solver_bound_begin(sm_app *app, const sm_solver *s, int threads);
+void sm_app_solver_bound_end(sm_app *app, sm_app_bound_ahead *a);
+
 /* The session is now scenario file path (loaded, saved as; NULL: the
  * built-in one): app->scenario_path and the journal's record of it. */
 void sm_app_set_scenario_path(sm_app *app, const char *path);

@@ -2,6 +2,7 @@
  * kept while the grid, machine and model stay: the Energy pane, solve and
  * solver state all read it. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "app.h"
@@ -110,4 +111,103 @@ double sm_app_solver_bound_with(sm_app *app, const sm_solver *s, double proved, 
         *gap = g < 1e-12 ? 0 : g;
     }
     return b;
+}
+
+/* Which of the three cached bounds sm_app_solver_bound_with reads for s. */
+enum { AHEAD_PLAIN, AHEAD_DVFS, AHEAD_AT };
+
+struct sm_app_bound_ahead {
+    pthread_t thread;
+    int which, dvfs;
+    double deadline;
+    const sm_grid *g;
+    const sm_topo *t;
+    sm_model m;
+    const int *iso;            /* the cache's, when it is the grid's */
+    int *own_iso;              /* else made by the thread, kept by _end */
+    const sm_session *session;
+    unsigned long long structure;
+    sm_bound b;
+};
+
+static void *ahead_work(void *arg)
+{
+    sm_app_bound_ahead *a = arg;
+    const int *iso = a->iso;
+    if (!iso) iso = a->own_iso = sm_bound_profile(a->g);
+    sm_bound_compute_with(a->g, a->t, &a->m, iso, a->dvfs ? SM_BOUND_DVFS : 0, &a->b);
+    return NULL;
+}
+
+sm_app_bound_ahead *sm_app_solver_bound_begin(sm_app *app, const sm_solver *s, int threads)
+{
+    sm_session *ss = app->session;
+    if (threads < 2 || !ss) return NULL;
+    /* The same choice as sm_app_solver_bound_with's, and its cache test. */
+    int own = s->deadline_from && s->model.has_deadline && !ss->model.has_deadline;
+    int which = own ? AHEAD_AT : s->best_states ? AHEAD_DVFS : AHEAD_PLAIN;
+    int dvfs = own ? s->best_states != NULL : which == AHEAD_DVFS;
+    if ((which == AHEAD_PLAIN && app->has_bound && app->bound_session == ss &&
+         app->bound_structure == ss->structure) ||
+        (which == AHEAD_DVFS && app->has_bound_dvfs && app->bound_dvfs_structure == ss->structure) ||
+        (which == AHEAD_AT && app->has_bound_at && app->bound_at_session == ss &&
+         app->bound_at_structure == ss->structure && app->bound_at_deadline == s->model.deadline &&
+         app->bound_at_dvfs == dvfs))
+        return NULL;
+    sm_app_bound_ahead *a = sm_xcalloc(1, sizeof *a);
+    a->which = which;
+    a->dvfs = dvfs;
+    a->deadline = s->model.deadline;
+    a->g = ss->grid;
+    a->t = ss->topo;
+    a->m = ss->model;
+    if (which == AHEAD_AT) {
+        a->m.has_deadline = 1;
+        a->m.deadline = a->deadline;
+    }
+    a->iso = app->bound_iso && same_spec(&app->bound_iso_spec, &ss->grid->spec) ? app->bound_iso : NULL;
+    a->session = ss;
+    a->structure = ss->structure;
+    if (pthread_create(&a->thread, NULL, ahead_work, a) != 0) {
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void sm_app_solver_bound_end(sm_app *app, sm_app_bound_ahead *a)
+{
+    if (!a) return;
+    pthread_join(a->thread, NULL);
+    sm_session *ss = app->session;
+    if (a->own_iso) {
+        free(app->bound_iso);
+        app->bound_iso = a->own_iso;
+        app->bound_iso_spec = a->g->spec;
+    }
+    /* Kept as the cache would have kept it computed now: for the session
+     * and structure it was computed for (a later test still checks). */
+    if (ss != a->session) {
+        sm_bound_free(&a->b);
+    } else if (a->which == AHEAD_PLAIN) {
+        sm_bound_free(&app->bound);
+        app->bound = a->b;
+        app->has_bound = 1;
+        app->bound_session = a->session;
+        app->bound_structure = a->structure;
+    } else if (a->which == AHEAD_DVFS) {
+        app->bound_dvfs = a->b.energy;
+        sm_bound_free(&a->b);
+        app->bound_dvfs_structure = a->structure;
+        app->has_bound_dvfs = 1;
+    } else {
+        app->bound_at = a->b.energy;
+        sm_bound_free(&a->b);
+        app->bound_at_deadline = a->deadline;
+        app->bound_at_dvfs = a->dvfs;
+        app->bound_at_structure = a->structure;
+        app->bound_at_session = a->session;
+        app->has_bound_at = 1;
+    }
+    free(a);
 }

@@ -90,6 +90,72 @@ static void trial_restores_bits(void **st)
  * of the same moves made outside a trial, which update the heaps, under
  * the models that let them wait (maxdeg, colouring: its exact rounds
  * too); and once the trial ends the heaps hold the same maxima. */
+/* A trial's moves kept (sm_cost_trial_keep) leave the state a caller
+ * taking them after the trial had (tried, undone, ended, moved again:
+ * the boundary refinement's take before): the same figures, sums and
+ * heap maxima bit for bit, step after step, on a pairs-off state. */
+static void trial_keep_is_the_move_taken(void **st)
+{
+    (void)st;
+    sm_grid *g = unequal_cells_grid();
+    sm_topo *t = torus_3x3();
+    int n = g->ntasks, P = t->nprocs;
+    int *map = malloc(sizeof(int) * (size_t)n);
+    unsigned long long rs = 11;
+    for (int b = 0; b < n; b++) map[b] = (int)(sm_rand_next(&rs) % (unsigned)P);
+    sm_model m;
+    sm_model_default(&m);
+    sm_cost *kept = sm_cost_new_figures(g, t, &m, map), *redone = sm_cost_new_figures(g, t, &m, map);
+    assert_true(kept->pairs_off);
+    int keeps = 0;
+    for (int it = 0; it < 3000; it++) {
+        int u[3], from[3], k = 1 + (int)(sm_rand_next(&rs) % 3);
+        for (int i = 0; i < k; i++) u[i] = (int)(sm_rand_next(&rs) % (unsigned)n);
+        int to = (int)(sm_rand_next(&rs) % (unsigned)P), keep = sm_rand_next(&rs) % 3 != 0;
+        sm_cost_trial_begin(kept);
+        sm_cost_trial_begin(redone);
+        for (int pass = 0; pass < 2; pass++) {
+            sm_cost *x = pass ? redone : kept;
+            for (int i = 0; i < k; i++) {
+                from[i] = x->map[u[i]];
+                sm_cost_move(x, u[i], to);
+            }
+            sm_eval ev;
+            sm_cost_eval_fast(x, &ev);
+        }
+        if (keep) {
+            sm_cost_trial_keep(kept);
+            keeps++;
+        } else {
+            for (int i = k - 1; i >= 0; i--) sm_cost_move(kept, u[i], from[i]);
+            sm_cost_trial_end(kept);
+        }
+        for (int i = k - 1; i >= 0; i--) sm_cost_move(redone, u[i], from[i]);
+        sm_cost_trial_end(redone);
+        if (keep)
+            for (int i = 0; i < k; i++) sm_cost_move(redone, u[i], to);
+        assert_int_equal(kept->trial, 0);
+        assert_int_equal(kept->ndirty_proc, 0);
+        sm_eval a, b;
+        sm_cost_eval(kept, &a);
+        sm_cost_eval(redone, &b);
+        assert_memory_equal(&a, &b, sizeof a);
+        assert_memory_equal(kept->map, redone->map, sizeof(int) * (size_t)n);
+        assert_memory_equal(kept->comm_energy, redone->comm_energy, sizeof(double) * (size_t)P);
+        assert_true(kept->dyn == redone->dyn && kept->stat == redone->stat && kept->idle_comp == redone->idle_comp);
+        assert_true(kept->comm_intra == redone->comm_intra && kept->comm_inter == redone->comm_inter);
+        assert_true(sm_heap_max(&kept->comp) == sm_heap_max(&redone->comp));
+        assert_true(sm_heap_max(&kept->hdeg) == sm_heap_max(&redone->hdeg));
+        assert_true(sm_heap_max(&kept->hdeg1) == sm_heap_max(&redone->hdeg1));
+    }
+    assert_true(keeps > 1000);
+    sm_cost_free(kept);
+    sm_cost_free(redone);
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 static void trial_heaps_wait_same_maxima(void **st)
 {
     (void)st;
@@ -389,6 +455,7 @@ int main(void)
         cmocka_unit_test(compact_pairs_keeps_every_bit),
         cmocka_unit_test(pairs_off_keeps_every_bit),
         cmocka_unit_test(trial_restores_bits),
+        cmocka_unit_test(trial_keep_is_the_move_taken),
         cmocka_unit_test(trial_heaps_wait_same_maxima),
         cmocka_unit_test(trial_params_and_moves_undone),
     };
