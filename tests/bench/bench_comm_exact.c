@@ -31,7 +31,10 @@
  *   gap_tabu  tabu/opt - 1: better mappings tabu misses;
  *   gap_bound opt/bound - 1: the bound's looseness (gap_tabu and gap_bound
  *             together make bench_comm_nodes' gap);
- *   search    branch-and-bound nodes; T_by: what sets tabu's makespan.
+ *   search    branch-and-bound nodes; T_by: what sets tabu's makespan;
+ *   opt_n, opt_rd  the nodes the optimum keeps busy and its rounds;
+ *   Tb/To     the bound's makespan (where it prices idle power) over the
+ *             optimum's: below 1 where the bound cannot see the rounds.
  * COMM_EXACT_ROWS (words) runs the rows whose names contain one.
  * `solve ilp` models the same energy under maxdeg (its rounds are the
  * largest degree in quanta) but does not end on these within minutes:
@@ -73,9 +76,9 @@ int main(void)
            "processors (nK), inter-node energy xF; one run\n");
     printf("opt = the least energy of any mapping meeting tabu's own makespan (branch and bound, limit %.0f s); "
            "bound = model bound there\n", limit);
-    printf("%-20s %6s %5s %6s %10s %5s %10s %10s %7s %10s %10s %9s %7s %7s %7s %6s %6s\n", "instance", "blocks", "procs",
-           "comm%", "tabu(J)", "nodes", "bound(J)", "opt(J)", "status", "search", "gap_tabu", "gap_bound", "tabu_s",
-           "bound_s", "opt_s", "T_by", "rounds");
+    printf("%-20s %6s %5s %6s %10s %5s %10s %10s %7s %10s %10s %9s %7s %7s %7s %6s %6s %5s %6s %6s\n", "instance",
+           "blocks", "procs", "comm%", "tabu(J)", "nodes", "bound(J)", "opt(J)", "status", "search", "gap_tabu",
+           "gap_bound", "tabu_s", "bound_s", "opt_s", "T_by", "rounds", "opt_n", "opt_rd", "Tb/To");
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         char name[64];
         ce_name(&rows[r], name, sizeof name);
@@ -94,10 +97,16 @@ int main(void)
             snprintf(gt, sizeof gt, "%s%+.2f%%", x->proven ? "" : ">=", 100.0 * (te->energy / v - 1));
             snprintf(gb, sizeof gb, "%s%+.2f%%", x->proven ? "" : "<=", 100.0 * (v / o.bound.energy - 1));
         }
-        printf("%-20s %6d %5d %5.1f%% %10.6f %5d %10.6f %10s %7s %10lld %10s %9s %7.2f %7.2f %7.2f %6s %6lld\n",
+        char on[16] = "-", ord[16] = "-", tb[16] = "-";
+        if (x->found) {
+            snprintf(on, sizeof on, "%d", o.opt_nodes);
+            snprintf(ord, sizeof ord, "%lld", (long long)o.opt.rounds);
+            snprintf(tb, sizeof tb, "%.2f", o.bound.time / o.opt.time);
+        }
+        printf("%-20s %6d %5d %5.1f%% %10.6f %5d %10.6f %10s %7s %10lld %10s %9s %7.2f %7.2f %7.2f %6s %6lld %5s %6s %6s\n",
                name, o.n, o.P, 100.0 * te->energy_comm / te->energy, te->energy, o.tabu_nodes, o.bound.energy, opt,
                status, x->nodes, gt, gb, o.tabu_s, o.bound_s, x->seconds,
-               te->comm_time >= te->comp_time ? "rounds" : "comp", (long long)te->rounds);
+               te->comm_time >= te->comp_time ? "rounds" : "comp", (long long)te->rounds, on, ord, tb);
         if (x->found && fabs(x->internal - x->energy) > 1e-9 * x->energy)
             printf("  ! the search's energy %.9g differs from the model's %.9g\n", x->internal, x->energy);
         fflush(stdout);

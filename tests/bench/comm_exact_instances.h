@@ -87,6 +87,8 @@ typedef struct ce_out {
     double tabu_s, bound_s;
     sm_bound bound;    /* model bound at tabu's own makespan */
     xo_result exact;   /* the optimum at that makespan */
+    sm_eval opt;       /* its evaluation (when found) */
+    int opt_nodes;     /* nodes it keeps busy */
 } ce_out;
 
 static inline double ce_now(void)
@@ -100,6 +102,17 @@ static inline void ce_name(const ce_row *r, char *buf, size_t len)
 {
     snprintf(buf, len, "%dx%dx%d/%d-%dn%s-x%g", r->blocks[0], r->blocks[1], r->blocks[2], r->side, r->nodes, r->kind,
              r->factor);
+}
+
+/* The nodes a mapping keeps busy. */
+static inline int ce_nodes_used(const sm_topo *t, const int *map, int n)
+{
+    int used[256] = {0}, k = 0;
+    for (int u = 0; u < n; u++) {
+        int nd = t->procs[map[u]].node;
+        if (nd < 256 && !used[nd]) { used[nd] = 1; k++; }
+    }
+    return k;
 }
 
 /* tabu, the bound at tabu's own makespan and the exact optimum there
@@ -149,11 +162,7 @@ static inline int ce_run(const char *types, const ce_row *r, double limit, ce_ou
     memcpy(o->tabu_map, s->best_map, sizeof(int) * (size_t)n);
     sm_solver_free(s);
     sm_eval_reference(g, t, &m, o->tabu_map, &o->tabu);
-    int used[256] = {0};
-    for (int u = 0; u < n; u++) {
-        int nd = t->procs[o->tabu_map[u]].node;
-        if (nd < 256 && !used[nd]) { used[nd] = 1; o->tabu_nodes++; }
-    }
+    o->tabu_nodes = ce_nodes_used(t, o->tabu_map, n);
     sm_model at = m;
     at.has_deadline = 1;
     at.deadline = o->tabu.time;
@@ -163,6 +172,10 @@ static inline int ce_run(const char *types, const ce_row *r, double limit, ce_ou
     /* Below tabu's energy (a hair above, so that its mapping counts):
      * the search always ends with a mapping, checked by the model. */
     xo_solve(g, t, &at, o->tabu.energy * (1 + 1e-6), limit, &o->exact);
+    if (o->exact.found) {
+        sm_eval_reference(g, t, &at, o->exact.map, &o->opt);
+        o->opt_nodes = ce_nodes_used(t, o->exact.map, n);
+    }
     sm_grid_free(g);
     sm_topo_free(t);
     return 0;
