@@ -141,6 +141,8 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/san/tests/%)
 $(B)/san/tests/%: tests/unit/%.c tests/unit/testutil.h $(B)/san/libsm.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(SAN) $(LP_INC) -o $@ $< $(B)/san/libsm.a $(LP_LIB) $(CMOCKA_LIB) $(LIBS)
+# The exact-optimum test includes the bench's oracle and instances.
+$(B)/san/tests/solvers/tabu/test_tabu_and_bound_against_exact_optima: tests/bench/exact_mapping_branch_and_bound.h tests/bench/comm_exact_instances.h
 
 # Processor marks and the theme palette live in tui/ but need neither
 # curses nor Tcl.

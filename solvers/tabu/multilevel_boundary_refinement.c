@@ -79,18 +79,48 @@ static int is_boundary(const sm_grid *g, const int *map, int u)
     return 0;
 }
 
+/* A pass's queue is found a range of blocks at a time, side by side:
+ * range i's boundary blocks written from its own start in the queue
+ * (never more than the range holds), its marks cleared, then the ranges
+ * moved together in order: the queue of one pass over the grid. */
+#define QUEUE_RANGE 16384
+
+typedef struct {
+    sm_refine *r;
+    int first;
+    int *count;
+} queue_job;
+
+static void queue_range(int i, int worker, void *arg)
+{
+    (void)worker;
+    queue_job *j = arg;
+    sm_refine *r = j->r;
+    const sm_grid *g = r->grid;
+    int lo = i * QUEUE_RANGE, hi = lo + QUEUE_RANGE < g->ntasks ? lo + QUEUE_RANGE : g->ntasks, k = lo;
+    for (int u = lo; u < hi; u++) {
+        if (!j->first && !r->next[u]) continue;
+        if (is_boundary(g, r->c->map, u)) r->queue[k++] = u;
+    }
+    memset(r->next + lo, 0, (size_t)(hi - lo));
+    j->count[i] = k - lo;
+}
+
 /* The next pass's queue: every boundary block on the first pass, then
  * the marked ones (around last pass's moves), in random order. */
 static void fill_queue(sm_refine *r, int first)
 {
     const sm_grid *g = r->grid;
-    int n = g->ntasks;
+    int n = g->ntasks, nranges = (n + QUEUE_RANGE - 1) / QUEUE_RANGE;
+    int *count = sm_xmalloc(sizeof(int) * (size_t)(nranges ? nranges : 1));
+    queue_job j = {r, first, count};
+    sm_pool_for(r->pool, nranges, queue_range, &j);
     r->nqueue = 0;
-    for (int u = 0; u < n; u++) {
-        if (!first && !r->next[u]) continue;
-        if (is_boundary(g, r->c->map, u)) r->queue[r->nqueue++] = u;
+    for (int i = 0; i < nranges; i++) {
+        memmove(r->queue + r->nqueue, r->queue + (size_t)i * QUEUE_RANGE, sizeof(int) * (size_t)count[i]);
+        r->nqueue += count[i];
     }
-    memset(r->next, 0, (size_t)n);
+    free(count);
     for (int i = r->nqueue - 1; i > 0; i--) {
         int j = (int)(sm_rand_next(r->rng) % (unsigned long long)(i + 1));
         int t = r->queue[i];

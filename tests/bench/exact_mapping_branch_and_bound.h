@@ -199,7 +199,8 @@ static inline int xo_setup(xo_state *s, const sm_grid *g, const sm_topo *t, cons
         s->cap[p] = c > 9e15 ? (int64_t)9e15 : (int64_t)c;
     }
     s->Tbal = total / speed;
-    s->dmax_deg = (int64_t)floor(s->D / s->theta + 1e-9);
+    double dq = floor(s->D / s->theta + 1e-9); /* the most quanta a processor may hold */
+    s->dmax_deg = dq > 9e18 ? INT64_MAX : (int64_t)dq;
     /* Neighbour pairs, both directions of each, with their cost per
      * placement. */
     s->nb_off = calloc((size_t)n + 1, sizeof(int));

@@ -139,10 +139,16 @@ static void *ahead_work(void *arg)
     return NULL;
 }
 
+/* Above this many blocks the bound waits for the apply, as before: the
+ * apply holds two cost states of the session's grid at once, and the
+ * bound's own memory on top would raise the peak (a whole Summit's
+ * 16.7 M blocks run within 4 GB with little to spare). */
+#define BOUND_BESIDE_MAX (1 << 21)
+
 sm_app_bound_ahead *sm_app_solver_bound_begin(sm_app *app, const sm_solver *s, int threads)
 {
     sm_session *ss = app->session;
-    if (threads < 2 || !ss) return NULL;
+    if (threads < 2 || !ss || ss->grid->ntasks > BOUND_BESIDE_MAX) return NULL;
     /* The same choice as sm_app_solver_bound_with's, and its cache test. */
     int own = s->deadline_from && s->model.has_deadline && !ss->model.has_deadline;
     int which = own ? AHEAD_AT : s->best_states ? AHEAD_DVFS : AHEAD_PLAIN;

@@ -267,6 +267,46 @@ static void cardinality_memory_estimate_and_check(void **st)
     sm_grid_free(g);
 }
 
+/* summit-full's size at the default budget, on a grid with only its
+ * counts (16.7 M blocks, the 7-point stencil's 100 M neighbour entries;
+ * the untouched offset pages cost nothing): the compact layout is
+ * counted (8 B a block), not the records' 1.07 GB; 1 M blocks of the
+ * 27-point stencil keep the records; and a check against 150 MB refuses
+ * the cardinality state (12 B a block with the mapping) naming the blocks. */
+static void cardinality_estimate_at_summit_full_size(void **st)
+{
+    (void)st;
+    sm_topo *t = topo_per_node("{\"kind\":\"torus\",\"dims\":[4,4,4]}", 64, 1);
+    const int64_t sizes[2][2] = {{16777216, 6 * 16777216LL - 6 * 65536}, {1000000, 26000000 - 2 * 10000 * 100}};
+    for (int i = 0; i < 2; i++) {
+        sm_grid fake;
+        memset(&fake, 0, sizeof fake);
+        fake.ntasks = (int)sizes[i][0];
+        fake.nbr_off = calloc((size_t)fake.ntasks + 1, sizeof(int));
+        fake.nbr_off[fake.ntasks] = (int)sizes[i][1];
+        fake.nedges = (int)sizes[i][1];
+        int64_t n = fake.ntasks, entries = sizes[i][1];
+        int64_t state = sm_objective_state_bytes(&fake, t, SM_OBJ_CARDINALITY);
+        int64_t hops = sm_objective_state_bytes(&fake, t, SM_OBJ_HOPS); /* the mapping copy */
+        assert_true(hops >= 4 * n && hops < 4 * n + 4096);
+        if (i == 0) {
+            assert_true(16 * n + 8 * entries > SM_CARD_RECORDS_MAX);
+            assert_true(state - hops >= 8 * n && state - hops < 8 * n + (1 << 20));
+            sm_err e;
+            setenv("STENCILMAP_MEMORY", "150M", 1);
+            assert_int_equal(sm_objective_memory_check(&fake, t, SM_OBJ_CARDINALITY, 1, "bokhari", &e), -1);
+            assert_non_null(strstr(e.msg, "16777216 blocks"));
+            assert_int_equal(sm_objective_memory_check(&fake, t, SM_OBJ_HOPS, 1, "bokhari", &e), 0);
+            unsetenv("STENCILMAP_MEMORY");
+        } else {
+            assert_true(16 * n + 8 * (entries + 1) <= SM_CARD_RECORDS_MAX);
+            assert_true(state - hops >= 16 * n + 8 * entries && state - hops < 16 * n + 8 * entries + (1 << 20));
+        }
+        free(fake.nbr_off);
+    }
+    sm_topo_free(t);
+}
+
 /* The objectives that share the edge-walking code, on the same walks. */
 static void hops_and_hop_cells(void **st)
 {
@@ -382,6 +422,7 @@ int main(void)
         cmocka_unit_test_teardown(cardinality_compact_layout, budget_back),
         cmocka_unit_test_teardown(cardinality_layouts_agree, budget_back),
         cmocka_unit_test_teardown(cardinality_memory_estimate_and_check, budget_back),
+        cmocka_unit_test_teardown(cardinality_estimate_at_summit_full_size, budget_back),
         cmocka_unit_test(hops_and_hop_cells),
         cmocka_unit_test(adjacency_is_distance_one),
         cmocka_unit_test(adjacency_tiles_from_runs),
