@@ -15,6 +15,7 @@
 #include <string.h>
 #include "core/lib/threads.h"
 #include "tabu_consolidating_starts.h"
+#include "tabu_rounds_descent.h"
 
 typedef struct {
     long long key;
@@ -315,7 +316,7 @@ int sm_node_starts(sm_solver *s)
     /* nodes + 1: at 3 nodes ceil(3 / sqrt 2) is 3 itself (never taken:
      * K < nodes below), which wrote past a table of nodes entries. */
     unsigned char *want = sm_xcalloc((size_t)nodes + 1, 1);
-    for (double k = nodes / sqrt(2.0); k >= 2; k /= sqrt(2.0)) want[(int)ceil(k - 1e-9)] = 1;
+    for (double k = nodes / SM_NODE_STARTS_RATIO; k >= 2; k /= SM_NODE_STARTS_RATIO) want[(int)ceil(k - 1e-9)] = 1;
     for (int k = 2; k < nodes; k *= 2) want[k] = 1;
     int *ks = sm_xmalloc(sizeof(int) * (size_t)nodes);
     for (int k = nodes - 1; k >= 2; k--)
@@ -329,6 +330,21 @@ int sm_node_starts(sm_solver *s)
         if (sub[i] && sub[i]->has_best) {
             sm_solver_offer(s, sub[i]->best_map, &sub[i]->best);
             offered++;
+            /* Past the deadline by its rounds alone: lowered as tabu's
+             * compound step lowers them, then offered too. */
+            const sm_eval *b = &sub[i]->best;
+            if (!b->feasible && b->memory_ok && b->comm_time > b->comp_time && b->comp_time <= s->model.deadline) {
+                sm_cost *c = sm_cost_new_figures(s->grid, s->topo, &s->model, sub[i]->best_map);
+                if (sm_rounds_repair(c, &s->model, SM_NODE_STARTS_REPAIR_STEPS) > 0) {
+                    sm_eval ev;
+                    sm_solver_evaluate(s, c->map, &ev);
+                    if (getenv("SM_DEBUG_REPAIR"))
+                        fprintf(stderr, "K %d: %lld rounds %g J -> %lld rounds %g J feasible %d\n", ks[i], (long long)b->rounds,
+                                b->energy, (long long)ev.rounds, ev.energy, ev.feasible);
+                    sm_solver_offer(s, c->map, &ev);
+                }
+                sm_cost_free(c);
+            }
         }
         sm_solver_free(sub[i]);
     }

@@ -20,6 +20,11 @@ int sm_box_starts(sm_solver *s);
  * nodes and grids up to SM_NODE_STARTS_MAX_BLOCKS (returns 0 otherwise),
  * side by side on the solver's threads. Returns the number offered. */
 #define SM_NODE_STARTS_MAX_BLOCKS 65536
+/* The ladder of K: each about 1/SM_NODE_STARTS_RATIO of the one before. */
+#define SM_NODE_STARTS_RATIO 1.189207115002721 /* 2^(1/4) */
+/* A start past the deadline by its rounds alone gets at most this many
+ * compound steps (tabu_rounds_descent.h) before it is offered again. */
+#define SM_NODE_STARTS_REPAIR_STEPS 256
 int sm_node_starts(sm_solver *s);
 
 /* Offer the end of a short tabu search (SM_RCB_SEARCH_ITERS steps, no

@@ -179,3 +179,35 @@ int sm_rounds_descent_find(sm_rounds_descent *d, sm_cost *c, const tabu_score *n
     if (!found) d->nmoves = 0;
     return found;
 }
+
+/* The score a start is judged by: deadline and memory, then energy. */
+static tabu_score repair_score(void *ctx, const sm_cost *c)
+{
+    const sm_model *m = ctx;
+    sm_eval ev;
+    sm_cost_eval_fast(c, &ev);
+    tabu_score r;
+    r.violation = (double)c->mem_over;
+    if (m->has_deadline && ev.time > m->deadline * (1 + 1e-9)) r.violation += (ev.time - m->deadline) / m->deadline;
+    r.objective = r.energy = ev.energy;
+    r.time = ev.time;
+    return r;
+}
+
+int sm_rounds_repair(sm_cost *c, const sm_model *m, int most)
+{
+    sm_rounds_descent d;
+    sm_rounds_descent_init(&d);
+    int steps = 0;
+    while (steps < most) {
+        tabu_score now = repair_score((void *)m, c);
+        sm_eval ev;
+        sm_cost_eval_fast(c, &ev);
+        if (!(ev.comm_time > ev.comp_time)) break;
+        if (!sm_rounds_descent_find(&d, c, &now, repair_score, (void *)m)) break;
+        for (int i = 0; i < d.nmoves; i++) sm_cost_move(c, d.moves[i].u, d.moves[i].p);
+        steps++;
+    }
+    sm_rounds_descent_free(&d);
+    return steps;
+}

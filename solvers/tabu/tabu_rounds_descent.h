@@ -45,6 +45,11 @@ typedef struct {
  * on any replica and for any number of threads. */
 int sm_rounds_descent_find(sm_rounds_descent *d, sm_cost *c, const tabu_score *now, sm_rounds_score_fn score,
                            void *ctx);
+/* Compound steps on c, one after another, while the rounds set the
+ * makespan and a step improves (deadline and memory first, then energy):
+ * at most `most`; returns how many. */
+int sm_rounds_repair(sm_cost *c, const sm_model *m, int most);
+
 /* A descent's start (no scratch yet) and end. */
 void sm_rounds_descent_init(sm_rounds_descent *d);
 void sm_rounds_descent_free(sm_rounds_descent *d);
