@@ -15,7 +15,11 @@
  * the others from core/traffic/solver_objectives.h, kept beside the cost model and moved
  * with it, O(degree) a candidate), then energy, then time. Under the
  * colouring rounds model the search scores with the incremental lower bound
- * and the accepted mapping is evaluated with the exact schedule.
+ * and the accepted mapping is evaluated with the exact schedule. Where the
+ * rounds set the makespan and no sampled move improves, a step may instead
+ * be one move off each processor at the busiest degree
+ * (tabu_rounds_descent.c): single moves cannot lower a maximum several
+ * processors share.
  *
  * Above ~800 lines on purpose: one search loop whose scoring and step
  * share the candidate state and the worker replicas (-threads); its
@@ -33,10 +37,10 @@
 #include "solvers/stepper/solver_stepper.h"
 #include "tabu_list.h"
 #include "tabu_move_sampling.h"
+#include "tabu_rounds_descent.h"
+#include "tabu_score.h"
 
-typedef struct {
-    double violation, objective, energy, time;
-} score;
+typedef tabu_score score;
 
 typedef struct {
     sm_cost *c;
@@ -74,6 +78,10 @@ typedef struct {
     struct step_cand *cands;
     int ncands, cands_cap;
     tabu_moduli moduli;            /* the sampler's (tabu_move_sampling.h) */
+    sm_rounds_descent rounds;      /* the compound step (tabu_rounds_descent.h) */
+    long long rounds_tried_at;     /* the rounds at its last try, */
+    long long rounds_next;         /* the step before which it does not try again */
+    int rounds_wait;               /* and the steps it waited last */
 } tabu_state;
 
 /* A candidate of the step, in the order sampled, and its score. */
@@ -122,17 +130,7 @@ static score score_of(const sm_solver *s, const tabu_state *t, const sm_eval *ev
     return score_in(s, t, t->c, ev);
 }
 
-static int better(const score *a, const score *b)
-{
-    if (a->violation != b->violation) return a->violation < b->violation;
-    double otol = 1e-12 * (fabs(a->objective) + fabs(b->objective));
-    if (a->objective < b->objective - otol) return 1;
-    if (a->objective > b->objective + otol) return 0;
-    double tol = 1e-12 * (fabs(a->energy) + fabs(b->energy));
-    if (a->energy < b->energy - tol) return 1;
-    if (a->energy > b->energy + tol) return 0;
-    return a->time < b->time;
-}
+static int better(const score *a, const score *b) { return tabu_better(a, b); }
 
 static unsigned rnd(tabu_state *t, unsigned n) { return (unsigned)(sm_rand_next(&t->rng) % n); }
 
@@ -282,6 +280,42 @@ typedef struct {
     tabu_state *t;
     const cand *m;
 } step_job;
+
+/* The score of replica c's mapping as it stands (the compound step's). */
+static score score_replica(void *ctx, const sm_cost *c)
+{
+    step_job *j = ctx;
+    sm_eval ev;
+    sm_cost_eval_fast(c, &ev);
+    return score_in(j->s, j->t, c, &ev);
+}
+
+/* Where the rounds set the makespan (they take longer than the busiest
+ * processor's compute) and no single move sampled improves: the compound
+ * step of tabu_rounds_descent.c, found on replica 0 brought up to the
+ * accepted mapping; 1 when it scores better than the mapping now. Only
+ * under energy and time (the hop objectives keep no replicas), and on
+ * grids of at most SM_ROUNDS_DESCENT_MAX_BLOCKS blocks: a try passes over
+ * the grid once (the blocks of the busiest processors), which a step of
+ * a flat search on millions of blocks (-multilevel off) must not pay. */
+static int rounds_step(const sm_solver *s, tabu_state *t, const sm_eval *ev0, const score *sc0)
+{
+    if (!t->rep || t->n > SM_ROUNDS_DESCENT_MAX_BLOCKS || !(ev0->comm_time > ev0->comp_time)) return 0;
+    /* After a try that found nothing, the next waits 1, 2, 4 ... 16 steps
+     * while the rounds stay the same (32 nodes, links x1: ~450 tries in
+     * 1000 steps, 7 found, otherwise). */
+    if (ev0->rounds == t->rounds_tried_at && t->it < t->rounds_next) return 0;
+    catch_up(s, t, 0);
+    step_job j = {s, t, NULL};
+    int found = sm_rounds_descent_find(&t->rounds, t->rep[0], sc0, score_replica, &j);
+    if (found || ev0->rounds != t->rounds_tried_at) t->rounds_wait = 0;
+    if (!found) {
+        t->rounds_wait = t->rounds_wait ? (t->rounds_wait < 16 ? 2 * t->rounds_wait : 16) : 1;
+        t->rounds_next = t->it + t->rounds_wait;
+    }
+    t->rounds_tried_at = ev0->rounds;
+    return found;
+}
 
 static void score_item(int i, int worker, void *arg)
 {
@@ -553,6 +587,7 @@ static int init(sm_solver *s, sm_err *e)
     t->c = sm_cost_new_figures(s->grid, s->topo, &s->model, s->has_best ? s->best_map : s->start_map);
     sm_tabu_list_init(&t->join);
     sm_tabu_list_init(&t->leave);
+    sm_rounds_descent_init(&t->rounds);
     t->tenure_add = sm_opt_int(s, "tenure-add");
     t->tenure_remove = sm_opt_int(s, "tenure-remove");
     t->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
@@ -722,6 +757,7 @@ static void step(sm_solver *s)
             best_sc = x->sc;
         }
     }
+    int by_rounds = (best_m.kind < 0 || !better(&best_sc, &sc0)) && rounds_step(s, t, &ev0, &sc0);
     for (int i = 0; i < ntop; i++) {
         char mv[96];
         describe(s, c->map, &top[i].m, mv, sizeof mv);
@@ -729,7 +765,28 @@ static void step(sm_solver *s)
                             user_value(t, top[i].sc.objective) - user_value(t, sc0.objective), top[i].tabu);
     }
     t->it++;
-    if (best_m.kind == 3) {
+    if (by_rounds) {
+        const sm_rounds_descent *d = &t->rounds;
+        snprintf(s->last_move, sizeof s->last_move, "rounds: %d move%s off the %d processor%s of degree %lld",
+                 d->nmoves, d->nmoves == 1 ? "" : "s", d->busiest, d->busiest == 1 ? "" : "s", (long long)d->from);
+        sm_solver_why(s, "rounds set the makespan and no single move improves: one block off each processor "
+                         "at the busiest degree lowers it %lld -> %lld", (long long)d->from, (long long)d->to);
+        for (int i = 0; i < d->nmoves; i++) {
+            const cand *m = &d->moves[i];
+            int pu = c->map[m->u];
+            apply(c, m);
+            follow(s, t, m);
+            sm_solver_moved(s, m->u);
+            make_tabu(t, m->u, pu, m->p);
+        }
+        if (t->colouring) sm_cost_eval(c, &s->current);
+        else sm_cost_eval_fast(c, &s->current);
+        score sc = score_of(s, t, &s->current);
+        if (better(&sc, &t->best_score)) {
+            t->best_score = sc;
+            keep_best(s, t);
+        }
+    } else if (best_m.kind == 3) {
         const sm_topo *tp = s->topo;
         int p = best_m.p, q = best_m.q, was = t->state[p];
         const sm_type *T = &tp->types[tp->procs[p].type];
@@ -880,6 +937,7 @@ static void release(sm_solver *s)
 {
     tabu_state *t = s->priv;
     if (!t) return;
+    sm_rounds_descent_free(&t->rounds);
     sm_multilevel_free(t->ml);
     sm_objective_free(t->obj);
     sm_cost_free(t->c);

@@ -26,17 +26,19 @@
 # Ratios: E/E_met against gpmetis, tabu/off against the old starts,
 # tabu/dd against the decomposition.
 # COMM_NODES (environment; default "8 16 32") picks the node counts.
-# Measured 2026-11-27 (one run, session 6, main after the least vertex
-# of the whole groups' sum): gap 0.1-0.6 % on 8n-x1, 8n-x15, 16n-x150;
-# 1.8 % on 16n-x15; 4.0 % on 16n-x1; 9.9-17.5 % on 32n-x15, 32n-x1,
-# 8n-x150, 32n-x150 (session 5: 0.5-18.3 %, session 4: 0.7-20.3 %, same
-# tabu mappings; the bound gained the rounds' floor over the fastest
-# processors, integer group counts, whole groups and their least vertex;
-# energies and bounds are deterministic, times are not). T_by
-# says the rounds set tabu's makespan on 16n-x1 and the 32-node rows: there
-# the busiest processor's degree is what the bound does not see (Tb/T 0.65
-# at 32n-x1; at 32n-x15/x150 the rounds fix the node count). tabu/dd
-# 0.90-0.997, rt/tabu >= 0.999: no decomposition or start from rcb beats
+# Measured 2026-11-27 (one run, session 7, after tabu's compound step
+# that lowers the busiest degree where the rounds set the makespan): gap
+# 0.1-0.6 % on 8n-x1, 8n-x15, 16n-x150; 1.8 % on 16n-x15; 3.1 % on 16n-x1
+# (4.0 % in session 6: 500 -> 476 rounds, now below its compute); 9.0 %
+# on 32n-x1 (10.8: 328 -> 300 rounds), 9.4 % on 32n-x15 (9.9: 492 -> 484),
+# 14.0 % on 8n-x150, 16.7 % on 32n-x150 (17.5: 492 -> 484); the rows the
+# compute sets unchanged bit for bit (session 6's bound gained the least
+# vertex of the whole groups' sum; energies and bounds are deterministic,
+# times are not). T_by says the rounds set tabu's makespan on the 32-node
+# rows: there the busiest processor's degree is what the bound does not
+# see (Tb/T 0.71 at 32n-x1, whose V100s' compute is 298.6 rounds against
+# tabu's 300; at 32n-x15/x150 the rounds fix the node count). tabu/dd
+# 0.89-0.997, rt/tabu >= 1.000: no decomposition or start from rcb beats
 # tabu. See stencilmap-model(7), LOWER BOUND, "Where it is loose".
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
 set tmp [file join [expr {[info exists ::env(TMPDIR)] ? $::env(TMPDIR) : "/tmp"}] sm-comm-nodes-[pid]]
