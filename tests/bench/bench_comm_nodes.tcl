@@ -15,6 +15,8 @@
 #             meets tabu's deadline - a real mapping, so an upper bound
 #             on the optimum a hand-built layout gives;
 #   bound     model bound at tabu's own makespan; gap = E / bound - 1;
+#   gap_dl    E against model bound at tabu's deadline (the same for every
+#             mapping: a mapping that finishes later is judged alike);
 #   rt/tabu   tabu -from current started from rcb, held to tabu's
 #             deadline, against tabu: below 1 where the default start
 #             misses a basin (32n-x1: the rounds set the makespan);
@@ -27,19 +29,21 @@
 # tabu/dd against the decomposition.
 # COMM_NODES (environment; default "8 16 32") picks the node counts.
 # Measured 2026-11-27 (one run, session 7, after tabu's compound step
-# that lowers the busiest degree where the rounds set the makespan): gap
-# 0.1-0.6 % on 8n-x1, 8n-x15, 16n-x150; 1.8 % on 16n-x15; 3.1 % on 16n-x1
-# (4.0 % in session 6: 500 -> 476 rounds, now below its compute); 9.0 %
-# on 32n-x1 (10.8: 328 -> 300 rounds), 9.4 % on 32n-x15 (9.9: 492 -> 484),
-# 14.0 % on 8n-x150, 16.7 % on 32n-x150 (17.5: 492 -> 484); the rows the
-# compute sets unchanged bit for bit (session 6's bound gained the least
-# vertex of the whole groups' sum; energies and bounds are deterministic,
-# times are not). T_by says the rounds set tabu's makespan on the 32-node
-# rows: there the busiest processor's degree is what the bound does not
-# see (Tb/T 0.71 at 32n-x1, whose V100s' compute is 298.6 rounds against
-# tabu's 300; at 32n-x15/x150 the rounds fix the node count). tabu/dd
-# 0.89-0.997, rt/tabu >= 1.000: no decomposition or start from rcb beats
-# tabu. See stencilmap-model(7), LOWER BOUND, "Where it is loose".
+# that lowers the busiest degree where the rounds set the makespan, and
+# the node starts it repairs): gap 0.1-0.6 % on 8n-x1, 8n-x15, 16n-x150;
+# 1.8 % on 16n-x15; 3.1 % on 16n-x1 (4.0 % in session 6: 500 -> 476
+# rounds, now below its compute); 9.0 % on 32n-x1 (10.8: 328 -> 300
+# rounds); 14.0 % on 8n-x150; 32n-x15 9.7 % and 32n-x150 20.7 % (9.9 and
+# 17.5 in session 6) with lower energies (3.3460 -> 3.3111 J, 20.3330 ->
+# 19.5961 J: 14 nodes, not 16) that finish later, where the bound is
+# lower: gap_dl 10.9 -> 9.7 % and 25.3 -> 20.8 %. The rows the compute
+# sets unchanged bit for bit (energies and bounds are deterministic,
+# times are not). T_by says the rounds set tabu's makespan on 32n-x1
+# only: there the busiest processor's degree is what the bound does not
+# see (Tb/T 0.71; the V100s' compute is 298.6 rounds against tabu's 300).
+# tabu/dd 0.89-0.997, rt/tabu >= 1.000: no decomposition or start from
+# rcb beats tabu. See stencilmap-model(7), LOWER BOUND, "Where it is
+# loose".
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
 set tmp [file join [expr {[info exists ::env(TMPDIR)] ? $::env(TMPDIR) : "/tmp"}] sm-comm-nodes-[pid]]
 file mkdir $tmp
@@ -110,8 +114,8 @@ proc metis {tmp} {
 
 puts "communication-dominated instances: 16x16x16 blocks of 32^3 cells on N summit-like nodes, inter-node energy x F; one run"
 puts "bound = model bound at the mapping's own makespan, gap = E/bound - 1; dd = best rcb -nodes K meeting tabu's deadline"
-puts [format "%-9s %5s %7s %10s %5s %7s %8s %8s %10s %7s %8s %10s %8s %10s %4s %8s %10s %8s %10s %8s %8s %6s %5s" \
-    instance comm% tabu_s tabu(J) nodes E/E_met tabu/off tabu/dd bound(J) b_comm gap off(J) off_gap metis(J) dd_K dd(J) dd_gap rcb(J) met_bound met_gap rt/tabu T_by Tb/T]
+puts [format "%-9s %5s %7s %10s %5s %7s %8s %8s %10s %7s %8s %7s %10s %8s %10s %4s %8s %10s %8s %10s %8s %8s %6s %5s" \
+    instance comm% tabu_s tabu(J) nodes E/E_met tabu/off tabu/dd bound(J) b_comm gap gap_dl off(J) off_gap metis(J) dd_K dd(J) dd_gap rcb(J) met_bound met_gap rt/tabu T_by Tb/T]
 set have_metis [expr {[auto_execok gpmetis] ne ""}]
 foreach nodes $node_counts {
     foreach factor {1 15 150} {
@@ -131,6 +135,8 @@ foreach nodes $node_counts {
         lassign [bound_at_own] B Bc Bt
         set Tby [expr {[dict get $e comm_time] >= [dict get $e comp_time] ? "rounds" : "comp"}]
         set deadline [dict get $r deadline]
+        model configure -deadline $deadline
+        set Bdl [dict get [model bound] energy]
         model configure -deadline none
         solve tabu -node-starts off
         set offE [dict get [model eval] energy]
@@ -170,9 +176,9 @@ foreach nodes $node_counts {
             set metGap [format %.1f%% [expr {100.0 * ($metE / $metB - 1)}]]
             set metE [format %.4f $metE]
         }
-        puts [format "%-9s %4.1f%% %7.2f %10.4f %5d %7s %8.3f %8.3f %10.4f %6.1f%% %7.1f%% %8.4f %7.1f%% %10s %4s %8.4f %9.1f%% %8.4f %10s %8s %8.3f %6s %5.2f" \
+        puts [format "%-9s %4.1f%% %7.2f %10.4f %5d %7s %8.3f %8.3f %10.4f %6.1f%% %7.1f%% %6.1f%% %8.4f %7.1f%% %10s %4s %8.4f %9.1f%% %8.4f %10s %8s %8.3f %6s %5.2f" \
             $name [expr {100.0 * [dict get $e energy_comm] / $E}] $secs $E $used $ratio [expr {$E / $offE}] [expr {$E / $ddE}] \
-            $B [expr {100.0 * $Bc / $B}] [expr {100.0 * ($E / $B - 1)}] $offE [expr {100.0 * ($offE / $offB - 1)}] \
+            $B [expr {100.0 * $Bc / $B}] [expr {100.0 * ($E / $B - 1)}] [expr {100.0 * ($E / $Bdl - 1)}] $offE [expr {100.0 * ($offE / $offB - 1)}] \
             $metE $ddK $ddE [expr {100.0 * ($ddE / $ddB - 1)}] $rcbE $metB $metGap [expr {$rtE / $E}] \
             $Tby [expr {$Bt / [dict get $e time]}]]
         flush stdout
