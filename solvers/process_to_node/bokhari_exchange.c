@@ -62,6 +62,7 @@ typedef struct {
     long long rounds;
     double best_before_jump;
     double pushed_at;   /* s->seconds when it last was */
+    double push_every;  /* seconds between handovers: PUSH_EVERY, or 9x the last one's */
 } bokhari_state;
 
 static const sm_opt_spec bokhari_opts[] = {
@@ -92,6 +93,7 @@ static void publish(sm_solver *s, bokhari_state *st)
 }
 
 #define CHANGED_MAX 65536
+#define PUSH_EVERY 0.2
 
 static void note_changed(bokhari_state *st, int b)
 {
@@ -386,6 +388,7 @@ static int bokhari_init(sm_solver *s, sm_err *e)
     st->obj = sm_objective_new(s->grid, s->topo, &s->model, st->kind, map);
     st->best = map;
     st->best_score = sm_objective_score(st->obj);
+    st->push_every = PUSH_EVERY;
     st->changed_cap = n < CHANGED_MAX ? (n ? n : 1) : CHANGED_MAX;
     st->changed = sm_xmalloc(sizeof(int) * (size_t)st->changed_cap);
     sm_solver_set_best(s, map);
@@ -535,9 +538,14 @@ static void bokhari_step(sm_solver *s)
         st->dirty = 1;
     }
     /* Evaluating a mapping under the energy model costs O(E): hand the best
-     * over a few times a second and at every pass end, not per exchange. */
-    if (st->dirty && (st->next + 1 == n || s->seconds - st->pushed_at > 0.2)) {
+     * over a few times a second and at every pass end, not per exchange;
+     * where one evaluation takes long itself (a whole Summit's grid), at
+     * most a tenth of the time. */
+    if (st->dirty && (st->next + 1 == n || s->seconds - st->pushed_at > st->push_every)) {
+        double t0 = sm_solver_seconds_now(s);
         sm_solver_set_best(s, st->best);
+        double took = sm_solver_seconds_now(s) - t0;
+        st->push_every = 9 * took > PUSH_EVERY ? 9 * took : PUSH_EVERY;
         st->dirty = 0;
         st->pushed_at = s->seconds;
     }
