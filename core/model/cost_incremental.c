@@ -13,6 +13,7 @@
 #include "cost_rounds_term.h"
 #include "processor_time_energy.h"
 #include "core/lib/huge_pages.h"
+#include "core/lib/threads.h"
 #include "core/lib/util.h"
 
 struct sm_cost_link_memo {
@@ -360,7 +361,9 @@ static int proc_work(const sm_cost *c, int p, double *time, double *energy)
 }
 
 /* Add (s=+1) or remove (s=-1) block u's cells on processor p; defer:
- * leave the makespan heap to the next flush_heaps_comp (a batch). */
+ * leave the makespan heap to the next flush_heaps_comp (a batch), p
+ * marked for it (2: not even marked: the caller marks; cost_new's
+ * blocks beside its edges, which mark too). */
 static void cells_contrib_at(sm_cost *c, int u, int p, int s, int defer)
 {
     int64_t d = c->grid->task_cells[u];
@@ -383,7 +386,7 @@ static void cells_contrib_at(sm_cost *c, int u, int p, int s, int defer)
         c->dyn += c->epc[p] * (double)d * s;
         if (!defer) sm_heap_set(&c->comp, p, c->tpc[p] * (double)c->cells[p]);
     }
-    if (defer) mark_proc(c, p);
+    if (defer == 1) mark_proc(c, p);
     c->stat += c->p0[p] * dcomp;
     c->idle_comp += c->pidle[p] * dcomp;
     int used = c->blocks[p] > 0;
@@ -431,20 +434,46 @@ void sm_cost_set_params(sm_cost *c, int p, const sm_params *pa)
     sm_heap_set(&c->comp, p, tm);
 }
 
-static sm_cost *cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map, int figures);
+static sm_cost *cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map, int figures,
+                         int threads);
 
 sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
                      const int *map)
 {
-    return cost_new(g, t, m, map, 0);
+    return cost_new(g, t, m, map, 0, 1);
 }
 
 sm_cost *sm_cost_new_figures(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map)
 {
-    return cost_new(g, t, m, map, 1);
+    return cost_new(g, t, m, map, 1, 1);
 }
 
-static sm_cost *cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map, int figures)
+sm_cost *sm_cost_new_figures_threads(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
+                                     int threads)
+{
+    return cost_new(g, t, m, map, 1, threads);
+}
+
+/* The blocks' cells (item 0) and the cut edges (item 1) of a new state:
+ * they write apart (cells, blocks and the computation sums; the edge
+ * counts, degrees, communication sums and the marks), each in its own
+ * order as one after the other would. */
+static void new_part(int i, void *arg)
+{
+    sm_cost *c = arg;
+    const sm_grid *g = c->grid;
+    if (i == 0) {
+        for (int u = 0; u < g->ntasks; u++) cells_contrib_at(c, u, c->map[u], +1, 2);
+        return;
+    }
+    for (int e = 0; e < g->nedges; e++) {
+        int ps = c->map[g->edges[e].src], pd = c->map[g->edges[e].dst];
+        if (ps != pd) edge_contrib(c, e, ps, pd, +1);
+    }
+}
+
+static sm_cost *cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map, int figures,
+                         int threads)
 {
     static _Atomic unsigned long long serials;
     sm_cost *c = sm_xcalloc(1, sizeof *c);
@@ -493,12 +522,11 @@ static sm_cost *cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m, 
      * flush below, once a processor (a heap update a block was most of
      * this loop: 262 K updates for 256 keys); the same keys, and only the
      * heaps' maxima are read. */
-    for (int u = 0; u < n; u++) cells_contrib_at(c, u, c->map[u], +1, 1);
     if (figures) sm_cost_pairs_off(c);
-    for (int e = 0; e < g->nedges; e++) {
-        int ps = c->map[g->edges[e].src], pd = c->map[g->edges[e].dst];
-        if (ps != pd) edge_contrib(c, e, ps, pd, +1);
-    }
+    sm_parallel_for(threads, 2, new_part, c);
+    /* The processors holding blocks marked (as the blocks would have). */
+    for (int p = 0; p < P; p++)
+        if (c->blocks[p] > 0) mark_proc(c, p);
     flush_heaps_comp(c, 1);
     return c;
 }

@@ -89,6 +89,10 @@ sm_cost *sm_cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m,
  * maxdeg then skip the pair hash and counts (262 K blocks, one thread:
  * about 0.85x the solve's time). */
 sm_cost *sm_cost_new_figures(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map);
+/* The same made on up to two threads (its blocks beside its edges: the
+ * same state bit for bit), for a caller with a core to spare. */
+sm_cost *sm_cost_new_figures_threads(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
+                                     int threads);
 void sm_cost_free(sm_cost *c);
 void sm_cost_set_model(sm_cost *c, const sm_model *m);
 

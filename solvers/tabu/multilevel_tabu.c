@@ -168,7 +168,10 @@ static void show_current(sm_solver *s, sm_multilevel *ml, const int *map, int no
     int l = ml->level, nl = ml->grid[l]->ntasks;
     if (!ml->shown_cost || !ml->shown_src || ml->shown_level != l) {
         project_into(ml, l, map, ml->shown);
-        if (!ml->shown_cost) ml->shown_cost = sm_cost_new_figures(g, s->topo, &s->model, ml->shown);
+        /* The first, at the start, on the caller alone: its blocks beside
+         * its edges when there are threads (the same state). */
+        if (!ml->shown_cost)
+            ml->shown_cost = sm_cost_new_figures_threads(g, s->topo, &s->model, ml->shown, sm_solver_threads(s));
         else sm_cost_remap(ml->shown_cost, ml->shown);
         free(ml->shown_src);
         ml->shown_src = sm_xmalloc(sizeof(int) * (size_t)(nl ? nl : 1));

@@ -156,6 +156,42 @@ static void trial_keep_is_the_move_taken(void **st)
     sm_grid_free(g);
 }
 
+/* A state made on two threads (its blocks beside its edges) is the
+ * one-thread state bit for bit, and stays so through moves. */
+static void new_on_two_threads_same_bits(void **st)
+{
+    (void)st;
+    sm_grid *g = unequal_cells_grid();
+    sm_topo *t = torus_3x3();
+    int n = g->ntasks, P = t->nprocs;
+    int *map = malloc(sizeof(int) * (size_t)n);
+    unsigned long long rs = 5;
+    for (int b = 0; b < n; b++) map[b] = (int)(sm_rand_next(&rs) % (unsigned)(P - 2)); /* two empty */
+    sm_model m;
+    sm_model_default(&m);
+    sm_cost *one = sm_cost_new_figures(g, t, &m, map), *two = sm_cost_new_figures_threads(g, t, &m, map, 2);
+    for (int it = 0; it < 500; it++) {
+        sm_eval a, b;
+        sm_cost_eval(one, &a);
+        sm_cost_eval(two, &b);
+        assert_memory_equal(&a, &b, sizeof a);
+        assert_memory_equal(one->comm_energy, two->comm_energy, sizeof(double) * (size_t)P);
+        assert_memory_equal(one->deg, two->deg, sizeof(int64_t) * (size_t)P);
+        assert_memory_equal(one->cells, two->cells, sizeof(int64_t) * (size_t)P);
+        assert_true(one->dyn == two->dyn && one->stat == two->stat && one->comm_inter == two->comm_inter);
+        assert_true(sm_heap_max(&one->comp) == sm_heap_max(&two->comp));
+        assert_true(sm_heap_max(&one->hdeg) == sm_heap_max(&two->hdeg));
+        int u = (int)(sm_rand_next(&rs) % (unsigned)n), to = (int)(sm_rand_next(&rs) % (unsigned)P);
+        sm_cost_move(one, u, to);
+        sm_cost_move(two, u, to);
+    }
+    sm_cost_free(one);
+    sm_cost_free(two);
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
 static void trial_heaps_wait_same_maxima(void **st)
 {
     (void)st;
@@ -456,6 +492,7 @@ int main(void)
         cmocka_unit_test(pairs_off_keeps_every_bit),
         cmocka_unit_test(trial_restores_bits),
         cmocka_unit_test(trial_keep_is_the_move_taken),
+        cmocka_unit_test(new_on_two_threads_same_bits),
         cmocka_unit_test(trial_heaps_wait_same_maxima),
         cmocka_unit_test(trial_params_and_moves_undone),
     };

@@ -13,6 +13,7 @@
 #include "core/net/net.h"
 #include "core/net/adjacent_nodes_bitset.h"
 #include "core/traffic/mapping_metrics.h"
+#include "core/model/grid_memory.h"
 #include "core/traffic/solver_objectives.h"
 
 /* nodes nodes of `per` processors each on the given network. */
@@ -262,6 +263,12 @@ static void cardinality_memory_estimate_and_check(void **st)
     assert_int_equal(sm_objective_memory_check(g, t, SM_OBJ_CARDINALITY, 1, "bokhari", &e), 0);
     assert_int_equal(sm_objective_memory_check(g, t, SM_OBJ_CARDINALITY, 2, "tabu", &e), -1);
     assert_non_null(strstr(e.msg, "2 copies"));
+    /* A safe script's cap below it: SAFE LIMIT, naming the cap. */
+    sm_memory_set_cap(rec - 1, "the safe script's -limit-memory");
+    assert_int_equal(sm_objective_memory_check(g, t, SM_OBJ_CARDINALITY, 1, "bokhari", &e), -1);
+    assert_string_equal(e.code, "SAFE LIMIT");
+    assert_non_null(strstr(e.msg, "-limit-memory"));
+    sm_memory_set_cap(-1, NULL);
     unsetenv("STENCILMAP_MEMORY");
     sm_topo_free(t);
     sm_grid_free(g);
@@ -411,6 +418,7 @@ static int budget_back(void **st)
     (void)st;
     sm_objective_set_card_records_max(SM_CARD_RECORDS_MAX);
     unsetenv("STENCILMAP_MEMORY");
+    sm_memory_set_cap(-1, NULL);
     return 0;
 }
 
