@@ -61,8 +61,8 @@ typedef struct {
     int published, exchanged_in_pass;
     long long rounds;
     double best_before_jump;
-    double pushed_at;   /* s->seconds when it last was */
-    double push_every;  /* seconds between handovers: PUSH_EVERY, or 9x the last one's */
+    long long since_push; /* steps since the best was last handed over */
+    long long push_every; /* steps between handovers mid-pass (push_steps) */
 } bokhari_state;
 
 static const sm_opt_spec bokhari_opts[] = {
@@ -93,12 +93,27 @@ static void publish(sm_solver *s, bokhari_state *st)
 }
 
 #define CHANGED_MAX 65536
-#define PUSH_EVERY 0.2
+
+/* Steps between two handovers of the best inside a pass. A handover is a
+ * whole evaluation, O(blocks + edges) at ~22 ns each, and a windowed step
+ * costs ~9 us (bench_stepper, 1 M blocks): every (blocks + edges) / 32
+ * steps keeps it near a tenth of the run (summit-full: ~2 M steps, ~19 s).
+ * Counted in steps, not seconds, so the same steps give the same best on
+ * every run and replay; at least 4096, so small grids hand over at their
+ * pass ends only. */
+static long long push_steps(const sm_grid *g)
+{
+    long long h = ((long long)g->ntasks + g->nedges) / 32;
+    return h > 4096 ? h : 4096;
+}
 
 static void note_changed(bokhari_state *st, int b)
 {
-    if (st->nchanged < st->changed_cap) st->changed[st->nchanged] = b;
-    st->nchanged++;
+    /* Saturates past the cap: best_is_current then copies the whole map. */
+    if (st->nchanged <= st->changed_cap) {
+        if (st->nchanged < st->changed_cap) st->changed[st->nchanged] = b;
+        st->nchanged++;
+    }
 }
 
 /* The current mapping is the new best: best brought up to it. */
@@ -388,7 +403,7 @@ static int bokhari_init(sm_solver *s, sm_err *e)
     st->obj = sm_objective_new(s->grid, s->topo, &s->model, st->kind, map);
     st->best = map;
     st->best_score = sm_objective_score(st->obj);
-    st->push_every = PUSH_EVERY;
+    st->push_every = push_steps(s->grid);
     st->changed_cap = n < CHANGED_MAX ? (n ? n : 1) : CHANGED_MAX;
     st->changed = sm_xmalloc(sizeof(int) * (size_t)st->changed_cap);
     sm_solver_set_best(s, map);
@@ -538,16 +553,12 @@ static void bokhari_step(sm_solver *s)
         st->dirty = 1;
     }
     /* Evaluating a mapping under the energy model costs O(E): hand the best
-     * over a few times a second and at every pass end, not per exchange;
-     * where one evaluation takes long itself (a whole Summit's grid), at
-     * most a tenth of the time. */
-    if (st->dirty && (st->next + 1 == n || s->seconds - st->pushed_at > st->push_every)) {
-        double t0 = sm_solver_seconds_now(s);
+     * over at every pass end and every push_every steps, not per exchange. */
+    st->since_push++;
+    if (st->dirty && (st->next + 1 == n || st->since_push >= st->push_every)) {
         sm_solver_set_best(s, st->best);
-        double took = sm_solver_seconds_now(s) - t0;
-        st->push_every = 9 * took > PUSH_EVERY ? 9 * took : PUSH_EVERY;
         st->dirty = 0;
-        st->pushed_at = s->seconds;
+        st->since_push = 0;
     }
     publish(s, st);
     if (++st->next == n) {

@@ -300,7 +300,11 @@ static score score_replica(void *ctx, const sm_cost *c)
  * a flat search on millions of blocks (-multilevel off) must not pay. */
 static int rounds_step(const sm_solver *s, tabu_state *t, const sm_eval *ev0, const score *sc0)
 {
-    if (!t->rep || t->n > SM_ROUNDS_DESCENT_MAX_BLOCKS || !(ev0->comm_time > ev0->comp_time)) return 0;
+    /* t->obj: a branch may have switched to a hop objective after the
+     * replicas were made; the compound step does not move its mapping. */
+    if (!t->rep || t->obj || t->n > SM_ROUNDS_DESCENT_MAX_BLOCKS ||
+        !(ev0->comm_time > ev0->comp_time))
+        return 0;
     /* After a try that found nothing, the next waits 1, 2, 4 ... 16 steps
      * while the rounds stay the same (32 nodes, links x1: ~450 tries in
      * 1000 steps, 7 found, otherwise). */

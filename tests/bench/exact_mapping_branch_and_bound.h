@@ -174,6 +174,10 @@ static inline int xo_setup(xo_state *s, const sm_grid *g, const sm_topo *t, cons
         snprintf(why, whylen, "models rounds maxdeg, unused idle and a deadline only");
         return -1;
     }
+    if (s->P > 256) { /* xo_search's candidate list holds 256 processors */
+        snprintf(why, whylen, "at most 256 processors");
+        return -1;
+    }
     for (int k = 0; k < t->ntypes; k++)
         if (t->types[k].nprofile) {
             snprintf(why, whylen, "per-cell types only (no measured profiles)");
