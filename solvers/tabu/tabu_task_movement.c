@@ -381,6 +381,21 @@ static void make_replicas(sm_solver *s, tabu_state *t)
     sm_solver_set_stat(s, "step_threads", t->nrep);
 }
 
+static void drop_replicas(sm_solver *s, tabu_state *t)
+{
+    sm_pool_free(t->pool);
+    t->pool = NULL;
+    s->pool = NULL;
+    for (int r = 0; r < t->nrep; r++) sm_cost_free(t->rep[r]);
+    free(t->rep);
+    free(t->rep_at);
+    t->rep = NULL;
+    t->rep_at = NULL;
+    t->nrep = 0;
+    t->nacc = 0;
+    sm_solver_set_stat(s, "step_threads", 1);
+}
+
 /* The best heuristic start and, unless given, the deadline of the
  * fastest heuristic that fits in memory. When none does (big blocks on
  * small GPUs: every fill by speed passes their memory), lb's fill held
@@ -908,11 +923,21 @@ static int rebranch(sm_solver *s, unsigned long long changed, sm_err *e)
         t->rng = (unsigned long long)sm_opt_int(s, "seed") * 0x9e3779b97f4a7c15ull + 1;
     int rescore = 0;
     if (changed & SM_OPT_BIT(sm_solver_opt_index(s->ops, "objective"))) {
+        sm_objective_kind kind;
+        sm_objective_parse(sm_opt_str(s, "objective"), &kind);
+        if (kind != SM_OBJ_ENERGY && kind != SM_OBJ_TIME &&
+            sm_objective_memory_check(s->grid, s->topo, kind, 2, "tabu", e))
+            return -1;
         sm_objective_free(t->obj);
         t->obj = NULL;
-        sm_objective_parse(sm_opt_str(s, "objective"), &t->kind);
+        t->kind = kind;
         if (t->kind != SM_OBJ_ENERGY && t->kind != SM_OBJ_TIME)
             t->obj = sm_objective_new(s->grid, s->topo, &s->model, t->kind, t->c->map);
+        /* A hop objective is one state beside the search's (score_on
+         * moves it): it scores serially, as at init, so no replicas and
+         * no workers; back under energy or time they are made again. */
+        if (t->obj && t->rep) drop_replicas(s, t);
+        else if (!t->obj && !t->rep && t->n > 0 && t->P > 1) make_replicas(s, t);
         rescore = 1;
     }
     if (changed & SM_BRANCH_DEADLINE) {

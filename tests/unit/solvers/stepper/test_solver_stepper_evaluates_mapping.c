@@ -61,8 +61,8 @@ static void bokhari_steps(void **st)
 {
     (void)st;
     static const char *const argv[] = {"-seed", "1"};
-    /* Best handed over at each pass end (256 steps) and a few times a
-     * second: a cost state each, never one per step. */
+    /* Best handed over at each pass end (256 steps) and every 4096
+     * steps at least inside a pass: a cost state each, never one per step. */
     run("bokhari", 2, argv, 600, 12);
 }
 
