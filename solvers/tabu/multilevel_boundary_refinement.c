@@ -138,20 +138,30 @@ typedef struct {
     double over;
 } refine_pick;
 
-/* Scores moving u to q on cost state c (at the mapping r refines;
- * applied and undone inside a trial, so c comes back bit for bit) and
- * keeps it in pick if better. */
-static void try_move(const sm_refine *r, sm_cost *c, int u, int q, refine_pick *pick)
+/* Moves u to q on cost state c inside a trial begun here, and scores the
+ * result; *over: the lateness it would leave. The caller undoes or keeps
+ * it (try_move, try_move_keep). */
+static sm_refine_score trial_move(const sm_refine *r, sm_cost *c, int u, int q, double *over)
 {
     const sm_model *m = r->model;
     int from = c->map[u];
     double before = late(c, m, from) + late(c, m, q);
     sm_cost_trial_begin(c);
     sm_cost_move(c, u, q);
-    double over = r->over - before + late(c, m, from) + late(c, m, q);
+    *over = r->over - before + late(c, m, from) + late(c, m, q);
     sm_eval ev;
     sm_cost_eval_fast(c, &ev);
-    sm_refine_score sc = score_of(m, c, &ev, over);
+    return score_of(m, c, &ev, *over);
+}
+
+/* Scores moving u to q on cost state c (at the mapping r refines; undone
+ * inside the trial, so c comes back bit for bit) and keeps it in pick if
+ * better. */
+static void try_move(const sm_refine *r, sm_cost *c, int u, int q, refine_pick *pick)
+{
+    int from = c->map[u];
+    double over;
+    sm_refine_score sc = trial_move(r, c, u, q, &over);
     sm_cost_move(c, u, from);
     sm_cost_trial_end(c);
     if (better(&sc, &pick->sc)) {
@@ -336,15 +346,9 @@ static void try_move_keep(const sm_refine *r, sm_cost *c, int u, int q, refine_p
         if (pick->q >= 0) sm_cost_move(c, u, pick->q);
         return;
     }
-    const sm_model *m = r->model;
     int from = c->map[u];
-    double before = late(c, m, from) + late(c, m, q);
-    sm_cost_trial_begin(c);
-    sm_cost_move(c, u, q);
-    double over = r->over - before + late(c, m, from) + late(c, m, q);
-    sm_eval ev;
-    sm_cost_eval_fast(c, &ev);
-    sm_refine_score sc = score_of(m, c, &ev, over);
+    double over;
+    sm_refine_score sc = trial_move(r, c, u, q, &over);
     if (!better(&sc, &pick->sc)) {
         sm_cost_move(c, u, from);
         sm_cost_trial_end(c);

@@ -181,6 +181,19 @@ static void keep_best(sm_solver *s, tabu_state *t)
     if (kept && t->dvfs) memcpy(s->best_states, t->state, sizeof(int) * (size_t)t->P);
 }
 
+/* After a step changed c: the current figures evaluated again, and kept
+ * as the best when they score better. */
+static void judge_current(sm_solver *s, tabu_state *t, sm_cost *c)
+{
+    if (t->colouring) sm_cost_eval(c, &s->current);
+    else sm_cost_eval_fast(c, &s->current);
+    score sc = score_of(s, t, &s->current);
+    if (better(&sc, &t->best_score)) {
+        t->best_score = sc;
+        keep_best(s, t);
+    }
+}
+
 /* Processor p's parameters in state k (SM_STATE_BASE: the base ones). */
 static const sm_params *state_params(const sm_topo *tp, int p, int k)
 {
@@ -798,13 +811,7 @@ static void step(sm_solver *s)
             sm_solver_moved(s, m->u);
             make_tabu(t, m->u, pu, m->p);
         }
-        if (t->colouring) sm_cost_eval(c, &s->current);
-        else sm_cost_eval_fast(c, &s->current);
-        score sc = score_of(s, t, &s->current);
-        if (better(&sc, &t->best_score)) {
-            t->best_score = sc;
-            keep_best(s, t);
-        }
+        judge_current(s, t, c);
     } else if (best_m.kind == 3) {
         const sm_topo *tp = s->topo;
         int p = best_m.p, q = best_m.q, was = t->state[p];
@@ -816,13 +823,7 @@ static void step(sm_solver *s)
         follow(s, t, &best_m);
         t->state[p] = q;
         t->state_until[p] = t->it + t->tenure_add;
-        if (t->colouring) sm_cost_eval(c, &s->current);
-        else sm_cost_eval_fast(c, &s->current);
-        score sc = score_of(s, t, &s->current);
-        if (better(&sc, &t->best_score)) {
-            t->best_score = sc;
-            keep_best(s, t);
-        }
+        judge_current(s, t, c);
     } else if (best_m.kind >= 0) {
         const cand *m = &best_m;
         if (explaining) {
@@ -846,13 +847,7 @@ static void step(sm_solver *s)
         if (m->kind == 0) make_tabu(t, m->u, pu, m->p);
         else if (m->kind == 1) { make_tabu(t, m->u, pu, pv); make_tabu(t, m->v, pv, pu); }
         else { make_tabu(t, m->u, pu, m->p); make_tabu(t, m->v, pv, m->p); }
-        if (t->colouring) sm_cost_eval(c, &s->current);
-        else sm_cost_eval_fast(c, &s->current);
-        score sc = score_of(s, t, &s->current);
-        if (better(&sc, &t->best_score)) {
-            t->best_score = sc;
-            keep_best(s, t);
-        }
+        judge_current(s, t, c);
     } else {
         snprintf(s->last_move, sizeof s->last_move, "no admissible move");
         sm_solver_why(s, "every candidate sampled is tabu and none beats the best");
