@@ -546,53 +546,73 @@ static void run_k(int i, void *arg)
     f.hi = sm_xmalloc(sizeof(int) * (size_t)K);
     int *off = sm_xmalloc(sizeof(int) * (size_t)(K + 1)), *fill = sm_xmalloc(sizeof(int) * (size_t)K);
     sm_eval best;
-    int have = 0, nscreen = 0;
-    int64_t least_cut = 0;
+    int have = 0;
     double total_speed = c.total_speed;
-    for (int r = 0; r < nroot; r++)
-        for (int round = 0; round < 2; round++)
-            for (int sec = 0; sec < 2; sec++) {
-                variant v = {round, sec, ra[r], rk[r]};
-                for (int u = 0; u < n; u++) blocks[u] = u;
-                realize(&c, blocks, n, 0, K, &v, 1, f.part);
-                memset(f.count, 0, sizeof(int) * (size_t)K);
-                for (int u = 0; u < n; u++) f.count[f.part[u]]++;
-                /* Each node within its speed share plus NP_BALANCE (or
-                 * what it holds already), never past its capacity. */
-                for (int k = 0; k < K; k++) {
-                    double lim = ceil(n * c.speed[k] / total_speed * (1 + NP_BALANCE));
-                    if (lim > c.cap[k]) lim = floor(c.cap[k]);
-                    f.hi[k] = f.count[k] > lim ? f.count[k] : (int)lim;
-                }
-                refine(&c, &f);
-                /* Laid out and evaluated only when its node cut is within
-                 * NP_SCREEN of the least so far (an evaluation is most of
-                 * a variant's cost). */
-                int64_t cut = 0;
-                for (int e = 0; e < s->grid->nedges; e++) {
-                    const sm_edge *ed = &s->grid->edges[e];
-                    cut += ed->cells * c.W[(size_t)f.part[ed->src] * K + f.part[ed->dst]];
-                }
-                if (nscreen > 0 && (double)cut > (double)least_cut * (1 + NP_SCREEN)) continue;
-                if (nscreen == 0 || cut < least_cut) least_cut = cut;
-                nscreen++;
-                /* Each node's blocks, in block order, laid out. */
-                memset(off, 0, sizeof(int) * (size_t)(K + 1));
-                for (int u = 0; u < n; u++) off[f.part[u] + 1]++;
-                for (int k = 0; k < K; k++) off[k + 1] += off[k];
-                memcpy(fill, off, sizeof(int) * (size_t)K);
-                for (int u = 0; u < n; u++) blocks[fill[f.part[u]]++] = u;
-                for (int k = 0; k < K; k++)
-                    lay_out(&c, blocks + off[k], off[k + 1] - off[k], c.nproc + c.nproc_off[k],
-                            c.nproc_off[k + 1] - c.nproc_off[k], map);
-                sm_eval ev;
-                sm_solver_evaluate(s, map, &ev);
-                if (!have || sm_eval_compare(&ev, &best) < 0) {
-                    best = ev;
-                    have = 1;
-                    memcpy(out, map, sizeof(int) * (size_t)n);
-                }
-            }
+    /* Every variant's node parts and cut first; then the NP_EVALS of
+     * least cut (within NP_SCREEN of the least, duplicates once) laid
+     * out and evaluated: an evaluation is most of a variant's cost. */
+    int nvar = nroot * 4;
+    unsigned char *parts = sm_xmalloc((size_t)nvar * (size_t)n);
+    int64_t *cuts = sm_xmalloc(sizeof(int64_t) * (size_t)nvar);
+    int *order = sm_xmalloc(sizeof(int) * (size_t)nvar);
+    for (int i = 0; i < nvar; i++) {
+        variant v = {i / 2 % 2, i % 2, ra[i / 4], rk[i / 4]};
+        for (int u = 0; u < n; u++) blocks[u] = u;
+        realize(&c, blocks, n, 0, K, &v, 1, f.part);
+        memset(f.count, 0, sizeof(int) * (size_t)K);
+        for (int u = 0; u < n; u++) f.count[f.part[u]]++;
+        /* Each node within its speed share plus NP_BALANCE (or what it
+         * holds already), never past its capacity. */
+        for (int k = 0; k < K; k++) {
+            double lim = ceil(n * c.speed[k] / total_speed * (1 + NP_BALANCE));
+            if (lim > c.cap[k]) lim = floor(c.cap[k]);
+            f.hi[k] = f.count[k] > lim ? f.count[k] : (int)lim;
+        }
+        /* Whole planes or rows leave no partial plane to smooth. */
+        if (!v.round) refine(&c, &f);
+        int64_t cut = 0;
+        for (int e = 0; e < s->grid->nedges; e++) {
+            const sm_edge *ed = &s->grid->edges[e];
+            cut += ed->cells * c.W[(size_t)f.part[ed->src] * K + f.part[ed->dst]];
+        }
+        cuts[i] = cut;
+        for (int u = 0; u < n; u++) parts[(size_t)i * n + u] = (unsigned char)f.part[u];
+        int at = i;
+        while (at > 0 && cuts[order[at - 1]] > cut) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = i;
+    }
+    for (int j = 0, evals = 0; j < nvar && evals < NP_EVALS; j++) {
+        int i = order[j];
+        const unsigned char *pt = parts + (size_t)i * n;
+        if ((double)cuts[i] > (double)cuts[order[0]] * (1 + NP_SCREEN)) break;
+        int dup = 0;
+        for (int l = 0; l < j && !dup; l++)
+            dup = cuts[order[l]] == cuts[i] && memcmp(parts + (size_t)order[l] * n, pt, (size_t)n) == 0;
+        if (dup) continue;
+        evals++;
+        /* Each node's blocks, in block order, laid out. */
+        memset(off, 0, sizeof(int) * (size_t)(K + 1));
+        for (int u = 0; u < n; u++) off[pt[u] + 1]++;
+        for (int k = 0; k < K; k++) off[k + 1] += off[k];
+        memcpy(fill, off, sizeof(int) * (size_t)K);
+        for (int u = 0; u < n; u++) blocks[fill[pt[u]]++] = u;
+        for (int k = 0; k < K; k++)
+            lay_out(&c, blocks + off[k], off[k + 1] - off[k], c.nproc + c.nproc_off[k],
+                    c.nproc_off[k + 1] - c.nproc_off[k], map);
+        sm_eval ev;
+        sm_solver_evaluate(s, map, &ev);
+        if (!have || sm_eval_compare(&ev, &best) < 0) {
+            best = ev;
+            have = 1;
+            memcpy(out, map, sizeof(int) * (size_t)n);
+        }
+    }
+    free(parts);
+    free(cuts);
+    free(order);
     if (have) judge(s, out, &best);
     free(off);
     free(fill);
@@ -620,10 +640,19 @@ int sm_node_partition_starts(sm_solver *s, const int *ks, int nk)
     int n = g->ntasks, P = t->nprocs, offered = 0;
     if (n == 0 || nk == 0 || g->ntasks > SM_NODE_STARTS_MAX_BLOCKS) return 0;
     if (s->interrupt && *s->interrupt) return 0;
-    int kmax = 0;
+    /* K up to NP_MAX_NODES (a K x K table of link energies each). */
+    int kmax = 0, *kk = sm_xmalloc(sizeof(int) * (size_t)nk), nkk = 0;
     for (int i = 0; i < nk; i++)
-        if (ks[i] > kmax) kmax = ks[i];
-    if (kmax > NP_MAX_NODES || kmax > t->nnodes) return 0;
+        if (ks[i] >= 2 && ks[i] <= NP_MAX_NODES && ks[i] <= t->nnodes) {
+            kk[nkk++] = ks[i];
+            if (ks[i] > kmax) kmax = ks[i];
+        }
+    if (nkk == 0) {
+        free(kk);
+        return 0;
+    }
+    ks = kk;
+    nk = nkk;
     double cells = 0;
     for (int u = 0; u < n; u++) cells += (double)g->task_cells[u];
     double avg = cells / n;
@@ -658,6 +687,7 @@ int sm_node_partition_starts(sm_solver *s, const int *ks, int nk)
         offered++;
     }
     free(maps);
+    free(kk);
     free(xyz);
     free(nproc);
     free(nproc_off);

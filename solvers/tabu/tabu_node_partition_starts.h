@@ -22,8 +22,9 @@
 /* Node splits of 1, 2 and 3 nodes are tried in boxes of this many
  * nodes at most (more: halves and thirds only). */
 #define NP_SMALL_PIECES_UPTO 32
-/* A variant is evaluated when its node cut (link energy) is within this
- * share of the least before it. */
+/* Variants evaluated: at most NP_EVALS, those of least node cut (link
+ * energy), within NP_SCREEN of the least. */
+#define NP_EVALS 4
 #define NP_SCREEN 0.05
 /* Refinement passes at most. */
 #define NP_FM_PASSES 8
