@@ -354,7 +354,7 @@ int sm_node_starts(sm_solver *s)
     }
     free(sub);
     /* The node-level partitions, on the same ladder. */
-    if (!(s->interrupt && *s->interrupt)) offered += sm_node_partition_starts(s, ks, nk);
+    if (!(s->interrupt && *s->interrupt)) offered += sm_node_partition_starts(s, ks, nk, SM_NODE_STARTS_REPAIR_STEPS);
     free(ks);
     free(want);
     return offered;

@@ -447,17 +447,18 @@ typedef struct {
     const int *xyz;
     const double *pspeed, *pcap;
     const int *nproc_off, *nproc;
+    int repair_steps;
 } np_batch;
 
 /* Evaluation of map, lowered by the compound step first where its rounds
  * alone pass the deadline (into map): which is better is kept. */
-static void judge(const sm_solver *s, int *map, sm_eval *ev)
+static void judge(const sm_solver *s, int *map, sm_eval *ev, int repair_steps)
 {
     sm_solver_evaluate(s, map, ev);
     if (ev->feasible || !ev->memory_ok || !(ev->comm_time > ev->comp_time) || !(ev->comp_time <= s->model.deadline))
         return;
     sm_cost *c = sm_cost_new_figures(s->grid, s->topo, &s->model, map);
-    if (sm_rounds_repair(c, &s->model, SM_NODE_STARTS_REPAIR_STEPS) > 0) {
+    if (sm_rounds_repair(c, &s->model, repair_steps) > 0) {
         sm_eval r;
         sm_solver_evaluate(s, c->map, &r);
         if (sm_eval_compare(&r, ev) < 0) {
@@ -613,7 +614,7 @@ static void run_k(int i, void *arg)
     free(parts);
     free(cuts);
     free(order);
-    if (have) judge(s, out, &best);
+    if (have) judge(s, out, &best, bt->repair_steps);
     free(off);
     free(fill);
     free(blocks);
@@ -633,12 +634,12 @@ static void run_k(int i, void *arg)
     free(c.cap);
 }
 
-int sm_node_partition_starts(sm_solver *s, const int *ks, int nk)
+int sm_node_partition_starts(sm_solver *s, const int *ks, int nk, int repair_steps)
 {
     const sm_grid *g = s->grid;
     const sm_topo *t = s->topo;
     int n = g->ntasks, P = t->nprocs, offered = 0;
-    if (n == 0 || nk == 0 || g->ntasks > SM_NODE_STARTS_MAX_BLOCKS) return 0;
+    if (n == 0 || nk == 0) return 0;
     if (s->interrupt && *s->interrupt) return 0;
     /* K up to NP_MAX_NODES (a K x K table of link energies each). */
     int kmax = 0, *kk = sm_xmalloc(sizeof(int) * (size_t)nk), nkk = 0;
@@ -676,7 +677,7 @@ int sm_node_partition_starts(sm_solver *s, const int *ks, int nk)
     int *xyz = sm_xmalloc(sizeof(int) * 3 * (size_t)n);
     for (int u = 0; u < n; u++) sm_grid_coords(g, u, xyz + 3 * (size_t)u);
     int *maps = sm_xmalloc(sizeof(int) * (size_t)nk * (size_t)n);
-    np_batch b = {s, ks, nk, maps, xyz, pspeed, pcap, nproc_off, nproc};
+    np_batch b = {s, ks, nk, maps, xyz, pspeed, pcap, nproc_off, nproc, repair_steps};
     sm_parallel_for(sm_solver_threads(s), nk, run_k, &b);
     for (int i = 0; i < nk; i++) {
         int *map = maps + (size_t)i * n;

@@ -5,15 +5,15 @@
 #define SM_TABU_NODE_PARTITION_STARTS_H
 
 #include "solvers/stepper/solver_stepper.h"
-#include "tabu_consolidating_starts.h"
 
 /* For each K of ks[0..nk) (the first K nodes): the cut tree of least cut
  * area realised on the blocks, refined between nodes, laid out on each
  * node's processors; each K's best variant offered (sm_solver_offer),
- * lowered first by the compound step where its rounds alone pass the
- * deadline. Grids up to SM_NODE_STARTS_MAX_BLOCKS, K up to NP_MAX_NODES
- * (returns 0 otherwise); side by side on the solver's threads, offered
- * in ks order. Returns the number offered. */
+ * lowered first by at most repair_steps compound steps where its rounds
+ * alone pass the deadline. K up to NP_MAX_NODES (others skipped); the
+ * caller keeps the grid small (sm_node_starts: SM_NODE_STARTS_MAX_BLOCKS).
+ * Side by side on the solver's threads, offered in ks order. Returns the
+ * number offered. */
 #define NP_MAX_NODES 128
 /* Root cuts tried (those within 2 % of the least cut area). */
 #define NP_ROOTS 3
@@ -28,6 +28,6 @@
 #define NP_SCREEN 0.05
 /* Refinement passes at most. */
 #define NP_FM_PASSES 8
-int sm_node_partition_starts(sm_solver *s, const int *ks, int nk);
+int sm_node_partition_starts(sm_solver *s, const int *ks, int nk, int repair_steps);
 
 #endif
