@@ -333,10 +333,13 @@ int sm_node_starts(sm_solver *s)
     sm_solver **sub = sm_xcalloc((size_t)(nk ? nk : 1), sizeof *sub);
     node_batch b = {s, ks, sub};
     if (!(s->interrupt && *s->interrupt)) sm_parallel_for(sm_solver_threads(s), nk, run_node_start, &b);
+    double *dd_energy = sm_xmalloc(sizeof(double) * (size_t)(nk ? nk : 1));
     for (int i = 0; i < nk; i++) {
+        dd_energy[i] = INFINITY;
         if (sub[i] && sub[i]->has_best) {
             sm_solver_offer(s, sub[i]->best_map, &sub[i]->best);
             offered++;
+            dd_energy[i] = sub[i]->best.energy;
             /* Past the deadline by its rounds alone: lowered as tabu's
              * compound step lowers them, then offered too. */
             const sm_eval *b = &sub[i]->best;
@@ -346,6 +349,7 @@ int sm_node_starts(sm_solver *s)
                     sm_eval ev;
                     sm_solver_evaluate(s, c->map, &ev);
                     sm_solver_offer(s, c->map, &ev);
+                    if (ev.energy < dd_energy[i]) dd_energy[i] = ev.energy;
                 }
                 sm_cost_free(c);
             }
@@ -353,8 +357,16 @@ int sm_node_starts(sm_solver *s)
         sm_solver_free(sub[i]);
     }
     free(sub);
-    /* The node-level partitions, on the same ladder. */
-    if (!(s->interrupt && *s->interrupt)) offered += sm_node_partition_starts(s, ks, nk, SM_NODE_STARTS_REPAIR_STEPS);
+    /* The node-level partitions, on the same ladder, for the K whose
+     * decomposition costs at most SM_NODE_PARTITION_GATE times the best
+     * start's energy (feasible or not): they improve on it by a few
+     * per cent, so the others cannot win and are not worth their search. */
+    int np = 0;
+    double gate = s->has_best ? s->best.energy * SM_NODE_PARTITION_GATE : INFINITY;
+    for (int i = 0; i < nk; i++)
+        if (dd_energy[i] <= gate) ks[np++] = ks[i];
+    free(dd_energy);
+    if (!(s->interrupt && *s->interrupt)) offered += sm_node_partition_starts(s, ks, np, SM_NODE_STARTS_REPAIR_STEPS);
     free(ks);
     free(want);
     return offered;

@@ -25,6 +25,9 @@ int sm_box_starts(sm_solver *s);
 /* A start past the deadline by its rounds alone gets at most this many
  * compound steps (tabu_rounds_descent.h) before it is offered again. */
 #define SM_NODE_STARTS_REPAIR_STEPS 256
+/* Node-level partitions (tabu_node_partition_starts.h) are tried for the
+ * K whose rcb -nodes K start costs at most this times the best start. */
+#define SM_NODE_PARTITION_GATE 1.10
 int sm_node_starts(sm_solver *s);
 
 /* Offer the end of a short tabu search (SM_RCB_SEARCH_ITERS steps, no

@@ -28,17 +28,20 @@
 # Ratios: E/E_met against gpmetis, tabu/off against the old starts,
 # tabu/dd against the decomposition.
 # COMM_NODES (environment; default "8 16 32") picks the node counts.
-# Measured 2026-11-27 (one run, session 7, after tabu's compound step
-# that lowers the busiest degree where the rounds set the makespan, and
-# the node starts it repairs): gap 0.1-0.6 % on 8n-x1, 8n-x15, 16n-x150;
-# 1.8 % on 16n-x15; 3.1 % on 16n-x1 (4.0 % in session 6: 500 -> 476
-# rounds, now below its compute); 9.0 % on 32n-x1 (10.8: 328 -> 300
-# rounds); 14.0 % on 8n-x150; 32n-x15 9.7 % and 32n-x150 20.7 % (9.9 and
-# 17.5 in session 6) with lower energies (3.3460 -> 3.3111 J, 20.3330 ->
-# 19.5961 J: 14 nodes, not 16) that finish later, where the bound is
-# lower: gap_dl 10.9 -> 9.7 % and 25.3 -> 20.8 %. The rows the compute
-# sets unchanged bit for bit (energies and bounds are deterministic,
-# times are not). T_by says the rounds set tabu's makespan on 32n-x1
+# Measured 2026-11-27 (one run, session 8, after tabu's node-level
+# partition starts: a least-area cut tree per node count, counts on whole
+# planes or rows, refined between nodes): gap 0.1-0.6 % on 8n-x1, 8n-x15,
+# 16n-x150; 1.8 % on 16n-x15; 3.1 % on 16n-x1; 6.4 % on 32n-x15 (9.7 in
+# session 7: 3.3111 -> 3.2121 J); 8.9 % on 8n-x150 (14.0: 12.0085 ->
+# 11.4622 J, 727 -> 688 node pairs on 6 nodes); 9.0 % on 32n-x1; 12.7 % on
+# 32n-x150 (20.7: 19.5961 -> 18.2880 J on 14 nodes, 1226 -> 1136 node
+# pairs, 536 rounds against the deadline's 540). The other six rows the
+# same energies; energies and bounds are deterministic, times are not
+# (tabu_s grew ~1.1-1.7x on these 4096-block rows: the partitions' search
+# and evaluations). Session 7 (the compound step that lowers the busiest
+# degree where the rounds set the makespan, and the node starts it
+# repairs): 16n-x1 4.0 -> 3.1 % (500 -> 476 rounds), 32n-x1 10.8 -> 9.0 %
+# (328 -> 300 rounds). T_by says the rounds set tabu's makespan on 32n-x1
 # only: there the busiest processor's degree is what the bound does not
 # see (Tb/T 0.71; the V100s' compute is 298.6 rounds against tabu's 300).
 # tabu/dd 0.89-0.997, rt/tabu >= 1.000: no decomposition or start from
