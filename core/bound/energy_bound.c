@@ -98,7 +98,9 @@
  *    cells (Jensen on the convex cheapest-first fill, the concave vertex
  *    over m groups; whole_groups) and by the Lagrangian dual over the
  *    blocks per group (the lower convex hull of one group's cost;
- *    groups_dual), and by the least vertex of the sum over groups of
+ *    groups_dual; on small grids the least of the sum itself over integer
+ *    blocks per group, by min-plus convolutions: the exact split), and by
+ *    the least vertex of the sum over groups of
  *    phi(b) = g(b d) + 1/2 de h0(b) (phi concave between the breakpoints
  *    of the cheapest-first fill g, so the least of the sum is where all
  *    groups but one sit at breakpoints; groups_vertices); the largest
@@ -195,6 +197,7 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
     x.integer_groups = !(flags & SM_BOUND_NO_INTEGER_GROUPS);
     x.whole_groups = !(flags & SM_BOUND_NO_WHOLE_GROUPS);
     x.group_vertices = !(flags & SM_BOUND_NO_GROUP_VERTICES);
+    x.group_split = !(flags & SM_BOUND_NO_GROUP_SPLIT);
     /* Cells: the total and the extremes; the sorted prefix sums only for
      * the count vectors, which need the profile (small grids). */
     x.X = 0;

@@ -69,6 +69,7 @@ typedef struct {
     int integer_groups;       /* knapsack: integer group counts at a level of equal caps (not SM_BOUND_NO_INTEGER_GROUPS) */
     int whole_groups;         /* knapsack: alike groups priced whole (not SM_BOUND_NO_WHOLE_GROUPS) */
     int group_vertices;       /* whole groups: sum_G phi(b_G) at its least vertex (not SM_BOUND_NO_GROUP_VERTICES) */
+    int group_split;          /* whole groups: sum_G phi(b_G) exactly on small grids (not SM_BOUND_NO_GROUP_SPLIT) */
     int rounds_all_only;      /* the floor over every processor only (SM_BOUND_ROUNDS_MEAN_ONLY, tests) */
     double *iso_rho;          /* least 2 w_min f(b)/b over 1..c, c = 0..n */
     double *hset[BOUND_VARIANTS]; /* bound_h_set(b, variant) for b = 0..hset_n (whole groups' dual) */

@@ -381,7 +381,13 @@ static double hull_at(const double *phi, const int *hull, int nh, double t, int 
  * spreading cells over more groups than their caps need pays more
  * boundary, while the knapsack lets every processor take cells and prices
  * the cut as full groups. Groups of up to 8192 blocks (cost linear in c).
- * Returns -INFINITY where it does not apply. */
+ * On small grids (N (n + 1) (c + 1) <= GROUPS_EXACT_WORK) also the least
+ * of sum_G phi(b_G) itself over integer vectors, N min-plus convolutions
+ * of phi (the exact split): above the hull where phi is not convex (a
+ * group of one block against a full one). Returns -INFINITY where it does
+ * not apply. */
+#define GROUPS_EXACT_WORK 1e4 /* N (n + 1) (c + 1): the exact split of small grids */
+
 static double groups_dual(const bctx *x, const kscratch *s, double t1, int variant, int L)
 {
     double de = x->e[L] - x->e[L - 1];
@@ -422,6 +428,26 @@ static double groups_dual(const bctx *x, const kscratch *s, double t1, int varia
         if (h > -INFINITY) bm = fmin(bm, h); /* else m groups cannot hold the grid */
     }
     if (bm < INFINITY) v = fmax(v, bm);
+    /* Small grids: the least of sum_G phi(b_G) itself over integer blocks
+     * per group (0 <= b_G <= c, sum n), by N min-plus convolutions of phi:
+     * no hull, so a group of one block is not priced as a fraction of a
+     * full one's cut (every mapping's blocks per group are such a vector). */
+    if (x->group_split && (double)N * (x->n + 1) * (c + 1) <= GROUPS_EXACT_WORK) {
+        double *cur = sm_xmalloc(sizeof(double) * (size_t)(x->n + 1));
+        double *nxt = sm_xmalloc(sizeof(double) * (size_t)(x->n + 1));
+        for (int t = 0; t <= x->n; t++) cur[t] = t ? INFINITY : 0;
+        for (int k = 0; k < N; k++) {
+            for (int t = 0; t <= x->n; t++) {
+                double best = INFINITY;
+                for (int b = 0; b <= c && b <= t; b++)
+                    if (cur[t - b] + phi[b] < best) best = cur[t - b] + phi[b];
+                nxt[t] = best;
+            }
+            double *tmp = cur; cur = nxt; nxt = tmp;
+        }
+        if (isfinite(cur[x->n])) v = fmax(v, cur[x->n]);
+        free(cur); free(nxt);
+    }
     free(phi); free(hull); free(mem);
     return v;
 }

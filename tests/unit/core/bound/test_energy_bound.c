@@ -631,8 +631,8 @@ static void whole_nodes_below_enumeration(void **st)
 {
     (void)st;
     unsigned seed = 3840;
-    int feasible = 0, raised = 0, trials = 0, raised_v = 0, raised_s = 0;
-    double most = 1, most_v = 1, most_s = 1;
+    int feasible = 0, raised = 0, trials = 0, raised_v = 0, raised_s = 0, raised_split = 0;
+    double most = 1, most_v = 1, most_s = 1, most_split = 1;
     while (trials < 120) {
         sm_grid *g = random_grid(&seed);
         if (g->ntasks > 6) { sm_grid_free(g); continue; }
@@ -673,15 +673,18 @@ static void whole_nodes_below_enumeration(void **st)
         sm_eval best;
         tu_enumerate(g, t, &m, &best);
         int *iso = sm_bound_profile(g);
-        sm_bound with, nowhole, novert, nosurf;
+        sm_bound with, nowhole, novert, nosurf, nosplit;
         sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS, &with);
         sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_NO_WHOLE_GROUPS,
                               &nowhole);
-        /* The least vertex judged without the surface-sharing profiles,
-         * which price the same groups' cut their own way. */
-        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_NO_SURFACE, &nosurf);
-        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL,
-                              SM_BOUND_NO_COUNTS | SM_BOUND_NO_GROUP_VERTICES | SM_BOUND_NO_SURFACE, &novert);
+        /* The least vertex judged without session 8's terms (the
+         * surface-sharing profiles, the exact split), which price the
+         * same groups' cut their own way; each of those on its own. */
+        unsigned s7 = SM_BOUND_NO_COUNTS | SM_BOUND_NO_SURFACE | SM_BOUND_NO_GROUP_SPLIT;
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, s7, &nosurf);
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, s7 | SM_BOUND_NO_GROUP_VERTICES, &novert);
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_NO_GROUP_SPLIT,
+                              &nosplit);
         if (best.feasible) {
             feasible++;
             if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
@@ -699,11 +702,17 @@ static void whole_nodes_below_enumeration(void **st)
             if (nosurf.energy > novert.energy * 1.01) raised_v++;
             most_v = fmax(most_v, nosurf.energy / novert.energy);
             if (with.energy < nosurf.energy * (1 - 1e-12))
-                fail_msg("trial %d: surface sharing %.17g below without %.17g", trials, with.energy, nosurf.energy);
+                fail_msg("trial %d: surface sharing and split %.17g below without %.17g", trials, with.energy,
+                         nosurf.energy);
             if (with.energy > nosurf.energy * 1.01) raised_s++;
             most_s = fmax(most_s, with.energy / nosurf.energy);
+            if (with.energy < nosplit.energy * (1 - 1e-12))
+                fail_msg("trial %d: exact split %.17g below without %.17g", trials, with.energy, nosplit.energy);
+            if (with.energy > nosplit.energy * 1.01) raised_split++;
+            most_split = fmax(most_split, with.energy / nosplit.energy);
         }
         sm_bound_free(&nosurf);
+        sm_bound_free(&nosplit);
         sm_bound_free(&with);
         sm_bound_free(&nowhole);
         sm_bound_free(&novert);
@@ -712,13 +721,15 @@ static void whole_nodes_below_enumeration(void **st)
         sm_grid_free(g);
     }
     print_message("%d feasible of %d, whole nodes raised %d by more than 1 %% (at most x%.3f); the least "
-                  "vertex %d over the hull alone (at most x%.3f); surface sharing %d (at most x%.3f)\n", feasible,
-                  trials, raised, most, raised_v, most_v, raised_s, most_s);
+                  "vertex %d over the hull alone (at most x%.3f); surface sharing and the exact split %d (at most "
+                  "x%.3f), the split alone %d (at most x%.3f)\n", feasible, trials, raised, most, raised_v, most_v,
+                  raised_s, most_s, raised_split, most_split);
     assert_true(feasible >= 40);
     assert_true(raised >= 6);
     assert_true(most >= 1.2);
     assert_true(raised_v >= 2);
     assert_true(most_v >= 1.03);
+    assert_true(raised_s >= 10);
 }
 
 /* The groups share the grid's surface (surface_sharing_profile.c): three
