@@ -105,7 +105,8 @@ static void pool_pause(void)
 typedef struct {
     _Atomic(void (*)(int, int, void *)) fn;
     _Atomic(void *) arg;
-    atomic_int n;
+    atomic_int n;    /* items that may run (a stream's grows) */
+    atomic_int open; /* a stream (sm_pool_stream_begin) not ended: more may come */
 } pool_job;
 
 struct sm_pool {
@@ -135,12 +136,16 @@ static unsigned ticket_gen(unsigned long long t) { return (unsigned)(t >> 32); }
 /* Items claimed at a time: one claim (and one count of done items) per
  * run of items rather than per item, since both are a cache line every
  * worker writes (a tabu step's candidate costs a few microseconds, the
- * same order as a contended claim). Runs stay short, a sixteenth of a
- * worker's share at most, so a worker the system has not scheduled holds
- * little of the job. Which worker runs an item changes nothing. */
-static int pool_grain(int n, int size)
+ * same order as a contended claim). A run is an eighth of a worker's
+ * share of the items still unclaimed, 8 at most (guided): long runs
+ * while much is left, single items at the end, so the job does not end
+ * with the caller waiting for a run another worker has only begun (at
+ * 2 threads a fixed sixteenth of the job left the caller waiting for up
+ * to 4 items: a coarse tabu step's 144 candidates, a refinement chunk's
+ * 128 runs of 32 proposals). Which worker runs an item changes nothing. */
+static int pool_grain(int left, int size)
 {
-    int g = n / (16 * size);
+    int g = left / (8 * size);
     return g < 1 ? 1 : g > 8 ? 8 : g;
 }
 
@@ -148,12 +153,20 @@ static int pool_grain(int n, int size)
 static void pool_items(sm_pool *p, unsigned gen, int worker)
 {
     pool_job *j = &p->job[gen & 1];
-    for (;;) {
+    for (int waits = 0;;) {
         unsigned long long t = atomic_load(&p->ticket);
         if (ticket_gen(t) != gen) return;
-        int i = (int)(t & 0xffffffffu), n = atomic_load_explicit(&j->n, memory_order_relaxed);
-        if (i >= n) return;
-        int k = pool_grain(n, p->size);
+        int i = (int)(t & 0xffffffffu), n = atomic_load(&j->n);
+        if (i >= n) {
+            /* A stream's next items are being made: wait for them (the
+             * caller makes them in microseconds, then ends it; past that,
+             * it may have lost its core: give it back). */
+            if (!atomic_load(&j->open) && i >= atomic_load(&j->n)) return;
+            if (++waits > 1000) sched_yield();
+            else pool_pause();
+            continue;
+        }
+        int k = pool_grain(n - i, p->size);
         if (k > n - i) k = n - i;
         if (!atomic_compare_exchange_weak(&p->ticket, &t, t + (unsigned long long)k)) continue;
         void (*fn)(int, int, void *) = atomic_load_explicit(&j->fn, memory_order_relaxed);
@@ -226,27 +239,65 @@ sm_pool *sm_pool_new(int nthreads)
 
 int sm_pool_size(const sm_pool *p) { return p ? p->size : 1; }
 
-void sm_pool_for(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), void *arg)
+/* Posts a job of n items (open: a stream, more to come) and wakes the
+ * sleeping workers. */
+static void pool_post(sm_pool *p, int n, int open, void (*fn)(int, int, void *), void *arg)
 {
-    if (!p || p->size <= 1 || n <= 1) {
-        for (int i = 0; i < n; i++) fn(i, 0, arg);
-        return;
-    }
     unsigned gen = ++p->gen;
     if (gen == 0) gen = ++p->gen; /* 0 is "no job yet" for the workers */
     pool_job *j = &p->job[gen & 1];
     atomic_store_explicit(&j->fn, fn, memory_order_relaxed);
     atomic_store_explicit(&j->arg, arg, memory_order_relaxed);
     atomic_store_explicit(&j->n, n, memory_order_relaxed);
+    atomic_store_explicit(&j->open, open, memory_order_relaxed);
     atomic_store(&p->done, 0);
     atomic_store(&p->ticket, (unsigned long long)gen << 32);
     pthread_mutex_lock(&p->mu);
     if (p->nsleep) pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);
-    pool_items(p, gen, 0);
-    /* The items other workers hold: short (a fraction of the job). */
+}
+
+/* The caller's part of the current job (n items in all), then the wait
+ * for the items other workers hold: short (a fraction of the job). */
+static void pool_finish(sm_pool *p, int n)
+{
+    pool_items(p, p->gen, 0);
     for (int spin = 0; atomic_load(&p->done) < n; spin++)
         if (spin > 1000) sched_yield();
+}
+
+void sm_pool_for(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), void *arg)
+{
+    if (!p || p->size <= 1 || n <= 1) {
+        for (int i = 0; i < n; i++) fn(i, 0, arg);
+        return;
+    }
+    pool_post(p, n, 0, fn, arg);
+    pool_finish(p, n);
+}
+
+void sm_pool_stream_begin(sm_pool *p, void (*fn)(int i, int worker, void *arg), void *arg)
+{
+    if (!p || p->size <= 1) return;
+    pool_post(p, 0, 1, fn, arg);
+}
+
+void sm_pool_stream_add(sm_pool *p, int n)
+{
+    if (!p || p->size <= 1) return;
+    atomic_store(&p->job[p->gen & 1].n, n);
+}
+
+void sm_pool_stream_end(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), void *arg)
+{
+    if (!p || p->size <= 1) {
+        for (int i = 0; i < n; i++) fn(i, 0, arg);
+        return;
+    }
+    pool_job *j = &p->job[p->gen & 1];
+    atomic_store(&j->n, n);
+    atomic_store(&j->open, 0);
+    pool_finish(p, n);
 }
 
 void sm_pool_task(sm_pool *p, void (*fn)(void *arg), void *arg)

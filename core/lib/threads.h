@@ -43,6 +43,19 @@ sm_pool *sm_pool_new(int nthreads);
 int sm_pool_size(const sm_pool *p);
 void sm_pool_for(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), void *arg);
 void sm_pool_free(sm_pool *p);
+/* A loop whose items are made while it runs: the caller makes item i
+ * (writes what fn(i) reads) while the workers run the items made
+ * before it. sm_pool_stream_begin posts it with no items; after
+ * sm_pool_stream_add(p, n) items [0, n) may run (n only grows); the
+ * caller makes no other use of the pool until sm_pool_stream_end(p, n,
+ * fn, arg), which says there are n in all, runs the ones left beside the
+ * workers and returns once all are done. Same contract as sm_pool_for
+ * (a worker waiting for the next items spins: make them without pause).
+ * NULL or a pool of 1: begin and add do nothing and end runs the n items
+ * in order on the caller. */
+void sm_pool_stream_begin(sm_pool *p, void (*fn)(int i, int worker, void *arg), void *arg);
+void sm_pool_stream_add(sm_pool *p, int n);
+void sm_pool_stream_end(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), void *arg);
 /* One task beside the pool's loops: fn(arg) run by a worker that has no
  * items to do (spinning or asleep), not by the caller, which goes on
  * (its sm_pool_for items are then done by the caller and the other

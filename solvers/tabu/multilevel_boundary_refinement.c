@@ -503,6 +503,24 @@ static void propose_item(int i, int worker, void *arg)
     }
 }
 
+/* A chunk's job on the pool: with ahead_n set, item 0 puts the next
+ * chunk of the pass in block order (into r->ahead, which no proposal
+ * reads), so that sort is not the caller's alone between chunks; the
+ * rest propose. Item 0 is handed out first, beside the first proposals. */
+static void chunk_item(int i, int worker, void *arg)
+{
+    sm_refine *r = arg;
+    if (r->ahead_n >= 0) {
+        if (i == 0) {
+            int n = r->ahead_n, cap = r->prop_cap;
+            visit_in_block_order(r->queue + r->ahead_qpos, n, r->ahead, r->ahead + cap, r->ahead + 2 * (size_t)cap);
+            return;
+        }
+        i--;
+    }
+    propose_item(i, worker, r);
+}
+
 /* The cost states of a level's start: the search's (item 0) and the
  * workers' replicas, built side by side from the same mapping (each is
  * a pass over the whole grid; one after another they were the serial
@@ -526,6 +544,7 @@ void sm_refine_init_threads(sm_refine *r, const sm_grid *g, const sm_topo *t, co
                             const int *map, int passes_max, unsigned long long *rng, int threads)
 {
     memset(r, 0, sizeof *r);
+    r->ahead_n = -1;
     r->grid = g;
     r->model = m;
     r->rng = rng;
@@ -579,10 +598,32 @@ int sm_refine_step(sm_refine *r, int chunk)
         r->prop = sm_xrealloc(r->prop, sizeof *r->prop * (size_t)n);
         r->visit = sm_xrealloc(r->visit, sizeof(int) * 4 * (size_t)n);
         r->visit_at = r->visit + n;
+        free(r->ahead);
+        r->ahead = NULL;
+        r->ahead_n = -1;
     }
-    visit_in_block_order(r->queue + r->qpos, n, r->visit, r->visit_at, r->visit + 2 * (size_t)r->prop_cap);
+    /* This chunk in block order: made beside the last chunk's proposals
+     * when there were threads and it is the chunk that was expected. */
+    if (r->ahead_n == n && r->ahead_qpos == r->qpos && r->ahead_pass == r->pass) {
+        int *v = r->visit;
+        r->visit = r->ahead;
+        r->ahead = v;
+        r->visit_at = r->visit + r->prop_cap;
+    } else {
+        visit_in_block_order(r->queue + r->qpos, n, r->visit, r->visit_at, r->visit + 2 * (size_t)r->prop_cap);
+    }
     r->nchunk = n;
-    sm_pool_for(r->pool, (n + PROPOSE_GRAIN - 1) / PROPOSE_GRAIN, propose_item, r);
+    r->ahead_n = -1;
+    int items = (n + PROPOSE_GRAIN - 1) / PROPOSE_GRAIN;
+    if (sm_pool_size(r->pool) > 1 && end < r->nqueue) {
+        if (!r->ahead) r->ahead = sm_xmalloc(sizeof(int) * 4 * (size_t)r->prop_cap);
+        r->ahead_qpos = end;
+        r->ahead_pass = r->pass;
+        r->ahead_n = end + chunk < r->nqueue ? chunk : r->nqueue - end;
+        if (r->ahead_n > r->prop_cap) r->ahead_n = -1; /* larger than this chunk's room: sorted then */
+        else items++;
+    }
+    sm_pool_for(r->pool, items, chunk_item, r);
     for (int i = 0; i < n; i++) {
         r->tried += r->prop[i].tried;
         r->screened += r->prop[i].screened;
@@ -605,6 +646,7 @@ void sm_refine_release(sm_refine *r)
     free(r->rep_at);
     free(r->prop);
     free(r->visit);
+    free(r->ahead);
     sm_cost_free(r->c);
     free(r->queue);
     free(r->next);

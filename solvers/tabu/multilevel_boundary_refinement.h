@@ -42,6 +42,9 @@ typedef struct sm_refine {
     struct sm_refine_prop *prop;
     int prop_cap, nchunk;           /* proposals of the step being taken */
     int *visit, *visit_at;          /* its blocks in block order, and their places in the chunk */
+    /* The next chunk's visit order, made beside this chunk's proposals
+     * (its queue range, pass, size; ahead_n < 0: none made). */
+    int *ahead, ahead_qpos, ahead_pass, ahead_n;
 } sm_refine;
 
 /* Whether moves are screened before they are tried in full (multilevel_boundary_refinement.c);

@@ -245,13 +245,19 @@ static int tabu_size(tabu_state *t)
     return sm_tabu_list_expire(&t->join, t->it) + sm_tabu_list_expire(&t->leave, t->it);
 }
 
-/* A processor near block u: one of its neighbours', else any. */
+/* Room for n candidates: the list must not move while workers score
+ * the ones already made (score_candidates' stream). */
+static void reserve_cands(tabu_state *t, int n)
+{
+    if (n <= t->cands_cap) return;
+    t->cands_cap = n > 256 ? n : 256;
+    t->cands = sm_xrealloc(t->cands, sizeof *t->cands * (size_t)t->cands_cap);
+}
+
+/* The step's next candidate, at the end of the list. */
 static step_cand *add_cand(tabu_state *t)
 {
-    if (t->ncands == t->cands_cap) {
-        t->cands_cap = t->cands_cap ? 2 * t->cands_cap : 256;
-        t->cands = sm_xrealloc(t->cands, sizeof *t->cands * (size_t)t->cands_cap);
-    }
+    if (t->ncands == t->cands_cap) reserve_cands(t, t->cands_cap ? 2 * t->cands_cap : 256);
     return &t->cands[t->ncands++];
 }
 
@@ -344,18 +350,37 @@ static void score_item(int i, int worker, void *arg)
     sm_cost_trial_end(c);
 }
 
-/* Every candidate of the step scored. Under a hop-based objective (kept
- * in one sm_objective beside the search's cost state) one after another
- * on the search's own state, as before threads; otherwise side by side
- * on the replicas. */
-static void score_candidates(const sm_solver *s, tabu_state *t)
+/* The candidates are scored side by side on the replicas while the step
+ * samples the next ones (a stream on the pool: STREAM_EVERY at a time),
+ * so a worker does not wait for the sampling, which draws every
+ * candidate from the one random stream in order on the caller. Under a
+ * hop-based objective (kept in one sm_objective beside the search's
+ * cost state) none: score_candidates scores them one after another on
+ * the search's own state, as before threads. */
+#define STREAM_EVERY 16
+
+static void stream_begin(tabu_state *t, step_job *j)
+{
+    if (!t->rep) return;
+    /* Every candidate a step can make: 3 neighbourhoods, and the DVFS
+     * changes (4 -candidates at most). */
+    reserve_cands(t, 3 * t->ncand + (t->dvfs ? 4 * t->ncand : 0));
+    sm_pool_stream_begin(t->pool, score_item, j);
+}
+
+static void stream_made(tabu_state *t)
+{
+    if (t->rep && t->ncands % STREAM_EVERY == 0) sm_pool_stream_add(t->pool, t->ncands);
+}
+
+/* Every candidate of the step scored (the stream's rest). */
+static void score_candidates(const sm_solver *s, tabu_state *t, step_job *j)
 {
     if (!t->rep) {
         for (int i = 0; i < t->ncands; i++) score_on(s, t, t->c, &t->cands[i]);
         return;
     }
-    step_job j = {s, t, NULL};
-    sm_pool_for(t->pool, t->ncands, score_item, &j);
+    sm_pool_stream_end(t->pool, t->ncands, score_item, j);
 }
 
 /* The accepted move noted for the replicas (before t->state changes). */
@@ -721,10 +746,13 @@ static void step(sm_solver *s)
     sm_eval ev0;
     sm_cost_eval_fast(c, &ev0);
     score sc0 = score_of(s, t, &ev0);
-    /* Sampled first (the random stream and the mapping only), scored
-     * side by side, then chosen in the order sampled: the same choice
+    /* Sampled (the random stream and the mapping only; a candidate's
+     * score depends on it and the mapping only), scored side by side as
+     * they are sampled, then chosen in the order sampled: the same choice
      * for any number of threads. */
     t->ncands = 0;
+    step_job sj = {s, t, NULL};
+    stream_begin(t, &sj);
     for (int kind = 0; kind < 3; kind++)
         for (int k = 0; k < t->ncand; k++) {
             cand m;
@@ -733,6 +761,7 @@ static void step(sm_solver *s)
             step_cand *x = add_cand(t);
             x->m = m;
             x->tabu = is_tabu(t, &m);
+            stream_made(t);
         }
     int nmoves = t->ncands;
     /* DVFS: every other state of every processor that has states when
@@ -762,9 +791,10 @@ static void step(sm_solver *s)
             step_cand *x = add_cand(t);
             x->m = (cand){3, 0, 0, p, q};
             x->tabu = t->state_until[p] > t->it;
+            stream_made(t);
         }
     }
-    score_candidates(s, t);
+    score_candidates(s, t, &sj);
     int examined = t->ncands;
     for (int i = 0; i < nmoves; i++) {
         const step_cand *x = &t->cands[i];
