@@ -15,6 +15,7 @@
 #include <string.h>
 #include "core/lib/threads.h"
 #include "tabu_consolidating_starts.h"
+#include "tabu_node_partition_starts.h"
 #include "tabu_rounds_descent.h"
 
 typedef struct {
@@ -352,6 +353,8 @@ int sm_node_starts(sm_solver *s)
         sm_solver_free(sub[i]);
     }
     free(sub);
+    /* The node-level partitions, on the same ladder. */
+    if (!(s->interrupt && *s->interrupt)) offered += sm_node_partition_starts(s, ks, nk, SM_NODE_STARTS_REPAIR_STEPS);
     free(ks);
     free(want);
     return offered;
