@@ -45,6 +45,19 @@
  *    water-filling) gives h. Without upper limits on A_a, h(b)/b does not
  *    increase with b (scaling A by lambda >= 1 keeps it feasible for
  *    lambda b).
+ *  - the groups share the grid's surface (surface_sharing_profile.c, grids
+ *    up to about 16^3 blocks): for lambda >= 0, a profile H_lambda(b) <=
+ *    dw(S) + 2 lambda sum_a w_a s_a(S) for every set of b blocks (s_a(S):
+ *    its faces on the grid's two end planes across open axis a), found
+ *    slice by slice (a line holding some of its blocks is cut twice, or
+ *    once with one end face; slices differ by |r_j - r_j+1| pairs at
+ *    least). The groups of a partition own every surface face once, so
+ *        sum_G dw(S_G) >= sum_G H_lambda(|S_G|) - 2 lambda sum_a w_a Surf_a,
+ *    a constant per level as in (2) (Surf_a = 2 L_a). Form (2) is the
+ *    continuous lambda = 1 case; lambda < 1 and the box's limits see that
+ *    the groups cannot all take a corner's or an edge's share of the
+ *    surface at once. lambda in {0, 1/4, 1/2, 3/4, 1}, chosen per level
+ *    (one for processors, one for nodes and tree groups).
  *
  * Two ways to combine them:
  *  - counts (at most 8 processors and the exact profile): every vector of
@@ -85,15 +98,20 @@
  *    cells (Jensen on the convex cheapest-first fill, the concave vertex
  *    over m groups; whole_groups) and by the Lagrangian dual over the
  *    blocks per group (the lower convex hull of one group's cost;
- *    groups_dual), and by the least vertex of the sum over groups of
+ *    groups_dual; on small grids the least of the sum itself over integer
+ *    blocks per group, by min-plus convolutions: the exact split), and by
+ *    the least vertex of the sum over groups of
  *    phi(b) = g(b d) + 1/2 de h0(b) (phi concave between the breakpoints
  *    of the cheapest-first fill g, so the least of the sum is where all
  *    groups but one sit at breakpoints; groups_vertices); the largest
- *    bound is kept.
+ *    bound is kept. Each interval is bounded once per variant of h (form
+ *    (1) with the exact profile; form (2); each pair of surface-sharing
+ *    profiles, with the dual over their H) and the largest kept: each is
+ *    a bound on its own.
  * The bound is the larger of the two, each valid on its own.
  *
  * Where each part lives: energy_bound_comm_part.c (h, and the least link energy at each
- * separation level), energy_bound_compute_part.c (each processor's figures and
+ * separation level), surface_sharing_profile.c (H_lambda), energy_bound_compute_part.c (each processor's figures and
  * caps, the classes that cost the same), energy_bound_parts_combined_by_knapsack_any_size.c and
  * energy_bound_parts_combined_exactly_small_machines.c (the two ways to combine); this file builds the
  * context they share (energy_bound_context.h) and takes the larger. */
@@ -139,7 +157,8 @@ static void ctx_free(bctx *x)
     }
     free(x->pc_of); free(x->pc_rep); free(x->pc_count); free(x->cls_rep); free(x->cls_mult);
     free(x->iso_rho);
-    free(x->hset[0]); free(x->hset[1]);
+    for (int v = 0; v < BOUND_VARIANTS; v++) free(x->hset[v]);
+    bound_free_surface(x);
 }
 
 
@@ -178,6 +197,7 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
     x.integer_groups = !(flags & SM_BOUND_NO_INTEGER_GROUPS);
     x.whole_groups = !(flags & SM_BOUND_NO_WHOLE_GROUPS);
     x.group_vertices = !(flags & SM_BOUND_NO_GROUP_VERTICES);
+    x.group_split = !(flags & SM_BOUND_NO_GROUP_SPLIT);
     /* Cells: the total and the extremes; the sorted prefix sums only for
      * the count vectors, which need the profile (small grids). */
     x.X = 0;
@@ -216,11 +236,13 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
         }
     }
 
+    bound_setup_surface(&x, !(flags & SM_BOUND_NO_SURFACE));
+
     /* One set's boundary bound at each size the whole groups' dual reads
      * (groups of up to 8192 blocks of equal cells): computed once. */
     if (x.has_edges && x.dmin == x.dmax && !(flags & (SM_BOUND_NO_WHOLE_GROUPS | SM_BOUND_NO_INTEGER_GROUPS))) {
         x.hset_n = x.n < 8192 ? x.n : 8192;
-        for (int v = 0; v < 2; v++) {
+        for (int v = 0; v < 2 + x.nsurf; v++) {
             x.hset[v] = sm_xmalloc(sizeof(double) * (size_t)(x.hset_n + 1));
             for (int b = 0; b <= x.hset_n; b++) x.hset[v][b] = bound_h_set(&x, b, v);
         }
@@ -290,9 +312,10 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
         out->vectors = have_counts ? cb.vectors : 0;
         snprintf(out->method, sizeof out->method,
                  "knapsack: cells cheapest first within each processor's deadline cap, "
-                 "%d makespan intervals x %s%s, %d link level%s",
+                 "%d makespan intervals x %s%s%s, %d link level%s",
                  out->pieces, x.iso ? "exact isoperimetric profile and " : "",
-                 "Loomis-Whitney boundary", x.nlev, x.nlev == 1 ? "" : "s");
+                 "Loomis-Whitney boundary", x.nsurf ? ", groups sharing the grid's surface" : "", x.nlev,
+                 x.nlev == 1 ? "" : "s");
     }
     if (out->energy == -INFINITY) { /* both methods left out (tests) */
         out->energy = 0;

@@ -40,7 +40,9 @@ enum {
     SM_BOUND_ROUNDS_MEAN_ONLY = 16, /* the rounds' floor as the mean over every processor only (tests) */
     SM_BOUND_NO_INTEGER_GROUPS = 32, /* knapsack: fractional group counts only (tests) */
     SM_BOUND_NO_WHOLE_GROUPS = 64, /* knapsack: alike groups not priced whole (tests) */
-    SM_BOUND_NO_GROUP_VERTICES = 128 /* whole groups: without the least vertex of their sum (tests) */
+    SM_BOUND_NO_GROUP_VERTICES = 128, /* whole groups: without the least vertex of their sum (tests) */
+    SM_BOUND_NO_SURFACE = 256, /* knapsack: without the surface-sharing profiles (tests) */
+    SM_BOUND_NO_GROUP_SPLIT = 512 /* whole groups: without the exact split of small grids (tests) */
 };
 /* The same with a profile from sm_bound_profile (NULL: none) and flags,
  * each method checked on its own in the tests. */

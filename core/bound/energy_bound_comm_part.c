@@ -92,6 +92,10 @@ double bound_h_concave(const bctx *x, double b, int variant)
  * without its constant), with the exact profile where there is one. */
 double bound_h_set(const bctx *x, double b, int variant)
 {
+    if (variant >= 2) { /* a surface-sharing profile: its own constant */
+        int i = variant - 2;
+        return i < x->nsurf && b >= 0 && b <= x->n ? x->sprof[i][(int)b] : 0;
+    }
     double v = lw_h(x, b, variant);
     if (variant == 0 && x->iso && b >= 1 && b <= x->n) v = fmax(v, 2 * x->wmin * x->iso[(int)b]);
     return v;
@@ -108,6 +112,16 @@ double bound_lw_const(const bctx *x)
     return s;
 }
 
+/* The constant a partition's sum of one variant's set bounds loses at one
+ * level: 0 for form (1), the end faces for form (2), lambda x the
+ * weighted surface for a surface-sharing profile. */
+double bound_variant_const(const bctx *x, int variant)
+{
+    if (variant == 1) return bound_lw_const(x);
+    if (variant >= 2) return variant - 2 < x->nsurf ? x->sconst[variant - 2] : 0;
+    return 0;
+}
+
 /* The same counting directed edges instead of cells (unit weights). */
 double bound_lw_const_edges(const bctx *x)
 {
@@ -122,6 +136,7 @@ double bound_rho(const bctx *x, double cap, int variant)
 {
     if (cap < 1) return 0;
     if (cap > x->n) cap = x->n;
+    if (variant >= 2) return variant - 2 < x->nsurf ? x->srho[variant - 2][(int)floor(cap)] : 0;
     double r = lw_h(x, floor(cap), variant) / floor(cap);
     if (variant == 0 && x->iso_rho) r = fmax(r, x->iso_rho[(int)floor(cap)]);
     return r;

@@ -18,6 +18,10 @@ struct sm_bound;   /* energy_bound.h: the parts that fill one include it */
 #define BOUND_PIECES 32
 #define BOUND_SPLITS 96
 #define BOUND_MAX_LEVELS (SM_NET_MAXDIMS + 2)
+#define BOUND_SURFACE_LAMBDAS 5
+/* Boundary variants: 0 form (1) and the exact profile, 1 form (2), 2.. the
+ * surface-sharing profiles (surface_sharing_profile.c), one per lambda. */
+#define BOUND_VARIANTS (2 + BOUND_SURFACE_LAMBDAS)
 
 /* Everything both methods share. */
 typedef struct {
@@ -65,9 +69,15 @@ typedef struct {
     int integer_groups;       /* knapsack: integer group counts at a level of equal caps (not SM_BOUND_NO_INTEGER_GROUPS) */
     int whole_groups;         /* knapsack: alike groups priced whole (not SM_BOUND_NO_WHOLE_GROUPS) */
     int group_vertices;       /* whole groups: sum_G phi(b_G) at its least vertex (not SM_BOUND_NO_GROUP_VERTICES) */
+    int group_split;          /* whole groups: sum_G phi(b_G) exactly on small grids (not SM_BOUND_NO_GROUP_SPLIT) */
     int rounds_all_only;      /* the floor over every processor only (SM_BOUND_ROUNDS_MEAN_ONLY, tests) */
     double *iso_rho;          /* least 2 w_min f(b)/b over 1..c, c = 0..n */
-    double *hset[2];          /* bound_h_set(b, variant) for b = 0..hset_n (whole groups' dual) */
+    double *hset[BOUND_VARIANTS]; /* bound_h_set(b, variant) for b = 0..hset_n (whole groups' dual) */
+    /* Surface-sharing profiles (variant 2 + i): 2 H_lambda(b) for b = 0..n,
+     * its least per block over 1..c, and the constant of the partition. */
+    int nsurf;
+    double slam[BOUND_SURFACE_LAMBDAS], sconst[BOUND_SURFACE_LAMBDAS];
+    double *sprof[BOUND_SURFACE_LAMBDAS], *srho[BOUND_SURFACE_LAMBDAS];
     int hset_n;
 } bctx;
 
@@ -95,6 +105,9 @@ double bound_total_cap(const bctx *x, double T, kscratch *s);
 double bound_knapsack(const bctx *x, double lo, double hi, int comm, int *npieces,
                              double *tbest, kscratch *s);
 int bound_counts(bctx *x, struct sm_bound *out);
+void bound_setup_surface(bctx *x, int enable);
+void bound_free_surface(bctx *x);
+double bound_variant_const(const bctx *x, int variant);
 int bound_counts_dvfs(bctx *x, struct sm_bound *out);
 
 #endif

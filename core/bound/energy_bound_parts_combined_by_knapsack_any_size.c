@@ -170,6 +170,18 @@ static double rounds_floor(const bctx *x, kscratch *s)
     return best * theta;
 }
 
+/* The boundary variant level L reads under a piece's variant: 0 and 1
+ * (Loomis-Whitney's forms, the exact profile) at every level; from 2 on,
+ * a pair of surface-sharing profiles (surface_sharing_profile.c), one for
+ * the processors (level 0) and one for nodes and tree groups: each
+ * level's constant is its own, so each may take its own lambda. */
+static int level_variant(const bctx *x, int variant, int L)
+{
+    if (variant < 2 || x->nsurf == 0) return variant;
+    int k = variant - 2;
+    return 2 + (L == 0 ? k % x->nsurf : k / x->nsurf);
+}
+
 /* Integer group counts at a level whose groups all have the same cap c
  * blocks (at t2): the knapsack charges that level
  * 1/2 de rho(c) per block, as if the grid were tiled by n/c ideal groups
@@ -183,7 +195,7 @@ static double rounds_floor(const bctx *x, kscratch *s)
  * difference is added. Returns it (>= 0). */
 static double groups_concave_gain(const bctx *x, const kscratch *s, int variant, int skip)
 {
-    if (!x->integer_groups || !x->has_edges || x->nax == 0) return 0;
+    if (!x->integer_groups || !x->has_edges || x->nax == 0 || variant >= 2) return 0;
     double gain = 0;
     for (int L = 0; L < x->nlev; L++) {
         double de = x->e[L] - (L ? x->e[L - 1] : 0);
@@ -232,7 +244,7 @@ static double cell_cost(const bctx *x, const kscratch *s, int p, double t1, int 
             double de = x->e[L] - (L ? x->e[L - 1] : 0);
             if (de <= 0 || L == skip) continue;
             double cap = L ? s->gcap[L][x->gc_of[L][x->group[L][p]]] : capb;
-            cost += 0.5 * de * bound_rho(x, cap, variant) / x->dmax;
+            cost += 0.5 * de * bound_rho(x, cap, level_variant(x, variant, L)) / x->dmax;
         }
     return cost;
 }
@@ -286,7 +298,7 @@ static member *group_members_by_cost(const bctx *x, const kscratch *s, double t1
 static double whole_groups(const bctx *x, const kscratch *s, double t1, int variant, int L)
 {
     double de = x->e[L] - x->e[L - 1];
-    if (!x->integer_groups || de <= 0 || x->ngc[L] != 1 || x->dmin != x->dmax) return -INFINITY;
+    if (!x->integer_groups || de <= 0 || x->ngc[L] != 1 || x->dmin != x->dmax || variant >= 2) return -INFINITY;
     double c = floor(s->gcap[L][0]);
     int N = x->ngroups[L];
     if (c < 2 || c >= x->n || N < 1) return -INFINITY;
@@ -369,14 +381,21 @@ static double hull_at(const double *phi, const int *hull, int nh, double t, int 
  * spreading cells over more groups than their caps need pays more
  * boundary, while the knapsack lets every processor take cells and prices
  * the cut as full groups. Groups of up to 8192 blocks (cost linear in c).
- * Returns -INFINITY where it does not apply. */
+ * On small grids (N (n + 1) (c + 1) <= GROUPS_EXACT_WORK) also the least
+ * of sum_G phi(b_G) itself over integer vectors, N min-plus convolutions
+ * of phi (the exact split): above the hull where phi is not convex (a
+ * group of one block against a full one). Returns -INFINITY where it does
+ * not apply. */
+#define GROUPS_EXACT_WORK 1e4 /* N (n + 1) (c + 1): the exact split of small grids */
+
 static double groups_dual(const bctx *x, const kscratch *s, double t1, int variant, int L)
 {
     double de = x->e[L] - x->e[L - 1];
     if (!x->integer_groups || de <= 0 || x->ngc[L] != 1 || x->dmin != x->dmax) return -INFINITY;
     double cb = floor(s->gcap[L][0]);
     int N = x->ngroups[L];
-    if (cb < 2 || cb >= x->n || cb > x->hset_n || !x->hset[variant] || N < 2) return -INFINITY;
+    int hv = level_variant(x, variant, L);
+    if (cb < 2 || cb >= x->n || cb > x->hset_n || !x->hset[hv] || N < 2) return -INFINITY;
     int c = (int)cb, nm;
     member *mem = group_members_by_cost(x, s, t1, variant, L, &nm, NULL);
     /* phi at b = 0..c, then the lower hull (monotone chain). */
@@ -394,7 +413,7 @@ static double groups_dual(const bctx *x, const kscratch *s, double t1, int varia
             mem[i].cap -= take;
             if (mem[i].cap <= 0) i++;
         }
-        phi[b] = filled < want * (1 - 1e-12) ? INFINITY : g + 0.5 * de * x->hset[variant][b];
+        phi[b] = filled < want * (1 - 1e-12) ? INFINITY : g + 0.5 * de * x->hset[hv][b];
     }
     /* Over all N groups (empty ones at phi(0) = 0): N phi**(n/N). */
     double v = hull_at(phi, hull, hull_build(phi, hull, 0, c), (double)x->n / N, N);
@@ -409,6 +428,26 @@ static double groups_dual(const bctx *x, const kscratch *s, double t1, int varia
         if (h > -INFINITY) bm = fmin(bm, h); /* else m groups cannot hold the grid */
     }
     if (bm < INFINITY) v = fmax(v, bm);
+    /* Small grids: the least of sum_G phi(b_G) itself over integer blocks
+     * per group (0 <= b_G <= c, sum n), by N min-plus convolutions of phi:
+     * no hull, so a group of one block is not priced as a fraction of a
+     * full one's cut (every mapping's blocks per group are such a vector). */
+    if (x->group_split && (double)N * (x->n + 1) * (c + 1) <= GROUPS_EXACT_WORK) {
+        double *cur = sm_xmalloc(sizeof(double) * (size_t)(x->n + 1));
+        double *nxt = sm_xmalloc(sizeof(double) * (size_t)(x->n + 1));
+        for (int t = 0; t <= x->n; t++) cur[t] = t ? INFINITY : 0;
+        for (int k = 0; k < N; k++) {
+            for (int t = 0; t <= x->n; t++) {
+                double best = INFINITY;
+                for (int b = 0; b <= c && b <= t; b++)
+                    if (cur[t - b] + phi[b] < best) best = cur[t - b] + phi[b];
+                nxt[t] = best;
+            }
+            double *tmp = cur; cur = nxt; nxt = tmp;
+        }
+        if (isfinite(cur[x->n])) v = fmax(v, cur[x->n]);
+        free(cur); free(nxt);
+    }
     free(phi); free(hull); free(mem);
     return v;
 }
@@ -460,7 +499,8 @@ static double vphi_at(const bctx *x, const vphi *f, double b)
 static double groups_vertices(const bctx *x, const kscratch *s, double t1, int variant, int L)
 {
     double de = x->e[L] - x->e[L - 1];
-    if (!x->integer_groups || !x->group_vertices || de <= 0 || x->ngc[L] != 1 || x->dmin != x->dmax)
+    if (!x->integer_groups || !x->group_vertices || de <= 0 || x->ngc[L] != 1 || x->dmin != x->dmax ||
+        variant >= 2)
         return -INFINITY;
     double c = floor(s->gcap[L][0]);
     int N = x->ngroups[L];
@@ -552,10 +592,10 @@ static double piece(const bctx *x, double t1, double t2, int comm, int variant, 
         if (unused_idle) idle += x->pidle[p] * x->cls_mult[c];
         s->items[c] = (kitem){cell_cost(x, s, p, t1, comm, variant, -1), s->capc[f] * x->cls_mult[c]};
     }
-    if (comm && x->P > 1 && variant == 1)
+    if (comm && x->P > 1 && variant >= 1)
         for (int L = 0; L < x->nlev; L++) {
             double de = x->e[L] - (L ? x->e[L - 1] : 0);
-            if (de > 0) konst += 0.5 * de * bound_lw_const(x);
+            if (de > 0) konst += 0.5 * de * bound_variant_const(x, level_variant(x, variant, L));
         }
     int nitems = merge_costs(s->items, x->ncls, s);
     qsort(s->items, (size_t)nitems, sizeof(kitem), by_cost);
@@ -583,7 +623,9 @@ static double piece_best(const bctx *x, double t1, double t2, int comm, kscratch
 {
     *teff = t1;
     double v = piece(x, t1, t2, comm, 0, s, teff);
-    if (comm && isfinite(v)) v = fmax(v, piece(x, t1, t2, comm, 1, s, NULL));
+    if (comm && isfinite(v))
+        for (int var = 1; var < 2 + x->nsurf * (x->nlev > 1 ? x->nsurf : 1); var++)
+            v = fmax(v, piece(x, t1, t2, comm, var, s, NULL));
     return v;
 }
 

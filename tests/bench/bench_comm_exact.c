@@ -31,6 +31,10 @@
  *   gap_tabu  tabu/opt - 1: better mappings tabu misses;
  *   gap_bound opt/bound - 1: the bound's looseness (gap_tabu and gap_bound
  *             together make bench_comm_nodes' gap);
+ *   gap_b_s7  the same for the bound without session 8's two terms
+ *             (SM_BOUND_NO_SURFACE | SM_BOUND_NO_GROUP_SPLIT: the groups
+ *             sharing the grid's surface, the exact split over alike
+ *             groups of a small grid), i.e. the bound of session 7;
  *   search    branch-and-bound nodes; T_by: what sets tabu's makespan;
  *   opt_n, opt_rd  the nodes the optimum keeps busy and its rounds;
  *   Tb/To     the bound's makespan (where it prices idle power) over the
@@ -76,9 +80,10 @@ int main(void)
            "processors (nK), inter-node energy xF; one run\n");
     printf("opt = the least energy of any mapping meeting tabu's own makespan (branch and bound, limit %.0f s); "
            "bound = model bound there\n", limit);
-    printf("%-20s %6s %5s %6s %10s %5s %10s %10s %7s %10s %10s %9s %7s %7s %7s %6s %6s %5s %6s %6s\n", "instance",
-           "blocks", "procs", "comm%", "tabu(J)", "nodes", "bound(J)", "opt(J)", "status", "search", "gap_tabu",
-           "gap_bound", "tabu_s", "bound_s", "opt_s", "T_by", "rounds", "opt_n", "opt_rd", "Tb/To");
+    printf("%-20s %6s %5s %6s %10s %5s %10s %10s %7s %10s %10s %9s %9s %7s %7s %7s %6s %6s %5s %6s %6s\n",
+           "instance", "blocks", "procs", "comm%", "tabu(J)", "nodes", "bound(J)", "opt(J)", "status", "search",
+           "gap_tabu", "gap_bound", "gap_b_s7", "tabu_s", "bound_s", "opt_s", "T_by", "rounds", "opt_n", "opt_rd",
+           "Tb/To");
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         char name[64];
         ce_name(&rows[r], name, sizeof name);
@@ -90,12 +95,13 @@ int main(void)
         const char *status = x->why[0] ? "refused" : x->proven ? "optimal" : "limit";
         /* Without a proof the best found is an upper bound on the
          * optimum: gap_tabu a floor (>=), gap_bound a ceiling (<=). */
-        char opt[32] = "-", gt[32] = "-", gb[32] = "-";
+        char opt[32] = "-", gt[32] = "-", gb[32] = "-", gb7[32] = "-";
         if (x->found) {
             double v = x->energy;
             snprintf(opt, sizeof opt, "%.6f", v);
             snprintf(gt, sizeof gt, "%s%+.2f%%", x->proven ? "" : ">=", 100.0 * (te->energy / v - 1));
             snprintf(gb, sizeof gb, "%s%+.2f%%", x->proven ? "" : "<=", 100.0 * (v / o.bound.energy - 1));
+            snprintf(gb7, sizeof gb7, "%s%+.2f%%", x->proven ? "" : "<=", 100.0 * (v / o.bound_s7.energy - 1));
         }
         char on[16] = "-", ord[16] = "-", tb[16] = "-";
         if (x->found) {
@@ -103,9 +109,10 @@ int main(void)
             snprintf(ord, sizeof ord, "%lld", (long long)o.opt.rounds);
             snprintf(tb, sizeof tb, "%.2f", o.bound.time / o.opt.time);
         }
-        printf("%-20s %6d %5d %5.1f%% %10.6f %5d %10.6f %10s %7s %10lld %10s %9s %7.2f %7.2f %7.2f %6s %6lld %5s %6s %6s\n",
+        printf("%-20s %6d %5d %5.1f%% %10.6f %5d %10.6f %10s %7s %10lld %10s %9s %9s %7.2f %7.2f %7.2f %6s %6lld %5s "
+               "%6s %6s\n",
                name, o.n, o.P, 100.0 * te->energy_comm / te->energy, te->energy, o.tabu_nodes, o.bound.energy, opt,
-               status, x->nodes, gt, gb, o.tabu_s, o.bound_s, x->seconds,
+               status, x->nodes, gt, gb, gb7, o.tabu_s, o.bound_s, x->seconds,
                te->comm_time >= te->comp_time ? "rounds" : "comp", (long long)te->rounds, on, ord, tb);
         if (x->found && fabs(x->internal - x->energy) > 1e-9 * x->energy)
             printf("  ! the search's energy %.9g differs from the model's %.9g\n", x->internal, x->energy);

@@ -86,6 +86,7 @@ typedef struct ce_out {
     int tabu_nodes;    /* nodes its mapping keeps busy */
     double tabu_s, bound_s;
     sm_bound bound;    /* model bound at tabu's own makespan */
+    sm_bound bound_s7; /* the same without session 8's terms (surface sharing, exact split) */
     xo_result exact;   /* the optimum at that makespan */
     sm_eval opt;       /* its evaluation (when found) */
     int opt_nodes;     /* nodes it keeps busy */
@@ -169,6 +170,9 @@ static inline int ce_run(const char *types, const ce_row *r, double limit, ce_ou
     t0 = ce_now();
     sm_bound_compute(g, t, &at, &o->bound);
     o->bound_s = ce_now() - t0;
+    int *iso = sm_bound_profile(g);
+    sm_bound_compute_with(g, t, &at, iso, SM_BOUND_NO_SURFACE | SM_BOUND_NO_GROUP_SPLIT, &o->bound_s7);
+    free(iso);
     /* Below tabu's energy (a hair above, so that its mapping counts):
      * the search always ends with a mapping, checked by the model. */
     xo_solve(g, t, &at, o->tabu.energy * (1 + 1e-6), limit, &o->exact);
@@ -186,6 +190,7 @@ static inline void ce_free(ce_out *o)
     free(o->tabu_map);
     free(o->exact.map);
     sm_bound_free(&o->bound);
+    sm_bound_free(&o->bound_s7);
 }
 
 #endif
