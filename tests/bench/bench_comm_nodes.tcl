@@ -28,23 +28,27 @@
 # Ratios: E/E_met against gpmetis, tabu/off against the old starts,
 # tabu/dd against the decomposition.
 # COMM_NODES (environment; default "8 16 32") picks the node counts.
-# Measured 2026-11-27 (one run, session 8, after the bound's groups
-# sharing the grid's surface; tabu's mappings the same as session 7's):
-# gap 0.0-0.4 % on 8n-x1, 8n-x15, 16n-x150 (0.1-0.6 in session 7);
-# 1.4 % on 16n-x15 (1.8); 2.5 % on 16n-x1 (3.1); 7.4 % on 8n-x150
-# (14.0: the bound's communication 9.41 -> 10.05 J against tabu's
-# 10.75 J); 8.0 % on 32n-x1 (9.0); 8.5 % on 32n-x15 (9.7); 20.4 % on
-# 32n-x150 (20.7). gap_dl (against the bound at tabu's deadline): 8n-x15
-# 3.1 %, 8n-x150 9.0 %, 16n-x15 1.6 %, 32n-x15 8.5 %, 32n-x150 20.5 %,
-# the others as gap. Session 7 (tabu's compound step that lowers the
+# Measured 2026-11-27 (one run, session 8: the bound's groups sharing
+# the grid's surface, and tabu's node-level partition starts, a
+# least-area cut tree per node count with counts on whole planes or rows):
+# gap 0.0-0.4 % on 8n-x1, 8n-x15, 16n-x150 (0.1-0.6 in session 7); 1.4 %
+# on 16n-x15 (1.8); 2.5 % on 16n-x1 (3.1); 2.9 % on 8n-x150 (14.0; tabu
+# 12.0085 -> 11.4622 J, 727 -> 688 node pairs on 6 nodes; 7.4 % with the
+# bound's change alone); 5.3 % on 32n-x15 (9.7; 3.3111 -> 3.2121 J); 8.0 %
+# on 32n-x1 (9.0); 12.4 % on 32n-x150 (20.7; 19.5961 -> 18.2880 J on 14
+# nodes, 1226 -> 1136 node pairs, 536 rounds against the deadline's 540).
+# gap_dl (against the bound at tabu's deadline): 8n-x15 3.1 %, 8n-x150
+# 4.0 %, 16n-x15 1.6 %, 16n-x150 0.3 %, the others as gap. The other six
+# mappings the same as session 7's; energies and bounds are deterministic,
+# times are not (tabu's time on these rows 0.91-1.23x session 7's, one
+# thread, alternating). Session 7 (tabu's compound step that lowers the
 # busiest degree, and the node starts it repairs): 32n-x15 and 32n-x150
-# lower energies (3.3460 -> 3.3111 J, 20.3330 -> 19.5961 J: 14 nodes,
-# not 16) that finish later, where the bound is lower. T_by says the
-# rounds set tabu's makespan on 32n-x1 only: there the busiest
-# processor's degree is what the bound does not see (Tb/T 0.71; the
-# V100s' compute is 298.6 rounds against tabu's 300). tabu/dd
-# 0.89-0.997, rt/tabu >= 1.000: no decomposition or start from rcb
-# beats tabu. See stencilmap-model(7), LOWER BOUND, "Where it is loose".
+# ended on 14 nodes instead of 16. T_by says the rounds set tabu's
+# makespan on 32n-x1 only: there the busiest processor's degree is what
+# the bound does not see (Tb/T 0.71; the V100s' compute is 298.6 rounds
+# against tabu's 300). tabu/dd 0.89-0.997, rt/tabu >= 1.000: no
+# decomposition or start from rcb beats tabu. See stencilmap-model(7),
+# LOWER BOUND, "Where it is loose".
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
 set tmp [file join [expr {[info exists ::env(TMPDIR)] ? $::env(TMPDIR) : "/tmp"}] sm-comm-nodes-[pid]]
 file mkdir $tmp
