@@ -56,8 +56,8 @@
  *    a constant per level as in (2) (Surf_a = 2 L_a). Form (2) is the
  *    continuous lambda = 1 case; lambda < 1 and the box's limits see that
  *    the groups cannot all take a corner's or an edge's share of the
- *    surface at once. lambda in {0, 1/4, 1/2, 3/4, 1}, chosen per level
- *    (one for processors, one for nodes and tree groups).
+ *    surface at once. lambda in steps of 1/8, chosen per level (nodes
+ *    and tree groups 0..1; processors 1/2..1).
  *
  * Two ways to combine them:
  *  - counts (at most 8 processors and the exact profile): every vector of

@@ -18,7 +18,7 @@ struct sm_bound;   /* energy_bound.h: the parts that fill one include it */
 #define BOUND_PIECES 32
 #define BOUND_SPLITS 96
 #define BOUND_MAX_LEVELS (SM_NET_MAXDIMS + 2)
-#define BOUND_SURFACE_LAMBDAS 5
+#define BOUND_SURFACE_LAMBDAS 9
 /* Boundary variants: 0 form (1) and the exact profile, 1 form (2), 2.. the
  * surface-sharing profiles (surface_sharing_profile.c), one per lambda. */
 #define BOUND_VARIANTS (2 + BOUND_SURFACE_LAMBDAS)

@@ -174,12 +174,27 @@ static double rounds_floor(const bctx *x, kscratch *s)
  * (Loomis-Whitney's forms, the exact profile) at every level; from 2 on,
  * a pair of surface-sharing profiles (surface_sharing_profile.c), one for
  * the processors (level 0) and one for nodes and tree groups: each
- * level's constant is its own, so each may take its own lambda. */
+ * level's constant is its own, so each may take its own lambda. With
+ * nodes, the processors take only the lambda >= 1/2 (their small groups
+ * gain nothing from less: measured on bench_comm_nodes), which keeps the
+ * pairs to 5 x 9. */
+#define SURFACE_PROC_CHOICES 5
+
+static int surface_proc_choices(const bctx *x)
+{
+    return x->nlev > 1 && x->nsurf > SURFACE_PROC_CHOICES ? SURFACE_PROC_CHOICES : x->nsurf;
+}
+
+static int surface_variants(const bctx *x)
+{
+    return x->nsurf ? surface_proc_choices(x) * (x->nlev > 1 ? x->nsurf : 1) : 0;
+}
+
 static int level_variant(const bctx *x, int variant, int L)
 {
     if (variant < 2 || x->nsurf == 0) return variant;
-    int k = variant - 2;
-    return 2 + (L == 0 ? k % x->nsurf : k / x->nsurf);
+    int k = variant - 2, n0 = surface_proc_choices(x);
+    return 2 + (L == 0 ? x->nsurf - n0 + k % n0 : k / n0);
 }
 
 /* Integer group counts at a level whose groups all have the same cap c
@@ -624,7 +639,7 @@ static double piece_best(const bctx *x, double t1, double t2, int comm, kscratch
     *teff = t1;
     double v = piece(x, t1, t2, comm, 0, s, teff);
     if (comm && isfinite(v))
-        for (int var = 1; var < 2 + x->nsurf * (x->nlev > 1 ? x->nsurf : 1); var++)
+        for (int var = 1; var < 2 + surface_variants(x); var++)
             v = fmax(v, piece(x, t1, t2, comm, var, s, NULL));
     return v;
 }

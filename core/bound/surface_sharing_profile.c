@@ -145,7 +145,7 @@ static int cache_matches(const bctx *x)
     return 1;
 }
 
-static const double lambdas[BOUND_SURFACE_LAMBDAS] = {0, 0.25, 0.5, 0.75, 1};
+static const double lambdas[BOUND_SURFACE_LAMBDAS] = {0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1};
 
 void bound_setup_surface(bctx *x, int enable)
 {

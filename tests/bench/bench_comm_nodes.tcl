@@ -32,13 +32,13 @@
 # the grid's surface, and tabu's node-level partition starts, a
 # least-area cut tree per node count with counts on whole planes or rows):
 # gap 0.0-0.4 % on 8n-x1, 8n-x15, 16n-x150 (0.1-0.6 in session 7); 1.4 %
-# on 16n-x15 (1.8); 2.5 % on 16n-x1 (3.1); 2.9 % on 8n-x150 (14.0; tabu
-# 12.0085 -> 11.4622 J, 727 -> 688 node pairs on 6 nodes; 7.4 % with the
+# on 16n-x15 (1.8); 2.5 % on 16n-x1 (3.1); 1.8 % on 8n-x150 (14.0; tabu
+# 12.0085 -> 11.4622 J, 727 -> 688 node pairs on 6 nodes; 6.5 % with the
 # bound's change alone); 5.3 % on 32n-x15 (9.7; 3.3111 -> 3.2121 J); 8.0 %
 # on 32n-x1 (9.0); 12.4 % on 32n-x150 (20.7; 19.5961 -> 18.2880 J on 14
 # nodes, 1226 -> 1136 node pairs, 536 rounds against the deadline's 540).
-# gap_dl (against the bound at tabu's deadline): 8n-x15 3.1 %, 8n-x150
-# 4.0 %, 16n-x15 1.6 %, 16n-x150 0.3 %, the others as gap. The other six
+# gap_dl (against the bound at tabu's deadline): 8n-x15 2.8 %, 8n-x150
+# 3.7 %, 16n-x15 1.6 %, 16n-x150 0.3 %, the others as gap. The other six
 # mappings the same as session 7's; energies and bounds are deterministic,
 # times are not (tabu's time on these rows 0.91-1.23x session 7's, one
 # thread, alternating). Session 7 (tabu's compound step that lowers the
