@@ -297,6 +297,7 @@ typedef struct {
     sm_model m;                 /* the solver's, without a deadline */
     int *maps;                  /* width x ntasks */
     int width, threads;
+    int nested;                 /* threads each order's cost state is made on */
     int first;
     int ready;                  /* items of the batch at `first` already made */
     int filled[3];
@@ -315,7 +316,7 @@ static void lb_order(int i, void *arg)
         o->filled[i] = 0;
         return;
     }
-    sm_cost *c = sm_cost_new_figures(o->g, o->t, &o->m, map);
+    sm_cost *c = sm_cost_new_figures_threads(o->g, o->t, &o->m, map, o->nested);
     sm_cost_eval(c, &o->ev[i]);
     sm_cost_free(c);
 }
@@ -333,6 +334,7 @@ static void lb_orders_init(lb_orders *o, sm_solver *s, const sm_grid *g, int wid
     o->m = s->model;
     o->m.has_deadline = 0;
     o->threads = g->ntasks <= LB_ORDERS_PARALLEL_MAX ? sm_solver_threads(s) : 1;
+    o->nested = 1;
     o->width = width ? width : o->threads < 3 ? o->threads : 3;
     o->maps = sm_xmalloc(sizeof(int) * (size_t)(g->ntasks ? g->ntasks : 1) * (size_t)o->width);
 }
@@ -471,6 +473,13 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     int fused = !s->model.has_deadline && g->ntasks <= LB_ORDERS_PARALLEL_MAX && sm_solver_threads(s) > 1;
     if (fused) {
         lb_orders_init(&o, s, g, 3);
+        /* On two threads the four items cannot end together: the
+         * coarsening (1.7 orders' work at 262 K and 1 M blocks) and an
+         * order on one, two orders on the other, which then waits. Each
+         * order's state is made on two threads (its blocks beside its
+         * edges, the same state), so the system shares the two cores
+         * among what is left to do instead. */
+        if (o.threads == 2) o.nested = 2;
         start_job j = {ml, s, target, &o};
         o.first = 0;
         sm_parallel_for(o.threads, 4, start_item, &j);

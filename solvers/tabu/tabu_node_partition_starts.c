@@ -556,12 +556,16 @@ static void run_k(int i, void *arg)
     /* Every variant's node parts and cut first; then the NP_EVALS of
      * least cut (within NP_SCREEN of the least, duplicates once) laid
      * out and evaluated: an evaluation is most of a variant's cost. */
-    int nvar = nroot * 4;
+    /* Past NP_FULL_VARIANTS_BLOCKS the least root cut alone, its partial
+     * planes along one axis: a realisation costs a sort a tree level. */
+    int nsec = 2;
+    if (n > NP_FULL_VARIANTS_BLOCKS) nroot = nroot < 1 ? nroot : 1, nsec = 1;
+    int nvar = nroot * 2 * nsec;
     unsigned char *parts = sm_xmalloc((size_t)nvar * (size_t)n);
     int64_t *cuts = sm_xmalloc(sizeof(int64_t) * (size_t)nvar);
     int *order = sm_xmalloc(sizeof(int) * (size_t)nvar);
     for (int i = 0; i < nvar; i++) {
-        variant v = {i / 2 % 2, i % 2, ra[i / 4], rk[i / 4]};
+        variant v = {i / nsec % 2, i % nsec, ra[i / (2 * nsec)], rk[i / (2 * nsec)]};
         for (int u = 0; u < n; u++) blocks[u] = u;
         realize(&c, blocks, n, 0, K, &v, 1, f.part);
         memset(f.count, 0, sizeof(int) * (size_t)K);

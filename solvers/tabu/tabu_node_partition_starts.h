@@ -15,8 +15,10 @@
  * Side by side on the solver's threads, offered in ks order. Returns the
  * number offered. */
 #define NP_MAX_NODES 128
-/* Root cuts tried (those within 2 % of the least cut area). */
+/* Root cuts tried (those within 2 % of the least cut area); grids above
+ * NP_FULL_VARIANTS_BLOCKS try the least alone, one partial-plane order. */
 #define NP_ROOTS 3
+#define NP_FULL_VARIANTS_BLOCKS 16384
 /* A node may take this share above its speed share in the refinement. */
 #define NP_BALANCE 0.02
 /* Node splits of 1, 2 and 3 nodes are tried in boxes of this many
