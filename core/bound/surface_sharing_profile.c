@@ -116,12 +116,19 @@ static void surface_profile(const bctx *x, double lambda, double *h)
     for (int b = 0; b <= x->n; b++) h[b] *= 2; /* directed edges: dw >= 2 sum_a w_a cut_a */
 }
 
-/* The work of the profiles for one lambda (the outer level dominates). */
+/* The work of the profiles for one lambda (the outer level dominates);
+ * past SURFACE_MAX_CELLS states in one level's table (2 x 32 MB) as if
+ * past the work too: a long thin grid (4000 x 2 x 2) would need 2 x 64 MB
+ * for little work. */
+#define SURFACE_MAX_CELLS 4e6
+
 static double surface_work(const bctx *x)
 {
     double work = 0, R = x->nax ? x->len[0] : 0;
     for (int k = 1; k < x->nax; k++) {
-        work += (R + 1) * (R * x->len[k] + 1) * x->len[k];
+        double cells = (R + 1) * (R * x->len[k] + 1);
+        if (cells > SURFACE_MAX_CELLS) return INFINITY;
+        work += cells * x->len[k];
         R *= x->len[k];
     }
     return work;

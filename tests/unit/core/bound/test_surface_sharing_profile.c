@@ -156,13 +156,18 @@ static void partitions_share_the_surface(void **st)
     assert_true(raised > 0);
 }
 
-/* Where it does not apply: no edges or too large a grid. */
+/* Where it does not apply: no edges, too large a grid, too large a table. */
 static void declines_where_it_does_not_apply(void **st)
 {
     (void)st;
     double w[3], h[2] = {-1, -1};
     sm_grid *g = tu_grid(64, 64, 64, 0, 0, 0, SM_ST_7PT); /* 262 144 blocks: too much work */
     double *big = calloc((size_t)g->ntasks + 1, sizeof(double));
+    assert_int_equal(sm_surface_profile(g, 0.5, big, w), 0);
+    free(big);
+    sm_grid_free(g);
+    g = tu_grid(2000, 2, 1, 0, 0, 0, SM_ST_5PT); /* little work (1.6e7), a 64 MB table: declined */
+    big = calloc((size_t)g->ntasks + 1, sizeof(double));
     assert_int_equal(sm_surface_profile(g, 0.5, big, w), 0);
     free(big);
     sm_grid_free(g);
