@@ -497,18 +497,22 @@ static void run_k(int i, void *arg)
             free(c.cap);
             return; /* a node without processors: rcb's starts only */
         }
-    /* Link energy per cell between nodes, in units of the cheapest 1/1024
-     * (integer gains: every sum exact, whatever the order). */
-    double *wd = sm_xmalloc(sizeof(double) * (size_t)K * K), wmin = INFINITY;
+    /* Link energy per cell between nodes, in 1/1024 of the dearest
+     * (integer gains: every sum exact, whatever the order). W <= 1024,
+     * a halo < 2^31 cells, 26 neighbours and NP_MAX_BLOCKS blocks keep
+     * every gain, pass and cut below 2^63 (review 48 F2: scaled by the cheapest, a level
+     * near free made W ~1e9 and the sums overflow). Levels below 1/2048
+     * of the dearest count as free here (the evaluation sees them). */
+    double *wd = sm_xmalloc(sizeof(double) * (size_t)K * K), wmax = 0;
     for (int a = 0; a < K; a++)
         for (int b = 0; b < K; b++) {
             double tpc, epc = 0;
             if (a != b) sm_topo_link(t, c.nproc[c.nproc_off[a]], c.nproc[c.nproc_off[b]], &tpc, &epc);
             wd[(size_t)a * K + b] = epc;
-            if (epc > 0 && epc < wmin) wmin = epc;
+            if (epc > wmax) wmax = epc;
         }
     c.W = sm_xmalloc(sizeof(int64_t) * (size_t)K * K);
-    for (size_t j = 0; j < (size_t)K * K; j++) c.W[j] = isfinite(wmin) ? llround(wd[j] / wmin * 1024) : 0;
+    for (size_t j = 0; j < (size_t)K * K; j++) c.W[j] = wmax > 0 && isfinite(wmax) ? llround(wd[j] / wmax * 1024) : 0;
     free(wd);
     c.scratch = sm_xmalloc(sizeof(uint64_t) * 2 * (size_t)n);
     c.memo_cap = 1 << 16;
@@ -647,7 +651,7 @@ int sm_node_partition_starts(sm_solver *s, const int *ks, int nk, int repair_ste
     const sm_grid *g = s->grid;
     const sm_topo *t = s->topo;
     int n = g->ntasks, P = t->nprocs, offered = 0;
-    if (n == 0 || nk == 0) return 0;
+    if (n == 0 || nk == 0 || n > NP_MAX_BLOCKS) return 0;
     if (s->interrupt && *s->interrupt) return 0;
     /* K up to NP_MAX_NODES (a K x K table of link energies each). */
     int kmax = 0, *kk = sm_xmalloc(sizeof(int) * (size_t)nk), nkk = 0;

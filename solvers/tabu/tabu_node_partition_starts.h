@@ -10,11 +10,14 @@
  * area realised on the blocks, refined between nodes, laid out on each
  * node's processors; each K's best variant offered (sm_solver_offer),
  * lowered first by at most repair_steps compound steps where its rounds
- * alone pass the deadline. K up to NP_MAX_NODES (others skipped); the
- * caller keeps the grid small (sm_node_starts: SM_NODE_STARTS_MAX_BLOCKS).
+ * alone pass the deadline. K up to NP_MAX_NODES (others skipped), grids
+ * up to NP_MAX_BLOCKS (returns 0 otherwise; sm_node_starts' own limit,
+ * SM_NODE_STARTS_MAX_BLOCKS, is the same).
  * Side by side on the solver's threads, offered in ks order. Returns the
  * number offered. */
 #define NP_MAX_NODES 128
+/* The integer gains stay below 2^63 up to this many blocks. */
+#define NP_MAX_BLOCKS 65536
 /* Root cuts tried (those within 2 % of the least cut area); grids above
  * NP_FULL_VARIANTS_BLOCKS try the least alone, one partial-plane order. */
 #define NP_ROOTS 3
