@@ -14,9 +14,10 @@
 # the speed-up column, with each row's CPU seconds and peak memory (issue
 # 38; on this shared 2-core machine the speed-up is noisy). PEERS_SIZES (environment; default
 # "262K 1M"), PEERS_ITERS (tabu -iters; default the solver's).
-# Session 7's quiet window (idle machine, c91ddda, ten runs): speed-up
-# median 1.72x at 262K (1.36-1.93), 1.68x at 1M (1.53-2.04); tabu/1t
-# against gpmetis median 0.96 and 0.65; gap +0.76 % and +0.87 % every run.
+# Session 8's final quiet window (ad2c631, fourteen runs): speed-up
+# median 1.68x at 262K (1.46-1.79), 1.64x at 1M (1.30-1.95); tabu/1t
+# against gpmetis median 0.95 and 0.63; gap +0.76 % and +0.87 % every run
+# (session 7: 1.72x and 1.68x over ten runs).
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
 set exe [file join $top stencilmap]
 set child [file join $top tests bench scale_child.tcl]

@@ -11,9 +11,9 @@
 # THREADS_ITERS (environment; default 2000) is tabu's -iters; THREADS_MAX
 # caps the thread counts (default: the cores). On a shared machine the
 # speed-up is noisy: the CPU column says how much work each run did.
-# Session 7's quiet window (c91ddda, four runs, 2 threads): flat
-# 1.61/1.51/1.59/1.33x, flat-dvfs 1.15/1.28/1.20/1.44x, multilevel
-# 1.59/1.65/2.16/1.69x; the same mapping and energy on every row.
+# Session 8's final quiet window (ad2c631, three runs, 2 threads): flat
+# 2.39/2.55/2.79x (slow one-thread runs), flat-dvfs 1.23/1.31/1.20x,
+# multilevel 1.36/1.69/1.56x; the same mapping and energy on every row.
 set top [file dirname [file dirname [file dirname [file normalize [info script]]]]]
 set iters [expr {[info exists ::env(THREADS_ITERS)] ? $::env(THREADS_ITERS) : 2000}]
 set cores [exec nproc]
