@@ -419,6 +419,8 @@ static void make_replicas(sm_solver *s, tabu_state *t)
     sm_solver_set_stat(s, "step_threads", t->nrep);
 }
 
+/* The replicas and their pool freed (a branch to a hop objective, and
+ * release); the search then scores on its own state. */
 static void drop_replicas(sm_solver *s, tabu_state *t)
 {
     sm_pool_free(t->pool);
@@ -431,7 +433,6 @@ static void drop_replicas(sm_solver *s, tabu_state *t)
     t->rep_at = NULL;
     t->nrep = 0;
     t->nacc = 0;
-    sm_solver_set_stat(s, "step_threads", 1);
 }
 
 /* The best heuristic start and, unless given, the deadline of the
@@ -961,8 +962,10 @@ static int rebranch(sm_solver *s, unsigned long long changed, sm_err *e)
         /* A hop objective is one state beside the search's (score_on
          * moves it): it scores serially, as at init, so no replicas and
          * no workers; back under energy or time they are made again. */
-        if (t->obj && t->rep) drop_replicas(s, t);
-        else if (!t->obj && !t->rep && t->n > 0 && t->P > 1) make_replicas(s, t);
+        if (t->obj && t->rep) {
+            drop_replicas(s, t);
+            sm_solver_set_stat(s, "step_threads", 1);
+        } else if (!t->obj && !t->rep && t->n > 0 && t->P > 1) make_replicas(s, t);
         rescore = 1;
     }
     if (changed & SM_BRANCH_DEADLINE) {
@@ -995,11 +998,7 @@ static void release(sm_solver *s)
     sm_multilevel_free(t->ml);
     sm_objective_free(t->obj);
     sm_cost_free(t->c);
-    sm_pool_free(t->pool);
-    s->pool = NULL;
-    for (int r = 0; r < t->nrep; r++) sm_cost_free(t->rep[r]);
-    free(t->rep);
-    free(t->rep_at);
+    drop_replicas(s, t);
     free(t->acc);
     free(t->cands);
     sm_tabu_list_free(&t->join);
