@@ -23,21 +23,29 @@
  *      the best prefix of each pass kept, as KaMinPar's and Mt-KaHyPar's
  *      FM refiners do at the partition's level); whole planes or rows
  *      leave it nothing to smooth;
- *   4. lay each node's blocks on its processors by speed-weighted
- *      bisection, each processor within what it computes by the deadline.
+ *   4. lay each node's blocks on its processors by bisection: its
+ *      processors of least energy a cell first, each to what it computes
+ *      by the deadline (node_counts), the next only for the rest; where
+ *      the layout passes the deadline by its rounds alone, swap blocks
+ *      among each node's processors until its busiest one's degree fits
+ *      (node_layout_degree_balance.c).
  * The NP_EVALS variants of least node cut are evaluated whole; each K's
  * best (lowered first by tabu's compound step where its rounds alone pass
  * the deadline) is offered like every start, so nothing changes where
  * they lose. One K is one item of a parallel loop and the items are
  * offered in order: the same starts for any number of threads. On
  * bench_comm_nodes the winners are whole-plane variants: 8 nodes x150,
- * 688 node pairs on 6 nodes where rcb -nodes 6 cuts 730. */
+ * 688 node pairs on 6 nodes where rcb -nodes 6 cuts 730. 32 nodes x150:
+ * the 12 nodes that hold the grid at the deadline needed 564 rounds
+ * against 540 laid out by speed, 540 after the swaps (17.79 J against
+ * 18.29 on 14 nodes). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/lib/threads.h"
 #include "core/model/processor_time_energy.h"
+#include "node_layout_degree_balance.h"
 #include "tabu_node_partition_starts.h"
 #include "tabu_rounds_descent.h"
 
@@ -413,19 +421,116 @@ static void refine(const np_ctx *c, fm_state *f)
 
 /* ---- 4. A node's blocks on its processors. */
 
-static void lay_out(np_ctx *c, int *blocks, int nb, const int *procs, int np, int *map)
+/* Energy a cell adds on p while the makespan stays put (as the
+ * consolidating starts price it): dynamic, and static instead of idle. */
+static double cell_marginal(const sm_topo *t, int p)
+{
+    const sm_params *q = sm_topo_proc_params(t, p);
+    return q->energy_per_cell + (q->p0 - q->p_idle) * q->time_per_cell;
+}
+
+/* nb blocks shared among procs[0..np) by speed, each within its
+ * capacity where they fit (cnt: whole blocks, the remainders to the
+ * largest fractions, ties to the first); only the processors with
+ * use[i] set take any. Returns the blocks left over (none fit). */
+static int share_by_speed(const np_ctx *c, const int *procs, int np, const unsigned char *use, int nb, int *cnt)
+{
+    unsigned char *full = sm_xcalloc((size_t)np, 1);
+    double *frac = sm_xmalloc(sizeof(double) * (size_t)np);
+    int left = nb;
+    for (int round = 0; round < np && left > 0; round++) {
+        double sp = 0;
+        for (int i = 0; i < np; i++)
+            if (use[i] && !full[i]) sp += c->pspeed[procs[i]];
+        if (!(sp > 0)) break;
+        int given = 0, clamped = 0;
+        for (int i = 0; i < np; i++) {
+            frac[i] = -1;
+            if (!use[i] || full[i]) continue;
+            double want = left * c->pspeed[procs[i]] / sp;
+            int add = (int)floor(want);
+            frac[i] = want - add;
+            cnt[i] += add;
+            given += add;
+        }
+        for (int r = left - given; r > 0; r--) {
+            int at = -1;
+            for (int i = 0; i < np; i++)
+                if (frac[i] >= 0 && (at < 0 || frac[i] > frac[at])) at = i;
+            if (at < 0) break;
+            cnt[at]++;
+            given++;
+            frac[at] = -1;
+        }
+        left -= given;
+        /* Past a capacity: clamp, and share what came off again. */
+        for (int i = 0; i < np; i++) {
+            int cap = (int)fmin(c->pcap[procs[i]], (double)INT32_MAX);
+            if (use[i] && !full[i] && cnt[i] >= cap) {
+                left += cnt[i] - cap;
+                cnt[i] = cap;
+                full[i] = 1;
+                clamped = 1;
+            }
+        }
+        if (!clamped) break;
+    }
+    free(full);
+    free(frac);
+    return left;
+}
+
+/* A node's blocks per processor: its processors of least energy a cell
+ * first (alike ones by speed), each to its capacity at the deadline,
+ * the next only for what is left: the search empties the dearer ones
+ * (summit-like's POWER9s, 3.8x a V100's energy a cell) where the others
+ * hold the node's share, so a start that has them busy loses to one of
+ * more nodes. Past every capacity, by speed over all. */
+static void node_counts(const np_ctx *c, const int *procs, int np, int nb, int *cnt)
+{
+    unsigned char *use = sm_xmalloc((size_t)np), *done = sm_xcalloc((size_t)np, 1);
+    memset(cnt, 0, sizeof(int) * (size_t)np);
+    int left = nb;
+    while (left > 0) {
+        int first = -1;
+        for (int i = 0; i < np; i++)
+            if (!done[i] && (first < 0 || cell_marginal(c->s->topo, procs[i]) < cell_marginal(c->s->topo, procs[first])))
+                first = i;
+        if (first < 0) break;
+        double m = cell_marginal(c->s->topo, procs[first]);
+        for (int i = 0; i < np; i++) {
+            use[i] = !done[i] && cell_marginal(c->s->topo, procs[i]) == m;
+            done[i] |= use[i];
+        }
+        left = share_by_speed(c, procs, np, use, left, cnt);
+    }
+    if (left > 0) {
+        /* Speed shares of the rest, capacities aside. */
+        double sp = 0;
+        for (int i = 0; i < np; i++) sp += c->pspeed[procs[i]];
+        int given = 0;
+        for (int i = 0; i < np && sp > 0; i++) {
+            int add = (int)floor(left * c->pspeed[procs[i]] / sp);
+            cnt[i] += add;
+            given += add;
+        }
+        for (int i = 0; given < left; i = (i + 1) % np, given++) cnt[i]++;
+    }
+    free(use);
+    free(done);
+}
+
+/* Bisection of a node's blocks across the longest axis: each half of
+ * the processors takes its processors' counts (cnt). */
+static void lay_out(np_ctx *c, int *blocks, int nb, const int *procs, int np, const int *cnt, int *map)
 {
     if (np == 1 || nb == 0) {
         for (int i = 0; i < nb; i++) map[blocks[i]] = procs[0];
         return;
     }
-    int h = np / 2;
-    double s1 = 0, all = 0, cap1 = 0, cap2 = 0;
-    for (int i = 0; i < np; i++) {
-        all += c->pspeed[procs[i]];
-        if (i < h) s1 += c->pspeed[procs[i]], cap1 += c->pcap[procs[i]];
-        else cap2 += c->pcap[procs[i]];
-    }
+    int h = np / 2, k1 = 0;
+    for (int i = 0; i < h; i++) k1 += cnt[i];
+    if (k1 > nb) k1 = nb;
     int lo[3], hi[3];
     bbox(c->xyz, blocks, nb, lo, hi);
     int axis = 0;
@@ -433,12 +538,8 @@ static void lay_out(np_ctx *c, int *blocks, int nb, const int *procs, int np, in
         if (hi[a] - lo[a] > hi[axis] - lo[axis]) axis = a;
     int ax[3] = {axis, (axis + 1) % 3, (axis + 2) % 3};
     sort_by_axes(c->xyz, c->s->grid->spec.blocks, ax, blocks, nb, c->scratch);
-    double k = nb * s1 / all;
-    if (k > cap1 && nb - cap1 <= cap2) k = cap1;
-    if (nb - k > cap2 && cap1 >= nb - cap2) k = nb - cap2;
-    int k1 = (int)lround(k);
-    lay_out(c, blocks, k1, procs, h, map);
-    lay_out(c, blocks + k1, nb - k1, procs + h, np - h, map);
+    lay_out(c, blocks, k1, procs, h, cnt, map);
+    lay_out(c, blocks + k1, nb - k1, procs + h, np - h, cnt + h, map);
 }
 
 /* ---- The starts of one K. */
@@ -557,6 +658,12 @@ static void run_k(int i, void *arg)
     sm_eval best;
     int have = 0;
     double total_speed = c.total_speed;
+    /* The rounds the deadline allows where they overlap the compute (the
+     * busiest processor's degree is their floor), else none (-1). */
+    int64_t rounds_target = -1;
+    if (s->model.has_deadline && s->model.overlap && s->model.round_time > 0)
+        rounds_target = (int64_t)floor(s->model.deadline * (1 + 1e-9) / s->model.round_time + 1e-9);
+    int *pcap_int = sm_xmalloc(sizeof(int) * (size_t)t->nprocs), *cnt = sm_xmalloc(sizeof(int) * (size_t)t->nprocs);
     /* Every variant's node parts and cut first; then the NP_EVALS of
      * least cut (within NP_SCREEN of the least, duplicates once) laid
      * out and evaluated: an evaluation is most of a variant's cost. */
@@ -612,11 +719,28 @@ static void run_k(int i, void *arg)
         for (int k = 0; k < K; k++) off[k + 1] += off[k];
         memcpy(fill, off, sizeof(int) * (size_t)K);
         for (int u = 0; u < n; u++) blocks[fill[pt[u]]++] = u;
-        for (int k = 0; k < K; k++)
-            lay_out(&c, blocks + off[k], off[k + 1] - off[k], c.nproc + c.nproc_off[k],
-                    c.nproc_off[k + 1] - c.nproc_off[k], map);
+        for (int k = 0; k < K; k++) {
+            int npk = c.nproc_off[k + 1] - c.nproc_off[k], *pr = c.nproc + c.nproc_off[k];
+            node_counts(&c, pr, npk, off[k + 1] - off[k], cnt);
+            lay_out(&c, blocks + off[k], off[k + 1] - off[k], pr, npk, cnt, map);
+        }
         sm_eval ev;
         sm_solver_evaluate(s, map, &ev);
+        /* Past the deadline by its rounds alone: each node's surface
+         * shared among its processors so that they fit, if they can. */
+        if (rounds_target >= 0 && !ev.feasible && ev.memory_ok && ev.comm_time > ev.comp_time &&
+            ev.comp_time <= s->model.deadline) {
+            int steps = 0;
+            for (int k = 0; k < K; k++) {
+                int *kb = blocks + off[k], nn = off[k + 1] - off[k], *pr = c.nproc + c.nproc_off[k];
+                int npk = c.nproc_off[k + 1] - c.nproc_off[k];
+                for (int j = 0; j < npk; j++) pcap_int[j] = (int)(c.pcap[pr[j]] < n ? c.pcap[pr[j]] : n);
+                int64_t high = 0;
+                steps += sm_node_degree_balance(s->grid, t, &s->model, map, kb, nn, pr, npk, pcap_int, rounds_target, nn, &high);
+                if (high > rounds_target) break; /* the rounds stay past the deadline */
+            }
+            if (steps > 0) sm_solver_evaluate(s, map, &ev);
+        }
         if (!have || sm_eval_compare(&ev, &best) < 0) {
             best = ev;
             have = 1;
@@ -626,6 +750,8 @@ static void run_k(int i, void *arg)
     free(parts);
     free(cuts);
     free(order);
+    free(pcap_int);
+    free(cnt);
     if (have) judge(s, out, &best, bt->repair_steps);
     free(off);
     free(fill);

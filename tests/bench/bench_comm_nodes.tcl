@@ -28,6 +28,16 @@
 # Ratios: E/E_met against gpmetis, tabu/off against the old starts,
 # tabu/dd against the decomposition.
 # COMM_NODES (environment; default "8 16 32") picks the node counts.
+# Measured 2026-11-28 (one run, session 9: the node starts lay each
+# node's blocks on its cheapest processors first and swap them among the
+# node's processors until the rounds fit): gap 0.4 % on 8n-x1, 0.7 % on
+# 16n-x15 (1.4; 2.5999 -> 2.5768 J), 0.1 % on 16n-x150, 2.5 % on 16n-x1,
+# 4.9 % on 32n-x15 (5.3; 3.2121 -> 3.2000 J), 8.0 % on 32n-x1, 9.4 % on
+# 32n-x150 (12.4; 18.2880 -> 17.7937 J on 12 nodes instead of 14, 540
+# rounds against the deadline's 540); 8n-x15 1.1 % (0.2; 2.2935 ->
+# 2.2827 J on 7 nodes) and 8n-x150 3.2 % (1.8; 11.4622 -> 11.4270 J):
+# lower energies that finish later, where the bound is lower (gap_dl
+# 2.8 -> 2.3 % and 3.7 -> 3.4 %). tabu/dd 0.87-0.995, rt/tabu >= 1.000.
 # Measured 2026-11-27 (one run, session 8: the bound's groups sharing
 # the grid's surface, and tabu's node-level partition starts, a
 # least-area cut tree per node count with counts on whole planes or rows):
