@@ -276,6 +276,21 @@ void sm_pool_for(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), vo
     pool_finish(p, n);
 }
 
+void sm_pool_post(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), void *arg)
+{
+    if (!p || p->size <= 1 || n <= 1) return;
+    pool_post(p, n, 0, fn, arg);
+}
+
+void sm_pool_join(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), void *arg)
+{
+    if (!p || p->size <= 1 || n <= 1) {
+        for (int i = 0; i < n; i++) fn(i, 0, arg);
+        return;
+    }
+    pool_finish(p, n);
+}
+
 void sm_pool_stream_begin(sm_pool *p, void (*fn)(int i, int worker, void *arg), void *arg)
 {
     if (!p || p->size <= 1) return;

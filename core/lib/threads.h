@@ -43,6 +43,17 @@ sm_pool *sm_pool_new(int nthreads);
 int sm_pool_size(const sm_pool *p);
 void sm_pool_for(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), void *arg);
 void sm_pool_free(sm_pool *p);
+/* sm_pool_for in two halves, for a caller with other work meanwhile:
+ * sm_pool_post starts the workers on the n items and returns at once;
+ * sm_pool_join(p, n, fn, arg), with the same n, fn and arg, runs the
+ * items left beside the workers and returns once all are done. In
+ * between the caller reads nothing the items write and makes no use of
+ * the pool but sm_pool_task and sm_pool_task_wait (a task waits for the
+ * workers to run out of items). Same contract as sm_pool_for. NULL, a
+ * pool of 1 or n <= 1: post does nothing and join runs the items in
+ * order on the caller. */
+void sm_pool_post(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), void *arg);
+void sm_pool_join(sm_pool *p, int n, void (*fn)(int i, int worker, void *arg), void *arg);
 /* A loop whose items are made while it runs: the caller makes item i
  * (writes what fn(i) reads) while the workers run the items made
  * before it. sm_pool_stream_begin posts it with no items; after

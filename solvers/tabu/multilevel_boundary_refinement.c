@@ -585,9 +585,12 @@ void sm_refine_init(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_m
     sm_refine_init_threads(r, g, t, m, map, passes_max, rng, 1);
 }
 
-int sm_refine_step(sm_refine *r, int chunk)
+/* The chunk at qpos made ready to propose: the workers and the
+ * replicas' list, room for it, its blocks in block order; with threads
+ * the job also puts the next chunk in block order (item 0). Returns the
+ * job's items (chunk_item). */
+static int chunk_begin(sm_refine *r, int chunk)
 {
-    r->nmoved = 0;
     int end = r->qpos + chunk < r->nqueue ? r->qpos + chunk : r->nqueue, n = end - r->qpos;
     make_workers(r);
     /* The replicas catch up as they propose (catch_up); once all have
@@ -628,22 +631,58 @@ int sm_refine_step(sm_refine *r, int chunk)
         if (r->ahead_n > r->prop_cap) r->ahead_n = -1; /* larger than this chunk's room: sorted then */
         else items++;
     }
-    sm_pool_for(r->pool, items, chunk_item, r);
+    return items;
+}
+
+/* With threads, the next chunk's proposals start as soon as this chunk's
+ * takes end (sm_pool_post), and the next step joins them: what the
+ * caller does between two steps (its offer, the history's record, the
+ * shown mapping of a coarser level and its figures, waited for at the
+ * end of a batch of steps) runs beside them, not while the other
+ * workers wait. The proposals are the same, made from the same mapping. */
+static void post_next(sm_refine *r, int chunk)
+{
+    if (sm_pool_size(r->pool) <= 1) return;
+    r->posted_items = chunk_begin(r, chunk);
+    r->posted_chunk = chunk;
+    r->posted = 1;
+    sm_pool_post(r->pool, r->posted_items, chunk_item, r);
+}
+
+static void join_posted(sm_refine *r)
+{
+    if (!r->posted) return;
+    r->posted = 0;
+    sm_pool_join(r->pool, r->posted_items, chunk_item, r);
+}
+
+int sm_refine_step(sm_refine *r, int chunk)
+{
+    r->nmoved = 0;
+    /* Proposals posted for another chunk size are made again. */
+    int ready = r->posted && r->posted_chunk == chunk;
+    join_posted(r);
+    if (!ready) sm_pool_for(r->pool, chunk_begin(r, chunk), chunk_item, r);
+    int n = r->nchunk;
     for (int i = 0; i < n; i++) {
         r->tried += r->prop[i].tried;
         r->screened += r->prop[i].screened;
         if (r->prop[i].q >= 0) take_if_better(r, r->queue[r->qpos + i], r->prop[i].q);
     }
-    r->qpos = end;
-    if (r->qpos < r->nqueue) return 1;
-    r->pass++;
-    if (r->pass_moves == 0 || r->pass >= r->passes_max) return 0;
-    fill_queue(r, 0);
-    return r->nqueue > 0;
+    r->qpos += n;
+    if (r->qpos >= r->nqueue) {
+        r->pass++;
+        if (r->pass_moves == 0 || r->pass >= r->passes_max) return 0;
+        fill_queue(r, 0);
+        if (r->nqueue == 0) return 0;
+    }
+    post_next(r, chunk);
+    return 1;
 }
 
 void sm_refine_release(sm_refine *r)
 {
+    join_posted(r);
     sm_pool_free(r->pool);
     for (int i = 0; i < r->nrep; i++) sm_cost_free(r->rep[i]);
     free(r->rep);

@@ -45,6 +45,10 @@ typedef struct sm_refine {
     /* The next chunk's visit order, made beside this chunk's proposals
      * (its queue range, pass, size; ahead_n < 0: none made). */
     int *ahead, ahead_qpos, ahead_pass, ahead_n;
+    /* The chunk after the last step's, its proposals already running
+     * (sm_pool_post; the next step joins them): how many items, for what
+     * chunk size. */
+    int posted, posted_items, posted_chunk;
 } sm_refine;
 
 /* Whether moves are screened before they are tried in full (multilevel_boundary_refinement.c);
@@ -63,7 +67,10 @@ void sm_refine_init_threads(sm_refine *r, const sm_grid *g, const sm_topo *t, co
 void sm_refine_set_threads(sm_refine *r, int threads);
 /* Tries up to chunk queued blocks, starting the next pass when one ends;
  * returns 0 once a pass gained nothing or passes_max passes are done.
- * The blocks it moved are in moved[0..nmoved) until the next call. */
+ * The blocks it moved are in moved[0..nmoved) until the next call. With
+ * threads, the next chunk's proposals run on the other workers when it
+ * returns 1: until the next call (or sm_refine_release) the caller only
+ * reads c, moved and the counts. */
 int sm_refine_step(sm_refine *r, int chunk);
 void sm_refine_release(sm_refine *r);
 

@@ -306,16 +306,21 @@ static sm_topo *hetero_tree(void)
     return tu_topo_text(text);
 }
 
-/* Refines map to the end on `threads` workers; returns the refined
- * mapping (caller frees). */
-static int *refine_threads(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
-                           long long *moves, long long *screened, int threads)
+/* Refines map to the end on `threads` workers, in chunks of 256 blocks
+ * or (varied) of 256, 256 and 100 in turn, reading the mapping between
+ * steps (the next chunk's proposals may be running then); returns the
+ * refined mapping (caller frees). */
+static int *refine_threads_chunks(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
+                                  long long *moves, long long *screened, int threads, int varied)
 {
     unsigned long long rng = 5;
     sm_refine r;
     sm_refine_init(&r, g, t, m, map, 8, &rng);
     sm_refine_set_threads(&r, threads);
-    while (sm_refine_step(&r, 256)) {}
+    long long seen = 0;
+    for (int k = 0; sm_refine_step(&r, varied && k % 3 == 2 ? 100 : 256); k++)
+        for (int u = 0; u < g->ntasks; u++) seen += r.c->map[u];
+    assert_true(seen > 0);
     /* The workers really scored apart: replicas beside c. */
     if (threads > 1) assert_true(r.nrep >= threads - 1);
     int *out = malloc(sizeof(int) * (size_t)g->ntasks);
@@ -324,6 +329,12 @@ static int *refine_threads(const sm_grid *g, const sm_topo *t, const sm_model *m
     *screened = r.screened;
     sm_refine_release(&r);
     return out;
+}
+
+static int *refine_threads(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
+                           long long *moves, long long *screened, int threads)
+{
+    return refine_threads_chunks(g, t, m, map, moves, screened, threads, 0);
 }
 
 static int *refine_all(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
@@ -412,7 +423,8 @@ static sm_topo *small_gpus(int gpu_blocks)
 /* Each chunk's proposals are scored side by side and taken in queue
  * order: 1, 2 and 3 workers make the same moves to the same mapping, with
  * the maxdeg and the colouring rounds models (the latter scores on
- * replicas only). */
+ * replicas only), also where a step's chunk is not the size the next
+ * chunk's proposals were made ahead for. */
 static void refinement_same_for_any_threads(void **st)
 {
     (void)st;
@@ -442,6 +454,18 @@ static void refinement_same_for_any_threads(void **st)
             assert_memory_equal(one, x, sizeof(int) * (size_t)g->ntasks);
             free(x);
         }
+        /* Chunks of another size than the proposals made ahead were for. */
+        long long mvv, scv;
+        int *v1 = refine_threads_chunks(g, t, &m, map, &mvv, &scv, 1, 1);
+        for (int n = 2; n <= 3; n++) {
+            long long mv, sc;
+            int *x = refine_threads_chunks(g, t, &m, map, &mv, &sc, n, 1);
+            assert_int_equal(mv, mvv);
+            assert_int_equal(sc, scv);
+            assert_memory_equal(v1, x, sizeof(int) * (size_t)g->ntasks);
+            free(x);
+        }
+        free(v1);
         free(one);
         free(map);
         sm_grid_free(g);
