@@ -87,6 +87,13 @@
  *    directed edges each level forces at that set's processors
  *    (rounds_floor in energy_bound_parts_combined_by_knapsack_any_size.c);
  *    an interval below it is empty, and idle time is priced from it.
+ *    Where nodes are alike, a mapping leaving only m nodes busy has every
+ *    message on their processors (the others' degree is 0), so the same
+ *    mean runs over m nodes' processors alone: a floor per m
+ *    (rounds_floor_by_busy_nodes). An interval is empty if no m that can
+ *    hold the grid meets it; its idle time is priced from the least such
+ *    floor, and the whole groups' bounds (each over its count m of
+ *    non-empty nodes) skip the m it excludes and price idle from its floor.
  *    Where all groups of a level have the same cap c, the knapsack's
  *    charge for that level (the same rate on every cell) is replaced by
  *    the larger of it and 1/2 (floor(n/c) h0(c) + h0(n mod c)): h0, the
@@ -256,6 +263,7 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
     s.hsize = 1;
     while (s.hsize < 2 * x.P) s.hsize *= 2;
     s.hslot = sm_xmalloc(sizeof(int) * (size_t)s.hsize);
+    s.busy_floor = x.nlev > 1 && !(flags & SM_BOUND_NO_BUSY_NODES) ? sm_xmalloc(sizeof(double) * ((size_t)x.ngroups[1] + 1)) : NULL;
     for (int L = 0; L < BOUND_MAX_LEVELS; L++)
         s.gcap[L] = L && L < x.nlev ? sm_xmalloc(sizeof(double) * (size_t)(x.ngc[L] ? x.ngc[L] : 1)) : NULL;
     double dl = m->has_deadline ? m->deadline * (1 + 1e-9) : INFINITY;
@@ -287,7 +295,7 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
             kc = bound_knapsack(&x, lo, hi, 0, &np, &tc, &s);
             kb = bound_knapsack(&x, lo, hi, 1, &out->pieces, &kt, &s);
     }
-    free(s.capc); free(s.capb); free(s.items); free(s.hslot);
+    free(s.capc); free(s.capb); free(s.items); free(s.hslot); free(s.busy_floor);
     for (int L = 0; L < BOUND_MAX_LEVELS; L++) free(s.gcap[L]);
 
     sm_bound cb;

@@ -42,7 +42,8 @@ enum {
     SM_BOUND_NO_WHOLE_GROUPS = 64, /* knapsack: alike groups not priced whole (tests) */
     SM_BOUND_NO_GROUP_VERTICES = 128, /* whole groups: without the least vertex of their sum (tests) */
     SM_BOUND_NO_SURFACE = 256, /* knapsack: without the surface-sharing profiles (tests) */
-    SM_BOUND_NO_GROUP_SPLIT = 512 /* whole groups: without the exact split of small grids (tests) */
+    SM_BOUND_NO_GROUP_SPLIT = 512, /* whole groups: without the exact split of small grids (tests) */
+    SM_BOUND_NO_BUSY_NODES = 1024 /* knapsack: without the rounds' floor by busy nodes (tests) */
 };
 /* The same with a profile from sm_bound_profile (NULL: none) and flags,
  * each method checked on its own in the tests. */

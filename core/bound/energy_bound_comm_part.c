@@ -196,6 +196,7 @@ void bound_setup_grid(bctx *x)
         x->wraps[k] = sp->periodic[a];
         x->lines[k] = (double)x->n / sp->blocks[a];
         x->w[k] = face;
+        x->wmax = fmax(x->wmax, face);
     }
 }
 

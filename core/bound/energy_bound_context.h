@@ -40,7 +40,7 @@ typedef struct {
     double **pcomp, **psufmin, **pgmin, **pG;
     /* Grid geometry: active axes, their lengths, lines, edge weights. */
     int nax, len[3], wraps[3];
-    double lines[3], w[3], wmin;
+    double lines[3], w[3], wmin, wmax; /* wmax: the largest w[a] */
     int has_edges;
     double maxinc;            /* the most directed edges into or out of one block */
     /* Link levels: e[0] between any two processors, e[1] between nodes,
@@ -88,6 +88,9 @@ typedef struct {
     double *capc, *capb, *gcap[BOUND_MAX_LEVELS];
     kitem *items;
     int *hslot, hsize;        /* merge_costs' table: a power of two >= 2P */
+    double *busy_floor;       /* the rounds' floor with m busy nodes, m = 0..nodes (NULL: one node) */
+    double busy_t2, idle_rate;
+    int busy_on;
 } kscratch;
 
 double bound_lw_const(const bctx *x);

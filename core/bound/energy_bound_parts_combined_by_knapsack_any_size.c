@@ -78,6 +78,105 @@ static int merge_costs(kitem *it, int n, kscratch *s)
     return m;
 }
 
+/* One threshold's figures: Q = the processors whose cap is at least thr;
+ * per level the largest capQ_G and, counted per group of level 1 where
+ * its groups are alike, Q's members and the others' caps in blocks. */
+typedef struct {
+    double nq, nout;          /* over every processor */
+    double nq_g, nout_g;      /* in one level-1 group (alike groups) */
+    double z0[BOUND_MAX_LEVELS], z1[BOUND_MAX_LEVELS]; /* rho' at capmax, forms (1) and (2) */
+    double zs[BOUND_MAX_LEVELS][BOUND_SURFACE_LAMBDAS]; /* the surface-sharing profiles' least 2 H/b, in cells */
+    int skip[BOUND_MAX_LEVELS];
+} rthreshold;
+
+/* ceil(sum_L dq_L Z_L / nq) with nq of Q's processors holding every block
+ * but nout (0 when nothing is forced). */
+static double floor_of(const bctx *x, const double *q, const rthreshold *r, double nq, double nout)
+{
+    double nin = x->n - nout;
+    if (nq < 1 || nin <= 0) return 0;
+    double sum = 0;
+    for (int L = 0; L < x->nlev; L++) {
+        double dq = q[L] - (L ? q[L - 1] : 0);
+        if (dq <= 0 || r->skip[L]) continue;
+        double z = fmax(nin * r->z0[L], nin * r->z1[L] - bound_lw_const_edges(x));
+        for (int i = 0; i < x->nsurf; i++) z = fmax(z, (nin * r->zs[L][i] - x->sconst[i]) / x->wmax);
+        z -= L ? x->maxinc * nout : 0;
+        if (z > 0) sum += dq * z;
+    }
+    return ceil(sum / nq - 1e-9);
+}
+
+/* The thresholds (distinct caps of the figure classes, largest first) with
+ * their figures into r (x->npc entries at most); returns their count. With
+ * x->rounds_all_only, only the last (every processor). */
+static int rounds_thresholds(const bctx *x, const kscratch *s, rthreshold *r)
+{
+    int nr = 0, alike = x->nlev > 1 && x->ngc[1] == 1, g1 = alike ? x->gc_rep[1][0] : 0;
+    double thr = INFINITY;
+    for (;;) {
+        double next = -1;
+        for (int i = 0; i < x->npc; i++)
+            if (s->capb[i] < thr && s->capb[i] > next) next = s->capb[i];
+        if (next < 0) break;
+        thr = next;
+        int last = 1;
+        for (int i = 0; i < x->npc; i++)
+            if (s->capb[i] < thr) last = 0;
+        if (x->rounds_all_only && !last) continue;
+        rthreshold *t = &r[nr++];
+        memset(t, 0, sizeof *t);
+        for (int i = 0; i < x->npc; i++) {
+            if (s->capb[i] >= thr) t->nq += x->pc_count[i];
+            else t->nout += x->pc_count[i] * s->capb[i];
+        }
+        if (alike)
+            for (int k = x->gm_off[1][g1]; k < x->gm_off[1][g1 + 1]; k++) {
+                double cb = s->capb[x->pc_of[x->gm[1][k]]];
+                if (cb >= thr) t->nq_g += 1;
+                else t->nout_g += cb;
+            }
+        for (int L = 0; L < x->nlev; L++) {
+            double capmax = 0; /* the largest capQ_G */
+            if (L == 0) {
+                for (int i = 0; i < x->npc; i++)
+                    if (s->capb[i] >= thr) capmax = fmax(capmax, s->capb[i]);
+            } else {
+                for (int j = 0; j < x->ngc[L]; j++) {
+                    int g = x->gc_rep[L][j];
+                    double c = 0;
+                    for (int k = x->gm_off[L][g]; k < x->gm_off[L][g + 1]; k++) {
+                        double cb = s->capb[x->pc_of[x->gm[L][k]]];
+                        if (cb >= thr) c += cb;
+                    }
+                    capmax = fmax(capmax, c);
+                }
+            }
+            if (capmax >= x->n) { t->skip[L] = 1; continue; } /* one group may hold the grid: no cut forced */
+            t->z0[L] = bound_rho_edges(x, capmax, 0);
+            t->z1[L] = bound_rho_edges(x, capmax, 1);
+            for (int i = 0; i < x->nsurf; i++) t->zs[L][i] = bound_rho(x, capmax, 2 + i);
+        }
+        if (last) break;
+    }
+    return nr;
+}
+
+static void rounds_quanta(const bctx *x, double *q)
+{
+    double theta = x->m->round_time, qprev = 0;
+    for (int L = 0; L < x->nlev; L++) {
+        q[L] = (double)sm_quanta(x->wmin * x->tl[L], theta);
+        if (q[L] < qprev) q[L] = qprev; /* never: tl does not decrease */
+        qprev = q[L];
+    }
+}
+
+static int rounds_apply(const bctx *x)
+{
+    return x->rounds_floor && x->m->round_time > 0 && x->has_edges && x->P >= 2 && x->wmin > 0;
+}
+
 /* The rounds' floor on the makespan of every mapping whose makespan is at
  * most t2 (caps at t2 in s). Every rounds model counts at least the
  * maximum degree of M (SPEC 3) and T >= rounds theta with overlap or
@@ -102,6 +201,13 @@ static int merge_costs(kitem *it, int n, kscratch *s)
  * end blocks of disjoint sets add up to at most those of a partition),
  * and sum_G b_G >= n - n_out, so
  *     Z_L >= (n - n_out) rho'(max_G capQ_G) [- constant] - maxinc n_out (L >= 1).
+ * The surface-sharing profiles give rho' too (surface_sharing_profile.c):
+ * sum_a w_a (cut_a(S) + lambda s_a(S)) >= H_lambda(b) with w_a <= w_max,
+ * every cut pair two directed edges and the disjoint S_G owning each
+ * surface face at most once, so
+ *     sum_G dd(S_G) >= (sum_G 2 H_lambda(b_G) - 2 lambda sum_a w_a Surf_a) / w_max
+ * and 2 H_lambda(b)/b >= its least over 1..capQ_G (srho): the same form
+ * with rho' = srho / w_max and that constant, for each lambda.
  * Q = every processor is the mean degree; Q = the processors of the
  * largest caps is more where slow processors can hold few blocks (their
  * degree is then not averaged in, only their blocks' edges taken out).
@@ -110,64 +216,40 @@ static int merge_costs(kitem *it, int n, kscratch *s)
  * theta. */
 static double rounds_floor(const bctx *x, kscratch *s)
 {
-    double theta = x->m->round_time;
-    if (!x->rounds_floor || !(theta > 0) || !x->has_edges || x->P < 2 || x->wmin <= 0) return 0;
-    double q[BOUND_MAX_LEVELS], qprev = 0;
-    for (int L = 0; L < x->nlev; L++) {
-        q[L] = (double)sm_quanta(x->wmin * x->tl[L], theta);
-        if (q[L] < qprev) q[L] = qprev; /* never: tl does not decrease */
-        qprev = q[L];
+    if (!rounds_apply(x)) return 0;
+    double q[BOUND_MAX_LEVELS], best = 0;
+    rounds_quanta(x, q);
+    rthreshold *r = sm_xmalloc(sizeof(rthreshold) * (size_t)(x->npc ? x->npc : 1));
+    int nr = rounds_thresholds(x, s, r);
+    for (int i = 0; i < nr; i++) best = fmax(best, floor_of(x, q, &r[i], r[i].nq, r[i].nout));
+    free(r);
+    return best * x->m->round_time;
+}
+
+/* The same floor where exactly m nodes hold blocks (level 1, its groups
+ * alike): a processor of an empty node has degree 0, so the mean may run
+ * over Q's processors in the m busy nodes alone, m nq_g of them, and the
+ * blocks outside Q are at most m nout_g (the others' caps in those nodes).
+ * Every term of the argument above holds for that set (it is fixed once
+ * the mapping is), so T >= theta ceil(sum_L dq_L Z_L / (m nq_g)) for every
+ * mapping leaving exactly m nodes busy: with few nodes the same cut lands
+ * on fewer processors. Into fl[m], m = 1..N (0 where it does not apply:
+ * then fl[0] = 0 too). */
+static void rounds_floor_by_busy_nodes(const bctx *x, kscratch *s, double *fl)
+{
+    int N = x->nlev > 1 ? x->ngroups[1] : 0;
+    for (int m = 0; m <= N; m++) fl[m] = 0;
+    if (!rounds_apply(x) || N < 2 || x->ngc[1] != 1) return;
+    double q[BOUND_MAX_LEVELS];
+    rounds_quanta(x, q);
+    rthreshold *r = sm_xmalloc(sizeof(rthreshold) * (size_t)(x->npc ? x->npc : 1));
+    int nr = rounds_thresholds(x, s, r);
+    for (int m = 1; m <= N; m++) {
+        double best = 0;
+        for (int i = 0; i < nr; i++) best = fmax(best, floor_of(x, q, &r[i], m * r[i].nq_g, m * r[i].nout_g));
+        fl[m] = best * x->m->round_time;
     }
-    double best = 0;
-    /* Thresholds: the distinct caps of the figure classes, largest first;
-     * Q = the processors whose cap is at least the threshold. */
-    double thr = INFINITY;
-    for (;;) {
-        double next = -1;
-        for (int i = 0; i < x->npc; i++)
-            if (s->capb[i] < thr && s->capb[i] > next) next = s->capb[i];
-        if (next < 0) break;
-        thr = next;
-        int last = 1;
-        for (int i = 0; i < x->npc; i++)
-            if (s->capb[i] < thr) last = 0;
-        if (x->rounds_all_only && !last) continue;
-        double nq = 0, nout = 0;
-        for (int i = 0; i < x->npc; i++) {
-            if (s->capb[i] >= thr) nq += x->pc_count[i];
-            else nout += x->pc_count[i] * s->capb[i];
-        }
-        double nin = x->n - nout;
-        if (nq < 1 || nin <= 0) { if (last) break; else continue; }
-        double sum = 0;
-        for (int L = 0; L < x->nlev; L++) {
-            double dq = q[L] - (L ? q[L - 1] : 0);
-            if (dq <= 0) continue;
-            double capmax = 0; /* the largest capQ_G */
-            if (L == 0) {
-                for (int i = 0; i < x->npc; i++)
-                    if (s->capb[i] >= thr) capmax = fmax(capmax, s->capb[i]);
-            } else {
-                for (int j = 0; j < x->ngc[L]; j++) {
-                    int g = x->gc_rep[L][j];
-                    double c = 0;
-                    for (int k = x->gm_off[L][g]; k < x->gm_off[L][g + 1]; k++) {
-                        double cb = s->capb[x->pc_of[x->gm[L][k]]];
-                        if (cb >= thr) c += cb;
-                    }
-                    capmax = fmax(capmax, c);
-                }
-            }
-            if (capmax >= x->n) continue; /* one group may hold the grid: no cut forced */
-            double z0 = nin * bound_rho_edges(x, capmax, 0);
-            double z1 = nin * bound_rho_edges(x, capmax, 1) - bound_lw_const_edges(x);
-            double z = fmax(z0, z1) - (L ? x->maxinc * nout : 0);
-            if (z > 0) sum += dq * z;
-        }
-        best = fmax(best, ceil(sum / nq - 1e-9));
-        if (last) break;
-    }
-    return best * theta;
+    free(r);
 }
 
 /* The boundary variant level L reads under a piece's variant: 0 and 1
@@ -293,6 +375,20 @@ static member *group_members_by_cost(const bctx *x, const kscratch *s, double t1
     return mem;
 }
 
+/* The busy nodes' rounds floor (rounds_floor_by_busy_nodes, filled by
+ * piece_best for the interval): m busy nodes at level 1 need a makespan of
+ * s->busy_floor[m]; past the interval's end no such mapping lies in it,
+ * and below it idle power is priced from that floor. */
+static int busy_nodes_excluded(const kscratch *s, int L, int m)
+{
+    return L == 1 && s->busy_on && s->busy_floor[m] > s->busy_t2 * (1 + 1e-9);
+}
+
+static double busy_nodes_idle(const kscratch *s, int L, int m, double t1)
+{
+    return L == 1 && s->busy_on && s->busy_floor[m] > t1 ? s->idle_rate * (s->busy_floor[m] - t1) : 0;
+}
+
 /* Whole groups at level L (>= 1) whose groups are all alike (one group
  * class, so the same members and caps; blocks of equal cells). A mapping
  * with makespan in the interval leaves some m groups non-empty. Its cells
@@ -325,7 +421,7 @@ static double whole_groups(const bctx *x, const kscratch *s, double t1, int vari
     double best = INFINITY;
     for (int m = (int)ceil(n / c - 1e-9); m <= N && m <= x->n; m++) {
         double y = x->X / m;
-        if (y > gcells * (1 + 1e-12)) continue;
+        if (y > gcells * (1 + 1e-12) || busy_nodes_excluded(s, L, m)) continue;
         double g = 0, left = y;
         for (int i = 0; i < nm && left > 0; i++) {
             double take = fmin(left, mem[i].cap);
@@ -344,7 +440,7 @@ static double whole_groups(const bctx *x, const kscratch *s, double t1, int vari
             vert = fmin(vert, j * hc + (m - 1 - j) * h1 + bound_h_concave(x, rem, variant));
         }
         if (!isfinite(vert)) continue;
-        best = fmin(best, m * g + 0.5 * de * fmax(vert, frac));
+        best = fmin(best, m * g + 0.5 * de * fmax(vert, frac) + busy_nodes_idle(s, L, m, t1));
     }
     free(mem);
     return isfinite(best) ? best : -INFINITY;
@@ -439,8 +535,9 @@ static double groups_dual(const bctx *x, const kscratch *s, double t1, int varia
     double bm = INFINITY;
     int nh1 = hull_build(phi, hull, 1, c);
     for (int m = (int)ceil((double)x->n / c - 1e-9); m <= N && m <= x->n; m++) {
+        if (busy_nodes_excluded(s, L, m)) continue;
         double h = hull_at(phi, hull, nh1, (double)x->n / m, m);
-        if (h > -INFINITY) bm = fmin(bm, h); /* else m groups cannot hold the grid */
+        if (h > -INFINITY) bm = fmin(bm, h + busy_nodes_idle(s, L, m, t1)); /* else m groups cannot hold the grid */
     }
     if (bm < INFINITY) v = fmax(v, bm);
     /* Small grids: the least of sum_G phi(b_G) itself over integer blocks
@@ -612,6 +709,7 @@ static double piece(const bctx *x, double t1, double t2, int comm, int variant, 
             double de = x->e[L] - (L ? x->e[L - 1] : 0);
             if (de > 0) konst += 0.5 * de * bound_variant_const(x, level_variant(x, variant, L));
         }
+    s->idle_rate = unused_idle ? idle : 0;
     int nitems = merge_costs(s->items, x->ncls, s);
     qsort(s->items, (size_t)nitems, sizeof(kitem), by_cost);
     double left = x->X, v = 0;
@@ -636,6 +734,23 @@ static double piece(const bctx *x, double t1, double t2, int comm, int variant, 
 
 static double piece_best(const bctx *x, double t1, double t2, int comm, kscratch *s, double *teff)
 {
+    s->busy_on = 0;
+    if (comm && s->busy_floor && x->whole_groups && x->integer_groups) {
+        /* Every mapping leaves some m busy nodes, m >= n / (a node's cap):
+         * its makespan is at least the least of their floors. */
+        caps_at(x, t2, s);
+        rounds_floor_by_busy_nodes(x, s, s->busy_floor);
+        double c = floor(s->gcap[1][0]), least = INFINITY;
+        int N = x->ngroups[1];
+        if (s->busy_floor[0] == 0 && s->busy_floor[N] > 0 && c >= 1) {
+            s->busy_on = 1;
+            s->busy_t2 = t2;
+            for (int m = (int)ceil(x->n / c - 1e-9); m <= N; m++)
+                if (!busy_nodes_excluded(s, 1, m)) least = fmin(least, s->busy_floor[m]);
+            if (!isfinite(least)) return INFINITY;
+            t1 = fmax(t1, least);
+        }
+    }
     *teff = t1;
     double v = piece(x, t1, t2, comm, 0, s, teff);
     if (comm && isfinite(v))

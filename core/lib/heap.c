@@ -68,6 +68,20 @@ void sm_heap_set(sm_heap *h, int id, double key)
 double sm_heap_max(const sm_heap *h) { return h->n ? h->key[h->slot[0]] : 0; }
 int sm_heap_argmax(const sm_heap *h) { return h->n ? h->slot[0] : -1; }
 
+void sm_heap_copy(sm_heap *to, const sm_heap *from)
+{
+    memset(to, 0, sizeof *to);
+    if (!from->cap) return;
+    to->n = from->n;
+    to->cap = from->cap;
+    to->key = sm_xmalloc(sizeof(double) * (size_t)from->cap);
+    to->pos = sm_xmalloc(sizeof(int) * (size_t)from->cap);
+    to->slot = sm_xmalloc(sizeof(int) * (size_t)from->cap);
+    memcpy(to->key, from->key, sizeof(double) * (size_t)from->n);
+    memcpy(to->pos, from->pos, sizeof(int) * (size_t)from->n);
+    memcpy(to->slot, from->slot, sizeof(int) * (size_t)from->n);
+}
+
 void sm_heap_free(sm_heap *h)
 {
     free(h->key);

@@ -16,6 +16,8 @@ void sm_heap_grow(sm_heap *h, int n);  /* add ids up to n-1, keys 0 */
 void sm_heap_set(sm_heap *h, int id, double key);
 double sm_heap_max(const sm_heap *h);  /* 0 when empty */
 int sm_heap_argmax(const sm_heap *h);  /* -1 when empty */
+/* to becomes a copy of from: its own arrays, the same ids, keys and order. */
+void sm_heap_copy(sm_heap *to, const sm_heap *from);
 void sm_heap_free(sm_heap *h);
 
 #endif

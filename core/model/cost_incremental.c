@@ -472,10 +472,11 @@ static void new_part(int i, void *arg)
     }
 }
 
+static _Atomic unsigned long long serials;
+
 static sm_cost *cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map, int figures,
                          int threads)
 {
-    static _Atomic unsigned long long serials;
     sm_cost *c = sm_xcalloc(1, sizeof *c);
     c->serial = ++serials;
     c->grid = g;
@@ -529,6 +530,57 @@ static sm_cost *cost_new(const sm_grid *g, const sm_topo *t, const sm_model *m, 
         if (c->blocks[p] > 0) mark_proc(c, p);
     flush_heaps_comp(c, 1);
     return c;
+}
+
+/* A copy of n items of `size` bytes (NULL stays NULL). */
+static void *dup_items(const void *p, size_t n, size_t size)
+{
+    if (!p) return NULL;
+    void *q = sm_xmalloc(size * (n ? n : 1));
+    memcpy(q, p, size * n);
+    return q;
+}
+
+sm_cost *sm_cost_clone(const sm_cost *c)
+{
+    if (!c->pairs_off || c->trial || sm_cost_colouring_live(c->col)) return NULL;
+    int P = c->nprocs, n = c->grid->ntasks;
+    sm_cost *d = sm_xmalloc(sizeof *d);
+    *d = *c;
+    d->serial = ++serials;
+    d->map = sm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    sm_advise_huge(d->map, sizeof(int) * (size_t)n);
+    memcpy(d->map, c->map, sizeof(int) * (size_t)n);
+    d->tpc = dup_items(c->tpc, (size_t)P, sizeof(double));
+    d->epc = dup_items(c->epc, (size_t)P, sizeof(double));
+    d->p0 = dup_items(c->p0, (size_t)P, sizeof(double));
+    d->pidle = dup_items(c->pidle, (size_t)P, sizeof(double));
+    d->mem_cells = dup_items(c->mem_cells, (size_t)P, sizeof(int64_t));
+    d->cells = dup_items(c->cells, (size_t)P, sizeof(int64_t));
+    d->blocks = dup_items(c->blocks, (size_t)P, sizeof(int64_t));
+    d->deg = dup_items(c->deg, (size_t)P, sizeof(int64_t));
+    d->deg1 = dup_items(c->deg1, (size_t)P, sizeof(int64_t));
+    d->comm_energy = dup_items(c->comm_energy, (size_t)P, sizeof(double));
+    d->dirty_proc = dup_items(c->dirty_proc, (size_t)P, sizeof(int));
+    d->proc_marked = dup_items(c->proc_marked, (size_t)P, 1);
+    sm_heap_copy(&d->comp, &c->comp);
+    sm_heap_copy(&d->hdeg, &c->hdeg);
+    sm_heap_copy(&d->hdeg1, &c->hdeg1);
+    /* With the pairs off these are all empty, as pairs_clear left them. */
+    sm_pairmap_init(&d->pairs);
+    d->mu = d->mu1 = d->dir_msgs = d->dir_cells = NULL;
+    d->memo = NULL;
+    d->dirty_slot = NULL;
+    d->slot_marked = NULL;
+    d->mu_cap = d->ndirty_slot = 0;
+    sm_heap_init(&d->hmu, 0);
+    sm_heap_init(&d->hmu1, 0);
+    d->dir_links = dup_items(c->dir_links, SM_COST_DIR_LINKS, sizeof *c->dir_links);
+    d->moving = NULL;
+    d->col = sm_cost_colouring_new(P);
+    d->trial_log = NULL;
+    d->ntrial_log = d->trial_log_cap = 0;
+    return d;
 }
 
 void sm_cost_free(sm_cost *c)
@@ -723,7 +775,9 @@ static int params_of_topo(const sm_cost *c)
     return 1;
 }
 
-void sm_cost_remap(sm_cost *c, const int *map)
+void sm_cost_remap(sm_cost *c, const int *map) { sm_cost_remap_threads(c, map, 1); }
+
+void sm_cost_remap_threads(sm_cost *c, const int *map, int threads)
 {
     const sm_grid *g = c->grid;
     int n = g->ntasks, k = 0;
@@ -740,7 +794,7 @@ void sm_cost_remap(sm_cost *c, const int *map)
             }
         return;
     }
-    sm_cost *fresh = sm_cost_new(g, c->topo, &c->model, map);
+    sm_cost *fresh = cost_new(g, c->topo, &c->model, map, 0, threads);
     /* Keep c and its map array where they are (the session hands the
      * array out); take everything else from the fresh state. */
     int *keep = c->map;

@@ -93,6 +93,11 @@ sm_cost *sm_cost_new_figures(const sm_grid *g, const sm_topo *t, const sm_model 
  * same state bit for bit), for a caller with a core to spare. */
 sm_cost *sm_cost_new_figures_threads(const sm_grid *g, const sm_topo *t, const sm_model *m, const int *map,
                                      int threads);
+/* A second state equal to c, bit for bit (every sum, count and heap), at
+ * a copy's cost rather than a build's: for the replicas a search scores
+ * on beside c. Only for a state with its pairs off, outside a trial and
+ * whose colouring was never used (NULL otherwise: build it). */
+sm_cost *sm_cost_clone(const sm_cost *c);
 void sm_cost_free(sm_cost *c);
 void sm_cost_set_model(sm_cost *c, const sm_model *m);
 
@@ -100,6 +105,9 @@ void sm_cost_move(sm_cost *c, int block, int proc);
 /* Every block to map[block]: moves when few blocks change, a rebuild
  * (O(blocks + edges)) when many do. c and c->map stay where they are. */
 void sm_cost_remap(sm_cost *c, const int *map);
+/* The same, a rebuild made on up to two threads (its blocks beside its
+ * edges: the same state bit for bit). */
+void sm_cost_remap_threads(sm_cost *c, const int *map, int threads);
 /* Move each of blocks[0..nb) to to[block] (to: a whole mapping, such as
  * a solver's): the same result as moving them one by one, in less work,
  * since an edge between two of them is taken out and put back once (a

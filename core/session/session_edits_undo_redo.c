@@ -339,6 +339,11 @@ int sm_session_apply_states(sm_session *s, const sm_state_change *st, int nst, c
 
 int sm_session_apply(sm_session *s, const int *map, const char *label)
 {
+    return sm_session_apply_threads(s, map, label, 1);
+}
+
+int sm_session_apply_threads(sm_session *s, const int *map, const char *label, int threads)
+{
     int n = s->grid->ntasks, k = 0;
     for (int u = 0; u < n; u++) k += map[u] != s->cost->map[u];
     if (k == 0) return 0;
@@ -353,7 +358,7 @@ int sm_session_apply(sm_session *s, const int *map, const char *label)
     /* Every mapping change goes through move_block but this one: a whole
      * mapping is reached by sm_cost_remap (a rebuild when most blocks
      * move), its blocks logged above. */
-    sm_cost_remap(s->cost, map);
+    sm_cost_remap_threads(s->cost, map, threads);
     push(s, ch, k, label);
     s->version++;
     update_dirty(s);

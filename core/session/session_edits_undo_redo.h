@@ -91,6 +91,9 @@ void sm_session_set_model(sm_session *s, const sm_model *m);
 
 /* Apply a whole mapping as one undoable edit; returns blocks changed. */
 int sm_session_apply(sm_session *s, const int *map, const char *label);
+/* The same, its cost state rebuilt (when most blocks move) on up to
+ * `threads` threads: the same state. */
+int sm_session_apply_threads(sm_session *s, const int *map, const char *label, int threads);
 int sm_session_move(sm_session *s, int block, int proc, const char *label);
 /* Move n blocks (repeats allowed) to proc as one undoable edit, in time
  * proportional to n; returns blocks changed (0: no edit). */

@@ -97,3 +97,16 @@ int sm_grid_fine_blocks(const int fine[3], int c, int kids[8])
             for (int x = lo[0]; x <= hi[0]; x++) kids[n++] = x + y * fine[0] + z * fine[0] * fine[1];
     return n;
 }
+
+void sm_grid_restrict_first(const int fine[3], const int *fine_map, int *coarse_map)
+{
+    int C[3];
+    sm_grid_coarse_counts(fine, C);
+    const int sx = fine[0] > 1, sy = fine[1] > 1, sz = fine[2] > 1;
+    int c = 0;
+    for (int z = 0; z < C[2]; z++)
+        for (int y = 0; y < C[1]; y++) {
+            const int *row = fine_map + (size_t)(y << sy) * fine[0] + (size_t)(z << sz) * fine[0] * fine[1];
+            for (int x = 0; x < C[0]; x++) coarse_map[c++] = row[x << sx];
+        }
+}

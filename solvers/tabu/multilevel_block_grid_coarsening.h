@@ -27,5 +27,8 @@ void sm_grid_project_counts(const int fine[3], const int *coarse_map, int *fine_
 /* The fine blocks coarse block c stands for, in ascending order (as
  * ids up[u] == c in order of u); returns how many (1 to 8). */
 int sm_grid_fine_blocks(const int fine[3], int c, int kids[8]);
+/* Coarse mapping from a fine one: each coarse block where its first fine
+ * block (kids[0] of sm_grid_fine_blocks) is. */
+void sm_grid_restrict_first(const int fine[3], const int *fine_map, int *coarse_map);
 
 #endif

@@ -392,6 +392,30 @@ static void take_if_better(sm_refine *r, int u, int q)
 
 void sm_refine_set_threads(sm_refine *r, int threads) { r->threads = threads < 1 ? 1 : threads; }
 
+/* A level's replicas: copies of the search's state (sm_cost_clone: the
+ * same state bit for bit). Built side by side, the search's state and a
+ * replica were each a pass over the grid, and two at once ran slower
+ * than one alone (they share the memory bus: at 1 M blocks two threads
+ * took 1.5x one thread's time for the level's start); the search's state
+ * is now made on two threads (its blocks beside its edges) and copied.
+ * A state that cannot be copied (pairs kept: the colouring model) has its
+ * replicas built from the same mapping, side by side. */
+static void build_item(int i, int worker, void *arg)
+{
+    (void)worker;
+    sm_refine *r = arg;
+    r->rep[i] = sm_cost_new_figures(r->grid, r->c->topo, r->model, r->c->map);
+}
+
+static void make_replicas(sm_refine *r)
+{
+    int copied = 0;
+    while (copied < r->nrep && (r->rep[copied] = sm_cost_clone(r->c)) != NULL) copied++;
+    if (copied == r->nrep) return;
+    for (int i = 0; i < copied; i++) sm_cost_free(r->rep[i]);
+    sm_pool_for(r->pool, r->nrep, build_item, r);
+}
+
 /* The workers and their cost states, made at the first step. Under the
  * colouring model c keeps a schedule whose repairs and rebuilds follow
  * the order in which its processor pairs were first met, and a move
@@ -411,7 +435,7 @@ static void make_workers(sm_refine *r)
     r->nrep = workers - r->rep_from;
     r->rep = sm_xmalloc(sizeof *r->rep * (size_t)(r->nrep ? r->nrep : 1));
     r->rep_at = sm_xcalloc((size_t)(r->nrep ? r->nrep : 1), sizeof(int));
-    for (int i = 0; i < r->nrep; i++) r->rep[i] = sm_cost_new_figures(r->grid, r->c->topo, r->model, r->c->map);
+    make_replicas(r);
 }
 
 /* Replica i brought to the mapping as the chunk began: the moves taken
@@ -521,25 +545,6 @@ static void chunk_item(int i, int worker, void *arg)
     propose_item(i, worker, r);
 }
 
-/* The cost states of a level's start: the search's (item 0) and the
- * workers' replicas, built side by side from the same mapping (each is
- * a pass over the whole grid; one after another they were the serial
- * part of a level's start on every thread count but one). */
-typedef struct {
-    sm_refine *r;
-    const sm_topo *t;
-    const int *map;
-} build_job;
-
-static void build_item(int i, int worker, void *arg)
-{
-    (void)worker;
-    build_job *j = arg;
-    sm_cost *c = sm_cost_new_figures(j->r->grid, j->t, j->r->model, j->map);
-    if (i == 0) j->r->c = c;
-    else j->r->rep[i - 1] = c;
-}
-
 void sm_refine_init_threads(sm_refine *r, const sm_grid *g, const sm_topo *t, const sm_model *m,
                             const int *map, int passes_max, unsigned long long *rng, int threads)
 {
@@ -559,8 +564,8 @@ void sm_refine_init_threads(sm_refine *r, const sm_grid *g, const sm_topo *t, co
         r->nrep = sm_pool_size(r->pool) - r->rep_from;
         r->rep = sm_xmalloc(sizeof *r->rep * (size_t)(r->nrep ? r->nrep : 1));
         r->rep_at = sm_xcalloc((size_t)(r->nrep ? r->nrep : 1), sizeof(int));
-        build_job j = {r, t, map};
-        sm_pool_for(r->pool, 1 + r->nrep, build_item, &j);
+        r->c = sm_cost_new_figures_threads(g, t, m, map, 2);
+        make_replicas(r);
     } else {
         r->c = sm_cost_new_figures(g, t, m, map);
     }

@@ -536,12 +536,8 @@ sm_multilevel *sm_multilevel_new(sm_solver *s)
     const int *fine = s->start_map;
     int *start = NULL;
     for (int l = 0; l + 1 < ml->nlev; l++) {
-        int nc = ml->grid[l + 1]->ntasks, kids[8];
-        int *coarse = sm_xmalloc(sizeof(int) * (size_t)nc);
-        for (int c = 0; c < nc; c++) {
-            sm_grid_fine_blocks(ml->blocks[l], c, kids);
-            coarse[c] = fine[kids[0]];
-        }
+        int *coarse = sm_xmalloc(sizeof(int) * (size_t)ml->grid[l + 1]->ntasks);
+        sm_grid_restrict_first(ml->blocks[l], fine, coarse);
         free(start);
         fine = start = coarse;
     }

@@ -811,6 +811,96 @@ static void surface_sharing_below_enumeration(void **st)
     assert_true(raised >= 3);
 }
 
+/* The rounds' floor by busy nodes: on tiny machines of alike nodes whose
+ * links set the makespan, a mapping that leaves only m nodes busy puts
+ * all its messages on their processors, so the mean degree runs over
+ * those alone. The bound with it (and with the surface-sharing profiles
+ * in the floor) stays below the best mapping (every mapping enumerated),
+ * never below the bound without it, and above it on some machines. */
+static void busy_nodes_floor_below_enumeration(void **st)
+{
+    (void)st;
+    unsigned seed = 3809;
+    int feasible = 0, raised = 0, raised_surf = 0, trials = 0;
+    double most = 1;
+    while (trials < 160) {
+        sm_grid *g = random_grid(&seed);
+        int N = 2 + rand_r(&seed) % 2, k = 1 + rand_r(&seed) % 2, P = N * k;
+        double states = pow(P, g->ntasks);
+        if (states > 2e5) { sm_grid_free(g); continue; }
+        trials++;
+        int mixed = k == 2 && rand_r(&seed) % 2;
+        char buf[4096];
+        double cell = 1.0 / 262144, msg = 1.0 / 4096;
+        double tf = 1e-6 * cell * (1 + rand_r(&seed) % 2);
+        int len = snprintf(buf, sizeof buf,
+                           "{\"format\":\"stencilmap/topology\",\"version\":1,\"types\":{"
+                           "\"f\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d},"
+                           "\"s\":{\"time_per_cell\":%g,\"energy_per_cell\":%g,\"p0\":%d,\"p_idle\":%d}},"
+                           "\"processors\":[",
+                           tf, 1e-5 * cell * (1 + rand_r(&seed) % 8), 20 + rand_r(&seed) % 80, 40 + rand_r(&seed) % 60,
+                           tf * (2 + rand_r(&seed) % 4), 1e-5 * cell * (1 + rand_r(&seed) % 8),
+                           20 + rand_r(&seed) % 80, 40 + rand_r(&seed) % 60);
+        for (int p = 0; p < P; p++)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s{\"name\":\"p%d\",\"type\":\"%s\",\"node\":%d}",
+                            p ? "," : "", p, mixed && p % 2 ? "s" : "f", p / k);
+        /* Slow, dear links between nodes, quick ones inside: few busy
+         * nodes, and the rounds near the makespan. */
+        snprintf(buf + len, sizeof buf - (size_t)len,
+                 "],\"network\":{\"kind\":\"tree\",\"group_sizes\":[2]},\"links\":{\"intra\":{\"*\":"
+                 "{\"time_per_cell\":%g,\"energy_per_cell\":%g}},\"inter\":[{\"time_per_cell\":%g,"
+                 "\"energy_per_cell\":%g},{\"time_per_cell\":%g,\"energy_per_cell\":%g}]}}",
+                 0.1e-6 * msg, 1e-5 * msg, 0.4e-6 * msg * (1 + rand_r(&seed) % 4),
+                 1e-5 * msg * (1 + rand_r(&seed) % 20), 0.4e-6 * msg * (2 + rand_r(&seed) % 4),
+                 1e-5 * msg * (1 + rand_r(&seed) % 20));
+        sm_topo *t = tu_topo_text(buf);
+        sm_model m;
+        sm_model_default(&m);
+        m.round_time = 1e-7 * (1 + rand_r(&seed) % 6);
+        m.overlap = rand_r(&seed) % 3 != 0;
+        m.unused_idle = rand_r(&seed) % 3 != 0;
+        m.rounds = (sm_rounds_model)(rand_r(&seed) % 3);
+        int all[16] = {0};
+        sm_eval one;
+        sm_eval_reference(g, t, &m, all, &one);
+        m.has_deadline = 1;
+        m.deadline = one.time * (0.5 + 0.1 * (rand_r(&seed) % 8));
+        sm_eval best;
+        tu_enumerate(g, t, &m, &best);
+        int *iso = sm_bound_profile(g);
+        sm_bound with, without, nosurf;
+        unsigned f = SM_BOUND_NO_COUNTS;
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, f, &with);
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, f | SM_BOUND_NO_BUSY_NODES, &without);
+        sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, f | SM_BOUND_NO_SURFACE, &nosurf);
+        if (best.feasible) {
+            feasible++;
+            if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
+                fail_msg("trial %d: bound with the busy nodes' floor %.17g above the optimum %.17g", trials,
+                         with.energy, best.energy);
+            if (nosurf.energy > best.energy * (1 + 1e-9) + 1e-15)
+                fail_msg("trial %d: bound without the surface %.17g above the optimum %.17g", trials,
+                         nosurf.energy, best.energy);
+            if (with.energy < without.energy * (1 - 1e-12))
+                fail_msg("trial %d: busy nodes' floor %.17g below without %.17g", trials, with.energy,
+                         without.energy);
+            if (with.energy > without.energy * 1.01) raised++;
+            if (with.energy > nosurf.energy * 1.01) raised_surf++;
+            most = fmax(most, with.energy / without.energy);
+        }
+        sm_bound_free(&with);
+        sm_bound_free(&without);
+        sm_bound_free(&nosurf);
+        free(iso);
+        sm_topo_free(t);
+        sm_grid_free(g);
+    }
+    print_message("%d feasible of %d, the busy nodes' floor raised %d by more than 1 %% (at most x%.3f); "
+                  "the surface %d\n", feasible, trials, raised, most, raised_surf);
+    assert_true(feasible >= 40);
+    assert_true(raised >= 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -824,6 +914,7 @@ int main(void)
         cmocka_unit_test(integer_groups_below_enumeration),
         cmocka_unit_test(whole_nodes_below_enumeration),
         cmocka_unit_test(surface_sharing_below_enumeration),
+        cmocka_unit_test(busy_nodes_floor_below_enumeration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /* test_cost_incremental_trials_and_pair_slots.c - the incremental cost state's
  * trials (moves scored and undone put the state back bit for bit; the
  * heaps wait inside a trial) and its processor-pair slots (compacted or
- * switched off, no figure changes). Split from test_cost_incremental.c, which holds
+ * switched off, no figure changes; a copy, and a rebuild on two threads,
+ * is its state bit for bit).
+ * Split from test_cost_incremental.c, which holds
  * the model's figures against the reference evaluation. */
 #include "tests/unit/testutil.h"
 
@@ -185,6 +187,117 @@ static void new_on_two_threads_same_bits(void **st)
         sm_cost_move(one, u, to);
         sm_cost_move(two, u, to);
     }
+    sm_cost_free(one);
+    sm_cost_free(two);
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+/* A state rebuilt by sm_cost_remap_threads on two threads (its pairs
+ * kept: the session's) is the one-thread rebuild bit for bit, its pair
+ * slots in the same order, and stays so through moves. */
+static void remap_on_two_threads_same_bits(void **st)
+{
+    (void)st;
+    sm_grid *g = unequal_cells_grid();
+    sm_topo *t = torus_3x3();
+    int n = g->ntasks, P = t->nprocs;
+    int *map = malloc(sizeof(int) * (size_t)n);
+    unsigned long long rs = 29;
+    for (int b = 0; b < n; b++) map[b] = (int)(sm_rand_next(&rs) % (unsigned)P);
+    sm_model m;
+    sm_model_default(&m);
+    sm_cost *one = sm_cost_new(g, t, &m, map), *two = sm_cost_new(g, t, &m, map);
+    for (int b = 0; b < n; b++) map[b] = (int)(sm_rand_next(&rs) % (unsigned)(P - 2)); /* two empty */
+    sm_cost_remap_threads(one, map, 1);
+    sm_cost_remap_threads(two, map, 2);
+    assert_false(one->pairs_off || two->pairs_off);
+    for (int it = 0; it < 300; it++) {
+        sm_eval a, b;
+        sm_cost_eval(one, &a);
+        sm_cost_eval(two, &b);
+        assert_memory_equal(&a, &b, sizeof a);
+        assert_memory_equal(one->map, map, sizeof(int) * (size_t)n);
+        assert_memory_equal(one->comm_energy, two->comm_energy, sizeof(double) * (size_t)P);
+        assert_memory_equal(one->deg, two->deg, sizeof(int64_t) * (size_t)P);
+        assert_true(one->dyn == two->dyn && one->stat == two->stat && one->comm_inter == two->comm_inter &&
+                    one->comm_intra == two->comm_intra);
+        assert_int_equal(one->pairs.n, two->pairs.n);
+        assert_memory_equal(one->pairs.p, two->pairs.p, sizeof(int) * (size_t)one->pairs.n);
+        assert_memory_equal(one->pairs.q, two->pairs.q, sizeof(int) * (size_t)one->pairs.n);
+        assert_memory_equal(one->mu, two->mu, sizeof(int64_t) * (size_t)one->pairs.n);
+        int u = (int)(sm_rand_next(&rs) % (unsigned)n), to = (int)(sm_rand_next(&rs) % (unsigned)P);
+        sm_cost_move(one, u, to);
+        sm_cost_move(two, u, to);
+        map[u] = to;
+    }
+    sm_cost_free(one);
+    sm_cost_free(two);
+    free(map);
+    sm_topo_free(t);
+    sm_grid_free(g);
+}
+
+/* A copy (sm_cost_clone) is its state bit for bit, after moves too, and
+ * goes on alone: moving the copy leaves the original as it was. Only a
+ * state with its pairs off is copied. */
+static void clone_same_bits(void **st)
+{
+    (void)st;
+    sm_grid *g = unequal_cells_grid();
+    sm_topo *t = torus_3x3();
+    int n = g->ntasks, P = t->nprocs;
+    int *map = malloc(sizeof(int) * (size_t)n);
+    unsigned long long rs = 17;
+    for (int b = 0; b < n; b++) map[b] = (int)(sm_rand_next(&rs) % (unsigned)(P - 1)); /* one empty */
+    sm_model m;
+    sm_model_default(&m);
+    sm_cost *plain = sm_cost_new(g, t, &m, map);
+    assert_null(sm_cost_clone(plain));
+    sm_cost *one = sm_cost_new_figures(g, t, &m, map);
+    for (int b = 0; b < 40; b++) sm_cost_move(one, (int)(sm_rand_next(&rs) % (unsigned)n), (int)(sm_rand_next(&rs) % (unsigned)P));
+    sm_cost *two = sm_cost_clone(one);
+    assert_non_null(two);
+    assert_true(two->serial != one->serial);
+    assert_ptr_not_equal(two->map, one->map);
+    sm_eval before;
+    sm_cost_eval(one, &before);
+    for (int it = 0; it < 500; it++) {
+        sm_eval a, b;
+        sm_cost_eval(one, &a);
+        sm_cost_eval(two, &b);
+        assert_memory_equal(&a, &b, sizeof a);
+        assert_memory_equal(one->map, two->map, sizeof(int) * (size_t)n);
+        assert_memory_equal(one->comm_energy, two->comm_energy, sizeof(double) * (size_t)P);
+        assert_memory_equal(one->deg, two->deg, sizeof(int64_t) * (size_t)P);
+        assert_memory_equal(one->cells, two->cells, sizeof(int64_t) * (size_t)P);
+        assert_true(one->dyn == two->dyn && one->stat == two->stat && one->comm_inter == two->comm_inter &&
+                    one->comm_intra == two->comm_intra && one->idle_comp == two->idle_comp);
+        assert_memory_equal(one->comp.slot, two->comp.slot, sizeof(int) * (size_t)P);
+        assert_memory_equal(one->hdeg.slot, two->hdeg.slot, sizeof(int) * (size_t)P);
+        int u = (int)(sm_rand_next(&rs) % (unsigned)n), to = (int)(sm_rand_next(&rs) % (unsigned)P);
+        if (it % 3 == 0) {
+            sm_cost_trial_begin(one);
+            sm_cost_trial_begin(two);
+            sm_cost_move(one, u, to);
+            sm_cost_move(two, u, to);
+            sm_cost_trial_keep(one);
+            sm_cost_trial_keep(two);
+        } else {
+            sm_cost_move(one, u, to);
+            sm_cost_move(two, u, to);
+        }
+    }
+    /* The copy's moves are its own. */
+    sm_cost *three = sm_cost_clone(one);
+    sm_eval a, b;
+    sm_cost_eval(one, &a);
+    for (int u = 0; u < n; u++) sm_cost_move(three, u, 0);
+    sm_cost_eval(one, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+    sm_cost_free(three);
+    sm_cost_free(plain);
     sm_cost_free(one);
     sm_cost_free(two);
     free(map);
@@ -493,6 +606,8 @@ int main(void)
         cmocka_unit_test(trial_restores_bits),
         cmocka_unit_test(trial_keep_is_the_move_taken),
         cmocka_unit_test(new_on_two_threads_same_bits),
+        cmocka_unit_test(clone_same_bits),
+        cmocka_unit_test(remap_on_two_threads_same_bits),
         cmocka_unit_test(trial_heaps_wait_same_maxima),
         cmocka_unit_test(trial_params_and_moves_undone),
     };

@@ -81,6 +81,16 @@ static void coarsen_keeps_work_and_halo(void **st)
             sm_grid_project(g, up, cm, f1);
             sm_grid_project_counts(g->spec.blocks, cm, f2);
             assert_memory_equal(f1, f2, sizeof(int) * (size_t)g->ntasks);
+            /* And back: each coarse block where its first fine block is
+             * (a fine mapping with every block apart). */
+            for (int u = 0; u < g->ntasks; u++) f1[u] = 1000 + u;
+            int *back = malloc(sizeof(int) * (size_t)c->ntasks);
+            sm_grid_restrict_first(g->spec.blocks, f1, back);
+            for (int v = 0; v < c->ntasks; v++) {
+                sm_grid_fine_blocks(g->spec.blocks, v, kids);
+                assert_int_equal(back[v], 1000 + kids[0]);
+            }
+            free(back);
             free(cm);
             free(f1);
             free(f2);
