@@ -392,7 +392,7 @@ int sm_rcb_search_start(sm_solver *s, const sm_solver_ops *tabu)
     if (s->interrupt && *s->interrupt) return 0;
     sm_solver *r = sm_solver_run_sub(s, &sm_solver_rcb, NULL, 0, NULL);
     int offered = 0;
-    if (r && r->has_best) {
+    if (r && r->has_best && r->best.energy <= s->best.energy * SM_RCB_SEARCH_GATE) {
         char iters[24], seed[24], ta[24], tr[24], cand[24], thr[24];
         snprintf(iters, sizeof iters, "%d", SM_RCB_SEARCH_ITERS);
         snprintf(seed, sizeof seed, "%lld", (long long)sm_opt_int(s, "seed"));

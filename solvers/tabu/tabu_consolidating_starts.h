@@ -37,6 +37,11 @@ int sm_node_starts(sm_solver *s);
  * only, and only when the rounds set the best start's makespan (its
  * comm_time above its comp_time). Returns the number offered (0 or 1). */
 #define SM_RCB_SEARCH_ITERS 200
+/* ... and only when rcb's own start costs at most this times the best
+ * start: 32 nodes x1, where it wins, 1.06x; x150, where the best start
+ * is 12 nodes at the deadline's rounds, 1.7x, and the search (a fifth of
+ * tabu's instructions there) ended far above it. */
+#define SM_RCB_SEARCH_GATE 1.25
 /* tabu: the search to run (the caller's own ops: this file then needs no
  * symbol of tabu_task_movement.c, which calls it). */
 int sm_rcb_search_start(sm_solver *s, const sm_solver_ops *tabu);
