@@ -14,6 +14,10 @@
 # the speed-up column, with each row's CPU seconds and peak memory (issue
 # 38; on this shared 2-core machine the speed-up is noisy). PEERS_SIZES (environment; default
 # "262K 1M"), PEERS_ITERS (tabu -iters; default the solver's).
+# Session 9's bench_peers in the final quiet window (a89fe05, 16 runs):
+# speed-up median 1.65x at 262K (1.14-1.93), 1.57x at 1M (1.31-2.07);
+# tabu/1t against gpmetis median 0.96 and 0.55; gap +0.76% and +0.87%
+# every run.
 # Session 8's final quiet window (ad2c631, fourteen runs): speed-up
 # median 1.68x at 262K (1.46-1.79), 1.64x at 1M (1.30-1.95); tabu/1t
 # against gpmetis median 0.95 and 0.63; gap +0.76 % and +0.87 % every run
