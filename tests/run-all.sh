@@ -30,8 +30,13 @@ limited() {
     secs=$1; name=$2; shift 2
     timeout -k 10 "$secs" "$@" </dev/null >"$log" 2>&1
     rc=$?
-    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    if [ "$rc" -eq 124 ]; then
         echo "suite $name ran past its limit of $secs s and was stopped" >>"$log"
+        return 124
+    elif [ "$rc" -eq 137 ]; then
+        # KILL: 10 s after the limit's TERM was ignored, or from elsewhere
+        # (the kernel's out-of-memory killer).
+        echo "suite $name was killed (SIGKILL: past its limit of $secs s and deaf to TERM, or out of memory)" >>"$log"
         return 124
     fi
     return "$rc"

@@ -256,7 +256,7 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
     }
 
     /* The knapsack bound over makespan intervals. */
-    kscratch s;
+    kscratch s = {0}; /* every field a later change forgets reads 0, not stack garbage */
     s.capc = sm_xmalloc(sizeof(double) * (size_t)x.P);
     s.capb = sm_xmalloc(sizeof(double) * (size_t)x.P);
     s.items = sm_xmalloc(sizeof(kitem) * (size_t)x.P);
@@ -292,8 +292,8 @@ void sm_bound_compute_with(const sm_grid *g, const sm_topo *t, const sm_model *m
         if (lo > hi) lo = hi;
         double tc;
         int np;
-            kc = bound_knapsack(&x, lo, hi, 0, &np, &tc, &s);
-            kb = bound_knapsack(&x, lo, hi, 1, &out->pieces, &kt, &s);
+        kc = bound_knapsack(&x, lo, hi, 0, &np, &tc, &s);
+        kb = bound_knapsack(&x, lo, hi, 1, &out->pieces, &kt, &s);
     }
     free(s.capc); free(s.capb); free(s.items); free(s.hslot); free(s.busy_floor);
     for (int L = 0; L < BOUND_MAX_LEVELS; L++) free(s.gcap[L]);
