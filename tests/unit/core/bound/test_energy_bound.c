@@ -85,6 +85,14 @@ static sm_grid *random_grid(unsigned *seed)
     return g;
 }
 
+/* Fails the test where a bound (what) is above the optimum of a trial,
+ * beyond rounding. */
+static void expect_not_above(int trial, const char *what, double bound, double optimum)
+{
+    if (bound > optimum * (1 + 1e-9) + 1e-15)
+        fail_msg("trial %d: %s %.17g above the optimum %.17g", trial, what, bound, optimum);
+}
+
 /* Every mapping enumerated: the bound (each method alone, and both) is
  * never above the least energy of a feasible mapping, and says
  * "infeasible" only when no mapping is feasible. */
@@ -430,9 +438,7 @@ static void rounds_floor_below_enumeration(void **st)
                               &mean);
         if (best.feasible) {
             feasible++;
-            if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
-                fail_msg("trial %d: knapsack with the rounds' floor %.17g above the optimum %.17g", trial,
-                         with.energy, best.energy);
+            expect_not_above(trial, "knapsack with the rounds' floor", with.energy, best.energy);
             if (mean.energy > without.energy * 1.01) raised++;
             most = fmax(most, mean.energy / without.energy);
             /* The floor over the processors of the largest caps is never
@@ -512,9 +518,7 @@ static void rounds_floor_fast_subset_below_enumeration(void **st)
                               &mean);
         if (best.feasible) {
             feasible++;
-            if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
-                fail_msg("trial %d: knapsack with the floor over subsets %.17g above the optimum %.17g", trials,
-                         with.energy, best.energy);
+            expect_not_above(trials, "knapsack with the floor over subsets", with.energy, best.energy);
             if (with.energy < mean.energy * (1 - 1e-12))
                 fail_msg("trial %d: floor over subsets %.17g below the mean's %.17g", trials, with.energy,
                          mean.energy);
@@ -587,9 +591,7 @@ static void integer_groups_below_enumeration(void **st)
                               &nowhole);
         if (best.feasible) {
             feasible++;
-            if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
-                fail_msg("trial %d: knapsack with integer group counts %.17g above the optimum %.17g", trials,
-                         with.energy, best.energy);
+            expect_not_above(trials, "knapsack with integer group counts", with.energy, best.energy);
             if (with.energy < frac.energy * (1 - 1e-12))
                 fail_msg("trial %d: integer group counts %.17g below the fractional %.17g", trials, with.energy,
                          frac.energy);
@@ -687,9 +689,7 @@ static void whole_nodes_below_enumeration(void **st)
                               &nosplit);
         if (best.feasible) {
             feasible++;
-            if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
-                fail_msg("trial %d: knapsack with whole nodes %.17g above the optimum %.17g", trials, with.energy,
-                         best.energy);
+            expect_not_above(trials, "knapsack with whole nodes", with.energy, best.energy);
             if (with.energy < nowhole.energy * (1 - 1e-12))
                 fail_msg("trial %d: whole nodes %.17g below without %.17g", trials, with.energy, nowhole.energy);
             if (with.energy > nowhole.energy * 1.01) raised++;
@@ -791,9 +791,7 @@ static void surface_sharing_below_enumeration(void **st)
         sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, SM_BOUND_NO_COUNTS | SM_BOUND_NO_SURFACE, &nosurf);
         if (best.feasible) {
             feasible++;
-            if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
-                fail_msg("trial %d: bound with surface sharing %.17g above the optimum %.17g", trials, with.energy,
-                         best.energy);
+            expect_not_above(trials, "bound with surface sharing", with.energy, best.energy);
             if (with.energy < nosurf.energy * (1 - 1e-12))
                 fail_msg("trial %d: surface sharing %.17g below without %.17g", trials, with.energy, nosurf.energy);
             if (with.energy > nosurf.energy * 1.01) raised++;
@@ -875,12 +873,8 @@ static void busy_nodes_floor_below_enumeration(void **st)
         sm_bound_compute_with(g, t, &m, trials % 2 ? iso : NULL, f | SM_BOUND_NO_SURFACE, &nosurf);
         if (best.feasible) {
             feasible++;
-            if (with.energy > best.energy * (1 + 1e-9) + 1e-15)
-                fail_msg("trial %d: bound with the busy nodes' floor %.17g above the optimum %.17g", trials,
-                         with.energy, best.energy);
-            if (nosurf.energy > best.energy * (1 + 1e-9) + 1e-15)
-                fail_msg("trial %d: bound without the surface %.17g above the optimum %.17g", trials,
-                         nosurf.energy, best.energy);
+            expect_not_above(trials, "bound with the busy nodes' floor", with.energy, best.energy);
+            expect_not_above(trials, "bound without the surface", nosurf.energy, best.energy);
             if (with.energy < without.energy * (1 - 1e-12))
                 fail_msg("trial %d: busy nodes' floor %.17g below without %.17g", trials, with.energy,
                          without.energy);
